@@ -1,0 +1,104 @@
+//! The command-line interface: argument definitions and the commands behind them.
+//! `main.rs` only parses and dispatches; each command's logic lives here.
+
+mod perft;
+mod replay;
+
+use std::fmt;
+use std::io::{self, Write};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::rules::{Position, Preset, Rules};
+
+/// Brandubh, the Irish 7×7 tafl game.
+#[derive(Parser, Debug)]
+#[command(name = "brandubh", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count move sequences from a position (a rules-engine check and benchmark).
+    Perft(perft::PerftArgs),
+    /// Replay a game move by move, printing each move annotated and the result.
+    Replay(replay::ReplayArgs),
+}
+
+/// The rule preset and start position shared by several commands.
+#[derive(Args, Debug, Clone)]
+pub struct RulesArgs {
+    /// Rule preset.
+    #[arg(long, value_enum, default_value_t = Preset::Standard)]
+    pub rules: Preset,
+    /// Start position string, rank 1 first, e.g. "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".
+    #[arg(long, value_name = "POS")]
+    pub position: Option<String>,
+}
+
+impl RulesArgs {
+    /// The rules and the parsed start position (the standard one if none was given).
+    pub fn resolve(&self) -> Result<(Rules, Position), CliError> {
+        let position = match &self.position {
+            None => Position::start(),
+            Some(text) => text
+                .parse()
+                .map_err(|e| CliError::new(format!("--position \"{text}\": {e}")))?,
+        };
+        Ok((self.rules.rules(), position))
+    }
+}
+
+/// A failed command: one line saying what and where. The process exits with code 2.
+#[derive(Debug)]
+pub struct CliError {
+    message: String,
+    broken_pipe: bool,
+}
+
+impl CliError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            broken_pipe: false,
+        }
+    }
+
+    /// Whether the error is only that the reader of our output went away (`| head`):
+    /// nothing to report then.
+    pub const fn is_broken_pipe(&self) -> bool {
+        self.broken_pipe
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        CliError {
+            broken_pipe: e.kind() == io::ErrorKind::BrokenPipe,
+            message: format!("cannot write output: {e}"),
+        }
+    }
+}
+
+/// Runs a parsed command, writing its output to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
+    match cli.command {
+        Command::Perft(args) => perft::run(&args, out),
+        Command::Replay(args) => replay::run(&args, out),
+    }?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! `brandubh replay`: play a game through the engine, printing every move annotated.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{CliError, RulesArgs};
+use crate::rules::{AnnotatedMove, GameState};
+
+/// Arguments of `brandubh replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The moves, separated by spaces: "d2-e2 c4-c5 ..." (annotations are checked).
+    #[arg(long)]
+    pub moves: String,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The replay as `--json` prints it.
+#[derive(Serialize)]
+struct ReplayReport {
+    rules: String,
+    start: String,
+    moves: Vec<String>,
+    result: String,
+    winner: Option<String>,
+    reason: Option<String>,
+    end: String,
+}
+
+pub(super) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (rules, position) = args.rules.resolve()?;
+    let mut state = GameState::new(rules, position);
+    let played = replay_moves(&mut state, &args.moves)?;
+    let result = state
+        .outcome()
+        .map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
+    if args.json {
+        let report = ReplayReport {
+            rules: args.rules.rules.name().to_owned(),
+            start: state.start_position().to_string(),
+            moves: played.iter().map(ToString::to_string).collect(),
+            result,
+            winner: state
+                .outcome()
+                .and_then(|o| o.winner)
+                .map(|s| s.name().to_owned()),
+            reason: state.outcome().map(|o| o.reason.name().to_owned()),
+            end: state.position().to_string(),
+        };
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
+        writeln!(out, "{text}")?;
+    } else {
+        for mv in &played {
+            writeln!(out, "{mv}")?;
+        }
+        writeln!(out, "result: {result}")?;
+    }
+    Ok(())
+}
+
+/// Plays the space-separated `moves` on `state`; the first bad one is reported with its
+/// number and text.
+fn replay_moves(state: &mut GameState, moves: &str) -> Result<Vec<AnnotatedMove>, CliError> {
+    moves
+        .split_whitespace()
+        .enumerate()
+        .map(|(i, text)| {
+            state
+                .play_text(text)
+                .map_err(|e| CliError::new(format!("move {} \"{text}\": {e}", i + 1)))
+        })
+        .collect()
+}

@@ -1,0 +1,160 @@
+//! How games end.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Bitboard, Position, Repetition, Rules, Side};
+
+/// Why a game ended.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// The king reached a corner.
+    KingEscaped,
+    /// The attackers captured the king.
+    KingCaptured,
+    /// The attackers encircled every defender and the king.
+    Encircled,
+    /// The side to move had no legal move.
+    NoMoves,
+    /// A position occurred for the third time.
+    Repetition,
+    /// Both players agreed to a draw.
+    Agreement,
+    /// A player resigned.
+    Resignation,
+    /// A match runner stopped the game (for example at a ply cap).
+    Adjudicated,
+}
+
+impl Reason {
+    /// The kebab-case name used in output and save files, e.g. `king-captured`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reason::KingEscaped => "king-escaped",
+            Reason::KingCaptured => "king-captured",
+            Reason::Encircled => "encircled",
+            Reason::NoMoves => "no-moves",
+            Reason::Repetition => "repetition",
+            Reason::Agreement => "agreement",
+            Reason::Resignation => "resignation",
+            Reason::Adjudicated => "adjudicated",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The end of a game: who won (`None` for a draw) and why.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning side, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub reason: Reason,
+}
+
+impl Outcome {
+    /// A win for `side`.
+    pub const fn win(side: Side, reason: Reason) -> Outcome {
+        Outcome {
+            winner: Some(side),
+            reason,
+        }
+    }
+
+    /// A draw.
+    pub const fn draw(reason: Reason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// `attackers king-captured`, `defenders king-escaped`, `draw repetition`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} {}", self.reason),
+            None => write!(f, "draw {}", self.reason),
+        }
+    }
+}
+
+/// The win a move decides on the board alone: the king captured or escaped, or (after an
+/// attackers' move, where the rules have it) the defenders encircled. `captured` is what the
+/// move took. Repetition and "no legal move" are decided by [`GameState`](super::GameState).
+#[inline]
+pub fn decided_by_move(rules: &Rules, after: &Position, captured: Bitboard) -> Option<Outcome> {
+    let mover = after.side_to_move().opponent();
+    match mover {
+        Side::Attackers => {
+            if after.king().is_none() && !captured.is_empty() {
+                Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
+            } else if rules.encirclement && after.is_encircled() {
+                Some(Outcome::win(Side::Attackers, Reason::Encircled))
+            } else {
+                None
+            }
+        }
+        Side::Defenders => after
+            .king_escaped()
+            .then_some(Outcome::win(Side::Defenders, Reason::KingEscaped)),
+    }
+}
+
+/// The outcome of a set-up position before any move: king missing or on a corner, the
+/// defenders to move while encircled, or the side to move without a legal move.
+pub fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
+    let side = position.side_to_move();
+    if position.king().is_none() {
+        Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
+    } else if position.king_escaped() {
+        Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
+    } else if rules.encirclement && side == Side::Defenders && position.is_encircled() {
+        Some(Outcome::win(Side::Attackers, Reason::Encircled))
+    } else if !position.has_moves() {
+        Some(Outcome::win(side.opponent(), Reason::NoMoves))
+    } else {
+        None
+    }
+}
+
+/// Whether the last position of `history` (oldest first) occurs there for the third time.
+/// Only the stretch since the last capture is searched: no earlier position can recur.
+#[inline]
+pub fn is_third_occurrence(history: &[Position]) -> bool {
+    let Some(current) = history.last() else {
+        return false;
+    };
+    let pieces = current.occupied().count();
+    history
+        .iter()
+        .rev()
+        .step_by(2)
+        .take_while(|p| p.occupied().count() == pieces)
+        .filter(|p| *p == current)
+        .count()
+        >= 3
+}
+
+/// What the rules decide when the last move created a third occurrence; `side_to_move` is
+/// the side to move in the repeated position.
+pub const fn repetition_outcome(rules: &Rules, side_to_move: Side) -> Outcome {
+    let winner = match rules.repetition {
+        Repetition::MoverLoses => Some(side_to_move),
+        Repetition::SideToMoveLoses => Some(side_to_move.opponent()),
+        Repetition::DefendersLose => Some(Side::Attackers),
+        Repetition::Draw => None,
+    };
+    Outcome {
+        winner,
+        reason: Reason::Repetition,
+    }
+}

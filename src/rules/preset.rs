@@ -1,0 +1,212 @@
+//! Rule parameters (RULES.md §3) and the five named presets.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// How the king standing on the throne is captured.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KingOnThrone {
+    /// Attackers on all four sides.
+    FourAttackers,
+    /// Two attackers on opposite sides, like a soldier.
+    Sandwich,
+}
+
+/// How the king on a square beside the (then empty) throne is captured.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KingBesideThrone {
+    /// Attackers on the three sides away from the throne.
+    ThreeAttackers,
+    /// Sandwiched between two attackers, or between an attacker and the empty throne.
+    SandwichAgainstThrone,
+    /// Sandwiched between two attackers; the throne is not hostile to him.
+    Sandwich,
+}
+
+/// What the third occurrence of a position (board + side to move) decides.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Repetition {
+    /// The player whose move created the third occurrence loses.
+    MoverLoses,
+    /// The side to move in the repeated position (who began the cycle) loses.
+    SideToMoveLoses,
+    /// The defenders lose, whoever repeated.
+    DefendersLose,
+    /// The game is drawn.
+    Draw,
+}
+
+/// Every rule parameter that differs between rule sets. Plain data: any combination is playable.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// The empty throne is hostile to attackers (an anvil against them).
+    pub throne_hostile_to_attackers: bool,
+    /// The empty throne is hostile to defending soldiers.
+    pub throne_hostile_to_defenders: bool,
+    /// Empty corners are hostile to attacking and defending soldiers.
+    pub corners_hostile: bool,
+    /// Corners are hostile to the king (he can be sandwiched against one).
+    pub corners_hostile_to_king: bool,
+    /// Capture of the king on the throne.
+    pub king_on_throne: KingOnThrone,
+    /// Capture of the king beside the throne.
+    pub king_beside_throne: KingBesideThrone,
+    /// The king on an edge square cannot be captured.
+    pub king_safe_on_edge: bool,
+    /// Attackers win by encircling every defender and the king.
+    pub encirclement: bool,
+    /// What the third occurrence of a position decides.
+    pub repetition: Repetition,
+}
+
+/// The named rule sets of RULES.md §3.
+#[derive(
+    Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    /// The English page (seed 001): the default.
+    #[default]
+    Standard,
+    /// Walker 2011 / Fetlar 2007 (seed 000).
+    Walker,
+    /// Aage Nielsen's reconstruction (seed 002 §1–7).
+    Nielsen,
+    /// The Fellhuhn app (seed 002 §8).
+    Fellhuhn,
+    /// OpenTafl's built-in Brandub.
+    #[value(name = "opentafl")]
+    #[serde(rename = "opentafl")]
+    OpenTafl,
+}
+
+impl Preset {
+    /// Every preset, the default first.
+    pub const ALL: [Preset; 5] = [
+        Preset::Standard,
+        Preset::Walker,
+        Preset::Nielsen,
+        Preset::Fellhuhn,
+        Preset::OpenTafl,
+    ];
+
+    /// The name used on the command line and in save files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Standard => "standard",
+            Preset::Walker => "walker",
+            Preset::Nielsen => "nielsen",
+            Preset::Fellhuhn => "fellhuhn",
+            Preset::OpenTafl => "opentafl",
+        }
+    }
+
+    /// One line saying what sets this preset apart.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Preset::Standard => {
+                "hostile throne and corners; king captured by 4 on the throne, 3 beside it; encirclement wins; repeating loses"
+            }
+            Preset::Walker => {
+                "king captured by 2 anywhere; corners are not hostile to the king; repeating loses"
+            }
+            Preset::Nielsen => {
+                "king safe on the edge; 4 on the throne, 3 beside it; a threefold repetition loses for the defenders"
+            }
+            Preset::Fellhuhn => {
+                "king captured by 2 anywhere; encirclement wins; whoever began a threefold repetition loses"
+            }
+            Preset::OpenTafl => {
+                "OpenTafl's Brandub: the throne is hostile to nobody; king captured by 2; repetition draws"
+            }
+        }
+    }
+
+    /// The preset's parameters.
+    pub const fn rules(self) -> Rules {
+        let standard = Rules {
+            throne_hostile_to_attackers: true,
+            throne_hostile_to_defenders: true,
+            corners_hostile: true,
+            corners_hostile_to_king: true,
+            king_on_throne: KingOnThrone::FourAttackers,
+            king_beside_throne: KingBesideThrone::ThreeAttackers,
+            king_safe_on_edge: false,
+            encirclement: true,
+            repetition: Repetition::MoverLoses,
+        };
+        match self {
+            Preset::Standard => standard,
+            Preset::Walker => Rules {
+                corners_hostile_to_king: false,
+                king_on_throne: KingOnThrone::Sandwich,
+                king_beside_throne: KingBesideThrone::SandwichAgainstThrone,
+                encirclement: false,
+                ..standard
+            },
+            Preset::Nielsen => Rules {
+                king_safe_on_edge: true,
+                encirclement: false,
+                repetition: Repetition::DefendersLose,
+                ..standard
+            },
+            Preset::Fellhuhn => Rules {
+                king_on_throne: KingOnThrone::Sandwich,
+                king_beside_throne: KingBesideThrone::SandwichAgainstThrone,
+                repetition: Repetition::SideToMoveLoses,
+                ..standard
+            },
+            Preset::OpenTafl => Rules {
+                throne_hostile_to_attackers: false,
+                throne_hostile_to_defenders: false,
+                king_on_throne: KingOnThrone::Sandwich,
+                king_beside_throne: KingBesideThrone::Sandwich,
+                encirclement: false,
+                repetition: Repetition::Draw,
+                ..standard
+            },
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Rules {
+    /// The preset these parameters are exactly equal to, if any.
+    pub fn preset(&self) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.rules() == *self)
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Preset::default().rules()
+    }
+}
+
+impl From<Preset> for Rules {
+    fn from(preset: Preset) -> Self {
+        preset.rules()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_distinct_and_recognised() {
+        for p in Preset::ALL {
+            assert_eq!(p.rules().preset(), Some(p));
+        }
+    }
+}
