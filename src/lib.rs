@@ -1,7 +1,8 @@
 //! Brandubh, the Irish 7×7 tafl game.
 //!
-//! Layers, bottom to top: [`rules`] (the pure engine) and [`cli`] (the command-line tools
-//! built on it).
+//! Layers, bottom to top: [`rules`] (the pure engine), [`game`] (game records), and [`cli`]
+//! (the command-line tools built on them).
 
 pub mod cli;
+pub mod game;
 pub mod rules;
