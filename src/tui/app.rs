@@ -1,0 +1,637 @@
+//! The state of the terminal game and its update function: every [`Action`] changes the state
+//! here, without a terminal, so that all of it can be tested directly.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::board_view::{BoardView, Marks};
+use super::dialogs::{self, Question};
+use super::input::{Action, Direction, Mode};
+use super::layout::{GameLayout, minimum_size};
+use super::panels::{self, PanelData};
+use super::screens::{self, RulesScreen, SetupForm};
+use super::session::Session;
+use super::theme::Look;
+use crate::game::Player;
+use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
+
+/// How the game starts: the settings the command line gives.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Rule preset.
+    pub preset: Preset,
+    /// Who plays the attackers.
+    pub attackers: Player,
+    /// Who plays the defenders.
+    pub defenders: Player,
+    /// Start playing at once instead of showing the new-game screen.
+    pub skip_setup: bool,
+    /// Colours and glyphs.
+    pub look: Look,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            preset: Preset::default(),
+            attackers: Player::Human,
+            defenders: Player::Human,
+            skip_setup: false,
+            look: Look::default(),
+        }
+    }
+}
+
+/// Whether a status message reports a problem.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Tone {
+    /// Information.
+    Info,
+    /// Something could not be done.
+    Error,
+}
+
+/// The line at the bottom of the screen.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// Info or error.
+    pub tone: Tone,
+}
+
+/// What is shown over the game.
+#[derive(Clone, Debug)]
+enum Overlay {
+    Help,
+    Rules(RulesScreen),
+    Question(Question),
+}
+
+/// The full-screen page.
+#[derive(Clone, Debug)]
+enum Screen {
+    Setup(SetupForm),
+    Game,
+}
+
+/// The whole state of the terminal game.
+pub struct App {
+    look: Look,
+    screen: Screen,
+    overlay: Option<Overlay>,
+    session: Session,
+    cursor: Square,
+    selected: Option<Square>,
+    typing: Option<String>,
+    status: Option<Status>,
+    /// First move-list row shown, or `None` to follow the last move.
+    list_scroll: Option<usize>,
+    hint: Option<Move>,
+    dirty: bool,
+    quit: bool,
+    size: Rect,
+}
+
+impl App {
+    /// A new app as `config` asks: the new-game screen, or a game at once.
+    pub fn new(config: Config) -> App {
+        let session = Session::new(config.preset, config.attackers, config.defenders);
+        let screen = if config.skip_setup {
+            Screen::Game
+        } else {
+            Screen::Setup(SetupForm::new(
+                config.preset,
+                config.attackers,
+                config.defenders,
+            ))
+        };
+        App {
+            look: config.look,
+            screen,
+            overlay: None,
+            session,
+            cursor: Square::THRONE,
+            selected: None,
+            typing: None,
+            status: None,
+            list_scroll: None,
+            hint: None,
+            dirty: false,
+            quit: false,
+            size: Rect::new(0, 0, 80, 24),
+        }
+    }
+
+    /// Whether the player asked to quit.
+    pub const fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The game in play.
+    pub const fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The status line, if any.
+    pub const fn status(&self) -> Option<&Status> {
+        self.status.as_ref()
+    }
+
+    /// The keyboard cursor.
+    pub const fn cursor(&self) -> Square {
+        self.cursor
+    }
+
+    /// The selected piece.
+    pub const fn selected(&self) -> Option<Square> {
+        self.selected
+    }
+
+    /// Whether moves were made since the game was last saved.
+    pub const fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// How keys are read now.
+    pub const fn mode(&self) -> Mode {
+        match (&self.overlay, &self.screen) {
+            (Some(Overlay::Question(_)), _) => Mode::Question,
+            (Some(Overlay::Help | Overlay::Rules(_)), _) | (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Game) if self.typing.is_some() => Mode::Text,
+            (None, Screen::Game) => Mode::Board,
+        }
+    }
+
+    /// Applies one action.
+    pub fn update(&mut self, action: Action) {
+        if action == Action::Interrupt {
+            self.quit = true;
+            return;
+        }
+        if let Some(overlay) = self.overlay.take() {
+            self.overlay = self.update_overlay(overlay, action);
+            return;
+        }
+        match &mut self.screen {
+            Screen::Setup(form) => {
+                let form = form.clone();
+                self.update_setup(form, action);
+            }
+            Screen::Game if self.typing.is_some() => self.update_typing(action),
+            Screen::Game => self.update_game(action),
+        }
+    }
+
+    fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
+        match overlay {
+            Overlay::Help => match action {
+                Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
+                _ => Some(Overlay::Help),
+            },
+            Overlay::Rules(mut rules) => match action {
+                Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
+                Action::Help => Some(Overlay::Help),
+                other => {
+                    rules.scroll(other);
+                    Some(Overlay::Rules(rules))
+                }
+            },
+            Overlay::Question(q) => match action {
+                Action::Yes => {
+                    self.answer_yes(q);
+                    None
+                }
+                Action::No | Action::Cancel => {
+                    self.answer_no(q);
+                    None
+                }
+                _ => Some(Overlay::Question(q)),
+            },
+        }
+    }
+
+    fn answer_yes(&mut self, question: Question) {
+        match question {
+            Question::Quit => self.quit = true,
+            Question::Resign(side) => {
+                self.session.resign(side);
+                self.changed();
+                self.say_outcome();
+            }
+            Question::Draw(offered_by) => {
+                self.session.agree_draw();
+                self.changed();
+                self.info(format!(
+                    "the {} accept the draw offered by the {offered_by}",
+                    offered_by.opponent()
+                ));
+            }
+        }
+    }
+
+    fn answer_no(&mut self, question: Question) {
+        match question {
+            Question::Draw(offered_by) => self.info(format!(
+                "the {} decline the draw offered by the {offered_by}",
+                offered_by.opponent()
+            )),
+            Question::Quit | Question::Resign(_) => self.status = None,
+        }
+    }
+
+    fn update_setup(&mut self, mut form: SetupForm, action: Action) {
+        match action {
+            Action::Confirm if form.on_start() => {
+                let (preset, attackers, defenders) = form.choice();
+                self.start(Session::new(preset, attackers, defenders));
+                return;
+            }
+            Action::Confirm => form.move_focus(Direction::Down),
+            Action::Move(dir) => form.move_focus(dir),
+            Action::Click { column, row } if form.click(self.size, column, row) => {
+                let (preset, attackers, defenders) = form.choice();
+                self.start(Session::new(preset, attackers, defenders));
+                return;
+            }
+            Action::Cancel => {
+                // Back to the game in play, or out if there is none to go back to.
+                if self.session.moves().is_empty() && self.session.outcome().is_none() {
+                    self.quit = true;
+                } else {
+                    self.screen = Screen::Game;
+                }
+                return;
+            }
+            Action::Rules => {
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(form.choice().0)));
+            }
+            Action::Help => self.overlay = Some(Overlay::Help),
+            _ => {}
+        }
+        self.screen = Screen::Setup(form);
+    }
+
+    /// Starts playing `session`.
+    fn start(&mut self, session: Session) {
+        self.session = session;
+        self.screen = Screen::Game;
+        self.cursor = Square::THRONE;
+        self.selected = None;
+        self.hint = None;
+        self.list_scroll = None;
+        self.dirty = false;
+        self.info(format!(
+            "new game, {} rules: the attackers move first",
+            self.session.preset()
+        ));
+    }
+
+    fn update_typing(&mut self, action: Action) {
+        let Some(text) = self.typing.as_mut() else {
+            return;
+        };
+        match action {
+            Action::Type(c) => text.push(c),
+            Action::Backspace => {
+                text.pop();
+            }
+            Action::Cancel => {
+                self.typing = None;
+                self.status = None;
+            }
+            Action::Confirm => {
+                let text = text.trim().to_owned();
+                self.typing = None;
+                if text.is_empty() {
+                    self.status = None;
+                } else if self.can_move_by_hand() {
+                    match self.session.play_text(&text) {
+                        Ok(_) => self.after_move(),
+                        Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
+                        Err(e) => self.error(format!("{text}: {e}")),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn update_game(&mut self, action: Action) {
+        match action {
+            Action::Move(dir) => self.move_cursor(dir),
+            Action::Confirm => self.choose(self.cursor),
+            Action::Click { column, row } => {
+                if let Some(sq) =
+                    GameLayout::new(self.size).and_then(|l| l.board.square_at(column, row))
+                {
+                    self.cursor = sq;
+                    self.choose(sq);
+                }
+            }
+            Action::Cancel => {
+                self.selected = None;
+                self.hint = None;
+                self.status = None;
+            }
+            Action::StartTyping => {
+                self.selected = None;
+                self.typing = Some(String::new());
+            }
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::OfferDraw => self.offer_draw(),
+            Action::Resign => self.ask_resign(),
+            Action::NewGame => {
+                self.screen = Screen::Setup(SetupForm::new(
+                    self.session.preset(),
+                    self.session.player(Side::Attackers),
+                    self.session.player(Side::Defenders),
+                ));
+            }
+            Action::Rules => {
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(self.session.preset())));
+            }
+            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::PageUp | Action::PageDown => self.scroll_moves(action),
+            Action::Quit => {
+                if self.dirty {
+                    self.overlay = Some(Overlay::Question(Question::Quit));
+                } else {
+                    self.quit = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn move_cursor(&mut self, dir: Direction) {
+        let (df, dr) = match dir {
+            Direction::Up => (0, 1),
+            Direction::Down => (0, -1),
+            Direction::Left => (-1, 0),
+            Direction::Right => (1, 0),
+        };
+        if let Some(sq) = self.cursor.offset(df, dr) {
+            self.cursor = sq;
+        }
+    }
+
+    /// Whether the side to move is played from the keyboard; says why not if it is not.
+    fn can_move_by_hand(&mut self) -> bool {
+        if let Some(outcome) = self.session.outcome() {
+            self.error(format!(
+                "the game is over ({}): n for a new game, u to undo",
+                panels::outcome_text(outcome)
+            ));
+            return false;
+        }
+        let side = self.session.side_to_move();
+        if self.session.player(side) != Player::Human {
+            self.error(format!(
+                "the {side} are played by the AI: wait for its move"
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// Enter, Space or a click on `sq`: select a piece, move the selected one, or explain.
+    fn choose(&mut self, sq: Square) {
+        if !self.can_move_by_hand() {
+            return;
+        }
+        let position = *self.session.state().position();
+        let side = position.side_to_move();
+        if let Some(from) = self.selected {
+            if from == sq {
+                self.selected = None;
+                self.status = None;
+                return;
+            }
+            let mv = Move::new(from, sq);
+            match self.session.play(mv) {
+                Ok(_) => {
+                    self.after_move();
+                    return;
+                }
+                Err(IllegalMove::NotYourPiece(_) | IllegalMove::NoPiece(_)) => {}
+                Err(e) if position.piece_at(sq).is_none_or(|p| p.side() != side) => {
+                    self.error(format!("cannot move {mv}: {e}"));
+                    return;
+                }
+                Err(_) => {}
+            }
+        }
+        match position.piece_at(sq) {
+            Some(piece) if piece.side() == side => {
+                if position.destinations(sq).is_empty() {
+                    self.error(format!("the {} on {sq} has no move", piece_name(piece)));
+                    self.selected = None;
+                } else {
+                    self.selected = Some(sq);
+                    self.info(format!(
+                        "{} on {sq} selected: choose a highlighted square",
+                        piece_name(piece)
+                    ));
+                }
+            }
+            Some(piece) => self.error(format!(
+                "the {} on {sq} belongs to the {}; the {side} are to move",
+                piece_name(piece),
+                piece.side()
+            )),
+            None => self.error(format!("no piece on {sq}: select one of the {side}")),
+        }
+    }
+
+    fn after_move(&mut self) {
+        self.selected = None;
+        self.hint = None;
+        self.list_scroll = None;
+        self.changed();
+        if self.session.outcome().is_some() {
+            self.say_outcome();
+        } else if let Some(last) = self.session.moves().last() {
+            self.info(format!(
+                "played {last}; the {} to move",
+                self.session.side_to_move()
+            ));
+        }
+    }
+
+    fn changed(&mut self) {
+        self.dirty = true;
+    }
+
+    fn say_outcome(&mut self) {
+        if let Some(outcome) = self.session.outcome() {
+            self.info(format!(
+                "{}: n for a new game, u to undo",
+                panels::outcome_text(outcome)
+            ));
+        }
+    }
+
+    fn undo(&mut self) {
+        self.selected = None;
+        self.hint = None;
+        if self.session.undo() {
+            // Against the AI, go back to the human's turn.
+            while self.session.player(self.session.side_to_move()) != Player::Human
+                && self.session.undo()
+            {}
+            self.changed();
+            self.info("move taken back: r to redo".to_owned());
+        } else {
+            self.error("nothing to undo".to_owned());
+        }
+    }
+
+    fn redo(&mut self) {
+        self.selected = None;
+        self.hint = None;
+        if self.session.redo() {
+            while self.session.player(self.session.side_to_move()) != Player::Human
+                && self.session.outcome().is_none()
+                && self.session.redo()
+            {}
+            self.changed();
+            self.info("move played again".to_owned());
+        } else {
+            self.error("nothing to redo".to_owned());
+        }
+    }
+
+    /// The human side that acts off the board (resign, offer a draw): the side to move if a
+    /// human plays it, else the other one if a human plays that.
+    fn human_side(&self) -> Option<Side> {
+        let to_move = self.session.side_to_move();
+        [to_move, to_move.opponent()]
+            .into_iter()
+            .find(|&s| self.session.player(s) == Player::Human)
+    }
+
+    fn offer_draw(&mut self) {
+        if self.session.outcome().is_some() {
+            self.error("the game is over".to_owned());
+            return;
+        }
+        match self.human_side() {
+            Some(side) if self.session.player(side.opponent()) == Player::Human => {
+                self.overlay = Some(Overlay::Question(Question::Draw(side)));
+            }
+            Some(_) => self.error("the AI does not accept draws".to_owned()),
+            None => self.error("no human plays in this game".to_owned()),
+        }
+    }
+
+    fn ask_resign(&mut self) {
+        if self.session.outcome().is_some() {
+            self.error("the game is over".to_owned());
+            return;
+        }
+        match self.human_side() {
+            Some(side) => self.overlay = Some(Overlay::Question(Question::Resign(side))),
+            None => self.error("no human plays in this game".to_owned()),
+        }
+    }
+
+    fn scroll_moves(&mut self, action: Action) {
+        let rows = self.session.moves().len().div_ceil(2);
+        let page = usize::from(self.size.height / 2).max(1);
+        let top = self.list_scroll.unwrap_or(rows.saturating_sub(page));
+        let next = match action {
+            Action::PageUp => top.saturating_sub(page),
+            _ => top + page,
+        };
+        self.list_scroll = (next + page < rows).then_some(next);
+    }
+
+    fn info(&mut self, text: String) {
+        self.status = Some(Status {
+            text,
+            tone: Tone::Info,
+        });
+    }
+
+    fn error(&mut self, text: String) {
+        self.status = Some(Status {
+            text,
+            tone: Tone::Error,
+        });
+    }
+
+    /// The marks to draw on the board.
+    fn marks(&self) -> Marks {
+        let position = self.session.state().position();
+        Marks {
+            cursor: Some(self.cursor),
+            selected: self.selected,
+            destinations: self
+                .selected
+                .map_or(Bitboard::EMPTY, |sq| position.destinations(sq)),
+            last_move: self.session.moves().last().copied(),
+            hint: self.hint,
+        }
+    }
+
+    /// Draws the whole screen.
+    pub fn draw(&mut self, frame: &mut Frame) {
+        self.size = frame.area();
+        let area = frame.area();
+        let (min_w, min_h) = minimum_size();
+        match &self.screen {
+            Screen::Setup(form) => {
+                screens::render_setup(form, &self.look, area, frame.buffer_mut())
+            }
+            Screen::Game => match GameLayout::new(area) {
+                None => {
+                    screens::render_too_small(min_w, min_h, &self.look, area, frame.buffer_mut());
+                    return;
+                }
+                Some(layout) => self.draw_game(layout, frame),
+            },
+        }
+        match &self.overlay {
+            None => {}
+            Some(Overlay::Help) => dialogs::render_help(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
+        }
+    }
+
+    fn draw_game(&self, layout: GameLayout, frame: &mut Frame) {
+        let state = self.session.state();
+        let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
+        frame.render_widget(&view, layout.board.area());
+        let data = PanelData {
+            preset: self.session.preset(),
+            to_move: self.session.side_to_move(),
+            attackers: self.session.player(Side::Attackers),
+            defenders: self.session.player(Side::Defenders),
+            start: state.start_position(),
+            position: state.position(),
+            moves: self.session.moves(),
+            scroll: self.list_scroll,
+            outcome: self.session.outcome(),
+        };
+        panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
+        panels::render_status(
+            self.typing.as_deref(),
+            self.status.as_ref(),
+            &self.look,
+            layout.status,
+            frame.buffer_mut(),
+        );
+    }
+}
+
+/// The name of a kind of piece in messages.
+const fn piece_name(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Attacker => "attacker",
+        Piece::Defender => "defender",
+        Piece::King => "king",
+    }
+}

@@ -1,0 +1,479 @@
+//! Full-screen pages: the new-game form, the rules text and the "terminal too small" notice.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+
+use super::dialogs::centered;
+use super::input::{Action, Direction};
+use super::panels::player_text;
+use super::theme::Look;
+use crate::game::{EngineKind, Level, Player};
+use crate::rules::Preset;
+
+/// The players offered on the new-game screen, in order.
+const PLAYERS: [Player; 6] = [
+    Player::Human,
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Easy,
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Medium,
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Hard,
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Max,
+    },
+    Player::Ai {
+        engine: EngineKind::Random,
+        level: Level::Medium,
+    },
+];
+
+/// The fields of the new-game form, top to bottom.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum Field {
+    Rules,
+    Attackers,
+    Defenders,
+    Start,
+}
+
+const FIELDS: [Field; 4] = [
+    Field::Rules,
+    Field::Attackers,
+    Field::Defenders,
+    Field::Start,
+];
+
+/// The new-game form: a preset and the two players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupForm {
+    focus: usize,
+    preset: Preset,
+    attackers: Player,
+    defenders: Player,
+}
+
+/// The screen rows of the form's parts.
+struct SetupRows {
+    frame: Rect,
+    presets: u16,
+    summary: u16,
+    attackers: u16,
+    defenders: u16,
+    start: u16,
+    keys: u16,
+}
+
+impl SetupRows {
+    const HEIGHT: u16 = 16;
+
+    fn new(area: Rect) -> SetupRows {
+        let frame = centered(area, 78, SetupRows::HEIGHT);
+        let y = frame.y;
+        SetupRows {
+            frame,
+            presets: y + 2,
+            summary: y + 7,
+            attackers: y + 10,
+            defenders: y + 11,
+            start: y + 13,
+            keys: y + 15,
+        }
+    }
+}
+
+/// Cycles `items` from `current` by one step.
+fn cycle<T: Copy + PartialEq>(items: &[T], current: T, forward: bool) -> T {
+    let i = items.iter().position(|&x| x == current).unwrap_or(0);
+    let n = items.len();
+    items[if forward {
+        (i + 1) % n
+    } else {
+        (i + n - 1) % n
+    }]
+}
+
+impl SetupForm {
+    /// The form filled in with these choices, the focus on Start.
+    pub const fn new(preset: Preset, attackers: Player, defenders: Player) -> SetupForm {
+        SetupForm {
+            focus: 3,
+            preset,
+            attackers,
+            defenders,
+        }
+    }
+
+    /// The chosen preset and players.
+    pub const fn choice(&self) -> (Preset, Player, Player) {
+        (self.preset, self.attackers, self.defenders)
+    }
+
+    fn field(&self) -> Field {
+        FIELDS[self.focus]
+    }
+
+    /// Whether the focus is on the Start button.
+    pub fn on_start(&self) -> bool {
+        self.field() == Field::Start
+    }
+
+    /// Up/Down move between fields; Left/Right change the focused value.
+    pub fn move_focus(&mut self, dir: Direction) {
+        match dir {
+            Direction::Up => self.focus = self.focus.saturating_sub(1),
+            Direction::Down => self.focus = (self.focus + 1).min(FIELDS.len() - 1),
+            Direction::Left | Direction::Right => self.change(dir == Direction::Right),
+        }
+    }
+
+    fn change(&mut self, forward: bool) {
+        match self.field() {
+            Field::Rules => self.preset = cycle(&Preset::ALL, self.preset, forward),
+            Field::Attackers => self.attackers = cycle(&PLAYERS, self.attackers, forward),
+            Field::Defenders => self.defenders = cycle(&PLAYERS, self.defenders, forward),
+            Field::Start => {}
+        }
+    }
+
+    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player, or
+    /// returns true on Start.
+    pub fn click(&mut self, size: Rect, column: u16, row: u16) -> bool {
+        let rows = SetupRows::new(size);
+        if !rows
+            .frame
+            .contains(ratatui::layout::Position::new(column, row))
+        {
+            return false;
+        }
+        if let Some(i) = row.checked_sub(rows.presets).map(usize::from)
+            && i < Preset::ALL.len()
+        {
+            self.focus = 0;
+            self.preset = Preset::ALL[i];
+        } else if row == rows.attackers || row == rows.defenders {
+            self.focus = if row == rows.attackers { 1 } else { 2 };
+            self.change(true);
+        } else if row == rows.start {
+            return true;
+        }
+        false
+    }
+}
+
+/// Draws the new-game form.
+pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let rows = SetupRows::new(area);
+    let f = rows.frame;
+    let focus_style = |field: Field| {
+        if form.field() == field {
+            theme.focus
+        } else {
+            Style::new()
+        }
+    };
+    let line_at = |y: u16, line: Line, buf: &mut Buffer| {
+        if y < f.bottom() {
+            line.render(Rect::new(f.x, y, f.width, 1), buf);
+        }
+    };
+    line_at(
+        f.y,
+        Line::styled("Brandubh: new game", theme.heading).centered(),
+        buf,
+    );
+    for (i, preset) in Preset::ALL.into_iter().enumerate() {
+        let chosen = preset == form.preset;
+        let label = if i == 0 { "Rules      " } else { "           " };
+        let mark = if chosen { "(•) " } else { "( ) " };
+        let style = if chosen {
+            focus_style(Field::Rules)
+        } else {
+            Style::new()
+        };
+        let y = rows.presets + u16::try_from(i).unwrap_or(0);
+        line_at(
+            y,
+            Line::from(vec![
+                Span::styled(label, theme.heading),
+                Span::styled(format!("{mark}{:<10}", preset.name()), style),
+            ]),
+            buf,
+        );
+    }
+    let summary = wrap(
+        form.preset.summary(),
+        usize::from(f.width.saturating_sub(11)),
+    );
+    for (i, text) in summary.into_iter().take(2).enumerate() {
+        let y = rows.summary + u16::try_from(i).unwrap_or(0);
+        line_at(
+            y,
+            Line::styled(format!("           {text}"), theme.label),
+            buf,
+        );
+    }
+    for (y, name, field, player) in [
+        (
+            rows.attackers,
+            "Attackers  ",
+            Field::Attackers,
+            form.attackers,
+        ),
+        (
+            rows.defenders,
+            "Defenders  ",
+            Field::Defenders,
+            form.defenders,
+        ),
+    ] {
+        line_at(
+            y,
+            Line::from(vec![
+                Span::styled(name, theme.heading),
+                Span::styled(
+                    format!("◀ {:^11} ▶", player_text(player)),
+                    focus_style(field),
+                ),
+            ]),
+            buf,
+        );
+    }
+    line_at(
+        rows.start,
+        Line::from(vec![
+            Span::raw("           "),
+            Span::styled("[ Start ]", focus_style(Field::Start)),
+        ]),
+        buf,
+    );
+    line_at(
+        rows.keys,
+        Line::styled(
+            "↑↓ field · ←→ change · Enter start · i rules · Esc back",
+            theme.label,
+        )
+        .centered(),
+        buf,
+    );
+}
+
+/// Greedy word wrap of `text` into lines of at most `width` characters.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The rules of a preset in words, from `assets/rules/`.
+pub const fn rules_text(preset: Preset) -> &'static str {
+    match preset {
+        Preset::Standard => include_str!("../../assets/rules/standard.md"),
+        Preset::Walker => include_str!("../../assets/rules/walker.md"),
+        Preset::Nielsen => include_str!("../../assets/rules/nielsen.md"),
+        Preset::Fellhuhn => include_str!("../../assets/rules/fellhuhn.md"),
+        Preset::OpenTafl => include_str!("../../assets/rules/opentafl.md"),
+    }
+}
+
+/// The rules screen: a preset's rules text, scrollable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesScreen {
+    preset: Preset,
+    scroll: usize,
+}
+
+/// A line of the rules text and how it is drawn.
+enum TextLine {
+    Heading(String),
+    Body(String),
+}
+
+impl RulesScreen {
+    /// The rules of `preset` from the top.
+    pub const fn new(preset: Preset) -> RulesScreen {
+        RulesScreen { preset, scroll: 0 }
+    }
+
+    /// Scrolls by a line (Up/Down) or a page (PageUp/PageDown).
+    pub fn scroll(&mut self, action: Action) {
+        self.scroll = match action {
+            Action::Move(Direction::Up) => self.scroll.saturating_sub(1),
+            Action::Move(Direction::Down) => self.scroll + 1,
+            Action::PageUp => self.scroll.saturating_sub(10),
+            Action::PageDown => self.scroll + 10,
+            _ => self.scroll,
+        };
+    }
+
+    /// The text laid out in lines of at most `width` characters: paragraphs and list items
+    /// are joined and rewrapped; `#` headings are kept apart.
+    fn lines(&self, width: usize) -> Vec<TextLine> {
+        let mut out = Vec::new();
+        let mut block = String::new();
+        let flush = |block: &mut String, out: &mut Vec<TextLine>| {
+            if block.is_empty() {
+                return;
+            }
+            let (first, rest) = if let Some(item) = block.strip_prefix("- ") {
+                ("• ", item)
+            } else {
+                ("", block.as_str())
+            };
+            let indent = first.chars().count();
+            for (i, l) in wrap(rest, width.saturating_sub(indent))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { first } else { "  " };
+                out.push(TextLine::Body(format!("{lead}{l}")));
+            }
+            block.clear();
+        };
+        for raw in rules_text(self.preset).lines() {
+            let line = raw.trim_end();
+            if let Some(heading) = line.strip_prefix('#') {
+                flush(&mut block, &mut out);
+                if !out.is_empty() {
+                    out.push(TextLine::Body(String::new()));
+                }
+                out.push(TextLine::Heading(
+                    heading.trim_start_matches('#').trim().to_owned(),
+                ));
+            } else if line.is_empty() {
+                flush(&mut block, &mut out);
+            } else if line.starts_with("- ") {
+                flush(&mut block, &mut out);
+                block.push_str(line);
+            } else {
+                if !block.is_empty() {
+                    block.push(' ');
+                }
+                block.push_str(line.trim_start());
+            }
+        }
+        flush(&mut block, &mut out);
+        out
+    }
+
+    /// Draws the rules over the whole `area`.
+    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+        Clear.render(area, buf);
+        let block = Block::bordered()
+            .title(Line::from(format!(" Rules: {} ", self.preset)).style(look.theme.heading))
+            .title_bottom(Line::from(" ↑↓ PgUp PgDn scroll · Esc close ").style(look.theme.label));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let text = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(2),
+            ..inner
+        };
+        let lines = self.lines(usize::from(text.width));
+        let visible = usize::from(text.height);
+        let top = self.scroll.min(lines.len().saturating_sub(visible));
+        let shown: Vec<Line> = lines
+            .into_iter()
+            .skip(top)
+            .take(visible)
+            .map(|l| match l {
+                TextLine::Heading(t) => Line::styled(t, look.theme.heading),
+                TextLine::Body(t) => Line::raw(t),
+            })
+            .collect();
+        Paragraph::new(shown).render(text, buf);
+    }
+}
+
+/// Draws the notice that the terminal is too small.
+pub fn render_too_small(
+    min_width: u16,
+    min_height: u16,
+    look: &Look,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    Clear.render(area, buf);
+    let text = vec![
+        Line::styled("Terminal too small", look.theme.heading),
+        Line::raw(format!("enlarge the terminal to {min_width}×{min_height}")),
+        Line::styled(
+            format!("now {}×{}", area.width, area.height),
+            look.theme.label,
+        ),
+        Line::styled("q quits", look.theme.label),
+    ];
+    let rect = centered(area, area.width, 4);
+    Paragraph::new(text).centered().render(rect, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_words_whole_and_lines_short() {
+        let lines = wrap("the quick brown fox jumps over the lazy dog", 10);
+        assert_eq!(
+            lines,
+            ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
+        );
+        assert_eq!(wrap("", 5), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_form_cycles_values_and_ends_on_start() {
+        let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        assert!(form.on_start());
+        form.move_focus(Direction::Up);
+        form.move_focus(Direction::Right);
+        assert_eq!(form.choice().2, PLAYERS[1]);
+        form.move_focus(Direction::Up);
+        form.move_focus(Direction::Up);
+        form.move_focus(Direction::Left);
+        assert_eq!(form.choice().0, Preset::OpenTafl);
+        assert!(!form.on_start());
+    }
+
+    #[test]
+    fn every_rules_text_names_its_repetition_rule() {
+        for preset in Preset::ALL {
+            let screen = RulesScreen::new(preset);
+            let lines = screen.lines(60);
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| matches!(l, TextLine::Body(t) if t.contains("Repetition"))),
+                "{preset}"
+            );
+            assert!(lines.iter().all(|l| match l {
+                TextLine::Body(t) | TextLine::Heading(t) => t.chars().count() <= 60,
+            }));
+        }
+    }
+}
