@@ -24,7 +24,10 @@ fn the_king_escapes_to_a_corner_in_every_preset() {
     for preset in Preset::ALL {
         let (done, outcome) = play(preset, position, "d7-a7");
         assert_eq!(done.to_string(), "d7-a7--");
-        assert_eq!(outcome, Some(Outcome::win(Side::Defenders, Reason::KingEscaped)));
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
+        );
     }
 }
 
@@ -72,7 +75,10 @@ fn encirclement_completed_by_a_capture() {
     for preset in [Preset::Standard, Preset::Fellhuhn] {
         let (done, outcome) = play(preset, position, "c1-c2");
         assert_eq!(done.to_string(), "c1-c2xb2");
-        assert_eq!(outcome, Some(Outcome::win(Side::Attackers, Reason::Encircled)));
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Attackers, Reason::Encircled))
+        );
     }
     let (_, outcome) = play(Preset::Walker, position, "c1-c2");
     assert_eq!(outcome, None);
@@ -121,9 +127,15 @@ fn a_side_without_a_legal_move_loses() {
     );
     for preset in Preset::ALL {
         let (_, outcome) = play(preset, king_boxed, "g2-d2");
-        assert_eq!(outcome, Some(Outcome::win(Side::Attackers, Reason::NoMoves)));
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Attackers, Reason::NoMoves))
+        );
         let (_, outcome) = play(preset, attackers_boxed, "d6-d5");
-        assert_eq!(outcome, Some(Outcome::win(Side::Defenders, Reason::NoMoves)));
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Defenders, Reason::NoMoves))
+        );
     }
 }
 
@@ -224,16 +236,29 @@ fn a_finished_game_takes_no_moves_and_undo_reopens_it() {
 fn set_up_positions_that_are_already_decided() {
     let rules = Preset::Standard.rules();
     let cases = [
-        ("/7/7/7/2t4/7/7/7/ a", Outcome::win(Side::Attackers, Reason::KingCaptured)),
-        ("K6/7/7/2t4/7/7/7/ a", Outcome::win(Side::Defenders, Reason::KingEscaped)),
+        (
+            "/7/7/7/2t4/7/7/7/ a",
+            Outcome::win(Side::Attackers, Reason::KingCaptured),
+        ),
+        (
+            "K6/7/7/2t4/7/7/7/ a",
+            Outcome::win(Side::Defenders, Reason::KingEscaped),
+        ),
         (
             "/7/2t4/1tKt3/2t4/7/7/7/ d",
             Outcome::win(Side::Attackers, Reason::Encircled),
         ),
-        ("/3K3/7/7/7/7/7/7/ a", Outcome::win(Side::Defenders, Reason::NoMoves)),
+        (
+            "/3K3/7/7/7/7/7/7/ a",
+            Outcome::win(Side::Defenders, Reason::NoMoves),
+        ),
     ];
     for (text, expected) in cases {
         let position: Position = text.parse().unwrap();
-        assert_eq!(GameState::new(rules, position).outcome(), Some(expected), "{text}");
+        assert_eq!(
+            GameState::new(rules, position).outcome(),
+            Some(expected),
+            "{text}"
+        );
     }
 }

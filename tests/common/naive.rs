@@ -1,9 +1,7 @@
 //! A deliberately simple second implementation of the rules, written from RULES.md with
 //! arrays and loops instead of bitboards and tables, used as an oracle for the engine.
 
-use brandubh::rules::{
-    KingBesideThrone, KingOnThrone, Piece, Position, Rules, Side, Square,
-};
+use brandubh::rules::{KingBesideThrone, KingOnThrone, Piece, Position, Rules, Side, Square};
 
 const DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
@@ -107,11 +105,14 @@ impl Naive {
         if rules.king_safe_on_edge && on_edge {
             return false;
         }
-        let attacker = |c: Option<(usize, usize)>| c.is_some_and(|c| self.get(c) == Some(Piece::Attacker));
+        let attacker =
+            |c: Option<(usize, usize)>| c.is_some_and(|c| self.get(c) == Some(Piece::Attacker));
         let (kf, kr) = (king.0 as i8, king.1 as i8);
         let opposite = at(2 * kf - mover_at.0 as i8, 2 * kr - mover_at.1 as i8);
-        let neighbours: Vec<(usize, usize)> =
-            DIRS.iter().filter_map(|(df, dr)| at(kf + df, kr + dr)).collect();
+        let neighbours: Vec<(usize, usize)> = DIRS
+            .iter()
+            .filter_map(|(df, dr)| at(kf + df, kr + dr))
+            .collect();
         let beside_throne = neighbours.iter().any(|&c| is_throne(c));
         if is_throne(king) {
             match rules.king_on_throne {
@@ -130,8 +131,7 @@ impl Naive {
                 KingBesideThrone::Sandwich => attacker(opposite),
             }
         } else {
-            attacker(opposite)
-                || (rules.corners_hostile_to_king && opposite.is_some_and(is_corner))
+            attacker(opposite) || (rules.corners_hostile_to_king && opposite.is_some_and(is_corner))
         }
     }
 
@@ -144,7 +144,9 @@ impl Naive {
         let mover = self.side;
         let mut taken = Vec::new();
         for (df, dr) in DIRS {
-            let Some(n) = at(t.0 as i8 + df, t.1 as i8 + dr) else { continue };
+            let Some(n) = at(t.0 as i8 + df, t.1 as i8 + dr) else {
+                continue;
+            };
             let Some(victim) = self.get(n) else { continue };
             if side_of(victim) == mover {
                 continue;
