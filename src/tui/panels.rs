@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
 use super::app::{Status, Tone};
+use super::screens::wrap;
 use super::theme::Look;
 use crate::game::{EngineKind, Player};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Preset, Reason, Side};
@@ -58,6 +59,12 @@ pub fn player_text(player: Player) -> String {
 
 /// The result in words: `Attackers win: the king was captured`.
 pub fn outcome_text(outcome: Outcome) -> String {
+    let (headline, why) = outcome_parts(outcome);
+    format!("{headline}: {why}")
+}
+
+/// The result as a headline (`Attackers win`, `Draw`) and the reason in words.
+fn outcome_parts(outcome: Outcome) -> (String, String) {
     let loser = outcome.winner.map_or(Side::Attackers, Side::opponent);
     let why = match outcome.reason {
         Reason::KingEscaped => "the king escaped to a corner".to_owned(),
@@ -69,10 +76,11 @@ pub fn outcome_text(outcome: Outcome) -> String {
         Reason::Resignation => format!("the {loser} resigned"),
         Reason::Adjudicated => "adjudicated".to_owned(),
     };
-    match outcome.winner {
-        Some(side) => format!("{} win: {why}", title(side)),
-        None => format!("Draw: {why}"),
-    }
+    let headline = match outcome.winner {
+        Some(side) => format!("{} win", title(side)),
+        None => "Draw".to_owned(),
+    };
+    (headline, why)
 }
 
 /// Draws the side panel.
@@ -112,10 +120,13 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
     lines.push(Line::default());
     match data.outcome {
         Some(outcome) => {
+            let (headline, why) = outcome_parts(outcome);
+            let width = usize::from(inner.width);
             lines.push(Line::styled(
-                format!(" {} ", outcome_text(outcome)),
+                format!("{:^width$}", format!("★ {headline} ★")),
                 theme.banner,
             ));
+            lines.extend(wrap(&why, width).into_iter().map(Line::raw));
             lines.push(Line::styled("n: new game  u: undo", theme.label));
         }
         None => lines.push(Line::from(vec![

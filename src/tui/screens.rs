@@ -350,23 +350,30 @@ impl RulesScreen {
                 .into_iter()
                 .enumerate()
             {
-                let lead = if i == 0 { first } else { "  " };
+                let lead = if i == 0 || indent == 0 { first } else { "  " };
                 out.push(TextLine::Body(format!("{lead}{l}")));
             }
             block.clear();
+        };
+        let blank = |out: &mut Vec<TextLine>| {
+            if out
+                .last()
+                .is_some_and(|l| !matches!(l, TextLine::Body(t) if t.is_empty()))
+            {
+                out.push(TextLine::Body(String::new()));
+            }
         };
         for raw in rules_text(self.preset).lines() {
             let line = raw.trim_end();
             if let Some(heading) = line.strip_prefix('#') {
                 flush(&mut block, &mut out);
-                if !out.is_empty() {
-                    out.push(TextLine::Body(String::new()));
-                }
+                blank(&mut out);
                 out.push(TextLine::Heading(
                     heading.trim_start_matches('#').trim().to_owned(),
                 ));
             } else if line.is_empty() {
                 flush(&mut block, &mut out);
+                blank(&mut out);
             } else if line.starts_with("- ") {
                 flush(&mut block, &mut out);
                 block.push_str(line);

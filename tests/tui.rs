@@ -1,0 +1,315 @@
+//! The terminal game rendered into a `TestBackend`: snapshots of every screen, and colour checks
+//! on buffer cells (text snapshots do not carry colours).
+
+use brandubh::game::Player;
+use brandubh::rules::{Preset, Reason, Side};
+use brandubh::tui::{Action, App, Config, Direction, Look, ThemeName};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+
+fn hot_seat() -> Config {
+    Config {
+        skip_setup: true,
+        ..Config::default()
+    }
+}
+
+fn render(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    terminal
+}
+
+fn type_move(app: &mut App, text: &str) {
+    app.update(Action::StartTyping);
+    for c in text.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+}
+
+fn play_all(app: &mut App, moves: &str) {
+    for mv in moves.split_whitespace() {
+        type_move(app, mv);
+        assert_eq!(
+            app.status().map(|s| s.tone),
+            Some(brandubh::tui::Tone::Info),
+            "{mv}: {:?}",
+            app.status()
+        );
+    }
+}
+
+/// Every cell whose symbol is `symbol`.
+fn cells_with(buf: &Buffer, symbol: &str) -> Vec<(u16, u16)> {
+    let area = buf.area;
+    (area.y..area.bottom())
+        .flat_map(|y| (area.x..area.right()).map(move |x| (x, y)))
+        .filter(|&(x, y)| buf[(x, y)].symbol() == symbol)
+        .collect()
+}
+
+#[test]
+fn new_game_screen() {
+    let mut app = App::new(Config::default());
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+}
+
+#[test]
+fn start_position() {
+    let mut app = App::new(hot_seat());
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+}
+
+#[test]
+fn start_position_in_ascii_on_a_big_terminal() {
+    let mut app = App::new(Config {
+        look: Look::new(ThemeName::HighContrast, true, true),
+        ..hot_seat()
+    });
+    insta::assert_snapshot!(render(&mut app, 120, 40).backend());
+}
+
+#[test]
+fn a_selected_piece_shows_its_destinations() {
+    let mut app = App::new(hot_seat());
+    // From d4 down twice to d2, the attacker there.
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    // Move the cursor away (onto the defender on d3) so that the selection shows on its own.
+    app.update(Action::Move(Direction::Up));
+    let terminal = render(&mut app, 80, 24);
+    insta::assert_snapshot!(terminal.backend());
+
+    let look = Look::default();
+    let buf = terminal.backend().buffer();
+    let dots = cells_with(buf, look.glyphs.destination);
+    assert_eq!(dots.len(), 6, "a2 b2 c2 e2 f2 g2");
+    for (x, y) in dots {
+        assert_eq!(buf[(x, y)].bg, look.theme.destination.bg.unwrap());
+    }
+    let open = cells_with(buf, "<");
+    assert_eq!(open.len(), 1);
+    let (x, y) = open[0];
+    assert_eq!(buf[(x + 1, y)].symbol(), look.glyphs.attacker);
+    assert_eq!(buf[(x + 1, y)].bg, look.theme.selected.bg.unwrap());
+    assert_eq!(buf[(x + 1, y)].fg, look.theme.attacker.fg.unwrap());
+    let cursor = cells_with(buf, "[");
+    assert_eq!(cursor.len(), 1);
+    assert_eq!(buf[cursor[0]].bg, look.theme.cursor.bg.unwrap());
+}
+
+#[test]
+fn the_last_move_and_its_captures_are_marked() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    let look = Look::default();
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let crosses = cells_with(buf, look.glyphs.captured);
+    assert_eq!(crosses.len(), 1, "c2 was captured");
+    assert_eq!(buf[crosses[0]].bg, look.theme.captured.bg.unwrap());
+    let last = look.theme.last_move.bg.unwrap();
+    let marked = cells_with(buf, look.glyphs.attacker)
+        .into_iter()
+        .filter(|&c| buf[c].bg == last)
+        .count();
+    assert_eq!(marked, 1, "the attacker that moved to d2");
+    assert!(
+        buf.content().iter().any(|c| c.symbol() == "x"),
+        "move list shows xc2"
+    );
+}
+
+#[test]
+fn illegal_attempts_are_explained() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Confirm);
+    let status = app.status().unwrap();
+    assert!(
+        status.text.contains("belongs to the defenders"),
+        "{}",
+        status.text
+    );
+    type_move(&mut app, "a4-a1");
+    assert!(
+        app.status().unwrap().text.contains("corner a1"),
+        "{:?}",
+        app.status()
+    );
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let row = buf.area.bottom() - 1;
+    assert_eq!(buf[(0, row)].fg, Look::default().theme.error.fg.unwrap());
+}
+
+#[test]
+fn game_over_banner() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
+    let outcome = app.session().outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Side::Defenders));
+    assert_eq!(outcome.reason, Reason::KingEscaped);
+    let terminal = render(&mut app, 80, 24);
+    insta::assert_snapshot!(terminal.backend());
+    let look = Look::default();
+    let buf = terminal.backend().buffer();
+    let stars: Vec<_> = cells_with(buf, "★");
+    assert_eq!(stars.len(), 2, "the banner");
+    for c in stars {
+        assert_eq!(buf[c].bg, look.theme.banner.bg.unwrap());
+    }
+}
+
+#[test]
+fn resigning_asks_first_and_ends_the_game() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Resign);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    app.update(Action::No);
+    assert_eq!(app.session().outcome(), None);
+    app.update(Action::Resign);
+    app.update(Action::Yes);
+    let outcome = app.session().outcome().unwrap();
+    assert_eq!(
+        outcome.winner,
+        Some(Side::Attackers),
+        "the defenders were to move"
+    );
+    assert_eq!(outcome.reason, Reason::Resignation);
+}
+
+#[test]
+fn a_draw_offer_needs_the_other_side() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::OfferDraw);
+    app.update(Action::No);
+    assert_eq!(app.session().outcome(), None);
+    app.update(Action::OfferDraw);
+    app.update(Action::Yes);
+    assert_eq!(
+        app.session().outcome().map(|o| o.reason),
+        Some(Reason::Agreement)
+    );
+}
+
+#[test]
+fn help_overlay() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Help);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+}
+
+#[test]
+fn rules_screen() {
+    let mut app = App::new(Config {
+        preset: Preset::Nielsen,
+        ..hot_seat()
+    });
+    app.update(Action::Rules);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+}
+
+#[test]
+fn too_small_terminal_and_recovery() {
+    let mut app = App::new(hot_seat());
+    let (w, h) = brandubh::tui::minimum_size();
+    let small = render(&mut app, w - 1, h);
+    insta::assert_snapshot!(small.backend());
+    let fits = render(&mut app, w, h);
+    let look = Look::default();
+    assert!(!cells_with(fits.backend().buffer(), look.glyphs.king).is_empty());
+}
+
+#[test]
+fn no_color_draws_without_colours() {
+    let mut app = App::new(Config {
+        look: Look::new(ThemeName::Default, false, false),
+        ..hot_seat()
+    });
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    let terminal = render(&mut app, 80, 24);
+    for cell in terminal.backend().buffer().content() {
+        assert_eq!(cell.fg, Color::Reset);
+        assert_eq!(cell.bg, Color::Reset);
+    }
+}
+
+#[test]
+fn clicks_select_and_move() {
+    let mut app = App::new(hot_seat());
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let look = Look::default();
+    // The attackers in the bottom rows of the board: d1 and d2; d2 is the upper one.
+    let mut attackers = cells_with(buf, look.glyphs.attacker);
+    attackers.sort_by_key(|&(x, y)| (y, x));
+    let d2 = attackers[attackers.len() - 2];
+    app.update(Action::Click {
+        column: d2.0,
+        row: d2.1,
+    });
+    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    let terminal = render(&mut app, 80, 24);
+    let dots = cells_with(terminal.backend().buffer(), look.glyphs.destination);
+    let leftmost = *dots.iter().min_by_key(|&&(x, _)| x).unwrap();
+    app.update(Action::Click {
+        column: leftmost.0,
+        row: leftmost.1,
+    });
+    assert_eq!(app.session().moves().len(), 1);
+    assert_eq!(app.session().moves()[0].to_string(), "d2-a2");
+}
+
+#[test]
+fn undo_and_redo_from_the_keyboard() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-e2 c4-c5");
+    app.update(Action::Undo);
+    assert_eq!(app.session().moves().len(), 1);
+    app.update(Action::Redo);
+    assert_eq!(app.session().moves().len(), 2);
+    app.update(Action::Redo);
+    assert!(app.status().unwrap().text.contains("nothing to redo"));
+}
+
+#[test]
+fn the_new_game_screen_starts_the_chosen_game() {
+    let mut app = App::new(Config::default());
+    // Focus starts on Start: go up to Rules and pick the next preset.
+    for _ in 0..3 {
+        app.update(Action::Move(Direction::Up));
+    }
+    app.update(Action::Move(Direction::Right));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    assert_eq!(app.session().preset(), Preset::Walker);
+    assert_eq!(app.session().player(Side::Attackers), Player::Human);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+}
+
+#[test]
+fn quitting_asks_only_with_unsaved_moves() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Quit);
+    assert!(app.should_quit());
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Quit);
+    assert!(!app.should_quit());
+    assert_eq!(app.mode(), brandubh::tui::Mode::Question);
+    app.update(Action::Yes);
+    assert!(app.should_quit());
+}
