@@ -580,18 +580,16 @@ impl App {
     pub fn draw(&mut self, frame: &mut Frame) {
         self.size = frame.area();
         let area = frame.area();
-        let (min_w, min_h) = minimum_size();
+        let Some(layout) = GameLayout::new(area) else {
+            let (min_w, min_h) = minimum_size();
+            screens::render_too_small(min_w, min_h, &self.look, area, frame.buffer_mut());
+            return;
+        };
         match &self.screen {
             Screen::Setup(form) => {
-                screens::render_setup(form, &self.look, area, frame.buffer_mut())
+                screens::render_setup(form, &self.look, area, frame.buffer_mut());
             }
-            Screen::Game => match GameLayout::new(area) {
-                None => {
-                    screens::render_too_small(min_w, min_h, &self.look, area, frame.buffer_mut());
-                    return;
-                }
-                Some(layout) => self.draw_game(layout, frame),
-            },
+            Screen::Game => self.draw_game(layout, frame),
         }
         match &self.overlay {
             None => {}
