@@ -1,4 +1,5 @@
 //! The `perft` and `replay` commands, run as a user runs them, on games checked by hand.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::process::{Command, Output};
 
@@ -114,12 +115,23 @@ fn replay_of_a_king_capture() {
             "d4-b4",
             "a5-a4",
             "e4-e6",
-            "f4-c4xb4++",
+            "f4-c4++",
             "result: attackers king-captured"
         ]
     );
-    let annotated = "a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 f4-c4xb4++";
-    assert_eq!(lines(&["replay", "--moves", annotated]).len(), 8);
+    for annotated in ["f4-c4++", "f4-c4xb4++", "f4-c4"] {
+        let moves = format!("a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 {annotated}");
+        assert_eq!(
+            lines(&["replay", "--moves", &moves]).len(),
+            8,
+            "{annotated}"
+        );
+    }
+    let wrong = "a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 f4-c4xa4++";
+    assert_eq!(
+        failure(&["replay", "--moves", wrong]),
+        "brandubh: move 7 \"f4-c4xa4++\": captures a4 listed, but the move captures nothing"
+    );
 }
 
 #[test]

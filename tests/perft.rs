@@ -1,5 +1,6 @@
 //! perft from the start against RULES.md §4, and against a second, naive implementation of
 //! the rules from many other positions.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

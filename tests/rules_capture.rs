@@ -1,4 +1,5 @@
 //! Custodian captures (RULES.md §2.3–2.5 and the hostility rows of §3), per preset.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! Movement (RULES.md §2.1–2.2) and move notation with checked annotations (§1).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

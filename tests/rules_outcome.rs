@@ -1,4 +1,5 @@
 //! How games end (RULES.md §2.6–2.8 and the encirclement and repetition rows of §3).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -1,5 +1,10 @@
 //! Helpers shared by the integration tests: boards drawn as diagrams, moves by name.
 #![allow(dead_code)]
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
 
 pub mod naive;
 

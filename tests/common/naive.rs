@@ -1,5 +1,10 @@
 //! A deliberately simple second implementation of the rules, written from RULES.md with
 //! arrays and loops instead of bitboards and tables, used as an oracle for the engine.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
 
 use brandubh::rules::{KingBesideThrone, KingOnThrone, Piece, Position, Rules, Side, Square};
 
