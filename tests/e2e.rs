@@ -1,5 +1,6 @@
 //! The real binary in a pseudo-terminal: keys and mouse escape sequences in, the screen read
 //! back through a vt100 parser.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{Read, Write};
 use std::num::NonZeroU16;

@@ -1,5 +1,6 @@
 //! The terminal game rendered into a `TestBackend`: snapshots of every screen, and colour checks
 //! on buffer cells (text snapshots do not carry colours).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
