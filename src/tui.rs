@@ -90,13 +90,17 @@ impl Drop for MouseCapture {
 }
 
 fn event_loop(app: &mut App, terminal: &mut DefaultTerminal) -> io::Result<()> {
+    let mut redraw = true;
     loop {
-        terminal.draw(|frame| app.draw(frame))?;
+        if redraw {
+            terminal.draw(|frame| app.draw(frame))?;
+            redraw = false;
+        }
         if app.should_quit() {
             return Ok(());
         }
         if event::poll(POLL)? {
-            // Handle every pending event before drawing again.
+            // Handle every pending event (a resize too) before drawing again.
             loop {
                 let ev = event::read()?;
                 if let Some(action) = input::action(&ev, app.mode()) {
@@ -106,6 +110,7 @@ fn event_loop(app: &mut App, terminal: &mut DefaultTerminal) -> io::Result<()> {
                     break;
                 }
             }
+            redraw = true;
         }
     }
 }

@@ -314,3 +314,32 @@ fn quitting_asks_only_with_unsaved_moves() {
     app.update(Action::Yes);
     assert!(app.should_quit());
 }
+
+#[test]
+fn the_captured_king_is_marked_where_he_stood() {
+    let mut app = App::new(Config {
+        preset: Preset::Fellhuhn,
+        ..hot_seat()
+    });
+    play_all(&mut app, "a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 f4-c4");
+    let outcome = app.session().outcome().unwrap();
+    assert_eq!(outcome.reason, Reason::KingCaptured);
+    let look = Look::default();
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let crosses = cells_with(buf, look.glyphs.captured);
+    assert_eq!(crosses.len(), 1, "b4");
+    // b4 lies between the attackers on a4 and c4, on the same row.
+    let row: Vec<_> = cells_with(buf, look.glyphs.attacker)
+        .into_iter()
+        .filter(|&(_, y)| y == crosses[0].1)
+        .collect();
+    assert_eq!(row.len(), 3, "a4, c4 and g4");
+    assert!(row[0].0 < crosses[0].0 && crosses[0].0 < row[1].0);
+    assert!(
+        cells_with(buf, look.glyphs.king)
+            .iter()
+            .all(|&(_, y)| y == 3),
+        "only in the panel"
+    );
+}

@@ -13,7 +13,7 @@ use super::screens::{self, RulesScreen, SetupForm};
 use super::session::Session;
 use super::theme::Look;
 use crate::game::Player;
-use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
+use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
@@ -564,14 +564,23 @@ impl App {
 
     /// The marks to draw on the board.
     fn marks(&self) -> Marks {
-        let position = self.session.state().position();
+        let state = self.session.state();
+        let position = state.position();
+        let last = self.session.moves().last();
+        // The king's capture is not among the listed captures: he stood where he was before.
+        let king_taken = match (last.and_then(|l| l.mark), state.history()) {
+            (Some(EndMark::KingCaptured), [.., before, _]) => before.king(),
+            _ => None,
+        };
+        let captured = last.map_or(Bitboard::EMPTY, |l| l.captured);
         Marks {
             cursor: Some(self.cursor),
             selected: self.selected,
             destinations: self
                 .selected
                 .map_or(Bitboard::EMPTY, |sq| position.destinations(sq)),
-            last_move: self.session.moves().last().copied(),
+            last_move: last.map(|l| l.mv),
+            captured: king_taken.map_or(captured, |k| captured.with(k)),
             hint: self.hint,
         }
     }

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use super::theme::Look;
-use crate::rules::{AnnotatedMove, Bitboard, Move, Position, SIZE, Square};
+use crate::rules::{Bitboard, Move, Position, SIZE, Square};
 
 /// Columns taken by the rank labels left of the board.
 const LABEL_WIDTH: u16 = 2;
@@ -101,8 +101,10 @@ pub struct Marks {
     pub selected: Option<Square>,
     /// The selected piece's legal destinations.
     pub destinations: Bitboard,
-    /// The last move played and what it captured.
-    pub last_move: Option<AnnotatedMove>,
+    /// The last move played.
+    pub last_move: Option<Move>,
+    /// The squares whose pieces the last move captured, the king's included.
+    pub captured: Bitboard,
     /// A suggested move.
     pub hint: Option<Move>,
 }
@@ -144,9 +146,9 @@ impl<'a> BoardView<'a> {
             theme.destination
         } else if m.hint.is_some_and(|h| h.from() == sq || h.to() == sq) {
             theme.hint
-        } else if last.is_some_and(|l| l.captured.contains(sq)) {
+        } else if m.captured.contains(sq) {
             theme.captured
-        } else if last.is_some_and(|l| l.mv.from() == sq || l.mv.to() == sq) {
+        } else if last.is_some_and(|l| l.from() == sq || l.to() == sq) {
             theme.last_move
         } else {
             theme.base(sq)
@@ -160,11 +162,7 @@ impl<'a> BoardView<'a> {
             (glyphs.piece(piece), theme.piece(piece))
         } else if self.marks.destinations.contains(sq) {
             (glyphs.destination, theme.destination)
-        } else if self
-            .marks
-            .last_move
-            .is_some_and(|l| l.captured.contains(sq))
-        {
+        } else if self.marks.captured.contains(sq) {
             (glyphs.captured, theme.captured)
         } else if sq.is_throne() {
             (glyphs.throne, theme.throne)
