@@ -239,6 +239,8 @@ fn check_result(
 }
 
 fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
+    // Some editors start UTF-8 files with a byte order mark; JSON has no use for it.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadErrorKind::Empty);
     }
@@ -316,13 +318,28 @@ impl From<LoadErrorKind> for LoadError {
     }
 }
 
+/// The longest message shown, in characters; hostile files can make serde quote a lot.
+const MAX_MESSAGE_CHARS: usize = 400;
+
 impl fmt::Display for LoadError {
-    /// One line: `FILE: problem`, or the problem alone.
+    /// One line, `FILE: problem` or the problem alone, with control characters escaped (a
+    /// hostile file must not drive the terminal) and at most a few hundred characters.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
-            Some(path) => write!(f, "{}: {}", path.display(), self.kind),
-            None => write!(f, "{}", self.kind),
+        let text = match &self.path {
+            Some(path) => format!("{}: {}", path.display(), self.kind),
+            None => self.kind.to_string(),
+        };
+        for (shown, c) in text.chars().enumerate() {
+            if shown >= MAX_MESSAGE_CHARS {
+                return f.write_str("…");
+            }
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
         }
+        Ok(())
     }
 }
 
