@@ -451,7 +451,7 @@ fn replay_reads_saved_games() {
     let game = load(&file).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), game.moves().len() + 1);
-    assert_eq!(lines[16], "c1-d1xe1++");
+    assert_eq!(lines[16], "c1-d1++");
     assert_eq!(lines[17], "result: attackers king-captured");
 
     let (code, out, _) = brandubh(&["replay", file.to_str().unwrap(), "--json"]);
