@@ -114,7 +114,7 @@ fn fill(
 }
 
 /// Loads the saved game at `path`, refusing non-files and files over
-/// [`MAX_SAVE_BYTES`](super::MAX_SAVE_BYTES) before reading them.
+/// [`MAX_SAVE_BYTES`] before reading them.
 pub fn load(path: &Path) -> Result<Game, LoadError> {
     let in_file = |kind: LoadErrorKind| LoadError::from(kind).in_file(path);
     let meta = fs::metadata(path).map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
@@ -185,13 +185,10 @@ pub fn autosave_path() -> Result<PathBuf, NoSaveDir> {
 /// A path for a new save of `game` in `dir`, named after its creation time
 /// (`game-20261129-141339.json`), with `-2`, `-3`... added if that name is taken.
 pub fn new_save_path(dir: &Path, game: &Game) -> PathBuf {
-    let stamp: String = game
-        .created()
-        .to_string()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
-    let base = format!("game-{}-{}", &stamp[..8], &stamp[8..]);
+    let stamp = game.created().to_string();
+    let (date, time) = stamp.split_once('T').unwrap_or((&stamp, ""));
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    let base = format!("game-{}-{}", digits(date), digits(time));
     let mut path = dir.join(format!("{base}.json"));
     let mut n = 2;
     while path.exists() {
@@ -405,8 +402,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let saves = dir.path().join("deep").join("saves");
         assert!(list_saves(&saves).unwrap().is_empty());
-        let g = game(&["d2-c2", "d3-e3"]);
+        let mut g = game(&["d2-c2", "d3-e3"]);
+        let created = Timestamp::from_unix_seconds(1_700_000_000).unwrap();
+        g.set_timestamps(created, created);
         let first = new_save_path(&saves, &g);
+        assert_eq!(first, saves.join("game-20231114-221320.json"));
         save_atomic(&first, &g).unwrap();
         let second = new_save_path(&saves, &g);
         assert_ne!(first, second);
