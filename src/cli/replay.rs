@@ -3,20 +3,21 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{ArgGroup, Args};
 use serde::Serialize;
 
 use super::{CliError, RulesArgs};
 use crate::game::storage;
 use crate::rules::{AnnotatedMove, GameState, Rules};
 
-/// Arguments of `brandubh replay`.
+/// Arguments of `brandubh replay`: the moves on the command line, or a saved game.
 #[derive(Args, Debug)]
+#[command(group = ArgGroup::new("game").required(true).args(["moves", "file"]))]
 pub struct ReplayArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
     /// The moves, separated by spaces: "d2-e2 c4-c5 ..." (annotations are checked).
-    #[arg(long, required_unless_present = "file")]
+    #[arg(long)]
     pub moves: Option<String>,
     /// A saved game (JSON) to replay instead; its rules, start and result are checked.
     #[arg(value_name = "FILE.json", conflicts_with_all = ["moves", "rules", "position"])]
