@@ -36,6 +36,11 @@ fn every_example_game_loads_with_its_ending_and_saves_back_identically() {
         ("king-capture.json", Side::Attackers, Reason::KingCaptured),
         ("encirclement.json", Side::Attackers, Reason::Encircled),
         ("repetition.json", Side::Defenders, Reason::Repetition),
+        (
+            "custom-rules-resignation.json",
+            Side::Defenders,
+            Reason::Resignation,
+        ),
     ];
     let mut names: Vec<String> = fs::read_dir(asset(""))
         .unwrap()
@@ -54,6 +59,9 @@ fn every_example_game_loads_with_its_ending_and_saves_back_identically() {
     }
     let repetition = load(&asset("repetition.json")).unwrap();
     assert_eq!(repetition.state().occurrences(), 3);
+    let custom = load(&asset("custom-rules-resignation.json")).unwrap();
+    assert_eq!(custom.preset(), None);
+    assert!(custom.rules().encirclement && !custom.rules().corners_hostile_to_king);
 }
 
 type Check = fn(&LoadErrorKind) -> bool;
@@ -479,6 +487,16 @@ fn replay_reports_bad_files_in_one_line_with_exit_code_2() {
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = brandubh(&["replay", file.to_str().unwrap(), "--rules", "walker"]);
     assert_eq!(code, 2, "{err}");
+    let (code, out, err) = brandubh(&["replay"]);
+    assert_eq!(
+        (code, out.as_str(), err.lines().count()),
+        (2, "", 1),
+        "{err}"
+    );
+    assert!(
+        err.contains("--moves") && err.contains("FILE.json"),
+        "{err}"
+    );
     let (code, _, err) = brandubh(&["replay", data("").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("not a file"), "{err}");
