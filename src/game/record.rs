@@ -243,15 +243,17 @@ impl Game {
 
     /// Removes an off-board ending, leaving the game as it was before it.
     fn reopen(&mut self) {
-        let rules = *self.state.rules();
-        let mut reopened = GameState::new(rules, *self.state.start_position());
-        if let Some(last) = self.moves.last() {
-            // Replaying the last move recomputes the (absent) board outcome.
-            reopened = self.state.clone();
-            reopened.undo();
-            reopened.play_unchecked(last.mv);
-        }
-        self.state = reopened;
+        self.state = match self.moves.last() {
+            Some(last) => {
+                // Replaying the last move recomputes the board outcome: none, since the
+                // game went on after it.
+                let mut reopened = self.state.clone();
+                reopened.undo();
+                reopened.play_unchecked(last.mv);
+                reopened
+            }
+            None => GameState::new(*self.state.rules(), *self.state.start_position()),
+        };
     }
 
     /// Ends the game by a decision outside the board; discards the redo tail.
