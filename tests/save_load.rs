@@ -195,6 +195,13 @@ fn a_huge_file_is_refused_by_its_size_before_reading() {
         load(&path).unwrap_err().kind(),
         LoadErrorKind::TooLarge(_)
     ));
+    // The same limit holds for text in memory.
+    let mut text = fs::read_to_string(asset("escape.json")).unwrap();
+    text.push_str(&" ".repeat(usize::try_from(MAX_SAVE_BYTES).unwrap()));
+    assert!(matches!(
+        Game::from_json(&text).unwrap_err().kind(),
+        LoadErrorKind::TooLarge(n) if *n == text.len() as u64
+    ));
 }
 
 #[test]
