@@ -239,12 +239,12 @@ fn check_result(
 }
 
 fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
-    // Some editors start UTF-8 files with a byte order mark; JSON has no use for it.
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     if len > MAX_SAVE_BYTES {
         return Err(LoadErrorKind::TooLarge(len));
     }
+    // Some editors start UTF-8 files with a byte order mark; JSON has no use for it.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadErrorKind::Empty);
     }
