@@ -8,7 +8,7 @@ use std::process::Command;
 
 use brandubh::game::storage::{self, load, save_atomic};
 use brandubh::game::{
-    EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, Player,
+    EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, Player, Timestamp,
 };
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, ParseMoveError, Position, Preset, Reason, Repetition, Rules,
@@ -368,6 +368,22 @@ proptest! {
         prop_assert_eq!((loaded.created(), loaded.updated()), (game.created(), game.updated()));
         prop_assert_eq!(loaded.to_json(), text);
         prop_assert!(!loaded.can_redo());
+    }
+
+    #[test]
+    fn timestamps_are_kept_to_the_second(
+        created in 0..=Timestamp::MAX.unix_seconds(),
+        updated in 0..=Timestamp::MAX.unix_seconds(),
+    ) {
+        let game = load(&asset("escape.json")).unwrap();
+        let mut save: Value = serde_json::from_str(&game.to_json()).unwrap();
+        let [created, updated] = [created, updated].map(|s| Timestamp::from_unix_seconds(s).unwrap());
+        save["created"] = Value::from(created.to_string());
+        save["updated"] = Value::from(updated.to_string());
+        let loaded = Game::from_json(&save.to_string()).unwrap();
+        prop_assert_eq!((loaded.created(), loaded.updated()), (created, updated));
+        let again: Value = serde_json::from_str(&loaded.to_json()).unwrap();
+        prop_assert_eq!(again, save);
     }
 
     #[test]
