@@ -29,8 +29,7 @@ fn bench_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame");
     for (width, height) in [(80, 24), (200, 60)] {
         let mut app = game_in_progress();
-        let mut terminal =
-            Terminal::new(TestBackend::new(width, height)).expect("test backend");
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         group.bench_function(format!("{width}x{height}"), |b| {
             b.iter(|| {
                 terminal
