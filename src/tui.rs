@@ -25,7 +25,7 @@ use ratatui::crossterm::execute;
 pub use app::{App, Config, Status, Tone};
 pub use input::{Action, Direction, Mode};
 pub use layout::minimum_size;
-pub use session::Session;
+pub use session::{Session, Storage};
 pub use theme::{Glyphs, Look, Theme, ThemeName};
 
 /// How long the loop waits for input before it looks at the AI again.

@@ -38,7 +38,7 @@ impl Term {
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env("HOME", home);
-        cmd.env("XDG_DATA_HOME", home.join("data"));
+        cmd.env("BRANDUBH_SAVE_DIR", home.join("saves"));
         cmd.env_remove("NO_COLOR");
         let child = pair.slave.spawn_command(cmd).unwrap();
         drop(pair.slave);
@@ -202,9 +202,25 @@ fn a_game_played_by_keys_and_mouse_then_quit() {
     term.wait_for("Quit anyway?");
     term.send("n");
     term.wait_for("Defenders to move");
+
+    // Save under the offered name in the save folder; then q quits without asking.
+    term.send("s");
+    term.wait_for("Save game");
+    term.send("\r");
+    term.wait_for("saved to");
+    let saves: Vec<_> = std::fs::read_dir(home.join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with("autosave.json"))
+        .collect();
+    assert_eq!(saves.len(), 1, "{saves:?}");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saves[0]).unwrap()).unwrap();
+    let text = record.to_string();
+    for mv in ["d2-a2", "c4-c2", "d1-d2"] {
+        assert!(text.contains(mv), "{mv} in {text}");
+    }
     term.send("q");
-    term.wait_for("Quit anyway?");
-    term.send("y");
     let status = term.wait_exit();
     assert!(status.success(), "{status:?}");
 
@@ -231,6 +247,20 @@ fn ctrl_c_quits_at_once_and_restores_the_terminal() {
     assert!(status.success(), "{status:?}");
     thread::sleep(Duration::from_millis(100));
     assert!(!term.parser.lock().unwrap().screen().alternate_screen());
+    let autosave = std::fs::read_to_string(home.join("saves").join("autosave.json")).unwrap();
+    assert!(autosave.contains("d2-e2"), "{autosave}");
+
+    // The autosaved game continues with --resume.
+    let mut term = Term::start(&["play", "--resume"], &home);
+    let screen = term.wait_for("Defenders to move");
+    assert!(
+        screen.contains("d2-e2") && screen.contains("walker"),
+        "{screen}"
+    );
+    term.send("q");
+    term.wait_for("Quit anyway?");
+    term.send("y");
+    assert!(term.wait_exit().success());
 }
 
 #[test]

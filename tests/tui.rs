@@ -2,9 +2,10 @@
 //! on buffer cells (text snapshots do not carry colours).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use brandubh::game::Game;
 use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
-use brandubh::tui::{Action, App, Config, Direction, Look, ThemeName};
+use brandubh::tui::{Action, App, Config, Direction, Look, Storage, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -296,7 +297,7 @@ fn the_new_game_screen_starts_the_chosen_game() {
     app.update(Action::Move(Direction::Down));
     app.update(Action::Move(Direction::Down));
     app.update(Action::Confirm);
-    assert_eq!(app.session().preset(), Preset::Walker);
+    assert_eq!(app.session().preset(), Some(Preset::Walker));
     assert_eq!(app.session().player(Side::Attackers), Player::Human);
     assert_eq!(app.mode(), brandubh::tui::Mode::Board);
 }
@@ -342,4 +343,72 @@ fn the_captured_king_is_marked_where_he_stood() {
             .all(|&(_, y)| y == 3),
         "only in the panel"
     );
+}
+
+fn with_storage(dir: &std::path::Path) -> Config {
+    Config {
+        storage: Storage {
+            save_dir: Some(dir.join("saves")),
+            autosave: Some(dir.join("saves").join("autosave.json")),
+        },
+        ..hot_seat()
+    }
+}
+
+#[test]
+fn games_are_autosaved_saved_and_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("saves").join("autosave.json");
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2 c4-c5");
+    let auto = Game::from_json(&std::fs::read_to_string(&autosave).unwrap()).unwrap();
+    assert_eq!(auto.moves().len(), 2, "autosaved after every move");
+    assert!(app.is_dirty());
+
+    // Save under a typed name in the save folder.
+    app.update(Action::Save);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Text);
+    let screen = render(&mut app, 100, 30);
+    assert!(format!("{}", screen.backend()).contains("Save game"));
+    for _ in 0..40 {
+        app.update(Action::Backspace);
+    }
+    for c in "opening".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    let saved = dir.path().join("saves").join("opening.json");
+    assert!(saved.is_file(), "{:?}", app.status());
+    assert!(!app.is_dirty());
+    assert_eq!(
+        Game::from_json(&std::fs::read_to_string(&saved).unwrap())
+            .unwrap()
+            .moves()
+            .len(),
+        2
+    );
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "saved: no question");
+
+    // A new app lists both files and loads the chosen one.
+    let mut app = App::new(with_storage(dir.path()));
+    app.update(Action::Load);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    let screen = format!("{}", render(&mut app, 100, 30).backend());
+    assert!(
+        screen.contains("opening") && screen.contains("autosave"),
+        "{screen}"
+    );
+    let names_in_order: Vec<_> = ["opening", "autosave"]
+        .iter()
+        .map(|n| screen.find(n).unwrap())
+        .collect();
+    // Select "opening" wherever it is in the list.
+    if names_in_order[0] > names_in_order[1] {
+        app.update(Action::Move(Direction::Down));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(app.session().moves().len(), 2, "{:?}", app.status());
+    assert_eq!(app.session().file(), Some(saved.as_path()));
+    assert!(!app.is_dirty());
 }

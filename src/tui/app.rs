@@ -5,12 +5,14 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{self, Question};
+use std::path::Path;
+
+use super::dialogs::{self, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
 use super::layout::{GameLayout, minimum_size};
 use super::panels::{self, PanelData};
 use super::screens::{self, RulesScreen, SetupForm};
-use super::session::Session;
+use super::session::{Session, Storage, saves};
 use super::theme::Look;
 use crate::game::Player;
 use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
@@ -26,6 +28,10 @@ pub struct Config {
     pub defenders: Player,
     /// Start playing at once instead of showing the new-game screen.
     pub skip_setup: bool,
+    /// A game to continue (loaded from a file); it skips the new-game screen.
+    pub resume: Option<Session>,
+    /// Where games are saved and autosaved.
+    pub storage: Storage,
     /// Colours and glyphs.
     pub look: Look,
 }
@@ -37,6 +43,8 @@ impl Default for Config {
             attackers: Player::Human,
             defenders: Player::Human,
             skip_setup: false,
+            resume: None,
+            storage: Storage::default(),
             look: Look::default(),
         }
     }
@@ -61,11 +69,13 @@ pub struct Status {
 }
 
 /// What is shown over the game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Overlay {
     Help,
     Rules(RulesScreen),
     Question(Question),
+    Save(SavePrompt),
+    Load(SavesList),
 }
 
 /// The full-screen page.
@@ -81,6 +91,7 @@ pub struct App {
     screen: Screen,
     overlay: Option<Overlay>,
     session: Session,
+    storage: Storage,
     cursor: Square,
     selected: Option<Square>,
     typing: Option<String>,
@@ -88,7 +99,8 @@ pub struct App {
     /// First move-list row shown, or `None` to follow the last move.
     list_scroll: Option<usize>,
     hint: Option<Move>,
-    dirty: bool,
+    /// Whether the game is saved as it is now.
+    saved: bool,
     quit: bool,
     size: Rect,
 }
@@ -96,8 +108,13 @@ pub struct App {
 impl App {
     /// A new app as `config` asks: the new-game screen, or a game at once.
     pub fn new(config: Config) -> App {
-        let session = Session::new(config.preset, config.attackers, config.defenders);
-        let screen = if config.skip_setup {
+        let skip_setup = config.skip_setup || config.resume.is_some();
+        // A game loaded from its file is saved as it is.
+        let skip_setup_saved = config.resume.as_ref().is_some_and(|s| s.file().is_some());
+        let session = config
+            .resume
+            .unwrap_or_else(|| Session::new(config.preset, config.attackers, config.defenders));
+        let screen = if skip_setup {
             Screen::Game
         } else {
             Screen::Setup(SetupForm::new(
@@ -111,13 +128,14 @@ impl App {
             screen,
             overlay: None,
             session,
+            storage: config.storage,
             cursor: Square::THRONE,
             selected: None,
             typing: None,
             status: None,
             list_scroll: None,
             hint: None,
-            dirty: false,
+            saved: skip_setup_saved,
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         }
@@ -148,16 +166,19 @@ impl App {
         self.selected
     }
 
-    /// Whether moves were made since the game was last saved.
-    pub const fn is_dirty(&self) -> bool {
-        self.dirty
+    /// Whether the game changed since it was last saved to (or loaded from) a file; a game
+    /// without moves has nothing to save.
+    pub fn is_dirty(&self) -> bool {
+        !self.saved && !self.session.moves().is_empty()
     }
 
     /// How keys are read now.
     pub const fn mode(&self) -> Mode {
         match (&self.overlay, &self.screen) {
             (Some(Overlay::Question(_)), _) => Mode::Question,
-            (Some(Overlay::Help | Overlay::Rules(_)), _) | (None, Screen::Setup(_)) => Mode::Menu,
+            (Some(Overlay::Save(_)), _) => Mode::Text,
+            (Some(Overlay::Help | Overlay::Rules(_) | Overlay::Load(_)), _)
+            | (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
@@ -208,19 +229,119 @@ impl App {
                 }
                 _ => Some(Overlay::Question(q)),
             },
+            Overlay::Save(mut prompt) => match action {
+                Action::Type(c) => {
+                    prompt.push(c);
+                    Some(Overlay::Save(prompt))
+                }
+                Action::Backspace => {
+                    prompt.pop();
+                    Some(Overlay::Save(prompt))
+                }
+                Action::Confirm => match prompt.path() {
+                    Some(path) => {
+                        self.save_to(&path);
+                        None
+                    }
+                    None => Some(Overlay::Save(prompt)),
+                },
+                Action::Cancel => None,
+                _ => Some(Overlay::Save(prompt)),
+            },
+            Overlay::Load(mut list) => match action {
+                Action::Move(dir) => {
+                    list.move_selection(dir);
+                    Some(Overlay::Load(list))
+                }
+                Action::Click { row, .. } if list.click(self.size, row) => {
+                    self.load_selected(&list);
+                    None
+                }
+                Action::Confirm => {
+                    self.load_selected(&list);
+                    None
+                }
+                Action::Cancel | Action::Load => None,
+                _ => Some(Overlay::Load(list)),
+            },
+        }
+    }
+
+    fn save_to(&mut self, path: &Path) {
+        match self.session.save(path) {
+            Ok(()) => {
+                self.saved = true;
+                self.info(format!("saved to {}", path.display()));
+            }
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
+    /// Offers to save the game, in the save folder.
+    fn ask_save(&mut self) {
+        match self.storage.save_dir.clone() {
+            Some(dir) => {
+                let default = self.session.save_path(&dir);
+                self.overlay = Some(Overlay::Save(SavePrompt::new(dir, &default)));
+            }
+            None => self.error(format!(
+                "no save folder: set {} or HOME",
+                crate::game::storage::SAVE_DIR_ENV
+            )),
+        }
+    }
+
+    /// Shows the saved games to choose from.
+    fn ask_load(&mut self) {
+        let Some(dir) = self.storage.save_dir.clone() else {
+            self.error(format!(
+                "no save folder: set {} or HOME",
+                crate::game::storage::SAVE_DIR_ENV
+            ));
+            return;
+        };
+        match saves(&dir) {
+            Ok(entries) => self.overlay = Some(Overlay::Load(SavesList::new(dir, entries))),
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
+    fn load_selected(&mut self, list: &SavesList) {
+        let Some(entry) = list.selected() else {
+            return;
+        };
+        let is_autosave = self.storage.autosave.as_deref() == Some(entry.path.as_path());
+        match Session::load(&entry.path) {
+            Ok(session) => {
+                let name = entry.name.clone();
+                if is_autosave {
+                    self.start(session.without_file());
+                } else {
+                    self.start(session);
+                    self.saved = true;
+                }
+                self.info(format!("loaded {name}: {}", self.session.game().summary()));
+            }
+            Err(e) => self.error(e.to_string()),
         }
     }
 
     fn answer_yes(&mut self, question: Question) {
         match question {
-            Question::Quit => self.quit = true,
+            Question::Quit { .. } => self.quit = true,
             Question::Resign(side) => {
-                self.session.resign(side);
+                if let Err(e) = self.session.resign(side) {
+                    self.error(e.to_string());
+                    return;
+                }
                 self.changed();
                 self.say_outcome();
             }
             Question::Draw(offered_by) => {
-                self.session.agree_draw();
+                if let Err(e) = self.session.agree_draw() {
+                    self.error(e.to_string());
+                    return;
+                }
                 self.changed();
                 self.info(format!(
                     "the {} accept the draw offered by the {offered_by}",
@@ -236,7 +357,7 @@ impl App {
                 "the {} decline the draw offered by the {offered_by}",
                 offered_by.opponent()
             )),
-            Question::Quit | Question::Resign(_) => self.status = None,
+            Question::Quit { .. } | Question::Resign(_) => self.status = None,
         }
     }
 
@@ -264,26 +385,29 @@ impl App {
                 return;
             }
             Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(form.choice().0)));
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0.rules())));
             }
             Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Load => self.ask_load(),
             _ => {}
         }
-        self.screen = Screen::Setup(form);
+        if matches!(self.screen, Screen::Setup(_)) {
+            self.screen = Screen::Setup(form);
+        }
     }
 
     /// Starts playing `session`.
     fn start(&mut self, session: Session) {
         self.session = session;
+        self.saved = false;
         self.screen = Screen::Game;
         self.cursor = Square::THRONE;
         self.selected = None;
         self.hint = None;
         self.list_scroll = None;
-        self.dirty = false;
         self.info(format!(
             "new game, {} rules: the attackers move first",
-            self.session.preset()
+            rules_name(&self.session)
         ));
     }
 
@@ -344,19 +468,25 @@ impl App {
             Action::Resign => self.ask_resign(),
             Action::NewGame => {
                 self.screen = Screen::Setup(SetupForm::new(
-                    self.session.preset(),
+                    self.session.preset().unwrap_or_default(),
                     self.session.player(Side::Attackers),
                     self.session.player(Side::Defenders),
                 ));
             }
             Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(self.session.preset())));
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(
+                    self.session.state().rules(),
+                )));
             }
             Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Save => self.ask_save(),
+            Action::Load => self.ask_load(),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Quit => {
-                if self.dirty {
-                    self.overlay = Some(Overlay::Question(Question::Quit));
+                if self.is_dirty() {
+                    self.overlay = Some(Overlay::Question(Question::Quit {
+                        autosaved: self.storage.autosave.is_some(),
+                    }));
                 } else {
                     self.quit = true;
                 }
@@ -460,8 +590,14 @@ impl App {
         }
     }
 
+    /// After every change of the game: it is no longer saved, and it is autosaved.
     fn changed(&mut self) {
-        self.dirty = true;
+        self.saved = false;
+        if let Some(path) = &self.storage.autosave
+            && let Err(e) = self.session.autosave(path)
+        {
+            self.error(format!("autosave failed: {e}"));
+        }
     }
 
     fn say_outcome(&mut self) {
@@ -605,6 +741,8 @@ impl App {
             Some(Overlay::Help) => dialogs::render_help(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Load(list)) => list.render(&self.look, area, frame.buffer_mut()),
         }
     }
 
@@ -613,7 +751,7 @@ impl App {
         let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
         frame.render_widget(&view, layout.board.area());
         let data = PanelData {
-            preset: self.session.preset(),
+            rules: rules_name(&self.session),
             to_move: self.session.side_to_move(),
             attackers: self.session.player(Side::Attackers),
             defenders: self.session.player(Side::Defenders),
@@ -632,6 +770,11 @@ impl App {
             frame.buffer_mut(),
         );
     }
+}
+
+/// The preset's name, or `custom`.
+fn rules_name(session: &Session) -> &'static str {
+    session.preset().map_or("custom", Preset::name)
 }
 
 /// The name of a kind of piece in messages.

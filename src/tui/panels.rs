@@ -10,12 +10,12 @@ use super::app::{Status, Tone};
 use super::screens::wrap;
 use super::theme::Look;
 use crate::game::{EngineKind, Player};
-use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Preset, Reason, Side};
+use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
 pub struct PanelData<'a> {
-    /// The rule preset.
-    pub preset: Preset,
+    /// The rules' name.
+    pub rules: &'static str,
     /// The side to move.
     pub to_move: Side,
     /// Who plays the attackers.
@@ -87,7 +87,7 @@ fn outcome_parts(outcome: Outcome) -> (String, String) {
 pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer) {
     let theme = &look.theme;
     let block = Block::bordered()
-        .title(Line::from(format!(" Brandubh · {} ", data.preset)).style(theme.heading))
+        .title(Line::from(format!(" Brandubh · {} ", data.rules)).style(theme.heading))
         .title_bottom(Line::from(" ? help  i rules  q quit ").style(theme.label))
         .padding(Padding::horizontal(1));
     let inner = block.inner(area);

@@ -1,5 +1,7 @@
 //! Full-screen pages: the new-game form, the rules text and the "terminal too small" notice.
 
+use std::borrow::Cow;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -11,7 +13,7 @@ use super::input::{Action, Direction};
 use super::panels::player_text;
 use super::theme::Look;
 use crate::game::{EngineKind, Level, Player};
-use crate::rules::Preset;
+use crate::rules::{KingBesideThrone, KingOnThrone, Preset, Repetition, Rules};
 
 /// The players offered on the new-game screen, in order.
 const PLAYERS: [Player; 6] = [
@@ -301,10 +303,52 @@ pub const fn rules_text(preset: Preset) -> &'static str {
     }
 }
 
-/// The rules screen: a preset's rules text, scrollable.
+/// The rules in words for parameters that match no preset (a loaded game with custom rules).
+pub fn custom_rules_text(rules: &Rules) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let king_on_throne = match rules.king_on_throne {
+        KingOnThrone::FourAttackers => "by attackers on all four sides",
+        KingOnThrone::Sandwich => "by two attackers on opposite sides",
+    };
+    let king_beside_throne = match rules.king_beside_throne {
+        KingBesideThrone::ThreeAttackers => "by attackers on his three other sides",
+        KingBesideThrone::SandwichAgainstThrone => {
+            "by two attackers, or one against the empty throne"
+        }
+        KingBesideThrone::Sandwich => "by two attackers; the throne does not count",
+    };
+    let repetition = match rules.repetition {
+        Repetition::MoverLoses => "the player who makes it loses",
+        Repetition::SideToMoveLoses => "the side to move in it (who began the cycle) loses",
+        Repetition::DefendersLose => "the defenders lose",
+        Repetition::Draw => "the game is drawn",
+    };
+    format!(
+        "# Custom rules\n\nThis game uses rules that match no preset. Pieces move like rooks, \
+         capture by sandwiching, the king escapes to a corner, and a side without moves loses.\n\n\
+         - Empty throne hostile to attackers: {}\n\
+         - Empty throne hostile to defenders: {}\n\
+         - Corners hostile to soldiers: {}\n\
+         - Corners hostile to the king: {}\n\
+         - The king on the throne is captured {king_on_throne}.\n\
+         - The king beside the throne is captured {king_beside_throne}.\n\
+         - The king on an edge square can be captured: {}\n\
+         - Attackers win by encirclement: {}\n\
+         - Repetition: at the third occurrence of a position, {repetition}.\n",
+        yes(rules.throne_hostile_to_attackers),
+        yes(rules.throne_hostile_to_defenders),
+        yes(rules.corners_hostile),
+        yes(rules.corners_hostile_to_king),
+        yes(!rules.king_safe_on_edge),
+        yes(rules.encirclement),
+    )
+}
+
+/// The rules screen: the rules of the game in words, scrollable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesScreen {
-    preset: Preset,
+    title: &'static str,
+    text: Cow<'static, str>,
     scroll: usize,
 }
 
@@ -315,9 +359,17 @@ enum TextLine {
 }
 
 impl RulesScreen {
-    /// The rules of `preset` from the top.
-    pub const fn new(preset: Preset) -> RulesScreen {
-        RulesScreen { preset, scroll: 0 }
+    /// The text of `rules` from the top: its preset's text, or the parameters in words.
+    pub fn new(rules: &Rules) -> RulesScreen {
+        let (title, text) = match rules.preset() {
+            Some(preset) => (preset.name(), Cow::Borrowed(rules_text(preset))),
+            None => ("custom", Cow::Owned(custom_rules_text(rules))),
+        };
+        RulesScreen {
+            title,
+            text,
+            scroll: 0,
+        }
     }
 
     /// Scrolls by a line (Up/Down) or a page (PageUp/PageDown).
@@ -363,7 +415,7 @@ impl RulesScreen {
                 out.push(TextLine::Body(String::new()));
             }
         };
-        for raw in rules_text(self.preset).lines() {
+        for raw in self.text.lines() {
             let line = raw.trim_end();
             if let Some(heading) = line.strip_prefix('#') {
                 flush(&mut block, &mut out);
@@ -392,7 +444,7 @@ impl RulesScreen {
     pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
         Clear.render(area, buf);
         let block = Block::bordered()
-            .title(Line::from(format!(" Rules: {} ", self.preset)).style(look.theme.heading))
+            .title(Line::from(format!(" Rules: {} ", self.title)).style(look.theme.heading))
             .title_bottom(Line::from(" ↑↓ PgUp PgDn scroll · Esc close ").style(look.theme.label));
         let inner = block.inner(area);
         block.render(area, buf);
@@ -469,14 +521,18 @@ mod tests {
 
     #[test]
     fn every_rules_text_names_its_repetition_rule() {
-        for preset in Preset::ALL {
-            let screen = RulesScreen::new(preset);
+        let custom = Rules {
+            encirclement: false,
+            ..Preset::Standard.rules()
+        };
+        for rules in Preset::ALL.map(Preset::rules).into_iter().chain([custom]) {
+            let screen = RulesScreen::new(&rules);
             let lines = screen.lines(60);
             assert!(
                 lines
                     .iter()
                     .any(|l| matches!(l, TextLine::Body(t) if t.contains("Repetition"))),
-                "{preset}"
+                "{rules:?}"
             );
             assert!(lines.iter().all(|l| match l {
                 TextLine::Body(t) | TextLine::Heading(t) => t.chars().count() <= 60,
