@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::input::{BOARD_KEYS, Direction};
+use super::screens::wrap;
 use super::theme::Look;
 use crate::game::storage::SaveEntry;
 use crate::rules::Side;
@@ -30,7 +31,8 @@ fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     Clear.render(rect, buf);
     let block = Block::bordered()
         .title(Line::from(format!(" {title} ")).style(look.theme.heading))
-        .border_style(look.theme.heading);
+        .border_style(look.theme.heading)
+        .padding(Padding::horizontal(1));
     let inner = block.inner(rect);
     block.render(rect, buf);
     inner
@@ -48,13 +50,13 @@ pub fn render_help(look: &Look, area: Rect, buf: &mut Buffer) {
         .iter()
         .map(|(keys, what)| {
             Line::from(vec![
-                Span::styled(format!(" {keys:<key_width$}"), look.theme.heading),
+                Span::styled(format!("{keys:<key_width$}"), look.theme.heading),
                 Span::raw(*what),
             ])
         })
         .collect();
     lines.push(Line::default());
-    lines.push(Line::styled(" Esc or ? to close", look.theme.label));
+    lines.push(Line::styled("Esc or ? to close", look.theme.label));
     Paragraph::new(lines).render(inner, buf);
 }
 
@@ -95,8 +97,11 @@ impl Question {
         let text = self.text();
         let width = u16::try_from(text.len() + 4)
             .unwrap_or(u16::MAX)
-            .clamp(30, 60);
-        let rect = centered(area, width, 7);
+            .clamp(30, 64)
+            .min(area.width);
+        let text_rows = wrap(&text, usize::from(width.saturating_sub(4))).len();
+        let height = u16::try_from(text_rows).unwrap_or(1) + 4;
+        let rect = centered(area, width, height);
         let inner = popup("Question", look, rect, buf);
         Paragraph::new(vec![
             Line::raw(text),
