@@ -3,6 +3,7 @@
 //! Layers, bottom to top: [`rules`] (the pure engine), [`game`] (game records), and [`cli`]
 //! (the command-line tools built on them).
 
+pub mod ai;
 pub mod cli;
 pub mod game;
 pub mod rules;
