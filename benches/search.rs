@@ -16,7 +16,9 @@ fn nodes_to_depth(state: &GameState, depth: u32) -> u64 {
     let mut engine = SearchAi::new(Level::Max, 1, 32);
     let stop = AtomicBool::new(false);
     let mut nodes = 0;
-    engine.choose(state, &Limits::depth(depth), &stop, &mut |i| nodes = i.nodes);
+    engine.choose(state, &Limits::depth(depth), &stop, &mut |i| {
+        nodes = i.nodes
+    });
     nodes
 }
 
@@ -44,9 +46,14 @@ fn bench_search(c: &mut Criterion) {
     let mut engine = SearchAi::new(Level::Max, 1, 32);
     let stop = AtomicBool::new(false);
     let mut last = None;
-    engine.choose(&state, &Limits::time(Duration::from_secs(1)), &stop, &mut |i| {
-        last = Some(i.clone());
-    });
+    engine.choose(
+        &state,
+        &Limits::time(Duration::from_secs(1)),
+        &stop,
+        &mut |i| {
+            last = Some(i.clone());
+        },
+    );
     let info = last.expect("a completed depth");
     println!(
         "search/1s from the start: depth {} nodes {} nps {}",

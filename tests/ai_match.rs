@@ -1,4 +1,5 @@
 //! A short match: the search engine beats the random mover in every game.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use brandubh::ai::{EngineSpec, MatchConfig, MatchSummary, play_match};
 use brandubh::rules::{Position, Preset, Side};

@@ -1,4 +1,5 @@
 //! The search engine on positions with a known right answer: wins in one, blocks, faster wins,
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! repetition per preset, encirclement, the stop flag, node limits and determinism.
 
 use std::sync::atomic::{AtomicBool, Ordering};
