@@ -17,7 +17,7 @@ fn nodes_to_depth(state: &GameState, depth: u32) -> u64 {
     let stop = AtomicBool::new(false);
     let mut nodes = 0;
     engine.choose(state, &Limits::depth(depth), &stop, &mut |i| {
-        nodes = i.nodes
+        nodes = i.nodes;
     });
     nodes
 }
