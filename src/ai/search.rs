@@ -231,9 +231,6 @@ impl Ai for SearchAi {
                 }
             })
             .collect();
-        if root.len() == 1 && limits.time.is_some() {
-            return Some(root[0].mv);
-        }
         let max_depth = limits
             .depth
             .map_or(MAX_PLY - 4, |d| (d as usize).clamp(1, MAX_PLY - 4));
