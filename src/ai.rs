@@ -50,13 +50,16 @@ pub fn engine_for(kind: EngineKind, level: Level, seed: u64) -> Box<dyn Ai> {
     }
 }
 
-/// The budget of a level, per move: depth-bounded for `easy` and `medium`, time-bounded for
-/// `hard` and `max` (`max` is meant to be given the full time a caller allows, 1 s by default).
+/// The budget of a level, per move: depth-bounded for `easy` (1 ply), `medium` (3) and `hard`
+/// (5), so they play the same on any machine; time-bounded for `max` (1 s, and meant to be
+/// given the full time a caller allows). `easy` and `medium` also add a bounded random bonus
+/// to each root move (see [`SearchAi::new`]), so they vary and can be beaten, but never miss
+/// a forced win or walk into a loss they see.
 pub fn limits_for(level: Level) -> Limits {
     match level {
-        Level::Easy => Limits::depth(2),
-        Level::Medium => Limits::depth(4),
-        Level::Hard => Limits::time(std::time::Duration::from_millis(250)),
+        Level::Easy => Limits::depth(1),
+        Level::Medium => Limits::depth(3),
+        Level::Hard => Limits::depth(5),
         Level::Max => Limits::time(std::time::Duration::from_secs(1)),
     }
 }
