@@ -1,5 +1,16 @@
 //! Game records on top of the rules engine: who plays, the moves, undo/redo and saving.
+//!
+//! A [`Game`] is saved as JSON ([`Game::to_json`], format in README.md) and loaded by
+//! replaying every move ([`Game::from_json`]); [`storage`] writes files atomically and
+//! finds the save folder.
 
 mod player;
+mod record;
+mod save;
+pub mod storage;
+mod time;
 
 pub use player::{EngineKind, Level, ParsePlayerError, Player};
+pub use record::{AlreadyOver, Game, Players};
+pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
+pub use time::{ParseTimestampError, Timestamp};

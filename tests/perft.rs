@@ -37,8 +37,8 @@ fn perft_from_the_start_to_depth_4() {
     check_start(4);
 }
 
+/// About 6 s in a debug build on the 2-core CI machine, so it runs in every `cargo test`.
 #[test]
-#[ignore = "about a minute in debug; run with --release --ignored"]
 fn perft_from_the_start_to_depth_5() {
     check_start(5);
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use super::outcome::{decided_at_setup, decided_by_move, is_third_occurrence, repetition_outcome};
 use super::{
     AnnotatedMove, Bitboard, EndMark, IllegalMove, Move, MoveList, MoveText, Outcome,
-    ParseMoveError, Position, Reason, Rules, Side,
+    ParseMoveError, Position, Reason, Rules, Side, Square,
 };
 
 /// Rules, the positions of a game so far and its outcome. Playing a move updates all three.
@@ -136,26 +136,13 @@ impl GameState {
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let written: MoveText = text.parse()?;
         self.check_move(written.mv)?;
-        let mut trial = self.clone();
-        let done = trial.play_unchecked(written.mv);
-        if let Some(listed) = &written.captures {
-            let listed: Bitboard = listed.iter().copied().collect();
-            let king = self
-                .position()
-                .king()
-                .filter(|_| done.mark == Some(EndMark::KingCaptured));
-            let with_king = king.map_or(done.captured, |k| done.captured.with(k));
-            if listed != done.captured && listed != with_king {
-                return Err(MoveError::WrongCaptures {
-                    written: listed,
-                    actual: done,
-                });
-            }
+        let king = self.position().king();
+        let done = self.play_unchecked(written.mv);
+        let wrong = annotation_error(&written, done, king);
+        if let Some(error) = wrong {
+            self.undo();
+            return Err(error);
         }
-        if written.mark.is_some() && written.mark != done.mark {
-            return Err(MoveError::WrongMark(done));
-        }
-        *self = trial;
         Ok(done)
     }
 
@@ -173,6 +160,27 @@ impl GameState {
     pub fn conclude(&mut self, outcome: Outcome) {
         self.outcome = Some(outcome);
     }
+}
+
+/// What is wrong with the annotations of `written`, given what the move did; `king` is the
+/// king's square before the move (it may be listed among the captures when he is taken).
+fn annotation_error(
+    written: &MoveText,
+    done: AnnotatedMove,
+    king: Option<Square>,
+) -> Option<MoveError> {
+    if let Some(listed) = &written.captures {
+        let listed: Bitboard = listed.iter().copied().collect();
+        let king = king.filter(|_| done.mark == Some(EndMark::KingCaptured));
+        let with_king = king.map_or(done.captured, |k| done.captured.with(k));
+        if listed != done.captured && listed != with_king {
+            return Some(MoveError::WrongCaptures {
+                written: listed,
+                actual: done,
+            });
+        }
+    }
+    (written.mark.is_some() && written.mark != done.mark).then_some(MoveError::WrongMark(done))
 }
 
 /// Why a written move cannot be played.

@@ -1,0 +1,419 @@
+//! The game record: rules, start, moves, players, result and timestamps, with undo and redo.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Player, Timestamp};
+use crate::rules::{
+    AnnotatedMove, GameState, IllegalMove, Move, MoveError, Outcome, Position, Preset, Reason,
+    Rules, Side,
+};
+
+/// Who plays each side.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Players {
+    /// Who plays the attackers.
+    pub attackers: Player,
+    /// Who plays the defenders.
+    pub defenders: Player,
+}
+
+impl Players {
+    /// Who plays `side`.
+    pub const fn side(self, side: Side) -> Player {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        }
+    }
+}
+
+impl fmt::Display for Players {
+    /// `human vs ai:hard` (attackers first).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} vs {}", self.attackers, self.defenders)
+    }
+}
+
+/// Whether a game can end this way by a decision outside the board (resignation, agreement,
+/// adjudication) rather than by a move.
+pub(super) const fn is_off_board(reason: Reason) -> bool {
+    matches!(
+        reason,
+        Reason::Resignation | Reason::Agreement | Reason::Adjudicated
+    )
+}
+
+/// A game is over already, so it cannot be ended again.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct AlreadyOver(pub Outcome);
+
+impl fmt::Display for AlreadyOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the game is already over ({})", self.0)
+    }
+}
+
+impl std::error::Error for AlreadyOver {}
+
+/// A game record: the rules, the start position, the moves with the exact repetition history,
+/// who plays each side, the result, when it was created and last changed, and a redo tail.
+///
+/// ```
+/// use brandubh::game::{Game, Player};
+/// use brandubh::rules::{Position, Preset};
+///
+/// let mut game = Game::new(Preset::Standard.rules(), Position::start(), Player::Human, Player::Human);
+/// game.play_text("d2-c2").unwrap();
+/// assert!(game.undo());
+/// assert!(game.redo());
+/// assert_eq!(game.moves().len(), 1);
+/// let copy = Game::from_json(&game.to_json()).unwrap();
+/// assert_eq!(copy.state(), game.state());
+/// ```
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct Game {
+    state: GameState,
+    moves: Vec<AnnotatedMove>,
+    /// Undone moves, the next one to redo last.
+    redo: Vec<Move>,
+    players: Players,
+    created: Timestamp,
+    updated: Timestamp,
+}
+
+impl Game {
+    /// A new game under `rules` from `start`, created now. The rules are saved by preset name
+    /// when they are exactly a preset's parameters (see [`Game::preset`]).
+    pub fn new(rules: Rules, start: Position, attackers: Player, defenders: Player) -> Game {
+        Game::from_parts(
+            GameState::new(rules, start),
+            Players {
+                attackers,
+                defenders,
+            },
+        )
+    }
+
+    /// A game with no moves yet, created now (loading builds games this way).
+    pub(super) fn from_parts(state: GameState, players: Players) -> Game {
+        let now = Timestamp::now();
+        Game {
+            state,
+            moves: Vec::new(),
+            redo: Vec::new(),
+            players,
+            created: now,
+            updated: now,
+        }
+    }
+
+    /// Sets when the game was created and last changed (loading restores them this way).
+    pub(super) const fn set_timestamps(&mut self, created: Timestamp, updated: Timestamp) {
+        self.created = created;
+        self.updated = updated;
+    }
+
+    /// The current state: position, rules, repetition history and outcome.
+    pub const fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The rules of the game.
+    pub const fn rules(&self) -> &Rules {
+        self.state.rules()
+    }
+
+    /// The preset the rules are exactly equal to, if any.
+    pub fn preset(&self) -> Option<Preset> {
+        self.state.rules().preset()
+    }
+
+    /// The moves played so far, annotated.
+    pub fn moves(&self) -> &[AnnotatedMove] {
+        &self.moves
+    }
+
+    /// Who plays each side.
+    pub const fn players(&self) -> Players {
+        self.players
+    }
+
+    /// Changes who plays `side` (for example to let the AI take over).
+    pub fn set_player(&mut self, side: Side, player: Player) {
+        match side {
+            Side::Attackers => self.players.attackers = player,
+            Side::Defenders => self.players.defenders = player,
+        }
+        self.touch();
+    }
+
+    /// The outcome once the game is over: on the board, or by resignation, agreement or
+    /// adjudication.
+    pub const fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome()
+    }
+
+    /// When the game was created.
+    pub const fn created(&self) -> Timestamp {
+        self.created
+    }
+
+    /// When the game last changed (a move, an undo or redo, an ending, a change of player).
+    pub const fn updated(&self) -> Timestamp {
+        self.updated
+    }
+
+    fn touch(&mut self) {
+        self.updated = Timestamp::now().max(self.created);
+    }
+
+    /// Appends a move already played on the state; `keep_redo` says whether it came from the
+    /// redo tail.
+    fn record(&mut self, done: AnnotatedMove, keep_redo: bool) -> AnnotatedMove {
+        self.moves.push(done);
+        if !keep_redo {
+            self.redo.clear();
+        }
+        self.touch();
+        done
+    }
+
+    /// Plays a legal move and returns it annotated; it discards the redo tail. An illegal
+    /// move changes nothing.
+    pub fn play(&mut self, mv: Move) -> Result<AnnotatedMove, IllegalMove> {
+        let done = self.state.play(mv)?;
+        Ok(self.record(done, false))
+    }
+
+    /// Plays a move written as text (annotations are checked); it discards the redo tail.
+    pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
+        let done = self.state.play_text(text)?;
+        Ok(self.record(done, false))
+    }
+
+    /// Whether [`Game::undo`] would do something.
+    pub fn can_undo(&self) -> bool {
+        !self.moves.is_empty() || self.outcome().is_some_and(|o| is_off_board(o.reason))
+    }
+
+    /// Whether [`Game::redo`] would do something.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty() && !self.state.is_over()
+    }
+
+    /// Takes back the last action: a resignation, agreed draw or adjudication if the game
+    /// ended so, otherwise the last move (which goes to the redo tail). Returns whether
+    /// anything was taken back.
+    pub fn undo(&mut self) -> bool {
+        if self.outcome().is_some_and(|o| is_off_board(o.reason)) {
+            self.reopen();
+        } else {
+            let Some(last) = self.moves.pop() else {
+                return false;
+            };
+            self.state.undo();
+            self.redo.push(last.mv);
+        }
+        self.touch();
+        true
+    }
+
+    /// Replays the last undone move. Returns whether there was one to replay.
+    pub fn redo(&mut self) -> bool {
+        if self.state.is_over() {
+            return false;
+        }
+        let Some(&mv) = self.redo.last() else {
+            return false;
+        };
+        if let Ok(done) = self.state.play(mv) {
+            self.redo.pop();
+            self.record(done, true);
+            true
+        } else {
+            // The tail was recorded from this very position, so this does not happen; if
+            // it did, the stale tail is dropped rather than replayed.
+            self.redo.clear();
+            false
+        }
+    }
+
+    /// Removes an off-board ending, leaving the game as it was before it.
+    fn reopen(&mut self) {
+        self.state = match self.moves.last() {
+            Some(last) => {
+                // Replaying the last move recomputes the board outcome: none, since the
+                // game went on after it.
+                let mut reopened = self.state.clone();
+                reopened.undo();
+                reopened.play_unchecked(last.mv);
+                reopened
+            }
+            None => GameState::new(*self.state.rules(), *self.state.start_position()),
+        };
+    }
+
+    /// Ends the game by a decision outside the board; discards the redo tail.
+    pub(super) fn conclude(&mut self, outcome: Outcome) -> Result<(), AlreadyOver> {
+        if let Some(done) = self.outcome() {
+            return Err(AlreadyOver(done));
+        }
+        self.state.conclude(outcome);
+        self.redo.clear();
+        self.touch();
+        Ok(())
+    }
+
+    /// `side` resigns: the other side wins.
+    pub fn resign(&mut self, side: Side) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::win(side.opponent(), Reason::Resignation))
+    }
+
+    /// Both players agree to a draw.
+    pub fn agree_draw(&mut self) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::draw(Reason::Agreement))
+    }
+
+    /// A match runner stops the game as a draw (for example at its ply cap).
+    pub fn adjudicate_draw(&mut self) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::draw(Reason::Adjudicated))
+    }
+
+    /// One line: players, rules, plies and result, e.g.
+    /// `human vs ai:hard, standard, 34 plies, attackers king-captured`.
+    pub fn summary(&self) -> String {
+        let rules = self.preset().map_or("custom rules", Preset::name);
+        let plies = self.moves.len();
+        let result = self
+            .outcome()
+            .map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
+        let unit = if plies == 1 { "ply" } else { "plies" };
+        format!("{}, {rules}, {plies} {unit}, {result}", self.players)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{EngineKind, Level};
+
+    fn game() -> Game {
+        Game::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Ai {
+                engine: EngineKind::Search,
+                level: Level::Hard,
+            },
+        )
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_moves() {
+        let mut g = game();
+        assert!(!g.can_undo() && !g.can_redo() && !g.undo() && !g.redo());
+        g.play_text("d2-c2").unwrap();
+        g.play_text("d3-e3").unwrap();
+        let after_two = g.state().clone();
+        assert!(g.undo() && g.undo());
+        assert_eq!(g.state(), &GameState::start(Preset::Standard.rules()));
+        assert!(!g.can_undo() && g.can_redo());
+        assert!(g.redo());
+        assert_eq!(g.moves().len(), 1);
+        assert!(g.redo() && !g.redo());
+        assert_eq!(g.state(), &after_two);
+        assert_eq!(
+            g.moves()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            ["d2-c2", "d3-e3"]
+        );
+    }
+
+    #[test]
+    fn a_new_move_discards_the_redo_tail() {
+        let mut g = game();
+        g.play_text("d2-c2").unwrap();
+        g.play_text("d3-e3").unwrap();
+        g.undo();
+        g.play_text("c4-c3").unwrap();
+        assert!(!g.can_redo() && !g.redo());
+        assert!(g.play_text("a4-a2xd1").is_err());
+        assert_eq!(g.moves().len(), 2);
+    }
+
+    #[test]
+    fn resignation_and_draws_are_recorded_and_can_be_undone() {
+        let mut g = game();
+        g.play_text("d2-c2").unwrap();
+        g.play_text("d3-e3").unwrap();
+        g.undo();
+        let before = g.state().clone();
+        g.resign(Side::Defenders).unwrap();
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::Attackers, Reason::Resignation))
+        );
+        assert!(!g.can_redo(), "an ending discards the redo tail");
+        assert_eq!(
+            g.agree_draw(),
+            Err(AlreadyOver(Outcome::win(
+                Side::Attackers,
+                Reason::Resignation
+            )))
+        );
+        assert!(g.play_text("d3-e3").is_err());
+        assert!(g.undo());
+        assert_eq!(g.state(), &before);
+        assert_eq!(g.moves().len(), 1);
+        g.agree_draw().unwrap();
+        assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Agreement)));
+        g.undo();
+        g.undo();
+        g.adjudicate_draw().unwrap();
+        assert!(g.undo());
+        assert_eq!(g.state(), &GameState::start(Preset::Standard.rules()));
+    }
+
+    #[test]
+    fn undoing_a_winning_move_reopens_the_game() {
+        let mut g = game();
+        let moves = "d7-f7 d5-c5 f4-f3 d4-d5 f7-f4xe4 d5-d4 d2-b2 d4-e4 d1-d2xd3 c4-c3 \
+                     d6-d5 e4-c4 b4-b5xc5 c4-c7 f4-e4 c7-a7--";
+        for mv in moves.split_whitespace() {
+            g.play_text(mv).unwrap();
+        }
+        let escaped = Outcome::win(Side::Defenders, Reason::KingEscaped);
+        assert_eq!(g.outcome(), Some(escaped));
+        assert_eq!(g.resign(Side::Defenders), Err(AlreadyOver(escaped)));
+        assert!(g.undo());
+        assert_eq!(g.outcome(), None);
+        assert_eq!(
+            g.state().legal_moves().len(),
+            g.state().position().legal_moves().len()
+        );
+        assert!(g.redo());
+        assert_eq!(g.outcome(), Some(escaped));
+        assert!(!g.can_redo());
+    }
+
+    #[test]
+    fn summary_names_players_rules_plies_and_result() {
+        let mut g = game();
+        assert_eq!(g.summary(), "human vs ai:hard, standard, 0 plies, ongoing");
+        g.play_text("d2-c2").unwrap();
+        assert_eq!(g.summary(), "human vs ai:hard, standard, 1 ply, ongoing");
+        g.resign(Side::Attackers).unwrap();
+        assert_eq!(
+            g.summary(),
+            "human vs ai:hard, standard, 1 ply, defenders resignation"
+        );
+        g.set_player(Side::Defenders, Player::Human);
+        assert_eq!(g.players().side(Side::Defenders), Player::Human);
+    }
+}

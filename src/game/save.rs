@@ -1,0 +1,547 @@
+//! The JSON save format, version 1, and its validation on load (README.md, "Save format").
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use super::record::{Game, Players, is_off_board};
+use super::{ParseTimestampError, Timestamp};
+use crate::rules::{
+    GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
+};
+
+/// The `format` field of every saved game.
+pub const FORMAT: &str = "brandubh-game";
+/// The save format version this program writes and the newest it reads.
+pub const VERSION: u64 = 1;
+/// The largest save file accepted, in bytes (1 MiB); larger files are refused before reading.
+pub const MAX_SAVE_BYTES: u64 = 1 << 20;
+/// The most moves a saved game may hold.
+pub const MAX_PLIES: usize = 20_000;
+
+/// The rules as saved: a preset's name, or every parameter.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RulesOut {
+    Preset(Preset),
+    Custom(Rules),
+}
+
+/// A game as written. Field order is the order in the file.
+#[derive(Serialize)]
+struct SaveOut {
+    format: &'static str,
+    version: u64,
+    rules: RulesOut,
+    start: String,
+    moves: Vec<String>,
+    players: Players,
+    result: Option<Outcome>,
+    created: String,
+    updated: String,
+}
+
+/// A game as read, before validation. `format` and `version` are checked beforehand.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveIn {
+    #[serde(rename = "format")]
+    _format: Value,
+    #[serde(rename = "version")]
+    _version: Value,
+    rules: Value,
+    start: String,
+    moves: Vec<String>,
+    players: Players,
+    #[serde(deserialize_with = "required")]
+    result: Option<ResultIn>,
+    created: String,
+    updated: String,
+}
+
+/// A recorded result as read.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultIn {
+    #[serde(deserialize_with = "required")]
+    winner: Option<Side>,
+    reason: Reason,
+}
+
+/// Reads an `Option` whose field must be present (`null` allowed), unlike serde's default.
+fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    Option::<T>::deserialize(d)
+}
+
+impl Game {
+    fn save_out(&self) -> SaveOut {
+        SaveOut {
+            format: FORMAT,
+            version: VERSION,
+            rules: self
+                .preset()
+                .map_or(RulesOut::Custom(*self.rules()), RulesOut::Preset),
+            start: self.state().start_position().to_string(),
+            moves: self.moves().iter().map(ToString::to_string).collect(),
+            players: self.players(),
+            result: self.outcome(),
+            created: self.created().to_string(),
+            updated: self.updated().to_string(),
+        }
+    }
+
+    /// Writes the game in the save format (pretty-printed JSON and a final newline).
+    pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &self.save_out())?;
+        out.write_all(b"\n")
+    }
+
+    /// The game in the save format (pretty-printed JSON and a final newline).
+    pub fn to_json(&self) -> String {
+        let mut text = Vec::new();
+        // Writing plain structs, strings and unit enums to memory cannot fail, and the
+        // output of serde_json is UTF-8.
+        match self.write_json(&mut text) {
+            Ok(()) => String::from_utf8(text).unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Reads a saved game, replaying every move under its rules and checking the result.
+    pub fn from_json(text: &str) -> Result<Game, LoadError> {
+        Game::from_json_bytes(text.as_bytes())
+    }
+
+    /// Reads a saved game from bytes that should be UTF-8 JSON; see [`Game::from_json`].
+    pub fn from_json_bytes(bytes: &[u8]) -> Result<Game, LoadError> {
+        parse(bytes).map_err(LoadError::from)
+    }
+}
+
+/// Line and column (both from 1) of byte `offset` in `bytes`, counting characters.
+fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let mut lines = before.split(|&b| b == b'\n');
+    let last = lines.next_back().unwrap_or_default();
+    let line = lines.count() + 1;
+    let column = String::from_utf8_lossy(last).chars().count() + 1;
+    (line, column)
+}
+
+/// The message of a `serde_json` error without its " at line L column C" suffix.
+fn message_of(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&suffix).unwrap_or(&text).to_owned()
+}
+
+fn syntax_error(e: &serde_json::Error) -> LoadErrorKind {
+    let (line, column) = (e.line(), e.column());
+    let message = message_of(e);
+    if e.is_eof() {
+        LoadErrorKind::Truncated { line, column }
+    } else if message.starts_with("recursion limit exceeded") {
+        LoadErrorKind::TooDeep { line, column }
+    } else if e.is_syntax() {
+        LoadErrorKind::Syntax {
+            line,
+            column,
+            message,
+        }
+    } else {
+        LoadErrorKind::Field {
+            line,
+            column,
+            message,
+        }
+    }
+}
+
+/// The JSON type of a value, for messages.
+const fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Checks `format` and `version` before anything else, so that a file from a newer
+/// program or of another kind gets a message saying so rather than about its fields.
+fn check_header(value: &Value) -> Result<(), LoadErrorKind> {
+    let Value::Object(fields) = value else {
+        return Err(LoadErrorKind::NotAnObject(json_type(value)));
+    };
+    match fields.get("format") {
+        Some(Value::String(name)) if name == FORMAT => {}
+        other => return Err(LoadErrorKind::Format(other.map(Value::to_string))),
+    }
+    match fields.get("version") {
+        Some(v) => match v.as_u64() {
+            Some(VERSION) => Ok(()),
+            Some(n) if n > VERSION => Err(LoadErrorKind::NewerVersion(n)),
+            _ => Err(LoadErrorKind::BadVersion(Some(v.to_string()))),
+        },
+        None => Err(LoadErrorKind::BadVersion(None)),
+    }
+}
+
+fn rules_of(value: Value) -> Result<Rules, LoadErrorKind> {
+    match value {
+        Value::String(name) => Preset::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .map(Preset::rules)
+            .ok_or(LoadErrorKind::UnknownPreset(name)),
+        Value::Object(_) => {
+            serde_json::from_value(value).map_err(|e| LoadErrorKind::BadRules(message_of(&e)))
+        }
+        other => Err(LoadErrorKind::BadRules(format!(
+            "expected a preset name or an object of parameters, found {}",
+            json_type(&other)
+        ))),
+    }
+}
+
+fn timestamp(field: &'static str, text: &str) -> Result<Timestamp, LoadErrorKind> {
+    text.parse()
+        .map_err(|error| LoadErrorKind::Timestamp { field, error })
+}
+
+/// Checks the recorded result against the replayed game and returns the ending to record
+/// on top of the board, if the game ended off the board.
+fn check_result(
+    replayed: Option<Outcome>,
+    recorded: Option<Outcome>,
+) -> Result<Option<Outcome>, LoadErrorKind> {
+    match (replayed, recorded) {
+        (Some(board), Some(said)) if board == said => Ok(None),
+        (None, None) => Ok(None),
+        (None, Some(said)) if is_off_board(said.reason) => {
+            let possible = match said.reason {
+                Reason::Resignation => said.winner.is_some(),
+                _ => said.winner.is_none(),
+            };
+            if possible {
+                Ok(Some(said))
+            } else {
+                Err(LoadErrorKind::ImpossibleResult(said))
+            }
+        }
+        _ => Err(LoadErrorKind::ResultMismatch { recorded, replayed }),
+    }
+}
+
+fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
+    let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if len > MAX_SAVE_BYTES {
+        return Err(LoadErrorKind::TooLarge(len));
+    }
+    // Some editors start UTF-8 files with a byte order mark; JSON has no use for it.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(LoadErrorKind::Empty);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let (line, column) = line_column(bytes, e.valid_up_to());
+        LoadErrorKind::NotUtf8 { line, column }
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| syntax_error(&e))?;
+    check_header(&value)?;
+    drop(value);
+    let save: SaveIn = serde_json::from_str(text).map_err(|e| syntax_error(&e))?;
+    let rules = rules_of(save.rules)?;
+    let start: Position = save.start.parse().map_err(|error| LoadErrorKind::Start {
+        text: save.start.clone(),
+        error,
+    })?;
+    let created = timestamp("created", &save.created)?;
+    let updated = timestamp("updated", &save.updated)?;
+    if save.moves.len() > MAX_PLIES {
+        return Err(LoadErrorKind::TooManyMoves(save.moves.len()));
+    }
+    let mut game = Game::from_parts(GameState::new(rules, start), save.players);
+    for (i, text) in save.moves.into_iter().enumerate() {
+        if let Err(error) = game.play_text(&text) {
+            return Err(LoadErrorKind::Move {
+                number: i + 1,
+                text,
+                error,
+            });
+        }
+    }
+    let recorded = save.result.map(|r| Outcome {
+        winner: r.winner,
+        reason: r.reason,
+    });
+    if let Some(ending) = check_result(game.outcome(), recorded)? {
+        game.conclude(ending)
+            .map_err(|_| LoadErrorKind::ImpossibleResult(ending))?;
+    }
+    game.set_timestamps(created, updated);
+    Ok(game)
+}
+
+/// Why a saved game cannot be loaded: the problem, and the file if there is one.
+#[derive(Debug)]
+pub struct LoadError {
+    path: Option<PathBuf>,
+    kind: LoadErrorKind,
+}
+
+impl LoadError {
+    /// What is wrong.
+    pub const fn kind(&self) -> &LoadErrorKind {
+        &self.kind
+    }
+
+    /// The file, when the game was read from one.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The same problem, in the file at `path`.
+    #[must_use]
+    pub fn in_file(self, path: &Path) -> LoadError {
+        LoadError {
+            path: Some(path.to_owned()),
+            kind: self.kind,
+        }
+    }
+}
+
+impl From<LoadErrorKind> for LoadError {
+    fn from(kind: LoadErrorKind) -> Self {
+        LoadError { path: None, kind }
+    }
+}
+
+/// The longest message shown, in characters; hostile files can make serde quote a lot.
+const MAX_MESSAGE_CHARS: usize = 400;
+
+impl fmt::Display for LoadError {
+    /// One line, `FILE: problem` or the problem alone, with control characters escaped (a
+    /// hostile file must not drive the terminal) and at most a few hundred characters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = match &self.path {
+            Some(path) => format!("{}: {}", path.display(), self.kind),
+            None => self.kind.to_string(),
+        };
+        for (shown, c) in text.chars().enumerate() {
+            if shown >= MAX_MESSAGE_CHARS {
+                return f.write_str("…");
+            }
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// What is wrong with a saved game, and where in it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The file cannot be opened or read.
+    Unreadable(std::io::Error),
+    /// The path is a directory or another kind of non-regular file.
+    NotAFile,
+    /// The file is larger than [`MAX_SAVE_BYTES`].
+    TooLarge(u64),
+    /// The file is empty or only white space.
+    Empty,
+    /// The bytes are not UTF-8 text.
+    NotUtf8 {
+        /// Line of the first bad byte, from 1.
+        line: usize,
+        /// Column (in characters) of the first bad byte, from 1.
+        column: usize,
+    },
+    /// The text is not JSON.
+    Syntax {
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+        /// What the JSON reader expected.
+        message: String,
+    },
+    /// The JSON stops in the middle.
+    Truncated {
+        /// Line of the end, from 1.
+        line: usize,
+        /// Column of the end.
+        column: usize,
+    },
+    /// Arrays or objects nested too deeply.
+    TooDeep {
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+    },
+    /// The JSON is not an object; the kind of value found.
+    NotAnObject(&'static str),
+    /// `format` is missing or not `brandubh-game`; the value found, as JSON.
+    Format(Option<String>),
+    /// `version` is missing or not a positive whole number; the value found, as JSON.
+    BadVersion(Option<String>),
+    /// The file is from a newer version of the format.
+    NewerVersion(u64),
+    /// A field is missing, unknown, or of the wrong type.
+    Field {
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// `rules` names no preset.
+    UnknownPreset(String),
+    /// `rules` is neither a preset name nor a complete parameter object.
+    BadRules(String),
+    /// `start` is not a position.
+    Start {
+        /// The text.
+        text: String,
+        /// Why it is not a position.
+        error: SetupError,
+    },
+    /// A timestamp is not an RFC 3339 time.
+    Timestamp {
+        /// `created` or `updated`.
+        field: &'static str,
+        /// The problem.
+        error: ParseTimestampError,
+    },
+    /// More moves than [`MAX_PLIES`].
+    TooManyMoves(usize),
+    /// A move cannot be played (or its annotation is wrong).
+    Move {
+        /// The move's number, from 1.
+        number: usize,
+        /// The move as written.
+        text: String,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+    /// The recorded result is not what the moves lead to.
+    ResultMismatch {
+        /// The result in the file.
+        recorded: Option<Outcome>,
+        /// The result of replaying the moves.
+        replayed: Option<Outcome>,
+    },
+    /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
+    /// draw with a winner).
+    ImpossibleResult(Outcome),
+}
+
+fn outcome_text(outcome: Option<Outcome>) -> String {
+    outcome.map_or_else(|| "null (ongoing)".to_owned(), |o| format!("\"{o}\""))
+}
+
+impl fmt::Display for LoadErrorKind {
+    #[allow(clippy::too_many_lines)]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreadable(e) => write!(f, "cannot read the file: {e}"),
+            Self::NotAFile => write!(f, "not a file (a directory or a device?)"),
+            Self::TooLarge(size) => write!(
+                f,
+                "the file has {size} bytes; a saved game has at most {MAX_SAVE_BYTES} (1 MiB)"
+            ),
+            Self::Empty => write!(f, "the file is empty"),
+            Self::NotUtf8 { line, column } => {
+                write!(f, "line {line} column {column}: not UTF-8 text")
+            }
+            Self::Syntax {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line} column {column}: not valid JSON: {message}"),
+            Self::Truncated { line, column } => write!(
+                f,
+                "line {line} column {column}: the JSON ends too early (is the file truncated?)"
+            ),
+            Self::TooDeep { line, column } => write!(
+                f,
+                "line {line} column {column}: arrays or objects are nested too deeply"
+            ),
+            Self::NotAnObject(found) => {
+                write!(f, "not a saved game: expected a JSON object, found {found}")
+            }
+            Self::Format(None) => write!(f, "not a saved game: \"format\" is missing"),
+            Self::Format(Some(found)) => write!(
+                f,
+                "not a saved game: \"format\" is {found}, expected \"{FORMAT}\""
+            ),
+            Self::BadVersion(None) => write!(f, "\"version\" is missing"),
+            Self::BadVersion(Some(found)) => {
+                write!(f, "\"version\" is {found}, expected the number {VERSION}")
+            }
+            Self::NewerVersion(v) => write!(
+                f,
+                "save format version {v} is newer than this program reads (version {VERSION}); update brandubh to open it"
+            ),
+            Self::Field {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line} column {column}: {message}"),
+            Self::UnknownPreset(name) => write!(
+                f,
+                "rules: unknown preset \"{}\" (expected standard, walker, nielsen, fellhuhn, opentafl or an object of parameters)",
+                name.escape_debug()
+            ),
+            Self::BadRules(message) => write!(f, "rules: {message}"),
+            Self::Start { text, error } => {
+                write!(f, "start \"{}\": {error}", text.escape_debug())
+            }
+            Self::Timestamp { field, error } => write!(f, "{field}: {error}"),
+            Self::TooManyMoves(n) => {
+                write!(f, "{n} moves; a saved game holds at most {MAX_PLIES}")
+            }
+            Self::Move {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} \"{}\": {error}", text.escape_debug()),
+            Self::ResultMismatch {
+                recorded,
+                replayed: None,
+            } => write!(
+                f,
+                "result: the file says {}, but after the moves the game is not over",
+                outcome_text(*recorded)
+            ),
+            Self::ResultMismatch {
+                recorded,
+                replayed: Some(replayed),
+            } => write!(
+                f,
+                "result: the file says {}, but the moves end the game with \"{replayed}\"",
+                outcome_text(*recorded)
+            ),
+            Self::ImpossibleResult(outcome) => {
+                let why = match outcome.reason {
+                    Reason::Resignation => "a resignation has a winner",
+                    _ => "it is a draw, with no winner",
+                };
+                write!(f, "result \"{outcome}\" is impossible: {why}")
+            }
+        }
+    }
+}
