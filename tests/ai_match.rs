@@ -33,11 +33,9 @@ fn search_beats_random_in_every_game() {
     }
     assert_eq!(games[0].first_side, Side::Attackers);
     assert_eq!(games[1].first_side, Side::Defenders);
-    assert_eq!(
-        games[0].moves[..2],
-        games[1].moves[..2],
-        "a pair shares its opening"
-    );
+    let opening = |i: usize| games[i].game.moves()[..2].to_vec();
+    assert_eq!(opening(0), opening(1), "a pair shares its opening");
+    assert_eq!(games[0].game.players().attackers.to_string(), "ai:medium");
     let summary = MatchSummary::of(&games);
     assert_eq!(summary.total().wins, 4);
     assert_eq!(

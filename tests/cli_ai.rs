@@ -145,3 +145,53 @@ fn match_refuses_bad_engines() {
         "0",
     ]);
 }
+
+#[test]
+fn match_saves_every_game_and_analyze_loads_a_save() {
+    let dir = std::env::temp_dir().join(format!("brandubh-cli-ai-{}", std::process::id()));
+    let dir_text = dir.to_str().unwrap();
+    success(&[
+        "match",
+        "--attackers",
+        "random",
+        "--defenders",
+        "search:easy",
+        "--games",
+        "2",
+        "--max-plies",
+        "6",
+        "--save-dir",
+        dir_text,
+    ]);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["game-001.json", "game-002.json"]);
+    let first = dir.join("game-001.json");
+    let first = first.to_str().unwrap();
+    let replay = success(&["replay", first]);
+    assert_eq!(replay.lines().count(), 7, "{replay}");
+    assert!(replay.ends_with("result: draw adjudicated\n"), "{replay}");
+    // Adjudicated games are over: nothing to analyze. A save of an unfinished game is analyzed.
+    assert!(failure(&["analyze", first]).contains("game is over"));
+    let unfinished = dir.join("unfinished.json");
+    let saved = std::fs::read_to_string(dir.join("game-002.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&saved).unwrap();
+    let object = value.as_object_mut().unwrap();
+    object["result"] = Value::Null;
+    object["moves"].as_array_mut().unwrap().truncate(3);
+    std::fs::write(&unfinished, value.to_string()).unwrap();
+    let text = success(&[
+        "analyze",
+        "--depth",
+        "2",
+        "--json",
+        unfinished.to_str().unwrap(),
+    ]);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["side"], "defenders");
+    assert_eq!(v["depth"], 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

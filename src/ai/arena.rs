@@ -13,8 +13,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
 use super::{Limits, engine_for, limits_for};
-use crate::game::{EngineKind, Level, Player};
-use crate::rules::{GameState, Move, Outcome, Position, Reason, Rules, Side};
+use crate::game::{EngineKind, Game, Level, Player};
+use crate::rules::{Outcome, Position, Reason, Rules, Side};
 
 /// An engine and its level, written `search:hard`, `ai:max` or `random`.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -120,12 +120,12 @@ pub struct GameResult {
     pub attackers: EngineSpec,
     /// Who played the defenders.
     pub defenders: EngineSpec,
-    /// Every move, the random opening plies first.
-    pub moves: Vec<Move>,
     /// How many of the moves were the random opening.
     pub opening_plies: usize,
     /// How it ended (a draw by adjudication at the ply cap).
     pub outcome: Outcome,
+    /// The game record, ready to save.
+    pub game: Game,
 }
 
 impl GameResult {
@@ -254,17 +254,23 @@ pub fn play_game(config: &MatchConfig, index: u32) -> GameResult {
         Side::Attackers => (config.first, config.second),
         Side::Defenders => (config.second, config.first),
     };
-    let mut state = GameState::new(config.rules, config.start);
-    let mut moves = Vec::new();
+    let mut game = Game::new(
+        config.rules,
+        config.start,
+        attackers.player(),
+        defenders.player(),
+    );
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, u64::from(index / 2)));
-    while moves.len() < config.opening_plies {
-        let Some(&mv) = state.legal_moves().choose(&mut rng) else {
+    let mut opening_plies = 0;
+    while opening_plies < config.opening_plies {
+        let Some(&mv) = game.state().legal_moves().choose(&mut rng) else {
             break;
         };
-        state.play_unchecked(mv);
-        moves.push(mv);
+        if game.play(mv).is_err() {
+            break;
+        }
+        opening_plies += 1;
     }
-    let opening_plies = moves.len();
     let game_seed = mix(config.seed ^ 0x5eed, u64::from(index));
     let mut engines = [
         engine_for(attackers.kind, attackers.level, game_seed),
@@ -272,18 +278,18 @@ pub fn play_game(config: &MatchConfig, index: u32) -> GameResult {
     ];
     let limits = [attackers.limits(config.time), defenders.limits(config.time)];
     let stop = AtomicBool::new(false);
-    while !state.is_over() {
-        if state.ply() >= config.max_plies {
-            state.conclude(Outcome::draw(Reason::Adjudicated));
+    while !game.state().is_over() {
+        if game.state().ply() >= config.max_plies {
+            // The game is not over, so this cannot fail.
+            let _ = game.adjudicate_draw();
             break;
         }
-        let side = state.position().side_to_move();
+        let side = game.state().position().side_to_move();
         let i = usize::from(side == Side::Defenders);
-        let chosen = engines[i].choose(&state, &limits[i], &stop, &mut |_| {});
-        match chosen.map(|mv| (mv, state.play(mv))) {
-            Some((mv, Ok(_))) => moves.push(mv),
-            // An engine without a move in an unfinished game, or with an illegal one, forfeits.
-            _ => state.conclude(Outcome::win(side.opponent(), Reason::Adjudicated)),
+        let chosen = engines[i].choose(game.state(), &limits[i], &stop, &mut |_| {});
+        if chosen.is_none_or(|mv| game.play(mv).is_err()) {
+            // An engine without a move in an unfinished game, or with an illegal one, resigns.
+            let _ = game.resign(side);
         }
     }
     GameResult {
@@ -291,11 +297,12 @@ pub fn play_game(config: &MatchConfig, index: u32) -> GameResult {
         first_side,
         attackers,
         defenders,
-        moves,
         opening_plies,
-        outcome: state
+        outcome: game
+            .state()
             .outcome()
             .unwrap_or(Outcome::draw(Reason::Adjudicated)),
+        game,
     }
 }
 

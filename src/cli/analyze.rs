@@ -1,6 +1,7 @@
 //! `brandubh analyze`: search a position and print the best move, score, depth, nodes and line.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -9,7 +10,7 @@ use serde::Serialize;
 
 use super::{CliError, RulesArgs};
 use crate::ai::{Ai, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo, format_duration, parse_duration};
-use crate::game::Level;
+use crate::game::{Level, storage};
 use crate::rules::{GameState, Move};
 
 /// Arguments of `brandubh analyze`.
@@ -17,6 +18,9 @@ use crate::rules::{GameState, Move};
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// A saved game (JSON) to analyze at its current position, with its repetition history.
+    #[arg(value_name = "FILE.json", conflicts_with_all = ["rules", "position"])]
+    pub file: Option<PathBuf>,
     /// Time to think, e.g. 50ms, 1s, 2.5s (1s when neither --depth nor --nodes is given).
     #[arg(long, value_parser = parse_duration, conflicts_with = "depth")]
     pub time: Option<Duration>,
@@ -65,6 +69,10 @@ struct AnalyzeReport {
 }
 
 pub(super) fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if let Some(path) = &args.file {
+        let game = storage::load(path).map_err(|e| CliError::new(e.to_string()))?;
+        return analyze(game.state(), args, out);
+    }
     let (rules, position) = args.rules.resolve()?;
     let state = GameState::new(rules, position);
     analyze(&state, args, out)

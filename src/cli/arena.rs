@@ -1,6 +1,7 @@
 //! `brandubh match`: engine-vs-engine games with per-side results and an Elo estimate.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -11,6 +12,7 @@ use crate::ai::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference, parse_duration,
     play_match,
 };
+use crate::game::storage;
 use crate::rules::{GameState, Side};
 
 /// Arguments of `brandubh match`.
@@ -42,6 +44,9 @@ pub struct MatchArgs {
     /// Random plies that open each pair of games.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub opening_plies: u32,
+    /// Save every game as a JSON save in this folder (`game-001.json`, ...), created if missing.
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<PathBuf>,
     /// Print one JSON object instead of lines.
     #[arg(long)]
     pub json: bool,
@@ -114,16 +119,27 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
         max_plies: args.max_plies as usize,
         opening_plies: args.opening_plies as usize,
     };
-    let mut write_error = None;
+    let mut error = None;
     let games = play_match(&config, &mut |game| {
-        if !args.json && write_error.is_none() {
-            write_error = writeln!(out, "{}", game_line(game))
+        if error.is_some() {
+            return;
+        }
+        if let Some(dir) = &args.save_dir {
+            let path = dir.join(format!("game-{:03}.json", game.index + 1));
+            if let Err(e) = storage::save_atomic(&path, &game.game) {
+                error = Some(CliError::new(e.to_string()));
+                return;
+            }
+        }
+        if !args.json {
+            error = writeln!(out, "{}", game_line(game))
                 .and_then(|()| out.flush())
-                .err();
+                .err()
+                .map(CliError::from);
         }
     });
-    if let Some(e) = write_error {
-        return Err(e.into());
+    if let Some(e) = error {
+        return Err(e);
     }
     let summary = MatchSummary::of(&games);
     let total = summary.total();
@@ -209,7 +225,7 @@ fn game_line(game: &GameResult) -> String {
         game.defenders,
         side(Side::Defenders),
         game.outcome,
-        game.moves.len()
+        game.game.moves().len()
     )
 }
 
@@ -221,8 +237,8 @@ fn game_report(game: &GameResult) -> GameReport {
         result: game.outcome.to_string(),
         winner: game.outcome.winner.map(|s| s.name().to_owned()),
         reason: game.outcome.reason.name().to_owned(),
-        plies: game.moves.len(),
+        plies: game.game.moves().len(),
         opening_plies: game.opening_plies,
-        moves: game.moves.iter().map(ToString::to_string).collect(),
+        moves: game.game.moves().iter().map(ToString::to_string).collect(),
     }
 }
