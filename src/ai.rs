@@ -50,7 +50,7 @@ pub fn engine_for(kind: EngineKind, level: Level, seed: u64) -> Box<dyn Ai> {
     }
 }
 
-/// The budget of a level, per move: depth-bounded for `easy` (1 ply), `medium` (3) and `hard`
+/// The budget of a level, per move: depth-bounded for `easy` (1 ply), `medium` (2) and `hard`
 /// (5), so they play the same on any machine; time-bounded for `max` (1 s, and meant to be
 /// given the full time a caller allows). `easy` and `medium` also add a bounded random bonus
 /// to each root move (see [`SearchAi::new`]), so they vary and can be beaten, but never miss
@@ -58,7 +58,7 @@ pub fn engine_for(kind: EngineKind, level: Level, seed: u64) -> Box<dyn Ai> {
 pub fn limits_for(level: Level) -> Limits {
     match level {
         Level::Easy => Limits::depth(1),
-        Level::Medium => Limits::depth(3),
+        Level::Medium => Limits::depth(2),
         Level::Hard => Limits::depth(5),
         Level::Max => Limits::time(std::time::Duration::from_secs(1)),
     }

@@ -163,11 +163,11 @@ pub struct SearchAi {
 impl SearchAi {
     /// The engine at `level` with a transposition table of `tt_megabytes` MB. The seed drives
     /// the controlled randomness of the lower levels: each root move gets a random bonus of up
-    /// to 1.5 soldiers at `easy` and 0.4 at `medium` (never added to a win or a loss).
+    /// to 1.5 soldiers at `easy` and 0.6 at `medium` (never added to a win or a loss).
     pub fn new(level: Level, seed: u64, tt_megabytes: usize) -> SearchAi {
         let noise = match level {
             Level::Easy => 150,
-            Level::Medium => 40,
+            Level::Medium => 60,
             Level::Hard | Level::Max => 0,
         };
         SearchAi {
