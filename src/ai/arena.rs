@@ -244,7 +244,7 @@ const fn mix(seed: u64, n: u64) -> u64 {
 }
 
 /// Plays game number `index` of the match.
-pub fn play_game(config: &MatchConfig, index: u32) -> GameResult {
+fn play_game(config: &MatchConfig, index: u32) -> GameResult {
     let first_side = if index % 2 == 0 {
         Side::Attackers
     } else {
