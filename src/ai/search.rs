@@ -24,7 +24,7 @@ use crate::rules::{
 };
 
 /// The default transposition-table size in megabytes.
-pub const DEFAULT_TT_MB: usize = 32;
+pub const DEFAULT_TT_MB: usize = 8;
 
 /// The deepest line searched, in plies from the root.
 const MAX_PLY: usize = 100;
@@ -512,7 +512,13 @@ impl Searcher<'_> {
             return alpha;
         }
         let pv_node = beta - alpha > 1;
-        let hit = self.table.probe(pos.key());
+        // Nodes just above the horizon are the most numerous and gain least from the table:
+        // they skip it and its cache misses.
+        let hit = if depth >= 2 {
+            self.table.probe(pos.key())
+        } else {
+            None
+        };
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
             if !pv_node && h.depth >= depth {
@@ -570,8 +576,10 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        self.table
-            .store(pos.key(), best_move, to_table(best, ply), depth, bound);
+        if depth >= 2 {
+            self.table
+                .store(pos.key(), best_move, to_table(best, ply), depth, bound);
+        }
         best
     }
 
