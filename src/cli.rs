@@ -1,6 +1,8 @@
 //! The command-line interface: argument definitions and the commands behind them.
 //! `main.rs` only parses and dispatches; each command's logic lives here.
 
+mod analyze;
+mod arena;
 mod perft;
 mod replay;
 
@@ -27,6 +29,10 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Replay a game move by move, printing each move annotated and the result.
     Replay(replay::ReplayArgs),
+    /// Search a position: best move, score, depth, nodes and best line.
+    Analyze(analyze::AnalyzeArgs),
+    /// Play engines against each other and report the score and the Elo difference.
+    Match(arena::MatchArgs),
 }
 
 /// The rule preset and start position shared by several commands.
@@ -98,6 +104,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match cli.command {
         Command::Perft(args) => perft::run(&args, out),
         Command::Replay(args) => replay::run(&args, out),
+        Command::Analyze(args) => analyze::run(&args, out),
+        Command::Match(args) => arena::run(&args, out),
     }?;
     out.flush()?;
     Ok(())
