@@ -15,10 +15,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             let text = e.render().to_string();
-            eprintln!(
-                "brandubh: {}",
-                first_line(&text).trim_start_matches("error: ")
-            );
+            eprintln!("brandubh: {}", summary(&text));
             return ExitCode::from(2);
         }
     };
@@ -34,6 +31,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or_default()
+/// clap's first paragraph (the error and its details) on one line, without the usage.
+fn summary(text: &str) -> String {
+    let paragraph = text.split("\n\n").next().unwrap_or_default();
+    let words: Vec<&str> = paragraph.split_whitespace().collect();
+    words.join(" ").trim_start_matches("error: ").to_owned()
 }

@@ -26,12 +26,13 @@ impl EndMark {
 }
 
 /// A move with what it did, as the engine reports it: `e2-d2xd3`, `c4-c1xc2/b1`, `d5-a7--`.
-/// The king's square is listed among the captures when he is taken (`d3-c3xc4++`).
+/// As in OpenTafl's notation, the king's capture is shown by `++` alone (`d3-c3++`); only
+/// soldiers are listed after `x`.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub struct AnnotatedMove {
     /// The move itself.
     pub mv: Move,
-    /// Every square whose piece it captured.
+    /// The squares of the soldiers it captured (the king's capture is the `++` mark).
     pub captured: Bitboard,
     /// The end mark, if the move captured the king or let him escape.
     pub mark: Option<EndMark>,

@@ -6,7 +6,7 @@ use std::fmt;
 use super::outcome::{decided_at_setup, decided_by_move, is_third_occurrence, repetition_outcome};
 use super::{
     AnnotatedMove, Bitboard, EndMark, IllegalMove, Move, MoveList, MoveText, Outcome,
-    ParseMoveError, Position, Reason, Rules,
+    ParseMoveError, Position, Reason, Rules, Side,
 };
 
 /// Rules, the positions of a game so far and its outcome. Playing a move updates all three.
@@ -106,6 +106,7 @@ impl GameState {
     /// Plays a move already known to be legal in the current, unfinished game.
     pub fn play_unchecked(&mut self, mv: Move) -> AnnotatedMove {
         let mut next = *self.position();
+        let king_before = next.pieces(Side::Defenders) & !next.defenders();
         let captured = next.play_unchecked(mv, &self.rules);
         self.history.push(next);
         self.outcome = decided_by_move(&self.rules, &next, captured)
@@ -122,11 +123,16 @@ impl GameState {
             Some(Reason::KingEscaped) => Some(EndMark::KingEscaped),
             _ => None,
         };
-        AnnotatedMove { mv, captured, mark }
+        AnnotatedMove {
+            mv,
+            captured: captured & !king_before,
+            mark,
+        }
     }
 
     /// Plays a move written as text. Annotations are checked, not trusted: listed captures
-    /// must be exactly those the move makes (in any order), and an end mark must be right.
+    /// must be exactly the soldiers the move captures (in any order; the king's square may be
+    /// added when he is captured), and an end mark must be right.
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let written: MoveText = text.parse()?;
         self.check_move(written.mv)?;
@@ -134,7 +140,12 @@ impl GameState {
         let done = trial.play_unchecked(written.mv);
         if let Some(listed) = &written.captures {
             let listed: Bitboard = listed.iter().copied().collect();
-            if listed != done.captured {
+            let king = self
+                .position()
+                .king()
+                .filter(|_| done.mark == Some(EndMark::KingCaptured));
+            let with_king = king.map_or(done.captured, |k| done.captured.with(k));
+            if listed != done.captured && listed != with_king {
                 return Err(MoveError::WrongCaptures {
                     written: listed,
                     actual: done,

@@ -1,0 +1,215 @@
+//! The `perft` and `replay` commands, run as a user runs them, on games checked by hand.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::{Command, Output};
+
+fn brandubh(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// Runs a command that must succeed and returns its output lines.
+fn lines(args: &[&str]) -> Vec<String> {
+    let out = brandubh(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out).lines().map(str::to_owned).collect()
+}
+
+/// Runs a command that must fail with exit code 2 and one line on stderr; returns the line.
+fn failure(args: &[&str]) -> String {
+    let out = brandubh(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err.trim_end().to_owned()
+}
+
+#[test]
+fn perft_prints_the_count_on_its_last_line() {
+    assert_eq!(lines(&["perft", "--depth", "3"]), ["39512"]);
+    assert_eq!(
+        lines(&[
+            "perft",
+            "--depth",
+            "3",
+            "--rules",
+            "opentafl",
+            "--threads",
+            "2"
+        ]),
+        ["39512"]
+    );
+    let divided = lines(&["perft", "--depth", "2", "--divide"]);
+    assert_eq!(divided.len(), 41);
+    assert_eq!(divided[0], "d1-b1: 24");
+    assert_eq!(divided.last().map(String::as_str), Some("960"));
+    let sum: u64 = divided[..40]
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 960);
+    assert_eq!(
+        lines(&[
+            "perft",
+            "--depth",
+            "1",
+            "--position",
+            "/3t3/7/1tT1Tt1/7/7/K6/7/ d"
+        ]),
+        ["26"]
+    );
+}
+
+#[test]
+fn perft_rejects_bad_input_in_one_line() {
+    assert_eq!(
+        failure(&["perft", "--depth", "2", "--position", "/3t3/3t3/"]),
+        "brandubh: --position \"/3t3/3t3/\": the board has 2 ranks, expected 7 separated by /"
+    );
+    assert!(failure(&["perft", "--depth", "x"]).contains("invalid value 'x'"));
+    assert!(failure(&["perft", "--depth", "2", "--rules", "chess"]).contains("chess"));
+    assert!(failure(&["perft"]).contains("--depth"));
+}
+
+/// The king walks out through c4 and c7 to a7 (standard rules).
+const ESCAPE: &str = "a4-a3 c4-c2 d7-e7 d4-c4 e7-e6 c4-c7 a3-a2 c7-a7";
+
+#[test]
+fn replay_of_an_escape() {
+    assert_eq!(
+        lines(&["replay", "--moves", ESCAPE]),
+        [
+            "a4-a3",
+            "c4-c2",
+            "d7-e7",
+            "d4-c4",
+            "e7-e6",
+            "c4-c7",
+            "a3-a2",
+            "c7-a7--",
+            "result: defenders king-escaped"
+        ]
+    );
+}
+
+#[test]
+fn replay_of_a_king_capture() {
+    let moves = "a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 f4-c4";
+    assert_eq!(
+        lines(&["replay", "--moves", moves]),
+        [
+            "a4-a5",
+            "c4-c2",
+            "b4-b5",
+            "d4-b4",
+            "a5-a4",
+            "e4-e6",
+            "f4-c4++",
+            "result: attackers king-captured"
+        ]
+    );
+    for annotated in ["f4-c4++", "f4-c4xb4++", "f4-c4"] {
+        let moves = format!("a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 {annotated}");
+        assert_eq!(
+            lines(&["replay", "--moves", &moves]).len(),
+            8,
+            "{annotated}"
+        );
+    }
+    let wrong = "a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 f4-c4xa4++";
+    assert_eq!(
+        failure(&["replay", "--moves", wrong]),
+        "brandubh: move 7 \"f4-c4xa4++\": captures a4 listed, but the move captures nothing"
+    );
+}
+
+#[test]
+fn replay_of_a_repetition_under_three_presets() {
+    let moves = "d1-c1 e4-e5 c1-d1 e5-e4 d1-c1 e4-e5 c1-d1 e5-e4";
+    let results = [
+        ("standard", "result: attackers repetition"),
+        ("fellhuhn", "result: defenders repetition"),
+        ("opentafl", "result: draw repetition"),
+    ];
+    for (preset, result) in results {
+        let out = lines(&["replay", "--rules", preset, "--moves", moves]);
+        assert_eq!(out.len(), 9);
+        assert_eq!(out[8], result, "{preset}");
+    }
+}
+
+#[test]
+fn replay_of_a_double_capture_from_a_position() {
+    let out = lines(&[
+        "replay",
+        "--position",
+        "/3t3/7/1tT1Tt1/7/7/K6/7/ a",
+        "--moves",
+        "d1-d3 a6-a7",
+    ]);
+    assert_eq!(
+        out,
+        ["d1-d3xc3/e3", "a6-a7--", "result: defenders king-escaped"]
+    );
+}
+
+#[test]
+fn replay_of_an_unfinished_game_and_as_json() {
+    assert_eq!(
+        lines(&["replay", "--moves", "d1-c1 e4-e5"]),
+        ["d1-c1", "e4-e5", "result: ongoing"]
+    );
+    let out = brandubh(&["replay", "--moves", ESCAPE, "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["moves"].as_array().map(Vec::len), Some(8));
+    assert_eq!(json["moves"][7], "c7-a7--");
+    assert_eq!(json["result"], "defenders king-escaped");
+    assert_eq!(json["winner"], "defenders");
+    assert_eq!(json["reason"], "king-escaped");
+    assert_eq!(json["rules"], "standard");
+}
+
+#[test]
+fn replay_reports_the_first_bad_move_with_its_number() {
+    let cases = [
+        (
+            "d1-c1 e4-e5 d2-d9",
+            "brandubh: move 3 \"d2-d9\": d9 is not on the board (a1 to g7)",
+        ),
+        (
+            "d1-d3",
+            "brandubh: move 1 \"d1-d3\": illegal move: d1-d3 is blocked by the piece on d2",
+        ),
+        (
+            "d1-c1xc2",
+            "brandubh: move 1 \"d1-c1xc2\": captures c2 listed, but the move captures nothing",
+        ),
+        (
+            "d1-c1 e4-e5 c1",
+            "brandubh: move 3 \"c1\": \"c1\" is not a move (expected a form like d2-d5 or d2-d5xd6)",
+        ),
+        (
+            "d1-c1--",
+            "brandubh: move 1 \"d1-c1--\": end mark given, but the move d1-c1 does not end the game",
+        ),
+    ];
+    for (moves, message) in cases {
+        assert_eq!(failure(&["replay", "--moves", moves]), message, "{moves}");
+    }
+    let after_end = format!("{ESCAPE} a2-a3");
+    assert_eq!(
+        failure(&["replay", "--moves", &after_end]),
+        "brandubh: move 9 \"a2-a3\": illegal move: the game is over"
+    );
+}

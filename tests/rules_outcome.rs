@@ -1,0 +1,265 @@
+//! How games end (RULES.md §2.6–2.8 and the encirclement and repetition rows of §3).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use brandubh::rules::{GameState, IllegalMove, Outcome, Position, Preset, Reason, Side};
+use common::{diagram, mv, play};
+
+const ATT: Option<Side> = Some(Side::Attackers);
+const DEF: Option<Side> = Some(Side::Defenders);
+
+#[test]
+fn the_king_escapes_to_a_corner_in_every_preset() {
+    let position = diagram(
+        "
+        ...K...
+        .......
+        ...t...
+        .......
+        .......
+        .......
+        .......",
+        Side::Defenders,
+    );
+    for preset in Preset::ALL {
+        let (done, outcome) = play(preset, position, "d7-a7");
+        assert_eq!(done.to_string(), "d7-a7--");
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Defenders, Reason::KingEscaped))
+        );
+    }
+}
+
+/// The closing attacker shuts the king and a defender in {d4, d5, d6}; they can still move.
+const RING: &str = "
+    .t.....
+    ..t.t..
+    ..tTt..
+    ..tKt..
+    ...t...
+    .......
+    .......";
+
+#[test]
+fn encirclement_wins_only_where_the_preset_says() {
+    let position = diagram(RING, Side::Attackers);
+    for preset in Preset::ALL {
+        let (done, outcome) = play(preset, position, "b7-d7");
+        assert!(done.captured.is_empty());
+        let expected = preset
+            .rules()
+            .encirclement
+            .then_some(Outcome::win(Side::Attackers, Reason::Encircled));
+        assert_eq!(outcome, expected, "{preset}");
+    }
+    assert_eq!(
+        Preset::ALL.map(|p| p.rules().encirclement),
+        [true, false, false, true, false]
+    );
+}
+
+#[test]
+fn encirclement_completed_by_a_capture() {
+    let position = diagram(
+        "
+        ...t...
+        ..t.t..
+        ..tTt..
+        ..tKt..
+        ...t...
+        tT.....
+        ..t....",
+        Side::Attackers,
+    );
+    for preset in [Preset::Standard, Preset::Fellhuhn] {
+        let (done, outcome) = play(preset, position, "c1-c2");
+        assert_eq!(done.to_string(), "c1-c2xb2");
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Attackers, Reason::Encircled))
+        );
+    }
+    let (_, outcome) = play(Preset::Walker, position, "c1-c2");
+    assert_eq!(outcome, None);
+}
+
+#[test]
+fn a_defender_on_the_edge_breaks_the_ring() {
+    let position = diagram(
+        "
+        .t.....
+        ..t.t..
+        ..tTt..
+        ..tKt..
+        ...t...
+        T......
+        .......",
+        Side::Attackers,
+    );
+    let (_, outcome) = play(Preset::Standard, position, "b7-d7");
+    assert_eq!(outcome, None);
+}
+
+#[test]
+fn a_side_without_a_legal_move_loses() {
+    let king_boxed = diagram(
+        "
+        .......
+        .......
+        .......
+        .......
+        .......
+        ......t
+        ..tKt..",
+        Side::Attackers,
+    );
+    let attackers_boxed = diagram(
+        "
+        .......
+        ...K...
+        .......
+        .......
+        .......
+        TT.....
+        .tT....",
+        Side::Defenders,
+    );
+    for preset in Preset::ALL {
+        let (_, outcome) = play(preset, king_boxed, "g2-d2");
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Attackers, Reason::NoMoves))
+        );
+        let (_, outcome) = play(preset, attackers_boxed, "d6-d5");
+        assert_eq!(
+            outcome,
+            Some(Outcome::win(Side::Defenders, Reason::NoMoves))
+        );
+    }
+}
+
+/// Plays `moves` from the start and returns the ply at which the game ended and how.
+fn play_out(preset: Preset, moves: &[&str]) -> (usize, Option<Outcome>) {
+    let mut state = GameState::start(preset.rules());
+    for text in moves {
+        if state.is_over() {
+            break;
+        }
+        state.play(mv(text)).unwrap();
+    }
+    (state.ply(), state.outcome())
+}
+
+#[test]
+fn third_occurrence_made_by_the_defenders() {
+    // The start position recurs after plies 4 and 8; the defenders make the third occurrence.
+    let cycle = ["d1-c1", "e4-e5", "c1-d1", "e5-e4"];
+    let moves: Vec<&str> = cycle.iter().chain(&cycle).chain(&cycle).copied().collect();
+    let expected = [ATT, ATT, ATT, DEF, None];
+    for (preset, winner) in Preset::ALL.into_iter().zip(expected) {
+        let (ply, outcome) = play_out(preset, &moves);
+        assert_eq!(ply, 8, "{preset}");
+        assert_eq!(
+            outcome,
+            Some(Outcome {
+                winner,
+                reason: Reason::Repetition
+            }),
+            "{preset}"
+        );
+    }
+}
+
+#[test]
+fn third_occurrence_made_by_the_attackers() {
+    // After the one-way first move, the position with the defenders to move recurs after
+    // plies 5 and 9, made by the attackers each time.
+    let cycle = ["e4-e5", "c1-b1", "e5-e4", "b1-c1"];
+    let mut moves = vec!["d1-c1"];
+    moves.extend(cycle.iter().chain(&cycle).chain(&cycle));
+    let expected = [DEF, DEF, ATT, ATT, None];
+    for (preset, winner) in Preset::ALL.into_iter().zip(expected) {
+        let (ply, outcome) = play_out(preset, &moves);
+        assert_eq!(ply, 9, "{preset}");
+        assert_eq!(
+            outcome,
+            Some(Outcome {
+                winner,
+                reason: Reason::Repetition
+            }),
+            "{preset}"
+        );
+    }
+}
+
+#[test]
+fn a_second_occurrence_decides_nothing() {
+    let (ply, outcome) = play_out(
+        Preset::Standard,
+        &["d1-c1", "e4-e5", "c1-d1", "e5-e4", "d1-c1", "e4-e5"],
+    );
+    assert_eq!((ply, outcome), (6, None));
+    let mut state = GameState::start(Preset::Standard.rules());
+    for text in ["d1-c1", "e4-e5", "c1-d1", "e5-e4"] {
+        state.play(mv(text)).unwrap();
+    }
+    assert_eq!(state.occurrences(), 2);
+}
+
+#[test]
+fn a_finished_game_takes_no_moves_and_undo_reopens_it() {
+    let (_, outcome) = play_out(Preset::Standard, &[]);
+    assert_eq!(outcome, None);
+    let position = diagram(
+        "
+        ...K...
+        .......
+        ...t...
+        .......
+        .......
+        .......
+        .......",
+        Side::Defenders,
+    );
+    let mut state = GameState::new(Preset::Standard.rules(), position);
+    state.play(mv("d7-a7")).unwrap();
+    assert!(state.is_over());
+    assert!(state.legal_moves().is_empty());
+    assert_eq!(state.play(mv("d5-d4")), Err(IllegalMove::GameOver));
+    assert_eq!(state.undo(), Some(&position));
+    assert!(!state.is_over());
+    assert!(state.undo().is_none());
+}
+
+#[test]
+fn set_up_positions_that_are_already_decided() {
+    let rules = Preset::Standard.rules();
+    let cases = [
+        (
+            "/7/7/7/2t4/7/7/7/ a",
+            Outcome::win(Side::Attackers, Reason::KingCaptured),
+        ),
+        (
+            "K6/7/7/2t4/7/7/7/ a",
+            Outcome::win(Side::Defenders, Reason::KingEscaped),
+        ),
+        (
+            "/7/2t4/1tKt3/2t4/7/7/7/ d",
+            Outcome::win(Side::Attackers, Reason::Encircled),
+        ),
+        (
+            "/3K3/7/7/7/7/7/7/ a",
+            Outcome::win(Side::Defenders, Reason::NoMoves),
+        ),
+    ];
+    for (text, expected) in cases {
+        let position: Position = text.parse().unwrap();
+        assert_eq!(
+            GameState::new(rules, position).outcome(),
+            Some(expected),
+            "{text}"
+        );
+    }
+}
