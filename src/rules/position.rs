@@ -374,6 +374,7 @@ impl fmt::Display for SetupError {
                 )
             }
             Self::SecondKing(sq) => write!(f, "a second king on {sq}"),
+            Self::RankCount(1) => write!(f, "the board has 1 rank, expected 7 separated by /"),
             Self::RankCount(n) => write!(f, "the board has {n} ranks, expected 7 separated by /"),
             Self::RankLength { rank, squares } => {
                 write!(f, "rank {rank} describes {squares} squares, expected 7")
