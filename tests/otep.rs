@@ -5,13 +5,12 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use brandubh::otep::rules_string::{parse_position_record, position_record};
 use brandubh::rules::{GameState, Move, Preset, Side};
 
-const BUILT_IN: &str =
-    "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+const BUILT_IN: &str = "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const WAIT: Duration = Duration::from_secs(20);
 
 struct Engine {
@@ -90,10 +89,17 @@ fn side_name(side: Side) -> &'static str {
 /// Asks the engine to move for the side to move in `state`, checks the move and plays it.
 fn engine_turn(engine: &mut Engine, state: &mut GameState) -> Move {
     let side = state.position().side_to_move();
+    let asked = Instant::now();
     engine.send(&format!("play {}", side_name(side)));
-    engine.send("clock 3000 3000 0 0 0");
+    engine.send("clock 9000 9000 0 0 0");
     let reply = engine.reply();
-    let text = reply.strip_prefix("move ").unwrap_or_else(|| panic!("{reply}"));
+    assert!(
+        asked.elapsed() < Duration::from_secs(9),
+        "the move comes within the clock"
+    );
+    let text = reply
+        .strip_prefix("move ")
+        .unwrap_or_else(|| panic!("{reply}"));
     let mv: Move = text.parse().unwrap();
     state.play(mv).unwrap_or_else(|e| panic!("{text}: {e}"));
     engine.send(&format!("move {}", position_record(state.position())));
@@ -159,7 +165,7 @@ fn analysis_of_a_position_set_by_position_and_side() {
     let mut engine = Engine::start();
     engine.send(BUILT_IN);
     // The king on d7 escapes to a7 or g7 at once.
-    engine.send("position /7/7/7/3t3/7/7/3K3/");
+    engine.send("position /7/7/3t3/7/7/7/3K3/");
     engine.send("side defenders");
     engine.send("analyze 1 0.3");
     let reply = engine.reply();
@@ -177,12 +183,15 @@ fn bad_input_gets_errors_and_the_engine_carries_on() {
     let cases = [
         ("frobnicate now", "error 0 unknown command \"frobnicate\""),
         ("play sideways", "error 0 unknown side \"sideways\""),
-        ("opponent-move", "error 0 malformed opponent-move command \"opponent-move\""),
+        (
+            "opponent-move",
+            "error 0 malformed opponent-move command \"opponent-move\"",
+        ),
         ("clock 1 2", "error 0 malformed clock \"clock 1 2\""),
         ("analyze x 1", "error 0 malformed analyze \"analyze x 1\""),
         (
             "position /3t3/",
-            "error 0 bad position \"/3t3/\": the board has 2 ranks, expected 7 separated by /",
+            "error 0 bad position \"/3t3/\": the board has 1 rank, expected 7 separated by /",
         ),
         (
             "rules dim:11 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
@@ -215,7 +224,10 @@ fn an_illegal_opponent_move_is_reported_and_the_engine_resyncs() {
     let record = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
     engine.send(&format!("opponent-move d5-d2 {record}"));
     let reply = engine.reply();
-    assert!(reply.starts_with("error 0 opponent move \"d5-d2\""), "{reply}");
+    assert!(
+        reply.starts_with("error 0 opponent move \"d5-d2\""),
+        "{reply}"
+    );
     let mut synced = GameState::new(
         Preset::OpenTafl.rules(),
         parse_position_record(record, Side::Attackers).unwrap(),
@@ -230,7 +242,10 @@ fn a_board_mismatch_is_reported_and_playing_the_wrong_side_is_corrected() {
     engine.send(BUILT_IN);
     let mut state = GameState::start(Preset::OpenTafl.rules());
     state.play("d1-c1".parse().unwrap()).unwrap();
-    engine.send(&format!("opponent-move d1-c1 {}", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/2t4/"));
+    engine.send(&format!(
+        "opponent-move d1-c1 {}",
+        "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/2t4/"
+    ));
     let reply = engine.reply();
     assert!(reply.starts_with("error 0 position mismatch"), "{reply}");
     engine.send("play defenders");
@@ -239,7 +254,10 @@ fn a_board_mismatch_is_reported_and_playing_the_wrong_side_is_corrected() {
     assert!(reply.starts_with("move "), "{reply}");
     engine.send("play defenders");
     let reply = engine.reply();
-    assert!(reply.starts_with("error 0 asked to play defenders"), "{reply}");
+    assert!(
+        reply.starts_with("error 0 asked to play defenders"),
+        "{reply}"
+    );
     engine.quit();
 }
 

@@ -93,7 +93,10 @@ mod tests {
             Some(Duration::from_millis(36_000 - 150))
         );
         let short = Clock::parse(&["90000", "-1", "0", "0", "0"]).unwrap();
-        assert_eq!(short.budget(Side::Attackers), Some(Duration::from_millis(2850)));
+        assert_eq!(
+            short.budget(Side::Attackers),
+            Some(Duration::from_millis(2850))
+        );
         assert_eq!(short.budget(Side::Defenders), None);
         let scarce = Clock::parse(&["100", "100", "0", "0", "0"]).unwrap();
         assert_eq!(scarce.budget(Side::Attackers), Some(MINIMUM));

@@ -124,9 +124,15 @@ pub fn parse_rules_string(text: &str) -> Result<(Rules, Position), RulesStringEr
     }
     let throne_hostile_to_king = e.throne_hostile_empty.contains(&'K');
     let (king_on_throne, king_beside_throne) = match (e.king_strength, throne_hostile_to_king) {
-        ('w', true) => (KingOnThrone::Sandwich, KingBesideThrone::SandwichAgainstThrone),
+        ('w', true) => (
+            KingOnThrone::Sandwich,
+            KingBesideThrone::SandwichAgainstThrone,
+        ),
         ('w', false) => (KingOnThrone::Sandwich, KingBesideThrone::Sandwich),
-        ('c', true) => (KingOnThrone::FourAttackers, KingBesideThrone::ThreeAttackers),
+        ('c', true) => (
+            KingOnThrone::FourAttackers,
+            KingBesideThrone::ThreeAttackers,
+        ),
         ('c', false) => {
             return Err(unsupported(
                 "ks:c".into(),
@@ -178,13 +184,16 @@ fn read_entry(entry: &str, e: &mut Entries) -> Result<(), RulesStringError> {
     let pieces = |value| letters(entry, value);
     match key {
         "dim" if value == "7" => e.dim = true,
-        "dim" => return refuse("only the 7×7 board is supported"),
-        "name" => {}
+        // Entries that are informational, or set to what our rules always are.
+        "name" | "nj" | "cj" | "swf" => {}
         "esc" if value == "c" => {}
+        "ka" if value == "y" => {}
+        "kj" | "sw" | "efe" | "ber" if value == "n" => {}
+        "afor" | "dfor" if value.is_empty() => {}
+        "dim" => return refuse("only the 7×7 board is supported"),
         "esc" => return refuse("only escape to the corners is supported"),
         "surf" => e.surround = yes_no(entry, value)?,
         "atkf" => e.attackers_first = yes_no(entry, value)?,
-        "ka" if value == "y" => {}
         "ka" => return refuse("the king is always armed here"),
         "ks" => {
             e.king_strength = match value {
@@ -203,11 +212,10 @@ fn read_entry(entry: &str, e: &mut Entries) -> Result<(), RulesStringError> {
                 _ => return refuse("expected i, d, w or l"),
             };
         }
-        "kj" if value == "n" => {}
         "kj" => return refuse("king jumps are not supported"),
-        "nj" | "cj" => {}
         "cor" => {
-            let expected: BTreeSet<String> = Square::CORNERS.iter().map(|s| s.to_string()).collect();
+            let expected: BTreeSet<String> =
+                Square::CORNERS.iter().map(ToString::to_string).collect();
             if value != "default" && squares(value) != expected {
                 return refuse("only the four corner squares may be corners");
             }
@@ -217,7 +225,6 @@ fn read_entry(entry: &str, e: &mut Entries) -> Result<(), RulesStringError> {
                 return refuse("only d4 may be the throne");
             }
         }
-        "afor" | "dfor" if value.is_empty() => {}
         "afor" | "dfor" => return refuse("fortresses are not supported"),
         "aforh" | "dforh" | "aforp" | "dforp" | "afors" | "dfors" | "corp" => {
             pieces(value)?;
@@ -227,7 +234,9 @@ fn read_entry(entry: &str, e: &mut Entries) -> Result<(), RulesStringError> {
         "cenh" => {
             let set = pieces(value)?;
             if set.contains(&'T') || set.contains(&'K') {
-                return refuse("a throne hostile to defenders while the king is on it is not supported");
+                return refuse(
+                    "a throne hostile to defenders while the king is on it is not supported",
+                );
             }
         }
         "cenp" => {
@@ -246,12 +255,8 @@ fn read_entry(entry: &str, e: &mut Entries) -> Result<(), RulesStringError> {
                 return refuse("the king may always re-enter the throne here");
             }
         }
-        "sw" if value == "n" => {}
         "sw" => return refuse("shieldwall captures are not supported"),
-        "swf" => {}
-        "efe" if value == "n" => {}
         "efe" => return refuse("edge fort escapes are not supported"),
-        "ber" if value == "n" => {}
         "ber" => return refuse("berserk moves are not supported"),
         "start" => e.start = Some(value.to_owned()),
         _ => return Err(RulesStringError::UnknownEntry(entry.to_owned())),
@@ -262,7 +267,10 @@ fn read_entry(entry: &str, e: &mut Entries) -> Result<(), RulesStringError> {
 /// The position record of `position`: its board, rank 1 first, without the side to move.
 pub fn position_record(position: &Position) -> String {
     let text = position.to_string();
-    text.split_whitespace().next().unwrap_or_default().to_owned()
+    text.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// Parses a position record (rank 1 first) with the given side to move.
@@ -306,7 +314,11 @@ pub fn rules_string(rules: &Rules, start: &Position) -> Option<String> {
         "dim:7 name:Brandub esc:c surf:{} atkf:{} tfr:{tfr} ka:y ks:{strength} corh:{} cenh: cenhe:{} start:{}",
         yn(rules.encirclement),
         yn(start.side_to_move() == Side::Attackers),
-        list(rules.corners_hostile, rules.corners_hostile, rules.corners_hostile_to_king),
+        list(
+            rules.corners_hostile,
+            rules.corners_hostile,
+            rules.corners_hostile_to_king
+        ),
         list(
             rules.throne_hostile_to_attackers,
             rules.throne_hostile_to_defenders,
@@ -321,8 +333,7 @@ mod tests {
     use super::*;
     use crate::rules::Preset;
 
-    const BUILT_IN: &str =
-        "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    const BUILT_IN: &str = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 
     #[test]
     fn opentafls_brandub_is_the_opentafl_preset() {
@@ -348,8 +359,8 @@ mod tests {
 
     #[test]
     fn defaults_follow_opentafl() {
-        let (rules, _) = parse_rules_string("dim:7 ks:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
-            .unwrap();
+        let (rules, _) =
+            parse_rules_string("dim:7 ks:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/").unwrap();
         assert!(rules.encirclement, "surf defaults to y");
         assert_eq!(rules.repetition, Repetition::Draw, "tfr defaults to d");
         assert!(rules.throne_hostile_to_defenders && rules.corners_hostile_to_king);
@@ -363,18 +374,51 @@ mod tests {
     fn entries_we_cannot_play_are_refused() {
         let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
         let refused = [
-            ("dim:9", "rules entry \"dim:9\": only the 7×7 board is supported"),
-            ("dim:7 esc:e", "rules entry \"esc:e\": only escape to the corners is supported"),
-            ("dim:7 ks:w sw:s", "rules entry \"sw:s\": shieldwall captures are not supported"),
-            ("dim:7", "rules entry \"ks:s\": only a weak king (ks:w) or one strong on and beside the throne (ks:c) is supported"),
-            ("dim:7 ks:w ka:n", "rules entry \"ka:n\": the king is always armed here"),
-            ("dim:7 ks:w tfr:i", "rules entry \"tfr:i\": ignoring threefold repetition is not supported"),
-            ("dim:7 ks:w efe:y", "rules entry \"efe:y\": edge fort escapes are not supported"),
-            ("dim:7 ks:w corh:t", "rules entry \"corh\": corners hostile to one side's soldiers only are not supported"),
-            ("dim:7 ks:w cor:a1", "rules entry \"cor:a1\": only the four corner squares may be corners"),
-            ("dim:7 ks:w cens:tTK", "rules entry \"cens:tTK\": only the king may stop on the throne and the corners here"),
+            (
+                "dim:9",
+                "rules entry \"dim:9\": only the 7×7 board is supported",
+            ),
+            (
+                "dim:7 esc:e",
+                "rules entry \"esc:e\": only escape to the corners is supported",
+            ),
+            (
+                "dim:7 ks:w sw:s",
+                "rules entry \"sw:s\": shieldwall captures are not supported",
+            ),
+            (
+                "dim:7",
+                "rules entry \"ks:s\": only a weak king (ks:w) or one strong on and beside the throne (ks:c) is supported",
+            ),
+            (
+                "dim:7 ks:w ka:n",
+                "rules entry \"ka:n\": the king is always armed here",
+            ),
+            (
+                "dim:7 ks:w tfr:i",
+                "rules entry \"tfr:i\": ignoring threefold repetition is not supported",
+            ),
+            (
+                "dim:7 ks:w efe:y",
+                "rules entry \"efe:y\": edge fort escapes are not supported",
+            ),
+            (
+                "dim:7 ks:w corh:t",
+                "rules entry \"corh\": corners hostile to one side's soldiers only are not supported",
+            ),
+            (
+                "dim:7 ks:w cor:a1",
+                "rules entry \"cor:a1\": only the four corner squares may be corners",
+            ),
+            (
+                "dim:7 ks:w cens:tTK",
+                "rules entry \"cens:tTK\": only the king may stop on the throne and the corners here",
+            ),
             ("dim:7 ks:w zz:1", "rules entry \"zz:1\" is not supported"),
-            ("dim:7 ks:w nonsense", "rules entry \"nonsense\" is not key:value"),
+            (
+                "dim:7 ks:w nonsense",
+                "rules entry \"nonsense\" is not key:value",
+            ),
         ];
         for (entries, message) in refused {
             let err = parse_rules_string(&format!("{entries} {start}")).unwrap_err();

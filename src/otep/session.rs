@@ -56,7 +56,12 @@ struct Running {
 
 /// Speaks the protocol on `input`/`output` until `goodbye` or the end of input. `log`, if
 /// given, receives every line in (`<`) and out (`>`).
-pub fn serve<R, W>(input: R, output: W, log: Option<Box<dyn Write + Send>>, options: Options) -> io::Result<()>
+pub fn serve<R, W>(
+    input: R,
+    output: W,
+    log: Option<Box<dyn Write + Send>>,
+    options: Options,
+) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -108,7 +113,12 @@ struct Session<W> {
 }
 
 impl<W: Write> Session<W> {
-    fn new(out: W, log: Option<Box<dyn Write + Send>>, options: Options, tx: Sender<Event>) -> Self {
+    fn new(
+        out: W,
+        log: Option<Box<dyn Write + Send>>,
+        options: Options,
+        tx: Sender<Event>,
+    ) -> Self {
         let rules = Preset::OpenTafl.rules();
         Session {
             out,
@@ -280,7 +290,10 @@ impl<W: Write> Session<W> {
             let record = position_record(self.state.position());
             self.error(
                 0,
-                &format!("asked to play {side} but {} are to move here; playing {side}", side.opponent()),
+                &format!(
+                    "asked to play {side} but {} are to move here; playing {side}",
+                    side.opponent()
+                ),
             )?;
             self.set_position(&record, side)?;
         }
@@ -402,7 +415,10 @@ impl<W: Write> Session<W> {
             let played = parse_protocol_move(text)
                 .and_then(|mv| self.state.play(mv).map_err(|e| e.to_string()));
             if let Err(why) = played {
-                self.error(0, &format!("opponent move \"{text}\": {why}; resynchronising"))?;
+                self.error(
+                    0,
+                    &format!("opponent move \"{text}\": {why}; resynchronising"),
+                )?;
                 return self.resync(record, side_after);
             }
         }
@@ -415,7 +431,10 @@ impl<W: Write> Session<W> {
             return Ok(());
         }
         let side = self.state.position().side_to_move();
-        self.error(0, &format!("position mismatch {when}: ours {ours}, given {record}; resynchronising"))?;
+        self.error(
+            0,
+            &format!("position mismatch {when}: ours {ours}, given {record}; resynchronising"),
+        )?;
         self.resync(record, side)
     }
 
@@ -442,7 +461,11 @@ fn parse_side(text: &str) -> Option<Side> {
 /// one-character threat mark (`+`, `-`) at the end are dropped; captures are not needed.
 fn parse_protocol_move(text: &str) -> Result<Move, String> {
     let text = match text.chars().next() {
-        Some('t' | 'T' | 'K' | 'k') if text.chars().nth(1).is_some_and(|c| c.is_ascii_lowercase()) => &text[1..],
+        Some('t' | 'T' | 'K' | 'k')
+            if text.chars().nth(1).is_some_and(|c| c.is_ascii_lowercase()) =>
+        {
+            &text[1..]
+        }
         _ => text,
     };
     let text = if text.ends_with("++") || text.ends_with("--") {
@@ -450,7 +473,9 @@ fn parse_protocol_move(text: &str) -> Result<Move, String> {
     } else {
         text.trim_end_matches(['+', '-'])
     };
-    text.parse::<MoveText>().map(|t| t.mv).map_err(|e| e.to_string())
+    text.parse::<MoveText>()
+        .map(|t| t.mv)
+        .map_err(|e| e.to_string())
 }
 
 fn status_line(info: &SearchInfo) -> String {
@@ -472,7 +497,9 @@ mod tests {
     #[test]
     fn protocol_moves_in_either_notation() {
         let mv: Move = "e5-e1".parse().unwrap();
-        for text in ["e5-e1", "Ke5-e1", "Ke5-e1-", "e5-e1+", "e5-e1xe2", "Ke5-e1--", "e5-e1++"] {
+        for text in [
+            "e5-e1", "Ke5-e1", "Ke5-e1-", "e5-e1+", "e5-e1xe2", "Ke5-e1--", "e5-e1++",
+        ] {
             assert_eq!(parse_protocol_move(text), Ok(mv), "{text}");
         }
         assert!(parse_protocol_move("e5").is_err());
