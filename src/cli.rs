@@ -1,6 +1,9 @@
 //! The command-line interface: argument definitions and the commands behind them.
 //! `main.rs` only parses and dispatches; each command's logic lives here.
 
+mod analyze;
+mod arena;
+mod otep;
 mod perft;
 mod play;
 mod replay;
@@ -34,6 +37,12 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Replay a game move by move, printing each move annotated and the result.
     Replay(replay::ReplayArgs),
+    /// Search a position: best move, score, depth, nodes and best line.
+    Analyze(analyze::AnalyzeArgs),
+    /// Play engines against each other and report the score and the Elo difference.
+    Match(arena::MatchArgs),
+    /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
+    Otep(otep::OtepArgs),
 }
 
 /// The rule preset and start position shared by several commands.
@@ -107,6 +116,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Perft(args)) => perft::run(&args, out),
         Some(Command::Replay(args)) => replay::run(&args, out),
+        Some(Command::Analyze(args)) => analyze::run(&args, out),
+        Some(Command::Match(args)) => arena::run(&args, out),
+        Some(Command::Otep(args)) => otep::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -1,0 +1,65 @@
+//! AI opponents behind one seam, [`Ai`]: a seeded random mover and an alpha-beta search
+//! engine, their levels and budgets, and a match runner for engine-vs-engine games.
+//!
+//! The AI knows nothing of terminals or files: callers pass a [`GameState`], [`Limits`], a stop
+//! flag and a progress callback, and get a move back.
+
+mod arena;
+mod eval;
+mod fill;
+mod limits;
+mod random;
+mod search;
+mod tt;
+
+use std::sync::atomic::AtomicBool;
+
+pub use arena::{
+    EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
+    elo_difference, play_match,
+};
+pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
+pub use random::RandomAi;
+pub use search::{DEFAULT_TT_MB, Score, SearchAi, SearchInfo};
+
+use crate::game::{EngineKind, Level};
+use crate::rules::{GameState, Move};
+
+/// An engine that picks moves.
+pub trait Ai: Send {
+    /// A short name such as `search:hard` or `random`.
+    fn name(&self) -> String;
+
+    /// Chooses a move for the side to move in `state`, within `limits`, returning early once
+    /// `stop` is set. `progress` is called with a report after each completed search depth.
+    /// Returns `None` only when there is no legal move (the game is over).
+    fn choose(
+        &mut self,
+        state: &GameState,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<Move>;
+}
+
+/// A new engine of `kind` playing at `level`, seeded with `seed` (its only source of randomness).
+pub fn engine_for(kind: EngineKind, level: Level, seed: u64) -> Box<dyn Ai> {
+    match kind {
+        EngineKind::Search => Box::new(SearchAi::new(level, seed, DEFAULT_TT_MB)),
+        EngineKind::Random => Box::new(RandomAi::new(seed)),
+    }
+}
+
+/// The budget of a level, per move: depth-bounded for `easy` (1 ply), `medium` (2) and `hard`
+/// (5), so they play the same on any machine; time-bounded for `max` (1 s, and meant to be
+/// given the full time a caller allows). `easy` and `medium` also add a bounded random bonus
+/// to each root move (see [`SearchAi::new`]), so they vary and can be beaten, but never miss
+/// a forced win or walk into a loss they see.
+pub fn limits_for(level: Level) -> Limits {
+    match level {
+        Level::Easy => Limits::depth(1),
+        Level::Medium => Limits::depth(2),
+        Level::Hard => Limits::depth(5),
+        Level::Max => Limits::time(std::time::Duration::from_secs(1)),
+    }
+}

@@ -1,0 +1,382 @@
+//! Engine-vs-engine matches: paired games with sides swapped, openings varied by random first
+//! plies from the seed, a ply cap that adjudicates a draw, and the score with an Elo estimate.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::IndexedRandom;
+
+use super::{Limits, engine_for, limits_for};
+use crate::game::{EngineKind, Game, Level, Player};
+use crate::rules::{Outcome, Position, Reason, Rules, Side};
+
+/// An engine and its level, written `search:hard`, `ai:max` or `random`.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct EngineSpec {
+    /// Which engine.
+    pub kind: EngineKind,
+    /// Its level.
+    pub level: Level,
+}
+
+impl EngineSpec {
+    /// The budget per move: the level's, with the time bound replaced by `time` if given.
+    /// The random engine needs none.
+    pub fn limits(self, time: Option<Duration>) -> Limits {
+        match (self.kind, time) {
+            (EngineKind::Random, _) => Limits::INFINITE,
+            (EngineKind::Search, None) => limits_for(self.level),
+            (EngineKind::Search, Some(t)) => limits_for(self.level).with_time(t),
+        }
+    }
+
+    /// The player this engine is in a game record.
+    pub const fn player(self) -> Player {
+        Player::Ai {
+            engine: self.kind,
+            level: self.level,
+        }
+    }
+}
+
+impl fmt::Display for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            EngineKind::Search => write!(f, "search:{}", self.level),
+            EngineKind::Random => f.write_str("random"),
+        }
+    }
+}
+
+/// Why a text does not name an engine.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct ParseEngineError(String);
+
+impl fmt::Display for ParseEngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "\"{}\" is not an engine (expected search:LEVEL with LEVEL easy|medium|hard|max, or random)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseEngineError {}
+
+impl FromStr for EngineSpec {
+    type Err = ParseEngineError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.parse::<Player>() {
+            Ok(Player::Ai { engine, level }) => Ok(EngineSpec {
+                kind: engine,
+                level,
+            }),
+            _ => Err(ParseEngineError(s.to_owned())),
+        }
+    }
+}
+
+/// What a match plays.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// The position every game starts from.
+    pub start: Position,
+    /// The first engine: attackers in the even-numbered games (0, 2, ...).
+    pub first: EngineSpec,
+    /// The second engine: defenders in the even-numbered games.
+    pub second: EngineSpec,
+    /// Number of games.
+    pub games: u32,
+    /// The seed for openings and engines.
+    pub seed: u64,
+    /// Games played at once.
+    pub jobs: usize,
+    /// Time per move for the search engine (its level's budget if `None`).
+    pub time: Option<Duration>,
+    /// A game still running after this many plies is adjudicated a draw.
+    pub max_plies: usize,
+    /// Random plies played before the engines take over; each pair of games shares them.
+    pub opening_plies: usize,
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The game's number, from 0.
+    pub index: u32,
+    /// The side the first engine played.
+    pub first_side: Side,
+    /// Who played the attackers.
+    pub attackers: EngineSpec,
+    /// Who played the defenders.
+    pub defenders: EngineSpec,
+    /// How many of the moves were the random opening.
+    pub opening_plies: usize,
+    /// How it ended (a draw by adjudication at the ply cap).
+    pub outcome: Outcome,
+    /// The game record, ready to save.
+    pub game: Game,
+}
+
+impl GameResult {
+    /// The first engine's score: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn first_score(&self) -> f64 {
+        match self.outcome.winner {
+            Some(side) if side == self.first_side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// Wins, draws and losses.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
+pub struct SideRecord {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl SideRecord {
+    /// Number of games.
+    pub const fn games(self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The score as a fraction of the games (½ per draw); `None` without games.
+    pub fn score(self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n))
+    }
+
+    fn add(&mut self, score: f64) {
+        if score > 0.75 {
+            self.wins += 1;
+        } else if score < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+}
+
+impl std::ops::Add for SideRecord {
+    type Output = SideRecord;
+    fn add(self, other: SideRecord) -> SideRecord {
+        SideRecord {
+            wins: self.wins + other.wins,
+            draws: self.draws + other.draws,
+            losses: self.losses + other.losses,
+        }
+    }
+}
+
+/// The first engine's results, by the side it played.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
+pub struct MatchSummary {
+    /// Games where the first engine played the attackers.
+    pub as_attackers: SideRecord,
+    /// Games where the first engine played the defenders.
+    pub as_defenders: SideRecord,
+}
+
+impl MatchSummary {
+    /// The summary of these games.
+    pub fn of(games: &[GameResult]) -> MatchSummary {
+        let mut summary = MatchSummary::default();
+        for game in games {
+            let record = match game.first_side {
+                Side::Attackers => &mut summary.as_attackers,
+                Side::Defenders => &mut summary.as_defenders,
+            };
+            record.add(game.first_score());
+        }
+        summary
+    }
+
+    /// Both sides together.
+    pub fn total(&self) -> SideRecord {
+        self.as_attackers + self.as_defenders
+    }
+}
+
+/// The Elo difference a record implies, with the half-width of its 95% confidence interval:
+/// `(difference, margin)`. The difference is infinite for a clean sweep either way, and the
+/// margin `None` when the interval reaches a clean sweep. `None` without games.
+pub fn elo_difference(record: SideRecord) -> Option<(f64, Option<f64>)> {
+    let n = f64::from(record.games());
+    let p = record.score()?;
+    let elo = |p: f64| -400.0 * (1.0 / p - 1.0).log10();
+    let difference = if p >= 1.0 {
+        f64::INFINITY
+    } else if p <= 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        elo(p)
+    };
+    let mean_square = (f64::from(record.wins) + 0.25 * f64::from(record.draws)) / n;
+    let deviation = ((mean_square - p * p).max(0.0) / n).sqrt();
+    let (low, high) = (p - 1.96 * deviation, p + 1.96 * deviation);
+    let margin = (low > 0.0 && high < 1.0).then(|| (elo(high) - elo(low)) / 2.0);
+    Some((difference, margin))
+}
+
+/// `SplitMix64`: spreads a seed and a counter into an independent seed.
+const fn mix(seed: u64, n: u64) -> u64 {
+    let mut z = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Plays game number `index` of the match.
+fn play_game(config: &MatchConfig, index: u32) -> GameResult {
+    let first_side = if index % 2 == 0 {
+        Side::Attackers
+    } else {
+        Side::Defenders
+    };
+    let (attackers, defenders) = match first_side {
+        Side::Attackers => (config.first, config.second),
+        Side::Defenders => (config.second, config.first),
+    };
+    let mut game = Game::new(
+        config.rules,
+        config.start,
+        attackers.player(),
+        defenders.player(),
+    );
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, u64::from(index / 2)));
+    let mut opening_plies = 0;
+    while opening_plies < config.opening_plies {
+        let Some(&mv) = game.state().legal_moves().choose(&mut rng) else {
+            break;
+        };
+        if game.play(mv).is_err() {
+            break;
+        }
+        opening_plies += 1;
+    }
+    let game_seed = mix(config.seed ^ 0x5eed, u64::from(index));
+    let mut engines = [
+        engine_for(attackers.kind, attackers.level, game_seed),
+        engine_for(defenders.kind, defenders.level, game_seed.rotate_left(17)),
+    ];
+    let limits = [attackers.limits(config.time), defenders.limits(config.time)];
+    let stop = AtomicBool::new(false);
+    while !game.state().is_over() {
+        if game.state().ply() >= config.max_plies {
+            // The game is not over, so this cannot fail.
+            let _ = game.adjudicate_draw();
+            break;
+        }
+        let side = game.state().position().side_to_move();
+        let i = usize::from(side == Side::Defenders);
+        let chosen = engines[i].choose(game.state(), &limits[i], &stop, &mut |_| {});
+        if chosen.is_none_or(|mv| game.play(mv).is_err()) {
+            // An engine without a move in an unfinished game, or with an illegal one, resigns.
+            let _ = game.resign(side);
+        }
+    }
+    GameResult {
+        index,
+        first_side,
+        attackers,
+        defenders,
+        opening_plies,
+        outcome: game
+            .state()
+            .outcome()
+            .unwrap_or(Outcome::draw(Reason::Adjudicated)),
+        game,
+    }
+}
+
+/// Plays the match on `config.jobs` threads, calling `on_game` (on the calling thread) as each
+/// game ends. Returns the games in order.
+pub fn play_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameResult)) -> Vec<GameResult> {
+    let next = AtomicU32::new(0);
+    let (sender, receiver) = mpsc::channel();
+    let mut results = Vec::new();
+    let workers = config.jobs.clamp(1, config.games.max(1) as usize);
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games || sender.send(play_game(config, index)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for result in receiver {
+            on_game(&result);
+            results.push(result);
+        }
+    });
+    results.sort_by_key(|r| r.index);
+    results
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_parse() {
+        let spec: EngineSpec = "search:hard".parse().unwrap();
+        assert_eq!(spec.to_string(), "search:hard");
+        assert_eq!(spec.kind, EngineKind::Search);
+        assert_eq!(
+            "random".parse::<EngineSpec>().unwrap().to_string(),
+            "random"
+        );
+        assert!("human".parse::<EngineSpec>().is_err());
+        assert!("search:godlike".parse::<EngineSpec>().is_err());
+    }
+
+    #[test]
+    fn elo_follows_the_score() {
+        let even = SideRecord {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        let (d, margin) = elo_difference(even).unwrap();
+        assert!(d.abs() < 1e-9);
+        let margin = margin.unwrap();
+        assert!(margin > 100.0 && margin < 300.0, "{margin}");
+        let better = SideRecord {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
+        let (d, _) = elo_difference(better).unwrap();
+        assert!((d - 190.8).abs() < 0.1, "{d}");
+        let sweep = SideRecord {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(elo_difference(sweep), Some((f64::INFINITY, None)));
+        assert_eq!(elo_difference(SideRecord::default()), None);
+    }
+}

@@ -1,0 +1,687 @@
+//! The main engine: iterative deepening alpha-beta with principal-variation search,
+//! aspiration windows, late-move reductions, a transposition table and move ordering (table
+//! move, captures, king moves toward the corners, killers, history).
+//!
+//! The search is exact at the leaves for every preset: king captures, escapes, encirclement,
+//! repetition (with the game's history before the root) and "no legal move loses" are decided
+//! by the rules engine as moves are made; wins and losses are scored by distance.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use super::eval::{self, MAX_EVAL};
+use super::fill::sandwich_squares;
+use super::tt::{Bound, Table};
+use super::{Ai, Limits};
+use crate::game::Level;
+use crate::rules::{
+    Bitboard, GameState, MAX_MOVES, Move, Outcome, Position, Rules, Side, Square, decided_by_move,
+    is_third_occurrence, repetition_outcome,
+};
+
+/// The default transposition-table size in megabytes.
+pub const DEFAULT_TT_MB: usize = 8;
+
+/// The deepest line searched, in plies from the root.
+const MAX_PLY: usize = 100;
+/// A win at ply `p` from the root scores `MATE - p`.
+const MATE: i32 = 30_000;
+/// Above every score.
+const INF: i32 = 31_000;
+/// Scores at or beyond this are wins (or, negated, losses).
+#[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+const WIN_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+const _: () = assert!(MAX_EVAL < WIN_BOUND);
+
+/// A search score, from the point of view of the side to move at the root.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Score {
+    /// An evaluation, in hundredths of an attacking soldier.
+    Eval(i32),
+    /// A forced win, this many plies from the position.
+    Win(u32),
+    /// A forced loss, this many plies from the position.
+    Loss(u32),
+}
+
+impl Score {
+    #[allow(clippy::cast_sign_loss)]
+    fn from_internal(value: i32) -> Score {
+        if value >= WIN_BOUND {
+            Score::Win((MATE - value) as u32)
+        } else if value <= -WIN_BOUND {
+            Score::Loss((MATE + value) as u32)
+        } else {
+            Score::Eval(value)
+        }
+    }
+
+    /// One number for the score: evaluations as they are, a win in `n` plies as `30000 - n`,
+    /// a loss in `n` plies as `n - 30000`.
+    #[allow(clippy::cast_possible_wrap)]
+    pub const fn value(self) -> i32 {
+        match self {
+            Score::Eval(v) => v,
+            Score::Win(n) => MATE - n as i32,
+            Score::Loss(n) => n as i32 - MATE,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `+35`, `-120`, `win in 3`, `loss in 4` (plies).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Eval(v) => write!(f, "{v:+}"),
+            Score::Win(n) => write!(f, "win in {n}"),
+            Score::Loss(n) => write!(f, "loss in {n}"),
+        }
+    }
+}
+
+/// A progress report: the result of one completed search depth.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct SearchInfo {
+    /// The depth completed, in plies.
+    pub depth: u32,
+    /// The score for the side to move.
+    pub score: Score,
+    /// Nodes visited so far in this search.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time spent so far.
+    pub elapsed: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+/// Killer moves and the history table, kept between searches (history is aged).
+struct Heuristics {
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// Indexed by side, origin and destination.
+    history: Vec<i32>,
+}
+
+const HISTORY_MAX: i32 = 1 << 19;
+const HISTORY_SIDE: usize = Square::COUNT * Square::COUNT;
+
+impl Heuristics {
+    fn new() -> Heuristics {
+        Heuristics {
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * HISTORY_SIDE],
+        }
+    }
+
+    fn new_search(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
+        for h in &mut self.history {
+            *h /= 4;
+        }
+    }
+
+    const fn index(side: Side, mv: Move) -> usize {
+        side as usize * HISTORY_SIDE + mv.from().index() * Square::COUNT + mv.to().index()
+    }
+
+    fn history(&self, side: Side, mv: Move) -> i32 {
+        self.history[Self::index(side, mv)]
+    }
+
+    fn cutoff(&mut self, side: Side, mv: Move, ply: usize, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let h = &mut self.history[Self::index(side, mv)];
+        *h += depth * depth;
+        if *h > HISTORY_MAX {
+            let start = side as usize * HISTORY_SIDE;
+            for h in &mut self.history[start..start + HISTORY_SIDE] {
+                *h /= 2;
+            }
+        }
+    }
+}
+
+/// The alpha-beta engine at a level.
+pub struct SearchAi {
+    level: Level,
+    /// The largest random bonus given to a root move (0: none), for the lower levels.
+    noise: i32,
+    rng: Xoshiro256PlusPlus,
+    table: Table,
+    heuristics: Box<Heuristics>,
+}
+
+impl SearchAi {
+    /// The engine at `level` with a transposition table of `tt_megabytes` MB. The seed drives
+    /// the controlled randomness of the lower levels: each root move gets a random bonus of up
+    /// to 1.5 soldiers at `easy` and 0.6 at `medium` (never added to a win or a loss).
+    pub fn new(level: Level, seed: u64, tt_megabytes: usize) -> SearchAi {
+        let noise = match level {
+            Level::Easy => 150,
+            Level::Medium => 60,
+            Level::Hard | Level::Max => 0,
+        };
+        SearchAi {
+            level,
+            noise,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            table: Table::new(tt_megabytes),
+            heuristics: Box::new(Heuristics::new()),
+        }
+    }
+}
+
+impl Ai for SearchAi {
+    fn name(&self) -> String {
+        format!("search:{}", self.level)
+    }
+
+    fn choose(
+        &mut self,
+        state: &GameState,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<Move> {
+        let moves = state.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        self.table.new_search();
+        self.heuristics.new_search();
+        let mut searcher = Searcher {
+            rules: *state.rules(),
+            path: state.history().to_vec(),
+            table: &mut self.table,
+            heuristics: &mut self.heuristics,
+            stop,
+            start: Instant::now(),
+            deadline: limits.time.map(|t| Instant::now() + t),
+            max_nodes: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            aborted: false,
+            can_abort: false,
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            best: None,
+        };
+        let pos = *state.position();
+        let mut scores = [0; MAX_MOVES];
+        let mut ordered = moves.clone();
+        searcher.order(&pos, &mut ordered, None, 0, &mut scores);
+        let mut root: Vec<RootMove> = (0..ordered.len())
+            .map(|i| {
+                pick_best(&mut ordered, &mut scores, i);
+                let bonus = if self.noise > 0 {
+                    self.rng.random_range(0..=self.noise)
+                } else {
+                    0
+                };
+                RootMove {
+                    mv: ordered[i],
+                    bonus,
+                }
+            })
+            .collect();
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY - 4, |d| (d as usize).clamp(1, MAX_PLY - 4));
+        searcher.deepen(&mut root, max_depth, progress);
+        searcher.best.or(Some(root[0].mv))
+    }
+}
+
+/// The depth, distance from the root and alpha-beta window of a node.
+#[derive(Copy, Clone)]
+struct Window {
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+}
+
+/// A root move with its random bonus (0 at the higher levels).
+#[derive(Copy, Clone)]
+struct RootMove {
+    mv: Move,
+    bonus: i32,
+}
+
+/// Move-ordering scores: the table move, then king escapes, captures, king routes, killers,
+/// then history.
+const ORDER_TT: i32 = 1 << 30;
+const ORDER_ESCAPE: i32 = 1 << 29;
+const ORDER_CAPTURE: i32 = 1 << 24;
+const ORDER_KING_ROUTE: i32 = 1 << 23;
+const ORDER_KILLER_1: i32 = 1 << 22;
+const ORDER_KILLER_2: i32 = 1 << 21;
+
+/// One search: the path from the game's start to the current node, and its bookkeeping.
+struct Searcher<'a> {
+    rules: Rules,
+    path: Vec<Position>,
+    table: &'a mut Table,
+    heuristics: &'a mut Heuristics,
+    stop: &'a AtomicBool,
+    start: Instant,
+    deadline: Option<Instant>,
+    max_nodes: u64,
+    nodes: u64,
+    aborted: bool,
+    can_abort: bool,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    best: Option<Move>,
+}
+
+#[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+const fn win_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+/// The score of a decided game for `us`, decided `ply` plies from the root.
+fn outcome_score(outcome: Outcome, us: Side, ply: usize) -> i32 {
+    match outcome.winner {
+        Some(side) if side == us => win_in(ply),
+        Some(_) => -win_in(ply),
+        None => 0,
+    }
+}
+
+#[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Moves the best-scored move at or after `i` to `i`.
+fn pick_best(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}
+
+impl Searcher<'_> {
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    fn info(&self, depth: usize, score: i32) -> SearchInfo {
+        let elapsed = self.elapsed();
+        let secs = elapsed.as_secs_f64();
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
+        let nps = if secs > 0.0 {
+            (self.nodes as f64 / secs) as u64
+        } else {
+            0
+        };
+        SearchInfo {
+            depth: u32::try_from(depth).unwrap_or(u32::MAX),
+            score: Score::from_internal(score),
+            nodes: self.nodes,
+            nps,
+            elapsed,
+            pv: self.pv[0][..self.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect(),
+        }
+    }
+
+    /// Iterative deepening with aspiration windows, reporting each completed depth.
+    fn deepen(
+        &mut self,
+        root: &mut [RootMove],
+        max_depth: usize,
+        progress: &mut dyn FnMut(&SearchInfo),
+    ) {
+        let mut previous: Option<i32> = None;
+        for depth in 1..=max_depth {
+            self.can_abort = depth > 1;
+            let best_before = self.best;
+            let mut delta = 30;
+            let (mut alpha, mut beta) = match previous {
+                Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+                _ => (-INF, INF),
+            };
+            let score = loop {
+                #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+                let s = self.search_root(root, depth as i32, alpha, beta);
+                if self.aborted {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+                if delta > 600 {
+                    (alpha, beta) = (-INF, INF);
+                }
+            };
+            if self.aborted {
+                if self.best != best_before && self.pv_len[0] > 0 {
+                    progress(&self.info(depth - 1, score));
+                }
+                break;
+            }
+            previous = Some(score);
+            progress(&self.info(depth, score));
+            #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+            if score.abs() >= WIN_BOUND && MATE - score.abs() <= depth as i32 {
+                break;
+            }
+        }
+    }
+
+    /// The root: every move searched (PVS), the best moved to the front.
+    fn search_root(&mut self, root: &mut [RootMove], depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[0] = 0;
+        let pos = self.path[self.path.len() - 1];
+        let mut best = -INF;
+        for i in 0..root.len() {
+            let RootMove { mv, bonus } = root[i];
+            let window = Window {
+                depth,
+                ply: 0,
+                alpha: alpha - bonus,
+                beta: beta - bonus,
+            };
+            let (mut score, _) = self.search_child(&pos, mv, window, i, false);
+            if score.abs() < WIN_BOUND {
+                score += bonus;
+            }
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, mv);
+                    self.best = Some(mv);
+                    root[..=i].rotate_right(1);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[ply] = Some(mv);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        line[ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Checks the node budget, and every 1024 nodes the stop flag and the clock.
+    #[inline]
+    fn poll(&mut self) {
+        if !self.can_abort {
+            return;
+        }
+        let clock_due = self.nodes.trailing_zeros() >= 10;
+        if self.nodes >= self.max_nodes
+            || clock_due
+                && (self.stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// The score of a position where the search stops: a loss without moves, else the
+    /// static evaluation.
+    fn leaf(&self, pos: &Position, ply: usize) -> i32 {
+        if pos.has_moves() {
+            eval::evaluate(pos, &self.rules)
+        } else {
+            -win_in(ply)
+        }
+    }
+
+    /// Alpha-beta (fail-soft, PVS) below the root; the node's position is the path's last.
+    fn negamax(&mut self, mut depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        let pos = self.path[self.path.len() - 1];
+        let us = pos.side_to_move();
+        let king_free = eval::king_sees_corner(&pos);
+        if king_free && us == Side::Defenders {
+            // The king walks into the corner with this move.
+            return win_in(ply + 1);
+        }
+        if depth <= 0 || ply + 2 >= MAX_PLY {
+            // An escape threat is answered before evaluating: the attackers' replies are searched.
+            if king_free && ply + 2 < MAX_PLY {
+                depth = 1;
+            } else {
+                return self.leaf(&pos, ply);
+            }
+        }
+        alpha = alpha.max(-win_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+        // Nodes just above the horizon are the most numerous and gain least from the table:
+        // they skip it and its cache misses.
+        let hit = if depth >= 2 {
+            self.table.probe(pos.key())
+        } else {
+            None
+        };
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let s = from_table(h.score, ply);
+                match h.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -win_in(ply);
+        }
+        let mut scores = [0; MAX_MOVES];
+        self.order(&pos, &mut moves, tt_move, ply, &mut scores);
+        let alpha_start = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let window = Window {
+                depth,
+                ply,
+                alpha,
+                beta,
+            };
+            let reducible = scores[i] < ORDER_KILLER_2;
+            let (score, quiet) = self.search_child(&pos, mv, window, i, reducible);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.heuristics.cutoff(us, mv, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if depth >= 2 {
+            self.table
+                .store(pos.key(), best_move, to_table(best, ply), depth, bound);
+        }
+        best
+    }
+
+    /// Plays `mv` from `pos`, the node at `window.ply`, and scores it for the mover: a decided
+    /// game exactly, else by a search below it (PVS: the first move with the full window, the
+    /// others with a null window first, late quiet `reducible` moves at reduced depth).
+    /// Also says whether the move was quiet (captured nothing).
+    fn search_child(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        window: Window,
+        index: usize,
+        reducible: bool,
+    ) -> (i32, bool) {
+        let Window {
+            depth,
+            ply,
+            alpha,
+            beta,
+        } = window;
+        let us = pos.side_to_move();
+        let mut child = *pos;
+        let captured = child.play_unchecked(mv, &self.rules);
+        let quiet = captured.is_empty();
+        self.pv_len[ply + 1] = ply + 1;
+        if let Some(outcome) = decided_by_move(&self.rules, &child, captured) {
+            return (outcome_score(outcome, us, ply + 1), quiet);
+        }
+        self.path.push(child);
+        let score = if is_third_occurrence(&self.path) {
+            outcome_score(
+                repetition_outcome(&self.rules, child.side_to_move()),
+                us,
+                ply + 1,
+            )
+        } else if index == 0 {
+            -self.negamax(depth - 1, ply + 1, -beta, -alpha)
+        } else {
+            let reduction = match (reducible && quiet, depth, index) {
+                (true, 5.., 8..) => 2,
+                (true, 3.., 3..) => 1,
+                _ => 0,
+            };
+            let mut s = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+            if s > alpha && reduction > 0 {
+                s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+            }
+            if s > alpha && s < beta {
+                s = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            }
+            s
+        };
+        self.path.pop();
+        (score, quiet)
+    }
+
+    /// Scores `moves` for ordering into `scores`.
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &mut [Move],
+        tt_move: Option<Move>,
+        ply: usize,
+        scores: &mut [i32],
+    ) {
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        let victims = match us {
+            Side::Attackers => pos.pieces(Side::Defenders),
+            Side::Defenders => pos.attackers(),
+        };
+        let mut anvils = own | Bitboard::CORNERS;
+        if pos.king() != Some(Square::THRONE) {
+            anvils |= Bitboard::THRONE;
+        }
+        let captures = sandwich_squares(victims, anvils);
+        let routes = eval::king_targets(pos);
+        let king = pos.king();
+        let killers = self.heuristics.killers[ply];
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            let mv = *mv;
+            if Some(mv) == tt_move {
+                *score = ORDER_TT;
+                continue;
+            }
+            let mut s = self.heuristics.history(us, mv);
+            if king == Some(mv.from()) && mv.to().is_corner() {
+                s += ORDER_ESCAPE;
+            }
+            if captures.contains(mv.to()) {
+                s += ORDER_CAPTURE;
+            }
+            if routes.contains(mv.to()) {
+                s += ORDER_KING_ROUTE;
+            }
+            if killers[0] == Some(mv) {
+                s += ORDER_KILLER_1;
+            } else if killers[1] == Some(mv) {
+                s += ORDER_KILLER_2;
+            }
+            *score = s;
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The transposition table: search results keyed by Zobrist key, one 16-byte entry per slot.
+
+use crate::rules::{Move, Square};
+
+/// What a stored score says about the true score.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this (a beta cutoff).
+    Lower,
+    /// The true score is at most this (every move failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Copy, Clone, Default)]
+struct Entry {
+    key: u64,
+    /// The best move as `1 << 15 | from << 6 | to`, 0 for none.
+    mv: u16,
+    score: i16,
+    depth: i8,
+    /// The bound in the low 2 bits, the search generation above.
+    meta: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+
+/// A probed entry.
+#[derive(Copy, Clone, Debug)]
+pub struct Hit {
+    /// The best move found there, if any.
+    pub mv: Option<Move>,
+    /// The stored score (ply-adjusted by the caller).
+    pub score: i32,
+    /// The depth it was searched to.
+    pub depth: i32,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+/// A fixed-size table, replaced by depth and age.
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of at most `megabytes` MB (a power of two number of entries, at least 1024).
+    pub fn new(megabytes: usize) -> Table {
+        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
+        let len = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        }
+        .max(1024);
+        Table {
+            entries: vec![Entry::default(); len],
+            mask: len - 1,
+            generation: 0,
+        }
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 0x3f;
+    }
+
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)]
+    fn slot(&self, key: u64) -> usize {
+        key as usize & self.mask
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let e = self.entries[self.slot(key)];
+        if e.key != key || e.meta == 0 && e.mv == 0 && e.depth == 0 && e.score == 0 {
+            return None;
+        }
+        let bound = match e.meta & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Hit {
+            mv: decode(e.mv),
+            score: i32::from(e.score),
+            depth: i32::from(e.depth),
+            bound,
+        })
+    }
+
+    /// Stores a result, replacing the slot's entry unless that one is deeper, current and
+    /// for another position.
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)]
+    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+        let slot = self.slot(key);
+        let old = self.entries[slot];
+        let old_generation = old.meta >> 2;
+        if old.key != key && old_generation == self.generation && i32::from(old.depth) > depth + 2 {
+            return;
+        }
+        let mv = match mv {
+            Some(m) => encode(m),
+            None if old.key == key => old.mv,
+            None => 0,
+        };
+        let bound_bits = match bound {
+            Bound::Exact => 0,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        };
+        self.entries[slot] = Entry {
+            key,
+            mv,
+            score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            depth: depth.clamp(0, i32::from(i8::MAX)) as i8,
+            meta: self.generation << 2 | bound_bits,
+        };
+    }
+}
+
+#[allow(clippy::cast_possible_truncation)]
+fn encode(mv: Move) -> u16 {
+    1 << 15 | (mv.from().index() as u16) << 6 | mv.to().index() as u16
+}
+
+fn decode(bits: u16) -> Option<Move> {
+    if bits == 0 {
+        return None;
+    }
+    let from = Square::from_index(usize::from(bits >> 6 & 0x3f))?;
+    let to = Square::from_index(usize::from(bits & 0x3f))?;
+    Some(Move::new(from, to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        let mut table = Table::new(1);
+        let mv = Move::new("d2".parse().unwrap(), "c2".parse().unwrap());
+        assert!(table.probe(12345).is_none());
+        table.store(12345, Some(mv), -321, 7, Bound::Lower);
+        let hit = table.probe(12345).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.depth, hit.bound),
+            (Some(mv), -321, 7, Bound::Lower)
+        );
+        assert!(table.probe(12345 + (1 << 40)).is_none());
+    }
+
+    #[test]
+    fn size_is_bounded_by_the_megabytes_asked() {
+        let table = Table::new(3);
+        assert_eq!(table.entries.len() * 16, 2 << 20);
+    }
+}

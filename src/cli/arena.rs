@@ -1,0 +1,244 @@
+//! `brandubh match`: engine-vs-engine games with per-side results and an Elo estimate.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{CliError, RulesArgs};
+use crate::ai::{
+    EngineSpec, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference, parse_duration,
+    play_match,
+};
+use crate::game::storage;
+use crate::rules::{GameState, Side};
+
+/// Arguments of `brandubh match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The engine playing the attackers in the first game (sides alternate): search:LEVEL or random.
+    #[arg(long, value_name = "ENGINE")]
+    pub attackers: EngineSpec,
+    /// The engine playing the defenders in the first game.
+    #[arg(long, value_name = "ENGINE")]
+    pub defenders: EngineSpec,
+    /// Number of games.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Seed for the openings and the engines.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+    /// Time per move for search engines, e.g. 50ms, 1s (default: each level's own budget).
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// A game still running after this many plies is adjudicated a draw.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_plies: u32,
+    /// Random plies that open each pair of games.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub opening_plies: u32,
+    /// Save every game as a JSON save in this folder (`game-001.json`, ...), created if missing.
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<PathBuf>,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One game as `--json` prints it.
+#[derive(Serialize)]
+struct GameReport {
+    game: u32,
+    attackers: String,
+    defenders: String,
+    result: String,
+    winner: Option<String>,
+    reason: String,
+    plies: usize,
+    opening_plies: usize,
+    moves: Vec<String>,
+}
+
+/// Wins, draws and losses as `--json` prints them.
+#[derive(Serialize)]
+struct RecordReport {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl From<SideRecord> for RecordReport {
+    fn from(r: SideRecord) -> Self {
+        RecordReport {
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+        }
+    }
+}
+
+/// The match as `--json` prints it; results are the first engine's.
+#[derive(Serialize)]
+struct MatchReport {
+    rules: String,
+    first: String,
+    second: String,
+    games: Vec<GameReport>,
+    as_attackers: RecordReport,
+    as_defenders: RecordReport,
+    total: RecordReport,
+    score: f64,
+    elo: Option<f64>,
+    elo_margin: Option<f64>,
+    elo_text: String,
+}
+
+pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (rules, start) = args.rules.resolve()?;
+    if GameState::new(rules, start).is_over() {
+        return Err(CliError::new(
+            "--position: the game is already over there, nothing to play",
+        ));
+    }
+    let config = MatchConfig {
+        rules,
+        start,
+        first: args.attackers,
+        second: args.defenders,
+        games: args.games,
+        seed: args.seed,
+        jobs: usize::from(args.jobs),
+        time: args.time,
+        max_plies: args.max_plies as usize,
+        opening_plies: args.opening_plies as usize,
+    };
+    let mut error = None;
+    let games = play_match(&config, &mut |game| {
+        if error.is_some() {
+            return;
+        }
+        if let Some(dir) = &args.save_dir {
+            let path = dir.join(format!("game-{:03}.json", game.index + 1));
+            if let Err(e) = storage::save_atomic(&path, &game.game) {
+                error = Some(CliError::new(e.to_string()));
+                return;
+            }
+        }
+        if !args.json {
+            error = writeln!(out, "{}", game_line(game))
+                .and_then(|()| out.flush())
+                .err()
+                .map(CliError::from);
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let summary = MatchSummary::of(&games);
+    let total = summary.total();
+    let elo = elo_difference(total);
+    let elo_text = elo_text(elo);
+    let score = total.score().unwrap_or(0.0);
+    if args.json {
+        let report = MatchReport {
+            rules: args.rules.rules.name().to_owned(),
+            first: config.first.to_string(),
+            second: config.second.to_string(),
+            games: games.iter().map(game_report).collect(),
+            as_attackers: summary.as_attackers.into(),
+            as_defenders: summary.as_defenders.into(),
+            total: total.into(),
+            score,
+            elo: elo.map(|(d, _)| d).filter(|d| d.is_finite()),
+            elo_margin: elo.and_then(|(_, m)| m),
+            elo_text,
+        };
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
+        writeln!(out, "{text}")?;
+    } else {
+        let first = config.first;
+        writeln!(
+            out,
+            "{first} vs {}: {} games, rules {}",
+            config.second,
+            games.len(),
+            args.rules.rules
+        )?;
+        writeln!(
+            out,
+            "{first} as attackers: {}",
+            record_text(summary.as_attackers)
+        )?;
+        writeln!(
+            out,
+            "{first} as defenders: {}",
+            record_text(summary.as_defenders)
+        )?;
+        writeln!(
+            out,
+            "{first} score: {:.1}/{} ({:.1}%)",
+            score * f64::from(total.games()),
+            total.games(),
+            100.0 * score
+        )?;
+        writeln!(out, "elo difference: {elo_text}")?;
+    }
+    Ok(())
+}
+
+fn record_text(r: SideRecord) -> String {
+    format!("{} wins, {} draws, {} losses", r.wins, r.draws, r.losses)
+}
+
+fn elo_text(elo: Option<(f64, Option<f64>)>) -> String {
+    match elo {
+        None => "none (no games)".to_owned(),
+        Some((d, _)) if d.is_infinite() => {
+            format!(
+                "{}inf (no error bar: every game went one way)",
+                if d > 0.0 { "+" } else { "-" }
+            )
+        }
+        Some((d, Some(margin))) => format!("{d:+.0} ± {margin:.0} (95%)"),
+        Some((d, None)) => format!("{d:+.0} (error bar unbounded)"),
+    }
+}
+
+fn game_line(game: &GameResult) -> String {
+    let side = |s: Side| match s {
+        Side::Attackers => "attackers",
+        Side::Defenders => "defenders",
+    };
+    format!(
+        "game {}: {} ({}) vs {} ({}): {} in {} plies",
+        game.index + 1,
+        game.attackers,
+        side(Side::Attackers),
+        game.defenders,
+        side(Side::Defenders),
+        game.outcome,
+        game.game.moves().len()
+    )
+}
+
+fn game_report(game: &GameResult) -> GameReport {
+    GameReport {
+        game: game.index + 1,
+        attackers: game.attackers.to_string(),
+        defenders: game.defenders.to_string(),
+        result: game.outcome.to_string(),
+        winner: game.outcome.winner.map(|s| s.name().to_owned()),
+        reason: game.outcome.reason.name().to_owned(),
+        plies: game.game.moves().len(),
+        opening_plies: game.opening_plies,
+        moves: game.game.moves().iter().map(ToString::to_string).collect(),
+    }
+}

@@ -1,0 +1,197 @@
+//! The `analyze` and `match` commands, run as a user runs them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn brandubh(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn success(args: &[&str]) -> String {
+    let out = brandubh(args);
+    let err = String::from_utf8(out.stderr.clone()).unwrap();
+    assert!(out.status.success(), "{args:?}: {err}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must fail with exit code 2 and one line on stderr; returns the line.
+fn failure(args: &[&str]) -> String {
+    let out = brandubh(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err.trim_end().to_owned()
+}
+
+#[test]
+fn analyze_prints_depths_then_the_best_move() {
+    let text = success(&["analyze", "--depth", "3"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    for (i, line) in lines[..3].iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("depth {} score ", i + 1)),
+            "{line}"
+        );
+        assert!(line.contains(" nodes ") && line.contains(" pv "), "{line}");
+    }
+    assert!(lines[3].starts_with("best: "), "{}", lines[3]);
+}
+
+#[test]
+fn analyze_json_has_the_documented_keys() {
+    let text = success(&[
+        "analyze",
+        "--json",
+        "--depth",
+        "4",
+        "--position",
+        "/7/7/7/7/7/1tK4/3t3/ a",
+    ]);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["best"], "d7-d6++");
+    assert_eq!(v["depth"], 1, "a win in one is proven at depth 1");
+    assert_eq!(v["score"], 29_999);
+    assert_eq!(v["score_text"], "win in 1");
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(v["pv"][0], "d7-d6++");
+}
+
+#[test]
+fn analyze_refuses_bad_input() {
+    assert!(failure(&["analyze", "--time", "5x"]).contains("\"5x\" is not a duration"));
+    assert!(failure(&["analyze", "--position", "/7/7/7/7/7/7/7/ a"]).contains("game is over"));
+    failure(&["analyze", "--time", "1s", "--depth", "3"]);
+}
+
+#[test]
+fn match_reports_per_side_results_and_elo() {
+    let text = success(&[
+        "match",
+        "--attackers",
+        "search:easy",
+        "--defenders",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    assert_eq!(v["games"][0]["attackers"], "search:easy");
+    assert_eq!(v["games"][1]["attackers"], "random");
+    let total = &v["total"];
+    let sum = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| total[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(sum, 2);
+    assert!(v["elo_text"].is_string());
+}
+
+#[test]
+fn match_adjudicates_a_draw_at_the_ply_cap() {
+    let text = success(&[
+        "match",
+        "--attackers",
+        "random",
+        "--defenders",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "3",
+    ]);
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    for line in games {
+        assert!(line.ends_with("draw adjudicated in 3 plies"), "{line}");
+    }
+    assert!(
+        text.contains("random as attackers: 0 wins, 1 draws, 0 losses"),
+        "{text}"
+    );
+}
+
+#[test]
+fn match_refuses_bad_engines() {
+    assert!(
+        failure(&[
+            "match",
+            "--attackers",
+            "human",
+            "--defenders",
+            "random",
+            "--games",
+            "1"
+        ])
+        .contains("not an engine")
+    );
+    failure(&[
+        "match",
+        "--attackers",
+        "random",
+        "--defenders",
+        "random",
+        "--games",
+        "0",
+    ]);
+}
+
+#[test]
+fn match_saves_every_game_and_analyze_loads_a_save() {
+    let dir = std::env::temp_dir().join(format!("brandubh-cli-ai-{}", std::process::id()));
+    let dir_text = dir.to_str().unwrap();
+    success(&[
+        "match",
+        "--attackers",
+        "random",
+        "--defenders",
+        "search:easy",
+        "--games",
+        "2",
+        "--max-plies",
+        "6",
+        "--save-dir",
+        dir_text,
+    ]);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["game-001.json", "game-002.json"]);
+    let first = dir.join("game-001.json");
+    let first = first.to_str().unwrap();
+    let replay = success(&["replay", first]);
+    assert_eq!(replay.lines().count(), 7, "{replay}");
+    assert!(replay.ends_with("result: draw adjudicated\n"), "{replay}");
+    // Adjudicated games are over: nothing to analyze. A save of an unfinished game is analyzed.
+    assert!(failure(&["analyze", first]).contains("game is over"));
+    let unfinished = dir.join("unfinished.json");
+    let saved = std::fs::read_to_string(dir.join("game-002.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&saved).unwrap();
+    let object = value.as_object_mut().unwrap();
+    object["result"] = Value::Null;
+    object["moves"].as_array_mut().unwrap().truncate(3);
+    std::fs::write(&unfinished, value.to_string()).unwrap();
+    let text = success(&[
+        "analyze",
+        "--depth",
+        "2",
+        "--json",
+        unfinished.to_str().unwrap(),
+    ]);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["side"], "defenders");
+    assert_eq!(v["depth"], 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
