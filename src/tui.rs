@@ -13,16 +13,17 @@ mod panels;
 mod screens;
 mod session;
 mod theme;
+mod worker;
 
 use std::fmt;
 use std::io::{self, IsTerminal};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
-pub use app::{App, Config, Status, Tone};
+pub use app::{App, Config, Pace, Status, Tone};
 pub use input::{Action, Direction, Mode};
 pub use layout::minimum_size;
 pub use session::{Session, Storage};
@@ -99,6 +100,7 @@ fn event_loop(app: &mut App, terminal: &mut DefaultTerminal) -> io::Result<()> {
         if app.should_quit() {
             return Ok(());
         }
+        redraw |= app.tick(Instant::now());
         if event::poll(POLL)? {
             // Handle every pending event (a resize too) before drawing again.
             loop {

@@ -275,3 +275,26 @@ fn a_tiny_terminal_asks_to_be_enlarged_and_recovers() {
     term.send("q");
     assert!(term.wait_exit().success());
 }
+
+#[test]
+fn the_ai_answers_and_ai_games_can_be_watched_and_paused() {
+    let home = temp_home("ai");
+    let mut term = Term::start(&["--attackers", "human", "--defenders", "ai:easy"], &home);
+    term.wait_for("Attackers to move");
+    term.send(":d2-e2\r");
+    let screen = term.wait_for("the AI played");
+    assert!(screen.contains("Attackers to move"), "{screen}");
+    term.send("q");
+    term.wait_for("Quit anyway?");
+    term.send("y");
+    assert!(term.wait_exit().success());
+
+    let mut term = Term::start(&["--attackers", "random", "--defenders", "random"], &home);
+    term.wait_for("Watching AI vs AI");
+    term.send("+++");
+    term.wait_for("│  3 ");
+    term.send("p");
+    term.wait_for("AI paused");
+    term.send("\x03");
+    assert!(term.wait_exit().success());
+}

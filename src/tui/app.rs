@@ -6,15 +6,18 @@ use ratatui::layout::Rect;
 
 use super::board_view::{BoardView, Marks};
 use std::path::Path;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::dialogs::{self, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
 use super::layout::{GameLayout, minimum_size};
-use super::panels::{self, PanelData};
+use super::panels::{self, AiView, PanelData, Search};
 use super::screens::{self, RulesScreen, SetupForm};
 use super::session::{Session, Storage, saves};
 use super::theme::Look;
-use crate::game::Player;
+use super::worker::{JobId, Report, Worker};
+use crate::ai::{Score, SearchInfo, limits_for};
+use crate::game::{EngineKind, Level, Player};
 use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
 
 /// How the game starts: the settings the command line gives.
@@ -101,6 +104,7 @@ pub struct App {
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
+    ai: AiState,
     quit: bool,
     size: Rect,
 }
@@ -136,6 +140,7 @@ impl App {
             list_scroll: None,
             hint: None,
             saved: skip_setup_saved,
+            ai: AiState::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         }
@@ -330,6 +335,7 @@ impl App {
         match question {
             Question::Quit { .. } => self.quit = true,
             Question::Resign(side) => {
+                self.cancel_thinking();
                 if let Err(e) = self.session.resign(side) {
                     self.error(e.to_string());
                     return;
@@ -338,6 +344,7 @@ impl App {
                 self.say_outcome();
             }
             Question::Draw(offered_by) => {
+                self.cancel_thinking();
                 if let Err(e) = self.session.agree_draw() {
                     self.error(e.to_string());
                     return;
@@ -398,6 +405,9 @@ impl App {
 
     /// Starts playing `session`.
     fn start(&mut self, session: Session) {
+        self.cancel_thinking();
+        self.ai.paused = false;
+        self.ai.judgement = None;
         self.session = session;
         self.saved = false;
         self.screen = Screen::Game;
@@ -406,8 +416,9 @@ impl App {
         self.hint = None;
         self.list_scroll = None;
         self.info(format!(
-            "new game, {} rules: the attackers move first",
-            rules_name(&self.session)
+            "{} rules: the {} to move",
+            rules_name(&self.session),
+            self.session.side_to_move()
         ));
     }
 
@@ -464,9 +475,20 @@ impl App {
             }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
+            Action::Hint => self.ask_hint(),
+            Action::MoveNow => self.move_now(),
+            Action::Pause => self.toggle_pause(),
+            Action::Faster | Action::Slower => {
+                self.ai.pace = self.ai.pace.step(action == Action::Faster);
+                self.info(format!(
+                    "AI-vs-AI pace: {} ms between moves",
+                    self.ai.pace.delay().as_millis()
+                ));
+            }
             Action::OfferDraw => self.offer_draw(),
             Action::Resign => self.ask_resign(),
             Action::NewGame => {
+                self.cancel_thinking();
                 self.screen = Screen::Setup(SetupForm::new(
                     self.session.preset().unwrap_or_default(),
                     self.session.player(Side::Attackers),
@@ -583,10 +605,12 @@ impl App {
         if self.session.outcome().is_some() {
             self.say_outcome();
         } else if let Some(last) = self.session.moves().last() {
-            self.info(format!(
-                "played {last}; the {} to move",
-                self.session.side_to_move()
-            ));
+            let to_move = self.session.side_to_move();
+            let who = match self.session.player(to_move.opponent()) {
+                Player::Human => "",
+                Player::Ai { .. } => "the AI ",
+            };
+            self.info(format!("{who}played {last}; the {to_move} to move"));
         }
     }
 
@@ -609,14 +633,27 @@ impl App {
         }
     }
 
+    /// Whether a person plays either side.
+    fn has_human(&self) -> bool {
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .any(|s| self.session.player(s) == Player::Human)
+    }
+
     fn undo(&mut self) {
+        self.cancel_thinking();
         self.selected = None;
         self.hint = None;
         if self.session.undo() {
-            // Against the AI, go back to the human's turn.
-            while self.session.player(self.session.side_to_move()) != Player::Human
-                && self.session.undo()
-            {}
+            if self.has_human() {
+                // Against the AI, go back to the human's turn.
+                while self.session.player(self.session.side_to_move()) != Player::Human
+                    && self.session.undo()
+                {}
+            } else {
+                // Watching the AIs: stop to look at the position.
+                self.ai.paused = true;
+            }
             self.changed();
             self.info("move taken back: r to redo".to_owned());
         } else {
@@ -625,10 +662,12 @@ impl App {
     }
 
     fn redo(&mut self) {
+        self.cancel_thinking();
         self.selected = None;
         self.hint = None;
         if self.session.redo() {
-            while self.session.player(self.session.side_to_move()) != Player::Human
+            while self.has_human()
+                && self.session.player(self.session.side_to_move()) != Player::Human
                 && self.session.outcome().is_none()
                 && self.session.redo()
             {}
@@ -657,7 +696,25 @@ impl App {
             Some(side) if self.session.player(side.opponent()) == Player::Human => {
                 self.overlay = Some(Overlay::Question(Question::Draw(side)));
             }
-            Some(_) => self.error("the AI does not accept draws".to_owned()),
+            Some(side) => match self.ai.judgement {
+                Some((ai_side, score)) if ai_side == side.opponent() && !is_better(score) => {
+                    self.cancel_thinking();
+                    if let Err(e) = self.session.agree_draw() {
+                        self.error(e.to_string());
+                        return;
+                    }
+                    self.changed();
+                    self.info(format!(
+                        "the AI ({ai_side}) accepts the draw: it sees no advantage ({})",
+                        score_text(score)
+                    ));
+                }
+                Some((_, score)) => self.error(format!(
+                    "the AI declines the draw: it thinks it stands better ({})",
+                    score_text(score)
+                )),
+                None => self.error("the AI declines: it has not judged the game yet".to_owned()),
+            },
             None => self.error("no human plays in this game".to_owned()),
         }
     }
@@ -682,6 +739,164 @@ impl App {
             _ => top + page,
         };
         self.list_scroll = (next + page < rows).then_some(next);
+    }
+
+    /// Lets time pass: takes the AI's reports and starts it when it is its turn. Returns
+    /// whether anything changed on screen.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = false;
+        while let Some(report) = self.ai.worker.as_mut().and_then(Worker::try_report) {
+            changed = true;
+            self.on_report(report, now);
+        }
+        if self.ai.thinking.is_none() && self.ai_to_move(now) {
+            self.start_thinking(Purpose::Move);
+            changed = true;
+        }
+        changed
+    }
+
+    /// Whether an AI should start on its move now.
+    fn ai_to_move(&self, now: Instant) -> bool {
+        let side = self.session.side_to_move();
+        matches!(self.screen, Screen::Game)
+            && self.overlay.is_none()
+            && !self.ai.paused
+            && self.session.outcome().is_none()
+            && self.session.player(side) != Player::Human
+            && (self.has_human()
+                || self
+                    .ai
+                    .last_move_at
+                    .is_none_or(|at| self.ai.pace.due(at, now)))
+    }
+
+    /// Starts the worker on the side to move: its own move, or a hint for a person.
+    fn start_thinking(&mut self, purpose: Purpose) {
+        let side = self.session.side_to_move();
+        let (engine, level) = match (purpose, self.session.player(side)) {
+            (Purpose::Move, Player::Ai { engine, level }) => (engine, level),
+            _ => (EngineKind::Search, HINT_LEVEL),
+        };
+        if self.ai.worker.is_none() {
+            match Worker::spawn(self.ai.seed) {
+                Ok(worker) => self.ai.worker = Some(worker),
+                Err(e) => {
+                    self.ai.paused = true;
+                    self.error(format!("cannot start the AI: {e}"));
+                    return;
+                }
+            }
+        }
+        let Some(worker) = self.ai.worker.as_mut() else {
+            return;
+        };
+        let id = worker.start(engine, level, self.session.state(), limits_for(level));
+        self.ai.thinking = Some(Thinking {
+            id,
+            side,
+            purpose,
+            player: Player::Ai { engine, level },
+            info: None,
+        });
+    }
+
+    fn on_report(&mut self, report: Report, now: Instant) {
+        let Some(thinking) = self.ai.thinking.as_mut() else {
+            return;
+        };
+        match report {
+            Report::Progress(id, info) if id == thinking.id => thinking.info = Some(info),
+            Report::Done(id, mv) if id == thinking.id => {
+                let thinking = self.ai.thinking.take();
+                let Some(thinking) = thinking else {
+                    return;
+                };
+                if let Some(info) = &thinking.info {
+                    self.ai.judgement = Some((thinking.side, info.score));
+                }
+                match (thinking.purpose, mv) {
+                    (Purpose::Move, Some(mv)) => match self.session.play(mv) {
+                        Ok(_) => {
+                            self.ai.last_move_at = Some(now);
+                            self.after_move();
+                        }
+                        Err(e) => {
+                            self.ai.paused = true;
+                            self.error(format!("the AI chose an illegal move {mv}: {e}"));
+                        }
+                    },
+                    (Purpose::Hint, Some(mv)) => {
+                        self.hint = Some(mv);
+                        self.selected = None;
+                        self.info(format!("hint: {mv} (marked with ? ?)"));
+                    }
+                    (_, None) => self.error("the AI found no move".to_owned()),
+                }
+            }
+            Report::Progress(..) | Report::Done(..) => {}
+        }
+    }
+
+    /// What the panel shows of the AI.
+    fn ai_view(&self) -> AiView<'_> {
+        AiView {
+            thinking: self.ai.thinking.as_ref().map(|t| Search {
+                who: match t.purpose {
+                    Purpose::Move => panels::player_text(t.player),
+                    Purpose::Hint => "hint".to_owned(),
+                },
+                can_hurry: t.purpose == Purpose::Move,
+                info: t.info.as_ref(),
+            }),
+            paused: self.ai.paused,
+            watching: (!self.has_human()).then_some(self.ai.pace.delay()),
+        }
+    }
+
+    /// Stops the AI and forgets what it was doing.
+    fn cancel_thinking(&mut self) {
+        if self.ai.thinking.take().is_some()
+            && let Some(worker) = self.ai.worker.as_mut()
+        {
+            worker.stop();
+        }
+    }
+
+    fn move_now(&mut self) {
+        match (&self.ai.thinking, self.ai.worker.as_mut()) {
+            (Some(t), Some(worker)) if t.purpose == Purpose::Move => {
+                worker.stop();
+                self.info("the AI moves now".to_owned());
+            }
+            _ => self.error("the AI is not thinking".to_owned()),
+        }
+    }
+
+    fn ask_hint(&mut self) {
+        if self.ai.thinking.is_some() {
+            self.error("wait: the AI is thinking".to_owned());
+        } else if self.can_move_by_hand() {
+            self.start_thinking(Purpose::Hint);
+            self.info("looking for a hint…".to_owned());
+        }
+    }
+
+    fn toggle_pause(&mut self) {
+        self.ai.paused = !self.ai.paused;
+        if self.ai.paused {
+            if self
+                .ai
+                .thinking
+                .as_ref()
+                .is_some_and(|t| t.purpose == Purpose::Move)
+            {
+                self.cancel_thinking();
+            }
+            self.info("AI paused: p to resume".to_owned());
+        } else {
+            self.info("AI resumed".to_owned());
+        }
     }
 
     fn info(&mut self, text: String) {
@@ -760,6 +975,7 @@ impl App {
             moves: self.session.moves(),
             scroll: self.list_scroll,
             outcome: self.session.outcome(),
+            ai: self.ai_view(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
         panels::render_status(
@@ -783,5 +999,239 @@ const fn piece_name(piece: Piece) -> &'static str {
         Piece::Attacker => "attacker",
         Piece::Defender => "defender",
         Piece::King => "king",
+    }
+}
+
+/// The level the hints are searched at.
+const HINT_LEVEL: Level = Level::Hard;
+
+/// Whether a search score says the side that searched stands better.
+const fn is_better(score: Score) -> bool {
+    match score {
+        Score::Eval(v) => v > 0,
+        Score::Win(_) => true,
+        Score::Loss(_) => false,
+    }
+}
+
+/// A score for people: `+0.35` (in soldiers), `wins in 3`, `loses in 4`.
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Eval(v) => format!("{:+.2}", f64::from(v) / 100.0),
+        Score::Win(n) => format!("wins in {n}"),
+        Score::Loss(n) => format!("loses in {n}"),
+    }
+}
+
+/// Why the AI is thinking.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum Purpose {
+    /// To play its move.
+    Move,
+    /// To suggest a move to a person.
+    Hint,
+}
+
+/// A search in progress.
+#[derive(Clone, Debug)]
+struct Thinking {
+    id: JobId,
+    side: Side,
+    purpose: Purpose,
+    player: Player,
+    info: Option<SearchInfo>,
+}
+
+/// The AI side of the app: the worker thread (started when first needed), the search in
+/// progress, and the AI-vs-AI pace.
+struct AiState {
+    worker: Option<Worker>,
+    thinking: Option<Thinking>,
+    paused: bool,
+    pace: Pace,
+    last_move_at: Option<Instant>,
+    /// The last search's score, for the side that searched.
+    judgement: Option<(Side, Score)>,
+    seed: u64,
+}
+
+impl Default for AiState {
+    fn default() -> Self {
+        // A different game every time; the engines are deterministic for a given seed.
+        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
+            u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)
+        });
+        AiState {
+            worker: None,
+            thinking: None,
+            paused: false,
+            pace: Pace::default(),
+            last_move_at: None,
+            judgement: None,
+            seed,
+        }
+    }
+}
+
+/// The delay between moves in an AI-vs-AI game.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Pace(Duration);
+
+impl Pace {
+    const STEPS_MS: [u64; 7] = [0, 100, 250, 500, 1000, 2000, 4000];
+
+    /// The delay between moves.
+    pub const fn delay(self) -> Duration {
+        self.0
+    }
+
+    /// One step faster (a shorter delay) or slower.
+    #[must_use]
+    pub fn step(self, faster: bool) -> Pace {
+        let ms = u64::try_from(self.0.as_millis()).unwrap_or(u64::MAX);
+        let next = if faster {
+            Pace::STEPS_MS.iter().rev().find(|&&s| s < ms)
+        } else {
+            Pace::STEPS_MS.iter().find(|&&s| s > ms)
+        };
+        next.map_or(self, |&s| Pace(Duration::from_millis(s)))
+    }
+
+    /// Whether the next move is due, the last one having come at `last`.
+    pub fn due(self, last: Instant, now: Instant) -> bool {
+        now.saturating_duration_since(last) >= self.0
+    }
+}
+
+impl Default for Pace {
+    /// Half a second between moves.
+    fn default() -> Self {
+        Pace(Duration::from_millis(500))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::rules::Move;
+
+    fn against_ai() -> App {
+        App::new(Config {
+            attackers: Player::Human,
+            defenders: Player::Ai {
+                engine: EngineKind::Search,
+                level: Level::Hard,
+            },
+            skip_setup: true,
+            ..Config::default()
+        })
+    }
+
+    #[test]
+    fn ai_thinking_shows_its_search() {
+        let mut app = against_ai();
+        app.session.play_text("d2-e2").unwrap();
+        let mv = |t: &str| t.parse::<Move>().unwrap();
+        app.ai.thinking = Some(Thinking {
+            id: 1,
+            side: Side::Defenders,
+            purpose: Purpose::Move,
+            player: app.session.player(Side::Defenders),
+            info: Some(SearchInfo {
+                depth: 6,
+                score: Score::Eval(-35),
+                nodes: 1_234_567,
+                nps: 850_000,
+                elapsed: Duration::from_millis(1450),
+                pv: vec![mv("d5-e5"), mv("d1-d2"), mv("c4-c1")],
+            }),
+        });
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| app.draw(f)).unwrap();
+        insta::assert_snapshot!(terminal.backend());
+        // Keys still work while it thinks: the person cannot move for the AI, but may look.
+        app.update(Action::Confirm);
+        assert!(app.status().unwrap().text.contains("played by the AI"));
+        app.update(Action::Help);
+        assert_eq!(app.mode(), Mode::Menu);
+    }
+
+    #[test]
+    fn the_ai_answers_and_undo_goes_back_to_the_persons_turn() {
+        let mut app = against_ai();
+        app.update(Action::StartTyping);
+        for c in "d2-e2".chars() {
+            app.update(Action::Type(c));
+        }
+        app.update(Action::Confirm);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while app.session.moves().len() < 2 {
+            assert!(Instant::now() < deadline, "the AI did not answer");
+            app.tick(Instant::now());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(app.session.side_to_move(), Side::Attackers);
+        assert!(app.status().unwrap().text.starts_with("the AI played"));
+        app.update(Action::Undo);
+        assert_eq!(app.session.moves().len(), 0, "both moves taken back");
+        assert!(app.ai.thinking.is_none());
+    }
+
+    #[test]
+    fn a_hint_is_marked_and_undo_cancels_a_search() {
+        let mut app = against_ai();
+        app.update(Action::Hint);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while app.hint.is_none() {
+            assert!(Instant::now() < deadline, "no hint");
+            app.tick(Instant::now());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let hint = app.hint.unwrap();
+        assert!(app.session.state().check_move(hint).is_ok());
+        assert_eq!(app.marks().hint, Some(hint));
+        // The AI starts thinking after the person's move; undo stops it at once.
+        app.session.play(hint).unwrap();
+        app.tick(Instant::now());
+        assert!(app.ai.thinking.is_some());
+        app.update(Action::Undo);
+        assert!(app.ai.thinking.is_none());
+        assert_eq!(app.session.moves().len(), 0);
+    }
+
+    #[test]
+    fn watching_waits_for_the_pace_and_pauses() {
+        let mut app = App::new(Config {
+            attackers: Player::Ai {
+                engine: EngineKind::Random,
+                level: Level::Easy,
+            },
+            defenders: Player::Ai {
+                engine: EngineKind::Random,
+                level: Level::Easy,
+            },
+            skip_setup: true,
+            ..Config::default()
+        });
+        let t0 = Instant::now();
+        app.ai.last_move_at = Some(t0);
+        assert!(!app.tick(t0), "not before the pace allows");
+        assert!(app.ai.thinking.is_none());
+        assert!(app.tick(t0 + app.ai.pace.delay()));
+        assert!(app.ai.thinking.is_some());
+        app.update(Action::Pause);
+        assert!(app.ai.thinking.is_none());
+        assert!(!app.tick(t0 + Duration::from_secs(60)), "paused");
+        let slower = app.ai.pace.step(false);
+        app.update(Action::Slower);
+        assert_eq!(app.ai.pace, slower);
+        assert!(slower.delay() > Pace::default().delay());
+        assert_eq!(
+            Pace::default().step(true).step(true).step(true).delay(),
+            Duration::ZERO
+        );
     }
 }

@@ -6,9 +6,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
-use super::app::{Status, Tone};
+use std::time::Duration;
+
+use super::app::{Status, Tone, score_text};
 use super::screens::wrap;
 use super::theme::Look;
+use crate::ai::SearchInfo;
 use crate::game::{EngineKind, Player};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
@@ -32,6 +35,89 @@ pub struct PanelData<'a> {
     pub scroll: Option<usize>,
     /// The outcome, once the game is over.
     pub outcome: Option<Outcome>,
+    /// What the AI is doing.
+    pub ai: AiView<'a>,
+}
+
+/// What the panel shows of the AI.
+pub struct AiView<'a> {
+    /// The search in progress, if any.
+    pub thinking: Option<Search<'a>>,
+    /// Whether AI moves are paused.
+    pub paused: bool,
+    /// In an AI-vs-AI game, the delay between moves.
+    pub watching: Option<Duration>,
+}
+
+/// A search in progress, as the panel shows it.
+pub struct Search<'a> {
+    /// Who searches: `AI hard (defenders)`, or `hint`.
+    pub who: String,
+    /// Whether the search can be told to move now.
+    pub can_hurry: bool,
+    /// The last progress report.
+    pub info: Option<&'a SearchInfo>,
+}
+
+/// `950`, `1.2k`, `123k`, `4.56M`.
+fn count_text(n: u64) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let x = n as f64;
+    if n < 1_000 {
+        n.to_string()
+    } else if n < 10_000 {
+        format!("{:.1}k", x / 1e3)
+    } else if n < 1_000_000 {
+        format!("{:.0}k", x / 1e3)
+    } else {
+        format!("{:.2}M", x / 1e6)
+    }
+}
+
+/// The lines about the AI: watch mode, pause, and the search in progress.
+fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
+    let theme = &look.theme;
+    let mut lines = Vec::new();
+    if let Some(delay) = ai.watching {
+        lines.push(Line::styled("Watching AI vs AI", theme.heading));
+        lines.push(Line::styled(
+            format!("p pause · +/- pace {} ms", delay.as_millis()),
+            theme.label,
+        ));
+    }
+    if ai.paused {
+        lines.push(Line::styled("AI paused: p to resume", theme.error));
+    }
+    let Some(search) = &ai.thinking else {
+        return lines;
+    };
+    let elapsed = search
+        .info
+        .map(|i| format!(" {:.1}s", i.elapsed.as_secs_f64()))
+        .unwrap_or_default();
+    lines.push(Line::from(vec![
+        Span::styled(search.who.clone(), theme.heading),
+        Span::raw(format!(" thinking…{elapsed}")),
+    ]));
+    if let Some(info) = search.info {
+        lines.push(Line::raw(format!(
+            "depth {} · score {}",
+            info.depth,
+            score_text(info.score)
+        )));
+        lines.push(Line::raw(format!(
+            "nodes {} · {}/s",
+            count_text(info.nodes),
+            count_text(info.nps)
+        )));
+        let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+        let best = wrap(&format!("best {}", pv.join(" ")), width);
+        lines.extend(best.into_iter().take(2).map(Line::raw));
+    }
+    if search.can_hurry {
+        lines.push(Line::styled("m: move now", theme.label));
+    }
+    lines
 }
 
 /// `Attackers`, `Defenders`.
@@ -134,6 +220,7 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
             Span::raw(" to move"),
         ])),
     }
+    lines.extend(ai_lines(&data.ai, look, usize::from(inner.width)));
     lines.push(Line::default());
     let header = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     Paragraph::new(lines).render(inner, buf);
