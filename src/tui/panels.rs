@@ -252,6 +252,9 @@ fn captured_line<'a>(start: &Position, now: &Position, side: Side, look: &'a Loo
     Line::from(spans)
 }
 
+/// The widest column of the move list: room for a move with two captures and an end mark.
+const MOVE_WIDTH: usize = 14;
+
 fn render_move_list(
     moves: &[AnnotatedMove],
     scroll: Option<usize>,
@@ -275,7 +278,7 @@ fn render_move_list(
         if more_below { " ↓ PgDn" } else { "" }
     );
     buf.set_string(area.x, area.y, heading, look.theme.heading);
-    let width = usize::from(area.width).saturating_sub(4) / 2;
+    let width = (usize::from(area.width).saturating_sub(4) / 2).min(MOVE_WIDTH);
     let last = moves.len().checked_sub(1);
     for (row, pair) in moves.chunks(2).enumerate().skip(top).take(visible) {
         let y = area.y + 1 + u16::try_from(row - top).unwrap_or(0);

@@ -185,9 +185,10 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             Style::new()
         }
     };
+    // Two columns on the left for the focus marker.
     let line_at = |y: u16, line: Line, buf: &mut Buffer| {
         if y < f.bottom() {
-            line.render(Rect::new(f.x, y, f.width, 1), buf);
+            line.render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
         }
     };
     line_at(
@@ -260,6 +261,19 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
         ]),
         buf,
     );
+    let chosen = Preset::ALL
+        .iter()
+        .position(|&p| p == form.preset)
+        .unwrap_or(0);
+    let focus_row = match form.field() {
+        Field::Rules => rows.presets + u16::try_from(chosen).unwrap_or(0),
+        Field::Attackers => rows.attackers,
+        Field::Defenders => rows.defenders,
+        Field::Start => rows.start,
+    };
+    if focus_row < f.bottom() {
+        buf.set_string(f.x, focus_row, "›", theme.heading);
+    }
     line_at(
         rows.keys,
         Line::styled(
@@ -517,6 +531,19 @@ mod tests {
         form.move_focus(Direction::Left);
         assert_eq!(form.choice().0, Preset::OpenTafl);
         assert!(!form.on_start());
+    }
+
+    #[test]
+    fn clicks_pick_presets_and_players_and_start() {
+        let size = Rect::new(0, 0, 80, 24);
+        let rows = SetupRows::new(size);
+        let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        assert!(!form.click(size, rows.frame.x + 15, rows.presets + 2));
+        assert_eq!(form.choice().0, Preset::Nielsen);
+        assert!(!form.click(size, rows.frame.x + 15, rows.defenders));
+        assert_eq!(form.choice().2, PLAYERS[1]);
+        assert!(!form.click(size, rows.frame.x + 15, rows.keys));
+        assert!(form.click(size, rows.frame.x + 15, rows.start));
     }
 
     #[test]
