@@ -261,6 +261,20 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
         ]),
         buf,
     );
+    render_focus_marker(form, &rows, look, buf);
+    line_at(
+        rows.keys,
+        Line::styled(
+            "↑↓ field · ←→ change · Enter start · i rules · Esc back",
+            theme.label,
+        )
+        .centered(),
+        buf,
+    );
+}
+
+/// The `›` left of the focused field of the new-game form.
+fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
     let chosen = Preset::ALL
         .iter()
         .position(|&p| p == form.preset)
@@ -271,18 +285,9 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
         Field::Defenders => rows.defenders,
         Field::Start => rows.start,
     };
-    if focus_row < f.bottom() {
-        buf.set_string(f.x, focus_row, "›", theme.heading);
+    if focus_row < rows.frame.bottom() {
+        buf.set_string(rows.frame.x, focus_row, "›", look.theme.heading);
     }
-    line_at(
-        rows.keys,
-        Line::styled(
-            "↑↓ field · ←→ change · Enter start · i rules · Esc back",
-            theme.label,
-        )
-        .centered(),
-        buf,
-    );
 }
 
 /// Greedy word wrap of `text` into lines of at most `width` characters.
