@@ -31,6 +31,8 @@ pub use theme::{Glyphs, Look, Theme, ThemeName};
 
 /// How long the loop waits for input before it looks at the AI again.
 const POLL: Duration = Duration::from_millis(30);
+/// The longest time between two frames, so that a missed resize still shows soon.
+const REFRESH: Duration = Duration::from_millis(500);
 
 /// Why the terminal game stopped with an error.
 #[derive(Debug)]
@@ -92,10 +94,12 @@ impl Drop for MouseCapture {
 
 fn event_loop(app: &mut App, terminal: &mut DefaultTerminal) -> io::Result<()> {
     let mut redraw = true;
+    let mut drawn = Instant::now();
     loop {
-        if redraw {
+        if redraw || drawn.elapsed() >= REFRESH {
             terminal.draw(|frame| app.draw(frame))?;
             redraw = false;
+            drawn = Instant::now();
         }
         if app.should_quit() {
             return Ok(());
