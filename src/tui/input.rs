@@ -168,6 +168,7 @@ fn menu_char(c: char) -> Option<Action> {
         'q' => Some(Action::Cancel),
         '?' => Some(Action::Help),
         'i' => Some(Action::Rules),
+        'o' => Some(Action::Load),
         _ => None,
     }
 }

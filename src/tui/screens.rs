@@ -265,7 +265,7 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
     line_at(
         rows.keys,
         Line::styled(
-            "↑↓ field · ←→ change · Enter start · i rules · Esc back",
+            "↑↓ field · ←→ change · Enter start · i rules · o load · Esc back",
             theme.label,
         )
         .centered(),
