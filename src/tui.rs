@@ -23,7 +23,7 @@ use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
-pub use app::{App, Config, Pace, Status, Tone};
+pub use app::{App, Config, Status, Tone};
 pub use input::{Action, Direction, Mode};
 pub use layout::minimum_size;
 pub use session::{Session, Storage};

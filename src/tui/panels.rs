@@ -8,10 +8,10 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
 use std::time::Duration;
 
-use super::app::{Status, Tone, score_text};
+use super::app::{Status, Tone};
 use super::screens::wrap;
 use super::theme::Look;
-use crate::ai::SearchInfo;
+use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Player};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
@@ -140,6 +140,15 @@ pub fn player_text(player: Player) -> String {
             engine: EngineKind::Random,
             ..
         } => "AI random".to_owned(),
+    }
+}
+
+/// A score for people: `+0.35` (in soldiers), `wins in 3`, `loses in 4`.
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Eval(v) => format!("{:+.2}", f64::from(v) / 100.0),
+        Score::Win(n) => format!("wins in {n}"),
+        Score::Loss(n) => format!("loses in {n}"),
     }
 }
 
