@@ -182,7 +182,8 @@ impl<'a> BoardView<'a> {
         let mid_x = rect.x + rect.width / 2;
         let mid_y = rect.y + rect.height / 2;
         let (glyph, style) = self.glyph(sq);
-        buf.set_string(mid_x, mid_y, glyph, style.bg_none());
+        // Without its background, the glyph keeps the cell's.
+        buf.set_string(mid_x, mid_y, glyph, Style { bg: None, ..style });
         let brackets = if self.marks.cursor == Some(sq) {
             Some(("[", "]"))
         } else if self.marks.selected == Some(sq) {
@@ -203,17 +204,6 @@ impl<'a> BoardView<'a> {
             buf.set_string(mid_x - 1, mid_y, open, bold);
             buf.set_string(mid_x + 1, mid_y, close, bold);
         }
-    }
-}
-
-/// A style without its background, so that the glyph keeps the cell's background.
-trait BgNone {
-    fn bg_none(self) -> Style;
-}
-
-impl BgNone for Style {
-    fn bg_none(self) -> Style {
-        Style { bg: None, ..self }
     }
 }
 
