@@ -196,6 +196,8 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
         Line::styled("Brandubh: new game", theme.heading).centered(),
         buf,
     );
+    // The label, the mark and the name take 27 columns.
+    let summary_width = usize::from(f.width.saturating_sub(2 + 27 + 1));
     for (i, preset) in Preset::ALL.into_iter().enumerate() {
         let chosen = preset == form.preset;
         let label = if i == 0 { "Rules      " } else { "           " };
@@ -211,19 +213,23 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             Line::from(vec![
                 Span::styled(label, theme.heading),
                 Span::styled(format!("{mark}{:<10}", preset.name()), style),
+                Span::styled(
+                    format!(" {}", truncate(preset.summary(), summary_width)),
+                    theme.label,
+                ),
             ]),
             buf,
         );
     }
     let summary = wrap(
         form.preset.summary(),
-        usize::from(f.width.saturating_sub(11)),
+        usize::from(f.width.saturating_sub(2 + 12)),
     );
     for (i, text) in summary.into_iter().take(2).enumerate() {
         let y = rows.summary + u16::try_from(i).unwrap_or(0);
         line_at(
             y,
-            Line::styled(format!("           {text}"), theme.label),
+            Line::styled(format!("            {text}"), theme.label),
             buf,
         );
     }
@@ -287,6 +293,17 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
     };
     if focus_row < rows.frame.bottom() {
         buf.set_string(rows.frame.x, focus_row, "›", look.theme.heading);
+    }
+}
+
+/// `text` cut to `width` characters, with `…` if it was cut.
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
     }
 }
 
