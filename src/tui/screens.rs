@@ -223,13 +223,13 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
     }
     let summary = wrap(
         form.preset.summary(),
-        usize::from(f.width.saturating_sub(2 + 16)),
+        usize::from(f.width.saturating_sub(2 + 15)),
     );
     for (i, text) in summary.into_iter().take(2).enumerate() {
         let y = rows.summary + u16::try_from(i).unwrap_or(0);
         line_at(
             y,
-            Line::styled(format!("                {text}"), theme.label),
+            Line::styled(format!("               {text}"), theme.label),
             buf,
         );
     }
