@@ -412,3 +412,16 @@ fn games_are_autosaved_saved_and_loaded() {
     assert_eq!(app.session().file(), Some(saved.as_path()));
     assert!(!app.is_dirty());
 }
+
+#[test]
+fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::NewGame);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert!(!app.should_quit());
+    let mut app = App::new(Config::default());
+    app.update(Action::Cancel);
+    assert!(app.should_quit(), "no game to go back to");
+}

@@ -105,6 +105,8 @@ pub struct App {
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
+    /// Whether a game has been on screen (the new-game screen can go back to it).
+    played: bool,
     ai: AiState,
     quit: bool,
     size: Rect,
@@ -141,6 +143,7 @@ impl App {
             list_scroll: None,
             hint: None,
             saved: skip_setup_saved,
+            played: skip_setup,
             ai: AiState::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
@@ -326,10 +329,10 @@ impl App {
             }
             Action::Cancel => {
                 // Back to the game in play, or out if there is none to go back to.
-                if self.session.moves().is_empty() && self.session.outcome().is_none() {
-                    self.quit = true;
-                } else {
+                if self.played {
                     self.screen = Screen::Game;
+                } else {
+                    self.quit = true;
                 }
                 return;
             }
@@ -352,6 +355,7 @@ impl App {
         self.ai.judgement = None;
         self.session = session;
         self.saved = false;
+        self.played = true;
         self.screen = Screen::Game;
         self.cursor = Square::THRONE;
         self.selected = None;
