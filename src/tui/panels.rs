@@ -51,8 +51,8 @@ pub struct AiView<'a> {
 
 /// A search in progress, as the panel shows it.
 pub struct Search<'a> {
-    /// Who searches: `AI hard (defenders)`, or `hint`.
-    pub who: String,
+    /// What the search is: `AI hard thinking…`, `Looking for a hint…`.
+    pub title: String,
     /// Whether the search can be told to move now.
     pub can_hurry: bool,
     /// The last progress report.
@@ -96,8 +96,8 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
         .map(|i| format!(" {:.1}s", i.elapsed.as_secs_f64()))
         .unwrap_or_default();
     lines.push(Line::from(vec![
-        Span::styled(search.who.clone(), theme.heading),
-        Span::raw(format!(" thinking…{elapsed}")),
+        Span::styled(search.title.clone(), theme.heading),
+        Span::raw(elapsed),
     ]));
     if let Some(info) = search.info {
         lines.push(Line::raw(format!(

@@ -112,9 +112,9 @@ impl App {
     pub(super) fn ai_view(&self) -> AiView<'_> {
         AiView {
             thinking: self.ai.thinking.as_ref().map(|t| Search {
-                who: match t.purpose {
-                    Purpose::Move => panels::player_text(t.player),
-                    Purpose::Hint => "hint".to_owned(),
+                title: match t.purpose {
+                    Purpose::Move => format!("{} thinking…", panels::player_text(t.player)),
+                    Purpose::Hint => "Looking for a hint…".to_owned(),
                 },
                 can_hurry: t.purpose == Purpose::Move,
                 info: t.info.as_ref(),
