@@ -34,6 +34,8 @@ pub enum Report {
     Progress(JobId, SearchInfo),
     /// The search ended with this move (`None` if there was none).
     Done(JobId, Option<Move>),
+    /// The thread has ended (an engine failed): no more reports will come.
+    Gone,
 }
 
 /// The AI thread. Dropping it stops the running search and waits for the thread to end.
@@ -111,7 +113,8 @@ impl Worker {
                 }
                 Some(report)
             }
-            Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Report::Gone),
         }
     }
 }

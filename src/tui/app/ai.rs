@@ -72,6 +72,14 @@ impl App {
     }
 
     pub(super) fn on_report(&mut self, report: Report, now: Instant) {
+        if report == Report::Gone {
+            // Dropping the worker joins the ended thread; the next AI turn starts a new one.
+            self.ai.worker = None;
+            self.ai.thinking = None;
+            self.ai.paused = true;
+            self.error("the AI stopped working: p to try again".to_owned());
+            return;
+        }
         let Some(thinking) = self.ai.thinking.as_mut() else {
             return;
         };
@@ -104,7 +112,7 @@ impl App {
                     (_, None) => self.error("the AI found no move".to_owned()),
                 }
             }
-            Report::Progress(..) | Report::Done(..) => {}
+            Report::Progress(..) | Report::Done(..) | Report::Gone => {}
         }
     }
 
