@@ -3,6 +3,7 @@
 
 mod analyze;
 mod arena;
+mod otep;
 mod perft;
 mod replay;
 
@@ -33,6 +34,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Play engines against each other and report the score and the Elo difference.
     Match(arena::MatchArgs),
+    /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
+    Otep(otep::OtepArgs),
 }
 
 /// The rule preset and start position shared by several commands.
@@ -106,6 +109,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Replay(args) => replay::run(&args, out),
         Command::Analyze(args) => analyze::run(&args, out),
         Command::Match(args) => arena::run(&args, out),
+        Command::Otep(args) => otep::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -6,4 +6,5 @@
 pub mod ai;
 pub mod cli;
 pub mod game;
+pub mod otep;
 pub mod rules;

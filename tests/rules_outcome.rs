@@ -152,24 +152,24 @@ fn play_out(preset: Preset, moves: &[&str]) -> (usize, Option<Outcome>) {
     (state.ply(), state.outcome())
 }
 
+/// Plays `moves` under every preset and checks that a repetition ends the game at `ply`
+/// with the winner `winners` gives for each preset (in the order of `Preset::ALL`).
+fn assert_repetition(moves: &[&str], ply: usize, winners: [Option<Side>; 5]) {
+    for (preset, winner) in Preset::ALL.into_iter().zip(winners) {
+        let expected = Outcome {
+            winner,
+            reason: Reason::Repetition,
+        };
+        assert_eq!(play_out(preset, moves), (ply, Some(expected)), "{preset}");
+    }
+}
+
 #[test]
 fn third_occurrence_made_by_the_defenders() {
     // The start position recurs after plies 4 and 8; the defenders make the third occurrence.
     let cycle = ["d1-c1", "e4-e5", "c1-d1", "e5-e4"];
     let moves: Vec<&str> = cycle.iter().chain(&cycle).chain(&cycle).copied().collect();
-    let expected = [ATT, ATT, ATT, DEF, None];
-    for (preset, winner) in Preset::ALL.into_iter().zip(expected) {
-        let (ply, outcome) = play_out(preset, &moves);
-        assert_eq!(ply, 8, "{preset}");
-        assert_eq!(
-            outcome,
-            Some(Outcome {
-                winner,
-                reason: Reason::Repetition
-            }),
-            "{preset}"
-        );
-    }
+    assert_repetition(&moves, 8, [ATT, ATT, ATT, DEF, None]);
 }
 
 #[test]
@@ -179,19 +179,7 @@ fn third_occurrence_made_by_the_attackers() {
     let cycle = ["e4-e5", "c1-b1", "e5-e4", "b1-c1"];
     let mut moves = vec!["d1-c1"];
     moves.extend(cycle.iter().chain(&cycle).chain(&cycle));
-    let expected = [DEF, DEF, ATT, ATT, None];
-    for (preset, winner) in Preset::ALL.into_iter().zip(expected) {
-        let (ply, outcome) = play_out(preset, &moves);
-        assert_eq!(ply, 9, "{preset}");
-        assert_eq!(
-            outcome,
-            Some(Outcome {
-                winner,
-                reason: Reason::Repetition
-            }),
-            "{preset}"
-        );
-    }
+    assert_repetition(&moves, 9, [DEF, DEF, ATT, ATT, None]);
 }
 
 #[test]

@@ -1,0 +1,508 @@
+//! The protocol loop: reads OpenTafl's commands, keeps the game in step, and answers with the
+//! search engine's moves and analysis. The search runs on a worker thread, so `goodbye`,
+//! `finish` or a new `rules` stop it at once and nothing waits on a blocked read.
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use super::clock::Clock;
+use super::rules_string::{parse_position_record, parse_rules_string, position_record};
+use crate::ai::{self, Ai, Limits, SearchInfo};
+use crate::game::{EngineKind, Level};
+use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side};
+
+/// How the engine plays.
+#[derive(Copy, Clone, Debug)]
+pub struct Options {
+    /// The search level (`max` by default: the clock decides how long it thinks).
+    pub level: Level,
+    /// Thinking time per move when OpenTafl sends no running clock.
+    pub default_time: Duration,
+    /// Seed of the engine's randomness.
+    pub seed: u64,
+}
+
+/// How long to wait after `play` for the `clock` that follows it.
+const CLOCK_GRACE: Duration = Duration::from_millis(100);
+
+enum Event {
+    Line(String),
+    Closed,
+    Progress(u64, SearchInfo),
+    Done {
+        id: u64,
+        engine: Box<dyn Ai>,
+        best: Option<Move>,
+        last: Option<SearchInfo>,
+    },
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Job {
+    Play,
+    Analyze,
+}
+
+struct Running {
+    id: u64,
+    job: Job,
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// Speaks the protocol on `input`/`output` until `goodbye` or the end of input. `log`, if
+/// given, receives every line in (`<`) and out (`>`).
+pub fn serve<R, W>(
+    input: R,
+    output: W,
+    log: Option<Box<dyn Write + Send>>,
+    options: Options,
+) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let (tx, rx) = mpsc::channel();
+    spawn_reader(input, tx.clone());
+    let mut session = Session::new(output, log, options, tx);
+    session.send("hello")?;
+    let result = session.run(&rx);
+    session.cancel_search();
+    result
+}
+
+fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, tx: Sender<Event>) {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&bytes).trim().to_owned();
+                    if tx.send(Event::Line(line)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = tx.send(Event::Closed);
+    });
+}
+
+struct Session<W> {
+    out: W,
+    log: Option<Box<dyn Write + Send>>,
+    options: Options,
+    tx: Sender<Event>,
+    rules: Rules,
+    state: GameState,
+    clock: Option<Clock>,
+    /// A `play` waiting for its `clock`, and when to stop waiting.
+    pending_play: Option<(Side, Instant)>,
+    engine: Option<Box<dyn Ai>>,
+    search: Option<Running>,
+    next_id: u64,
+    /// Whether our last output was a move OpenTafl has not yet confirmed.
+    move_unconfirmed: bool,
+    quit: bool,
+}
+
+impl<W: Write> Session<W> {
+    fn new(
+        out: W,
+        log: Option<Box<dyn Write + Send>>,
+        options: Options,
+        tx: Sender<Event>,
+    ) -> Self {
+        let rules = Preset::OpenTafl.rules();
+        Session {
+            out,
+            log,
+            options,
+            tx,
+            rules,
+            state: GameState::start(rules),
+            clock: None,
+            pending_play: None,
+            engine: None,
+            search: None,
+            next_id: 0,
+            move_unconfirmed: false,
+            quit: false,
+        }
+    }
+
+    fn run(&mut self, rx: &Receiver<Event>) -> io::Result<()> {
+        while !self.quit {
+            let event = match self.pending_play {
+                Some((_, deadline)) => {
+                    let wait = deadline.saturating_duration_since(Instant::now());
+                    match rx.recv_timeout(wait) {
+                        Ok(event) => event,
+                        Err(RecvTimeoutError::Timeout) => {
+                            self.start_pending_play();
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => break,
+                    }
+                }
+                None => match rx.recv() {
+                    Ok(event) => event,
+                    Err(_) => break,
+                },
+            };
+            match event {
+                Event::Line(line) => {
+                    self.note('<', &line);
+                    self.handle(&line)?;
+                }
+                Event::Closed => break,
+                Event::Progress(id, info) => {
+                    if self.search.as_ref().is_some_and(|s| s.id == id) {
+                        self.send(&status_line(&info))?;
+                    }
+                }
+                Event::Done {
+                    id,
+                    engine,
+                    best,
+                    last,
+                } => self.finish_search(id, engine, best, last.as_ref())?,
+            }
+        }
+        Ok(())
+    }
+
+    fn note(&mut self, direction: char, line: &str) {
+        if let Some(log) = &mut self.log {
+            let _ = writeln!(log, "{direction} {line}");
+            let _ = log.flush();
+        }
+    }
+
+    fn send(&mut self, line: &str) -> io::Result<()> {
+        self.note('>', line);
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, code: i32, message: &str) -> io::Result<()> {
+        self.send(&format!("error {code} {message}"))
+    }
+
+    fn handle(&mut self, line: &str) -> io::Result<()> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [] | ["hello" | "start" | "simple-moves", ..] => Ok(()),
+            ["rules", ..] => {
+                self.cancel_search();
+                let text = line.trim_start().trim_start_matches("rules");
+                match parse_rules_string(text) {
+                    Ok((rules, start)) => {
+                        self.rules = rules;
+                        self.state = GameState::new(rules, start);
+                        Ok(())
+                    }
+                    Err(e) => self.error(-1, &e.to_string()),
+                }
+            }
+            ["position", record] => {
+                self.cancel_search();
+                let side = self.state.position().side_to_move();
+                self.set_position(record, side)
+            }
+            ["side", side] => match parse_side(side) {
+                Some(side) => {
+                    self.cancel_search();
+                    let record = position_record(self.state.position());
+                    self.set_position(&record, side)
+                }
+                None => self.error(0, &format!("unknown side \"{side}\"")),
+            },
+            ["clock", args @ ..] => match Clock::parse(args) {
+                Some(clock) => {
+                    self.clock = Some(clock);
+                    if self.pending_play.is_some() {
+                        self.start_pending_play();
+                    }
+                    Ok(())
+                }
+                None => self.error(0, &format!("malformed clock \"{line}\"")),
+            },
+            ["play", side] => match parse_side(side) {
+                Some(side) => self.play(side),
+                None => self.error(0, &format!("unknown side \"{side}\"")),
+            },
+            ["move", record] => self.confirm_our_move(record),
+            ["opponent-move", moves, record] => self.opponent_moved(moves, record),
+            ["analyze", count, seconds] => match (count.parse::<u32>(), seconds.parse::<f64>()) {
+                (Ok(_), Ok(s)) if s.is_finite() && s > 0.0 => {
+                    self.cancel_search();
+                    let limits = Limits::time(Duration::from_secs_f64(s.min(86_400.0)));
+                    self.start_search(Job::Analyze, limits);
+                    Ok(())
+                }
+                _ => self.error(0, &format!("malformed analyze \"{line}\"")),
+            },
+            ["finish", ..] => {
+                self.cancel_search();
+                self.state = GameState::new(self.rules, *self.state.start_position());
+                Ok(())
+            }
+            ["goodbye"] => {
+                self.cancel_search();
+                self.quit = true;
+                Ok(())
+            }
+            ["error", code, ..] => {
+                if self.move_unconfirmed && matches!(*code, "1" | "2" | "3") {
+                    self.state.undo();
+                    self.move_unconfirmed = false;
+                }
+                Ok(())
+            }
+            [
+                command @ ("position" | "side" | "play" | "move" | "opponent-move" | "analyze"),
+                ..,
+            ] => self.error(0, &format!("malformed {command} command \"{line}\"")),
+            [command, ..] => self.error(0, &format!("unknown command \"{command}\"")),
+        }
+    }
+
+    fn set_position(&mut self, record: &str, side: Side) -> io::Result<()> {
+        match parse_position_record(record, side) {
+            Ok(position) => {
+                self.state = GameState::new(self.rules, position);
+                Ok(())
+            }
+            Err(e) => self.error(0, &format!("bad position \"{record}\": {e}")),
+        }
+    }
+
+    fn play(&mut self, side: Side) -> io::Result<()> {
+        self.cancel_search();
+        if self.state.position().side_to_move() != side {
+            let record = position_record(self.state.position());
+            self.error(
+                0,
+                &format!(
+                    "asked to play {side} but {} are to move here; playing {side}",
+                    side.opponent()
+                ),
+            )?;
+            self.set_position(&record, side)?;
+        }
+        if let Some(outcome) = self.state.outcome() {
+            return self.error(-1, &format!("the game is already over here ({outcome})"));
+        }
+        self.pending_play = Some((side, Instant::now() + CLOCK_GRACE));
+        Ok(())
+    }
+
+    fn start_pending_play(&mut self) {
+        if let Some((side, _)) = self.pending_play.take() {
+            let time = self
+                .clock
+                .and_then(|c| c.budget(side))
+                .unwrap_or(self.options.default_time);
+            self.start_search(Job::Play, Limits::time(time));
+        }
+    }
+
+    fn start_search(&mut self, job: Job, limits: Limits) {
+        let (level, seed) = (self.options.level, self.options.seed);
+        let mut engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| ai::engine_for(EngineKind::Search, level, seed));
+        let state = self.state.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let tx = self.tx.clone();
+        let id = self.next_id;
+        self.next_id += 1;
+        let handle = thread::spawn(move || {
+            let mut last = None;
+            let best = engine.choose(&state, &limits, &flag, &mut |info| {
+                last = Some(info.clone());
+                let _ = tx.send(Event::Progress(id, info.clone()));
+            });
+            let _ = tx.send(Event::Done {
+                id,
+                engine,
+                best,
+                last,
+            });
+        });
+        self.search = Some(Running {
+            id,
+            job,
+            stop,
+            handle,
+        });
+    }
+
+    /// Stops a running search and waits for its thread; its result is dropped.
+    fn cancel_search(&mut self) {
+        self.pending_play = None;
+        if let Some(running) = self.search.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            let _ = running.handle.join();
+        }
+    }
+
+    fn finish_search(
+        &mut self,
+        id: u64,
+        engine: Box<dyn Ai>,
+        best: Option<Move>,
+        last: Option<&SearchInfo>,
+    ) -> io::Result<()> {
+        let current = self.search.as_ref().is_some_and(|s| s.id == id);
+        if self.engine.is_none() && (current || self.search.is_none()) {
+            self.engine = Some(engine);
+        }
+        if !current {
+            return Ok(());
+        }
+        let Some(running) = self.search.take() else {
+            return Ok(());
+        };
+        let _ = running.handle.join();
+        match (running.job, best) {
+            (Job::Play, Some(mv)) => {
+                if self.state.play(mv).is_err() {
+                    return self.error(-1, &format!("the engine chose an illegal move {mv}"));
+                }
+                self.move_unconfirmed = true;
+                self.send(&format!("move {mv}"))
+            }
+            (Job::Play, None) => self.error(-1, "no legal move"),
+            (Job::Analyze, _) => {
+                let line = match last.filter(|i| !i.pv.is_empty()) {
+                    Some(info) => {
+                        let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+                        format!("analysis 1 {} {}", pv.join("|"), info.score.value())
+                    }
+                    None => match best {
+                        Some(mv) => format!("analysis 1 {mv} 0"),
+                        None => "analysis 0".to_owned(),
+                    },
+                };
+                self.send(&line)
+            }
+        }
+    }
+
+    /// `move <record>`: OpenTafl accepted our move; its board must be ours.
+    fn confirm_our_move(&mut self, record: &str) -> io::Result<()> {
+        self.move_unconfirmed = false;
+        self.check_board(record, "after our move")
+    }
+
+    /// `opponent-move <list> <record>`: plays the listed moves and checks the board.
+    fn opponent_moved(&mut self, moves: &str, record: &str) -> io::Result<()> {
+        self.cancel_search();
+        self.move_unconfirmed = false;
+        let mut side_after = self.state.position().side_to_move();
+        for text in moves.split('|').filter(|t| !t.is_empty()) {
+            side_after = side_after.opponent();
+            let played = parse_protocol_move(text)
+                .and_then(|mv| self.state.play(mv).map_err(|e| e.to_string()));
+            if let Err(why) = played {
+                self.error(
+                    0,
+                    &format!("opponent move \"{text}\": {why}; resynchronising"),
+                )?;
+                return self.resync(record, side_after);
+            }
+        }
+        self.check_board(record, "after the opponent's move")
+    }
+
+    fn check_board(&mut self, record: &str, when: &str) -> io::Result<()> {
+        let ours = position_record(self.state.position());
+        if ours == record {
+            return Ok(());
+        }
+        let side = self.state.position().side_to_move();
+        self.error(
+            0,
+            &format!("position mismatch {when}: ours {ours}, given {record}; resynchronising"),
+        )?;
+        self.resync(record, side)
+    }
+
+    fn resync(&mut self, record: &str, side: Side) -> io::Result<()> {
+        match parse_position_record(record, side) {
+            Ok(position) => {
+                self.state = GameState::new(self.rules, position);
+                Ok(())
+            }
+            Err(e) => self.error(0, &format!("bad position \"{record}\": {e}")),
+        }
+    }
+}
+
+fn parse_side(text: &str) -> Option<Side> {
+    match text {
+        "attackers" => Some(Side::Attackers),
+        "defenders" => Some(Side::Defenders),
+        _ => None,
+    }
+}
+
+/// A move in simple or full OpenTafl notation: a piece letter in front (`Ke5-e1`) and a
+/// one-character threat mark (`+`, `-`) at the end are dropped; captures are not needed.
+fn parse_protocol_move(text: &str) -> Result<Move, String> {
+    let text = match text.chars().next() {
+        Some('t' | 'T' | 'K' | 'k')
+            if text.chars().nth(1).is_some_and(|c| c.is_ascii_lowercase()) =>
+        {
+            &text[1..]
+        }
+        _ => text,
+    };
+    let text = if text.ends_with("++") || text.ends_with("--") {
+        text
+    } else {
+        text.trim_end_matches(['+', '-'])
+    };
+    text.parse::<MoveText>()
+        .map(|t| t.mv)
+        .map_err(|e| e.to_string())
+}
+
+fn status_line(info: &SearchInfo) -> String {
+    let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "status depth {} score {} nodes {} nps {} pv {}",
+        info.depth,
+        info.score,
+        info.nodes,
+        info.nps,
+        pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_moves_in_either_notation() {
+        let mv: Move = "e5-e1".parse().unwrap();
+        for text in [
+            "e5-e1", "Ke5-e1", "Ke5-e1-", "e5-e1+", "e5-e1xe2", "Ke5-e1--", "e5-e1++",
+        ] {
+            assert_eq!(parse_protocol_move(text), Ok(mv), "{text}");
+        }
+        assert!(parse_protocol_move("e5").is_err());
+        assert!(parse_protocol_move("").is_err());
+    }
+}

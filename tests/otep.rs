@@ -1,0 +1,272 @@
+//! `brandubh otep` driven through pipes as OpenTafl drives it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use brandubh::otep::rules_string::{parse_position_record, position_record};
+use brandubh::rules::{GameState, Move, Preset, Side};
+
+const BUILT_IN: &str = "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+            .args(["otep", "--time", "100ms"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        assert_eq!(engine.next_line(), "hello");
+        engine
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next_line(&mut self) -> String {
+        self.lines.recv_timeout(WAIT).expect("the engine answers")
+    }
+
+    /// The next line that is not a `status` report.
+    fn reply(&mut self) -> String {
+        loop {
+            let line = self.next_line();
+            if !line.starts_with("status ") {
+                return line;
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("goodbye");
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "attackers",
+        Side::Defenders => "defenders",
+    }
+}
+
+/// Asks the engine to move for the side to move in `state`, checks the move and plays it.
+fn engine_turn(engine: &mut Engine, state: &mut GameState) -> Move {
+    let side = state.position().side_to_move();
+    let asked = Instant::now();
+    engine.send(&format!("play {}", side_name(side)));
+    engine.send("clock 9000 9000 0 0 0");
+    let reply = engine.reply();
+    assert!(
+        asked.elapsed() < Duration::from_secs(9),
+        "the move comes within the clock"
+    );
+    let text = reply
+        .strip_prefix("move ")
+        .unwrap_or_else(|| panic!("{reply}"));
+    let mv: Move = text.parse().unwrap();
+    state.play(mv).unwrap_or_else(|e| panic!("{text}: {e}"));
+    engine.send(&format!("move {}", position_record(state.position())));
+    mv
+}
+
+#[test]
+fn plays_whole_games_on_both_sides() {
+    for engine_side in [Side::Attackers, Side::Defenders] {
+        let mut engine = Engine::start();
+        engine.send(BUILT_IN);
+        let mut state = GameState::start(Preset::OpenTafl.rules());
+        let mut plies = 0;
+        while !state.is_over() && plies < 80 {
+            if state.position().side_to_move() == engine_side {
+                engine_turn(&mut engine, &mut state);
+            } else {
+                let moves = state.legal_moves();
+                let mv = moves[(plies * 7) % moves.len()];
+                state.play(mv).unwrap();
+                engine.send(&format!(
+                    "opponent-move {mv} {}",
+                    position_record(state.position())
+                ));
+            }
+            plies += 1;
+        }
+        let code = match state.outcome().map(|o| o.winner) {
+            None => 0,
+            Some(None) => 1,
+            Some(Some(Side::Attackers)) => 2,
+            Some(Some(Side::Defenders)) => 3,
+        };
+        engine.send(&format!("finish {code}"));
+        assert_eq!(
+            state.outcome().and_then(|o| o.winner),
+            Some(engine_side),
+            "the engine beats a fixed-pattern opponent as {engine_side}"
+        );
+        engine.quit();
+    }
+}
+
+#[test]
+fn analysis_returns_a_legal_line() {
+    let mut engine = Engine::start();
+    engine.send(BUILT_IN);
+    engine.send("analyze 3 0.3");
+    let reply = engine.reply();
+    let words: Vec<&str> = reply.split_whitespace().collect();
+    assert_eq!(words[..2], ["analysis", "1"], "{reply}");
+    assert_eq!(words.len(), 4, "{reply}");
+    let mut state = GameState::start(Preset::OpenTafl.rules());
+    for text in words[2].split('|') {
+        state.play(text.parse().unwrap()).unwrap();
+    }
+    words[3].parse::<i32>().unwrap();
+    engine.quit();
+}
+
+#[test]
+fn analysis_of_a_position_set_by_position_and_side() {
+    let mut engine = Engine::start();
+    engine.send(BUILT_IN);
+    // The king on d7 escapes to a7 or g7 at once.
+    engine.send("position /7/7/3t3/7/7/7/3K3/");
+    engine.send("side defenders");
+    engine.send("analyze 1 0.3");
+    let reply = engine.reply();
+    assert!(
+        reply.starts_with("analysis 1 d7-a7 ") || reply.starts_with("analysis 1 d7-g7 "),
+        "{reply}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn bad_input_gets_errors_and_the_engine_carries_on() {
+    let mut engine = Engine::start();
+    engine.send(BUILT_IN);
+    let cases = [
+        ("frobnicate now", "error 0 unknown command \"frobnicate\""),
+        ("play sideways", "error 0 unknown side \"sideways\""),
+        (
+            "opponent-move",
+            "error 0 malformed opponent-move command \"opponent-move\"",
+        ),
+        ("clock 1 2", "error 0 malformed clock \"clock 1 2\""),
+        ("analyze x 1", "error 0 malformed analyze \"analyze x 1\""),
+        (
+            "position /3t3/",
+            "error 0 bad position \"/3t3/\": the board has 1 rank, expected 7 separated by /",
+        ),
+        (
+            "rules dim:11 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+            "error -1 rules entry \"dim:11\": only the 7×7 board is supported",
+        ),
+        (
+            "rules dim:7 ks:w esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+            "error -1 rules entry \"esc:e\": only escape to the corners is supported",
+        ),
+    ];
+    for (input, expected) in cases {
+        engine.send(input);
+        assert_eq!(engine.reply(), expected, "{input}");
+    }
+    engine.send_bytes(b"\xff\xfe\n");
+    assert!(engine.reply().starts_with("error 0 unknown command"));
+    engine.send(BUILT_IN);
+    let mut state = GameState::start(Preset::OpenTafl.rules());
+    engine_turn(&mut engine, &mut state);
+    engine.quit();
+}
+
+#[test]
+fn an_illegal_opponent_move_is_reported_and_the_engine_resyncs() {
+    let mut engine = Engine::start();
+    engine.send(BUILT_IN);
+    let mut state = GameState::start(Preset::OpenTafl.rules());
+    engine_turn(&mut engine, &mut state);
+    // A defender move the engine's board forbids; OpenTafl's board is authoritative.
+    let record = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    engine.send(&format!("opponent-move d5-d2 {record}"));
+    let reply = engine.reply();
+    assert!(
+        reply.starts_with("error 0 opponent move \"d5-d2\""),
+        "{reply}"
+    );
+    let mut synced = GameState::new(
+        Preset::OpenTafl.rules(),
+        parse_position_record(record, Side::Attackers).unwrap(),
+    );
+    engine_turn(&mut engine, &mut synced);
+    engine.quit();
+}
+
+#[test]
+fn a_board_mismatch_is_reported_and_playing_the_wrong_side_is_corrected() {
+    let mut engine = Engine::start();
+    engine.send(BUILT_IN);
+    let mut state = GameState::start(Preset::OpenTafl.rules());
+    state.play("d1-c1".parse().unwrap()).unwrap();
+    engine.send(&format!(
+        "opponent-move d1-c1 {}",
+        "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/2t4/"
+    ));
+    let reply = engine.reply();
+    assert!(reply.starts_with("error 0 position mismatch"), "{reply}");
+    engine.send("play defenders");
+    engine.send("clock 3000 3000 0 0 0");
+    let reply = engine.reply();
+    assert!(reply.starts_with("move "), "{reply}");
+    engine.send("play defenders");
+    let reply = engine.reply();
+    assert!(
+        reply.starts_with("error 0 asked to play defenders"),
+        "{reply}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn end_of_input_ends_the_engine() {
+    let engine = Engine::start();
+    let Engine {
+        mut child, stdin, ..
+    } = engine;
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
