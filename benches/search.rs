@@ -6,14 +6,14 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use brandubh::ai::{Ai, Limits, SearchAi};
+use brandubh::ai::{Ai, DEFAULT_TT_MB, Limits, SearchAi};
 use brandubh::game::Level;
 use brandubh::rules::{GameState, Preset};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Nodes searched to `depth` from the start (the same every run: the search is deterministic).
 fn nodes_to_depth(state: &GameState, depth: u32) -> u64 {
-    let mut engine = SearchAi::new(Level::Max, 1, 32);
+    let mut engine = SearchAi::new(Level::Max, 1, DEFAULT_TT_MB);
     let stop = AtomicBool::new(false);
     let mut nodes = 0;
     engine.choose(state, &Limits::depth(depth), &stop, &mut |i| {
@@ -33,7 +33,7 @@ fn bench_search(c: &mut Criterion) {
         group.throughput(Throughput::Elements(nodes_to_depth(&state, depth)));
         group.bench_function(format!("{preset}/depth-{depth}"), |b| {
             b.iter(|| {
-                let mut engine = SearchAi::new(Level::Max, 1, 32);
+                let mut engine = SearchAi::new(Level::Max, 1, DEFAULT_TT_MB);
                 let stop = AtomicBool::new(false);
                 engine.choose(black_box(&state), &Limits::depth(depth), &stop, &mut |_| {})
             });
@@ -43,7 +43,7 @@ fn bench_search(c: &mut Criterion) {
 
     // Depth reached in one second from the start, printed once (criterion measures time, not depth).
     let state = GameState::start(Preset::Standard.rules());
-    let mut engine = SearchAi::new(Level::Max, 1, 32);
+    let mut engine = SearchAi::new(Level::Max, 1, DEFAULT_TT_MB);
     let stop = AtomicBool::new(false);
     let mut last = None;
     engine.choose(
