@@ -425,3 +425,38 @@ fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
     app.update(Action::Cancel);
     assert!(app.should_quit(), "no game to go back to");
 }
+
+#[test]
+fn the_move_list_scrolls_by_pages() {
+    let mut app = App::new(hot_seat());
+    // Forty plies of legal moves, picked without randomness.
+    for i in 0..40 {
+        let moves = app.session().state().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(i * 7) % moves.len()];
+        type_move(&mut app, &mv.to_string());
+    }
+    let plies = app.session().moves().len();
+    assert!(plies > 30, "{plies} plies");
+    let text = |app: &mut App| format!("{}", render(app, 80, 24).backend());
+    let first = app.session().moves()[0].to_string();
+    let last = app.session().moves()[plies - 1].to_string();
+    let bottom = text(&mut app);
+    assert!(
+        bottom.contains(&last) && !bottom.contains(&format!(" 1 {first}")),
+        "{bottom}"
+    );
+    assert!(bottom.contains("Moves ↑"), "{bottom}");
+    app.update(Action::PageUp);
+    app.update(Action::PageUp);
+    app.update(Action::PageUp);
+    let top = text(&mut app);
+    assert!(top.contains(&format!(" 1 {first}")), "{top}");
+    assert!(top.contains("↓ PgDn"), "{top}");
+    for _ in 0..5 {
+        app.update(Action::PageDown);
+    }
+    assert!(text(&mut app).contains(&last));
+}
