@@ -5,6 +5,7 @@ mod analyze;
 mod arena;
 mod otep;
 mod perft;
+mod play;
 mod replay;
 
 use std::fmt;
@@ -17,15 +18,21 @@ use crate::rules::{Position, Preset, Rules};
 /// Brandubh, the Irish 7×7 tafl game.
 #[derive(Parser, Debug)]
 #[command(name = "brandubh", version, about, long_about = None)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
-    /// What to do.
+    /// What to do; without a command, the terminal game starts (as `brandubh play`).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// The terminal game's options, when no command is given.
+    #[command(flatten)]
+    pub play: play::PlayArgs,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Play in the terminal (the default).
+    Play(play::PlayArgs),
     /// Count move sequences from a position (a rules-engine check and benchmark).
     Perft(perft::PerftArgs),
     /// Replay a game move by move, printing each move annotated and the result.
@@ -105,11 +112,13 @@ impl From<io::Error> for CliError {
 /// Runs a parsed command, writing its output to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match cli.command {
-        Command::Perft(args) => perft::run(&args, out),
-        Command::Replay(args) => replay::run(&args, out),
-        Command::Analyze(args) => analyze::run(&args, out),
-        Command::Match(args) => arena::run(&args, out),
-        Command::Otep(args) => otep::run(&args, out),
+        None => play::run(&cli.play),
+        Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args, out),
+        Some(Command::Replay(args)) => replay::run(&args, out),
+        Some(Command::Analyze(args)) => analyze::run(&args, out),
+        Some(Command::Match(args)) => arena::run(&args, out),
+        Some(Command::Otep(args)) => otep::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -1,10 +1,12 @@
 //! Brandubh, the Irish 7×7 tafl game.
 //!
 //! Layers, bottom to top: [`rules`] (the pure engine), [`game`] (game records), [`ai`] (the
-//! engines and the match runner), and [`cli`] (the command-line tools built on them).
+//! engines and the match runner), [`tui`] (the terminal game), and [`cli`] (the command-line
+//! tools built on them); [`otep`] speaks the OpenTafl Engine Protocol.
 
 pub mod ai;
 pub mod cli;
 pub mod game;
 pub mod otep;
 pub mod rules;
+pub mod tui;

@@ -1,0 +1,45 @@
+//! Benchmark of the terminal game's drawing: one full frame into a `TestBackend`.
+#![allow(clippy::expect_used)]
+
+use brandubh::tui::{Action, App, Config, Direction};
+use criterion::{Criterion, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// A game in progress with a piece selected, so that every kind of mark is drawn.
+fn game_in_progress() -> App {
+    let mut app = App::new(Config {
+        skip_setup: true,
+        ..Config::default()
+    });
+    for text in ["d2-b2", "c4-c2", "d1-d2", "e4-e6", "a4-a3", "d4-e4"] {
+        app.update(Action::StartTyping);
+        for c in text.chars() {
+            app.update(Action::Type(c));
+        }
+        app.update(Action::Confirm);
+    }
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    app
+}
+
+fn bench_frame(c: &mut Criterion) {
+    let mut group = c.benchmark_group("frame");
+    for (width, height) in [(80, 24), (200, 60)] {
+        let mut app = game_in_progress();
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+        group.bench_function(format!("{width}x{height}"), |b| {
+            b.iter(|| {
+                terminal
+                    .draw(|frame| app.draw(frame))
+                    .expect("draw into memory");
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_frame);
+criterion_main!(benches);

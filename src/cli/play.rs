@@ -1,0 +1,88 @@
+//! `brandubh play` (and `brandubh` alone): the terminal game.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::game::Player;
+use crate::game::storage::SAVE_DIR_ENV;
+use crate::rules::Preset;
+use crate::tui::{self, Config, Look, Session, Storage, ThemeName};
+
+/// Arguments of `brandubh play`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlayArgs {
+    /// Rule preset (skips the new-game screen).
+    #[arg(long, value_enum)]
+    pub rules: Option<Preset>,
+    /// Who plays the attackers: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
+    #[arg(long, value_name = "PLAYER")]
+    pub attackers: Option<Player>,
+    /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
+    #[arg(long, value_name = "PLAYER")]
+    pub defenders: Option<Player>,
+    /// Continue the game saved in FILE.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders"])]
+    pub load: Option<PathBuf>,
+    /// Continue the autosaved game (the one played last).
+    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders"])]
+    pub resume: bool,
+    /// Plain ASCII glyphs, for terminals without good Unicode.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Colour theme (colours are off when `NO_COLOR` is set).
+    #[arg(long, value_enum, default_value_t = ThemeName::Default)]
+    pub theme: ThemeName,
+}
+
+impl PlayArgs {
+    /// The game's settings, with games saved in `storage`; `no_color` is whether `NO_COLOR`
+    /// asks for no colours. A game to load that cannot be loaded is an error.
+    pub fn config(&self, storage: Storage, no_color: bool) -> Result<Config, CliError> {
+        let resume = match (&self.load, self.resume) {
+            (Some(path), _) => Some(Session::load(path).map_err(|e| CliError::new(e.to_string()))?),
+            (None, true) => Some(resume_autosave(&storage)?),
+            (None, false) => None,
+        };
+        Ok(Config {
+            preset: self.rules.unwrap_or_default(),
+            attackers: self.attackers.unwrap_or(Player::Human),
+            defenders: self.defenders.unwrap_or(Player::Human),
+            skip_setup: self.rules.is_some()
+                || self.attackers.is_some()
+                || self.defenders.is_some(),
+            resume,
+            storage,
+            look: Look::new(self.theme, !no_color, self.ascii),
+        })
+    }
+}
+
+/// The autosaved game, for `--resume`.
+fn resume_autosave(storage: &Storage) -> Result<Session, CliError> {
+    let path = storage.autosave.as_deref().ok_or_else(|| {
+        CliError::new(format!(
+            "--resume: no save folder (set {SAVE_DIR_ENV} or HOME)"
+        ))
+    })?;
+    if !path.exists() {
+        return Err(CliError::new(format!(
+            "--resume: no autosaved game in {}",
+            path.display()
+        )));
+    }
+    Session::load(path)
+        .map(Session::without_file)
+        .map_err(|e| CliError::new(format!("--resume: {e}")))
+}
+
+/// Whether the environment asks for no colours (`NO_COLOR` set and not empty).
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+pub(super) fn run(args: &PlayArgs) -> Result<(), CliError> {
+    let config = args.config(Storage::default_places(), no_color())?;
+    tui::run(config).map_err(|e| CliError::new(e.to_string()))
+}

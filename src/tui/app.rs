@@ -1,0 +1,773 @@
+//! The state of the terminal game and its update function: every [`Action`] changes the state
+//! here, without a terminal, so that all of it can be tested directly.
+
+mod ai;
+mod files;
+#[cfg(test)]
+mod tests;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use self::ai::AiState;
+use super::board_view::{BoardView, Marks};
+use super::dialogs::{self, Question, SavePrompt, SavesList};
+use super::input::{Action, Direction, Mode};
+use super::layout::{GameLayout, minimum_size};
+use super::panels::{self, PanelData};
+use super::screens::{self, RulesScreen, SetupForm};
+use super::session::{Session, Storage};
+use super::theme::Look;
+use crate::game::Player;
+use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
+
+/// How the game starts: the settings the command line gives.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Rule preset.
+    pub preset: Preset,
+    /// Who plays the attackers.
+    pub attackers: Player,
+    /// Who plays the defenders.
+    pub defenders: Player,
+    /// Start playing at once instead of showing the new-game screen.
+    pub skip_setup: bool,
+    /// A game to continue (loaded from a file); it skips the new-game screen.
+    pub resume: Option<Session>,
+    /// Where games are saved and autosaved.
+    pub storage: Storage,
+    /// Colours and glyphs.
+    pub look: Look,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            preset: Preset::default(),
+            attackers: Player::Human,
+            defenders: Player::Human,
+            skip_setup: false,
+            resume: None,
+            storage: Storage::default(),
+            look: Look::default(),
+        }
+    }
+}
+
+/// Whether a status message reports a problem.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Tone {
+    /// Information.
+    Info,
+    /// Something could not be done.
+    Error,
+}
+
+/// The line at the bottom of the screen.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// Info or error.
+    pub tone: Tone,
+}
+
+/// What is shown over the game.
+#[derive(Debug)]
+enum Overlay {
+    Help,
+    Rules(RulesScreen),
+    Question(Question),
+    Save(SavePrompt),
+    Load(SavesList),
+}
+
+/// The full-screen page.
+#[derive(Clone, Debug)]
+enum Screen {
+    Setup(SetupForm),
+    Game,
+}
+
+/// The whole state of the terminal game.
+pub struct App {
+    look: Look,
+    screen: Screen,
+    overlay: Option<Overlay>,
+    session: Session,
+    storage: Storage,
+    cursor: Square,
+    selected: Option<Square>,
+    typing: Option<String>,
+    status: Option<Status>,
+    /// First move-list row shown, or `None` to follow the last move.
+    list_scroll: Option<usize>,
+    hint: Option<Move>,
+    /// Whether the game is saved as it is now.
+    saved: bool,
+    /// Whether a game has been on screen (the new-game screen can go back to it).
+    played: bool,
+    ai: AiState,
+    quit: bool,
+    size: Rect,
+}
+
+impl App {
+    /// A new app as `config` asks: the new-game screen, or a game at once.
+    pub fn new(config: Config) -> App {
+        let skip_setup = config.skip_setup || config.resume.is_some();
+        // A game loaded from its file is saved as it is.
+        let skip_setup_saved = config.resume.as_ref().is_some_and(|s| s.file().is_some());
+        let session = config
+            .resume
+            .unwrap_or_else(|| Session::new(config.preset, config.attackers, config.defenders));
+        let screen = if skip_setup {
+            Screen::Game
+        } else {
+            Screen::Setup(SetupForm::new(
+                config.preset,
+                config.attackers,
+                config.defenders,
+            ))
+        };
+        App {
+            look: config.look,
+            screen,
+            overlay: None,
+            session,
+            storage: config.storage,
+            cursor: Square::THRONE,
+            selected: None,
+            typing: None,
+            status: None,
+            list_scroll: None,
+            hint: None,
+            saved: skip_setup_saved,
+            played: skip_setup,
+            ai: AiState::default(),
+            quit: false,
+            size: Rect::new(0, 0, 80, 24),
+        }
+    }
+
+    /// Whether the player asked to quit.
+    pub const fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The game in play.
+    pub const fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The status line, if any.
+    pub const fn status(&self) -> Option<&Status> {
+        self.status.as_ref()
+    }
+
+    /// The keyboard cursor.
+    pub const fn cursor(&self) -> Square {
+        self.cursor
+    }
+
+    /// The selected piece.
+    pub const fn selected(&self) -> Option<Square> {
+        self.selected
+    }
+
+    /// Whether the game changed since it was last saved to (or loaded from) a file; a game
+    /// without moves has nothing to save.
+    pub fn is_dirty(&self) -> bool {
+        !self.saved && !self.session.moves().is_empty()
+    }
+
+    /// How keys are read now.
+    pub const fn mode(&self) -> Mode {
+        match (&self.overlay, &self.screen) {
+            (Some(Overlay::Question(_)), _) => Mode::Question,
+            (Some(Overlay::Save(_)), _) => Mode::Text,
+            (Some(Overlay::Help | Overlay::Rules(_) | Overlay::Load(_)), _)
+            | (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Game) if self.typing.is_some() => Mode::Text,
+            (None, Screen::Game) => Mode::Board,
+        }
+    }
+
+    /// Applies one action.
+    pub fn update(&mut self, action: Action) {
+        if action == Action::Interrupt {
+            self.quit = true;
+            return;
+        }
+        if let Some(overlay) = self.overlay.take() {
+            self.overlay = self.update_overlay(overlay, action);
+            return;
+        }
+        match &mut self.screen {
+            Screen::Setup(form) => {
+                let form = form.clone();
+                self.update_setup(form, action);
+            }
+            Screen::Game if self.typing.is_some() => self.update_typing(action),
+            Screen::Game => self.update_game(action),
+        }
+    }
+
+    fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
+        match overlay {
+            Overlay::Help => match action {
+                Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
+                _ => Some(Overlay::Help),
+            },
+            Overlay::Rules(mut rules) => match action {
+                Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
+                Action::Help => Some(Overlay::Help),
+                other => {
+                    rules.scroll(other);
+                    Some(Overlay::Rules(rules))
+                }
+            },
+            Overlay::Question(q) => match action {
+                Action::Yes => {
+                    self.answer_yes(q);
+                    None
+                }
+                Action::No | Action::Cancel => {
+                    self.answer_no(q);
+                    None
+                }
+                _ => Some(Overlay::Question(q)),
+            },
+            Overlay::Save(mut prompt) => match action {
+                Action::Type(c) => {
+                    prompt.push(c);
+                    Some(Overlay::Save(prompt))
+                }
+                Action::Backspace => {
+                    prompt.pop();
+                    Some(Overlay::Save(prompt))
+                }
+                Action::Confirm => match prompt.path() {
+                    Some(path) => {
+                        self.save_to(&path);
+                        None
+                    }
+                    None => Some(Overlay::Save(prompt)),
+                },
+                Action::Cancel => None,
+                _ => Some(Overlay::Save(prompt)),
+            },
+            Overlay::Load(mut list) => match action {
+                Action::Move(dir) => {
+                    list.move_selection(dir);
+                    Some(Overlay::Load(list))
+                }
+                Action::Click { row, .. } if list.click(self.size, row) => {
+                    self.load_selected(&list);
+                    None
+                }
+                Action::Confirm => {
+                    self.load_selected(&list);
+                    None
+                }
+                Action::Cancel | Action::Load => None,
+                _ => Some(Overlay::Load(list)),
+            },
+        }
+    }
+
+    fn answer_yes(&mut self, question: Question) {
+        match question {
+            Question::Quit { .. } => self.quit = true,
+            Question::Resign(side) => {
+                self.cancel_thinking();
+                if let Err(e) = self.session.resign(side) {
+                    self.error(e.to_string());
+                    return;
+                }
+                self.changed();
+                self.say_outcome();
+            }
+            Question::Draw(offered_by) => {
+                self.cancel_thinking();
+                if let Err(e) = self.session.agree_draw() {
+                    self.error(e.to_string());
+                    return;
+                }
+                self.changed();
+                self.info(format!(
+                    "the {} accept the draw offered by the {offered_by}",
+                    offered_by.opponent()
+                ));
+            }
+        }
+    }
+
+    fn answer_no(&mut self, question: Question) {
+        match question {
+            Question::Draw(offered_by) => self.info(format!(
+                "the {} decline the draw offered by the {offered_by}",
+                offered_by.opponent()
+            )),
+            Question::Quit { .. } | Question::Resign(_) => self.status = None,
+        }
+    }
+
+    fn update_setup(&mut self, mut form: SetupForm, action: Action) {
+        match action {
+            Action::Confirm if form.on_start() => {
+                let (preset, attackers, defenders) = form.choice();
+                self.start(Session::new(preset, attackers, defenders));
+                return;
+            }
+            Action::Confirm => form.move_focus(Direction::Down),
+            Action::Move(dir) => form.move_focus(dir),
+            Action::Click { column, row } if form.click(self.size, column, row) => {
+                let (preset, attackers, defenders) = form.choice();
+                self.start(Session::new(preset, attackers, defenders));
+                return;
+            }
+            Action::Cancel => {
+                // Back to the game in play, or out if there is none to go back to.
+                if self.played {
+                    self.screen = Screen::Game;
+                } else {
+                    self.quit = true;
+                }
+                return;
+            }
+            Action::Rules => {
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0.rules())));
+            }
+            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Load => self.ask_load(),
+            _ => {}
+        }
+        if matches!(self.screen, Screen::Setup(_)) {
+            self.screen = Screen::Setup(form);
+        }
+    }
+
+    /// Starts playing `session`.
+    fn start(&mut self, session: Session) {
+        self.cancel_thinking();
+        self.ai.paused = false;
+        self.ai.judgement = None;
+        self.session = session;
+        self.saved = false;
+        self.played = true;
+        self.screen = Screen::Game;
+        self.cursor = Square::THRONE;
+        self.selected = None;
+        self.hint = None;
+        self.list_scroll = None;
+        self.info(format!(
+            "{} rules: the {} to move",
+            rules_name(&self.session),
+            self.session.side_to_move()
+        ));
+    }
+
+    fn update_typing(&mut self, action: Action) {
+        let Some(text) = self.typing.as_mut() else {
+            return;
+        };
+        match action {
+            Action::Type(c) => text.push(c),
+            Action::Backspace => {
+                text.pop();
+            }
+            Action::Cancel => {
+                self.typing = None;
+                self.status = None;
+            }
+            Action::Confirm => {
+                let text = text.trim().to_owned();
+                self.typing = None;
+                if text.is_empty() {
+                    self.status = None;
+                } else if self.can_move_by_hand() {
+                    match self.session.play_text(&text) {
+                        Ok(_) => self.after_move(),
+                        Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
+                        Err(e) => self.error(format!("{text}: {e}")),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn update_game(&mut self, action: Action) {
+        match action {
+            Action::Move(dir) => self.move_cursor(dir),
+            Action::Confirm => self.choose(self.cursor),
+            Action::Click { column, row } => {
+                if let Some(sq) =
+                    GameLayout::new(self.size).and_then(|l| l.board.square_at(column, row))
+                {
+                    self.cursor = sq;
+                    self.choose(sq);
+                }
+            }
+            Action::Cancel => {
+                self.selected = None;
+                self.hint = None;
+                self.status = None;
+            }
+            Action::StartTyping => {
+                self.selected = None;
+                self.typing = Some(String::new());
+            }
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::Hint => self.ask_hint(),
+            Action::MoveNow => self.move_now(),
+            Action::Pause => self.toggle_pause(),
+            Action::Faster | Action::Slower => {
+                self.ai.pace = self.ai.pace.step(action == Action::Faster);
+                self.info(format!(
+                    "AI-vs-AI pace: {} ms between moves",
+                    self.ai.pace.delay().as_millis()
+                ));
+            }
+            Action::OfferDraw => self.offer_draw(),
+            Action::Resign => self.ask_resign(),
+            Action::NewGame => {
+                self.cancel_thinking();
+                self.screen = Screen::Setup(SetupForm::new(
+                    self.session.preset().unwrap_or_default(),
+                    self.session.player(Side::Attackers),
+                    self.session.player(Side::Defenders),
+                ));
+            }
+            Action::Rules => {
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(
+                    self.session.state().rules(),
+                )));
+            }
+            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Save => self.ask_save(),
+            Action::Load => self.ask_load(),
+            Action::PageUp | Action::PageDown => self.scroll_moves(action),
+            Action::Quit => {
+                if self.is_dirty() {
+                    self.overlay = Some(Overlay::Question(Question::Quit {
+                        autosaved: self.storage.autosave.is_some(),
+                    }));
+                } else {
+                    self.quit = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn move_cursor(&mut self, dir: Direction) {
+        let (df, dr) = match dir {
+            Direction::Up => (0, 1),
+            Direction::Down => (0, -1),
+            Direction::Left => (-1, 0),
+            Direction::Right => (1, 0),
+        };
+        if let Some(sq) = self.cursor.offset(df, dr) {
+            self.cursor = sq;
+        }
+    }
+
+    /// Whether the side to move is played from the keyboard; says why not if it is not.
+    fn can_move_by_hand(&mut self) -> bool {
+        if let Some(outcome) = self.session.outcome() {
+            self.error(format!(
+                "the game is over ({}): n for a new game, u to undo",
+                panels::outcome_text(outcome)
+            ));
+            return false;
+        }
+        let side = self.session.side_to_move();
+        if self.session.player(side) != Player::Human {
+            self.error(format!(
+                "the {side} are played by the AI: wait for its move"
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// Enter, Space or a click on `sq`: select a piece, move the selected one, or explain.
+    fn choose(&mut self, sq: Square) {
+        if !self.can_move_by_hand() {
+            return;
+        }
+        let position = *self.session.state().position();
+        let side = position.side_to_move();
+        if let Some(from) = self.selected {
+            if from == sq {
+                self.selected = None;
+                self.status = None;
+                return;
+            }
+            let mv = Move::new(from, sq);
+            match self.session.play(mv) {
+                Ok(_) => {
+                    self.after_move();
+                    return;
+                }
+                Err(IllegalMove::NotYourPiece(_) | IllegalMove::NoPiece(_)) => {}
+                Err(e) if position.piece_at(sq).is_none_or(|p| p.side() != side) => {
+                    self.error(format!("cannot move {mv}: {e}"));
+                    return;
+                }
+                Err(_) => {}
+            }
+        }
+        match position.piece_at(sq) {
+            Some(piece) if piece.side() == side => {
+                if position.destinations(sq).is_empty() {
+                    self.error(format!("the {} on {sq} has no move", piece_name(piece)));
+                    self.selected = None;
+                } else {
+                    self.selected = Some(sq);
+                    self.info(format!(
+                        "{} on {sq} selected: choose a highlighted square",
+                        piece_name(piece)
+                    ));
+                }
+            }
+            Some(piece) => self.error(format!(
+                "the {} on {sq} belongs to the {}; the {side} are to move",
+                piece_name(piece),
+                piece.side()
+            )),
+            None => self.error(format!("no piece on {sq}: select one of the {side}")),
+        }
+    }
+
+    fn after_move(&mut self) {
+        self.selected = None;
+        self.hint = None;
+        self.list_scroll = None;
+        self.changed();
+        if self.session.outcome().is_some() {
+            self.say_outcome();
+        } else if let Some(last) = self.session.moves().last() {
+            let to_move = self.session.side_to_move();
+            let who = match self.session.player(to_move.opponent()) {
+                Player::Human => "",
+                Player::Ai { .. } => "the AI ",
+            };
+            self.info(format!("{who}played {last}; the {to_move} to move"));
+        }
+    }
+
+    /// After every change of the game: it is no longer saved, and it is autosaved.
+    fn changed(&mut self) {
+        self.saved = false;
+        if let Some(path) = &self.storage.autosave
+            && let Err(e) = self.session.autosave(path)
+        {
+            self.error(format!("autosave failed: {e}"));
+        }
+    }
+
+    fn say_outcome(&mut self) {
+        if let Some(outcome) = self.session.outcome() {
+            self.info(format!(
+                "{}: n for a new game, u to undo",
+                panels::outcome_text(outcome)
+            ));
+        }
+    }
+
+    /// Whether a person plays either side.
+    fn has_human(&self) -> bool {
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .any(|s| self.session.player(s) == Player::Human)
+    }
+
+    fn undo(&mut self) {
+        self.cancel_thinking();
+        self.selected = None;
+        self.hint = None;
+        if self.session.undo() {
+            if self.has_human() {
+                // Against the AI, go back to the human's turn.
+                while self.session.player(self.session.side_to_move()) != Player::Human
+                    && self.session.undo()
+                {}
+            } else {
+                // Watching the AIs: stop to look at the position.
+                self.ai.paused = true;
+            }
+            self.changed();
+            self.info("move taken back: r to redo".to_owned());
+        } else {
+            self.error("nothing to undo".to_owned());
+        }
+    }
+
+    fn redo(&mut self) {
+        self.cancel_thinking();
+        self.selected = None;
+        self.hint = None;
+        if self.session.redo() {
+            while self.has_human()
+                && self.session.player(self.session.side_to_move()) != Player::Human
+                && self.session.outcome().is_none()
+                && self.session.redo()
+            {}
+            self.changed();
+            self.info("move played again".to_owned());
+        } else {
+            self.error("nothing to redo".to_owned());
+        }
+    }
+
+    /// The human side that acts off the board (resign, offer a draw): the side to move if a
+    /// human plays it, else the other one if a human plays that.
+    fn human_side(&self) -> Option<Side> {
+        let to_move = self.session.side_to_move();
+        [to_move, to_move.opponent()]
+            .into_iter()
+            .find(|&s| self.session.player(s) == Player::Human)
+    }
+
+    fn offer_draw(&mut self) {
+        if self.session.outcome().is_some() {
+            self.error("the game is over".to_owned());
+            return;
+        }
+        match self.human_side() {
+            Some(side) if self.session.player(side.opponent()) == Player::Human => {
+                self.overlay = Some(Overlay::Question(Question::Draw(side)));
+            }
+            Some(side) => self.ai_answers_draw(side.opponent()),
+            None => self.error("no human plays in this game".to_owned()),
+        }
+    }
+
+    fn ask_resign(&mut self) {
+        if self.session.outcome().is_some() {
+            self.error("the game is over".to_owned());
+            return;
+        }
+        match self.human_side() {
+            Some(side) => self.overlay = Some(Overlay::Question(Question::Resign(side))),
+            None => self.error("no human plays in this game".to_owned()),
+        }
+    }
+
+    fn scroll_moves(&mut self, action: Action) {
+        let rows = self.session.moves().len().div_ceil(2);
+        let page = usize::from(self.size.height / 2).max(1);
+        let top = self.list_scroll.unwrap_or(rows.saturating_sub(page));
+        let next = match action {
+            Action::PageUp => top.saturating_sub(page),
+            _ => top + page,
+        };
+        self.list_scroll = (next + page < rows).then_some(next);
+    }
+
+    fn info(&mut self, text: String) {
+        self.status = Some(Status {
+            text,
+            tone: Tone::Info,
+        });
+    }
+
+    fn error(&mut self, text: String) {
+        self.status = Some(Status {
+            text,
+            tone: Tone::Error,
+        });
+    }
+
+    /// The marks to draw on the board.
+    fn marks(&self) -> Marks {
+        let state = self.session.state();
+        let position = state.position();
+        let last = self.session.moves().last();
+        // The king's capture is not among the listed captures: he stood where he was before.
+        let king_taken = match (last.and_then(|l| l.mark), state.history()) {
+            (Some(EndMark::KingCaptured), [.., before, _]) => before.king(),
+            _ => None,
+        };
+        let captured = last.map_or(Bitboard::EMPTY, |l| l.captured);
+        Marks {
+            cursor: Some(self.cursor),
+            selected: self.selected,
+            destinations: self
+                .selected
+                .map_or(Bitboard::EMPTY, |sq| position.destinations(sq)),
+            last_move: last.map(|l| l.mv),
+            captured: king_taken.map_or(captured, |k| captured.with(k)),
+            hint: self.hint,
+        }
+    }
+
+    /// Draws the whole screen.
+    pub fn draw(&mut self, frame: &mut Frame) {
+        self.size = frame.area();
+        let area = frame.area();
+        let Some(layout) = GameLayout::new(area) else {
+            let (min_w, min_h) = minimum_size();
+            screens::render_too_small(min_w, min_h, &self.look, area, frame.buffer_mut());
+            return;
+        };
+        match &self.screen {
+            Screen::Setup(form) => {
+                screens::render_setup(form, &self.look, area, frame.buffer_mut());
+            }
+            Screen::Game => self.draw_game(layout, frame),
+        }
+        match &self.overlay {
+            None => {}
+            Some(Overlay::Help) => dialogs::render_help(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Load(list)) => list.render(&self.look, area, frame.buffer_mut()),
+        }
+    }
+
+    fn draw_game(&self, layout: GameLayout, frame: &mut Frame) {
+        let state = self.session.state();
+        let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
+        frame.render_widget(&view, layout.board.area());
+        let data = PanelData {
+            rules: rules_name(&self.session),
+            to_move: self.session.side_to_move(),
+            attackers: self.session.player(Side::Attackers),
+            defenders: self.session.player(Side::Defenders),
+            start: state.start_position(),
+            position: state.position(),
+            moves: self.session.moves(),
+            scroll: self.list_scroll,
+            outcome: self.session.outcome(),
+            ai: self.ai_view(),
+        };
+        panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
+        panels::render_status(
+            self.typing.as_deref(),
+            self.status.as_ref(),
+            &self.look,
+            layout.status,
+            frame.buffer_mut(),
+        );
+    }
+}
+
+/// The preset's name, or `custom`.
+fn rules_name(session: &Session) -> &'static str {
+    session.preset().map_or("custom", Preset::name)
+}
+
+/// The name of a kind of piece in messages.
+const fn piece_name(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Attacker => "attacker",
+        Piece::Defender => "defender",
+        Piece::King => "king",
+    }
+}

@@ -1,0 +1,302 @@
+//! The AI side of the app: starting the worker on the AI's turn or for a hint, taking its
+//! reports, stopping it, the AI-vs-AI pace and pause, and the AI's answer to a draw offer.
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::{App, Screen};
+use crate::ai::{Score, SearchInfo, limits_for};
+use crate::game::{EngineKind, Level, Player};
+use crate::rules::Side;
+use crate::tui::panels::{self, AiView, Search, score_text};
+use crate::tui::worker::{JobId, Report, Worker};
+
+impl App {
+    /// Lets time pass: takes the AI's reports and starts it when it is its turn. Returns
+    /// whether anything changed on screen.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = false;
+        while let Some(report) = self.ai.worker.as_mut().and_then(Worker::try_report) {
+            changed = true;
+            self.on_report(report, now);
+        }
+        if self.ai.thinking.is_none() && self.ai_to_move(now) {
+            self.start_thinking(Purpose::Move);
+            changed = true;
+        }
+        changed
+    }
+
+    /// Whether an AI should start on its move now.
+    pub(super) fn ai_to_move(&self, now: Instant) -> bool {
+        let side = self.session.side_to_move();
+        matches!(self.screen, Screen::Game)
+            && self.overlay.is_none()
+            && !self.ai.paused
+            && self.session.outcome().is_none()
+            && self.session.player(side) != Player::Human
+            && (self.has_human()
+                || self
+                    .ai
+                    .last_move_at
+                    .is_none_or(|at| self.ai.pace.due(at, now)))
+    }
+
+    /// Starts the worker on the side to move: its own move, or a hint for a person.
+    pub(super) fn start_thinking(&mut self, purpose: Purpose) {
+        let side = self.session.side_to_move();
+        let (engine, level) = match (purpose, self.session.player(side)) {
+            (Purpose::Move, Player::Ai { engine, level }) => (engine, level),
+            _ => (EngineKind::Search, HINT_LEVEL),
+        };
+        if self.ai.worker.is_none() {
+            match Worker::spawn(self.ai.seed) {
+                Ok(worker) => self.ai.worker = Some(worker),
+                Err(e) => {
+                    self.ai.paused = true;
+                    self.error(format!("cannot start the AI: {e}"));
+                    return;
+                }
+            }
+        }
+        let Some(worker) = self.ai.worker.as_mut() else {
+            return;
+        };
+        let id = worker.start(engine, level, self.session.state(), limits_for(level));
+        self.ai.thinking = Some(Thinking {
+            id,
+            side,
+            purpose,
+            player: Player::Ai { engine, level },
+            info: None,
+        });
+    }
+
+    pub(super) fn on_report(&mut self, report: Report, now: Instant) {
+        if report == Report::Gone {
+            // Dropping the worker joins the ended thread; the next AI turn starts a new one.
+            self.ai.worker = None;
+            self.ai.thinking = None;
+            self.ai.paused = true;
+            self.error("the AI stopped working: p to try again".to_owned());
+            return;
+        }
+        let Some(thinking) = self.ai.thinking.as_mut() else {
+            return;
+        };
+        match report {
+            Report::Progress(id, info) if id == thinking.id => thinking.info = Some(info),
+            Report::Done(id, mv) if id == thinking.id => {
+                let thinking = self.ai.thinking.take();
+                let Some(thinking) = thinking else {
+                    return;
+                };
+                if let Some(info) = &thinking.info {
+                    self.ai.judgement = Some((thinking.side, info.score));
+                }
+                match (thinking.purpose, mv) {
+                    (Purpose::Move, Some(mv)) => match self.session.play(mv) {
+                        Ok(_) => {
+                            self.ai.last_move_at = Some(now);
+                            self.after_move();
+                        }
+                        Err(e) => {
+                            self.ai.paused = true;
+                            self.error(format!("the AI chose an illegal move {mv}: {e}"));
+                        }
+                    },
+                    (Purpose::Hint, Some(mv)) => {
+                        self.hint = Some(mv);
+                        self.selected = None;
+                        self.info(format!("hint: {mv} (marked with ? ?)"));
+                    }
+                    (_, None) => self.error("the AI found no move".to_owned()),
+                }
+            }
+            Report::Progress(..) | Report::Done(..) | Report::Gone => {}
+        }
+    }
+
+    /// What the panel shows of the AI.
+    pub(super) fn ai_view(&self) -> AiView<'_> {
+        AiView {
+            thinking: self.ai.thinking.as_ref().map(|t| Search {
+                title: match t.purpose {
+                    Purpose::Move => format!("{} thinking…", panels::player_text(t.player)),
+                    Purpose::Hint => "Looking for a hint…".to_owned(),
+                },
+                can_hurry: t.purpose == Purpose::Move,
+                info: t.info.as_ref(),
+            }),
+            paused: self.ai.paused,
+            watching: (!self.has_human()).then_some(self.ai.pace.delay()),
+        }
+    }
+
+    /// Stops the AI and forgets what it was doing.
+    pub(super) fn cancel_thinking(&mut self) {
+        if self.ai.thinking.take().is_some()
+            && let Some(worker) = self.ai.worker.as_mut()
+        {
+            worker.stop();
+        }
+    }
+
+    pub(super) fn move_now(&mut self) {
+        match (&self.ai.thinking, self.ai.worker.as_mut()) {
+            (Some(t), Some(worker)) if t.purpose == Purpose::Move => {
+                worker.stop();
+                self.info("the AI moves now".to_owned());
+            }
+            _ => self.error("the AI is not thinking".to_owned()),
+        }
+    }
+
+    pub(super) fn ask_hint(&mut self) {
+        if self.ai.thinking.is_some() {
+            self.error("wait: the AI is thinking".to_owned());
+        } else if self.can_move_by_hand() {
+            self.start_thinking(Purpose::Hint);
+            self.info("looking for a hint…".to_owned());
+        }
+    }
+
+    pub(super) fn toggle_pause(&mut self) {
+        self.ai.paused = !self.ai.paused;
+        if self.ai.paused {
+            if self
+                .ai
+                .thinking
+                .as_ref()
+                .is_some_and(|t| t.purpose == Purpose::Move)
+            {
+                self.cancel_thinking();
+            }
+            self.info("AI paused: p to resume".to_owned());
+        } else {
+            self.info("AI resumed".to_owned());
+        }
+    }
+
+    /// A person offers the AI playing `ai_side` a draw: it accepts unless its last search
+    /// says it stands better.
+    pub(super) fn ai_answers_draw(&mut self, ai_side: Side) {
+        match self.ai.judgement {
+            Some((judged, score)) if judged == ai_side && !is_better(score) => {
+                self.cancel_thinking();
+                if let Err(e) = self.session.agree_draw() {
+                    self.error(e.to_string());
+                    return;
+                }
+                self.changed();
+                self.info(format!(
+                    "the AI ({ai_side}) accepts the draw: it sees no advantage ({})",
+                    score_text(score)
+                ));
+            }
+            Some((_, score)) => self.error(format!(
+                "the AI declines the draw: it thinks it stands better ({})",
+                score_text(score)
+            )),
+            None => self.error("the AI declines: it has not judged the game yet".to_owned()),
+        }
+    }
+}
+
+/// The level the hints are searched at.
+const HINT_LEVEL: Level = Level::Hard;
+
+/// Whether a search score says the side that searched stands better.
+const fn is_better(score: Score) -> bool {
+    match score {
+        Score::Eval(v) => v > 0,
+        Score::Win(_) => true,
+        Score::Loss(_) => false,
+    }
+}
+
+/// Why the AI is thinking.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(super) enum Purpose {
+    /// To play its move.
+    Move,
+    /// To suggest a move to a person.
+    Hint,
+}
+
+/// A search in progress.
+#[derive(Clone, Debug)]
+pub(super) struct Thinking {
+    pub(super) id: JobId,
+    pub(super) side: Side,
+    pub(super) purpose: Purpose,
+    pub(super) player: Player,
+    pub(super) info: Option<SearchInfo>,
+}
+
+/// The AI side of the app: the worker thread (started when first needed), the search in
+/// progress, and the AI-vs-AI pace.
+pub(super) struct AiState {
+    pub(super) worker: Option<Worker>,
+    pub(super) thinking: Option<Thinking>,
+    pub(super) paused: bool,
+    pub(super) pace: Pace,
+    pub(super) last_move_at: Option<Instant>,
+    /// The last search's score, for the side that searched.
+    pub(super) judgement: Option<(Side, Score)>,
+    pub(super) seed: u64,
+}
+
+impl Default for AiState {
+    fn default() -> Self {
+        // A different game every time; the engines are deterministic for a given seed.
+        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
+            u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)
+        });
+        AiState {
+            worker: None,
+            thinking: None,
+            paused: false,
+            pace: Pace::default(),
+            last_move_at: None,
+            judgement: None,
+            seed,
+        }
+    }
+}
+
+/// The delay between moves in an AI-vs-AI game.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Pace(Duration);
+
+impl Pace {
+    const STEPS_MS: [u64; 7] = [0, 100, 250, 500, 1000, 2000, 4000];
+
+    /// The delay between moves.
+    pub const fn delay(self) -> Duration {
+        self.0
+    }
+
+    /// One step faster (a shorter delay) or slower.
+    #[must_use]
+    pub fn step(self, faster: bool) -> Pace {
+        let ms = u64::try_from(self.0.as_millis()).unwrap_or(u64::MAX);
+        let next = if faster {
+            Pace::STEPS_MS.iter().rev().find(|&&s| s < ms)
+        } else {
+            Pace::STEPS_MS.iter().find(|&&s| s > ms)
+        };
+        next.map_or(self, |&s| Pace(Duration::from_millis(s)))
+    }
+
+    /// Whether the next move is due, the last one having come at `last`.
+    pub fn due(self, last: Instant, now: Instant) -> bool {
+        now.saturating_duration_since(last) >= self.0
+    }
+}
+
+impl Default for Pace {
+    /// Half a second between moves.
+    fn default() -> Self {
+        Pace(Duration::from_millis(500))
+    }
+}

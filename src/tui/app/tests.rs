@@ -1,0 +1,129 @@
+//! The app's update and AI handling, tested without a terminal.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use std::time::{Duration, Instant};
+
+use super::ai::{Pace, Purpose, Thinking};
+use super::*;
+use crate::ai::{Score, SearchInfo};
+use crate::game::{EngineKind, Level};
+use crate::rules::Move;
+
+fn against_ai() -> App {
+    App::new(Config {
+        attackers: Player::Human,
+        defenders: Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Hard,
+        },
+        skip_setup: true,
+        ..Config::default()
+    })
+}
+
+#[test]
+fn ai_thinking_shows_its_search() {
+    let mut app = against_ai();
+    app.session.play_text("d2-e2").unwrap();
+    let mv = |t: &str| t.parse::<Move>().unwrap();
+    app.ai.thinking = Some(Thinking {
+        id: 1,
+        side: Side::Defenders,
+        purpose: Purpose::Move,
+        player: app.session.player(Side::Defenders),
+        info: Some(SearchInfo {
+            depth: 6,
+            score: Score::Eval(-35),
+            nodes: 1_234_567,
+            nps: 850_000,
+            elapsed: Duration::from_millis(1450),
+            pv: vec![mv("d5-e5"), mv("d1-d2"), mv("c4-c1")],
+        }),
+    });
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    insta::assert_snapshot!(terminal.backend());
+    // Keys still work while it thinks: the person cannot move for the AI, but may look.
+    app.update(Action::Confirm);
+    assert!(app.status().unwrap().text.contains("played by the AI"));
+    app.update(Action::Help);
+    assert_eq!(app.mode(), Mode::Menu);
+}
+
+#[test]
+fn the_ai_answers_and_undo_goes_back_to_the_persons_turn() {
+    let mut app = against_ai();
+    app.update(Action::StartTyping);
+    for c in "d2-e2".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app.session.moves().len() < 2 {
+        assert!(Instant::now() < deadline, "the AI did not answer");
+        app.tick(Instant::now());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(app.session.side_to_move(), Side::Attackers);
+    assert!(app.status().unwrap().text.starts_with("the AI played"));
+    app.update(Action::Undo);
+    assert_eq!(app.session.moves().len(), 0, "both moves taken back");
+    assert!(app.ai.thinking.is_none());
+}
+
+#[test]
+fn a_hint_is_marked_and_undo_cancels_a_search() {
+    let mut app = against_ai();
+    app.update(Action::Hint);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app.hint.is_none() {
+        assert!(Instant::now() < deadline, "no hint");
+        app.tick(Instant::now());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let hint = app.hint.unwrap();
+    assert!(app.session.state().check_move(hint).is_ok());
+    assert_eq!(app.marks().hint, Some(hint));
+    // The AI starts thinking after the person's move; undo stops it at once.
+    app.session.play(hint).unwrap();
+    app.tick(Instant::now());
+    assert!(app.ai.thinking.is_some());
+    app.update(Action::Undo);
+    assert!(app.ai.thinking.is_none());
+    assert_eq!(app.session.moves().len(), 0);
+}
+
+#[test]
+fn watching_waits_for_the_pace_and_pauses() {
+    let mut app = App::new(Config {
+        attackers: Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Easy,
+        },
+        defenders: Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Easy,
+        },
+        skip_setup: true,
+        ..Config::default()
+    });
+    let t0 = Instant::now();
+    app.ai.last_move_at = Some(t0);
+    assert!(!app.tick(t0), "not before the pace allows");
+    assert!(app.ai.thinking.is_none());
+    assert!(app.tick(t0 + app.ai.pace.delay()));
+    assert!(app.ai.thinking.is_some());
+    app.update(Action::Pause);
+    assert!(app.ai.thinking.is_none());
+    assert!(!app.tick(t0 + Duration::from_secs(60)), "paused");
+    let slower = app.ai.pace.step(false);
+    app.update(Action::Slower);
+    assert_eq!(app.ai.pace, slower);
+    assert!(slower.delay() > Pace::default().delay());
+    assert_eq!(
+        Pace::default().step(true).step(true).step(true).delay(),
+        Duration::ZERO
+    );
+}

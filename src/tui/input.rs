@@ -1,0 +1,338 @@
+//! Keys and mouse clicks to [`Action`]s: a pure function of the event and the input mode.
+
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+
+/// A direction on the board or in a list.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Direction {
+    /// Towards rank 7, or the previous entry.
+    Up,
+    /// Towards rank 1, or the next entry.
+    Down,
+    /// Towards file a, or the previous value.
+    Left,
+    /// Towards file g, or the next value.
+    Right,
+}
+
+/// Something the player asks for.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Action {
+    /// Move the cursor or the focus.
+    Move(Direction),
+    /// Enter or Space: select, move, choose, confirm.
+    Confirm,
+    /// Esc: cancel the selection, close a screen or dialog.
+    Cancel,
+    /// A left click at a screen cell.
+    Click {
+        /// Screen column.
+        column: u16,
+        /// Screen row.
+        row: u16,
+    },
+    /// Start typing a move (`:`).
+    StartTyping,
+    /// A character typed into a text field.
+    Type(char),
+    /// Delete the last typed character.
+    Backspace,
+    /// Take back a move (against the AI: back to your previous turn).
+    Undo,
+    /// Play again a move taken back.
+    Redo,
+    /// Ask the AI for a suggestion.
+    Hint,
+    /// Tell the thinking AI to move now.
+    MoveNow,
+    /// Save the game.
+    Save,
+    /// Load a saved game.
+    Load,
+    /// Offer (or accept) a draw.
+    OfferDraw,
+    /// Resign the game.
+    Resign,
+    /// Go to the new-game screen.
+    NewGame,
+    /// Show the rules of the active preset.
+    Rules,
+    /// Show the list of keys.
+    Help,
+    /// Pause or resume an AI-vs-AI game.
+    Pause,
+    /// Play AI moves faster.
+    Faster,
+    /// Play AI moves slower.
+    Slower,
+    /// Scroll the move list or text up by a page.
+    PageUp,
+    /// Scroll the move list or text down by a page.
+    PageDown,
+    /// Answer yes.
+    Yes,
+    /// Answer no.
+    No,
+    /// Quit (asks first if there are unsaved moves).
+    Quit,
+    /// Quit at once (Ctrl-C): the game is autosaved.
+    Interrupt,
+}
+
+/// How keys are read, which depends on what is on screen.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Mode {
+    /// The board: game keys.
+    Board,
+    /// A menu or list, such as the new-game screen, the list of saves or the rules text.
+    Menu,
+    /// A line of text being typed (a move, a file name).
+    Text,
+    /// A yes/no question.
+    Question,
+}
+
+/// The action for `event` in `mode`, if it means one.
+pub fn action(event: &Event, mode: Mode) -> Option<Action> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => key_action(*key, mode),
+        Event::Mouse(mouse) => mouse_action(*mouse),
+        _ => None,
+    }
+}
+
+fn mouse_action(mouse: MouseEvent) -> Option<Action> {
+    match mouse.kind {
+        MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+            column: mouse.column,
+            row: mouse.row,
+        }),
+        MouseEventKind::ScrollUp => Some(Action::Move(Direction::Up)),
+        MouseEventKind::ScrollDown => Some(Action::Move(Direction::Down)),
+        _ => None,
+    }
+}
+
+fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl {
+        return match key.code {
+            KeyCode::Char('c') => Some(Action::Interrupt),
+            KeyCode::Char('r') if mode == Mode::Board => Some(Action::Redo),
+            KeyCode::Char('z') if mode == Mode::Board => Some(Action::Undo),
+            _ => None,
+        };
+    }
+    let common = match key.code {
+        KeyCode::Up => Some(Action::Move(Direction::Up)),
+        KeyCode::Down => Some(Action::Move(Direction::Down)),
+        KeyCode::Left => Some(Action::Move(Direction::Left)),
+        KeyCode::Right => Some(Action::Move(Direction::Right)),
+        KeyCode::Enter => Some(Action::Confirm),
+        KeyCode::Esc => Some(Action::Cancel),
+        KeyCode::PageUp => Some(Action::PageUp),
+        KeyCode::PageDown => Some(Action::PageDown),
+        _ => None,
+    };
+    if common.is_some() {
+        return common;
+    }
+    let KeyCode::Char(c) = key.code else {
+        return match (key.code, mode) {
+            (KeyCode::Backspace, Mode::Text) => Some(Action::Backspace),
+            (KeyCode::F(1), _) => Some(Action::Help),
+            _ => None,
+        };
+    };
+    match mode {
+        Mode::Text => Some(Action::Type(c)),
+        Mode::Question => match c {
+            'y' | 'Y' => Some(Action::Yes),
+            'n' | 'N' => Some(Action::No),
+            _ => None,
+        },
+        Mode::Menu => menu_char(c),
+        Mode::Board => board_char(c),
+    }
+}
+
+fn menu_char(c: char) -> Option<Action> {
+    match c {
+        'k' => Some(Action::Move(Direction::Up)),
+        'j' => Some(Action::Move(Direction::Down)),
+        'h' => Some(Action::Move(Direction::Left)),
+        'l' => Some(Action::Move(Direction::Right)),
+        ' ' => Some(Action::Confirm),
+        'q' => Some(Action::Cancel),
+        '?' => Some(Action::Help),
+        'i' => Some(Action::Rules),
+        'o' => Some(Action::Load),
+        _ => None,
+    }
+}
+
+fn board_char(c: char) -> Option<Action> {
+    Some(match c {
+        'k' => Action::Move(Direction::Up),
+        'j' => Action::Move(Direction::Down),
+        'h' => Action::Move(Direction::Left),
+        'l' => Action::Move(Direction::Right),
+        ' ' => Action::Confirm,
+        ':' => Action::StartTyping,
+        'u' => Action::Undo,
+        'r' => Action::Redo,
+        't' => Action::Hint,
+        'm' => Action::MoveNow,
+        's' => Action::Save,
+        'o' => Action::Load,
+        'd' => Action::OfferDraw,
+        'x' => Action::Resign,
+        'n' => Action::NewGame,
+        'i' => Action::Rules,
+        '?' => Action::Help,
+        'p' => Action::Pause,
+        '+' | '=' => Action::Faster,
+        '-' => Action::Slower,
+        'q' => Action::Quit,
+        _ => return None,
+    })
+}
+
+/// Every key of the board, as the help overlay lists them: (keys, what they do).
+pub const BOARD_KEYS: &[(&str, &str)] = &[
+    ("arrows / h j k l", "move the cursor"),
+    ("Enter / Space", "select a piece, then move it"),
+    ("mouse click", "select a piece, then its destination"),
+    ("Esc", "cancel the selection"),
+    (":", "type a move, e.g. d2-d5"),
+    ("u / Ctrl-z", "undo (against the AI: to your last turn)"),
+    ("r / Ctrl-r", "redo"),
+    ("t", "hint: the AI's suggestion"),
+    ("m", "make the thinking AI move now"),
+    ("p", "pause / resume an AI-vs-AI game"),
+    ("+ / -", "AI-vs-AI: faster / slower"),
+    ("PgUp / PgDn", "scroll the move list"),
+    ("s", "save the game"),
+    ("o", "load a saved game"),
+    ("d", "offer or accept a draw"),
+    ("x", "resign"),
+    ("n", "new game"),
+    ("i", "rules of this game"),
+    ("?", "this help"),
+    ("q", "quit (the game is autosaved)"),
+    ("Ctrl-c", "quit at once (autosaved)"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEventState;
+
+    fn key(code: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    fn ch(c: char) -> Event {
+        key(KeyCode::Char(c))
+    }
+
+    #[test]
+    fn board_keys_move_the_cursor_and_act() {
+        let m = Mode::Board;
+        assert_eq!(action(&ch('h'), m), Some(Action::Move(Direction::Left)));
+        assert_eq!(action(&ch('j'), m), Some(Action::Move(Direction::Down)));
+        assert_eq!(action(&ch('k'), m), Some(Action::Move(Direction::Up)));
+        assert_eq!(action(&ch('l'), m), Some(Action::Move(Direction::Right)));
+        assert_eq!(
+            action(&key(KeyCode::Up), m),
+            Some(Action::Move(Direction::Up))
+        );
+        assert_eq!(action(&key(KeyCode::Enter), m), Some(Action::Confirm));
+        assert_eq!(action(&ch(' '), m), Some(Action::Confirm));
+        assert_eq!(action(&key(KeyCode::Esc), m), Some(Action::Cancel));
+        assert_eq!(action(&ch(':'), m), Some(Action::StartTyping));
+        assert_eq!(action(&ch('u'), m), Some(Action::Undo));
+        assert_eq!(action(&ch('q'), m), Some(Action::Quit));
+        assert_eq!(action(&ch('?'), m), Some(Action::Help));
+        assert_eq!(action(&ch('Z'), m), None);
+    }
+
+    #[test]
+    fn every_listed_board_key_is_mapped() {
+        for (keys, _) in BOARD_KEYS {
+            for k in keys.split(" / ") {
+                if k.chars().count() == 1 {
+                    let c = k.chars().next().unwrap();
+                    assert!(action(&ch(c), Mode::Board).is_some(), "{k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn text_mode_types_letters_that_are_keys_elsewhere() {
+        assert_eq!(action(&ch('q'), Mode::Text), Some(Action::Type('q')));
+        assert_eq!(action(&ch('d'), Mode::Text), Some(Action::Type('d')));
+        assert_eq!(
+            action(&key(KeyCode::Backspace), Mode::Text),
+            Some(Action::Backspace)
+        );
+        assert_eq!(
+            action(&key(KeyCode::Enter), Mode::Text),
+            Some(Action::Confirm)
+        );
+        assert_eq!(action(&key(KeyCode::Esc), Mode::Text), Some(Action::Cancel));
+    }
+
+    #[test]
+    fn questions_take_y_and_n_only() {
+        assert_eq!(action(&ch('y'), Mode::Question), Some(Action::Yes));
+        assert_eq!(action(&ch('N'), Mode::Question), Some(Action::No));
+        assert_eq!(action(&ch('q'), Mode::Question), None);
+        assert_eq!(
+            action(&key(KeyCode::Esc), Mode::Question),
+            Some(Action::Cancel)
+        );
+    }
+
+    #[test]
+    fn ctrl_c_interrupts_in_every_mode_and_releases_are_ignored() {
+        let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        for m in [Mode::Board, Mode::Menu, Mode::Text, Mode::Question] {
+            assert_eq!(action(&ctrl_c, m), Some(Action::Interrupt));
+        }
+        let release = Event::Key(KeyEvent {
+            code: KeyCode::Char('q'),
+            modifiers: KeyModifiers::NONE,
+            kind: KeyEventKind::Release,
+            state: KeyEventState::NONE,
+        });
+        assert_eq!(action(&release, Mode::Board), None);
+    }
+
+    #[test]
+    fn left_clicks_carry_their_cell() {
+        let click = |kind| {
+            Event::Mouse(MouseEvent {
+                kind,
+                column: 12,
+                row: 5,
+                modifiers: KeyModifiers::NONE,
+            })
+        };
+        assert_eq!(
+            action(&click(MouseEventKind::Down(MouseButton::Left)), Mode::Board),
+            Some(Action::Click { column: 12, row: 5 })
+        );
+        assert_eq!(
+            action(
+                &click(MouseEventKind::Down(MouseButton::Right)),
+                Mode::Board
+            ),
+            None
+        );
+        assert_eq!(action(&click(MouseEventKind::Moved), Mode::Board), None);
+    }
+}

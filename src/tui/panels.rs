@@ -1,0 +1,356 @@
+//! The side panel (players, captures, the move list, the game-over banner) and the status line.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Padding, Paragraph, Widget};
+
+use std::time::Duration;
+
+use super::app::{Status, Tone};
+use super::screens::wrap;
+use super::theme::Look;
+use crate::ai::{Score, SearchInfo};
+use crate::game::{EngineKind, Player};
+use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
+
+/// What the side panel shows.
+pub struct PanelData<'a> {
+    /// The rules' name.
+    pub rules: &'static str,
+    /// The side to move.
+    pub to_move: Side,
+    /// Who plays the attackers.
+    pub attackers: Player,
+    /// Who plays the defenders.
+    pub defenders: Player,
+    /// The start position.
+    pub start: &'a Position,
+    /// The current position.
+    pub position: &'a Position,
+    /// The moves so far.
+    pub moves: &'a [AnnotatedMove],
+    /// The first move-list row to show, or `None` to show the last ones.
+    pub scroll: Option<usize>,
+    /// The outcome, once the game is over.
+    pub outcome: Option<Outcome>,
+    /// What the AI is doing.
+    pub ai: AiView<'a>,
+}
+
+/// What the panel shows of the AI.
+pub struct AiView<'a> {
+    /// The search in progress, if any.
+    pub thinking: Option<Search<'a>>,
+    /// Whether AI moves are paused.
+    pub paused: bool,
+    /// In an AI-vs-AI game, the delay between moves.
+    pub watching: Option<Duration>,
+}
+
+/// A search in progress, as the panel shows it.
+pub struct Search<'a> {
+    /// What the search is: `AI hard thinking…`, `Looking for a hint…`.
+    pub title: String,
+    /// Whether the search can be told to move now.
+    pub can_hurry: bool,
+    /// The last progress report.
+    pub info: Option<&'a SearchInfo>,
+}
+
+/// `950`, `1.2k`, `123k`, `4.56M`.
+fn count_text(n: u64) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let x = n as f64;
+    if n < 1_000 {
+        n.to_string()
+    } else if n < 10_000 {
+        format!("{:.1}k", x / 1e3)
+    } else if n < 1_000_000 {
+        format!("{:.0}k", x / 1e3)
+    } else {
+        format!("{:.2}M", x / 1e6)
+    }
+}
+
+/// The lines about the AI: watch mode, pause, and the search in progress.
+fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
+    let theme = &look.theme;
+    let mut lines = Vec::new();
+    if let Some(delay) = ai.watching {
+        lines.push(Line::styled("Watching AI vs AI", theme.heading));
+        lines.push(Line::styled(
+            format!("p pause · +/- pace {} ms", delay.as_millis()),
+            theme.label,
+        ));
+    }
+    if ai.paused {
+        lines.push(Line::styled("AI paused: p to resume", theme.error));
+    }
+    let Some(search) = &ai.thinking else {
+        return lines;
+    };
+    let elapsed = search
+        .info
+        .map(|i| format!(" {:.1}s", i.elapsed.as_secs_f64()))
+        .unwrap_or_default();
+    lines.push(Line::from(vec![
+        Span::styled(search.title.clone(), theme.heading),
+        Span::raw(elapsed),
+    ]));
+    if let Some(info) = search.info {
+        lines.push(Line::raw(format!(
+            "depth {} · score {}",
+            info.depth,
+            score_text(info.score)
+        )));
+        lines.push(Line::raw(format!(
+            "nodes {} · {}/s",
+            count_text(info.nodes),
+            count_text(info.nps)
+        )));
+        let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+        let best = wrap(&format!("best {}", pv.join(" ")), width);
+        lines.extend(best.into_iter().take(2).map(Line::raw));
+    }
+    if search.can_hurry {
+        lines.push(Line::styled("m: move now", theme.label));
+    }
+    lines
+}
+
+/// `Attackers`, `Defenders`.
+fn title(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "Attackers",
+        Side::Defenders => "Defenders",
+    }
+}
+
+/// How a player is named in the panel.
+pub fn player_text(player: Player) -> String {
+    match player {
+        Player::Human => "human".to_owned(),
+        Player::Ai {
+            engine: EngineKind::Search,
+            level,
+        } => format!("AI {level}"),
+        Player::Ai {
+            engine: EngineKind::Random,
+            ..
+        } => "AI random".to_owned(),
+    }
+}
+
+/// A score for people: `+0.35` (in soldiers), `wins in 3`, `loses in 4`.
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Eval(v) => format!("{:+.2}", f64::from(v) / 100.0),
+        Score::Win(n) => format!("wins in {n}"),
+        Score::Loss(n) => format!("loses in {n}"),
+    }
+}
+
+/// The result in words: `Attackers win: the king was captured`.
+pub fn outcome_text(outcome: Outcome) -> String {
+    let (headline, why) = outcome_parts(outcome);
+    format!("{headline}: {why}")
+}
+
+/// The result as a headline (`Attackers win`, `Draw`) and the reason in words.
+fn outcome_parts(outcome: Outcome) -> (String, String) {
+    let loser = outcome.winner.map_or(Side::Attackers, Side::opponent);
+    let why = match outcome.reason {
+        Reason::KingEscaped => "the king escaped to a corner".to_owned(),
+        Reason::KingCaptured => "the king was captured".to_owned(),
+        Reason::Encircled => "the defenders are encircled".to_owned(),
+        Reason::NoMoves => format!("the {loser} have no move"),
+        Reason::Repetition => "threefold repetition".to_owned(),
+        Reason::Agreement => "agreed by both players".to_owned(),
+        Reason::Resignation => format!("the {loser} resigned"),
+        Reason::Adjudicated => "adjudicated".to_owned(),
+    };
+    let headline = match outcome.winner {
+        Some(side) => format!("{} win", title(side)),
+        None => "Draw".to_owned(),
+    };
+    (headline, why)
+}
+
+/// Draws the side panel.
+pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let block = Block::bordered()
+        .title(Line::from(format!(" Brandubh · {} ", data.rules)).style(theme.heading))
+        .title_bottom(Line::from(" ? help  i rules  q quit ").style(theme.label))
+        .padding(Padding::horizontal(1));
+    let inner = block.inner(area);
+    block.render(area, buf);
+
+    let mut lines = Vec::new();
+    for side in [Side::Attackers, Side::Defenders] {
+        let player = match side {
+            Side::Attackers => data.attackers,
+            Side::Defenders => data.defenders,
+        };
+        let marker = if data.outcome.is_none() && side == data.to_move {
+            "▶ "
+        } else {
+            "  "
+        };
+        let glyph = match side {
+            Side::Attackers => Span::styled(look.glyphs.attacker, theme.attacker),
+            Side::Defenders => Span::styled(look.glyphs.king, theme.king),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(marker, theme.heading),
+            glyph,
+            Span::raw(" "),
+            Span::styled(title(side), theme.heading),
+            Span::raw(format!("  {}", player_text(player))),
+        ]));
+        lines.push(captured_line(data.start, data.position, side, look));
+    }
+    lines.push(Line::default());
+    match data.outcome {
+        Some(outcome) => {
+            let (headline, why) = outcome_parts(outcome);
+            let width = usize::from(inner.width);
+            lines.push(Line::styled(
+                format!("{:^width$}", format!("★ {headline} ★")),
+                theme.banner,
+            ));
+            lines.extend(wrap(&why, width).into_iter().map(Line::raw));
+            lines.push(Line::styled("n: new game  u: undo", theme.label));
+        }
+        None => lines.push(Line::from(vec![
+            Span::styled(title(data.to_move), theme.heading),
+            Span::raw(" to move"),
+        ])),
+    }
+    lines.extend(ai_lines(&data.ai, look, usize::from(inner.width)));
+    lines.push(Line::default());
+    let header = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    Paragraph::new(lines).render(inner, buf);
+
+    let list_area = Rect {
+        y: inner.y.saturating_add(header).min(inner.bottom()),
+        height: inner.height.saturating_sub(header),
+        ..inner
+    };
+    render_move_list(data.moves, data.scroll, look, list_area, buf);
+}
+
+/// `lost 2 ●●`: the soldiers `side` has lost since the start.
+fn captured_line<'a>(start: &Position, now: &Position, side: Side, look: &'a Look) -> Line<'a> {
+    let (piece, soldiers): (Piece, fn(&Position) -> Bitboard) = match side {
+        Side::Attackers => (Piece::Attacker, Position::attackers),
+        Side::Defenders => (Piece::Defender, Position::defenders),
+    };
+    let lost = soldiers(start)
+        .count()
+        .saturating_sub(soldiers(now).count());
+    let mut spans = vec![Span::styled(format!("    lost {lost} "), look.theme.label)];
+    for _ in 0..lost {
+        spans.push(Span::styled(
+            look.glyphs.piece(piece),
+            look.theme.piece(piece),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// The widest column of the move list: room for a move with two captures and an end mark.
+const MOVE_WIDTH: usize = 14;
+
+fn render_move_list(
+    moves: &[AnnotatedMove],
+    scroll: Option<usize>,
+    look: &Look,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    if area.height < 2 {
+        return;
+    }
+    let rows = moves.len().div_ceil(2);
+    let visible = usize::from(area.height - 1);
+    let top = scroll
+        .unwrap_or(rows.saturating_sub(visible))
+        .min(rows.saturating_sub(1));
+    let more_above = top > 0;
+    let more_below = top + visible < rows;
+    let heading = format!(
+        "Moves{}{}",
+        if more_above { " ↑" } else { "" },
+        if more_below { " ↓ PgDn" } else { "" }
+    );
+    buf.set_string(area.x, area.y, heading, look.theme.heading);
+    let width = (usize::from(area.width).saturating_sub(4) / 2).min(MOVE_WIDTH);
+    let last = moves.len().checked_sub(1);
+    for (row, pair) in moves.chunks(2).enumerate().skip(top).take(visible) {
+        let y = area.y + 1 + u16::try_from(row - top).unwrap_or(0);
+        let mut spans = vec![Span::styled(format!("{:>2} ", row + 1), look.theme.label)];
+        for (i, mv) in pair.iter().enumerate() {
+            let style = if Some(row * 2 + i) == last {
+                look.theme.heading
+            } else {
+                Style::new()
+            };
+            spans.push(Span::styled(format!("{:<width$} ", mv.to_string()), style));
+        }
+        Line::from(spans).render(Rect::new(area.x, y, area.width, 1), buf);
+    }
+}
+
+/// Draws the status line: the move being typed, or the last message.
+pub fn render_status(
+    typing: Option<&str>,
+    status: Option<&Status>,
+    look: &Look,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let line = match (typing, status) {
+        (Some(text), _) => Line::from(vec![
+            Span::styled("move: ", look.theme.heading),
+            Span::raw(text.to_owned()),
+            Span::styled("_", look.theme.focus),
+            Span::styled("   Enter play · Esc cancel", look.theme.label),
+        ]),
+        (None, Some(status)) => {
+            let style = match status.tone {
+                Tone::Info => Style::new(),
+                Tone::Error => look.theme.error,
+            };
+            Line::styled(status.text.clone(), style)
+        }
+        (None, None) => Line::styled(
+            "arrows/hjkl move · Enter select · : type a move · ? help",
+            look.theme.label,
+        ),
+    };
+    line.render(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_read_as_sentences() {
+        assert_eq!(
+            outcome_text(Outcome::win(Side::Attackers, Reason::KingCaptured)),
+            "Attackers win: the king was captured"
+        );
+        assert_eq!(
+            outcome_text(Outcome::win(Side::Defenders, Reason::Resignation)),
+            "Defenders win: the attackers resigned"
+        );
+        assert_eq!(
+            outcome_text(Outcome::draw(Reason::Repetition)),
+            "Draw: threefold repetition"
+        );
+    }
+}

@@ -1,0 +1,591 @@
+//! Full-screen pages: the new-game form, the rules text and the "terminal too small" notice.
+
+use std::borrow::Cow;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+
+use super::dialogs::centered;
+use super::input::{Action, Direction};
+use super::panels::player_text;
+use super::theme::Look;
+use crate::game::{EngineKind, Level, Player};
+use crate::rules::{KingBesideThrone, KingOnThrone, Preset, Repetition, Rules};
+
+/// The players offered on the new-game screen, in order.
+const PLAYERS: [Player; 6] = [
+    Player::Human,
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Easy,
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Medium,
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Hard,
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Max,
+    },
+    Player::Ai {
+        engine: EngineKind::Random,
+        level: Level::Medium,
+    },
+];
+
+/// The fields of the new-game form, top to bottom.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum Field {
+    Rules,
+    Attackers,
+    Defenders,
+    Start,
+}
+
+const FIELDS: [Field; 4] = [
+    Field::Rules,
+    Field::Attackers,
+    Field::Defenders,
+    Field::Start,
+];
+
+/// The new-game form: a preset and the two players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupForm {
+    focus: usize,
+    preset: Preset,
+    attackers: Player,
+    defenders: Player,
+}
+
+/// The screen rows of the form's parts.
+struct SetupRows {
+    frame: Rect,
+    presets: u16,
+    summary: u16,
+    attackers: u16,
+    defenders: u16,
+    start: u16,
+    keys: u16,
+}
+
+impl SetupRows {
+    const HEIGHT: u16 = 16;
+
+    fn new(area: Rect) -> SetupRows {
+        let frame = centered(area, 78, SetupRows::HEIGHT);
+        let y = frame.y;
+        SetupRows {
+            frame,
+            presets: y + 2,
+            summary: y + 7,
+            attackers: y + 10,
+            defenders: y + 11,
+            start: y + 13,
+            keys: y + 15,
+        }
+    }
+}
+
+/// Cycles `items` from `current` by one step.
+fn cycle<T: Copy + PartialEq>(items: &[T], current: T, forward: bool) -> T {
+    let i = items.iter().position(|&x| x == current).unwrap_or(0);
+    let n = items.len();
+    items[if forward {
+        (i + 1) % n
+    } else {
+        (i + n - 1) % n
+    }]
+}
+
+impl SetupForm {
+    /// The form filled in with these choices, the focus on Start.
+    pub const fn new(preset: Preset, attackers: Player, defenders: Player) -> SetupForm {
+        SetupForm {
+            focus: 3,
+            preset,
+            attackers,
+            defenders,
+        }
+    }
+
+    /// The chosen preset and players.
+    pub const fn choice(&self) -> (Preset, Player, Player) {
+        (self.preset, self.attackers, self.defenders)
+    }
+
+    fn field(&self) -> Field {
+        FIELDS[self.focus]
+    }
+
+    /// Whether the focus is on the Start button.
+    pub fn on_start(&self) -> bool {
+        self.field() == Field::Start
+    }
+
+    /// Up/Down move between fields; Left/Right change the focused value.
+    pub fn move_focus(&mut self, dir: Direction) {
+        match dir {
+            Direction::Up => self.focus = self.focus.saturating_sub(1),
+            Direction::Down => self.focus = (self.focus + 1).min(FIELDS.len() - 1),
+            Direction::Left | Direction::Right => self.change(dir == Direction::Right),
+        }
+    }
+
+    fn change(&mut self, forward: bool) {
+        match self.field() {
+            Field::Rules => self.preset = cycle(&Preset::ALL, self.preset, forward),
+            Field::Attackers => self.attackers = cycle(&PLAYERS, self.attackers, forward),
+            Field::Defenders => self.defenders = cycle(&PLAYERS, self.defenders, forward),
+            Field::Start => {}
+        }
+    }
+
+    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player, or
+    /// returns true on Start.
+    pub fn click(&mut self, size: Rect, column: u16, row: u16) -> bool {
+        let rows = SetupRows::new(size);
+        if !rows
+            .frame
+            .contains(ratatui::layout::Position::new(column, row))
+        {
+            return false;
+        }
+        if let Some(i) = row.checked_sub(rows.presets).map(usize::from)
+            && i < Preset::ALL.len()
+        {
+            self.focus = 0;
+            self.preset = Preset::ALL[i];
+        } else if row == rows.attackers || row == rows.defenders {
+            self.focus = if row == rows.attackers { 1 } else { 2 };
+            self.change(true);
+        } else if row == rows.start {
+            return true;
+        }
+        false
+    }
+}
+
+/// Draws the new-game form.
+pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let rows = SetupRows::new(area);
+    let f = rows.frame;
+    let focus_style = |field: Field| {
+        if form.field() == field {
+            theme.focus
+        } else {
+            Style::new()
+        }
+    };
+    // Two columns on the left for the focus marker.
+    let line_at = |y: u16, line: Line, buf: &mut Buffer| {
+        if y < f.bottom() {
+            line.render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
+        }
+    };
+    line_at(
+        f.y,
+        Line::styled("Brandubh: new game", theme.heading).centered(),
+        buf,
+    );
+    // The label, the mark and the name take 27 columns.
+    let summary_width = usize::from(f.width.saturating_sub(2 + 27 + 1));
+    for (i, preset) in Preset::ALL.into_iter().enumerate() {
+        let chosen = preset == form.preset;
+        let label = if i == 0 { "Rules      " } else { "           " };
+        let mark = if chosen { "(•) " } else { "( ) " };
+        let style = if chosen {
+            focus_style(Field::Rules)
+        } else {
+            Style::new()
+        };
+        let y = rows.presets + u16::try_from(i).unwrap_or(0);
+        line_at(
+            y,
+            Line::from(vec![
+                Span::styled(label, theme.heading),
+                Span::styled(format!("{mark}{:<10}", preset.name()), style),
+                Span::styled(
+                    format!(" {}", truncate(preset.summary(), summary_width)),
+                    theme.label,
+                ),
+            ]),
+            buf,
+        );
+    }
+    let summary = wrap(
+        form.preset.summary(),
+        usize::from(f.width.saturating_sub(2 + 15)),
+    );
+    for (i, text) in summary.into_iter().take(2).enumerate() {
+        let y = rows.summary + u16::try_from(i).unwrap_or(0);
+        line_at(
+            y,
+            Line::styled(format!("               {text}"), theme.label),
+            buf,
+        );
+    }
+    for (y, name, field, player) in [
+        (
+            rows.attackers,
+            "Attackers  ",
+            Field::Attackers,
+            form.attackers,
+        ),
+        (
+            rows.defenders,
+            "Defenders  ",
+            Field::Defenders,
+            form.defenders,
+        ),
+    ] {
+        line_at(
+            y,
+            Line::from(vec![
+                Span::styled(name, theme.heading),
+                Span::styled(
+                    format!("◀ {:^11} ▶", player_text(player)),
+                    focus_style(field),
+                ),
+            ]),
+            buf,
+        );
+    }
+    line_at(
+        rows.start,
+        Line::from(vec![
+            Span::raw("           "),
+            Span::styled("[ Start ]", focus_style(Field::Start)),
+        ]),
+        buf,
+    );
+    render_focus_marker(form, &rows, look, buf);
+    line_at(
+        rows.keys,
+        Line::styled(
+            "↑↓ field · ←→ change · Enter start · i rules · o load · Esc back",
+            theme.label,
+        )
+        .centered(),
+        buf,
+    );
+}
+
+/// The `›` left of the focused field of the new-game form.
+fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
+    let chosen = Preset::ALL
+        .iter()
+        .position(|&p| p == form.preset)
+        .unwrap_or(0);
+    let focus_row = match form.field() {
+        Field::Rules => rows.presets + u16::try_from(chosen).unwrap_or(0),
+        Field::Attackers => rows.attackers,
+        Field::Defenders => rows.defenders,
+        Field::Start => rows.start,
+    };
+    if focus_row < rows.frame.bottom() {
+        buf.set_string(rows.frame.x, focus_row, "›", look.theme.heading);
+    }
+}
+
+/// `text` cut to `width` characters, with `…` if it was cut.
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// Greedy word wrap of `text` into lines of at most `width` characters.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The rules of a preset in words, from `assets/rules/`.
+pub const fn rules_text(preset: Preset) -> &'static str {
+    match preset {
+        Preset::Standard => include_str!("../../assets/rules/standard.md"),
+        Preset::Walker => include_str!("../../assets/rules/walker.md"),
+        Preset::Nielsen => include_str!("../../assets/rules/nielsen.md"),
+        Preset::Fellhuhn => include_str!("../../assets/rules/fellhuhn.md"),
+        Preset::OpenTafl => include_str!("../../assets/rules/opentafl.md"),
+    }
+}
+
+/// The rules in words for parameters that match no preset (a loaded game with custom rules).
+pub fn custom_rules_text(rules: &Rules) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let king_on_throne = match rules.king_on_throne {
+        KingOnThrone::FourAttackers => "by attackers on all four sides",
+        KingOnThrone::Sandwich => "by two attackers on opposite sides",
+    };
+    let king_beside_throne = match rules.king_beside_throne {
+        KingBesideThrone::ThreeAttackers => "by attackers on his three other sides",
+        KingBesideThrone::SandwichAgainstThrone => {
+            "by two attackers, or one against the empty throne"
+        }
+        KingBesideThrone::Sandwich => "by two attackers; the throne does not count",
+    };
+    let repetition = match rules.repetition {
+        Repetition::MoverLoses => "the player who makes it loses",
+        Repetition::SideToMoveLoses => "the side to move in it (who began the cycle) loses",
+        Repetition::DefendersLose => "the defenders lose",
+        Repetition::Draw => "the game is drawn",
+    };
+    format!(
+        "# Custom rules\n\nThis game uses rules that match no preset. Pieces move like rooks, \
+         capture by sandwiching, the king escapes to a corner, and a side without moves loses.\n\n\
+         - Empty throne hostile to attackers: {}\n\
+         - Empty throne hostile to defenders: {}\n\
+         - Corners hostile to soldiers: {}\n\
+         - Corners hostile to the king: {}\n\
+         - The king on the throne is captured {king_on_throne}.\n\
+         - The king beside the throne is captured {king_beside_throne}.\n\
+         - The king on an edge square can be captured: {}\n\
+         - Attackers win by encirclement: {}\n\
+         - Repetition: at the third occurrence of a position, {repetition}.\n",
+        yes(rules.throne_hostile_to_attackers),
+        yes(rules.throne_hostile_to_defenders),
+        yes(rules.corners_hostile),
+        yes(rules.corners_hostile_to_king),
+        yes(!rules.king_safe_on_edge),
+        yes(rules.encirclement),
+    )
+}
+
+/// The rules screen: the rules of the game in words, scrollable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesScreen {
+    title: &'static str,
+    text: Cow<'static, str>,
+    scroll: usize,
+}
+
+/// A line of the rules text and how it is drawn.
+enum TextLine {
+    Heading(String),
+    Body(String),
+}
+
+impl RulesScreen {
+    /// The text of `rules` from the top: its preset's text, or the parameters in words.
+    pub fn new(rules: &Rules) -> RulesScreen {
+        let (title, text) = match rules.preset() {
+            Some(preset) => (preset.name(), Cow::Borrowed(rules_text(preset))),
+            None => ("custom", Cow::Owned(custom_rules_text(rules))),
+        };
+        RulesScreen {
+            title,
+            text,
+            scroll: 0,
+        }
+    }
+
+    /// Scrolls by a line (Up/Down) or a page (PageUp/PageDown).
+    pub fn scroll(&mut self, action: Action) {
+        self.scroll = match action {
+            Action::Move(Direction::Up) => self.scroll.saturating_sub(1),
+            Action::Move(Direction::Down) => self.scroll + 1,
+            Action::PageUp => self.scroll.saturating_sub(10),
+            Action::PageDown => self.scroll + 10,
+            _ => self.scroll,
+        };
+    }
+
+    /// The text laid out in lines of at most `width` characters: paragraphs and list items
+    /// are joined and rewrapped; `#` headings are kept apart.
+    fn lines(&self, width: usize) -> Vec<TextLine> {
+        let mut out = Vec::new();
+        let mut block = String::new();
+        let flush = |block: &mut String, out: &mut Vec<TextLine>| {
+            if block.is_empty() {
+                return;
+            }
+            let (first, rest) = if let Some(item) = block.strip_prefix("- ") {
+                ("• ", item)
+            } else {
+                ("", block.as_str())
+            };
+            let indent = first.chars().count();
+            for (i, l) in wrap(rest, width.saturating_sub(indent))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 || indent == 0 { first } else { "  " };
+                out.push(TextLine::Body(format!("{lead}{l}")));
+            }
+            block.clear();
+        };
+        let blank = |out: &mut Vec<TextLine>| {
+            if out
+                .last()
+                .is_some_and(|l| !matches!(l, TextLine::Body(t) if t.is_empty()))
+            {
+                out.push(TextLine::Body(String::new()));
+            }
+        };
+        for raw in self.text.lines() {
+            let line = raw.trim_end();
+            if let Some(heading) = line.strip_prefix('#') {
+                flush(&mut block, &mut out);
+                blank(&mut out);
+                out.push(TextLine::Heading(
+                    heading.trim_start_matches('#').trim().to_owned(),
+                ));
+            } else if line.is_empty() {
+                flush(&mut block, &mut out);
+                blank(&mut out);
+            } else if line.starts_with("- ") {
+                flush(&mut block, &mut out);
+                block.push_str(line);
+            } else {
+                if !block.is_empty() {
+                    block.push(' ');
+                }
+                block.push_str(line.trim_start());
+            }
+        }
+        flush(&mut block, &mut out);
+        out
+    }
+
+    /// Draws the rules over the whole `area`.
+    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+        Clear.render(area, buf);
+        let block = Block::bordered()
+            .title(Line::from(format!(" Rules: {} ", self.title)).style(look.theme.heading))
+            .title_bottom(Line::from(" ↑↓ PgUp PgDn scroll · Esc close ").style(look.theme.label));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let text = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(2),
+            ..inner
+        };
+        let lines = self.lines(usize::from(text.width));
+        let visible = usize::from(text.height);
+        let top = self.scroll.min(lines.len().saturating_sub(visible));
+        let shown: Vec<Line> = lines
+            .into_iter()
+            .skip(top)
+            .take(visible)
+            .map(|l| match l {
+                TextLine::Heading(t) => Line::styled(t, look.theme.heading),
+                TextLine::Body(t) => Line::raw(t),
+            })
+            .collect();
+        Paragraph::new(shown).render(text, buf);
+    }
+}
+
+/// Draws the notice that the terminal is too small.
+pub fn render_too_small(
+    min_width: u16,
+    min_height: u16,
+    look: &Look,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    Clear.render(area, buf);
+    let text = vec![
+        Line::styled("Terminal too small", look.theme.heading),
+        Line::raw(format!("enlarge the terminal to {min_width}×{min_height}")),
+        Line::styled(
+            format!("now {}×{}", area.width, area.height),
+            look.theme.label,
+        ),
+        Line::styled("q quits", look.theme.label),
+    ];
+    let rect = centered(area, area.width, 4);
+    Paragraph::new(text).centered().render(rect, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_words_whole_and_lines_short() {
+        let lines = wrap("the quick brown fox jumps over the lazy dog", 10);
+        assert_eq!(
+            lines,
+            ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
+        );
+        assert_eq!(wrap("", 5), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_form_cycles_values_and_ends_on_start() {
+        let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        assert!(form.on_start());
+        form.move_focus(Direction::Up);
+        form.move_focus(Direction::Right);
+        assert_eq!(form.choice().2, PLAYERS[1]);
+        form.move_focus(Direction::Up);
+        form.move_focus(Direction::Up);
+        form.move_focus(Direction::Left);
+        assert_eq!(form.choice().0, Preset::OpenTafl);
+        assert!(!form.on_start());
+    }
+
+    #[test]
+    fn clicks_pick_presets_and_players_and_start() {
+        let size = Rect::new(0, 0, 80, 24);
+        let rows = SetupRows::new(size);
+        let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        assert!(!form.click(size, rows.frame.x + 15, rows.presets + 2));
+        assert_eq!(form.choice().0, Preset::Nielsen);
+        assert!(!form.click(size, rows.frame.x + 15, rows.defenders));
+        assert_eq!(form.choice().2, PLAYERS[1]);
+        assert!(!form.click(size, rows.frame.x + 15, rows.keys));
+        assert!(form.click(size, rows.frame.x + 15, rows.start));
+    }
+
+    #[test]
+    fn every_rules_text_names_its_repetition_rule() {
+        let custom = Rules {
+            encirclement: false,
+            ..Preset::Standard.rules()
+        };
+        for rules in Preset::ALL.map(Preset::rules).into_iter().chain([custom]) {
+            let screen = RulesScreen::new(&rules);
+            let lines = screen.lines(60);
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| matches!(l, TextLine::Body(t) if t.contains("Repetition"))),
+                "{rules:?}"
+            );
+            assert!(lines.iter().all(|l| match l {
+                TextLine::Body(t) | TextLine::Heading(t) => t.chars().count() <= 60,
+            }));
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! The AI's own thread: the interface hands it a position and gets progress reports and a move
+//! back over channels, so the screen keeps redrawing and reading keys while the AI thinks.
+//! Each search has its own stop flag, so stopping one never stops the next.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::thread::{self, JoinHandle};
+
+use crate::ai::{Ai, Limits, SearchInfo, engine_for};
+use crate::game::{EngineKind, Level};
+use crate::rules::{GameState, Move, Side};
+
+/// Identifies one search, so that reports of a cancelled one can be told apart.
+pub type JobId = u64;
+
+/// A search to run.
+struct Job {
+    id: JobId,
+    side: Side,
+    engine: EngineKind,
+    level: Level,
+    state: GameState,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+}
+
+/// What the worker reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// A search depth completed.
+    Progress(JobId, SearchInfo),
+    /// The search ended with this move (`None` if there was none).
+    Done(JobId, Option<Move>),
+    /// The thread has ended (an engine failed): no more reports will come.
+    Gone,
+}
+
+/// The AI thread. Dropping it stops the running search and waits for the thread to end.
+pub struct Worker {
+    jobs: Option<Sender<Job>>,
+    reports: Receiver<Report>,
+    running: Option<(JobId, Arc<AtomicBool>)>,
+    next_id: JobId,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Starts the thread; engines are seeded with `seed`.
+    pub fn spawn(seed: u64) -> io::Result<Worker> {
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (report_tx, reports) = mpsc::channel();
+        let thread = thread::Builder::new()
+            .name("brandubh-ai".to_owned())
+            .spawn(move || serve(&job_rx, &report_tx, seed))?;
+        Ok(Worker {
+            jobs: Some(jobs),
+            reports,
+            running: None,
+            next_id: 0,
+            thread: Some(thread),
+        })
+    }
+
+    /// Starts a search for the side to move in `state` by `engine` at `level` (each side's
+    /// engine is kept while its kind and level stay, so its tables carry over); a running
+    /// search is stopped.
+    pub fn start(
+        &mut self,
+        engine: EngineKind,
+        level: Level,
+        state: &GameState,
+        limits: Limits,
+    ) -> JobId {
+        self.stop();
+        self.next_id += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = Job {
+            id: self.next_id,
+            side: state.position().side_to_move(),
+            engine,
+            level,
+            state: state.clone(),
+            limits,
+            stop: Arc::clone(&stop),
+        };
+        if let Some(jobs) = &self.jobs {
+            // The thread only ends when the sender is dropped, so sending cannot fail here;
+            // if it did, no report would come and the search would simply not happen.
+            let _ = jobs.send(job);
+        }
+        self.running = Some((self.next_id, stop));
+        self.next_id
+    }
+
+    /// Asks the running search to end now: it reports the best move found so far.
+    pub fn stop(&mut self) {
+        if let Some((_, stop)) = self.running.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The next report, if one is waiting.
+    pub fn try_report(&mut self) -> Option<Report> {
+        match self.reports.try_recv() {
+            Ok(report) => {
+                if let Report::Done(id, _) = report
+                    && self.running.as_ref().is_some_and(|(r, _)| *r == id)
+                {
+                    self.running = None;
+                }
+                Some(report)
+            }
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Report::Gone),
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            // A panic in the AI thread has already been reported by the panic hook.
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The thread's loop: runs jobs until the interface hangs up.
+fn serve(jobs: &Receiver<Job>, reports: &Sender<Report>, seed: u64) {
+    // One engine per side, kept while its kind and level stay the same.
+    let mut engines: HashMap<Side, (EngineKind, Level, Box<dyn Ai>)> = HashMap::new();
+    while let Ok(job) = jobs.recv() {
+        if job.stop.load(Ordering::Relaxed) {
+            let _ = reports.send(Report::Done(job.id, None));
+            continue;
+        }
+        let slot = engines.entry(job.side).or_insert_with(|| {
+            (
+                job.engine,
+                job.level,
+                engine_for(job.engine, job.level, seed),
+            )
+        });
+        if (slot.0, slot.1) != (job.engine, job.level) {
+            *slot = (
+                job.engine,
+                job.level,
+                engine_for(job.engine, job.level, seed),
+            );
+        }
+        let ai = &mut slot.2;
+        let id = job.id;
+        let mv = ai.choose(&job.state, &job.limits, &job.stop, &mut |info| {
+            let _ = reports.send(Report::Progress(id, info.clone()));
+        });
+        if reports.send(Report::Done(id, mv)).is_err() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::rules::Preset;
+
+    fn wait_done(worker: &mut Worker, id: JobId) -> (Option<Move>, usize) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut progress = 0;
+        while Instant::now() < deadline {
+            match worker.try_report() {
+                Some(Report::Done(done, mv)) if done == id => return (mv, progress),
+                Some(Report::Progress(p, _)) if p == id => progress += 1,
+                Some(_) => {}
+                None => thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        panic!("no answer from the worker");
+    }
+
+    #[test]
+    fn a_search_reports_progress_and_a_legal_move() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let state = GameState::start(Preset::Standard.rules());
+        let id = worker.start(EngineKind::Search, Level::Easy, &state, Limits::depth(2));
+        let (mv, progress) = wait_done(&mut worker, id);
+        assert!(state.check_move(mv.unwrap()).is_ok());
+        assert!(progress >= 1);
+    }
+
+    #[test]
+    fn stopping_a_long_search_answers_quickly() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let state = GameState::start(Preset::Standard.rules());
+        let id = worker.start(
+            EngineKind::Search,
+            Level::Max,
+            &state,
+            Limits::time(Duration::from_secs(60)),
+        );
+        thread::sleep(Duration::from_millis(100));
+        // Without the stop, the answer would take a minute and `wait_done` would give up.
+        worker.stop();
+        let (mv, _) = wait_done(&mut worker, id);
+        assert!(state.check_move(mv.unwrap()).is_ok());
+    }
+
+    #[test]
+    fn a_new_search_replaces_the_running_one() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let state = GameState::start(Preset::Standard.rules());
+        let first = worker.start(
+            EngineKind::Search,
+            Level::Max,
+            &state,
+            Limits::time(Duration::from_secs(60)),
+        );
+        let second = worker.start(EngineKind::Random, Level::Easy, &state, Limits::depth(1));
+        assert_ne!(first, second);
+        let (mv, _) = wait_done(&mut worker, second);
+        assert!(mv.is_some());
+    }
+}

@@ -1,0 +1,62 @@
+//! `brandubh play` and `brandubh` alone, where they end before the terminal game starts: bad
+//! options and files give one line on stderr and exit code 2.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::{Command, Stdio};
+
+/// Runs the binary with no terminal attached; returns the exit code and stderr.
+fn run(args: &[&str], save_dir: &std::path::Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(args)
+        .env("BRANDUBH_SAVE_DIR", save_dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.stdout.is_empty());
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+fn one_line_failure(args: &[&str], expected: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = run(args, dir.path());
+    assert_eq!(code, Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("brandubh: "), "{stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+}
+
+#[test]
+fn the_game_needs_a_terminal() {
+    one_line_failure(&[], "needs a terminal");
+    one_line_failure(&["play"], "needs a terminal");
+    one_line_failure(
+        &["--rules", "walker", "--defenders", "ai:hard"],
+        "needs a terminal",
+    );
+}
+
+#[test]
+fn bad_players_and_conflicting_options_are_refused() {
+    one_line_failure(&["--attackers", "robot"], "\"robot\" is not a player");
+    one_line_failure(&["play", "--defenders", "ai:godlike"], "is not a player");
+    one_line_failure(
+        &["play", "--load", "x.json", "--rules", "walker"],
+        "cannot be used with",
+    );
+    one_line_failure(&["--load", "x.json", "--resume"], "cannot be used with");
+}
+
+#[test]
+fn games_to_continue_must_exist_and_be_valid() {
+    one_line_failure(
+        &["play", "--load", "/no/such/game.json"],
+        "/no/such/game.json",
+    );
+    one_line_failure(&["--resume"], "no autosaved game");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"format\": \"something else\"}").unwrap();
+    let (code, stderr) = run(&["play", "--load", bad.to_str().unwrap()], dir.path());
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("bad.json"), "{stderr}");
+}

@@ -1,0 +1,300 @@
+//! The real binary in a pseudo-terminal: keys and mouse escape sequences in, the screen read
+//! back through a vt100 parser.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+const WAIT: Duration = Duration::from_secs(20);
+
+/// The game running in a pseudo-terminal.
+struct Term {
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    master: Box<dyn MasterPty + Send>,
+}
+
+impl Term {
+    fn start(args: &[&str], home: &Path) -> Term {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_brandubh"));
+        cmd.args(args);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("HOME", home);
+        cmd.env("BRANDUBH_SAVE_DIR", home.join("saves"));
+        cmd.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (Arc::clone(&parser), Arc::clone(&raw));
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Term {
+            parser,
+            raw,
+            writer,
+            child,
+            master: pair.master,
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    fn send(&mut self, bytes: &str) {
+        self.writer.write_all(bytes.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Waits until the screen shows `text`; panics with the screen if it never does.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < WAIT,
+                "timed out waiting for {text:?}; screen:\n{screen}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The screen cell (column, row), 0-based, at the centre of `square` ("d2"), found from
+    /// the board's labels: the file letters below the board, the rank digits on its left.
+    fn square_cell(&self, square: &str) -> (u16, u16) {
+        let screen = self.screen();
+        let lines: Vec<&str> = screen.lines().collect();
+        let mut chars = square.chars();
+        let (file, rank) = (chars.next().unwrap(), chars.next().unwrap());
+        let labels = lines
+            .iter()
+            .find(|l| l.trim_start().starts_with("a ") && l.contains(" g"))
+            .expect("file labels");
+        let col = labels.chars().position(|c| c == file).unwrap();
+        let row = lines
+            .iter()
+            .position(|l| l.starts_with(rank))
+            .expect("rank label");
+        (u16::try_from(col).unwrap(), u16::try_from(row).unwrap())
+    }
+
+    /// A left click (press and release) on `square`, as an SGR mouse report.
+    fn click(&mut self, square: &str) {
+        let (col, row) = self.square_cell(square);
+        let (x, y) = (col + 1, row + 1);
+        self.send(&format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"));
+    }
+
+    /// Resizes the pseudo-terminal (the program gets SIGWINCH) and the parser with it.
+    fn resize(&mut self, rows: u16, cols: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        self.parser.lock().unwrap().set_size(nz(rows), nz(cols));
+    }
+
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                start.elapsed() < WAIT,
+                "the game did not exit:\n{}",
+                self.screen()
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Term {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+fn nz(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n).unwrap()
+}
+
+fn temp_home(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("brandubh-e2e-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_game_played_by_keys_and_mouse_then_quit() {
+    let home = temp_home("play");
+    let mut term = Term::start(&[], &home);
+    term.wait_for("Brandubh: new game");
+    term.send("\r");
+    term.wait_for("Attackers to move");
+
+    // By keys: the cursor starts on d4; down twice to d2, select, left three times to a2, move.
+    term.send("jj ");
+    term.wait_for("attacker on d2 selected");
+    term.send("hhh\r");
+    term.wait_for("played d2-a2");
+
+    // By mouse: the defender on c4 to c2.
+    term.click("c4");
+    term.wait_for("defender on c4 selected");
+    term.click("c2");
+    term.wait_for("played c4-c2");
+
+    // Typed.
+    term.send(":d1-d2\r");
+    let screen = term.wait_for("played d1-d2");
+    assert!(screen.contains("d2-a2"), "move list:\n{screen}");
+    assert!(screen.contains("c4-c2"));
+
+    // An illegal click is explained.
+    term.click("e4");
+    term.click("f3");
+    term.wait_for("cannot move e4-f3");
+
+    // Quitting with unsaved moves asks first; n keeps playing, y quits.
+    term.send("\x1b");
+    term.send("q");
+    term.wait_for("Quit anyway?");
+    term.send("n");
+    term.wait_for("Defenders to move");
+
+    // Save under the offered name in the save folder; then q quits without asking.
+    term.send("s");
+    term.wait_for("Save game");
+    term.send("\r");
+    term.wait_for("saved to");
+    let saves: Vec<_> = std::fs::read_dir(home.join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with("autosave.json"))
+        .collect();
+    assert_eq!(saves.len(), 1, "{saves:?}");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saves[0]).unwrap()).unwrap();
+    let text = record.to_string();
+    for mv in ["d2-a2", "c4-c2", "d1-d2"] {
+        assert!(text.contains(mv), "{mv} in {text}");
+    }
+    term.send("q");
+    let status = term.wait_exit();
+    assert!(status.success(), "{status:?}");
+
+    thread::sleep(Duration::from_millis(100));
+    let raw = term.raw.lock().unwrap().clone();
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.contains("\x1b[?1049h"), "entered the alternate screen");
+    assert!(
+        text.rfind("\x1b[?1049l") > text.rfind("\x1b[?1049h"),
+        "left the alternate screen at the end"
+    );
+    assert!(!term.parser.lock().unwrap().screen().alternate_screen());
+}
+
+#[test]
+fn ctrl_c_quits_at_once_and_restores_the_terminal() {
+    let home = temp_home("ctrlc");
+    let mut term = Term::start(&["play", "--rules", "walker"], &home);
+    term.wait_for("Brandubh · walker");
+    term.send(":d2-e2\r");
+    term.wait_for("played d2-e2");
+    term.send("\x03");
+    let status = term.wait_exit();
+    assert!(status.success(), "{status:?}");
+    thread::sleep(Duration::from_millis(100));
+    assert!(!term.parser.lock().unwrap().screen().alternate_screen());
+    let autosave = std::fs::read_to_string(home.join("saves").join("autosave.json")).unwrap();
+    assert!(autosave.contains("d2-e2"), "{autosave}");
+
+    // The autosaved game continues with --resume.
+    let mut term = Term::start(&["play", "--resume"], &home);
+    let screen = term.wait_for("Defenders to move");
+    assert!(
+        screen.contains("d2-e2") && screen.contains("walker"),
+        "{screen}"
+    );
+    term.send("q");
+    term.wait_for("Quit anyway?");
+    term.send("y");
+    assert!(term.wait_exit().success());
+}
+
+#[test]
+fn a_tiny_terminal_asks_to_be_enlarged_and_recovers() {
+    let home = temp_home("tiny");
+    let mut term = Term::start(&["play", "--rules", "standard"], &home);
+    term.wait_for("Attackers to move");
+    term.resize(12, 40);
+    term.wait_for("enlarge the terminal");
+    term.resize(ROWS, COLS);
+    term.wait_for("Attackers to move");
+    term.send("q");
+    assert!(term.wait_exit().success());
+}
+
+#[test]
+fn the_ai_answers_and_ai_games_can_be_watched_and_paused() {
+    let home = temp_home("ai");
+    let mut term = Term::start(&["--attackers", "human", "--defenders", "ai:easy"], &home);
+    term.wait_for("Attackers to move");
+    term.send(":d2-e2\r");
+    let screen = term.wait_for("the AI played");
+    assert!(screen.contains("Attackers to move"), "{screen}");
+    term.send("q");
+    term.wait_for("Quit anyway?");
+    term.send("y");
+    assert!(term.wait_exit().success());
+
+    let mut term = Term::start(&["--attackers", "random", "--defenders", "random"], &home);
+    term.wait_for("Watching AI vs AI");
+    term.send("+++");
+    term.wait_for("│  3 ");
+    term.send("p");
+    term.wait_for("AI paused");
+    term.send("\x03");
+    assert!(term.wait_exit().success());
+}

@@ -1,0 +1,462 @@
+//! The terminal game rendered into a `TestBackend`: snapshots of every screen, and colour checks
+//! on buffer cells (text snapshots do not carry colours).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use brandubh::game::Game;
+use brandubh::game::Player;
+use brandubh::rules::{Preset, Reason, Side};
+use brandubh::tui::{Action, App, Config, Direction, Look, Storage, ThemeName};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+
+fn hot_seat() -> Config {
+    Config {
+        skip_setup: true,
+        ..Config::default()
+    }
+}
+
+fn render(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    terminal
+}
+
+fn type_move(app: &mut App, text: &str) {
+    app.update(Action::StartTyping);
+    for c in text.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+}
+
+fn play_all(app: &mut App, moves: &str) {
+    for mv in moves.split_whitespace() {
+        type_move(app, mv);
+        assert_eq!(
+            app.status().map(|s| s.tone),
+            Some(brandubh::tui::Tone::Info),
+            "{mv}: {:?}",
+            app.status()
+        );
+    }
+}
+
+/// Every cell whose symbol is `symbol`.
+fn cells_with(buf: &Buffer, symbol: &str) -> Vec<(u16, u16)> {
+    let area = buf.area;
+    (area.y..area.bottom())
+        .flat_map(|y| (area.x..area.right()).map(move |x| (x, y)))
+        .filter(|&(x, y)| buf[(x, y)].symbol() == symbol)
+        .collect()
+}
+
+#[test]
+fn new_game_screen() {
+    let mut app = App::new(Config::default());
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+}
+
+#[test]
+fn start_position() {
+    let mut app = App::new(hot_seat());
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+}
+
+#[test]
+fn start_position_in_ascii_on_a_big_terminal() {
+    let mut app = App::new(Config {
+        look: Look::new(ThemeName::HighContrast, true, true),
+        ..hot_seat()
+    });
+    insta::assert_snapshot!(render(&mut app, 120, 40).backend());
+}
+
+#[test]
+fn a_selected_piece_shows_its_destinations() {
+    let mut app = App::new(hot_seat());
+    // From d4 down twice to d2, the attacker there.
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    // Move the cursor away (onto the defender on d3) so that the selection shows on its own.
+    app.update(Action::Move(Direction::Up));
+    let terminal = render(&mut app, 80, 24);
+    insta::assert_snapshot!(terminal.backend());
+
+    let look = Look::default();
+    let buf = terminal.backend().buffer();
+    let dots = cells_with(buf, look.glyphs.destination);
+    assert_eq!(dots.len(), 6, "a2 b2 c2 e2 f2 g2");
+    for (x, y) in dots {
+        assert_eq!(buf[(x, y)].bg, look.theme.destination.bg.unwrap());
+    }
+    let open = cells_with(buf, "<");
+    assert_eq!(open.len(), 1);
+    let (x, y) = open[0];
+    assert_eq!(buf[(x + 1, y)].symbol(), look.glyphs.attacker);
+    assert_eq!(buf[(x + 1, y)].bg, look.theme.selected.bg.unwrap());
+    assert_eq!(buf[(x + 1, y)].fg, look.theme.attacker.fg.unwrap());
+    let cursor = cells_with(buf, "[");
+    assert_eq!(cursor.len(), 1);
+    assert_eq!(buf[cursor[0]].bg, look.theme.cursor.bg.unwrap());
+}
+
+#[test]
+fn the_last_move_and_its_captures_are_marked() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    let look = Look::default();
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let crosses = cells_with(buf, look.glyphs.captured);
+    assert_eq!(crosses.len(), 1, "c2 was captured");
+    assert_eq!(buf[crosses[0]].bg, look.theme.captured.bg.unwrap());
+    let last = look.theme.last_move.bg.unwrap();
+    let marked = cells_with(buf, look.glyphs.attacker)
+        .into_iter()
+        .filter(|&c| buf[c].bg == last)
+        .count();
+    assert_eq!(marked, 1, "the attacker that moved to d2");
+    assert!(
+        buf.content().iter().any(|c| c.symbol() == "x"),
+        "move list shows xc2"
+    );
+}
+
+#[test]
+fn illegal_attempts_are_explained() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Confirm);
+    let status = app.status().unwrap();
+    assert!(
+        status.text.contains("belongs to the defenders"),
+        "{}",
+        status.text
+    );
+    type_move(&mut app, "a4-a1");
+    assert!(
+        app.status().unwrap().text.contains("corner a1"),
+        "{:?}",
+        app.status()
+    );
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let row = buf.area.bottom() - 1;
+    assert_eq!(buf[(0, row)].fg, Look::default().theme.error.fg.unwrap());
+}
+
+#[test]
+fn game_over_banner() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
+    let outcome = app.session().outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Side::Defenders));
+    assert_eq!(outcome.reason, Reason::KingEscaped);
+    let terminal = render(&mut app, 80, 24);
+    insta::assert_snapshot!(terminal.backend());
+    let look = Look::default();
+    let buf = terminal.backend().buffer();
+    let stars: Vec<_> = cells_with(buf, "★");
+    assert_eq!(stars.len(), 2, "the banner");
+    for c in stars {
+        assert_eq!(buf[c].bg, look.theme.banner.bg.unwrap());
+    }
+}
+
+#[test]
+fn resigning_asks_first_and_ends_the_game() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Resign);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    app.update(Action::No);
+    assert_eq!(app.session().outcome(), None);
+    app.update(Action::Resign);
+    app.update(Action::Yes);
+    let outcome = app.session().outcome().unwrap();
+    assert_eq!(
+        outcome.winner,
+        Some(Side::Attackers),
+        "the defenders were to move"
+    );
+    assert_eq!(outcome.reason, Reason::Resignation);
+}
+
+#[test]
+fn a_draw_offer_needs_the_other_side() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::OfferDraw);
+    app.update(Action::No);
+    assert_eq!(app.session().outcome(), None);
+    app.update(Action::OfferDraw);
+    app.update(Action::Yes);
+    assert_eq!(
+        app.session().outcome().map(|o| o.reason),
+        Some(Reason::Agreement)
+    );
+}
+
+#[test]
+fn help_overlay() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Help);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+}
+
+#[test]
+fn rules_screen() {
+    let mut app = App::new(Config {
+        preset: Preset::Nielsen,
+        ..hot_seat()
+    });
+    app.update(Action::Rules);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+}
+
+#[test]
+fn too_small_terminal_and_recovery() {
+    let mut app = App::new(hot_seat());
+    let (w, h) = brandubh::tui::minimum_size();
+    let small = render(&mut app, w - 1, h);
+    insta::assert_snapshot!(small.backend());
+    let fits = render(&mut app, w, h);
+    let look = Look::default();
+    assert!(!cells_with(fits.backend().buffer(), look.glyphs.king).is_empty());
+}
+
+#[test]
+fn no_color_draws_without_colours() {
+    let mut app = App::new(Config {
+        look: Look::new(ThemeName::Default, false, false),
+        ..hot_seat()
+    });
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    let terminal = render(&mut app, 80, 24);
+    for cell in terminal.backend().buffer().content() {
+        assert_eq!(cell.fg, Color::Reset);
+        assert_eq!(cell.bg, Color::Reset);
+    }
+}
+
+#[test]
+fn clicks_select_and_move() {
+    let mut app = App::new(hot_seat());
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let look = Look::default();
+    // The attackers in the bottom rows of the board: d1 and d2; d2 is the upper one.
+    let mut attackers = cells_with(buf, look.glyphs.attacker);
+    attackers.sort_by_key(|&(x, y)| (y, x));
+    let d2 = attackers[attackers.len() - 2];
+    app.update(Action::Click {
+        column: d2.0,
+        row: d2.1,
+    });
+    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    let terminal = render(&mut app, 80, 24);
+    let dots = cells_with(terminal.backend().buffer(), look.glyphs.destination);
+    let leftmost = *dots.iter().min_by_key(|&&(x, _)| x).unwrap();
+    app.update(Action::Click {
+        column: leftmost.0,
+        row: leftmost.1,
+    });
+    assert_eq!(app.session().moves().len(), 1);
+    assert_eq!(app.session().moves()[0].to_string(), "d2-a2");
+}
+
+#[test]
+fn undo_and_redo_from_the_keyboard() {
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-e2 c4-c5");
+    app.update(Action::Undo);
+    assert_eq!(app.session().moves().len(), 1);
+    app.update(Action::Redo);
+    assert_eq!(app.session().moves().len(), 2);
+    app.update(Action::Redo);
+    assert!(app.status().unwrap().text.contains("nothing to redo"));
+}
+
+#[test]
+fn the_new_game_screen_starts_the_chosen_game() {
+    let mut app = App::new(Config::default());
+    // Focus starts on Start: go up to Rules and pick the next preset.
+    for _ in 0..3 {
+        app.update(Action::Move(Direction::Up));
+    }
+    app.update(Action::Move(Direction::Right));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    assert_eq!(app.session().preset(), Some(Preset::Walker));
+    assert_eq!(app.session().player(Side::Attackers), Player::Human);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+}
+
+#[test]
+fn quitting_asks_only_with_unsaved_moves() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Quit);
+    assert!(app.should_quit());
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Quit);
+    assert!(!app.should_quit());
+    assert_eq!(app.mode(), brandubh::tui::Mode::Question);
+    app.update(Action::Yes);
+    assert!(app.should_quit());
+}
+
+#[test]
+fn the_captured_king_is_marked_where_he_stood() {
+    let mut app = App::new(Config {
+        preset: Preset::Fellhuhn,
+        ..hot_seat()
+    });
+    play_all(&mut app, "a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 f4-c4");
+    let outcome = app.session().outcome().unwrap();
+    assert_eq!(outcome.reason, Reason::KingCaptured);
+    let look = Look::default();
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let crosses = cells_with(buf, look.glyphs.captured);
+    assert_eq!(crosses.len(), 1, "b4");
+    // b4 lies between the attackers on a4 and c4, on the same row.
+    let row: Vec<_> = cells_with(buf, look.glyphs.attacker)
+        .into_iter()
+        .filter(|&(_, y)| y == crosses[0].1)
+        .collect();
+    assert_eq!(row.len(), 3, "a4, c4 and g4");
+    assert!(row[0].0 < crosses[0].0 && crosses[0].0 < row[1].0);
+    assert!(
+        cells_with(buf, look.glyphs.king)
+            .iter()
+            .all(|&(_, y)| y == 3),
+        "only in the panel"
+    );
+}
+
+fn with_storage(dir: &std::path::Path) -> Config {
+    Config {
+        storage: Storage {
+            save_dir: Some(dir.join("saves")),
+            autosave: Some(dir.join("saves").join("autosave.json")),
+        },
+        ..hot_seat()
+    }
+}
+
+#[test]
+fn games_are_autosaved_saved_and_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let autosave = dir.path().join("saves").join("autosave.json");
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2 c4-c5");
+    let auto = Game::from_json(&std::fs::read_to_string(&autosave).unwrap()).unwrap();
+    assert_eq!(auto.moves().len(), 2, "autosaved after every move");
+    assert!(app.is_dirty());
+
+    // Save under a typed name in the save folder.
+    app.update(Action::Save);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Text);
+    let screen = render(&mut app, 100, 30);
+    assert!(format!("{}", screen.backend()).contains("Save game"));
+    for _ in 0..40 {
+        app.update(Action::Backspace);
+    }
+    for c in "opening".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    let saved = dir.path().join("saves").join("opening.json");
+    assert!(saved.is_file(), "{:?}", app.status());
+    assert!(!app.is_dirty());
+    assert_eq!(
+        Game::from_json(&std::fs::read_to_string(&saved).unwrap())
+            .unwrap()
+            .moves()
+            .len(),
+        2
+    );
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "saved: no question");
+
+    // A new app lists both files and loads the chosen one.
+    let mut app = App::new(with_storage(dir.path()));
+    app.update(Action::Load);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    let screen = format!("{}", render(&mut app, 100, 30).backend());
+    assert!(
+        screen.contains("opening") && screen.contains("autosave"),
+        "{screen}"
+    );
+    let names_in_order: Vec<_> = ["opening", "autosave"]
+        .iter()
+        .map(|n| screen.find(n).unwrap())
+        .collect();
+    // Select "opening" wherever it is in the list.
+    if names_in_order[0] > names_in_order[1] {
+        app.update(Action::Move(Direction::Down));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(app.session().moves().len(), 2, "{:?}", app.status());
+    assert_eq!(app.session().file(), Some(saved.as_path()));
+    assert!(!app.is_dirty());
+}
+
+#[test]
+fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::NewGame);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert!(!app.should_quit());
+    let mut app = App::new(Config::default());
+    app.update(Action::Cancel);
+    assert!(app.should_quit(), "no game to go back to");
+}
+
+#[test]
+fn the_move_list_scrolls_by_pages() {
+    let mut app = App::new(hot_seat());
+    // Forty plies of legal moves, picked without randomness.
+    for i in 0..40 {
+        let moves = app.session().state().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(i * 7) % moves.len()];
+        type_move(&mut app, &mv.to_string());
+    }
+    let plies = app.session().moves().len();
+    assert!(plies > 30, "{plies} plies");
+    let text = |app: &mut App| format!("{}", render(app, 80, 24).backend());
+    let first = app.session().moves()[0].to_string();
+    let last = app.session().moves()[plies - 1].to_string();
+    let bottom = text(&mut app);
+    assert!(
+        bottom.contains(&last) && !bottom.contains(&format!(" 1 {first}")),
+        "{bottom}"
+    );
+    assert!(bottom.contains("Moves ↑"), "{bottom}");
+    app.update(Action::PageUp);
+    app.update(Action::PageUp);
+    app.update(Action::PageUp);
+    let top = text(&mut app);
+    assert!(top.contains(&format!(" 1 {first}")), "{top}");
+    assert!(top.contains("↓ PgDn"), "{top}");
+    for _ in 0..5 {
+        app.update(Action::PageDown);
+    }
+    assert!(text(&mut app).contains(&last));
+}
