@@ -1,33 +1,10 @@
 //! The `analyze` and `match` commands, run as a user runs them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::{Command, Output};
+mod common;
 
+use common::cli::{failure, success};
 use serde_json::Value;
-
-fn brandubh(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn success(args: &[&str]) -> String {
-    let out = brandubh(args);
-    let err = String::from_utf8(out.stderr.clone()).unwrap();
-    assert!(out.status.success(), "{args:?}: {err}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs a command that must fail with exit code 2 and one line on stderr; returns the line.
-fn failure(args: &[&str]) -> String {
-    let out = brandubh(args);
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err.trim_end().to_owned()
-}
 
 #[test]
 fn analyze_prints_depths_then_the_best_move() {

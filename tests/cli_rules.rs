@@ -1,38 +1,13 @@
 //! The `perft` and `replay` commands, run as a user runs them, on games checked by hand.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::{Command, Output};
+mod common;
 
-fn brandubh(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
+use common::cli::{failure, success};
 
 /// Runs a command that must succeed and returns its output lines.
 fn lines(args: &[&str]) -> Vec<String> {
-    let out = brandubh(args);
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    stdout(&out).lines().map(str::to_owned).collect()
-}
-
-/// Runs a command that must fail with exit code 2 and one line on stderr; returns the line.
-fn failure(args: &[&str]) -> String {
-    let out = brandubh(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = stderr(&out);
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err.trim_end().to_owned()
+    success(args).lines().map(str::to_owned).collect()
 }
 
 #[test]
@@ -170,8 +145,8 @@ fn replay_of_an_unfinished_game_and_as_json() {
         lines(&["replay", "--moves", "d1-c1 e4-e5"]),
         ["d1-c1", "e4-e5", "result: ongoing"]
     );
-    let out = brandubh(&["replay", "--moves", ESCAPE, "--json"]);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = success(&["replay", "--moves", ESCAPE, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["moves"].as_array().map(Vec::len), Some(8));
     assert_eq!(json["moves"][7], "c7-a7--");
     assert_eq!(json["result"], "defenders king-escaped");

@@ -6,6 +6,7 @@
     clippy::cast_possible_wrap
 )]
 
+pub mod cli;
 pub mod naive;
 
 use brandubh::rules::{
