@@ -409,9 +409,14 @@ impl<W: Write> Session<W> {
     fn opponent_moved(&mut self, moves: &str, record: &str) -> io::Result<()> {
         self.cancel_search();
         self.move_unconfirmed = false;
-        let mut side_after = self.state.position().side_to_move();
-        for text in moves.split('|').filter(|t| !t.is_empty()) {
-            side_after = side_after.opponent();
+        let moves: Vec<&str> = moves.split('|').filter(|t| !t.is_empty()).collect();
+        let side_now = self.state.position().side_to_move();
+        let side_after = if moves.len() % 2 == 1 {
+            side_now.opponent()
+        } else {
+            side_now
+        };
+        for text in moves {
             let played = parse_protocol_move(text)
                 .and_then(|mv| self.state.play(mv).map_err(|e| e.to_string()));
             if let Err(why) = played {
@@ -419,7 +424,7 @@ impl<W: Write> Session<W> {
                     0,
                     &format!("opponent move \"{text}\": {why}; resynchronising"),
                 )?;
-                return self.resync(record, side_after);
+                return self.set_position(record, side_after);
             }
         }
         self.check_board(record, "after the opponent's move")
@@ -435,17 +440,7 @@ impl<W: Write> Session<W> {
             0,
             &format!("position mismatch {when}: ours {ours}, given {record}; resynchronising"),
         )?;
-        self.resync(record, side)
-    }
-
-    fn resync(&mut self, record: &str, side: Side) -> io::Result<()> {
-        match parse_position_record(record, side) {
-            Ok(position) => {
-                self.state = GameState::new(self.rules, position);
-                Ok(())
-            }
-            Err(e) => self.error(0, &format!("bad position \"{record}\": {e}")),
-        }
+        self.set_position(record, side)
     }
 }
 

@@ -288,18 +288,10 @@ impl App {
                 self.changed();
                 self.say_outcome();
             }
-            Question::Draw(offered_by) => {
-                self.cancel_thinking();
-                if let Err(e) = self.session.agree_draw() {
-                    self.error(e.to_string());
-                    return;
-                }
-                self.changed();
-                self.info(format!(
-                    "the {} accept the draw offered by the {offered_by}",
-                    offered_by.opponent()
-                ));
-            }
+            Question::Draw(offered_by) => self.agree_draw(format!(
+                "the {} accept the draw offered by the {offered_by}",
+                offered_by.opponent()
+            )),
         }
     }
 
@@ -561,6 +553,17 @@ impl App {
     }
 
     /// After every change of the game: it is no longer saved, and it is autosaved.
+    /// Ends the game as a draw by agreement and says so with `message`.
+    fn agree_draw(&mut self, message: String) {
+        self.cancel_thinking();
+        if let Err(e) = self.session.agree_draw() {
+            self.error(e.to_string());
+            return;
+        }
+        self.changed();
+        self.info(message);
+    }
+
     fn changed(&mut self) {
         self.saved = false;
         if let Some(path) = &self.storage.autosave

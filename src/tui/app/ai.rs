@@ -182,13 +182,7 @@ impl App {
     pub(super) fn ai_answers_draw(&mut self, ai_side: Side) {
         match self.ai.judgement {
             Some((judged, score)) if judged == ai_side && !is_better(score) => {
-                self.cancel_thinking();
-                if let Err(e) = self.session.agree_draw() {
-                    self.error(e.to_string());
-                    return;
-                }
-                self.changed();
-                self.info(format!(
+                self.agree_draw(format!(
                     "the AI ({ai_side}) accepts the draw: it sees no advantage ({})",
                     score_text(score)
                 ));
