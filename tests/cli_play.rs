@@ -60,3 +60,17 @@ fn games_to_continue_must_exist_and_be_valid() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("bad.json"), "{stderr}");
 }
+
+#[test]
+fn the_save_folder_flag_overrides_the_environment() {
+    let env_dir = tempfile::tempdir().unwrap();
+    let flag_dir = tempfile::tempdir().unwrap();
+    let flag = flag_dir.path().to_str().unwrap();
+    let (code, stderr) = run(&["play", "--save-dir", flag, "--resume"], env_dir.path());
+    assert_eq!(code, Some(2));
+    let expected = format!(
+        "--resume: no autosaved game in {}",
+        flag_dir.path().join("autosave.json").display()
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+}

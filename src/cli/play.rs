@@ -28,6 +28,9 @@ pub struct PlayArgs {
     /// Continue the autosaved game (the one played last).
     #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders"])]
     pub resume: bool,
+    /// Folder for saves and the autosave (instead of `BRANDUBH_SAVE_DIR` or the data folder).
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<PathBuf>,
     /// Plain ASCII glyphs, for terminals without good Unicode.
     #[arg(long)]
     pub ascii: bool,
@@ -83,6 +86,10 @@ fn no_color() -> bool {
 }
 
 pub(super) fn run(args: &PlayArgs) -> Result<(), CliError> {
-    let config = args.config(Storage::default_places(), no_color())?;
+    let storage = args
+        .save_dir
+        .clone()
+        .map_or_else(Storage::default_places, Storage::in_dir);
+    let config = args.config(storage, no_color())?;
     tui::run(config).map_err(|e| CliError::new(e.to_string()))
 }

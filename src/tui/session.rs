@@ -27,6 +27,14 @@ impl Storage {
             autosave: storage::autosave_path().ok(),
         }
     }
+
+    /// Saves, their listing and the autosave all in `dir`.
+    pub fn in_dir(dir: PathBuf) -> Storage {
+        Storage {
+            autosave: Some(dir.join(storage::AUTOSAVE_FILE)),
+            save_dir: Some(dir),
+        }
+    }
 }
 
 /// A game in progress and the file it was last saved to or loaded from.
