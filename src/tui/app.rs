@@ -307,18 +307,12 @@ impl App {
 
     fn update_setup(&mut self, mut form: SetupForm, action: Action) {
         match action {
-            Action::Confirm if form.on_start() => {
-                let (preset, attackers, defenders) = form.choice();
-                self.start(Session::new(preset, attackers, defenders));
-                return;
-            }
-            Action::Confirm => form.move_focus(Direction::Down),
-            Action::Move(dir) => form.move_focus(dir),
+            // Enter starts from any field: the form shows every choice at once.
+            Action::Confirm => return self.start_chosen(&form),
             Action::Click { column, row } if form.click(self.size, column, row) => {
-                let (preset, attackers, defenders) = form.choice();
-                self.start(Session::new(preset, attackers, defenders));
-                return;
+                return self.start_chosen(&form);
             }
+            Action::Move(dir) => form.move_focus(dir),
             Action::Cancel => {
                 // Back to the game in play, or out if there is none to go back to.
                 if self.played {
@@ -338,6 +332,12 @@ impl App {
         if matches!(self.screen, Screen::Setup(_)) {
             self.screen = Screen::Setup(form);
         }
+    }
+
+    /// Starts a new game with the choices of the new-game form.
+    fn start_chosen(&mut self, form: &SetupForm) {
+        let (preset, attackers, defenders) = form.choice();
+        self.start(Session::new(preset, attackers, defenders));
     }
 
     /// Starts playing `session`.

@@ -125,11 +125,6 @@ impl SetupForm {
         FIELDS[self.focus]
     }
 
-    /// Whether the focus is on the Start button.
-    pub fn on_start(&self) -> bool {
-        self.field() == Field::Start
-    }
-
     /// Up/Down move between fields; Left/Right change the focused value.
     pub fn move_focus(&mut self, dir: Direction) {
         match dir {
@@ -544,7 +539,7 @@ mod tests {
     #[test]
     fn the_form_cycles_values_and_ends_on_start() {
         let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
-        assert!(form.on_start());
+        assert_eq!(form.field(), Field::Start);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Right);
         assert_eq!(form.choice().2, PLAYERS[1]);
@@ -552,7 +547,7 @@ mod tests {
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Left);
         assert_eq!(form.choice().0, Preset::OpenTafl);
-        assert!(!form.on_start());
+        assert_ne!(form.field(), Field::Start);
     }
 
     #[test]

@@ -127,3 +127,15 @@ fn watching_waits_for_the_pace_and_pauses() {
         Duration::ZERO
     );
 }
+
+#[test]
+fn enter_on_any_field_of_the_new_game_form_starts_the_game() {
+    let mut app = App::new(Config::default());
+    assert!(matches!(app.screen, Screen::Setup(_)));
+    app.update(Action::Move(Direction::Up));
+    app.update(Action::Move(Direction::Right));
+    app.update(Action::Confirm);
+    assert!(matches!(app.screen, Screen::Game));
+    assert_ne!(app.session.player(Side::Defenders), Player::Human);
+    assert_eq!(app.session.player(Side::Attackers), Player::Human);
+}
