@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::app::{Status, Tone};
 use super::screens::wrap;
 use super::theme::Look;
-use crate::ai::{Score, SearchInfo};
+use crate::ai::{Score, SearchInfo, format_duration};
 use crate::game::{EngineKind, Player};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
@@ -81,7 +81,7 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
     if let Some(delay) = ai.watching {
         lines.push(Line::styled("Watching AI vs AI", theme.heading));
         lines.push(Line::styled(
-            format!("p pause · +/- pace {} ms", delay.as_millis()),
+            format!("p pause · +/- pace {}", format_duration(delay)),
             theme.label,
         ));
     }
