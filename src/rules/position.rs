@@ -302,28 +302,6 @@ impl Position {
             region = grown;
         }
     }
-
-    /// A text diagram of the board, rank 7 at the top, with file and rank labels.
-    pub fn diagram(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..7).rev() {
-            out.push(char::from(b'1' + rank));
-            out.push(' ');
-            for file in 0..7 {
-                let sq = Square::new(file, rank).unwrap_or(Square::THRONE);
-                let c = match self.piece_at(sq) {
-                    Some(p) => p.letter(),
-                    None if sq.is_throne() || sq.is_corner() => '+',
-                    None => '.',
-                };
-                out.push(' ');
-                out.push(c);
-            }
-            out.push('\n');
-        }
-        out.push_str("   a b c d e f g\n");
-        out
-    }
 }
 
 impl Default for Position {
