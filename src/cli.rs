@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::rules::{Position, Preset, Rules};
+use crate::rules::{Position, Preset, Rules, excerpt};
 
 /// Brandubh, the Irish 7×7 tafl game.
 #[derive(Parser, Debug)]
@@ -63,7 +63,7 @@ impl RulesArgs {
             None => Position::start(),
             Some(text) => text
                 .parse()
-                .map_err(|e| CliError::new(format!("--position \"{text}\": {e}")))?,
+                .map_err(|e| CliError::new(format!("--position \"{}\": {e}", excerpt(text))))?,
         };
         Ok((self.rules.rules(), position))
     }

@@ -53,6 +53,11 @@ fn perft_rejects_bad_input_in_one_line() {
         "brandubh: --position \"/3t3/3t3/\": the board has 2 ranks, expected 7 separated by /"
     );
     assert!(failure(&["perft", "--depth", "x"]).contains("invalid value 'x'"));
+    let huge = "x".repeat(100_000);
+    let message = failure(&["perft", "--depth", "1", "--position", &huge]);
+    assert!(message.len() < 200, "{message}");
+    let message = failure(&["replay", "--moves", &huge]);
+    assert!(message.len() < 200, "{message}");
     assert!(failure(&["perft", "--depth", "2", "--rules", "chess"]).contains("chess"));
     assert!(failure(&["perft"]).contains("--depth"));
 }

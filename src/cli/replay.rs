@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{CliError, RulesArgs};
 use crate::game::storage;
-use crate::rules::{AnnotatedMove, GameState, Rules};
+use crate::rules::{AnnotatedMove, GameState, Rules, excerpt};
 
 /// Arguments of `brandubh replay`: the moves on the command line, or a saved game.
 #[derive(Args, Debug)]
@@ -99,7 +99,7 @@ fn replay_moves(state: &mut GameState, moves: &str) -> Result<Vec<AnnotatedMove>
         .map(|(i, text)| {
             state
                 .play_text(text)
-                .map_err(|e| CliError::new(format!("move {} \"{text}\": {e}", i + 1)))
+                .map_err(|e| CliError::new(format!("move {} \"{}\": {e}", i + 1, excerpt(text))))
         })
         .collect()
 }

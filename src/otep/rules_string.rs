@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::rules::{
-    KingBesideThrone, KingOnThrone, Position, Repetition, Rules, SetupError, Side, Square,
+    KingBesideThrone, KingOnThrone, Position, Repetition, Rules, SetupError, Side, Square, excerpt,
 };
 
 /// Why a rules string cannot be played.
@@ -34,9 +34,11 @@ pub enum RulesStringError {
 impl fmt::Display for RulesStringError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Malformed(e) => write!(f, "rules entry \"{e}\" is not key:value"),
-            Self::Unsupported { entry, why } => write!(f, "rules entry \"{entry}\": {why}"),
-            Self::UnknownEntry(e) => write!(f, "rules entry \"{e}\" is not supported"),
+            Self::Malformed(e) => write!(f, "rules entry \"{}\" is not key:value", excerpt(e)),
+            Self::Unsupported { entry, why } => {
+                write!(f, "rules entry \"{}\": {why}", excerpt(entry))
+            }
+            Self::UnknownEntry(e) => write!(f, "rules entry \"{}\" is not supported", excerpt(e)),
             Self::Missing(key) => write!(f, "the rules string has no {key}: entry"),
             Self::Start(e) => write!(f, "rules start position: {e}"),
         }

@@ -13,7 +13,7 @@ use super::clock::Clock;
 use super::rules_string::{parse_position_record, parse_rules_string, position_record};
 use crate::ai::{self, Ai, Limits, SearchInfo};
 use crate::game::{EngineKind, Level};
-use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side};
+use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side, excerpt};
 
 /// How the engine plays.
 #[derive(Copy, Clone, Debug)]
@@ -222,7 +222,7 @@ impl<W: Write> Session<W> {
                     let record = position_record(self.state.position());
                     self.set_position(&record, side)
                 }
-                None => self.error(0, &format!("unknown side \"{side}\"")),
+                None => self.error(0, &format!("unknown side \"{}\"", excerpt(side))),
             },
             ["clock", args @ ..] => match Clock::parse(args) {
                 Some(clock) => {
@@ -232,11 +232,11 @@ impl<W: Write> Session<W> {
                     }
                     Ok(())
                 }
-                None => self.error(0, &format!("malformed clock \"{line}\"")),
+                None => self.error(0, &format!("malformed clock \"{}\"", excerpt(line))),
             },
             ["play", side] => match parse_side(side) {
                 Some(side) => self.play(side),
-                None => self.error(0, &format!("unknown side \"{side}\"")),
+                None => self.error(0, &format!("unknown side \"{}\"", excerpt(side))),
             },
             ["move", record] => self.confirm_our_move(record),
             ["opponent-move", moves, record] => self.opponent_moved(moves, record),
@@ -247,7 +247,7 @@ impl<W: Write> Session<W> {
                     self.start_search(Job::Analyze, limits);
                     Ok(())
                 }
-                _ => self.error(0, &format!("malformed analyze \"{line}\"")),
+                _ => self.error(0, &format!("malformed analyze \"{}\"", excerpt(line))),
             },
             ["finish", ..] => {
                 self.cancel_search();
@@ -269,8 +269,11 @@ impl<W: Write> Session<W> {
             [
                 command @ ("position" | "side" | "play" | "move" | "opponent-move" | "analyze"),
                 ..,
-            ] => self.error(0, &format!("malformed {command} command \"{line}\"")),
-            [command, ..] => self.error(0, &format!("unknown command \"{command}\"")),
+            ] => self.error(
+                0,
+                &format!("malformed {command} command \"{}\"", excerpt(line)),
+            ),
+            [command, ..] => self.error(0, &format!("unknown command \"{}\"", excerpt(command))),
         }
     }
 
@@ -280,7 +283,7 @@ impl<W: Write> Session<W> {
                 self.state = GameState::new(self.rules, position);
                 Ok(())
             }
-            Err(e) => self.error(0, &format!("bad position \"{record}\": {e}")),
+            Err(e) => self.error(0, &format!("bad position \"{}\": {e}", excerpt(record))),
         }
     }
 
@@ -422,7 +425,10 @@ impl<W: Write> Session<W> {
             if let Err(why) = played {
                 self.error(
                     0,
-                    &format!("opponent move \"{text}\": {why}; resynchronising"),
+                    &format!(
+                        "opponent move \"{}\": {why}; resynchronising",
+                        excerpt(text)
+                    ),
                 )?;
                 return self.set_position(record, side_after);
             }

@@ -6,6 +6,15 @@ use std::str::FromStr;
 
 use super::{Bitboard, Move, ParseSquareError, Square};
 
+/// `text` as quoted in an error message: at most 40 characters, with `…` when cut.
+pub fn excerpt(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
 /// The mark that ends a move which ends the game on the board.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub enum EndMark {
@@ -80,7 +89,8 @@ impl fmt::Display for ParseMoveError {
             Self::Malformed(s) => {
                 write!(
                     f,
-                    "\"{s}\" is not a move (expected a form like d2-d5 or d2-d5xd6)"
+                    "\"{}\" is not a move (expected a form like d2-d5 or d2-d5xd6)",
+                    excerpt(s)
                 )
             }
             Self::Square(e) => write!(f, "{e}"),
@@ -195,6 +205,15 @@ mod tests {
             "d2-d5xd6/d6".parse::<MoveText>(),
             Err(ParseMoveError::DuplicateCapture(sq("d6")))
         );
+    }
+
+    #[test]
+    fn long_input_is_cut_in_messages() {
+        let long = "é".repeat(100);
+        let err = long.parse::<MoveText>().unwrap_err().to_string();
+        assert_eq!(err.chars().filter(|&c| c == 'é').count(), 40, "{err}");
+        assert!(err.contains("é…\""), "{err}");
+        assert_eq!(excerpt("d2-d5"), "d2-d5");
     }
 
     #[test]

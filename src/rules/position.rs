@@ -6,7 +6,7 @@ use std::str::FromStr;
 use super::capture::{self, Board};
 use super::tables::{reach_from, soldier_move_count};
 use super::zobrist::{piece_key, side_key};
-use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square};
+use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square, excerpt};
 
 /// A legal arrangement of pieces with the side to move. Fields are private: every `Position`
 /// has at most one king and no soldier on the throne or a corner.
@@ -362,8 +362,10 @@ impl fmt::Display for SetupError {
                 "rank {rank}: '{}' is not t, T, K or a digit 1-7",
                 ch.escape_default()
             ),
-            Self::BadSide(s) => write!(f, "side to move \"{s}\" is not a or d"),
-            Self::Trailing(s) => write!(f, "unexpected \"{s}\" after the side to move"),
+            Self::BadSide(s) => write!(f, "side to move \"{}\" is not a or d", excerpt(s)),
+            Self::Trailing(s) => {
+                write!(f, "unexpected \"{}\" after the side to move", excerpt(s))
+            }
         }
     }
 }

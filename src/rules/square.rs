@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::Bitboard;
+use super::{Bitboard, excerpt};
 
 /// Number of files (and of ranks) on the board.
 pub const SIZE: u8 = 7;
@@ -118,7 +118,9 @@ impl fmt::Display for ParseSquareError {
         match self {
             Self::OffBoard(s) => write!(f, "{s} is not on the board (a1 to g7)"),
             Self::Malformed(s) if s.is_empty() => write!(f, "a square is missing"),
-            Self::Malformed(s) => write!(f, "\"{s}\" is not a square (expected a1 to g7)"),
+            Self::Malformed(s) => {
+                write!(f, "\"{}\" is not a square (expected a1 to g7)", excerpt(s))
+            }
         }
     }
 }
