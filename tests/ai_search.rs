@@ -1,6 +1,6 @@
 //! The search engine on positions with a known right answer: wins in one, blocks, faster wins,
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! repetition per preset, encirclement, the stop flag, node limits and determinism.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -98,6 +98,53 @@ fn avoids_a_repetition_loss() {
         }
         let (best, _) = search(&s, 3);
         assert_ne!(best, mv("a6-a5"), "{preset}");
+    }
+}
+
+/// The king on d7 threatens d7-g7; only the attacker's f6-f7 blocks it, and after this
+/// history f6-f7 makes the third occurrence of the position it leads to.
+fn only_the_repeating_move_blocks(preset: Preset) -> GameState {
+    let mut s = state(preset, "/7/7/4T2/7/7/7/1t1K1t1/ d");
+    for text in "e3-e2 f7-f6 e2-e3 f6-f7 e3-e2 f7-f6 e2-e3".split_whitespace() {
+        s.play_text(text).unwrap();
+    }
+    s
+}
+
+#[test]
+fn the_repetition_rule_alone_changes_the_choice() {
+    let repeating = mv("f6-f7");
+    let with_history = only_the_repeating_move_blocks(Preset::Standard);
+    let fresh = GameState::new(Preset::Standard.rules(), *with_history.position());
+    let (best, info) = search(&fresh, 4);
+    assert_eq!(
+        best, repeating,
+        "without the history the block is the best move"
+    );
+    assert!(
+        info.score.value() > Score::Loss(2).value(),
+        "{}",
+        info.score
+    );
+    // With the history the block repeats a third time: the attackers would lose at once,
+    // so they let the king escape a move later instead.
+    let (best, info) = search(&with_history, 4);
+    assert_ne!(best, repeating);
+    assert_eq!(info.score, Score::Loss(2));
+    let mut repeated = with_history.clone();
+    repeated.play(repeating).unwrap();
+    assert_eq!(
+        repeated.outcome().map(|o| o.reason),
+        Some(Reason::Repetition)
+    );
+    // Where the repetition wins or draws for the attackers, they take it.
+    for (preset, score) in [
+        (Preset::Nielsen, Score::Win(1)),
+        (Preset::Fellhuhn, Score::Win(1)),
+        (Preset::OpenTafl, Score::Eval(0)),
+    ] {
+        let (best, info) = search(&only_the_repeating_move_blocks(preset), 4);
+        assert_eq!((best, info.score), (repeating, score), "{preset}");
     }
 }
 
