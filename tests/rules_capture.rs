@@ -4,19 +4,7 @@
 mod common;
 
 use brandubh::rules::{Preset, Side};
-use common::{captured, diagram, squares};
-
-/// Presets in the order of RULES.md §3.
-const PRESETS: [Preset; 5] = Preset::ALL;
-
-struct Case {
-    name: &'static str,
-    board: &'static str,
-    side: Side,
-    mv: &'static str,
-    /// Captured squares per preset: standard, walker, nielsen, fellhuhn, opentafl.
-    expect: [&'static [&'static str]; 5],
-}
+use common::{Case, captured, diagram, squares};
 
 const fn all(squares: &'static [&'static str]) -> [&'static [&'static str]; 5] {
     [squares; 5]
@@ -302,7 +290,7 @@ fn capture_table() {
     let mut failures = Vec::new();
     for case in CASES {
         let position = diagram(case.board, case.side);
-        for (preset, expected) in PRESETS.into_iter().zip(case.expect) {
+        for (preset, expected) in Preset::ALL.into_iter().zip(case.expect) {
             let got = captured(preset, position, case.mv);
             if got != squares(expected) {
                 failures.push(format!(

@@ -4,16 +4,7 @@
 mod common;
 
 use brandubh::rules::{Outcome, Preset, Reason, Side};
-use common::{diagram, play, squares};
-
-struct Case {
-    name: &'static str,
-    board: &'static str,
-    side: Side,
-    mv: &'static str,
-    /// Captured squares per preset: standard, walker, nielsen, fellhuhn, opentafl.
-    expect: [&'static [&'static str]; 5],
-}
+use common::{Case, diagram, play, squares};
 
 const K: &[&str] = &["d4"];
 const NONE: &[&str] = &[];

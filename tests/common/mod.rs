@@ -13,6 +13,22 @@ use brandubh::rules::{
     AnnotatedMove, Bitboard, GameState, Move, Outcome, Position, Preset, Side, Square,
 };
 
+/// One row of a per-preset rules table: a position, a move, and what it captures under each
+/// preset.
+pub struct Case {
+    /// What the row shows.
+    pub name: &'static str,
+    /// The position, as a [`diagram`].
+    pub board: &'static str,
+    /// The side to move.
+    pub side: Side,
+    /// The move played.
+    pub mv: &'static str,
+    /// Captured squares per preset, in the order of `Preset::ALL`: standard, walker,
+    /// nielsen, fellhuhn, opentafl.
+    pub expect: [&'static [&'static str]; 5],
+}
+
 /// A square by name.
 pub fn sq(name: &str) -> Square {
     name.parse().unwrap()
