@@ -1,5 +1,23 @@
 //! The pure rules engine: squares, bitboards, positions, presets, move generation, captures,
 //! outcomes, repetition, Zobrist keys, notation and perft. No I/O, threads or randomness.
+//!
+//! ```
+//! use brandubh::rules::{GameState, Position, Preset, Reason, Side, perft};
+//!
+//! // The king walks out: the engine annotates every move and ends the game.
+//! let mut game = GameState::start(Preset::Standard.rules());
+//! for text in ["a4-a3", "c4-c2", "d7-e7", "d4-c4", "e7-e6", "c4-c7", "a3-a2"] {
+//!     game.play_text(text)?;
+//! }
+//! let last = game.play_text("c7-a7")?;
+//! assert_eq!(last.to_string(), "c7-a7--");
+//! assert_eq!(game.outcome().map(|o| (o.winner, o.reason)), Some((Some(Side::Defenders), Reason::KingEscaped)));
+//!
+//! // Positions are OpenTafl records, rank 1 first; perft counts move sequences.
+//! let start: Position = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".parse()?;
+//! assert_eq!(perft(&GameState::new(Preset::Standard.rules(), start), 2), 960);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod bitboard;
 mod capture;
