@@ -113,7 +113,7 @@ fn plays_whole_games_on_both_sides() {
         engine.send(BUILT_IN);
         let mut state = GameState::start(Preset::OpenTafl.rules());
         let mut plies = 0;
-        while !state.is_over() && plies < 80 {
+        while !state.is_over() && plies < 160 {
             if state.position().side_to_move() == engine_side {
                 engine_turn(&mut engine, &mut state);
             } else {
