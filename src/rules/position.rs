@@ -183,7 +183,7 @@ impl Position {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders,
         };
-        let mut n: u32 = soldiers.map(|sq| soldier_move_count(sq, occ)).sum();
+        let mut n = soldier_move_count(soldiers, !occ);
         if self.side == Side::Defenders {
             if let Some(k) = self.king.first() {
                 n += reach_from(k, occ).count();

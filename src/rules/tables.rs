@@ -14,10 +14,6 @@ const FILE_GATHER: u64 = 1 << 36 | 1 << 30 | 1 << 24 | 1 << 18 | 1 << 12 | 1 << 
 /// whose occupied positions are `occ` (bit `pos` itself is ignored).
 static LINE_REACH: [[u8; 128]; 7] = build_line_reach();
 
-/// `SOLDIER_COUNT[line][pos][occ]`: how many of those positions a soldier may stop on. Lines
-/// 0 and 6 (edge ranks and files) end in corners; line 3 crosses the throne at position 3.
-static SOLDIER_COUNT: [[[u8; 128]; 7]; 7] = build_soldier_count();
-
 /// `FILE_SPREAD[mask]`: the 7-bit line mask laid out on file a (bit k → square index 7k).
 static FILE_SPREAD: [u64; 128] = build_file_spread();
 
@@ -46,31 +42,6 @@ const fn build_line_reach() -> [[u8; 128]; 7] {
             occ += 1;
         }
         pos += 1;
-    }
-    table
-}
-
-const fn build_soldier_count() -> [[[u8; 128]; 7]; 7] {
-    let mut table = [[[0; 128]; 7]; 7];
-    let mut line = 0;
-    while line < 7 {
-        let forbidden: u8 = match line {
-            0 | 6 => 1 | 1 << 6,
-            3 => 1 << 3,
-            _ => 0,
-        };
-        let mut pos = 0;
-        while pos < 7 {
-            let mut occ = 0;
-            while occ < 128 {
-                #[allow(clippy::cast_possible_truncation)]
-                let n = (reach(pos, occ) & !forbidden).count_ones() as u8;
-                table[line][pos][occ] = n;
-                occ += 1;
-            }
-            pos += 1;
-        }
-        line += 1;
     }
     table
 }
@@ -113,13 +84,37 @@ pub(crate) fn reach_from(from: Square, occupied: Bitboard) -> Bitboard {
     Bitboard::from_bits(along_rank | along_file)
 }
 
-/// How many squares a soldier (not the king) on `from` may move to.
+/// How many moves the soldiers `movers` have together, given the empty squares: per
+/// direction, a Kogge-Stone fill through empty squares finds every square some mover slides
+/// to (each is reached by the one nearest mover behind it), and the throne and corners are
+/// not counted, since soldiers pass the empty throne but stop on neither.
 #[inline]
-pub(crate) fn soldier_move_count(from: Square, occupied: Bitboard) -> u32 {
-    let occ = occupied.bits();
-    let (file, rank) = (from.file(), from.rank());
-    u32::from(SOLDIER_COUNT[rank as usize][file as usize][rank_occupancy(occ, rank)])
-        + u32::from(SOLDIER_COUNT[file as usize][rank as usize][file_occupancy(occ, file)])
+pub(crate) fn soldier_move_count(movers: Bitboard, empty: Bitboard) -> u32 {
+    const ALL: u64 = Bitboard::FULL.bits();
+    let (gen_, empty) = (movers.bits(), empty.bits());
+    let stops = !Bitboard::RESTRICTED.bits();
+    let east = fill(gen_, empty & !FILE_A & ALL, |b, n| b << n, 1);
+    let west = fill(gen_, empty & !(FILE_A << 6) & ALL, |b, n| b >> n, 1);
+    let north = fill(gen_, empty, |b, n| (b << n) & ALL, 7);
+    let south = fill(gen_, empty, |b, n| b >> n, 7);
+    (east & stops).count_ones()
+        + (west & stops).count_ones()
+        + (north & stops).count_ones()
+        + (south & stops).count_ones()
+}
+
+/// The squares of `pass` reached from `gen_` by repeated steps of `step` bits (shifted by
+/// `shift`) through squares of `pass`, excluding the starting squares. Three doublings cover
+/// the six steps a 7-square line allows.
+#[inline]
+fn fill(gen_: u64, pass: u64, shift: impl Fn(u64, u32) -> u64, step: u32) -> u64 {
+    let (mut g, mut p) = (gen_, pass);
+    g |= p & shift(g, step);
+    p &= shift(p, step);
+    g |= p & shift(g, 2 * step);
+    p &= shift(p, 2 * step);
+    g |= p & shift(g, 4 * step);
+    shift(g, step) & pass
 }
 
 #[cfg(test)]
@@ -154,11 +149,18 @@ mod tests {
                 let occ = occupied.with(from);
                 let reach = reach_from(from, occ);
                 assert_eq!(reach, slow_reach(from, occ), "from {from}\n{occupied:?}");
+                let one = Bitboard::EMPTY.with(from);
                 assert_eq!(
-                    soldier_move_count(from, occ),
+                    soldier_move_count(one, !occ),
                     (reach & !Bitboard::RESTRICTED).count()
                 );
             }
+            // Any subset of the pieces moving together: the sum of their own moves.
+            let movers = occupied & Bitboard::from_bits(seed >> 17);
+            let each: u32 = movers
+                .map(|sq| (slow_reach(sq, occupied) & !Bitboard::RESTRICTED).count())
+                .sum();
+            assert_eq!(soldier_move_count(movers, !occupied), each, "{occupied:?}");
         }
     }
 }
