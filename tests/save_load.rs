@@ -417,12 +417,11 @@ proptest! {
             0 => { fields.remove(keys[field]); }
             1 => { fields.insert(keys[field].to_owned(), replacement); }
             _ => {
-                if let Some(Value::Array(moves)) = fields.get_mut("moves") {
-                    if !moves.is_empty() {
+                if let Some(Value::Array(moves)) = fields.get_mut("moves")
+                    && !moves.is_empty() {
                         let i = index % moves.len();
                         moves[i] = Value::String(text);
                     }
-                }
             }
         }
         let damaged = save.to_string();

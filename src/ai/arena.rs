@@ -245,7 +245,7 @@ const fn mix(seed: u64, n: u64) -> u64 {
 
 /// Plays game number `index` of the match.
 fn play_game(config: &MatchConfig, index: u32) -> GameResult {
-    let first_side = if index % 2 == 0 {
+    let first_side = if index.is_multiple_of(2) {
         Side::Attackers
     } else {
         Side::Defenders

@@ -520,15 +520,16 @@ impl Searcher<'_> {
             None
         };
         let tt_move = hit.and_then(|h| h.mv);
-        if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
-                let s = from_table(h.score, ply);
-                match h.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+        {
+            let s = from_table(h.score, ply);
+            match h.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
             }
         }
         let mut moves = pos.legal_moves();

@@ -69,12 +69,12 @@ pub(crate) fn captures(board: &Board, to: Square, mover: Side, rules: &Rules) ->
             }
         }
     }
-    if mover == Side::Attackers && !(near & board.king).is_empty() {
-        if let Some(king) = board.king.first() {
-            if king_is_captured(board.attackers, king, to, rules) {
-                captured |= board.king;
-            }
-        }
+    if mover == Side::Attackers
+        && !(near & board.king).is_empty()
+        && let Some(king) = board.king.first()
+        && king_is_captured(board.attackers, king, to, rules)
+    {
+        captured |= board.king;
     }
     captured
 }

@@ -184,10 +184,10 @@ impl Position {
             Side::Defenders => self.defenders,
         };
         let mut n = soldier_move_count(soldiers, !occ);
-        if self.side == Side::Defenders {
-            if let Some(k) = self.king.first() {
-                n += reach_from(k, occ).count();
-            }
+        if self.side == Side::Defenders
+            && let Some(k) = self.king.first()
+        {
+            n += reach_from(k, occ).count();
         }
         u64::from(n)
     }

@@ -197,10 +197,10 @@ impl Naive {
                 return false;
             }
             for (df, dr) in DIRS {
-                if let Some(n) = at(c.0 as i8 + df, c.1 as i8 + dr) {
-                    if self.get(n) != Some(Piece::Attacker) {
-                        queue.push(n);
-                    }
+                if let Some(n) = at(c.0 as i8 + df, c.1 as i8 + dr)
+                    && self.get(n) != Some(Piece::Attacker)
+                {
+                    queue.push(n);
                 }
             }
         }
