@@ -119,6 +119,9 @@ impl Term {
 
     /// Resizes the pseudo-terminal (the program gets SIGWINCH) and the parser with it.
     fn resize(&mut self, rows: u16, cols: u16) {
+        // The parser first: the program can only draw for the new size once the terminal has
+        // it, and a parser resized after that frame arrived could lose it.
+        self.parser.lock().unwrap().set_size(nz(rows), nz(cols));
         self.master
             .resize(PtySize {
                 rows,
@@ -127,7 +130,6 @@ impl Term {
                 pixel_height: 0,
             })
             .unwrap();
-        self.parser.lock().unwrap().set_size(nz(rows), nz(cols));
     }
 
     fn wait_exit(&mut self) -> portable_pty::ExitStatus {
