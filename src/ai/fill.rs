@@ -30,30 +30,12 @@ const fn west(b: u64) -> u64 {
     (b >> 1) & NOT_FILE_G
 }
 
-/// Kogge-Stone occluded fill: `gen` spread along one direction (a shift by `unit` bits)
-/// through `pro` (the empty squares, masked against wrapping) in three doubling steps,
-/// which covers the 6 squares a ray can have on a 7×7 board.
-macro_rules! occluded_fill {
-    ($gen:expr, $pro:expr, $shift:tt, $unit:expr) => {{
-        let (mut g, mut p) = ($gen, $pro);
-        g |= p & (g $shift $unit);
-        p &= p $shift $unit;
-        g |= p & (g $shift (2 * $unit));
-        p &= p $shift (2 * $unit);
-        g | (p & (g $shift (4 * $unit)))
-    }};
-}
-
 /// Every square some piece of `from` reaches in one rook move over `empty` squares
 /// (the origins themselves excluded unless reached from another origin).
 #[inline]
 pub fn reach(from: Bitboard, empty: Bitboard) -> Bitboard {
-    let (from, empty) = (from.bits(), empty.bits());
-    let up = north(occluded_fill!(from, empty, <<, 7));
-    let down = south(occluded_fill!(from, empty, >>, 7));
-    let right = east(occluded_fill!(from, empty & NOT_FILE_A, <<, 1));
-    let left = west(occluded_fill!(from, empty & NOT_FILE_G, >>, 1));
-    Bitboard::from_bits((up | down | right | left) & empty)
+    let [up, down, right, left] = from.rook_slides(empty);
+    up | down | right | left
 }
 
 /// The squares where a piece moving in would sandwich a piece of `victims` against a piece

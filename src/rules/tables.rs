@@ -84,37 +84,15 @@ pub(crate) fn reach_from(from: Square, occupied: Bitboard) -> Bitboard {
     Bitboard::from_bits(along_rank | along_file)
 }
 
-/// How many moves the soldiers `movers` have together, given the empty squares: per
-/// direction, a Kogge-Stone fill through empty squares finds every square some mover slides
-/// to (each is reached by the one nearest mover behind it), and the throne and corners are
-/// not counted, since soldiers pass the empty throne but stop on neither.
+/// How many moves the soldiers `movers` have together over the `empty` squares: the throne
+/// and the corners are passed or reached but not stopped on.
 #[inline]
 pub(crate) fn soldier_move_count(movers: Bitboard, empty: Bitboard) -> u32 {
-    const ALL: u64 = Bitboard::FULL.bits();
-    let (gen_, empty) = (movers.bits(), empty.bits());
-    let stops = !Bitboard::RESTRICTED.bits();
-    let east = fill(gen_, empty & !FILE_A & ALL, |b, n| b << n, 1);
-    let west = fill(gen_, empty & !(FILE_A << 6) & ALL, |b, n| b >> n, 1);
-    let north = fill(gen_, empty, |b, n| (b << n) & ALL, 7);
-    let south = fill(gen_, empty, |b, n| b >> n, 7);
-    (east & stops).count_ones()
-        + (west & stops).count_ones()
-        + (north & stops).count_ones()
-        + (south & stops).count_ones()
-}
-
-/// The squares of `pass` reached from `gen_` by repeated steps of `step` bits (shifted by
-/// `shift`) through squares of `pass`, excluding the starting squares. Three doublings cover
-/// the six steps a 7-square line allows.
-#[inline]
-fn fill(gen_: u64, pass: u64, shift: impl Fn(u64, u32) -> u64, step: u32) -> u64 {
-    let (mut g, mut p) = (gen_, pass);
-    g |= p & shift(g, step);
-    p &= shift(p, step);
-    g |= p & shift(g, 2 * step);
-    p &= shift(p, 2 * step);
-    g |= p & shift(g, 4 * step);
-    shift(g, step) & pass
+    movers
+        .rook_slides(empty)
+        .iter()
+        .map(|&to| (to & !Bitboard::RESTRICTED).count())
+        .sum()
 }
 
 #[cfg(test)]
