@@ -63,7 +63,7 @@ impl fmt::Display for ParseEngineError {
         write!(
             f,
             "\"{}\" is not an engine (expected search:LEVEL with LEVEL easy|medium|hard|max, or random)",
-            self.0
+            crate::rules::excerpt(&self.0)
         )
     }
 }
