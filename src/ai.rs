@@ -20,8 +20,10 @@ pub use arena::{
 };
 pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
 pub use random::RandomAi;
-pub use search::{DEFAULT_TT_MB, Score, SearchAi, SearchInfo};
+pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
 
+/// Scores are game-layer data (analyses save them); the search reports them.
+pub use crate::game::Score;
 use crate::game::{EngineKind, Level};
 use crate::rules::{GameState, Move};
 
