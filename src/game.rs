@@ -4,6 +4,7 @@
 //! replaying every move ([`Game::from_json`]); [`storage`] writes files atomically and
 //! finds the save folder.
 
+mod analysis;
 mod player;
 mod record;
 mod save;
@@ -11,6 +12,9 @@ mod score;
 pub mod storage;
 mod time;
 
+pub use analysis::{
+    AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,
+};
 pub use player::{EngineKind, Level, ParsePlayerError, Player};
 pub use record::{AlreadyOver, Game, Players};
 pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};

@@ -144,8 +144,9 @@ fn info_line(state: &GameState, info: &SearchInfo) -> String {
 
 /// The moves of a line from `state`, annotated with captures and end marks.
 fn annotated(state: &GameState, line: &[Move]) -> Vec<String> {
-    let mut state = state.clone();
-    line.iter()
-        .map_while(|&mv| state.play(mv).ok().map(|m| m.to_string()))
+    state
+        .annotate(line)
+        .iter()
+        .map(ToString::to_string)
         .collect()
 }

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
 use super::{Player, Timestamp};
 use crate::rules::{
     AnnotatedMove, GameState, IllegalMove, Move, MoveError, Outcome, Position, Preset, Reason,
@@ -77,8 +78,10 @@ impl std::error::Error for AlreadyOver {}
 pub struct Game {
     state: GameState,
     moves: Vec<AnnotatedMove>,
-    /// Undone moves, the next one to redo last.
-    redo: Vec<Move>,
+    /// The analysis of each move, aligned with `moves` (`None` where not analysed).
+    analysis: Vec<Option<PlyAnalysis>>,
+    /// Undone moves with their analyses, the next one to redo last.
+    redo: Vec<(Move, Option<PlyAnalysis>)>,
     players: Players,
     created: Timestamp,
     updated: Timestamp,
@@ -103,6 +106,7 @@ impl Game {
         Game {
             state,
             moves: Vec::new(),
+            analysis: Vec::new(),
             redo: Vec::new(),
             players,
             created: now,
@@ -170,10 +174,16 @@ impl Game {
         self.updated = Timestamp::now().max(self.created);
     }
 
-    /// Appends a move already played on the state; `keep_redo` says whether it came from the
-    /// redo tail.
-    fn record(&mut self, done: AnnotatedMove, keep_redo: bool) -> AnnotatedMove {
+    /// Appends a move already played on the state, with its analysis if it has one;
+    /// `keep_redo` says whether it came from the redo tail.
+    fn record(
+        &mut self,
+        done: AnnotatedMove,
+        analysis: Option<PlyAnalysis>,
+        keep_redo: bool,
+    ) -> AnnotatedMove {
         self.moves.push(done);
+        self.analysis.push(analysis);
         if !keep_redo {
             self.redo.clear();
         }
@@ -185,13 +195,13 @@ impl Game {
     /// move changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<AnnotatedMove, IllegalMove> {
         let done = self.state.play(mv)?;
-        Ok(self.record(done, false))
+        Ok(self.record(done, None, false))
     }
 
     /// Plays a move written as text (annotations are checked); it discards the redo tail.
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let done = self.state.play_text(text)?;
-        Ok(self.record(done, false))
+        Ok(self.record(done, None, false))
     }
 
     /// Whether [`Game::undo`] would do something.
@@ -215,7 +225,8 @@ impl Game {
                 return false;
             };
             self.state.undo();
-            self.redo.push(last.mv);
+            let analysis = self.analysis.pop().flatten();
+            self.redo.push((last.mv, analysis));
         }
         self.touch();
         true
@@ -226,12 +237,12 @@ impl Game {
         if self.state.is_over() {
             return false;
         }
-        let Some(&mv) = self.redo.last() else {
+        let Some(&(mv, _)) = self.redo.last() else {
             return false;
         };
         if let Ok(done) = self.state.play(mv) {
-            self.redo.pop();
-            self.record(done, true);
+            let analysis = self.redo.pop().and_then(|(_, analysis)| analysis);
+            self.record(done, analysis, true);
             true
         } else {
             // The tail was recorded from this very position, so this does not happen; if
@@ -239,6 +250,58 @@ impl Game {
             self.redo.clear();
             false
         }
+    }
+
+    /// The analysis of each move, aligned with [`Game::moves`] (`None` where a move is not
+    /// analysed). Undo keeps a move's analysis with it for redo; a new move starts without.
+    pub fn analysis(&self) -> &[Option<PlyAnalysis>] {
+        &self.analysis
+    }
+
+    /// Records the analysis of the move at index `ply` (from 0), replacing any. It is checked
+    /// as loading checks a saved one: scores in range, the best move and the line legal in
+    /// the position the move was played from, with their annotations right.
+    pub fn set_analysis(
+        &mut self,
+        ply: usize,
+        analysis: &PlyAnalysis,
+    ) -> Result<(), AnalysisError> {
+        if ply >= self.moves.len() {
+            return Err(AnalysisError::NoSuchPly {
+                ply,
+                plies: self.moves.len(),
+            });
+        }
+        let mut state = GameState::new(*self.rules(), *self.state.start_position());
+        for done in &self.moves[..ply] {
+            state.play_unchecked(done.mv);
+        }
+        self.analysis[ply] = Some(SavedPly::from(analysis).check(&mut state)?);
+        self.touch();
+        Ok(())
+    }
+
+    /// Sets the analysis of every move from a saved one (one entry per move), checking each
+    /// against its position; on a problem, the index of the move and the problem.
+    pub(super) fn restore_analysis(
+        &mut self,
+        saved: Vec<Option<SavedPly>>,
+    ) -> Result<(), (usize, AnalysisError)> {
+        let mut state = GameState::new(*self.rules(), *self.state.start_position());
+        let mut analysis = Vec::with_capacity(saved.len());
+        for (i, (entry, done)) in saved.into_iter().zip(&self.moves).enumerate() {
+            let checked = entry.map(|e| e.check(&mut state)).transpose();
+            analysis.push(checked.map_err(|e| (i, e))?);
+            state.play_unchecked(done.mv);
+        }
+        analysis.resize(self.moves.len(), None);
+        self.analysis = analysis;
+        Ok(())
+    }
+
+    /// Both sides' summaries of the analysis so far.
+    pub fn analysis_summary(&self) -> Summary {
+        Summary::new(self.state.start_position().side_to_move(), &self.analysis)
     }
 
     /// Removes an off-board ending, leaving the game as it was before it.

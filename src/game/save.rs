@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::analysis::{AnalysisError, SavedPly};
 use super::record::{Game, Players, is_off_board};
 use super::{ParseTimestampError, Timestamp};
 use crate::rules::{
@@ -42,6 +43,9 @@ struct SaveOut {
     result: Option<Outcome>,
     created: String,
     updated: String,
+    /// Written only when a move is analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analysis: Option<Vec<Option<SavedPly>>>,
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
@@ -60,6 +64,8 @@ struct SaveIn {
     result: Option<ResultIn>,
     created: String,
     updated: String,
+    #[serde(default)]
+    analysis: Option<Vec<Option<SavedPly>>>,
 }
 
 /// A recorded result as read.
@@ -90,6 +96,12 @@ impl Game {
             result: self.outcome(),
             created: self.created().to_string(),
             updated: self.updated().to_string(),
+            analysis: self.analysis().iter().any(Option::is_some).then(|| {
+                self.analysis()
+                    .iter()
+                    .map(|ply| ply.as_ref().map(SavedPly::from))
+                    .collect()
+            }),
         }
     }
 
@@ -266,6 +278,14 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
     if save.moves.len() > MAX_PLIES {
         return Err(LoadErrorKind::TooManyMoves(save.moves.len()));
     }
+    if let Some(analysis) = &save.analysis
+        && analysis.len() != save.moves.len()
+    {
+        return Err(LoadErrorKind::AnalysisLength {
+            entries: analysis.len(),
+            moves: save.moves.len(),
+        });
+    }
     let mut game = Game::from_parts(GameState::new(rules, start), save.players);
     for (i, text) in save.moves.into_iter().enumerate() {
         if let Err(error) = game.play_text(&text) {
@@ -283,6 +303,13 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
     if let Some(ending) = check_result(game.outcome(), recorded)? {
         game.conclude(ending)
             .map_err(|_| LoadErrorKind::ImpossibleResult(ending))?;
+    }
+    if let Some(analysis) = save.analysis {
+        game.restore_analysis(analysis)
+            .map_err(|(i, error)| LoadErrorKind::Analysis {
+                number: i + 1,
+                error,
+            })?;
     }
     game.set_timestamps(created, updated);
     Ok(game)
@@ -447,6 +474,20 @@ pub enum LoadErrorKind {
     /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
     /// draw with a winner).
     ImpossibleResult(Outcome),
+    /// `analysis` does not have one entry per move.
+    AnalysisLength {
+        /// Entries in `analysis`.
+        entries: usize,
+        /// Moves in `moves`.
+        moves: usize,
+    },
+    /// The analysis of a move is wrong.
+    Analysis {
+        /// The move's number, from 1.
+        number: usize,
+        /// What is wrong with its analysis.
+        error: AnalysisError,
+    },
 }
 
 fn outcome_text(outcome: Option<Outcome>) -> String {
@@ -542,6 +583,11 @@ impl fmt::Display for LoadErrorKind {
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")
             }
+            Self::AnalysisLength { entries, moves } => write!(
+                f,
+                "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analysed)"
+            ),
+            Self::Analysis { number, error } => write!(f, "analysis of move {number}: {error}"),
         }
     }
 }
