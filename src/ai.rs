@@ -4,6 +4,7 @@
 //! The AI knows nothing of terminals or files: callers pass a [`GameState`], [`Limits`], a stop
 //! flag and a progress callback, and get a move back.
 
+mod analysis;
 mod arena;
 mod eval;
 mod fill;
@@ -14,6 +15,7 @@ mod tt;
 
 use std::sync::atomic::AtomicBool;
 
+pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
     elo_difference, play_match,

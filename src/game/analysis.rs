@@ -232,7 +232,10 @@ pub struct Summary {
 impl Summary {
     /// The summary of `plies` (one entry per move, `None` where a move is not analysed) of a
     /// game whose first move was made by `first`.
-    pub fn new(first: Side, plies: &[Option<PlyAnalysis>]) -> Summary {
+    pub fn new<'a>(
+        first: Side,
+        plies: impl IntoIterator<Item = Option<&'a PlyAnalysis>>,
+    ) -> Summary {
         let mut summary = Summary::default();
         let mut mover = first;
         for ply in plies {

@@ -301,7 +301,10 @@ impl Game {
 
     /// Both sides' summaries of the analysis so far.
     pub fn analysis_summary(&self) -> Summary {
-        Summary::new(self.state.start_position().side_to_move(), &self.analysis)
+        Summary::new(
+            self.state.start_position().side_to_move(),
+            self.analysis.iter().map(Option::as_ref),
+        )
     }
 
     /// Removes an off-board ending, leaving the game as it was before it.
