@@ -12,7 +12,7 @@
 //! Only moves: when the move played is the engine's best and does not lose, a second search
 //! asks whether every other move loses by force ([`SearchAi::every_other_move_loses`]). It
 //! searches with a null window at the edge of the losses, so one move that does not lose ends
-//! it quickly; it is bounded by the depth the first search reached and by a fifth of the
+//! it quickly; it is bounded by the depth the first search reached and by a tenth of the
 //! position's time, which is kept back from the first search so that a position never takes
 //! more than its budget.
 
@@ -62,7 +62,7 @@ impl Budget {
 }
 
 /// The share of a position's time kept back for the only-move search: one part in this many.
-const ONLY_MOVE_TIME_SHARE: u32 = 5;
+const ONLY_MOVE_TIME_SHARE: u32 = 10;
 
 /// Positions searched so far out of all the analysis will search.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
