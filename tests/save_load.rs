@@ -124,6 +124,7 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("impossible-date.json", |k| matches!(k, LoadErrorKind::Timestamp { field: "updated", .. }), "updated: \"2026-02-30T12:00:00Z\""),
     ("bad-player.json", |k| matches!(k, LoadErrorKind::Field { line: 31, .. }), "unknown variant `robot`, expected `human` or `ai`"),
     ("bad-level.json", |k| matches!(k, LoadErrorKind::Field { line: 29, .. }), "unknown variant `godlike`"),
+    ("human-with-fields.json", |k| matches!(k, LoadErrorKind::Field { line: 35, .. }), "unknown field `level`, there are no fields"),
     ("missing-player.json", |k| matches!(k, LoadErrorKind::Field { line: 30, .. }), "missing field `defenders`"),
     ("deeply-nested.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
     ("deeply-nested-unclosed.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),

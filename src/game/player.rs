@@ -73,8 +73,11 @@ impl fmt::Display for EngineKind {
 }
 
 /// Who plays one side of a game.
+///
+/// Saved as `{"type": "human"}` or `{"type": "ai", "engine": ..., "level": ...}`; any other
+/// field is refused for either kind (see [`PlayerFields`]).
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(from = "PlayerFields", into = "PlayerFields")]
 pub enum Player {
     /// A person at the keyboard.
     #[default]
@@ -86,6 +89,34 @@ pub enum Player {
         /// How strong.
         level: Level,
     },
+}
+
+/// A player as written in a save. A unit variant of an internally tagged enum would accept
+/// any other field (serde ignores them), so the human is an empty struct variant here, whose
+/// unknown fields are refused like the AI's.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum PlayerFields {
+    Human {},
+    Ai { engine: EngineKind, level: Level },
+}
+
+impl From<PlayerFields> for Player {
+    fn from(fields: PlayerFields) -> Self {
+        match fields {
+            PlayerFields::Human {} => Player::Human,
+            PlayerFields::Ai { engine, level } => Player::Ai { engine, level },
+        }
+    }
+}
+
+impl From<Player> for PlayerFields {
+    fn from(player: Player) -> Self {
+        match player {
+            Player::Human => PlayerFields::Human {},
+            Player::Ai { engine, level } => PlayerFields::Ai { engine, level },
+        }
+    }
 }
 
 impl fmt::Display for Player {
@@ -170,6 +201,37 @@ mod tests {
         );
         for bad in ["", "humans", "human:hard", "ai:", "ai:godlike", "robot"] {
             assert!(bad.parse::<Player>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn saved_players_round_trip_and_refuse_unknown_fields_of_every_kind() {
+        let read = |text: &str| serde_json::from_str::<Player>(text).map_err(|e| e.to_string());
+        let hard = Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Hard,
+        };
+        for player in [Player::Human, hard] {
+            let text = serde_json::to_string(&player).unwrap();
+            assert_eq!(read(&text), Ok(player), "{text}");
+        }
+        assert_eq!(
+            serde_json::to_string(&Player::Human).unwrap(),
+            r#"{"type":"human"}"#
+        );
+        for (bad, words) in [
+            (
+                r#"{"type":"human","level":"godlike","x":1}"#,
+                "unknown field `level`",
+            ),
+            (r#"{"type":"human","x":1}"#, "unknown field `x`"),
+            (
+                r#"{"type":"ai","engine":"search","level":"max","x":1}"#,
+                "unknown field `x`",
+            ),
+        ] {
+            let err = read(bad).unwrap_err();
+            assert!(err.contains(words), "{bad}: {err}");
         }
     }
 }
