@@ -30,11 +30,34 @@ enum RulesOut {
     Custom(Rules),
 }
 
+/// The program that wrote a save, by name and version. Optional when reading (files written
+/// before it existed lack it, and other programs may leave it out); every save written
+/// names this program, also when it rewrites a game another program wrote.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Generator {
+    /// The program's name, `brandubh` for this one.
+    program: String,
+    /// The program's version.
+    version: String,
+}
+
+impl Generator {
+    /// This program: `{"program": "brandubh", "version": "<version in Cargo.toml>"}`.
+    fn ours() -> Generator {
+        Generator {
+            program: env!("CARGO_PKG_NAME").to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
+}
+
 /// A game as written. Field order is the order in the file.
 #[derive(Serialize)]
 struct SaveOut {
     format: &'static str,
     version: u64,
+    generator: Generator,
     rules: RulesOut,
     start: String,
     moves: Vec<String>,
@@ -52,6 +75,9 @@ struct SaveIn {
     _format: Value,
     #[serde(rename = "version")]
     _version: Value,
+    /// Checked, then dropped: a game saved again names this program.
+    #[serde(rename = "generator", default)]
+    _generator: Option<Generator>,
     rules: Value,
     start: String,
     moves: Vec<String>,
@@ -81,6 +107,7 @@ impl Game {
         SaveOut {
             format: FORMAT,
             version: VERSION,
+            generator: Generator::ours(),
             rules: self
                 .preset()
                 .map_or(RulesOut::Custom(*self.rules()), RulesOut::Preset),
