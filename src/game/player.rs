@@ -3,11 +3,22 @@
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// How strong (and how quick) an AI opponent plays. Each level's budget is defined by the AI layer.
 #[derive(
-    Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, clap::ValueEnum,
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Debug,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
@@ -45,7 +56,17 @@ impl fmt::Display for Level {
 
 /// The kind of AI engine.
 #[derive(
-    Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, clap::ValueEnum,
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Debug,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
@@ -72,11 +93,9 @@ impl fmt::Display for EngineKind {
     }
 }
 
-/// Who plays one side of a game.
-///
-/// Saved as `{"type": "human"}` or `{"type": "ai", "engine": ..., "level": ...}`; any other
-/// field is refused for either kind (see [`PlayerFields`]).
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize)]
+/// Who plays one side of a game: `{"type": "human"}` or `{"type": "ai", "engine": ...,
+/// "level": ...}` in a save, with no other field for either kind.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(from = "PlayerFields", into = "PlayerFields")]
 pub enum Player {
     /// A person at the keyboard.
@@ -91,14 +110,21 @@ pub enum Player {
     },
 }
 
-/// A player as written in a save. A unit variant of an internally tagged enum would accept
-/// any other field (serde ignores them), so the human is an empty struct variant here, whose
-/// unknown fields are refused like the AI's.
-#[derive(Serialize, Deserialize)]
+// A player as written in a save. A unit variant of an internally tagged enum would accept
+// any other field (serde ignores them), so the human is an empty struct variant here, whose
+// unknown fields are refused like the AI's.
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 enum PlayerFields {
+    /// A person at the keyboard.
     Human {},
-    Ai { engine: EngineKind, level: Level },
+    /// An AI engine at a level.
+    Ai {
+        /// Which engine.
+        engine: EngineKind,
+        /// How strong.
+        level: Level,
+    },
 }
 
 impl From<PlayerFields> for Player {

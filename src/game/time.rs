@@ -95,6 +95,10 @@ impl fmt::Display for ParseTimestampError {
 
 impl std::error::Error for ParseTimestampError {}
 
+/// The shape of an RFC 3339 date-time (section 5.6) as a regular expression, for the save
+/// format's JSON Schema; [`is_rfc3339_shaped`] checks the same shape.
+pub(super) const RFC3339_PATTERN: &str = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$";
+
 /// Whether `text` has the shape of an RFC 3339 date-time (section 5.6):
 /// `YYYY-MM-DDTHH:MM:SS`, an optional fraction, then `Z` or `+HH:MM`/`-HH:MM`. `jiff` reads a wider format (ISO 8601
 /// and RFC 9557 forms such as `20261129T141339Z` or `2026-11-29 14:13Z[Europe/Dublin]`),
