@@ -1,8 +1,9 @@
 //! The terminal game: a ratatui interface over the game record, with the AI on a worker thread.
 //!
-//! [`run`] owns the terminal through [`ratatui::run`] (raw mode, alternate screen, restored on
-//! quit, error and panic). The loop draws, waits briefly for a key, a click or a resize, maps
-//! it to an [`Action`] with the pure [`input::action`], and hands it to [`App::update`].
+//! [`run`] owns the terminal through ratatui's `try_init` and `try_restore` (raw mode, alternate
+//! screen, restored on quit, error, panic and ending signals). The loop draws, waits briefly for
+//! a key, a click or a resize, maps it to an [`Action`] with the pure [`input::action`], and
+//! hands it to [`App::update`].
 
 mod app;
 mod board_view;
@@ -12,16 +13,20 @@ mod layout;
 mod panels;
 mod screens;
 mod session;
+mod signals;
 mod theme;
 mod worker;
 
 use std::fmt;
 use std::io::{self, IsTerminal};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
+
+use self::signals::Signals;
 
 pub use app::{App, Config, Status, Tone};
 pub use input::{Action, Direction, Mode};
@@ -62,17 +67,63 @@ impl From<io::Error> for TuiError {
     }
 }
 
-/// Plays the game in the terminal until the player quits.
-pub fn run(config: Config) -> Result<(), TuiError> {
+/// How the terminal game ended.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Ending {
+    /// The player quit.
+    Quit,
+    /// An ending signal (its number) stopped the game, after the autosave.
+    Signal(i32),
+}
+
+impl Ending {
+    /// The exit code to end the program with: success, or 128 + the signal's number as for a
+    /// program the signal killed.
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            Ending::Quit => ExitCode::SUCCESS,
+            Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
+        }
+    }
+}
+
+/// Plays the game in the terminal until the player quits or an ending signal comes.
+pub fn run(config: Config) -> Result<Ending, TuiError> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
+    let signals = Signals::catch()?;
     let mut app = App::new(config);
-    ratatui::run(|terminal| {
-        let _mouse = MouseCapture::enable()?;
-        event_loop(&mut app, terminal)
-    })?;
-    Ok(())
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            let _ = ratatui::try_restore();
+            return Err(e.into());
+        }
+    };
+    let played =
+        MouseCapture::enable().and_then(|_mouse| event_loop(&mut app, &mut terminal, &signals));
+    restore(terminal);
+    match (played, signals.received()) {
+        // A hangup can close the terminal before the loop sees its signal: the loop then
+        // failed on the terminal, and the game is saved all the same.
+        (Err(_), Some(signal)) => {
+            app.autosave_now();
+            Ok(Ending::Signal(signal))
+        }
+        (played, _) => Ok(played?),
+    }
+}
+
+/// Gives the terminal back: cursor shown, raw mode off, the main screen. Failures are ignored:
+/// after a hangup the terminal is gone and nothing more can be done. (`ratatui::restore` and
+/// the terminal's drop would report them with `eprintln!`, which panics when stderr is that
+/// gone terminal; so a terminal that cannot show its cursor is forgotten, not dropped.)
+fn restore(mut terminal: DefaultTerminal) {
+    if terminal.show_cursor().is_err() {
+        std::mem::forget(terminal);
+    }
+    let _ = ratatui::try_restore();
 }
 
 /// Mouse reporting, switched off again when dropped (also while a panic unwinds).
@@ -92,17 +143,27 @@ impl Drop for MouseCapture {
     }
 }
 
-fn event_loop(app: &mut App, terminal: &mut DefaultTerminal) -> io::Result<()> {
+/// Runs the game until the player quits or an ending signal comes; the signal is handled
+/// first in every round, before anything more is written to the terminal.
+fn event_loop(
+    app: &mut App,
+    terminal: &mut DefaultTerminal,
+    signals: &Signals,
+) -> io::Result<Ending> {
     let mut redraw = true;
     let mut drawn = Instant::now();
     loop {
+        if let Some(signal) = signals.received() {
+            app.autosave_now();
+            return Ok(Ending::Signal(signal));
+        }
         if redraw || drawn.elapsed() >= REFRESH {
             terminal.draw(|frame| app.draw(frame))?;
             redraw = false;
             drawn = Instant::now();
         }
         if app.should_quit() {
-            return Ok(());
+            return Ok(Ending::Quit);
         }
         redraw |= app.tick(Instant::now());
         if event::poll(POLL)? {
@@ -112,7 +173,10 @@ fn event_loop(app: &mut App, terminal: &mut DefaultTerminal) -> io::Result<()> {
                 if let Some(action) = input::action(&ev, app.mode()) {
                     app.update(action);
                 }
-                if app.should_quit() || !event::poll(Duration::ZERO)? {
+                if app.should_quit()
+                    || signals.received().is_some()
+                    || !event::poll(Duration::ZERO)?
+                {
                     break;
                 }
             }

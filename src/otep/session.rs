@@ -13,7 +13,8 @@ use super::clock::Clock;
 use super::rules_string::{parse_position_record, parse_rules_string, position_record};
 use crate::ai::{self, Ai, Limits, SearchInfo};
 use crate::game::{EngineKind, Level};
-use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side, excerpt};
+use crate::quote::excerpt;
+use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side};
 
 /// How the engine plays.
 #[derive(Copy, Clone, Debug)]
