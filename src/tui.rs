@@ -8,6 +8,7 @@
 mod app;
 mod board_view;
 mod dialogs;
+mod events;
 pub mod input;
 mod layout;
 mod panels;
@@ -23,9 +24,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
+use self::events::Events;
 use self::signals::Signals;
 
 pub use app::{App, Config, Status, Tone};
@@ -74,6 +76,8 @@ pub enum Ending {
     Quit,
     /// An ending signal (its number) stopped the game, after the autosave.
     Signal(i32),
+    /// The terminal hung up without a signal, and the game stopped after the autosave.
+    HungUp,
 }
 
 impl Ending {
@@ -83,6 +87,8 @@ impl Ending {
         match self {
             Ending::Quit => ExitCode::SUCCESS,
             Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
+            // As for a hangup signal (SIGHUP is 1).
+            Ending::HungUp => ExitCode::from(129),
         }
     }
 }
@@ -104,14 +110,19 @@ pub fn run(config: Config) -> Result<Ending, TuiError> {
     let played =
         MouseCapture::enable().and_then(|_mouse| event_loop(&mut app, &mut terminal, &signals));
     restore(terminal);
-    match (played, signals.received()) {
-        // A hangup can close the terminal before the loop sees its signal: the loop then
-        // failed on the terminal, and the game is saved all the same.
-        (Err(_), Some(signal)) => {
+    match played {
+        Ok(ending) => Ok(ending),
+        // A hangup can fail the loop on the terminal before the loop sees it (its signal or
+        // the terminal gone): the game is saved all the same.
+        Err(e) => {
+            let ending = match signals.received() {
+                Some(signal) => Ending::Signal(signal),
+                None if terminal_gone() => Ending::HungUp,
+                None => return Err(e.into()),
+            };
             app.autosave_now();
-            Ok(Ending::Signal(signal))
+            Ok(ending)
         }
-        (played, _) => Ok(played?),
     }
 }
 
@@ -143,13 +154,14 @@ impl Drop for MouseCapture {
     }
 }
 
-/// Runs the game until the player quits or an ending signal comes; the signal is handled
-/// first in every round, before anything more is written to the terminal.
+/// Runs the game until the player quits, an ending signal comes or the terminal is gone; the
+/// signal is handled first in every round, before anything more is written to the terminal.
 fn event_loop(
     app: &mut App,
     terminal: &mut DefaultTerminal,
     signals: &Signals,
 ) -> io::Result<Ending> {
+    let events = Events::start()?;
     let mut redraw = true;
     let mut drawn = Instant::now();
     loop {
@@ -158,6 +170,10 @@ fn event_loop(
             return Ok(Ending::Signal(signal));
         }
         if redraw || drawn.elapsed() >= REFRESH {
+            if terminal_gone() {
+                app.autosave_now();
+                return Ok(Ending::HungUp);
+            }
             terminal.draw(|frame| app.draw(frame))?;
             redraw = false;
             drawn = Instant::now();
@@ -166,21 +182,34 @@ fn event_loop(
             return Ok(Ending::Quit);
         }
         redraw |= app.tick(Instant::now());
-        if event::poll(POLL)? {
+        if let Some(mut event) = events.next(POLL)? {
             // Handle every pending event (a resize too) before drawing again.
             loop {
-                let ev = event::read()?;
-                if let Some(action) = input::action(&ev, app.mode()) {
+                if let Some(action) = input::action(&event, app.mode()) {
                     app.update(action);
                 }
-                if app.should_quit()
-                    || signals.received().is_some()
-                    || !event::poll(Duration::ZERO)?
-                {
+                if app.should_quit() || signals.received().is_some() {
                     break;
+                }
+                match events.next(Duration::ZERO)? {
+                    Some(next) => event = next,
+                    None => break,
                 }
             }
             redraw = true;
         }
     }
+}
+
+/// Whether the terminal hung up without a signal reaching us (our parent ignored it): its
+/// size can no longer be asked.
+#[cfg(unix)]
+fn terminal_gone() -> bool {
+    ratatui::crossterm::terminal::window_size().is_err()
+}
+
+/// Elsewhere the question cannot be asked this way.
+#[cfg(not(unix))]
+fn terminal_gone() -> bool {
+    false
 }

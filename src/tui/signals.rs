@@ -12,9 +12,9 @@ use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use signal_hook::consts::signal::{SIGINT, SIGTERM};
 #[cfg(unix)]
 use signal_hook::consts::signal::{SIGHUP, SIGQUIT};
+use signal_hook::consts::signal::{SIGINT, SIGTERM};
 use signal_hook::flag;
 
 /// The signals caught.
