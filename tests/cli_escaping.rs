@@ -53,7 +53,7 @@ fn rules_input_is_quoted_escaped() {
         &["move 2", "\\u{7}", SHOWN_CLEAR],
     );
     refused(
-        &["analyze", "--position", &format!("/3t3/\u{7}/ a")],
+        &["analyze", "--position", "/3t3/\u{7}/ a"],
         dir.path(),
         &["\\u{7}"],
     );

@@ -128,16 +128,12 @@ fn skip_line<R: BufRead>(input: &mut R) -> io::Result<()> {
         if buffer.is_empty() {
             return Ok(());
         }
-        match buffer.iter().position(|&b| b == b'\n') {
-            Some(end) => {
-                input.consume(end + 1);
-                return Ok(());
-            }
-            None => {
-                let all = buffer.len();
-                input.consume(all);
-            }
+        if let Some(end) = buffer.iter().position(|&b| b == b'\n') {
+            input.consume(end + 1);
+            return Ok(());
         }
+        let all = buffer.len();
+        input.consume(all);
     }
 }
 
