@@ -93,7 +93,8 @@ impl Ending {
     }
 }
 
-/// Plays the game in the terminal until the player quits or an ending signal comes.
+/// Plays the game in the terminal until the player quits, an ending signal comes or the
+/// terminal is gone.
 pub fn run(config: Config) -> Result<Ending, TuiError> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
