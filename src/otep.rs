@@ -8,4 +8,4 @@ pub mod rules_string;
 mod session;
 
 pub use clock::Clock;
-pub use session::{Options, serve};
+pub use session::{MAX_LINE_BYTES, Options, serve};

@@ -35,7 +35,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use moves::{IllegalMove, MAX_MOVES, Move, MoveList};
-pub use notation::{AnnotatedMove, EndMark, MoveText, ParseMoveError, excerpt};
+pub use notation::{AnnotatedMove, EndMark, MoveText, ParseMoveError};
 pub use outcome::{
     Outcome, Reason, decided_at_setup, decided_by_move, is_third_occurrence, repetition_outcome,
 };

@@ -8,7 +8,8 @@ use serde::Serialize;
 
 use super::{CliError, RulesArgs};
 use crate::game::storage;
-use crate::rules::{AnnotatedMove, GameState, Rules, excerpt};
+use crate::quote::excerpt;
+use crate::rules::{AnnotatedMove, GameState, Rules};
 
 /// Arguments of `brandubh replay`: the moves on the command line, or a saved game.
 #[derive(Args, Debug)]

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::record::{Game, Players, is_off_board};
 use super::schema;
 use super::{ParseTimestampError, Timestamp};
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
 };
@@ -382,9 +383,6 @@ impl From<LoadErrorKind> for LoadError {
     }
 }
 
-/// The longest message shown, in characters; hostile files can make serde quote a lot.
-const MAX_MESSAGE_CHARS: usize = 400;
-
 impl fmt::Display for LoadError {
     /// One line, `FILE: problem` or the problem alone, with control characters escaped (a
     /// hostile file must not drive the terminal) and at most a few hundred characters.
@@ -393,17 +391,7 @@ impl fmt::Display for LoadError {
             Some(path) => format!("{}: {}", path.display(), self.kind),
             None => self.kind.to_string(),
         };
-        for (shown, c) in text.chars().enumerate() {
-            if shown >= MAX_MESSAGE_CHARS {
-                return f.write_str("…");
-            }
-            if c.is_control() {
-                write!(f, "{}", c.escape_default())?;
-            } else {
-                write!(f, "{c}")?;
-            }
-        }
-        Ok(())
+        f.write_str(&escaped(&text, MESSAGE_CHARS))
     }
 }
 
@@ -564,11 +552,11 @@ impl fmt::Display for LoadErrorKind {
             Self::UnknownPreset(name) => write!(
                 f,
                 "rules: unknown preset \"{}\" (expected standard, walker, nielsen, fellhuhn, opentafl or an object of parameters)",
-                name.escape_debug()
+                excerpt(name)
             ),
             Self::BadRules(message) => write!(f, "rules: {message}"),
             Self::Start { text, error } => {
-                write!(f, "start \"{}\": {error}", text.escape_debug())
+                write!(f, "start \"{}\": {error}", excerpt(text))
             }
             Self::Timestamp { field, error } => write!(f, "{field}: {error}"),
             Self::TooManyMoves(n) => {
@@ -578,7 +566,7 @@ impl fmt::Display for LoadErrorKind {
                 number,
                 text,
                 error,
-            } => write!(f, "move {number} \"{}\": {error}", text.escape_debug()),
+            } => write!(f, "move {number} \"{}\": {error}", excerpt(text)),
             Self::ResultMismatch {
                 recorded,
                 replayed: None,

@@ -7,8 +7,9 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use crate::quote::excerpt;
 use crate::rules::{
-    KingBesideThrone, KingOnThrone, Position, Repetition, Rules, SetupError, Side, Square, excerpt,
+    KingBesideThrone, KingOnThrone, Position, Repetition, Rules, SetupError, Side, Square,
 };
 
 /// Why a rules string cannot be played.

@@ -5,15 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Bitboard, Move, ParseSquareError, Square};
-
-/// `text` as quoted in an error message: at most 40 characters, with `…` when cut.
-pub fn excerpt(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
+use crate::quote::excerpt;
 
 /// The mark that ends a move which ends the game on the board.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]

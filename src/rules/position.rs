@@ -6,7 +6,8 @@ use std::str::FromStr;
 use super::capture::{self, Board};
 use super::tables::{reach_from, soldier_move_count};
 use super::zobrist::{piece_key, side_key};
-use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square, excerpt};
+use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square};
+use crate::quote::excerpt;
 
 /// A legal arrangement of pieces with the side to move. Fields are private: every `Position`
 /// has at most one king and no soldier on the throne or a corner.
@@ -360,7 +361,7 @@ impl fmt::Display for SetupError {
             Self::BadChar { rank, ch } => write!(
                 f,
                 "rank {rank}: '{}' is not t, T, K or a digit 1-7",
-                ch.escape_default()
+                excerpt(&ch.to_string())
             ),
             Self::BadSide(s) => write!(f, "side to move \"{}\" is not a or d", excerpt(s)),
             Self::Trailing(s) => {
