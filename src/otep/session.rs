@@ -10,10 +10,12 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::clock::Clock;
-use super::rules_string::{parse_position_record, parse_rules_string, position_record};
 use crate::ai::{self, Ai, Limits, SearchInfo};
 use crate::game::{EngineKind, Level};
-use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side, excerpt};
+use crate::rules::{
+    GameState, Move, MoveText, Preset, Rules, Side, excerpt, parse_position_record,
+    parse_rules_string, position_record,
+};
 
 /// How the engine plays.
 #[derive(Copy, Clone, Debug)]
