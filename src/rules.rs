@@ -36,7 +36,9 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use moves::{IllegalMove, MAX_MOVES, Move, MoveList};
-pub use notation::{AnnotatedMove, EndMark, MoveText, ParseMoveError, excerpt};
+pub use notation::{
+    AnnotatedMove, EndMark, InfoMark, MoveText, ParseMoveError, RecordEntry, excerpt,
+};
 pub use opentafl::{
     RulesStringError, parse_position_record, parse_rules_string, position_record, rules_string,
 };

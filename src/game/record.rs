@@ -37,13 +37,19 @@ impl fmt::Display for Players {
     }
 }
 
-/// Whether a game can end this way by a decision outside the board (resignation, agreement,
-/// adjudication) rather than by a move.
+/// Whether a game can end this way by a decision outside the board (resignation, a loss on
+/// time, agreement, adjudication) rather than by a move.
 pub(super) const fn is_off_board(reason: Reason) -> bool {
     matches!(
         reason,
-        Reason::Resignation | Reason::Agreement | Reason::Adjudicated
+        Reason::Resignation | Reason::Time | Reason::Agreement | Reason::Adjudicated
     )
+}
+
+/// Whether an ending off the board has a winner: a resignation or a loss on time has one,
+/// an agreed or adjudicated draw has none.
+pub(super) const fn has_winner(reason: Reason) -> bool {
+    matches!(reason, Reason::Resignation | Reason::Time)
 }
 
 /// A game is over already, so it cannot be ended again.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::record::{Game, Players, is_off_board};
+use super::record::{Game, Players, has_winner, is_off_board};
 use super::{ParseTimestampError, Timestamp};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
@@ -224,11 +224,7 @@ fn check_result(
         (Some(board), Some(said)) if board == said => Ok(None),
         (None, None) => Ok(None),
         (None, Some(said)) if is_off_board(said.reason) => {
-            let possible = match said.reason {
-                Reason::Resignation => said.winner.is_some(),
-                _ => said.winner.is_none(),
-            };
-            if possible {
+            if has_winner(said.reason) == said.winner.is_some() {
                 Ok(Some(said))
             } else {
                 Err(LoadErrorKind::ImpossibleResult(said))
@@ -538,6 +534,7 @@ impl fmt::Display for LoadErrorKind {
             Self::ImpossibleResult(outcome) => {
                 let why = match outcome.reason {
                     Reason::Resignation => "a resignation has a winner",
+                    Reason::Time => "a loss on time has a winner",
                     _ => "it is a draw, with no winner",
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")

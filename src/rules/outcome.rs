@@ -24,6 +24,8 @@ pub enum Reason {
     Agreement,
     /// A player resigned.
     Resignation,
+    /// A player ran out of time (the flag fell); the other side wins.
+    Time,
     /// A match runner stopped the game (for example at a ply cap).
     Adjudicated,
 }
@@ -39,6 +41,7 @@ impl Reason {
             Reason::Repetition => "repetition",
             Reason::Agreement => "agreement",
             Reason::Resignation => "resignation",
+            Reason::Time => "time",
             Reason::Adjudicated => "adjudicated",
         }
     }
