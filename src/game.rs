@@ -4,6 +4,7 @@
 //! replaying every move ([`Game::from_json`]); [`storage`] writes files atomically and
 //! finds the save folder.
 
+pub mod import;
 mod player;
 mod record;
 mod save;

@@ -155,9 +155,12 @@ fn hostile_files_each_get_their_own_one_line_error() {
 
 #[test]
 fn every_file_of_the_corpus_is_checked() {
+    // Folders hold other programs' records (tests/import.rs).
     let mut names: Vec<String> = fs::read_dir(data(""))
         .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().unwrap().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
     let mut checked: Vec<&str> = CORPUS.iter().map(|(n, ..)| *n).collect();
@@ -515,10 +518,7 @@ fn replay_reports_bad_files_in_one_line_with_exit_code_2() {
         (2, "", 1),
         "{err}"
     );
-    assert!(
-        err.contains("--moves") && err.contains("FILE.json"),
-        "{err}"
-    );
+    assert!(err.contains("--moves") && err.contains("FILE"), "{err}");
     let (code, _, err) = brandubh(&["replay", data("").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("not a file"), "{err}");

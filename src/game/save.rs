@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::import::RecordError;
 use super::record::{Game, Players, has_winner, is_off_board};
 use super::{ParseTimestampError, Timestamp};
 use crate::rules::{
@@ -38,6 +39,10 @@ struct SaveOut {
     rules: RulesOut,
     start: String,
     moves: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_comment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comments: Option<Vec<Option<String>>>,
     players: Players,
     result: Option<Outcome>,
     created: String,
@@ -55,6 +60,10 @@ struct SaveIn {
     rules: Value,
     start: String,
     moves: Vec<String>,
+    #[serde(default)]
+    start_comment: Option<String>,
+    #[serde(default)]
+    comments: Option<Vec<Option<String>>>,
     players: Players,
     #[serde(deserialize_with = "required")]
     result: Option<ResultIn>,
@@ -86,6 +95,12 @@ impl Game {
                 .map_or(RulesOut::Custom(*self.rules()), RulesOut::Preset),
             start: self.state().start_position().to_string(),
             moves: self.moves().iter().map(ToString::to_string).collect(),
+            start_comment: self.start_comment().map(str::to_owned),
+            comments: self
+                .comments()
+                .iter()
+                .any(Option::is_some)
+                .then(|| self.comments().to_vec()),
             players: self.players(),
             result: self.outcome(),
             created: self.created().to_string(),
@@ -122,7 +137,7 @@ impl Game {
 }
 
 /// Line and column (both from 1) of byte `offset` in `bytes`, counting characters.
-fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+pub(super) fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let mut lines = before.split(|&b| b == b'\n');
     let last = lines.next_back().unwrap_or_default();
@@ -276,6 +291,18 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         winner: r.winner,
         reason: r.reason,
     });
+    if let Some(comments) = save.comments {
+        if comments.len() != game.moves().len() {
+            return Err(LoadErrorKind::Comments {
+                comments: comments.len(),
+                moves: game.moves().len(),
+            });
+        }
+        for (i, comment) in comments.into_iter().enumerate() {
+            game.set_comment(i, comment);
+        }
+    }
+    game.set_start_comment(save.start_comment);
     if let Some(ending) = check_result(game.outcome(), recorded)? {
         game.conclude(ending)
             .map_err(|_| LoadErrorKind::ImpossibleResult(ending))?;
@@ -433,6 +460,13 @@ pub enum LoadErrorKind {
         /// What is wrong with it.
         error: MoveError,
     },
+    /// `comments` does not have one entry per move.
+    Comments {
+        /// Entries in `comments`.
+        comments: usize,
+        /// Moves in `moves`.
+        moves: usize,
+    },
     /// The recorded result is not what the moves lead to.
     ResultMismatch {
         /// The result in the file.
@@ -440,6 +474,8 @@ pub enum LoadErrorKind {
         /// The result of replaying the moves.
         replayed: Option<Outcome>,
     },
+    /// A game record of another program (OpenTafl's `.otg`, a move record) cannot be read.
+    Record(RecordError),
     /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
     /// draw with a winner).
     ImpossibleResult(Outcome),
@@ -515,6 +551,11 @@ impl fmt::Display for LoadErrorKind {
                 text,
                 error,
             } => write!(f, "move {number} \"{}\": {error}", text.escape_debug()),
+            Self::Record(e) => write!(f, "{e}"),
+            Self::Comments { comments, moves } => write!(
+                f,
+                "comments: {comments} entries for {moves} moves (one per move, null where none)"
+            ),
             Self::ResultMismatch {
                 recorded,
                 replayed: None,

@@ -31,6 +31,19 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 9] = [
+        Reason::KingEscaped,
+        Reason::KingCaptured,
+        Reason::Encircled,
+        Reason::NoMoves,
+        Reason::Repetition,
+        Reason::Agreement,
+        Reason::Resignation,
+        Reason::Time,
+        Reason::Adjudicated,
+    ];
+
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
     pub const fn name(self) -> &'static str {
         match self {

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::game::import::Format;
 use crate::game::storage::{self, ListError, SaveEntry, SaveError};
 use crate::game::{AlreadyOver, Game, LoadError, Player};
 use crate::rules::{
@@ -60,11 +61,14 @@ impl Session {
         Session { game, file: None }
     }
 
-    /// Loads the game saved at `path`.
+    /// Loads the game at `path`. A game read from another program's record (an OpenTafl
+    /// record, a move record) belongs to no file: saving it writes a new save, never over
+    /// the record.
     pub fn load(path: &Path) -> Result<Session, LoadError> {
+        let (game, format) = storage::load_with_format(path)?;
         Ok(Session {
-            game: storage::load(path)?,
-            file: Some(path.to_owned()),
+            game,
+            file: (format == Format::Json).then(|| path.to_owned()),
         })
     }
 
