@@ -477,6 +477,10 @@ fn every_command_that_takes_a_game_file_reads_every_kind() {
         success(&["replay", record]),
         "d2-e2\nd5-e5\ne2-e3\nd4-d5\nresult: defenders resignation\n"
     );
+    assert_eq!(
+        success(&["replay", "--moves", "d2-e2 d5-e5 e2-e3 Kd4-d5 ---"]),
+        "d2-e2\nd5-e5\ne2-e3\nd4-d5\nresult: defenders resignation\n"
+    );
     let unfinished = dir.path().join("unfinished.txt");
     fs::write(&unfinished, "d2-e2 c4-c5 e2-e3").unwrap();
     let analysis = success(&["analyze", unfinished.to_str().unwrap(), "--depth", "1"]);

@@ -276,3 +276,60 @@ impl fmt::Display for RecordErrorKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_told_apart_by_content() {
+        let cases: [(&[u8], Format); 12] = [
+            (b"{\"format\": \"brandubh-game\"}", Format::Json),
+            (b"\xEF\xBB\xBF  {}", Format::Json),
+            (b"[1, 2]", Format::Json),
+            (b"[null]", Format::Json),
+            (b"null", Format::Json),
+            (b"brandubh game: d2-e2", Format::Json),
+            (b"", Format::Json),
+            (b"\n[date:2016.08.27]\n[rules:dim:7]", Format::Otg),
+            (b"[start-comment:hello]", Format::Otg),
+            (b"d2-e2 c4-c5", Format::MoveRecord),
+            (b"1. d2-e2 c4-c5", Format::MoveRecord),
+            (b"Kd4-d5 ---", Format::MoveRecord),
+        ];
+        for (bytes, format) in cases {
+            assert_eq!(detect(bytes), format, "{}", String::from_utf8_lossy(bytes));
+        }
+        assert_eq!(detect(b"timeout"), Format::MoveRecord);
+        assert_eq!(detect(b"---"), Format::MoveRecord);
+    }
+
+    #[test]
+    fn move_records_skip_turn_numbers_and_count_lines() {
+        let (game, format) = read(b"1. d2-e2 c4-c5\n2. e2-e3").unwrap();
+        assert_eq!(format, Format::MoveRecord);
+        assert_eq!(game.moves().len(), 3);
+        assert_eq!(game.preset(), Some(Preset::Standard));
+        let err = read(b"1. d2-e2 c4-c5\n\n2. e2-e3 c5-c4x").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 3: move 4 \"c5-c4x\": \"c5-c4x\" is not a move (expected a form like d2-d5 or d2-d5xd6)"
+        );
+        assert!(is_turn_number("12.") && !is_turn_number(".") && !is_turn_number("1b."));
+    }
+
+    #[test]
+    fn records_are_utf8_within_the_size_limit() {
+        let err = read(b"d2-e2 c4-c5\n\xFF").unwrap_err();
+        assert!(matches!(
+            err.kind(),
+            LoadErrorKind::NotUtf8 { line: 2, column: 1 }
+        ));
+        let mut big = b"d2-e2 ".repeat(200_000);
+        big.truncate(usize::try_from(super::super::MAX_SAVE_BYTES).unwrap() + 1);
+        assert!(matches!(
+            read(&big).unwrap_err().kind(),
+            LoadErrorKind::TooLarge(_)
+        ));
+    }
+}

@@ -197,6 +197,39 @@ mod tests {
     }
 
     #[test]
+    fn a_game_from_another_programs_record_is_saved_under_a_new_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = dir.path().join("club.otg");
+        std::fs::write(
+            &record,
+            "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n",
+        )
+        .unwrap();
+        let before = std::fs::read(&record).unwrap();
+        let mut s = Session::load(&record).unwrap();
+        assert_eq!(s.preset(), Some(Preset::OpenTafl));
+        assert_eq!(s.moves().len(), 2);
+        assert_eq!(s.file(), None);
+        let path = s.save_path(dir.path());
+        assert_ne!(path, record);
+        s.save(&path).unwrap();
+        assert_eq!(
+            std::fs::read(&record).unwrap(),
+            before,
+            "the record is untouched"
+        );
+        let mut listed: Vec<String> = saves(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        listed.sort();
+        assert_eq!(listed.len(), 2);
+        assert_eq!(listed[0], "club.otg");
+        assert!(listed[1].starts_with("game-"), "{listed:?}");
+    }
+
+    #[test]
     fn an_autosave_does_not_change_the_games_file() {
         let dir = tempfile::tempdir().unwrap();
         let s = Session::new(Preset::Standard, Player::Human, Player::Human);

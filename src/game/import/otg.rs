@@ -242,3 +242,90 @@ fn date_of(text: &str) -> Option<Timestamp> {
         .then(|| format!("{year}-{month}-{day}T00:00:00Z").parse().ok())
         .flatten()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_name_colon_value_in_brackets() {
+        assert_eq!(tag_of("[date:2016.08.27]"), Some(("date", "2016.08.27")));
+        assert_eq!(
+            tag_of("[rules:dim:7 start:/3t3/]"),
+            Some(("rules", "dim:7 start:/3t3/"))
+        );
+        assert_eq!(tag_of("[start-comment:]"), Some(("start-comment", "")));
+        for bad in ["[date 2016]", "[:x]", "[da te:x]", "[date:x", "date:x]"] {
+            assert_eq!(tag_of(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn comment_lines_split_at_the_first_bar() {
+        assert_eq!(
+            comments_of("a|b]", 2),
+            [Some("a".to_owned()), Some("b".to_owned())]
+        );
+        assert_eq!(comments_of("|b|c]", 2), [None, Some("b|c".to_owned())]);
+        assert_eq!(comments_of(" a ]", 2), [Some("a".to_owned()), None]);
+        assert_eq!(comments_of("x]y|z]", 1), [Some("x]y".to_owned())]);
+    }
+
+    #[test]
+    fn variations_are_told_from_the_main_line() {
+        for label in ["3b.", "3b.3.1a.", ".....", "1.2."] {
+            assert!(is_variation_label(label), "{label}");
+        }
+        for label in ["3.", "12.", "d2-e2", "[x]"] {
+            assert!(!is_variation_label(label), "{label}");
+        }
+    }
+
+    #[test]
+    fn dates_are_midnight_utc() {
+        assert_eq!(
+            date_of("2016.08.27").map(|t| t.to_string()),
+            Some("2016-08-27T00:00:00Z".to_owned())
+        );
+        for bad in ["2016.8.27", "2016.02.30", "2016-08-27", "2016.08.27.1", ""] {
+            assert_eq!(date_of(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn terminations_name_our_reasons_in_any_spelling() {
+        assert_eq!(reason_named("king captured"), Some(Reason::KingCaptured));
+        assert_eq!(reason_named(" Resignation "), Some(Reason::Resignation));
+        assert_eq!(reason_named("no_moves"), Some(Reason::NoMoves));
+        assert_eq!(reason_named("checkmate"), None);
+    }
+
+    #[test]
+    fn the_main_line_is_read_and_variations_with_their_comments_skipped() {
+        let text = "[rules:x]\n\n1. d2-e2 c4-c5\n[a|b]\n1b. ..... c4-c3\n[skipped]\n\
+                    1b.2.1a. e2-e3\n2. e2-e3\n[c]\n";
+        let parts = split(text).unwrap();
+        assert_eq!(parts.tags, [(1, "rules", "x")]);
+        let turns: Vec<_> = parts
+            .turns
+            .into_iter()
+            .map(|t| (t.line, t.entries, t.comments))
+            .collect();
+        assert_eq!(
+            turns,
+            [
+                (
+                    3,
+                    vec!["d2-e2", "c4-c5"],
+                    vec![Some("a".to_owned()), Some("b".to_owned())]
+                ),
+                (8, vec!["e2-e3"], vec![Some("c".to_owned())]),
+            ]
+        );
+        let two_comments = split("[rules:x]\n\n1. d2-e2\n[a]\n[b]\n").err();
+        assert_eq!(
+            two_comments.map(|e| e.to_string()).as_deref(),
+            Some("line 5: a comment line that follows no turn")
+        );
+    }
+}
