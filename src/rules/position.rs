@@ -294,8 +294,8 @@ impl Position {
     /// Whether the attackers could capture the king with one move, whoever is to move
     /// (OpenTafl's `+` mark).
     pub fn king_capturable(&self, rules: &Rules) -> bool {
-        let mut attackers_to_move = *self;
-        attackers_to_move.side = Side::Attackers;
+        let attackers_to_move =
+            Position::build(self.attackers, self.defenders, self.king, Side::Attackers);
         self.king.first().is_some()
             && attackers_to_move.legal_moves().iter().any(|&mv| {
                 let mut after = attackers_to_move;

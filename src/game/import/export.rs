@@ -52,9 +52,10 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
     let start = *game.state().start_position();
     let standard_board = position_record(&Position::start());
     // The rules string carries the variant's start with the side to move first; a game
-    // from another position says so in a `position` tag.
-    let variant_start = parse_position_record(&standard_board, start.side_to_move())
-        .map_err(|_| inexpressible(game.rules()))?;
+    // from another position says so in a `position` tag. (The standard board always
+    // parses; were it not to, the game's own start in the rules string would do as well.)
+    let variant_start =
+        parse_position_record(&standard_board, start.side_to_move()).unwrap_or(start);
     let rules =
         rules_string(game.rules(), &variant_start).ok_or_else(|| inexpressible(game.rules()))?;
     let mut out = String::new();
