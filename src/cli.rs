@@ -3,6 +3,7 @@
 
 mod analyze;
 mod arena;
+mod export;
 mod otep;
 mod perft;
 mod play;
@@ -42,6 +43,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Search a position: best move, score, depth, nodes and best line.
     Analyze(analyze::AnalyzeArgs),
+    /// Write a game file as an OpenTafl game record (`.otg`) or in our save format (JSON).
+    Export(export::ExportArgs),
     /// Play engines against each other and report the score and the Elo difference.
     Match(arena::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
@@ -134,6 +137,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Perft(args)) => perft::run(&args, out),
         Some(Command::Replay(args)) => replay::run(&args, out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),
+        Some(Command::Export(args)) => export::run(&args, out),
         Some(Command::Match(args)) => arena::run(&args, out),
         Some(Command::Otep(args)) => otep::run(&args, out),
     }?;

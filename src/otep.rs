@@ -1,10 +1,10 @@
 //! The OpenTafl Engine Protocol: lets OpenTafl use our search engine as an external AI.
 //!
 //! [`serve`] speaks the protocol over any reader and writer (stdin/stdout for
-//! `brandubh otep`); [`rules_string`] converts OpenTafl rules strings and position records.
+//! `brandubh otep`); OpenTafl rules strings and position records are converted by the rules
+//! engine ([`crate::rules::parse_rules_string`]).
 
 mod clock;
-pub mod rules_string;
 mod session;
 
 pub use clock::Clock;

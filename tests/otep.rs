@@ -8,8 +8,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use brandubh::otep::MAX_LINE_BYTES;
-use brandubh::otep::rules_string::{parse_position_record, position_record};
-use brandubh::rules::{GameState, Move, Preset, Side};
+use brandubh::rules::{GameState, Move, Preset, Side, parse_position_record, position_record};
 
 const BUILT_IN: &str = "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const WAIT: Duration = Duration::from_secs(20);

@@ -23,7 +23,7 @@ pub struct PlayArgs {
     /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
     #[arg(long, value_name = "PLAYER")]
     pub defenders: Option<Player>,
-    /// Continue the game saved in FILE.
+    /// Continue the game in FILE (a saved game, an OpenTafl `.otg` record or a move record).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders"])]
     pub load: Option<PathBuf>,
     /// Continue the autosaved game (the one played last).

@@ -7,6 +7,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::import::{self, Format};
 use super::save::MAX_SAVE_BYTES;
 use super::{Game, LoadError, LoadErrorKind, Timestamp};
 
@@ -46,6 +47,11 @@ impl std::error::Error for SaveError {
 /// leaves either the previous file or the new one, never a mix. Missing folders are created.
 pub fn save_atomic(path: &Path, game: &Game) -> Result<(), SaveError> {
     write_atomic(path, |out| game.write_json(out), |_| Ok(()))
+}
+
+/// Writes `text` to `path` atomically, as [`save_atomic`] writes a game (exports use it).
+pub fn write_text_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
+    write_atomic(path, |out| out.write_all(text.as_bytes()), |_| Ok(()))
 }
 
 /// Tells temporary files of one process apart.
@@ -113,9 +119,16 @@ fn fill(
     file.sync_all()
 }
 
-/// Loads the saved game at `path`, refusing non-files and files over
-/// [`MAX_SAVE_BYTES`] before reading them.
+/// Loads the game at `path`: a saved game, an OpenTafl game record or a move record, told
+/// apart by content (see [`import::detect`]). Non-files and files over [`MAX_SAVE_BYTES`] are
+/// refused before reading them.
 pub fn load(path: &Path) -> Result<Game, LoadError> {
+    load_with_format(path).map(|(game, _)| game)
+}
+
+/// [`load`], also saying which kind of file it was (a game read from another program's
+/// record is saved in a file of its own, never over the record).
+pub fn load_with_format(path: &Path) -> Result<(Game, Format), LoadError> {
     let in_file = |kind: LoadErrorKind| LoadError::from(kind).in_file(path);
     let meta = fs::metadata(path).map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
     if !meta.is_file() {
@@ -130,7 +143,7 @@ pub fn load(path: &Path) -> Result<Game, LoadError> {
     File::open(path)
         .and_then(|file| file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
-    Game::from_json_bytes(&bytes).map_err(|e| e.in_file(path))
+    import::read(&bytes).map_err(|e| e.in_file(path))
 }
 
 /// There is no default save folder: neither the override nor the home folder is set.
@@ -187,7 +200,7 @@ pub fn new_save_path(dir: &Path, game: &Game) -> PathBuf {
 pub struct SaveEntry {
     /// The file.
     pub path: PathBuf,
-    /// The file name without `.json`.
+    /// The file name without `.json` (OpenTafl records keep their `.otg`).
     pub name: String,
     /// When the file was last written, if the system says.
     pub modified: Option<Timestamp>,
@@ -219,7 +232,8 @@ impl std::error::Error for ListError {
     }
 }
 
-/// The `.json` files in `dir` (not hidden ones), newest first, each loaded for its summary.
+/// The `.json` and `.otg` files in `dir` (not hidden ones), newest first, each loaded for
+/// its summary.
 /// A folder that does not exist yet holds no saves.
 pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     let fail = |error| ListError {
@@ -234,11 +248,14 @@ pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     let mut saves = Vec::new();
     for entry in entries {
         let path = entry.map_err(fail)?.path();
+        let is_otg = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("otg"));
         let Some(name) = path
             .file_name()
             .and_then(|n| n.to_str())
             .filter(|n| !n.starts_with('.'))
-            .and_then(|n| n.strip_suffix(".json"))
+            .and_then(|n| n.strip_suffix(".json").or(is_otg.then_some(n)))
             .map(str::to_owned)
         else {
             continue;

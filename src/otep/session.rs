@@ -10,11 +10,13 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::clock::Clock;
-use super::rules_string::{parse_position_record, parse_rules_string, position_record};
 use crate::ai::{self, Ai, Limits, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
-use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side};
+use crate::rules::{
+    GameState, Move, MoveText, Preset, Rules, Side, parse_position_record, parse_rules_string,
+    position_record,
+};
 
 /// How the engine plays.
 #[derive(Copy, Clone, Debug)]
@@ -510,22 +512,9 @@ fn parse_side(text: &str) -> Option<Side> {
     }
 }
 
-/// A move in simple or full OpenTafl notation: a piece letter in front (`Ke5-e1`) and a
-/// one-character threat mark (`+`, `-`) at the end are dropped; captures are not needed.
+/// A move in simple or full OpenTafl notation (`e5-e1`, `Ke5-e1xe2+`); only the move is
+/// taken: the board after it comes with every message and is checked against ours.
 fn parse_protocol_move(text: &str) -> Result<Move, String> {
-    let text = match text.chars().next() {
-        Some('t' | 'T' | 'K' | 'k')
-            if text.chars().nth(1).is_some_and(|c| c.is_ascii_lowercase()) =>
-        {
-            &text[1..]
-        }
-        _ => text,
-    };
-    let text = if text.ends_with("++") || text.ends_with("--") {
-        text
-    } else {
-        text.trim_end_matches(['+', '-'])
-    };
     text.parse::<MoveText>()
         .map(|t| t.mv)
         .map_err(|e| e.to_string())

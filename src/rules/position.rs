@@ -284,6 +284,27 @@ impl Position {
         !Bitboard::from_bits(self.king.bits() & Bitboard::CORNERS.bits()).is_empty()
     }
 
+    /// The corners the king could reach with one move, whoever is to move (OpenTafl's `-`
+    /// mark). Empty once he has been captured.
+    pub fn king_open_corners(&self) -> Bitboard {
+        self.king.first().map_or(Bitboard::EMPTY, |k| {
+            reach_from(k, self.occupied()) & Bitboard::CORNERS
+        })
+    }
+
+    /// Whether the attackers could capture the king with one move, whoever is to move
+    /// (OpenTafl's `+` mark).
+    pub fn king_capturable(&self, rules: &Rules) -> bool {
+        let attackers_to_move =
+            Position::build(self.attackers, self.defenders, self.king, Side::Attackers);
+        self.king.first().is_some()
+            && attackers_to_move.legal_moves().iter().any(|&mv| {
+                let mut after = attackers_to_move;
+                after.play_unchecked(mv, rules);
+                after.king.is_empty()
+            })
+    }
+
     /// Whether no defender and not the king can reach an edge square by orthogonal steps
     /// through squares free of attackers.
     pub fn is_encircled(&self) -> bool {
