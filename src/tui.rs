@@ -10,6 +10,8 @@ mod dialogs;
 pub mod input;
 mod layout;
 mod panels;
+mod position_field;
+mod review;
 mod screens;
 mod session;
 mod theme;

@@ -469,8 +469,8 @@ mod tests {
             assert_eq!(ply.number, i + 1);
             assert_eq!(ply.position, g.state().history()[i + 1]);
             assert_eq!(ply.played, Some(*mv));
-            let mover = g.state().history()[i].side_to_move();
-            assert_eq!(ply.mover(), Some(mover));
+            let side = g.state().history()[i].side_to_move();
+            assert_eq!(ply.mover(), Some(side));
             if mv.mark.is_none() {
                 assert_eq!(ply.captured, mv.captured);
             }
