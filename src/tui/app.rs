@@ -503,7 +503,7 @@ impl App {
     fn can_move_by_hand(&mut self) -> bool {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
-                "the game is over ({}): n for a new game, u to undo",
+                "the game is over ({}): v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
             return false;
@@ -608,7 +608,7 @@ impl App {
     fn say_outcome(&mut self) {
         if let Some(outcome) = self.session.outcome() {
             self.info(format!(
-                "{}: v to review, n for a new game, u to undo",
+                "{}: v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
         }

@@ -209,6 +209,7 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
                 theme.banner,
             ));
             lines.extend(wrap(&why, width).into_iter().map(Line::raw));
+            lines.push(Line::styled("v: review the game", theme.label));
             lines.push(Line::styled("n: new game  u: undo", theme.label));
         }
         None => lines.push(Line::from(vec![

@@ -84,7 +84,7 @@ impl PositionField {
         let note = match self.start(rules) {
             Err(e) => Span::styled(e.to_string(), theme.error),
             Ok(_) if self.text.trim().is_empty() => Span::styled(
-                "empty: the standard start · or type one: rank 1 first, t T K 1-7 /, then a or d",
+                "rank 1 first: t T K, digits for empty squares, / between; a or d",
                 theme.label,
             ),
             Ok(position) => Span::styled(

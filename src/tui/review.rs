@@ -17,6 +17,7 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
 use super::input::{Action, Direction};
 use super::panels::{self, MoveListView};
+use super::screens::wrap;
 use super::theme::Look;
 use crate::game::{Players, Ply};
 use crate::rules::{AnnotatedMove, Outcome, Position};
@@ -92,8 +93,8 @@ impl Review {
 }
 
 /// Rows of the panel above the move list: players and losses (4), a blank, the ply and its
-/// move (2), the result (2), a blank.
-const INFO_ROWS: u16 = 10;
+/// move (2), the result (a headline and the reason in up to 2 lines), a blank.
+const INFO_ROWS: u16 = 11;
 
 /// The parts of the review panel, from its area alone.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -186,19 +187,18 @@ impl ReviewPanel<'_> {
         }
     }
 
-    /// Two lines with the result, centred like the game-over banner, if this ply ends the game.
+    /// The result, centred like the game-over banner, and why, if this ply ends the game.
     fn result_lines(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
         let Some(outcome) = self.result() else {
             return Vec::new();
         };
         let (headline, why) = panels::outcome_parts(outcome);
-        vec![
-            Line::styled(
-                format!("{:^width$}", format!("★ {headline} ★")),
-                look.theme.banner,
-            ),
-            Line::raw(why),
-        ]
+        let mut lines = vec![Line::styled(
+            format!("{:^width$}", format!("★ {headline} ★")),
+            look.theme.banner,
+        )];
+        lines.extend(wrap(&why, width).into_iter().take(2).map(Line::raw));
+        lines
     }
 
     /// Draws the panel into the areas of `layout`, for `review`.
@@ -286,8 +286,8 @@ mod tests {
 
     #[test]
     fn clicks_on_the_move_list_go_to_the_move_clicked() {
-        // A panel of 30×21 at (50, 0): the list has a heading and 8 rows of two moves.
-        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 21));
+        // A panel of 30×22 at (50, 0): the list has a heading and 8 rows of two moves.
+        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22));
         assert_eq!(layout.list.height, 9);
         let (x, y) = (layout.list.x, layout.list.y);
         let first_column = x + 3;
