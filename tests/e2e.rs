@@ -306,7 +306,10 @@ fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
     let home = temp_home("review");
     let file = home.join("king-capture.json");
     std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/games/king-capture.json"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/games/king-capture.json"
+        ),
         &file,
     )
     .unwrap();
@@ -321,7 +324,12 @@ fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
     let start = brandubh::rules::Position::start();
     for square in brandubh::rules::Square::all() {
         let (col, row) = term.square_cell(&square.to_string());
-        let line: Vec<char> = screen.lines().nth(usize::from(row)).unwrap().chars().collect();
+        let line: Vec<char> = screen
+            .lines()
+            .nth(usize::from(row))
+            .unwrap()
+            .chars()
+            .collect();
         let glyph = line[usize::from(col)];
         let expected = match start.piece_at(square) {
             Some(brandubh::rules::Piece::Attacker) => Some('●'),
@@ -339,7 +347,11 @@ fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
     term.wait_for("Brandubh · standard");
     term.send("q");
     assert!(term.wait_exit().success());
-    assert_eq!(std::fs::read(&file).unwrap(), before, "the file is unchanged");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "the file is unchanged"
+    );
     assert!(
         !home.join("saves").join("autosave.json").exists(),
         "reviewing writes no autosave"
@@ -351,7 +363,11 @@ fn a_game_starts_from_the_position_given() {
     let home = temp_home("position");
     let mut term = Term::start(&["play", "--position", "/7/7/7/3K3/7/t6/7/ d"], &home);
     let screen = term.wait_for("Defenders to move");
-    assert_eq!(screen.matches('●').count(), 2, "a6 and the panel:\n{screen}");
+    assert_eq!(
+        screen.matches('●').count(),
+        2,
+        "a6 and the panel:\n{screen}"
+    );
     term.send(":d4-d7\r");
     term.wait_for("played d4-d7");
     term.send("\x03");
