@@ -10,11 +10,13 @@ mod player;
 mod record;
 mod save;
 mod schema;
+mod start;
 pub mod storage;
 mod time;
 
 pub use player::{EngineKind, Level, ParsePlayerError, Player};
-pub use record::{AlreadyOver, Game, Players};
+pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
 pub use schema::{SCHEMA_ID, save_schema};
+pub use start::{StartError, check_start, parse_start};
 pub use time::{ParseTimestampError, Timestamp};

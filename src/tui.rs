@@ -12,6 +12,8 @@ mod events;
 pub mod input;
 mod layout;
 mod panels;
+mod position_field;
+mod review;
 mod screens;
 mod session;
 mod signals;

@@ -504,3 +504,81 @@ fn a_closed_terminal_ends_the_game_even_without_a_signal() {
     assert_eq!(status.exit_code(), 129, "{status:?}");
     assert_autosaved(&home);
 }
+
+#[test]
+fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
+    let home = temp_home("review");
+    let file = home.join("king-capture.json");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/games/king-capture.json"
+        ),
+        &file,
+    )
+    .unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let mut term = Term::start(&["play", "--load", file.to_str().unwrap()], &home);
+    let screen = term.wait_for("Ply 17 of 17");
+    assert!(screen.contains("Attackers win"), "{screen}");
+    // Home: the start position, attackers to move, every piece where it starts.
+    term.send("\x1b[H");
+    let screen = term.wait_for("Start · ply 0 of 17");
+    assert!(screen.contains("Attackers to move"), "{screen}");
+    let start = brandubh::rules::Position::start();
+    for square in brandubh::rules::Square::all() {
+        let (col, row) = term.square_cell(&square.to_string());
+        let line: Vec<char> = screen
+            .lines()
+            .nth(usize::from(row))
+            .unwrap()
+            .chars()
+            .collect();
+        let glyph = line[usize::from(col)];
+        let expected = match start.piece_at(square) {
+            Some(brandubh::rules::Piece::Attacker) => Some('●'),
+            Some(brandubh::rules::Piece::Defender) => Some('○'),
+            Some(brandubh::rules::Piece::King) => Some('♚'),
+            None => None,
+        };
+        let shown = "●○♚".contains(glyph).then_some(glyph);
+        assert_eq!(shown, expected, "{square}:\n{screen}");
+    }
+    // One step on: the first move is marked in the list; v goes back to the game.
+    term.send("\x1b[C");
+    term.wait_for("Ply 1 of 17");
+    term.send("v");
+    term.wait_for("Brandubh · standard");
+    term.send("q");
+    assert!(term.wait_exit().success());
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "the file is unchanged"
+    );
+    assert!(
+        !home.join("saves").join("autosave.json").exists(),
+        "reviewing writes no autosave"
+    );
+}
+
+#[test]
+fn a_game_starts_from_the_position_given() {
+    let home = temp_home("position");
+    let mut term = Term::start(&["play", "--position", "/7/7/7/3K3/7/t6/7/ d"], &home);
+    let screen = term.wait_for("Defenders to move");
+    assert_eq!(
+        screen.matches('●').count(),
+        2,
+        "a6 and the panel:\n{screen}"
+    );
+    term.send(":d4-d7\r");
+    term.wait_for("played d4-d7");
+    term.send("\x03");
+    assert!(term.wait_exit().success());
+    let autosave = std::fs::read_to_string(home.join("saves").join("autosave.json")).unwrap();
+    assert!(
+        autosave.contains("\"start\": \"/7/7/7/3K3/7/t6/7/ d\""),
+        "{autosave}"
+    );
+}

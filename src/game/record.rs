@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Player, Timestamp};
 use crate::rules::{
-    AnnotatedMove, GameState, IllegalMove, Move, MoveError, Outcome, Position, Preset, Reason,
-    Rules, Side,
+    AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
+    Preset, Reason, Rules, Side,
 };
 
 /// Who plays each side.
@@ -35,6 +35,28 @@ impl fmt::Display for Players {
     /// `human vs ai:hard` (attackers first).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} vs {}", self.attackers, self.defenders)
+    }
+}
+
+/// A game at one ply: the position after that many moves and the move that led to it, with
+/// everything it took, as a review of the game shows it.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Ply {
+    /// The moves played to reach `position` (0 at the start).
+    pub number: usize,
+    /// The position after them.
+    pub position: Position,
+    /// The move that led here, annotated (`None` at the start).
+    pub played: Option<AnnotatedMove>,
+    /// The squares whose pieces that move captured, the king's included (he is not among
+    /// the annotated captures: `++` marks him).
+    pub captured: Bitboard,
+}
+
+impl Ply {
+    /// The side that played the move leading here (`None` at the start).
+    pub fn mover(&self) -> Option<Side> {
+        self.played.map(|_| self.position.side_to_move().opponent())
     }
 }
 
@@ -180,6 +202,33 @@ impl Game {
     pub fn set_start_comment(&mut self, comment: Option<String>) {
         self.start_comment = comment_text(comment);
         self.touch();
+    }
+
+    /// The game after its first `number` moves (0: the start position), or `None` past the
+    /// last move. Reading a ply changes nothing: the game stays as it is.
+    pub fn at_ply(&self, number: usize) -> Option<Ply> {
+        let history = self.state.history();
+        let position = *history.get(number)?;
+        let Some(before) = number.checked_sub(1) else {
+            return Some(Ply {
+                number,
+                position,
+                played: None,
+                captured: Bitboard::EMPTY,
+            });
+        };
+        let played = *self.moves.get(before)?;
+        let king_taken = if played.mark == Some(EndMark::KingCaptured) {
+            history[before].king()
+        } else {
+            None
+        };
+        Some(Ply {
+            number,
+            position,
+            played: Some(played),
+            captured: king_taken.map_or(played.captured, |k| played.captured.with(k)),
+        })
     }
 
     /// Who plays each side.
@@ -486,6 +535,45 @@ mod tests {
         assert!(g.redo());
         assert_eq!(g.outcome(), Some(escaped));
         assert!(!g.can_redo());
+    }
+
+    #[test]
+    fn plies_show_each_position_with_the_move_and_all_it_took() {
+        let mut g = game();
+        let moves = "d1-c1 d3-b3 d2-b2xb3 d5-b5 d6-b6xb5 d4-d3 g4-g6 e4-e6 f4-f6 e6-e2 \
+                     d7-f7 d3-d1 f6-f1 d1-e1xf1 f7-f1 e2-e6 c1-d1++";
+        for mv in moves.split_whitespace() {
+            g.play_text(mv).unwrap();
+        }
+        let before = g.to_json();
+        let start = g.at_ply(0).unwrap();
+        assert_eq!(start.position, Position::start());
+        assert_eq!((start.played, start.mover()), (None, None));
+        assert!(start.captured.is_empty());
+        for (i, mv) in g.moves().iter().enumerate() {
+            let ply = g.at_ply(i + 1).unwrap();
+            assert_eq!(ply.number, i + 1);
+            assert_eq!(ply.position, g.state().history()[i + 1]);
+            assert_eq!(ply.played, Some(*mv));
+            let side = g.state().history()[i].side_to_move();
+            assert_eq!(ply.mover(), Some(side));
+            if mv.mark.is_none() {
+                assert_eq!(ply.captured, mv.captured);
+            }
+        }
+        assert!(
+            g.moves().iter().any(|m| !m.captured.is_empty()),
+            "a soldier is taken on the way"
+        );
+        // The last move captured the king on e1: he is marked with the soldiers taken.
+        let last = g.at_ply(17).unwrap();
+        assert_eq!(last.played.unwrap().to_string(), "c1-d1++");
+        assert_eq!(
+            last.captured,
+            "e1".parse::<crate::rules::Square>().unwrap().bit()
+        );
+        assert_eq!(g.at_ply(18), None);
+        assert_eq!(g.to_json(), before, "reading plies changes nothing");
     }
 
     #[test]

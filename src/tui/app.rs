@@ -3,6 +3,7 @@
 
 mod ai;
 mod files;
+mod review;
 #[cfg(test)]
 mod tests;
 
@@ -13,19 +14,23 @@ use self::ai::AiState;
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{self, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
+use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::panels::{self, PanelData};
+use super::review::Review;
 use super::screens::{self, RulesScreen, SetupForm};
 use super::session::{Session, Storage};
 use super::theme::Look;
 use crate::game::Player;
-use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
+use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Side, Square};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Rule preset.
     pub preset: Preset,
+    /// The position the game starts from.
+    pub start: Position,
     /// Who plays the attackers.
     pub attackers: Player,
     /// Who plays the defenders.
@@ -44,6 +49,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             preset: Preset::default(),
+            start: Position::start(),
             attackers: Player::Human,
             defenders: Player::Human,
             skip_setup: false,
@@ -87,6 +93,18 @@ enum Overlay {
 enum Screen {
     Setup(SetupForm),
     Game,
+    Review(Review),
+}
+
+impl Screen {
+    /// The screen a game is played on: the board, or the review if the game is over.
+    fn playing(session: &Session) -> Screen {
+        if session.outcome().is_some() {
+            Screen::Review(Review::new(session.moves().len()))
+        } else {
+            Screen::Game
+        }
+    }
 }
 
 /// The whole state of the terminal game.
@@ -118,17 +136,17 @@ impl App {
         let skip_setup = config.skip_setup || config.resume.is_some();
         // A game loaded from its file is saved as it is.
         let skip_setup_saved = config.resume.as_ref().is_some_and(|s| s.file().is_some());
-        let session = config
-            .resume
-            .unwrap_or_else(|| Session::new(config.preset, config.attackers, config.defenders));
+        let rules = config.preset.rules();
+        let session = config.resume.unwrap_or_else(|| {
+            Session::new(rules, config.start, config.attackers, config.defenders)
+        });
         let screen = if skip_setup {
-            Screen::Game
+            Screen::playing(&session)
         } else {
-            Screen::Setup(SetupForm::new(
-                config.preset,
-                config.attackers,
-                config.defenders,
-            ))
+            Screen::Setup(
+                SetupForm::new(config.preset, config.attackers, config.defenders)
+                    .starting_from(rules, &config.start),
+            )
         };
         App {
             look: config.look,
@@ -186,8 +204,10 @@ impl App {
         match (&self.overlay, &self.screen) {
             (Some(Overlay::Question(_)), _) => Mode::Question,
             (Some(Overlay::Save(_)), _) => Mode::Text,
+            (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (Some(Overlay::Help | Overlay::Rules(_) | Overlay::Load(_)), _)
             | (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
@@ -207,6 +227,10 @@ impl App {
             Screen::Setup(form) => {
                 let form = form.clone();
                 self.update_setup(form, action);
+            }
+            Screen::Review(review) => {
+                let review = *review;
+                self.update_review(review, action);
             }
             Screen::Game if self.typing.is_some() => self.update_typing(action),
             Screen::Game => self.update_game(action),
@@ -308,10 +332,12 @@ impl App {
     fn update_setup(&mut self, mut form: SetupForm, action: Action) {
         match action {
             // Enter starts from any field: the form shows every choice at once.
-            Action::Confirm => return self.start_chosen(&form),
+            Action::Confirm => self.start_chosen(&mut form),
             Action::Click { column, row } if form.click(self.size, column, row) => {
-                return self.start_chosen(&form);
+                self.start_chosen(&mut form);
             }
+            Action::Type(c) => form.type_char(c),
+            Action::Backspace => form.backspace(),
             Action::Move(dir) => form.move_focus(dir),
             Action::Cancel => {
                 // Back to the game in play, or out if there is none to go back to.
@@ -323,7 +349,7 @@ impl App {
                 return;
             }
             Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0.rules())));
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
             }
             Action::Help => self.overlay = Some(Overlay::Help),
             Action::Load => self.ask_load(),
@@ -334,10 +360,15 @@ impl App {
         }
     }
 
-    /// Starts a new game with the choices of the new-game form.
-    fn start_chosen(&mut self, form: &SetupForm) {
-        let (preset, attackers, defenders) = form.choice();
-        self.start(Session::new(preset, attackers, defenders));
+    /// Starts a new game with the choices of the new-game form; if its position cannot
+    /// start a game (the form says why), moves the focus there instead.
+    fn start_chosen(&mut self, form: &mut SetupForm) {
+        let (rules, attackers, defenders) = form.choice();
+        if let Ok(start) = form.start() {
+            self.start(Session::new(rules, start, attackers, defenders));
+        } else {
+            form.focus_position();
+        }
     }
 
     /// Starts playing `session`.
@@ -348,7 +379,7 @@ impl App {
         self.session = session;
         self.saved = false;
         self.played = true;
-        self.screen = Screen::Game;
+        self.screen = Screen::playing(&self.session);
         self.cursor = Square::THRONE;
         self.selected = None;
         self.hint = None;
@@ -442,6 +473,7 @@ impl App {
             Action::Save => self.ask_save(),
             Action::Load => self.ask_load(),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
+            Action::Review => self.open_review(),
             Action::Quit => {
                 if self.is_dirty() {
                     self.overlay = Some(Overlay::Question(Question::Quit {
@@ -471,7 +503,7 @@ impl App {
     fn can_move_by_hand(&mut self) -> bool {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
-                "the game is over ({}): n for a new game, u to undo",
+                "the game is over ({}): v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
             return false;
@@ -584,7 +616,7 @@ impl App {
     fn say_outcome(&mut self) {
         if let Some(outcome) = self.session.outcome() {
             self.info(format!(
-                "{}: n for a new game, u to undo",
+                "{}: v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
         }
@@ -696,24 +728,16 @@ impl App {
 
     /// The marks to draw on the board.
     fn marks(&self) -> Marks {
-        let state = self.session.state();
-        let position = state.position();
-        let last = self.session.moves().last();
-        // The king's capture is not among the listed captures: he stood where he was before.
-        let king_taken = match (last.and_then(|l| l.mark), state.history()) {
-            (Some(EndMark::KingCaptured), [.., before, _]) => before.king(),
-            _ => None,
-        };
-        let captured = last.map_or(Bitboard::EMPTY, |l| l.captured);
+        let game = self.session.game();
+        let last = game.at_ply(game.moves().len());
         Marks {
             cursor: Some(self.cursor),
             selected: self.selected,
-            destinations: self
-                .selected
-                .map_or(Bitboard::EMPTY, |sq| position.destinations(sq)),
-            last_move: last.map(|l| l.mv),
-            captured: king_taken.map_or(captured, |k| captured.with(k)),
+            destinations: self.selected.map_or(Bitboard::EMPTY, |sq| {
+                self.session.state().position().destinations(sq)
+            }),
             hint: self.hint,
+            ..last.as_ref().map(Marks::after).unwrap_or_default()
         }
     }
 
@@ -731,10 +755,17 @@ impl App {
                 screens::render_setup(form, &self.look, area, frame.buffer_mut());
             }
             Screen::Game => self.draw_game(layout, frame),
+            Screen::Review(review) => self.draw_review(*review, layout, frame),
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help) => dialogs::render_help(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Help) => {
+                let (keys, notes) = match self.screen {
+                    Screen::Review(_) => (REVIEW_KEYS, REVIEW_NOTES),
+                    _ => (BOARD_KEYS, &[][..]),
+                };
+                dialogs::render_help(keys, notes, &self.look, area, frame.buffer_mut());
+            }
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),

@@ -7,6 +7,7 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use super::theme::Look;
+use crate::game::Ply;
 use crate::rules::{Bitboard, Move, Position, SIZE, Square};
 
 /// Columns taken by the rank labels left of the board.
@@ -107,6 +108,17 @@ pub struct Marks {
     pub captured: Bitboard,
     /// A suggested move.
     pub hint: Option<Move>,
+}
+
+impl Marks {
+    /// The move that led to `ply` and what it captured, the king included; nothing else.
+    pub fn after(ply: &Ply) -> Marks {
+        Marks {
+            last_move: ply.played.map(|p| p.mv),
+            captured: ply.captured,
+            ..Marks::default()
+        }
+    }
 }
 
 /// The board widget.

@@ -46,14 +46,9 @@ pub struct Session {
 }
 
 impl Session {
-    /// A new game under `preset` from the standard start.
-    pub fn new(preset: Preset, attackers: Player, defenders: Player) -> Session {
-        Session::from_game(Game::new(
-            Rules::from(preset),
-            Position::start(),
-            attackers,
-            defenders,
-        ))
+    /// A new game under `rules` from `start`.
+    pub fn new(rules: Rules, start: Position, attackers: Player, defenders: Player) -> Session {
+        Session::from_game(Game::new(rules, start, attackers, defenders))
     }
 
     /// The session of a game that belongs to no file yet.
@@ -181,7 +176,12 @@ mod tests {
     #[test]
     fn a_saved_game_loads_back_and_keeps_its_file() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = Session::new(Preset::Walker, Player::Human, Player::Human);
+        let mut s = Session::new(
+            Preset::Walker.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
         s.play_text("d2-e2").unwrap();
         let path = s.save_path(dir.path());
         assert!(path.starts_with(dir.path()));
@@ -232,7 +232,12 @@ mod tests {
     #[test]
     fn an_autosave_does_not_change_the_games_file() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Session::new(Preset::Standard, Player::Human, Player::Human);
+        let s = Session::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
         let auto = dir.path().join("autosave.json");
         s.autosave(&auto).unwrap();
         assert!(auto.is_file());
