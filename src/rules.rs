@@ -31,6 +31,7 @@ mod preset;
 mod square;
 mod state;
 mod tables;
+mod threats;
 mod zobrist;
 
 pub use bitboard::Bitboard;

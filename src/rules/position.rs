@@ -75,6 +75,16 @@ impl Position {
         self.side
     }
 
+    /// The same board with `side` to move.
+    #[must_use]
+    pub(crate) fn with_side_to_move(mut self, side: Side) -> Position {
+        if side != self.side {
+            self.side = side;
+            self.key ^= side_key(Side::Attackers) ^ side_key(Side::Defenders);
+        }
+        self
+    }
+
     /// The attacking soldiers.
     pub const fn attackers(&self) -> Bitboard {
         self.attackers
