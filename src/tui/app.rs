@@ -5,11 +5,13 @@ mod ai;
 mod files;
 #[cfg(test)]
 mod tests;
+mod warnings;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
+use self::warnings::Warnings;
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{self, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
@@ -59,6 +61,8 @@ impl Default for Config {
 pub enum Tone {
     /// Information.
     Info,
+    /// A danger in the game: a threat to the king, an open line, a repetition.
+    Warning,
     /// Something could not be done.
     Error,
 }
@@ -108,6 +112,7 @@ pub struct App {
     /// Whether a game has been on screen (the new-game screen can go back to it).
     played: bool,
     ai: AiState,
+    warnings: Warnings,
     quit: bool,
     size: Rect,
 }
@@ -145,6 +150,7 @@ impl App {
             saved: skip_setup_saved,
             played: skip_setup,
             ai: AiState::default(),
+            warnings: Warnings::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         }
@@ -378,7 +384,7 @@ impl App {
                 self.typing = None;
                 if text.is_empty() {
                     self.status = None;
-                } else if self.can_move_by_hand() {
+                } else if self.can_move_by_hand() && !self.holds_typed(&text) {
                     match self.session.play_text(&text) {
                         Ok(_) => self.after_move(),
                         Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
@@ -414,6 +420,7 @@ impl App {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
+            Action::ToggleWarnings => self.toggle_warnings(),
             Action::MoveNow => self.move_now(),
             Action::Pause => self.toggle_pause(),
             Action::Faster | Action::Slower => {
@@ -500,6 +507,9 @@ impl App {
                 return;
             }
             let mv = Move::new(from, sq);
+            if self.holds_move(mv) {
+                return;
+            }
             match self.session.play(mv) {
                 Ok(_) => {
                     self.after_move();
@@ -524,6 +534,7 @@ impl App {
                         "{} on {sq} selected: choose a highlighted square",
                         piece_name(piece)
                     ));
+                    self.warn_selection();
                 }
             }
             Some(piece) => self.error(format!(
@@ -548,7 +559,7 @@ impl App {
                 Player::Human => "",
                 Player::Ai { .. } => "the AI ",
             };
-            self.info(format!("{who}played {last}; the {to_move} to move"));
+            self.info_warned(format!("{who}played {last}; the {to_move} to move"));
         }
     }
 
@@ -604,7 +615,7 @@ impl App {
                 self.ai.paused = true;
             }
             self.changed();
-            self.info("move taken back: r to redo".to_owned());
+            self.info_warned("move taken back: r to redo".to_owned());
         } else {
             self.error("nothing to undo".to_owned());
         }
@@ -621,7 +632,7 @@ impl App {
                 && self.session.redo()
             {}
             self.changed();
-            self.info("move played again".to_owned());
+            self.info_warned("move played again".to_owned());
         } else {
             self.error("nothing to redo".to_owned());
         }
@@ -706,6 +717,7 @@ impl App {
             last_move: last.map(|l| l.mv),
             captured: king_taken.map_or(captured, |k| captured.with(k)),
             hint: self.hint,
+            repeats: self.repeating_destinations(),
         }
     }
 
@@ -726,7 +738,9 @@ impl App {
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help) => dialogs::render_help(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Help) => {
+                dialogs::render_help(&self.look, self.warnings.on(), area, frame.buffer_mut());
+            }
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
@@ -748,6 +762,7 @@ impl App {
             moves: self.session.moves(),
             scroll: self.list_scroll,
             outcome: self.session.outcome(),
+            warnings: self.warnings.on(),
             ai: self.ai_view(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());

@@ -38,14 +38,15 @@ fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     inner
 }
 
-/// Draws the list of keys.
-pub fn render_help(look: &Look, area: Rect, buf: &mut Buffer) {
+/// Draws the list of keys, with whether warnings are on in the title.
+pub fn render_help(look: &Look, warnings: bool, area: Rect, buf: &mut Buffer) {
     let key_width = BOARD_KEYS.iter().map(|(k, _)| k.len()).max().unwrap_or(0) + 2;
     let text_width = BOARD_KEYS.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
     let rows = u16::try_from(BOARD_KEYS.len() + 2).unwrap_or(u16::MAX);
     let width = u16::try_from(key_width + text_width + 4).unwrap_or(u16::MAX);
     let rect = centered(area, width, rows + 2);
-    let inner = popup("Keys", look, rect, buf);
+    let state = if warnings { "on" } else { "off" };
+    let inner = popup(&format!("Keys · warnings {state}"), look, rect, buf);
     let mut lines: Vec<Line> = BOARD_KEYS
         .iter()
         .map(|(keys, what)| {
