@@ -113,6 +113,11 @@ proptest! {
             }
         });
     }
+}
+
+proptest! {
+    // Each ply plays every attackers' move on the naive board: fewer games keep it quick.
+    #![proptest_config(ProptestConfig::with_cases(50))]
 
     #[test]
     fn king_threats_and_repetition_counts_agree_with_playing_the_moves(
