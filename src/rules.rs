@@ -32,6 +32,7 @@ mod preset;
 mod square;
 mod state;
 mod tables;
+mod threats;
 mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -76,6 +76,16 @@ impl Position {
         self.side
     }
 
+    /// The same board with `side` to move.
+    #[must_use]
+    pub(crate) fn with_side_to_move(mut self, side: Side) -> Position {
+        if side != self.side {
+            self.side = side;
+            self.key ^= side_key(Side::Attackers) ^ side_key(Side::Defenders);
+        }
+        self
+    }
+
     /// The attacking soldiers.
     pub const fn attackers(&self) -> Bitboard {
         self.attackers
@@ -282,27 +292,6 @@ impl Position {
     /// Whether the king stands on a corner.
     pub const fn king_escaped(&self) -> bool {
         !Bitboard::from_bits(self.king.bits() & Bitboard::CORNERS.bits()).is_empty()
-    }
-
-    /// The corners the king could reach with one move, whoever is to move (OpenTafl's `-`
-    /// mark). Empty once he has been captured.
-    pub fn king_open_corners(&self) -> Bitboard {
-        self.king.first().map_or(Bitboard::EMPTY, |k| {
-            reach_from(k, self.occupied()) & Bitboard::CORNERS
-        })
-    }
-
-    /// Whether the attackers could capture the king with one move, whoever is to move
-    /// (OpenTafl's `+` mark).
-    pub fn king_capturable(&self, rules: &Rules) -> bool {
-        let attackers_to_move =
-            Position::build(self.attackers, self.defenders, self.king, Side::Attackers);
-        self.king.first().is_some()
-            && attackers_to_move.legal_moves().iter().any(|&mv| {
-                let mut after = attackers_to_move;
-                after.play_unchecked(mv, rules);
-                after.king.is_empty()
-            })
     }
 
     /// Whether no defender and not the king can reach an edge square by orthogonal steps

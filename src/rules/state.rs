@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use super::outcome::{decided_at_setup, decided_by_move, is_third_occurrence, repetition_outcome};
+use super::outcome::{
+    decided_at_setup, decided_by_move, is_third_occurrence, occurrences_before, repetition_outcome,
+};
 use super::{
     AnnotatedMove, Bitboard, EndMark, IllegalMove, InfoMark, Move, MoveList, MoveText, Outcome,
     ParseMoveError, Piece, Position, Reason, Rules, Side, Square,
@@ -80,13 +82,7 @@ impl GameState {
 
     /// How often the current position has occurred so far, this time included.
     pub fn occurrences(&self) -> usize {
-        let current = self.position();
-        self.history
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|p| *p == current)
-            .count()
+        1 + occurrences_before(&self.history[..self.ply()], self.position())
     }
 
     /// Checks `mv` without playing it.
@@ -205,7 +201,7 @@ fn info_error(
 ) -> Option<MoveError> {
     let mark = written.info?;
     let holds = match mark {
-        InfoMark::KingThreatened => after.king_capturable(rules),
+        InfoMark::KingThreatened => !after.king_capture_moves(rules).is_empty(),
         InfoMark::KingCanEscape => !after.king_open_corners().is_empty(),
     };
     (!holds).then_some(MoveError::WrongInfo { mark, actual: done })

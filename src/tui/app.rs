@@ -6,11 +6,13 @@ mod files;
 mod review;
 #[cfg(test)]
 mod tests;
+mod warnings;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
+use self::warnings::Warnings;
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{self, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
@@ -65,6 +67,8 @@ impl Default for Config {
 pub enum Tone {
     /// Information.
     Info,
+    /// A danger in the game: a threat to the king, an open line, a repetition.
+    Warning,
     /// Something could not be done.
     Error,
 }
@@ -126,6 +130,7 @@ pub struct App {
     /// Whether a game has been on screen (the new-game screen can go back to it).
     played: bool,
     ai: AiState,
+    warnings: Warnings,
     quit: bool,
     size: Rect,
 }
@@ -163,6 +168,7 @@ impl App {
             saved: skip_setup_saved,
             played: skip_setup,
             ai: AiState::default(),
+            warnings: Warnings::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         }
@@ -409,7 +415,7 @@ impl App {
                 self.typing = None;
                 if text.is_empty() {
                     self.status = None;
-                } else if self.can_move_by_hand() {
+                } else if self.can_move_by_hand() && !self.holds_typed(&text) {
                     match self.session.play_text(&text) {
                         Ok(_) => self.after_move(),
                         Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
@@ -445,6 +451,7 @@ impl App {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
+            Action::ToggleWarnings => self.toggle_warnings(),
             Action::MoveNow => self.move_now(),
             Action::Pause => self.toggle_pause(),
             Action::Faster | Action::Slower => {
@@ -532,6 +539,9 @@ impl App {
                 return;
             }
             let mv = Move::new(from, sq);
+            if self.holds_move(mv) {
+                return;
+            }
             match self.session.play(mv) {
                 Ok(_) => {
                     self.after_move();
@@ -556,6 +566,7 @@ impl App {
                         "{} on {sq} selected: choose a highlighted square",
                         piece_name(piece)
                     ));
+                    self.warn_selection();
                 }
             }
             Some(piece) => self.error(format!(
@@ -580,7 +591,7 @@ impl App {
                 Player::Human => "",
                 Player::Ai { .. } => "the AI ",
             };
-            self.info(format!("{who}played {last}; the {to_move} to move"));
+            self.info_warned(format!("{who}played {last}; the {to_move} to move"));
         }
     }
 
@@ -644,7 +655,7 @@ impl App {
                 self.ai.paused = true;
             }
             self.changed();
-            self.info("move taken back: r to redo".to_owned());
+            self.info_warned("move taken back: r to redo".to_owned());
         } else {
             self.error("nothing to undo".to_owned());
         }
@@ -661,7 +672,7 @@ impl App {
                 && self.session.redo()
             {}
             self.changed();
-            self.info("move played again".to_owned());
+            self.info_warned("move played again".to_owned());
         } else {
             self.error("nothing to redo".to_owned());
         }
@@ -737,6 +748,7 @@ impl App {
                 self.session.state().position().destinations(sq)
             }),
             hint: self.hint,
+            repeats: self.repeating_destinations(),
             ..last.as_ref().map(Marks::after).unwrap_or_default()
         }
     }
@@ -760,11 +772,14 @@ impl App {
         match &self.overlay {
             None => {}
             Some(Overlay::Help) => {
-                let (keys, notes) = match self.screen {
-                    Screen::Review(_) => (REVIEW_KEYS, REVIEW_NOTES),
-                    _ => (BOARD_KEYS, &[][..]),
+                let (title, keys, notes) = match self.screen {
+                    Screen::Review(_) => ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES),
+                    _ => {
+                        let state = if self.warnings.on() { "on" } else { "off" };
+                        (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
+                    }
                 };
-                dialogs::render_help(keys, notes, &self.look, area, frame.buffer_mut());
+                dialogs::render_help(&title, keys, notes, &self.look, area, frame.buffer_mut());
             }
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
@@ -787,6 +802,7 @@ impl App {
             moves: self.session.moves(),
             scroll: self.list_scroll,
             outcome: self.session.outcome(),
+            warnings: self.warnings.on(),
             ai: self.ai_view(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());

@@ -108,6 +108,8 @@ pub struct Marks {
     pub captured: Bitboard,
     /// A suggested move.
     pub hint: Option<Move>,
+    /// The selected piece's destinations that would repeat a position.
+    pub repeats: Bitboard,
 }
 
 impl Marks {
@@ -172,6 +174,8 @@ impl<'a> BoardView<'a> {
         let (theme, glyphs) = (&self.look.theme, &self.look.glyphs);
         if let Some(piece) = self.position.piece_at(sq) {
             (glyphs.piece(piece), theme.piece(piece))
+        } else if self.marks.repeats.contains(sq) {
+            (glyphs.repeat, theme.destination)
         } else if self.marks.destinations.contains(sq) {
             (glyphs.destination, theme.destination)
         } else if self.marks.captured.contains(sq) {

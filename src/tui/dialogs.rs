@@ -38,8 +38,10 @@ fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     inner
 }
 
-/// Draws the list of `keys` (keys, what they do), then `notes` wrapped to the width.
+/// Draws the pop-up `title` with the list of `keys` (keys, what they do), then `notes` wrapped
+/// to the width.
 pub fn render_help(
+    title: &str,
     keys: &[(&str, &str)],
     notes: &[&str],
     look: &Look,
@@ -66,7 +68,7 @@ pub fn render_help(
     let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     let width = u16::try_from(inner_width + 4).unwrap_or(u16::MAX);
     let rect = centered(area, width, rows.saturating_add(2));
-    let inner = popup("Keys", look, rect, buf);
+    let inner = popup(title, look, rect, buf);
     Paragraph::new(lines).render(inner, buf);
     // How to close it, on the bottom border.
     let close = Rect::new(

@@ -45,6 +45,8 @@ pub enum Action {
     Redo,
     /// Ask the AI for a suggestion.
     Hint,
+    /// Turn the warnings (threats to the king, open lines, repetitions) off or on.
+    ToggleWarnings,
     /// Tell the thinking AI to move now.
     MoveNow,
     /// Save the game.
@@ -209,6 +211,7 @@ fn board_char(c: char) -> Option<Action> {
         'u' => Action::Undo,
         'r' => Action::Redo,
         't' => Action::Hint,
+        'w' => Action::ToggleWarnings,
         'm' => Action::MoveNow,
         's' => Action::Save,
         'o' => Action::Load,
@@ -234,7 +237,8 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     (":", "type a move, e.g. d2-d5"),
     ("u / Ctrl-z", "undo (against the AI: to your last turn)"),
     ("r / Ctrl-r", "redo"),
-    ("t", "hint: the AI's suggestion"),
+    ("t", "hint: the best move found in about 1 s"),
+    ("w", "warnings on/off: king threats, repeats"),
     ("m", "make the thinking AI move now"),
     ("p", "pause / resume an AI-vs-AI game"),
     ("+ / -", "AI-vs-AI: faster / slower"),

@@ -35,6 +35,8 @@ pub struct PanelData<'a> {
     pub scroll: Option<usize>,
     /// The outcome, once the game is over.
     pub outcome: Option<Outcome>,
+    /// Whether warnings are on (shown while the game goes on).
+    pub warnings: bool,
     /// What the AI is doing.
     pub ai: AiView<'a>,
 }
@@ -217,6 +219,10 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
             Span::styled(title(data.to_move), theme.heading),
             Span::raw(" to move"),
         ])),
+    }
+    if data.outcome.is_none() {
+        let state = if data.warnings { "on" } else { "off" };
+        lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
     }
     lines.extend(ai_lines(&data.ai, look, usize::from(inner.width)));
     lines.push(Line::default());
@@ -415,6 +421,7 @@ pub fn render_status(
         (None, Some(status)) => {
             let style = match status.tone {
                 Tone::Info => Style::new(),
+                Tone::Warning => look.theme.heading,
                 Tone::Error => look.theme.error,
             };
             Line::styled(status.text.clone(), style)

@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::{App, Screen};
-use crate::ai::{Score, SearchInfo, limits_for};
+use crate::ai::{Limits, Score, SearchInfo, limits_for};
 use crate::game::{EngineKind, Level, Player};
-use crate::rules::Side;
+use crate::rules::{Move, Side};
 use crate::tui::panels::{self, AiView, Search, score_text};
 use crate::tui::worker::{JobId, Report, Worker};
 
@@ -43,9 +43,9 @@ impl App {
     /// Starts the worker on the side to move: its own move, or a hint for a person.
     pub(super) fn start_thinking(&mut self, purpose: Purpose) {
         let side = self.session.side_to_move();
-        let (engine, level) = match (purpose, self.session.player(side)) {
-            (Purpose::Move, Player::Ai { engine, level }) => (engine, level),
-            _ => (EngineKind::Search, HINT_LEVEL),
+        let (engine, level, limits) = match (purpose, self.session.player(side)) {
+            (Purpose::Move, Player::Ai { engine, level }) => (engine, level, limits_for(level)),
+            _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits),
         };
         if self.ai.worker.is_none() {
             match Worker::spawn(self.ai.seed) {
@@ -60,7 +60,7 @@ impl App {
         let Some(worker) = self.ai.worker.as_mut() else {
             return;
         };
-        let id = worker.start(engine, level, self.session.state(), limits_for(level));
+        let id = worker.start(engine, level, self.session.state(), limits);
         self.ai.thinking = Some(Thinking {
             id,
             side,
@@ -108,7 +108,7 @@ impl App {
                     (Purpose::Hint, Some(mv)) => {
                         self.hint = Some(mv);
                         self.selected = None;
-                        self.info(format!("hint: {mv} (marked with ? ?)"));
+                        self.info(hint_text(mv, thinking.info.as_ref()));
                     }
                     (_, None) => self.error("the AI found no move".to_owned()),
                 }
@@ -198,8 +198,25 @@ impl App {
     }
 }
 
-/// The level the hints are searched at.
-const HINT_LEVEL: Level = Level::Hard;
+/// The level the hints are searched at: the strongest, given [`HINT_TIME`].
+const HINT_LEVEL: Level = Level::Max;
+
+/// How long a hint is searched.
+const HINT_TIME: Duration = Duration::from_secs(1);
+
+/// The hint in words: the move, and what the search proved. `info` is the search's last
+/// report; its score counts for `mv` when its line starts with it. Distances are in plies,
+/// as the panel's score gives them.
+fn hint_text(mv: Move, info: Option<&SearchInfo>) -> String {
+    let score = info.filter(|i| i.pv.first() == Some(&mv)).map(|i| i.score);
+    match score {
+        Some(Score::Win(n)) => format!("hint: win in {n}: {mv} (marked with ? ?)"),
+        Some(Score::Loss(n)) => {
+            format!("hint: every move loses; longest resistance {mv}, lost in {n}")
+        }
+        _ => format!("hint: {mv} (marked with ? ?)"),
+    }
+}
 
 /// Whether a search score says the side that searched stands better.
 const fn is_better(score: Score) -> bool {
@@ -239,6 +256,8 @@ pub(super) struct AiState {
     pub(super) last_move_at: Option<Instant>,
     /// The last search's score, for the side that searched.
     pub(super) judgement: Option<(Side, Score)>,
+    /// The budget of a hint search.
+    pub(super) hint_limits: Limits,
     pub(super) seed: u64,
 }
 
@@ -255,6 +274,7 @@ impl Default for AiState {
             pace: Pace::default(),
             last_move_at: None,
             judgement: None,
+            hint_limits: Limits::time(HINT_TIME),
             seed,
         }
     }
