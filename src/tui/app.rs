@@ -772,12 +772,11 @@ impl App {
         match &self.overlay {
             None => {}
             Some(Overlay::Help) => {
-                let (title, keys, notes) = match self.screen {
-                    Screen::Review(_) => ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES),
-                    _ => {
-                        let state = if self.warnings.on() { "on" } else { "off" };
-                        (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
-                    }
+                let (title, keys, notes) = if let Screen::Review(_) = self.screen {
+                    ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+                } else {
+                    let state = if self.warnings.on() { "on" } else { "off" };
+                    (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
                 };
                 dialogs::render_help(&title, keys, notes, &self.look, area, frame.buffer_mut());
             }
