@@ -74,3 +74,30 @@ fn the_save_folder_flag_overrides_the_environment() {
     );
     assert!(stderr.contains(&expected), "{stderr}");
 }
+
+#[test]
+fn start_positions_are_checked() {
+    one_line_failure(
+        &["play", "--position", "/3t3/3t3/"],
+        "--position \"/3t3/3t3/\": the board has 2 ranks, expected 7",
+    );
+    one_line_failure(
+        &["--position", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ x"],
+        "side to move \"x\" is not a or d",
+    );
+    one_line_failure(
+        &["play", "--position", "/7/7/7/7/7/7/7/ a"],
+        "the game is already over in this position",
+    );
+    // Encircled defenders to move: over under standard rules, playable under walker's.
+    let encircled = "/7/1ttttt1/1tTKTt1/1t3t1/1ttttt1/7/7/ d";
+    one_line_failure(&["play", "--position", encircled], "already over");
+    one_line_failure(
+        &["play", "--rules", "walker", "--position", encircled],
+        "needs a terminal",
+    );
+    one_line_failure(
+        &["play", "--position", encircled, "--load", "x.json"],
+        "cannot be used with",
+    );
+}

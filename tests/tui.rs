@@ -5,7 +5,7 @@
 use brandubh::game::Game;
 use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
-use brandubh::tui::{Action, App, Config, Direction, Look, Storage, ThemeName};
+use brandubh::tui::{Action, App, Config, Direction, Look, Storage, ThemeName, Tone};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -35,9 +35,11 @@ fn type_move(app: &mut App, text: &str) {
 fn play_all(app: &mut App, moves: &str) {
     for mv in moves.split_whitespace() {
         type_move(app, mv);
-        assert_eq!(
-            app.status().map(|s| s.tone),
-            Some(brandubh::tui::Tone::Info),
+        assert!(
+            matches!(
+                app.status().map(|s| s.tone),
+                Some(Tone::Info | Tone::Warning)
+            ),
             "{mv}: {:?}",
             app.status()
         );
@@ -289,13 +291,13 @@ fn undo_and_redo_from_the_keyboard() {
 fn the_new_game_screen_starts_the_chosen_game() {
     let mut app = App::new(Config::default());
     // Focus starts on Start: go up to Rules and pick the next preset.
-    for _ in 0..3 {
+    for _ in 0..4 {
         app.update(Action::Move(Direction::Up));
     }
     app.update(Action::Move(Direction::Right));
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Move(Direction::Down));
+    for _ in 0..4 {
+        app.update(Action::Move(Direction::Down));
+    }
     app.update(Action::Confirm);
     assert_eq!(app.session().preset(), Some(Preset::Walker));
     assert_eq!(app.session().player(Side::Attackers), Player::Human);
@@ -459,4 +461,155 @@ fn the_move_list_scrolls_by_pages() {
         app.update(Action::PageDown);
     }
     assert!(text(&mut app).contains(&last));
+}
+
+/// The cells where `text` starts on screen, rows top to bottom.
+fn find_text(buf: &Buffer, text: &str) -> Vec<(u16, u16)> {
+    let area = buf.area;
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    (area.y..area.bottom())
+        .flat_map(|y| (area.x..area.right()).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            chars.iter().enumerate().all(|(k, c)| {
+                let x = x + u16::try_from(k).unwrap();
+                x < area.right() && buf[(x, y)].symbol() == c
+            })
+        })
+        .collect()
+}
+
+/// The escape game of `assets/games`, loaded from a copy in `dir`; returns the app and the file.
+fn review_escape(dir: &std::path::Path) -> (App, std::path::PathBuf) {
+    let file = dir.join("escape.json");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/games/escape.json"),
+        &file,
+    )
+    .unwrap();
+    let app = App::new(Config {
+        resume: Some(brandubh::tui::Session::load(&file).unwrap()),
+        storage: Storage::in_dir(dir.join("saves")),
+        ..Config::default()
+    });
+    (app, file)
+}
+
+#[test]
+fn review_of_a_finished_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, file) = review_escape(dir.path());
+    let before = std::fs::read(&file).unwrap();
+    assert_eq!(app.mode(), brandubh::tui::Mode::Review, "opens in review");
+    insta::assert_snapshot!("review_at_the_end", render(&mut app, 80, 24).backend());
+    // Back to ply 5, f7-f4xe4: the move and its capture are marked.
+    for _ in 0..11 {
+        app.update(Action::Move(Direction::Left));
+    }
+    let terminal = render(&mut app, 80, 24);
+    insta::assert_snapshot!("review_at_a_capture", terminal.backend());
+    let look = Look::default();
+    let buf = terminal.backend().buffer();
+    let crosses = cells_with(buf, look.glyphs.captured);
+    assert_eq!(crosses.len(), 1, "e4 was captured");
+    assert_eq!(buf[crosses[0]].bg, look.theme.captured.bg.unwrap());
+    let moved = cells_with(buf, look.glyphs.attacker)
+        .into_iter()
+        .filter(|&c| buf[c].bg == look.theme.last_move.bg.unwrap())
+        .count();
+    assert_eq!(moved, 1, "the attacker now on f4");
+    // Once as the ply's move, once in the move list, highlighted.
+    let found = find_text(buf, "f7-f4xe4");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        buf[found[1]].bg,
+        look.theme.focus.bg.unwrap(),
+        "highlighted"
+    );
+    assert_ne!(buf[found[0]].bg, look.theme.focus.bg.unwrap());
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+#[test]
+fn review_at_the_start_and_its_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _) = review_escape(dir.path());
+    app.update(Action::ToStart);
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains("Start · ply 0 of 16"), "{text}");
+    assert!(text.contains("Attackers to move"), "{text}");
+    app.update(Action::Help);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Review);
+}
+
+#[test]
+fn a_click_on_a_move_in_the_list_goes_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _) = review_escape(dir.path());
+    let terminal = render(&mut app, 80, 24);
+    let found = find_text(terminal.backend().buffer(), "d2-b2");
+    assert_eq!(found.len(), 1, "only in the move list");
+    let (x, y) = found[0];
+    app.update(Action::Click { column: x, row: y });
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains("Ply 7 of 16"), "{text}");
+    assert!(text.contains("Attackers  d2-b2"), "{text}");
+    // A click on the board changes nothing.
+    app.update(Action::Click { column: 10, row: 5 });
+    assert!(format!("{}", render(&mut app, 80, 24).backend()).contains("Ply 7 of 16"));
+}
+
+#[test]
+fn a_long_game_reviewed_keeps_its_ply_in_view() {
+    let mut app = App::new(hot_seat());
+    for i in 0..60 {
+        let moves = app.session().state().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        type_move(&mut app, &moves[(i * 7) % moves.len()].to_string());
+    }
+    let plies = app.session().moves().len();
+    assert!(plies > 40, "{plies} plies");
+    app.update(Action::Review);
+    app.update(Action::ToStart);
+    app.update(Action::PageDown);
+    app.update(Action::PageDown);
+    app.update(Action::Move(Direction::Right));
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains(&format!("Ply 21 of {plies}")), "{text}");
+    let mv = app.session().moves()[20].to_string();
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let found = find_text(buf, &mv);
+    assert_eq!(found.len(), 2, "the ply's move and the list: {found:?}");
+    assert_eq!(buf[found[1]].bg, Look::default().theme.focus.bg.unwrap());
+    assert!(text.contains("Moves ↑ ↓ PgDn"), "scrolled: {text}");
+}
+
+#[test]
+fn the_new_game_screen_takes_a_position() {
+    let mut app = App::new(Config::default());
+    app.update(Action::Move(Direction::Up));
+    assert_eq!(app.mode(), brandubh::tui::Mode::Text, "typing the position");
+    for c in "/7/7/7/3K3/7/t6/7 x".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(
+        app.mode(),
+        brandubh::tui::Mode::Text,
+        "refused: still on the form"
+    );
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    app.update(Action::Backspace);
+    app.update(Action::Type('d'));
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(
+        app.session().state().position().to_string(),
+        "/7/7/7/3K3/7/t6/7/ d"
+    );
+    assert_eq!(app.session().side_to_move(), Side::Defenders);
 }

@@ -21,8 +21,9 @@ use crate::rules::{GameState, Move};
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// A saved game (JSON) to analyze at its current position, with its repetition history.
-    #[arg(value_name = "FILE.json", conflicts_with_all = ["rules", "position"])]
+    /// A game file (a saved game, an OpenTafl `.otg` record or a move record) to analyze at
+    /// its current position, with its repetition history.
+    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "position"])]
     pub file: Option<PathBuf>,
     /// Analyse every move of the game in FILE, not only its current position.
     #[arg(long, requires = "file")]

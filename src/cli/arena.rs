@@ -12,8 +12,8 @@ use crate::ai::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference, parse_duration,
     play_match,
 };
-use crate::game::storage;
-use crate::rules::{GameState, Side};
+use crate::game::{check_start, storage};
+use crate::rules::Side;
 
 /// Arguments of `brandubh match`.
 #[derive(Args, Debug)]
@@ -102,11 +102,8 @@ struct MatchReport {
 
 pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (rules, start) = args.rules.resolve()?;
-    if GameState::new(rules, start).is_over() {
-        return Err(CliError::new(
-            "--position: the game is already over there, nothing to play",
-        ));
-    }
+    let start =
+        check_start(&rules, start).map_err(|e| CliError::new(format!("--position: {e}")))?;
     let config = MatchConfig {
         rules,
         start,

@@ -1,14 +1,16 @@
 //! `brandubh play` (and `brandubh` alone): the terminal game.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Args;
 
 use super::CliError;
-use crate::game::Player;
 use crate::game::storage::SAVE_DIR_ENV;
-use crate::rules::Preset;
-use crate::tui::{self, Config, Look, Session, Storage, ThemeName};
+use crate::game::{Player, parse_start};
+use crate::quote::excerpt;
+use crate::rules::{Position, Preset};
+use crate::tui::{self, Config, Ending, Look, Session, Storage, ThemeName};
 
 /// Arguments of `brandubh play`.
 #[derive(Args, Debug, Clone, Default)]
@@ -22,11 +24,15 @@ pub struct PlayArgs {
     /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
     #[arg(long, value_name = "PLAYER")]
     pub defenders: Option<Player>,
-    /// Continue the game saved in FILE.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders"])]
+    /// Start from this position (skips the new-game screen): rank 1 first, then the side to
+    /// move, e.g. "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".
+    #[arg(long, value_name = "POS")]
+    pub position: Option<String>,
+    /// Continue the game in FILE (a saved game, an OpenTafl `.otg` record or a move record).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders", "position"])]
     pub load: Option<PathBuf>,
     /// Continue the autosaved game (the one played last).
-    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders"])]
+    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders", "position"])]
     pub resume: bool,
     /// Folder for saves and the autosave (instead of `BRANDUBH_SAVE_DIR` or the data folder).
     #[arg(long, value_name = "DIR")]
@@ -48,11 +54,19 @@ impl PlayArgs {
             (None, true) => Some(resume_autosave(&storage)?),
             (None, false) => None,
         };
+        let preset = self.rules.unwrap_or_default();
+        let start = match &self.position {
+            Some(text) => parse_start(&preset.rules(), text)
+                .map_err(|e| CliError::new(format!("--position \"{}\": {e}", excerpt(text))))?,
+            None => Position::start(),
+        };
         Ok(Config {
-            preset: self.rules.unwrap_or_default(),
+            preset,
+            start,
             attackers: self.attackers.unwrap_or(Player::Human),
             defenders: self.defenders.unwrap_or(Player::Human),
             skip_setup: self.rules.is_some()
+                || self.position.is_some()
                 || self.attackers.is_some()
                 || self.defenders.is_some(),
             resume,
@@ -85,11 +99,13 @@ fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
-pub(super) fn run(args: &PlayArgs) -> Result<(), CliError> {
+pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let storage = args
         .save_dir
         .clone()
         .map_or_else(Storage::default_places, Storage::in_dir);
     let config = args.config(storage, no_color())?;
-    tui::run(config).map_err(|e| CliError::new(e.to_string()))
+    tui::run(config)
+        .map(Ending::exit_code)
+        .map_err(|e| CliError::new(e.to_string()))
 }

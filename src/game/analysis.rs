@@ -7,13 +7,17 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Score;
+use crate::quote::excerpt;
 use crate::rules::{AnnotatedMove, GameState, MoveError, Side};
 
 /// How good a move was, from the mover's point of view, best first.
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize)]
+#[derive(
+    Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum MoveClass {
     /// The engine's own choice.
@@ -306,31 +310,44 @@ impl fmt::Display for AnalysisError {
                 -Score::MATE,
                 Score::MATE
             ),
-            Self::Best { text, error } => {
-                write!(f, "best move \"{}\": {error}", text.escape_debug())
-            }
+            Self::Best { text, error } => write!(f, "best move \"{}\": {error}", excerpt(text)),
             Self::Line {
                 number,
                 text,
                 error,
-            } => write!(f, "pv move {number} \"{}\": {error}", text.escape_debug()),
+            } => write!(f, "pv move {number} \"{}\": {error}", excerpt(text)),
         }
     }
 }
 
 impl std::error::Error for AnalysisError {}
 
-/// The analysis of a ply as saved and read (before it is checked against its position).
-/// Field order is the order in the file.
-#[derive(Serialize, Deserialize)]
+/// The analysis of one move: its class, the scores before and after it, and the engine's best
+/// move and line in the position it was played from.
+// As saved and read, before it is checked against its position. Field order is the order in
+// the file; the doc comments are the JSON Schema's descriptions.
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "PlyAnalysis")]
 pub(super) struct SavedPly {
+    /// The move's class, from the mover's point of view: `best` (the engine's choice),
+    /// `good`, `inaccuracy`, `mistake` or `blunder`.
     class: MoveClass,
+    /// Whether the move was the only one that does not lose by force.
     only_move: bool,
+    /// The score of the position before the move (the best move's score), for the mover.
+    #[schemars(range(min = -30_000, max = 30_000))]
     score_before: i32,
+    /// The score of the position after the move, for the mover.
+    #[schemars(range(min = -30_000, max = 30_000))]
     score_after: i32,
+    /// The engine's best move in the position before, in the annotated notation; loading
+    /// checks that it can be played there.
     best: String,
+    /// The line the engine expects from the position before, starting with its best move;
+    /// loading checks that it can be played from there.
     pv: Vec<String>,
+    /// The depth the position before was searched to, in plies.
     depth: u32,
 }
 

@@ -7,6 +7,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::import::{self, Format};
 use super::save::MAX_SAVE_BYTES;
 use super::{Game, LoadError, LoadErrorKind, Timestamp};
 
@@ -46,6 +47,11 @@ impl std::error::Error for SaveError {
 /// leaves either the previous file or the new one, never a mix. Missing folders are created.
 pub fn save_atomic(path: &Path, game: &Game) -> Result<(), SaveError> {
     write_atomic(path, |out| game.write_json(out), |_| Ok(()))
+}
+
+/// Writes `text` to `path` atomically, as [`save_atomic`] writes a game (exports use it).
+pub fn write_text_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
+    write_atomic(path, |out| out.write_all(text.as_bytes()), |_| Ok(()))
 }
 
 /// Tells temporary files of one process apart.
@@ -113,9 +119,16 @@ fn fill(
     file.sync_all()
 }
 
-/// Loads the saved game at `path`, refusing non-files and files over
-/// [`MAX_SAVE_BYTES`] before reading them.
+/// Loads the game at `path`: a saved game, an OpenTafl game record or a move record, told
+/// apart by content (see [`import::detect`]). Non-files and files over [`MAX_SAVE_BYTES`] are
+/// refused before reading them.
 pub fn load(path: &Path) -> Result<Game, LoadError> {
+    load_with_format(path).map(|(game, _)| game)
+}
+
+/// [`load`], also saying which kind of file it was (a game read from another program's
+/// record is saved in a file of its own, never over the record).
+pub fn load_with_format(path: &Path) -> Result<(Game, Format), LoadError> {
     let in_file = |kind: LoadErrorKind| LoadError::from(kind).in_file(path);
     let meta = fs::metadata(path).map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
     if !meta.is_file() {
@@ -130,7 +143,7 @@ pub fn load(path: &Path) -> Result<Game, LoadError> {
     File::open(path)
         .and_then(|file| file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
-    Game::from_json_bytes(&bytes).map_err(|e| e.in_file(path))
+    import::read(&bytes).map_err(|e| e.in_file(path))
 }
 
 /// There is no default save folder: neither the override nor the home folder is set.
@@ -148,30 +161,17 @@ impl fmt::Display for NoSaveDir {
 
 impl std::error::Error for NoSaveDir {}
 
-/// The folder for saved games: `$BRANDUBH_SAVE_DIR` if set; otherwise the user's data
-/// folder: `$XDG_DATA_HOME/brandubh` or `~/.local/share/brandubh` on Linux and other Unix,
-/// `~/Library/Application Support/brandubh` on macOS, `%APPDATA%\brandubh` on Windows.
+/// The folder for saved games: `$BRANDUBH_SAVE_DIR` if set and not empty; otherwise
+/// `brandubh` in the user's data folder as the `directories` crate finds it:
+/// `$XDG_DATA_HOME/brandubh` (when absolute) or `~/.local/share/brandubh` on Linux and other
+/// Unix, `~/Library/Application Support/brandubh` on macOS, `%APPDATA%\brandubh` on Windows.
 pub fn default_save_dir() -> Result<PathBuf, NoSaveDir> {
-    save_dir_from(|name| std::env::var_os(name))
-}
-
-/// [`default_save_dir`] with the environment given as a function.
-fn save_dir_from(var: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, NoSaveDir> {
-    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = set(SAVE_DIR_ENV) {
-        return Ok(dir);
+    if let Some(dir) = std::env::var_os(SAVE_DIR_ENV).filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(dir));
     }
-    let data = if cfg!(windows) {
-        set("APPDATA").or_else(|| set("USERPROFILE").map(|p| p.join("AppData").join("Roaming")))
-    } else if cfg!(target_os = "macos") {
-        set("HOME").map(|home| home.join("Library").join("Application Support"))
-    } else {
-        // The XDG spec says to ignore a relative XDG_DATA_HOME.
-        set("XDG_DATA_HOME")
-            .filter(|p| p.is_absolute())
-            .or_else(|| set("HOME").map(|home| home.join(".local").join("share")))
-    };
-    data.map(|dir| dir.join("brandubh")).ok_or(NoSaveDir)
+    directories::BaseDirs::new()
+        .map(|base| base.data_dir().join("brandubh"))
+        .ok_or(NoSaveDir)
 }
 
 /// The autosave file: [`AUTOSAVE_FILE`] in the default save folder.
@@ -200,7 +200,7 @@ pub fn new_save_path(dir: &Path, game: &Game) -> PathBuf {
 pub struct SaveEntry {
     /// The file.
     pub path: PathBuf,
-    /// The file name without `.json`.
+    /// The file name without `.json` (OpenTafl records keep their `.otg`).
     pub name: String,
     /// When the file was last written, if the system says.
     pub modified: Option<Timestamp>,
@@ -232,7 +232,8 @@ impl std::error::Error for ListError {
     }
 }
 
-/// The `.json` files in `dir` (not hidden ones), newest first, each loaded for its summary.
+/// The `.json` and `.otg` files in `dir` (not hidden ones), newest first, each loaded for
+/// its summary.
 /// A folder that does not exist yet holds no saves.
 pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     let fail = |error| ListError {
@@ -247,11 +248,14 @@ pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     let mut saves = Vec::new();
     for entry in entries {
         let path = entry.map_err(fail)?.path();
+        let is_otg = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("otg"));
         let Some(name) = path
             .file_name()
             .and_then(|n| n.to_str())
             .filter(|n| !n.starts_with('.'))
-            .and_then(|n| n.strip_suffix(".json"))
+            .and_then(|n| n.strip_suffix(".json").or(is_otg.then_some(n)))
             .map(str::to_owned)
         else {
             continue;
@@ -282,39 +286,57 @@ mod tests {
     use crate::game::Player;
     use crate::rules::{Position, Preset};
 
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-        move |name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| OsString::from(v))
+    /// Set in a copy of this test binary that checks [`default_save_dir`] in the environment
+    /// it was given: the expected folder.
+    const EXPECTED_DIR_ENV: &str = "BRANDUBH_TEST_EXPECTED_SAVE_DIR";
+
+    /// Checks the save folder in a child process per environment (the environment of this
+    /// process cannot be changed safely while other tests run).
+    #[test]
+    fn the_save_folder_follows_the_environment() {
+        if let Some(expected) = std::env::var_os(EXPECTED_DIR_ENV) {
+            assert_eq!(default_save_dir(), Ok(PathBuf::from(expected)));
+            return;
         }
-    }
-
-    #[test]
-    fn the_override_wins() {
-        let dir = save_dir_from(env(&[(SAVE_DIR_ENV, "/tmp/saves"), ("HOME", "/home/u")]));
-        assert_eq!(dir, Ok(PathBuf::from("/tmp/saves")));
-        assert_eq!(save_dir_from(env(&[])), Err(NoSaveDir));
-    }
-
-    #[cfg(all(unix, not(target_os = "macos")))]
-    #[test]
-    fn linux_follows_xdg() {
-        let vars = [("XDG_DATA_HOME", "/data"), ("HOME", "/home/u")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/data/brandubh"))
-        );
-        let vars = [("XDG_DATA_HOME", "relative"), ("HOME", "/home/u")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/home/u/.local/share/brandubh"))
-        );
-        let vars = [(SAVE_DIR_ENV, ""), ("XDG_DATA_HOME", ""), ("HOME", "/h")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/h/.local/share/brandubh"))
-        );
+        let mut cases = vec![(
+            vec![(SAVE_DIR_ENV, "/tmp/saves"), ("HOME", "/home/u")],
+            "/tmp/saves",
+        )];
+        if cfg!(all(unix, not(target_os = "macos"))) {
+            cases.extend([
+                (vec![("HOME", "/home/u")], "/home/u/.local/share/brandubh"),
+                (
+                    vec![("XDG_DATA_HOME", "/data"), ("HOME", "/home/u")],
+                    "/data/brandubh",
+                ),
+                // The XDG spec says to ignore a relative XDG_DATA_HOME.
+                (
+                    vec![("XDG_DATA_HOME", "relative"), ("HOME", "/home/u")],
+                    "/home/u/.local/share/brandubh",
+                ),
+                (
+                    vec![(SAVE_DIR_ENV, ""), ("XDG_DATA_HOME", ""), ("HOME", "/h")],
+                    "/h/.local/share/brandubh",
+                ),
+            ]);
+        }
+        let me = std::env::current_exe().unwrap();
+        let name = "game::storage::tests::the_save_folder_follows_the_environment";
+        for (vars, expected) in cases {
+            let out = std::process::Command::new(&me)
+                .args([name, "--exact", "--test-threads=1"])
+                .env_clear()
+                .envs(vars.iter().copied())
+                .env(EXPECTED_DIR_ENV, expected)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && stdout.contains("1 passed"),
+                "{vars:?}: {stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
     }
 
     fn game(moves: &[&str]) -> Game {

@@ -3,29 +3,36 @@
 
 mod ai;
 mod files;
+mod review;
 #[cfg(test)]
 mod tests;
+mod warnings;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
+use self::warnings::Warnings;
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{self, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
+use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::panels::{self, PanelData};
+use super::review::Review;
 use super::screens::{self, RulesScreen, SetupForm};
 use super::session::{Session, Storage};
 use super::theme::Look;
 use crate::game::Player;
-use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
+use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Side, Square};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Rule preset.
     pub preset: Preset,
+    /// The position the game starts from.
+    pub start: Position,
     /// Who plays the attackers.
     pub attackers: Player,
     /// Who plays the defenders.
@@ -44,6 +51,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             preset: Preset::default(),
+            start: Position::start(),
             attackers: Player::Human,
             defenders: Player::Human,
             skip_setup: false,
@@ -59,6 +67,8 @@ impl Default for Config {
 pub enum Tone {
     /// Information.
     Info,
+    /// A danger in the game: a threat to the king, an open line, a repetition.
+    Warning,
     /// Something could not be done.
     Error,
 }
@@ -87,6 +97,18 @@ enum Overlay {
 enum Screen {
     Setup(SetupForm),
     Game,
+    Review(Review),
+}
+
+impl Screen {
+    /// The screen a game is played on: the board, or the review if the game is over.
+    fn playing(session: &Session) -> Screen {
+        if session.outcome().is_some() {
+            Screen::Review(Review::new(session.moves().len()))
+        } else {
+            Screen::Game
+        }
+    }
 }
 
 /// The whole state of the terminal game.
@@ -108,6 +130,7 @@ pub struct App {
     /// Whether a game has been on screen (the new-game screen can go back to it).
     played: bool,
     ai: AiState,
+    warnings: Warnings,
     quit: bool,
     size: Rect,
 }
@@ -118,17 +141,17 @@ impl App {
         let skip_setup = config.skip_setup || config.resume.is_some();
         // A game loaded from its file is saved as it is.
         let skip_setup_saved = config.resume.as_ref().is_some_and(|s| s.file().is_some());
-        let session = config
-            .resume
-            .unwrap_or_else(|| Session::new(config.preset, config.attackers, config.defenders));
+        let rules = config.preset.rules();
+        let session = config.resume.unwrap_or_else(|| {
+            Session::new(rules, config.start, config.attackers, config.defenders)
+        });
         let screen = if skip_setup {
-            Screen::Game
+            Screen::playing(&session)
         } else {
-            Screen::Setup(SetupForm::new(
-                config.preset,
-                config.attackers,
-                config.defenders,
-            ))
+            Screen::Setup(
+                SetupForm::new(config.preset, config.attackers, config.defenders)
+                    .starting_from(rules, &config.start),
+            )
         };
         App {
             look: config.look,
@@ -145,6 +168,7 @@ impl App {
             saved: skip_setup_saved,
             played: skip_setup,
             ai: AiState::default(),
+            warnings: Warnings::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         }
@@ -186,8 +210,10 @@ impl App {
         match (&self.overlay, &self.screen) {
             (Some(Overlay::Question(_)), _) => Mode::Question,
             (Some(Overlay::Save(_)), _) => Mode::Text,
+            (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (Some(Overlay::Help | Overlay::Rules(_) | Overlay::Load(_)), _)
             | (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
@@ -207,6 +233,10 @@ impl App {
             Screen::Setup(form) => {
                 let form = form.clone();
                 self.update_setup(form, action);
+            }
+            Screen::Review(review) => {
+                let review = *review;
+                self.update_review(review, action);
             }
             Screen::Game if self.typing.is_some() => self.update_typing(action),
             Screen::Game => self.update_game(action),
@@ -308,10 +338,12 @@ impl App {
     fn update_setup(&mut self, mut form: SetupForm, action: Action) {
         match action {
             // Enter starts from any field: the form shows every choice at once.
-            Action::Confirm => return self.start_chosen(&form),
+            Action::Confirm => self.start_chosen(&mut form),
             Action::Click { column, row } if form.click(self.size, column, row) => {
-                return self.start_chosen(&form);
+                self.start_chosen(&mut form);
             }
+            Action::Type(c) => form.type_char(c),
+            Action::Backspace => form.backspace(),
             Action::Move(dir) => form.move_focus(dir),
             Action::Cancel => {
                 // Back to the game in play, or out if there is none to go back to.
@@ -323,7 +355,7 @@ impl App {
                 return;
             }
             Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0.rules())));
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
             }
             Action::Help => self.overlay = Some(Overlay::Help),
             Action::Load => self.ask_load(),
@@ -334,10 +366,15 @@ impl App {
         }
     }
 
-    /// Starts a new game with the choices of the new-game form.
-    fn start_chosen(&mut self, form: &SetupForm) {
-        let (preset, attackers, defenders) = form.choice();
-        self.start(Session::new(preset, attackers, defenders));
+    /// Starts a new game with the choices of the new-game form; if its position cannot
+    /// start a game (the form says why), moves the focus there instead.
+    fn start_chosen(&mut self, form: &mut SetupForm) {
+        let (rules, attackers, defenders) = form.choice();
+        if let Ok(start) = form.start() {
+            self.start(Session::new(rules, start, attackers, defenders));
+        } else {
+            form.focus_position();
+        }
     }
 
     /// Starts playing `session`.
@@ -348,7 +385,7 @@ impl App {
         self.session = session;
         self.saved = false;
         self.played = true;
-        self.screen = Screen::Game;
+        self.screen = Screen::playing(&self.session);
         self.cursor = Square::THRONE;
         self.selected = None;
         self.hint = None;
@@ -378,7 +415,7 @@ impl App {
                 self.typing = None;
                 if text.is_empty() {
                     self.status = None;
-                } else if self.can_move_by_hand() {
+                } else if self.can_move_by_hand() && !self.holds_typed(&text) {
                     match self.session.play_text(&text) {
                         Ok(_) => self.after_move(),
                         Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
@@ -414,6 +451,7 @@ impl App {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
+            Action::ToggleWarnings => self.toggle_warnings(),
             Action::MoveNow => self.move_now(),
             Action::Pause => self.toggle_pause(),
             Action::Faster | Action::Slower => {
@@ -442,6 +480,7 @@ impl App {
             Action::Save => self.ask_save(),
             Action::Load => self.ask_load(),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
+            Action::Review => self.open_review(),
             Action::Quit => {
                 if self.is_dirty() {
                     self.overlay = Some(Overlay::Question(Question::Quit {
@@ -471,7 +510,7 @@ impl App {
     fn can_move_by_hand(&mut self) -> bool {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
-                "the game is over ({}): n for a new game, u to undo",
+                "the game is over ({}): v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
             return false;
@@ -500,6 +539,9 @@ impl App {
                 return;
             }
             let mv = Move::new(from, sq);
+            if self.holds_move(mv) {
+                return;
+            }
             match self.session.play(mv) {
                 Ok(_) => {
                     self.after_move();
@@ -524,6 +566,7 @@ impl App {
                         "{} on {sq} selected: choose a highlighted square",
                         piece_name(piece)
                     ));
+                    self.warn_selection();
                 }
             }
             Some(piece) => self.error(format!(
@@ -548,7 +591,7 @@ impl App {
                 Player::Human => "",
                 Player::Ai { .. } => "the AI ",
             };
-            self.info(format!("{who}played {last}; the {to_move} to move"));
+            self.info_warned(format!("{who}played {last}; the {to_move} to move"));
         }
     }
 
@@ -564,6 +607,14 @@ impl App {
         self.info(message);
     }
 
+    /// Writes the autosave now if the game has changes that are in no file (before the program
+    /// ends on a signal).
+    pub fn autosave_now(&mut self) {
+        if self.is_dirty() {
+            self.changed();
+        }
+    }
+
     fn changed(&mut self) {
         self.saved = false;
         if let Some(path) = &self.storage.autosave
@@ -576,7 +627,7 @@ impl App {
     fn say_outcome(&mut self) {
         if let Some(outcome) = self.session.outcome() {
             self.info(format!(
-                "{}: n for a new game, u to undo",
+                "{}: v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
         }
@@ -604,7 +655,7 @@ impl App {
                 self.ai.paused = true;
             }
             self.changed();
-            self.info("move taken back: r to redo".to_owned());
+            self.info_warned("move taken back: r to redo".to_owned());
         } else {
             self.error("nothing to undo".to_owned());
         }
@@ -621,7 +672,7 @@ impl App {
                 && self.session.redo()
             {}
             self.changed();
-            self.info("move played again".to_owned());
+            self.info_warned("move played again".to_owned());
         } else {
             self.error("nothing to redo".to_owned());
         }
@@ -688,24 +739,17 @@ impl App {
 
     /// The marks to draw on the board.
     fn marks(&self) -> Marks {
-        let state = self.session.state();
-        let position = state.position();
-        let last = self.session.moves().last();
-        // The king's capture is not among the listed captures: he stood where he was before.
-        let king_taken = match (last.and_then(|l| l.mark), state.history()) {
-            (Some(EndMark::KingCaptured), [.., before, _]) => before.king(),
-            _ => None,
-        };
-        let captured = last.map_or(Bitboard::EMPTY, |l| l.captured);
+        let game = self.session.game();
+        let last = game.at_ply(game.moves().len());
         Marks {
             cursor: Some(self.cursor),
             selected: self.selected,
-            destinations: self
-                .selected
-                .map_or(Bitboard::EMPTY, |sq| position.destinations(sq)),
-            last_move: last.map(|l| l.mv),
-            captured: king_taken.map_or(captured, |k| captured.with(k)),
+            destinations: self.selected.map_or(Bitboard::EMPTY, |sq| {
+                self.session.state().position().destinations(sq)
+            }),
             hint: self.hint,
+            repeats: self.repeating_destinations(),
+            ..last.as_ref().map(Marks::after).unwrap_or_default()
         }
     }
 
@@ -723,10 +767,19 @@ impl App {
                 screens::render_setup(form, &self.look, area, frame.buffer_mut());
             }
             Screen::Game => self.draw_game(layout, frame),
+            Screen::Review(review) => self.draw_review(*review, layout, frame),
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help) => dialogs::render_help(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Help) => {
+                let (title, keys, notes) = if let Screen::Review(_) = self.screen {
+                    ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+                } else {
+                    let state = if self.warnings.on() { "on" } else { "off" };
+                    (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
+                };
+                dialogs::render_help(&title, keys, notes, &self.look, area, frame.buffer_mut());
+            }
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
@@ -748,6 +801,7 @@ impl App {
             moves: self.session.moves(),
             scroll: self.list_scroll,
             outcome: self.session.outcome(),
+            warnings: self.warnings.on(),
             ai: self.ai_view(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
-use super::input::{BOARD_KEYS, Direction};
+use super::input::Direction;
 use super::screens::wrap;
 use super::theme::Look;
 use crate::game::storage::SaveEntry;
@@ -38,15 +38,21 @@ fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     inner
 }
 
-/// Draws the list of keys.
-pub fn render_help(look: &Look, area: Rect, buf: &mut Buffer) {
-    let key_width = BOARD_KEYS.iter().map(|(k, _)| k.len()).max().unwrap_or(0) + 2;
-    let text_width = BOARD_KEYS.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
-    let rows = u16::try_from(BOARD_KEYS.len() + 2).unwrap_or(u16::MAX);
-    let width = u16::try_from(key_width + text_width + 4).unwrap_or(u16::MAX);
-    let rect = centered(area, width, rows + 2);
-    let inner = popup("Keys", look, rect, buf);
-    let mut lines: Vec<Line> = BOARD_KEYS
+/// Draws the pop-up `title` with the list of `keys` (keys, what they do), then `notes` wrapped
+/// to the width.
+pub fn render_help(
+    title: &str,
+    keys: &[(&str, &str)],
+    notes: &[&str],
+    look: &Look,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let chars = |t: &str| t.chars().count();
+    let key_width = keys.iter().map(|(k, _)| chars(k)).max().unwrap_or(0) + 2;
+    let text_width = keys.iter().map(|(_, t)| chars(t)).max().unwrap_or(0);
+    let inner_width = key_width + text_width;
+    let mut lines: Vec<Line> = keys
         .iter()
         .map(|(keys, what)| {
             Line::from(vec![
@@ -55,9 +61,23 @@ pub fn render_help(look: &Look, area: Rect, buf: &mut Buffer) {
             ])
         })
         .collect();
-    lines.push(Line::default());
-    lines.push(Line::styled("Esc or ? to close", look.theme.label));
+    for note in notes {
+        lines.push(Line::default());
+        lines.extend(wrap(note, inner_width).into_iter().map(Line::raw));
+    }
+    let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let width = u16::try_from(inner_width + 4).unwrap_or(u16::MAX);
+    let rect = centered(area, width, rows.saturating_add(2));
+    let inner = popup(title, look, rect, buf);
     Paragraph::new(lines).render(inner, buf);
+    // How to close it, on the bottom border.
+    let close = Rect::new(
+        rect.x + 1,
+        rect.bottom() - 1,
+        rect.width.saturating_sub(2),
+        1,
+    );
+    Line::styled(" Esc or ? to close ", look.theme.label).render(close, buf);
 }
 
 /// A yes/no question.

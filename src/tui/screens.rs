@@ -11,9 +11,10 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 use super::dialogs::centered;
 use super::input::{Action, Direction};
 use super::panels::player_text;
+use super::position_field::PositionField;
 use super::theme::Look;
-use crate::game::{EngineKind, Level, Player};
-use crate::rules::{KingBesideThrone, KingOnThrone, Preset, Repetition, Rules};
+use crate::game::{EngineKind, Level, Player, StartError};
+use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
 
 /// The players offered on the new-game screen, in order.
 const PLAYERS: [Player; 6] = [
@@ -46,23 +47,29 @@ enum Field {
     Rules,
     Attackers,
     Defenders,
+    Position,
     Start,
 }
 
-const FIELDS: [Field; 4] = [
+const FIELDS: [Field; 5] = [
     Field::Rules,
     Field::Attackers,
     Field::Defenders,
+    Field::Position,
     Field::Start,
 ];
 
-/// The new-game form: a preset and the two players.
+/// The new-game form: the rules (a preset, or the custom rules of a game played on from a
+/// review), the two players and the start position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupForm {
     focus: usize,
     preset: Preset,
+    /// Rules that match no preset, until a preset is chosen.
+    custom: Option<Rules>,
     attackers: Player,
     defenders: Player,
+    position: PositionField,
 }
 
 /// The screen rows of the form's parts.
@@ -72,6 +79,7 @@ struct SetupRows {
     summary: u16,
     attackers: u16,
     defenders: u16,
+    position: u16,
     start: u16,
     keys: u16,
 }
@@ -84,11 +92,12 @@ impl SetupRows {
         let y = frame.y;
         SetupRows {
             frame,
-            presets: y + 2,
-            summary: y + 7,
-            attackers: y + 10,
-            defenders: y + 11,
-            start: y + 13,
+            presets: y + 1,
+            summary: y + 6,
+            attackers: y + 9,
+            defenders: y + 10,
+            position: y + 11,
+            start: y + 14,
             keys: y + 15,
         }
     }
@@ -106,19 +115,61 @@ fn cycle<T: Copy + PartialEq>(items: &[T], current: T, forward: bool) -> T {
 }
 
 impl SetupForm {
-    /// The form filled in with these choices, the focus on Start.
-    pub const fn new(preset: Preset, attackers: Player, defenders: Player) -> SetupForm {
+    /// The form filled in with these choices, from the standard start, the focus on Start.
+    pub fn new(preset: Preset, attackers: Player, defenders: Player) -> SetupForm {
         SetupForm {
-            focus: 3,
+            focus: FIELDS.len() - 1,
             preset,
+            custom: None,
             attackers,
             defenders,
+            position: PositionField::default(),
         }
     }
 
-    /// The chosen preset and players.
-    pub const fn choice(&self) -> (Preset, Player, Player) {
-        (self.preset, self.attackers, self.defenders)
+    /// The form with `rules` (a preset's, or custom ones) and the start position filled in.
+    #[must_use]
+    pub fn starting_from(self, rules: Rules, start: &Position) -> SetupForm {
+        SetupForm {
+            preset: rules.preset().unwrap_or(self.preset),
+            custom: rules.preset().is_none().then_some(rules),
+            position: PositionField::new(start),
+            ..self
+        }
+    }
+
+    /// The chosen rules and players.
+    pub fn choice(&self) -> (Rules, Player, Player) {
+        (self.rules(), self.attackers, self.defenders)
+    }
+
+    fn rules(&self) -> Rules {
+        self.custom.unwrap_or_else(|| self.preset.rules())
+    }
+
+    /// The chosen start position, checked under the chosen rules.
+    pub fn start(&self) -> Result<Position, StartError> {
+        self.position.start(&self.rules())
+    }
+
+    /// Whether keys are typed into the position field.
+    pub const fn is_typing(&self) -> bool {
+        matches!(FIELDS[self.focus], Field::Position)
+    }
+
+    /// Types `c` into the position field.
+    pub fn type_char(&mut self, c: char) {
+        self.position.push(c);
+    }
+
+    /// Deletes the last character of the position field.
+    pub fn backspace(&mut self) {
+        self.position.pop();
+    }
+
+    /// Moves the focus to the position field (to correct it).
+    pub fn focus_position(&mut self) {
+        self.focus = field_index(Field::Position);
     }
 
     fn field(&self) -> Field {
@@ -136,15 +187,18 @@ impl SetupForm {
 
     fn change(&mut self, forward: bool) {
         match self.field() {
-            Field::Rules => self.preset = cycle(&Preset::ALL, self.preset, forward),
+            Field::Rules => {
+                self.preset = cycle(&Preset::ALL, self.preset, forward);
+                self.custom = None;
+            }
             Field::Attackers => self.attackers = cycle(&PLAYERS, self.attackers, forward),
             Field::Defenders => self.defenders = cycle(&PLAYERS, self.defenders, forward),
-            Field::Start => {}
+            Field::Position | Field::Start => {}
         }
     }
 
-    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player, or
-    /// returns true on Start.
+    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player,
+    /// focuses the position field, or returns true on Start.
     pub fn click(&mut self, size: Rect, column: u16, row: u16) -> bool {
         let rows = SetupRows::new(size);
         if !rows
@@ -156,16 +210,28 @@ impl SetupForm {
         if let Some(i) = row.checked_sub(rows.presets).map(usize::from)
             && i < Preset::ALL.len()
         {
-            self.focus = 0;
+            self.focus = field_index(Field::Rules);
             self.preset = Preset::ALL[i];
+            self.custom = None;
         } else if row == rows.attackers || row == rows.defenders {
-            self.focus = if row == rows.attackers { 1 } else { 2 };
+            self.focus = field_index(if row == rows.attackers {
+                Field::Attackers
+            } else {
+                Field::Defenders
+            });
             self.change(true);
+        } else if row == rows.position {
+            self.focus_position();
         } else if row == rows.start {
             return true;
         }
         false
     }
+}
+
+/// The place of `field` in the form.
+fn field_index(field: Field) -> usize {
+    FIELDS.iter().position(|&f| f == field).unwrap_or(0)
 }
 
 /// Draws the new-game form.
@@ -194,7 +260,7 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
     // The label, the mark and the name take 27 columns.
     let summary_width = usize::from(f.width.saturating_sub(2 + 27 + 1));
     for (i, preset) in Preset::ALL.into_iter().enumerate() {
-        let chosen = preset == form.preset;
+        let chosen = form.custom.is_none() && preset == form.preset;
         let label = if i == 0 { "Rules      " } else { "           " };
         let mark = if chosen { "(•) " } else { "( ) " };
         let style = if chosen {
@@ -216,10 +282,12 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             buf,
         );
     }
-    let summary = wrap(
-        form.preset.summary(),
-        usize::from(f.width.saturating_sub(2 + 15)),
-    );
+    let summary_text = if form.custom.is_some() {
+        "Custom rules: those of the game played on (i shows them; ←→ picks a preset instead)"
+    } else {
+        form.preset.summary()
+    };
+    let summary = wrap(summary_text, usize::from(f.width.saturating_sub(2 + 15)));
     for (i, text) in summary.into_iter().take(2).enumerate() {
         let y = rows.summary + u16::try_from(i).unwrap_or(0);
         line_at(
@@ -254,6 +322,7 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             buf,
         );
     }
+    render_position(form, &rows, look, buf);
     line_at(
         rows.start,
         Line::from(vec![
@@ -263,15 +332,32 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
         buf,
     );
     render_focus_marker(form, &rows, look, buf);
-    line_at(
-        rows.keys,
-        Line::styled(
-            "↑↓ field · ←→ change · Enter start · i rules · o load · Esc back",
-            theme.label,
-        )
-        .centered(),
-        buf,
-    );
+    let keys = if form.is_typing() {
+        "type a position · Backspace delete · ↑↓ field · Enter start · Esc back"
+    } else {
+        "↑↓ field · ←→ change · Enter start · i rules · o load · Esc back"
+    };
+    line_at(rows.keys, Line::styled(keys, theme.label).centered(), buf);
+}
+
+/// The position field of the new-game form and, below it, what the position means.
+fn render_position(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
+    let f = rows.frame;
+    if rows.position < f.bottom() {
+        form.position.render(
+            Span::styled("Position   ", look.theme.heading),
+            form.field() == Field::Position,
+            &form.rules(),
+            look,
+            Rect::new(
+                f.x + 2,
+                rows.position,
+                f.width.saturating_sub(2),
+                (f.bottom() - rows.position).min(2),
+            ),
+            buf,
+        );
+    }
 }
 
 /// The `›` left of the focused field of the new-game form.
@@ -280,8 +366,10 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
         .iter()
         .position(|&p| p == form.preset)
         .unwrap_or(0);
+    let chosen = if form.custom.is_some() { 0 } else { chosen };
     let focus_row = match form.field() {
         Field::Rules => rows.presets + u16::try_from(chosen).unwrap_or(0),
+        Field::Position => rows.position,
         Field::Attackers => rows.attackers,
         Field::Defenders => rows.defenders,
         Field::Start => rows.start,
@@ -541,12 +629,14 @@ mod tests {
         let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
         assert_eq!(form.field(), Field::Start);
         form.move_focus(Direction::Up);
+        assert!(form.is_typing(), "the position field");
+        form.move_focus(Direction::Up);
         form.move_focus(Direction::Right);
         assert_eq!(form.choice().2, PLAYERS[1]);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Left);
-        assert_eq!(form.choice().0, Preset::OpenTafl);
+        assert_eq!(form.choice().0, Preset::OpenTafl.rules());
         assert_ne!(form.field(), Field::Start);
     }
 
@@ -556,11 +646,68 @@ mod tests {
         let rows = SetupRows::new(size);
         let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
         assert!(!form.click(size, rows.frame.x + 15, rows.presets + 2));
-        assert_eq!(form.choice().0, Preset::Nielsen);
+        assert_eq!(form.choice().0, Preset::Nielsen.rules());
         assert!(!form.click(size, rows.frame.x + 15, rows.defenders));
         assert_eq!(form.choice().2, PLAYERS[1]);
         assert!(!form.click(size, rows.frame.x + 15, rows.keys));
+        assert!(!form.click(size, rows.frame.x + 15, rows.position));
+        assert!(form.is_typing());
         assert!(form.click(size, rows.frame.x + 15, rows.start));
+    }
+
+    #[test]
+    fn a_game_played_on_keeps_its_custom_rules_until_a_preset_is_chosen() {
+        let custom = Rules {
+            encirclement: false,
+            ..Preset::Standard.rules()
+        };
+        let start: Position = "/7/7/7/3K3/7/t6/7/ d".parse().unwrap();
+        let mut form = SetupForm::new(Preset::Walker, Player::Human, Player::Human)
+            .starting_from(custom, &start);
+        assert_eq!(form.choice().0, custom);
+        assert_eq!(form.start(), Ok(start));
+        for _ in 0..4 {
+            form.move_focus(Direction::Up);
+        }
+        assert_eq!(form.field(), Field::Rules);
+        form.move_focus(Direction::Right);
+        assert_eq!(
+            form.choice().0,
+            Preset::Nielsen.rules(),
+            "next after walker"
+        );
+        let preset = SetupForm::new(Preset::Standard, Player::Human, Player::Human)
+            .starting_from(Preset::OpenTafl.rules(), &start);
+        assert_eq!(preset.choice().0, Preset::OpenTafl.rules());
+        assert_eq!(preset.custom, None);
+    }
+
+    #[test]
+    fn the_position_is_typed_and_checked_under_the_chosen_rules() {
+        let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        form.focus_position();
+        // The defenders to move, encircled: over under standard, playable under walker.
+        for c in "/7/1ttttt1/1tTKTt1/1t3t1/1ttttt1/7/7/ dx".chars() {
+            form.type_char(c);
+        }
+        assert!(matches!(form.start(), Err(StartError::Setup(_))));
+        form.backspace();
+        assert!(matches!(form.start(), Err(StartError::Over(_))));
+        let size = Rect::new(0, 0, 80, 24);
+        let mut buf = Buffer::empty(size);
+        render_setup(&form, &Look::default(), size, &mut buf);
+        let text: String = buf
+            .content()
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect();
+        assert!(text.contains("already over"), "{text}");
+        let rows = SetupRows::new(size);
+        form.click(size, rows.frame.x + 15, rows.presets + 1);
+        assert_eq!(
+            form.start().unwrap().side_to_move(),
+            crate::rules::Side::Defenders
+        );
     }
 
     #[test]

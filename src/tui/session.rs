@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::game::import::Format;
 use crate::game::storage::{self, ListError, SaveEntry, SaveError};
 use crate::game::{AlreadyOver, Game, LoadError, Player};
 use crate::rules::{
@@ -45,14 +46,9 @@ pub struct Session {
 }
 
 impl Session {
-    /// A new game under `preset` from the standard start.
-    pub fn new(preset: Preset, attackers: Player, defenders: Player) -> Session {
-        Session::from_game(Game::new(
-            Rules::from(preset),
-            Position::start(),
-            attackers,
-            defenders,
-        ))
+    /// A new game under `rules` from `start`.
+    pub fn new(rules: Rules, start: Position, attackers: Player, defenders: Player) -> Session {
+        Session::from_game(Game::new(rules, start, attackers, defenders))
     }
 
     /// The session of a game that belongs to no file yet.
@@ -60,11 +56,14 @@ impl Session {
         Session { game, file: None }
     }
 
-    /// Loads the game saved at `path`.
+    /// Loads the game at `path`. A game read from another program's record (an OpenTafl
+    /// record, a move record) belongs to no file: saving it writes a new save, never over
+    /// the record.
     pub fn load(path: &Path) -> Result<Session, LoadError> {
+        let (game, format) = storage::load_with_format(path)?;
         Ok(Session {
-            game: storage::load(path)?,
-            file: Some(path.to_owned()),
+            game,
+            file: (format == Format::Json).then(|| path.to_owned()),
         })
     }
 
@@ -177,7 +176,12 @@ mod tests {
     #[test]
     fn a_saved_game_loads_back_and_keeps_its_file() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = Session::new(Preset::Walker, Player::Human, Player::Human);
+        let mut s = Session::new(
+            Preset::Walker.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
         s.play_text("d2-e2").unwrap();
         let path = s.save_path(dir.path());
         assert!(path.starts_with(dir.path()));
@@ -193,9 +197,47 @@ mod tests {
     }
 
     #[test]
+    fn a_game_from_another_programs_record_is_saved_under_a_new_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = dir.path().join("club.otg");
+        std::fs::write(
+            &record,
+            "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n",
+        )
+        .unwrap();
+        let before = std::fs::read(&record).unwrap();
+        let mut s = Session::load(&record).unwrap();
+        assert_eq!(s.preset(), Some(Preset::OpenTafl));
+        assert_eq!(s.moves().len(), 2);
+        assert_eq!(s.file(), None);
+        let path = s.save_path(dir.path());
+        assert_ne!(path, record);
+        s.save(&path).unwrap();
+        assert_eq!(
+            std::fs::read(&record).unwrap(),
+            before,
+            "the record is untouched"
+        );
+        let mut listed: Vec<String> = saves(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        listed.sort();
+        assert_eq!(listed.len(), 2);
+        assert_eq!(listed[0], "club.otg");
+        assert!(listed[1].starts_with("game-"), "{listed:?}");
+    }
+
+    #[test]
     fn an_autosave_does_not_change_the_games_file() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Session::new(Preset::Standard, Player::Human, Player::Human);
+        let s = Session::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
         let auto = dir.path().join("autosave.json");
         s.autosave(&auto).unwrap();
         assert!(auto.is_file());

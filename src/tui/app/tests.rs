@@ -132,10 +132,66 @@ fn watching_waits_for_the_pace_and_pauses() {
 fn enter_on_any_field_of_the_new_game_form_starts_the_game() {
     let mut app = App::new(Config::default());
     assert!(matches!(app.screen, Screen::Setup(_)));
+    // Up past the position field to the defenders.
+    app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Right));
     app.update(Action::Confirm);
     assert!(matches!(app.screen, Screen::Game));
     assert_ne!(app.session.player(Side::Defenders), Player::Human);
     assert_eq!(app.session.player(Side::Attackers), Player::Human);
+}
+
+/// Asks for a hint in a hot-seat game from `start`, searched to `depth` plies (no clock, so
+/// the answer is the same on any machine), and returns the status line it gives.
+fn hint_from(start: &str, depth: u32) -> (Option<Move>, String) {
+    let start: crate::rules::Position = start.parse().unwrap();
+    let game = crate::game::Game::new(
+        Preset::Standard.rules(),
+        start,
+        Player::Human,
+        Player::Human,
+    );
+    let mut app = App::new(Config {
+        resume: Some(Session::from_game(game)),
+        ..Config::default()
+    });
+    app.ai.hint_limits = crate::ai::Limits::depth(depth);
+    app.update(Action::Hint);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app.hint.is_none() {
+        assert!(Instant::now() < deadline, "no hint");
+        app.tick(Instant::now());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (app.hint, app.status().unwrap().text.clone())
+}
+
+#[test]
+fn a_hint_names_a_forced_win() {
+    // The king on b3 steps onto the edge with two open lines; one attacker blocks one.
+    let (hint, text) = hint_from("/7/7/1K5/7/7/7/3t3/ d", 4);
+    let hint = hint.unwrap().to_string();
+    assert_eq!(text, format!("hint: win in 3: {hint} (marked with ? ?)"));
+}
+
+#[test]
+fn a_hint_in_a_lost_position_names_the_longest_resistance() {
+    // The king on c1 sees a1; blocking on b1 only delays: he runs up to c7 with two lines.
+    // Every other move loses at once.
+    let (hint, text) = hint_from("/2KT3/7/7/7/1t5/7/7/ a", 6);
+    assert_eq!(hint, Some("b5-b1".parse().unwrap()));
+    assert_eq!(
+        text,
+        "hint: every move loses; longest resistance b5-b1, lost in 4"
+    );
+}
+
+#[test]
+fn hints_search_for_a_second_by_default() {
+    let app = against_ai();
+    assert_eq!(
+        app.ai.hint_limits,
+        crate::ai::Limits::time(Duration::from_secs(1))
+    );
 }
