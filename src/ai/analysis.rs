@@ -183,16 +183,17 @@ impl Analyser {
             state.undo();
             let searched = self.search(&state, &limits, stop)?;
             let before = searched.info.score;
+            let after = next.negated();
             let engine_choice = played == searched.best.mv;
             let only_move = engine_choice
                 && !before.is_loss()
                 && self.is_only_move(&state, played, &limits, searched.info.depth, stop)?;
             let analysis = PlyAnalysis {
                 score_before: before,
-                score_after: next.negated(),
+                score_after: after,
                 best: searched.best,
                 pv: state.annotate(&searched.info.pv),
-                class: classify(before, next.negated(), engine_choice),
+                class: classify(before, after, engine_choice),
                 only_move,
                 depth: searched.info.depth,
             };
