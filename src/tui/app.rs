@@ -10,15 +10,17 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
+use self::files::continue_text;
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{self, Question, SavePrompt, SavesList};
+use super::dialogs::{self, Leaving, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
 use super::layout::{GameLayout, minimum_size};
 use super::panels::{self, PanelData};
-use super::screens::{self, RulesScreen, SetupForm};
+use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
 use super::theme::Look;
 use crate::game::Player;
+use crate::game::storage::SaveEntry;
 use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
 
 /// How the game starts: the settings the command line gives.
@@ -105,6 +107,10 @@ pub struct App {
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
+    /// Why the last autosave failed, until a save succeeds.
+    autosave_error: Option<String>,
+    /// The game the new-game screen offers to continue.
+    offer: Option<SaveEntry>,
     /// Whether a game has been on screen (the new-game screen can go back to it).
     played: bool,
     ai: AiState,
@@ -121,18 +127,9 @@ impl App {
         let session = config
             .resume
             .unwrap_or_else(|| Session::new(config.preset, config.attackers, config.defenders));
-        let screen = if skip_setup {
-            Screen::Game
-        } else {
-            Screen::Setup(SetupForm::new(
-                config.preset,
-                config.attackers,
-                config.defenders,
-            ))
-        };
-        App {
+        let mut app = App {
             look: config.look,
-            screen,
+            screen: Screen::Game,
             overlay: None,
             session,
             storage: config.storage,
@@ -143,11 +140,17 @@ impl App {
             list_scroll: None,
             hint: None,
             saved: skip_setup_saved,
+            autosave_error: None,
+            offer: None,
             played: skip_setup,
             ai: AiState::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
+        };
+        if !skip_setup {
+            app.show_setup(config.preset, config.attackers, config.defenders);
         }
+        app
     }
 
     /// Whether the player asked to quit.
@@ -227,14 +230,19 @@ impl App {
                     Some(Overlay::Rules(rules))
                 }
             },
+            // An answer may open another overlay.
             Overlay::Question(q) => match action {
                 Action::Yes => {
                     self.answer_yes(q);
-                    None
+                    self.overlay.take()
                 }
                 Action::No | Action::Cancel => {
                     self.answer_no(q);
-                    None
+                    self.overlay.take()
+                }
+                Action::Save if q.offers_save() => {
+                    self.ask_save();
+                    self.overlay.take()
                 }
                 _ => Some(Overlay::Question(q)),
             },
@@ -247,13 +255,7 @@ impl App {
                     prompt.pop();
                     Some(Overlay::Save(prompt))
                 }
-                Action::Confirm => match prompt.path() {
-                    Some(path) => {
-                        self.save_to(&path);
-                        None
-                    }
-                    None => Some(Overlay::Save(prompt)),
-                },
+                Action::Confirm => self.confirm_save(prompt),
                 Action::Cancel => None,
                 _ => Some(Overlay::Save(prompt)),
             },
@@ -278,7 +280,8 @@ impl App {
 
     fn answer_yes(&mut self, question: Question) {
         match question {
-            Question::Quit { .. } => self.quit = true,
+            Question::Leave { to, .. } => self.leave(to),
+            Question::Overwrite(o) => self.overwrite(*o),
             Question::Resign(side) => {
                 self.cancel_thinking();
                 if let Err(e) = self.session.resign(side) {
@@ -301,16 +304,19 @@ impl App {
                 "the {} decline the draw offered by the {offered_by}",
                 offered_by.opponent()
             )),
-            Question::Quit { .. } | Question::Resign(_) => self.status = None,
+            Question::Overwrite(o) => self.overlay = Some(Overlay::Save(o.prompt)),
+            Question::Leave { .. } | Question::Resign(_) => self.status = None,
         }
     }
 
     fn update_setup(&mut self, mut form: SetupForm, action: Action) {
         match action {
             // Enter starts from any field: the form shows every choice at once.
-            Action::Confirm => return self.start_chosen(&form),
-            Action::Click { column, row } if form.click(self.size, column, row) => {
-                return self.start_chosen(&form);
+            Action::Confirm => return self.start_chosen(&form, form.chosen()),
+            Action::Click { column, row } => {
+                if let Some(choice) = form.click(self.size, column, row) {
+                    return self.start_chosen(&form, choice);
+                }
             }
             Action::Move(dir) => form.move_focus(dir),
             Action::Cancel => {
@@ -334,10 +340,26 @@ impl App {
         }
     }
 
-    /// Starts a new game with the choices of the new-game form.
-    fn start_chosen(&mut self, form: &SetupForm) {
-        let (preset, attackers, defenders) = form.choice();
-        self.start(Session::new(preset, attackers, defenders));
+    /// Starts a new game with the choices of the new-game form, or continues the game it
+    /// offers.
+    fn start_chosen(&mut self, form: &SetupForm, choice: SetupChoice) {
+        if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
+            self.open(&entry);
+        } else {
+            let (preset, attackers, defenders) = form.choice();
+            self.start(Session::new(preset, attackers, defenders));
+        }
+    }
+
+    /// Shows the new-game form with these choices, offering to continue the latest
+    /// unfinished game other than the one in play (the first entry, focused at the start).
+    fn show_setup(&mut self, preset: Preset, attackers: Player, defenders: Player) {
+        self.offer = self.latest_unfinished();
+        let mut form = SetupForm::new(preset, attackers, defenders);
+        if let Some(entry) = &self.offer {
+            form = form.with_continue(continue_text(entry), !self.played);
+        }
+        self.screen = Screen::Setup(form);
     }
 
     /// Starts playing `session`.
@@ -347,6 +369,8 @@ impl App {
         self.ai.judgement = None;
         self.session = session;
         self.saved = false;
+        self.autosave_error = None;
+        self.offer = None;
         self.played = true;
         self.screen = Screen::Game;
         self.cursor = Square::THRONE;
@@ -425,14 +449,7 @@ impl App {
             }
             Action::OfferDraw => self.offer_draw(),
             Action::Resign => self.ask_resign(),
-            Action::NewGame => {
-                self.cancel_thinking();
-                self.screen = Screen::Setup(SetupForm::new(
-                    self.session.preset().unwrap_or_default(),
-                    self.session.player(Side::Attackers),
-                    self.session.player(Side::Defenders),
-                ));
-            }
+            Action::NewGame => self.ask_leave(Leaving::NewGame),
             Action::Rules => {
                 self.overlay = Some(Overlay::Rules(RulesScreen::new(
                     self.session.state().rules(),
@@ -440,17 +457,9 @@ impl App {
             }
             Action::Help => self.overlay = Some(Overlay::Help),
             Action::Save => self.ask_save(),
-            Action::Load => self.ask_load(),
+            Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
-            Action::Quit => {
-                if self.is_dirty() {
-                    self.overlay = Some(Overlay::Question(Question::Quit {
-                        autosaved: self.storage.autosave.is_some(),
-                    }));
-                } else {
-                    self.quit = true;
-                }
-            }
+            Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
         }
     }
@@ -566,10 +575,15 @@ impl App {
 
     fn changed(&mut self) {
         self.saved = false;
-        if let Some(path) = &self.storage.autosave
-            && let Err(e) = self.session.autosave(path)
-        {
-            self.error(format!("autosave failed: {e}"));
+        let Some(dir) = self.storage.save_dir.clone() else {
+            return;
+        };
+        match self.session.autosave(&dir) {
+            Ok(()) => self.autosave_error = None,
+            Err(e) => {
+                self.error(format!("autosave failed: {e}"));
+                self.autosave_error = Some(e.io_error().to_string());
+            }
         }
     }
 
@@ -749,11 +763,13 @@ impl App {
             scroll: self.list_scroll,
             outcome: self.session.outcome(),
             ai: self.ai_view(),
+            autosave_error: self.autosave_error.as_deref(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
         panels::render_status(
             self.typing.as_deref(),
             self.status.as_ref(),
+            self.autosave_error.is_some(),
             &self.look,
             layout.status,
             frame.buffer_mut(),
