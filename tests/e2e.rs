@@ -95,6 +95,19 @@ impl Term {
         }
     }
 
+    /// Waits until the screen no longer shows `text`.
+    fn wait_without(&self, text: &str) {
+        let start = Instant::now();
+        while self.screen().contains(text) {
+            assert!(
+                start.elapsed() < WAIT,
+                "{text:?} stayed on screen:\n{}",
+                self.screen()
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The screen cell (column, row), 0-based, at the centre of `square` ("d2"), found from
     /// the board's labels: the file letters below the board, the rank digits on its left.
     fn square_cell(&self, square: &str) -> (u16, u16) {
@@ -405,7 +418,7 @@ fn saving_over_another_save_asks_and_names_stay_in_the_save_folder() {
     term.send("n");
     term.wait_for("name: x_");
     term.send("\x1b");
-    term.wait_for("Defenders to move");
+    term.wait_without("Save game");
     assert_eq!(moves_in(&saves.join("x.json")), ["d2-e2"], "untouched");
 
     // Paths are refused with the reason, and nothing is written.
@@ -414,12 +427,12 @@ fn saving_over_another_save_asks_and_names_stay_in_the_save_folder() {
         term.send("\r");
         term.wait_for("a name cannot contain /");
         term.send("\x1b");
-        term.wait_for("Defenders to move");
+        term.wait_without("Save game");
     }
     term.type_save_name("autosave");
     term.wait_for("\"autosave\" is a reserved name");
     term.send("\r\x1b");
-    term.wait_for("Defenders to move");
+    term.wait_without("Save game");
 
     // Saying yes replaces the file.
     term.type_save_name("x");
@@ -477,7 +490,8 @@ fn leaving_an_unfinished_game_keeps_it_and_continue_resumes_it() {
     // Load the first one: both are listed as unfinished.
     term.send("o");
     let list = term.wait_for("Load a game");
-    assert_eq!(list.matches("unfinished").count(), 2, "{list}");
+    assert_eq!(list.matches("unfinished").count(), 1, "{list}");
+    assert_eq!(list.matches("in play").count(), 1, "{list}");
     // The newest first: the game in play, then the first one.
     term.send("j\r");
     term.wait_for("continued");
@@ -490,6 +504,13 @@ fn leaving_an_unfinished_game_keeps_it_and_continue_resumes_it() {
         [vec!["d2-c2"], vec!["d2-e2", "c4-c5"]],
         "nothing lost"
     );
+    // Quitting asks, and offers to save the game under a name.
+    term.send("q");
+    term.wait_for("its autosave keeps it");
+    term.send("s");
+    term.wait_for("Save game");
+    term.send("\x1b");
+    term.wait_without("Save game");
     term.quit();
 
     // Plain `brandubh` offers the latest unfinished game first; Enter continues it.
@@ -536,6 +557,7 @@ fn two_instances_in_one_folder_keep_both_games() {
     second.send("n");
     second.wait_for("name: shared_");
     second.send("\x1b");
+    second.wait_without("Save game");
     first.quit();
     second.quit();
     let shared = home.join("saves").join("shared.json");

@@ -27,6 +27,8 @@ pub const SAVE_DIR_ENV: &str = "BRANDUBH_SAVE_DIR";
 pub struct SaveError {
     path: PathBuf,
     error: io::Error,
+    /// The save was of a new file, and a file of that name exists.
+    taken: bool,
 }
 
 impl SaveError {
@@ -36,8 +38,10 @@ impl SaveError {
     }
 
     /// Whether the save was of a new file and a file of that name exists (it is untouched).
-    pub fn already_exists(&self) -> bool {
-        self.error.kind() == io::ErrorKind::AlreadyExists
+    /// Other failures that the system reports as "exists" (a file where a folder should be)
+    /// are not this.
+    pub const fn already_exists(&self) -> bool {
+        self.taken
     }
 
     /// What the system said, without the path.
@@ -110,6 +114,7 @@ pub fn save_first_free(
     Err(last.unwrap_or_else(|| SaveError {
         path: dir.join(name(first)),
         error: io::Error::new(io::ErrorKind::AlreadyExists, "every name is taken"),
+        taken: true,
     }))
 }
 
@@ -147,6 +152,7 @@ fn write_atomic(
     let fail = |error| SaveError {
         path: path.to_owned(),
         error,
+        taken: false,
     };
     let name = path
         .file_name()
@@ -166,10 +172,19 @@ fn write_atomic(
     let written = fill(file, path, write).and_then(|()| before_commit(&temp));
     #[cfg(test)]
     let written = written.and_then(|()| fail_writes::injected());
-    if let Err(error) = written.and_then(|()| commit(&temp, path, existing)) {
+    let committed = written
+        .map_err(Commit::Failed)
+        .and_then(|()| commit(&temp, path, existing));
+    if let Err(error) = committed {
         // Best effort: the temporary file is useless now; the target is untouched.
         let _ = fs::remove_file(&temp);
-        return Err(fail(error));
+        return Err(match error {
+            Commit::Taken(error) => SaveError {
+                taken: true,
+                ..fail(error)
+            },
+            Commit::Failed(error) => fail(error),
+        });
     }
     // Make the rename itself durable where the platform allows syncing a folder.
     if let Ok(folder) = File::open(dir) {
@@ -178,10 +193,31 @@ fn write_atomic(
     Ok(())
 }
 
+/// Why a save failed at its last step or before.
+enum Commit {
+    /// The name of a new file is taken.
+    Taken(io::Error),
+    /// Anything else.
+    Failed(io::Error),
+}
+
+impl From<io::Error> for Commit {
+    fn from(e: io::Error) -> Self {
+        Commit::Failed(e)
+    }
+}
+
 /// Gives the complete temporary file `temp` the name `path`.
-fn commit(temp: &Path, path: &Path, existing: Existing) -> io::Result<()> {
+fn commit(temp: &Path, path: &Path, existing: Existing) -> Result<(), Commit> {
+    let taken = |e: io::Error| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            Commit::Taken(e)
+        } else {
+            Commit::Failed(e)
+        }
+    };
     match existing {
-        Existing::Replace => fs::rename(temp, path),
+        Existing::Replace => Ok(fs::rename(temp, path)?),
         // A hard link fails if the name is taken, where a rename would replace the file.
         Existing::Keep => match fs::hard_link(temp, path) {
             Ok(()) => {
@@ -189,14 +225,18 @@ fn commit(temp: &Path, path: &Path, existing: Existing) -> io::Result<()> {
                 let _ = fs::remove_file(temp);
                 Ok(())
             }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(e),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(Commit::Taken(e)),
             Err(_) => {
                 // No hard links here (FAT, some network folders): take the name with an empty
                 // file, then rename the content over it.
-                OpenOptions::new().write(true).create_new(true).open(path)?;
-                fs::rename(temp, path).inspect_err(|_| {
+                OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+                    .map_err(taken)?;
+                Ok(fs::rename(temp, path).inspect_err(|_| {
                     let _ = fs::remove_file(path);
-                })
+                })?)
             }
         },
     }
@@ -494,6 +534,23 @@ mod tests {
             fs::read_to_string(saves.join("game-008.json")).unwrap(),
             "taken"
         );
+    }
+
+    #[test]
+    fn a_file_where_the_folder_should_be_is_a_failure_not_a_taken_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("autosave");
+        fs::write(&blocker, "a file").unwrap();
+        let name = |n: u32| format!("{n}.json");
+        let err = save_first_free(&blocker, name, 1, &game(&["d2-c2"])).unwrap_err();
+        assert!(!err.already_exists(), "{err}");
+        assert_eq!(
+            err.path(),
+            blocker.join("1.json"),
+            "gave up at the first name"
+        );
+        let err = save_new(&blocker.join("x.json"), &game(&[])).unwrap_err();
+        assert!(!err.already_exists(), "{err}");
     }
 
     #[test]

@@ -120,7 +120,7 @@ impl Question {
                     Leaving::NewGame => "Leave it for a new game",
                     Leaving::Load => "Leave it to load another",
                 };
-                format!("The game is NOT saved: {why}. {leave}? s saves it under a name.")
+                format!("The game is NOT saved: {why}. {leave}?")
             }
             Question::Leave { lost: None, .. } => "Leave this game?".to_owned(),
             Question::Resign(side) => format!("Resign the game for the {side}?"),
@@ -257,15 +257,19 @@ fn printable(text: &str) -> String {
 pub struct SavesList {
     dir: PathBuf,
     entries: Vec<SaveEntry>,
+    /// The files of the game in play.
+    in_play: Vec<PathBuf>,
     selected: usize,
 }
 
 impl SavesList {
-    /// The saves found in `dir`, newest first, the first one selected.
-    pub const fn new(dir: PathBuf, entries: Vec<SaveEntry>) -> SavesList {
+    /// The saves found in `dir`, newest first, the first one selected; those among the files
+    /// `in_play` are marked as the game in play.
+    pub fn new(dir: PathBuf, entries: Vec<SaveEntry>, in_play: &[&Path]) -> SavesList {
         SavesList {
             dir,
             entries,
+            in_play: in_play.iter().map(|p| p.to_path_buf()).collect(),
             selected: 0,
         }
     }
@@ -322,16 +326,21 @@ impl SavesList {
                     Ok(s) => Span::raw(s.to_string()),
                     Err(err) => Span::styled(format!("cannot load: {err}"), look.theme.error),
                 };
-                let (name, mark) = match (e.kind, &e.summary) {
-                    (SaveKind::Named, _) => (e.name.as_str(), Span::raw("")),
-                    (SaveKind::Autosave, Ok(s)) if s.finished => {
-                        ("autosave", Span::styled("finished   ", look.theme.label))
-                    }
-                    (SaveKind::Autosave, _) => {
-                        ("autosave", Span::styled("unfinished ", look.theme.heading))
-                    }
+                let name = match e.kind {
+                    SaveKind::Named => e.name.as_str(),
+                    SaveKind::Autosave => "autosave",
                 };
-                let name = Span::styled(format!("{:<20} ", printable(name)), look.theme.heading);
+                let mark = match (e.kind, &e.summary) {
+                    _ if self.in_play.contains(&e.path) => {
+                        Span::styled("in play    ", look.theme.label)
+                    }
+                    (SaveKind::Named, _) => Span::raw(""),
+                    (SaveKind::Autosave, Ok(s)) if s.finished => {
+                        Span::styled("finished   ", look.theme.label)
+                    }
+                    (SaveKind::Autosave, _) => Span::styled("unfinished ", look.theme.heading),
+                };
+                let name = Span::styled(format!("{:<16} ", printable(name)), look.theme.heading);
                 let line = Line::from(vec![name, mark, summary]);
                 if i == self.selected {
                     line.style(look.theme.focus)

@@ -122,7 +122,10 @@ impl App {
             return;
         };
         match saves(&dir) {
-            Ok(entries) => self.overlay = Some(Overlay::Load(SavesList::new(dir, entries))),
+            Ok(entries) => {
+                let list = SavesList::new(dir, entries, &self.session.files());
+                self.overlay = Some(Overlay::Load(list));
+            }
             Err(e) => self.error(e.to_string()),
         }
     }
