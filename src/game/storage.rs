@@ -142,7 +142,7 @@ pub fn next_number(dir: &Path, prefix: &str) -> io::Result<u32> {
 
 /// Writes a file atomically with `write`; `before_commit` runs once the temporary file is
 /// complete and on disk (tests inject failures there). Stale temporary files of writers that
-/// are gone are removed from the folder first.
+/// are gone are removed from the folder first (at the first save of this process there).
 fn write_atomic(
     path: &Path,
     existing: Existing,
@@ -162,7 +162,7 @@ fn write_atomic(
         _ => Path::new("."),
     };
     fs::create_dir_all(dir).map_err(fail)?;
-    temp::remove_stale(dir);
+    temp::remove_stale_once(dir);
     let temp = temp::temp_path(dir, name);
     let file = OpenOptions::new()
         .write(true)

@@ -265,6 +265,8 @@ mod tests {
         assert_eq!(s.file(), Some(path.as_path()));
         assert_eq!(s.save_name(dir.path()), name);
         assert_eq!(s.save_folder(None).as_deref(), Some(dir.path()));
+        assert!(s.is_own_file(&dir.path().join(".").join(format!("{name}.json"))));
+        assert!(!s.is_own_file(&dir.path().join("other.json")));
         // Saving again to its own file replaces it without a question.
         s.play_text("d3-c3").unwrap();
         s.save(&path).unwrap();

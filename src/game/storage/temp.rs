@@ -4,6 +4,7 @@
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
@@ -61,9 +62,27 @@ fn is_stale(pid: u32, age: Duration) -> bool {
     pid != std::process::id() && age >= DEAD_WRITER_GRACE && process_alive(pid) == Some(false)
 }
 
+/// The folders this process has cleaned of stale temporary files.
+static CLEANED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// [`remove_stale`] at the first save of this process into `dir`: later saves would only read
+/// the folder again (a match saving thousands of games would read it thousands of times).
+pub(super) fn remove_stale_once(dir: &Path) {
+    let first = CLEANED.lock().is_ok_and(|mut cleaned| {
+        let first = !cleaned.iter().any(|d| d == dir);
+        if first {
+            cleaned.push(dir.to_owned());
+        }
+        first
+    });
+    if first {
+        remove_stale(dir);
+    }
+}
+
 /// Removes the temporary files in `dir` left by writers that are gone (see [`is_stale`]).
 /// Best effort: a folder or file that cannot be read or removed is left alone.
-pub(super) fn remove_stale(dir: &Path) {
+fn remove_stale(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -157,5 +176,17 @@ mod tests {
         assert!(other_live.exists(), "a live writer's file is never touched");
         assert!(!gone_old.exists(), "the writer is gone");
         assert!(gone_new.exists(), "too new to judge");
+    }
+
+    #[test]
+    fn a_folder_is_cleaned_at_the_first_save_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let day = Duration::from_secs(2 * 24 * 60 * 60);
+        let old = aged(dir.path(), ".a.json.1-1.tmp", day);
+        remove_stale_once(dir.path());
+        assert!(!old.exists());
+        let later = aged(dir.path(), ".a.json.1-2.tmp", day);
+        remove_stale_once(dir.path());
+        assert!(later.exists(), "once per process");
     }
 }
