@@ -7,10 +7,12 @@
 mod player;
 mod record;
 mod save;
+mod schema;
 pub mod storage;
 mod time;
 
 pub use player::{EngineKind, Level, ParsePlayerError, Player};
 pub use record::{AlreadyOver, Game, Players};
 pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
+pub use schema::{SCHEMA_ID, save_schema};
 pub use time::{ParseTimestampError, Timestamp};

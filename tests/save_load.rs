@@ -55,13 +55,58 @@ fn every_example_game_loads_with_its_ending_and_saves_back_identically() {
         let game = load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(game.outcome(), Some(Outcome::win(winner, reason)), "{name}");
         assert!(game.moves().len() >= 10, "{name}: a whole game");
-        assert_eq!(game.to_json(), fs::read_to_string(&path).unwrap(), "{name}");
+        assert_eq!(
+            as_written_by_0_1_0(&game.to_json()),
+            fs::read_to_string(&path).unwrap(),
+            "{name}"
+        );
     }
     let repetition = load(&asset("repetition.json")).unwrap();
     assert_eq!(repetition.state().occurrences(), 3);
     let custom = load(&asset("custom-rules-resignation.json")).unwrap();
     assert_eq!(custom.preset(), None);
     assert!(custom.rules().encirclement && !custom.rules().corners_hostile_to_king);
+}
+
+/// A save written now, as version 0.1.0 (which wrote the examples) would have written it.
+fn as_written_by_0_1_0(text: &str) -> String {
+    let ours = format!(
+        "\"program\": \"brandubh\",\n    \"version\": \"{}\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(text.contains(&ours), "{text}");
+    text.replacen(
+        &ours,
+        "\"program\": \"brandubh\",\n    \"version\": \"0.1.0\"",
+        1,
+    )
+}
+
+/// This program, as the `generator` of the saves it writes.
+fn our_generator() -> Value {
+    serde_json::json!({"program": "brandubh", "version": env!("CARGO_PKG_VERSION")})
+}
+
+#[test]
+fn the_generator_is_optional_and_a_save_written_again_names_this_program() {
+    let mut save: Value =
+        serde_json::from_str(&fs::read_to_string(asset("escape.json")).unwrap()).unwrap();
+    assert_eq!(save["generator"]["program"], "brandubh");
+    let expected = load(&asset("escape.json")).unwrap();
+    let foreign = serde_json::json!({"program": "other tafl", "version": "7.2-beta"});
+    for generator in [None, Some(Value::Null), Some(foreign)] {
+        match &generator {
+            Some(value) => save["generator"] = value.clone(),
+            None => {
+                save.as_object_mut().unwrap().remove("generator");
+            }
+        }
+        let game =
+            Game::from_json(&save.to_string()).unwrap_or_else(|e| panic!("{generator:?}: {e}"));
+        assert_eq!(game, expected, "{generator:?}");
+        let written: Value = serde_json::from_str(&game.to_json()).unwrap();
+        assert_eq!(written["generator"], our_generator(), "{generator:?}");
+    }
 }
 
 type Check = fn(&LoadErrorKind) -> bool;
@@ -88,6 +133,9 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("version-fraction.json", |k| matches!(k, LoadErrorKind::BadVersion(Some(v)) if v == "1.5"), "\"version\" is 1.5"),
     ("missing-version.json", |k| matches!(k, LoadErrorKind::BadVersion(None)), "\"version\" is missing"),
     ("version-overflow.json", |k| matches!(k, LoadErrorKind::Syntax { line: 3, .. }), "number out of range"),
+    ("generator-not-object.json", |k| matches!(k, LoadErrorKind::Field { line: 4, .. }), "invalid type: string \"brandubh 0.1.0\", expected struct Generator"),
+    ("generator-unknown-field.json", |k| matches!(k, LoadErrorKind::Field { line: 7, .. }), "unknown field `url`, expected `program` or `version`"),
+    ("generator-missing-version.json", |k| matches!(k, LoadErrorKind::Field { line: 6, .. }), "missing field `version`"),
     ("missing-moves.json", |k| matches!(k, LoadErrorKind::Field { line: 22, .. }), "missing field `moves`"),
     ("moves-not-array.json", |k| matches!(k, LoadErrorKind::Field { line: 6, .. }), "expected a sequence"),
     ("move-number.json", |k| matches!(k, LoadErrorKind::Field { line: 9, .. }), "invalid type: integer `42`, expected a string"),
@@ -124,6 +172,7 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("impossible-date.json", |k| matches!(k, LoadErrorKind::Timestamp { field: "updated", .. }), "updated: \"2026-02-30T12:00:00Z\""),
     ("bad-player.json", |k| matches!(k, LoadErrorKind::Field { line: 31, .. }), "unknown variant `robot`, expected `human` or `ai`"),
     ("bad-level.json", |k| matches!(k, LoadErrorKind::Field { line: 29, .. }), "unknown variant `godlike`"),
+    ("human-with-fields.json", |k| matches!(k, LoadErrorKind::Field { line: 35, .. }), "unknown field `level`, there are no fields"),
     ("missing-player.json", |k| matches!(k, LoadErrorKind::Field { line: 30, .. }), "missing field `defenders`"),
     ("deeply-nested.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
     ("deeply-nested-unclosed.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
@@ -404,14 +453,14 @@ proptest! {
     #[test]
     fn damaged_saves_are_refused_or_loaded_whole(
         game in arb_game(),
-        field in 0..9usize,
+        field in 0..10usize,
         action in 0..3u8,
         replacement in arb_json(),
         text in ".{0,10}",
         index in any::<usize>(),
     ) {
         let mut save: Value = serde_json::from_str(&game.to_json()).unwrap();
-        let keys = ["format", "version", "rules", "start", "moves", "players", "result", "created", "updated"];
+        let keys = ["format", "version", "generator", "rules", "start", "moves", "players", "result", "created", "updated"];
         let Value::Object(fields) = &mut save else { panic!("a save is an object") };
         match action {
             0 => { fields.remove(keys[field]); }

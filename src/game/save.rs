@@ -4,10 +4,12 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::record::{Game, Players, is_off_board};
+use super::schema;
 use super::{ParseTimestampError, Timestamp};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
@@ -23,11 +25,34 @@ pub const MAX_SAVE_BYTES: u64 = 1 << 20;
 pub const MAX_PLIES: usize = 20_000;
 
 /// The rules as saved: a preset's name, or every parameter.
-#[derive(Serialize)]
+// Read by `rules_of`, which gives clearer messages than an untagged enum would.
+#[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
-enum RulesOut {
+enum SavedRules {
+    /// A preset's name.
     Preset(Preset),
+    /// Every rule parameter (custom rules).
     Custom(Rules),
+}
+
+/// The program that wrote the file, by name and version.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Generator {
+    /// The program's name, `brandubh` for this one.
+    program: String,
+    /// The program's version.
+    version: String,
+}
+
+impl Generator {
+    /// This program: `{"program": "brandubh", "version": "<version in Cargo.toml>"}`.
+    fn ours() -> Generator {
+        Generator {
+            program: env!("CARGO_PKG_NAME").to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
 }
 
 /// A game as written. Field order is the order in the file.
@@ -35,7 +60,8 @@ enum RulesOut {
 struct SaveOut {
     format: &'static str,
     version: u64,
-    rules: RulesOut,
+    generator: Generator,
+    rules: SavedRules,
     start: String,
     moves: Vec<String>,
     players: Players,
@@ -45,29 +71,62 @@ struct SaveOut {
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
-#[derive(Deserialize)]
+///
+/// The JSON Schema of the format is generated from this type ([`super::save_schema`]): the
+/// doc comments of its fields are the schema's descriptions.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct SaveIn {
+pub(super) struct SaveIn {
+    /// What the file holds: always `brandubh-game`.
     #[serde(rename = "format")]
+    #[schemars(schema_with = "schema::format_name")]
     _format: Value,
+    /// The version of the save format; a newer version is refused with a message asking for
+    /// a newer brandubh.
     #[serde(rename = "version")]
+    #[schemars(schema_with = "schema::format_version")]
     _version: Value,
+    /// The program that wrote the file (optional: older files lack it). brandubh writes its
+    /// own in every save, also when it saves again a game another program wrote.
+    // Checked, then dropped.
+    #[serde(rename = "generator", default)]
+    _generator: Option<Generator>,
+    /// The rules: a preset's name, or every parameter.
+    #[schemars(with = "SavedRules")]
     rules: Value,
+    /// The start position: an OpenTafl position record, rank 1 first (`t` attacker, `T`
+    /// defender, `K` king, digits for empty runs), then the side to move, `a` or `d`.
     start: String,
+    /// Every move in order, in the annotated notation (`e2-d2xd3`, `d5-a7--`) or plain
+    /// (`e2-d2`). Loading replays them and checks each one and its annotations.
+    #[schemars(length(max = MAX_PLIES))]
     moves: Vec<String>,
+    /// Who plays each side.
     players: Players,
+    /// The result: `null` while the game goes on. It must be the one the moves lead to; a
+    /// resignation (with a winner), an agreed draw or an adjudicated draw only where the
+    /// moves have not ended the game.
     #[serde(deserialize_with = "required")]
+    #[schemars(schema_with = "schema::nullable::<ResultIn>")]
     result: Option<ResultIn>,
+    /// When the game was created (RFC 3339; written in UTC).
+    #[schemars(schema_with = "schema::timestamp")]
     created: String,
+    /// When the game last changed (RFC 3339; written in UTC).
+    #[schemars(schema_with = "schema::timestamp")]
     updated: String,
 }
 
-/// A recorded result as read.
-#[derive(Deserialize)]
+/// How the game ended.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Result")]
 struct ResultIn {
+    /// The winning side, or `null` for a draw.
     #[serde(deserialize_with = "required")]
+    #[schemars(schema_with = "schema::nullable::<Side>")]
     winner: Option<Side>,
+    /// Why the game ended.
     reason: Reason,
 }
 
@@ -81,9 +140,10 @@ impl Game {
         SaveOut {
             format: FORMAT,
             version: VERSION,
+            generator: Generator::ours(),
             rules: self
                 .preset()
-                .map_or(RulesOut::Custom(*self.rules()), RulesOut::Preset),
+                .map_or(SavedRules::Custom(*self.rules()), SavedRules::Preset),
             start: self.state().start_position().to_string(),
             moves: self.moves().iter().map(ToString::to_string).collect(),
             players: self.players(),

@@ -318,30 +318,17 @@ impl fmt::Display for NoSaveDir {
 
 impl std::error::Error for NoSaveDir {}
 
-/// The folder for saved games: `$BRANDUBH_SAVE_DIR` if set; otherwise the user's data
-/// folder: `$XDG_DATA_HOME/brandubh` or `~/.local/share/brandubh` on Linux and other Unix,
-/// `~/Library/Application Support/brandubh` on macOS, `%APPDATA%\brandubh` on Windows.
+/// The folder for saved games: `$BRANDUBH_SAVE_DIR` if set and not empty; otherwise
+/// `brandubh` in the user's data folder as the `directories` crate finds it:
+/// `$XDG_DATA_HOME/brandubh` (when absolute) or `~/.local/share/brandubh` on Linux and other
+/// Unix, `~/Library/Application Support/brandubh` on macOS, `%APPDATA%\brandubh` on Windows.
 pub fn default_save_dir() -> Result<PathBuf, NoSaveDir> {
-    save_dir_from(|name| std::env::var_os(name))
-}
-
-/// [`default_save_dir`] with the environment given as a function.
-fn save_dir_from(var: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, NoSaveDir> {
-    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = set(SAVE_DIR_ENV) {
-        return Ok(dir);
+    if let Some(dir) = std::env::var_os(SAVE_DIR_ENV).filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(dir));
     }
-    let data = if cfg!(windows) {
-        set("APPDATA").or_else(|| set("USERPROFILE").map(|p| p.join("AppData").join("Roaming")))
-    } else if cfg!(target_os = "macos") {
-        set("HOME").map(|home| home.join("Library").join("Application Support"))
-    } else {
-        // The XDG spec says to ignore a relative XDG_DATA_HOME.
-        set("XDG_DATA_HOME")
-            .filter(|p| p.is_absolute())
-            .or_else(|| set("HOME").map(|home| home.join(".local").join("share")))
-    };
-    data.map(|dir| dir.join("brandubh")).ok_or(NoSaveDir)
+    directories::BaseDirs::new()
+        .map(|base| base.data_dir().join("brandubh"))
+        .ok_or(NoSaveDir)
 }
 
 /// A moment as `20261129-141339`, for file names.
@@ -372,39 +359,57 @@ mod tests {
     use crate::game::Player;
     use crate::rules::{Position, Preset};
 
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-        move |name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| OsString::from(v))
+    /// Set in a copy of this test binary that checks [`default_save_dir`] in the environment
+    /// it was given: the expected folder.
+    const EXPECTED_DIR_ENV: &str = "BRANDUBH_TEST_EXPECTED_SAVE_DIR";
+
+    /// Checks the save folder in a child process per environment (the environment of this
+    /// process cannot be changed safely while other tests run).
+    #[test]
+    fn the_save_folder_follows_the_environment() {
+        if let Some(expected) = std::env::var_os(EXPECTED_DIR_ENV) {
+            assert_eq!(default_save_dir(), Ok(PathBuf::from(expected)));
+            return;
         }
-    }
-
-    #[test]
-    fn the_override_wins() {
-        let dir = save_dir_from(env(&[(SAVE_DIR_ENV, "/tmp/saves"), ("HOME", "/home/u")]));
-        assert_eq!(dir, Ok(PathBuf::from("/tmp/saves")));
-        assert_eq!(save_dir_from(env(&[])), Err(NoSaveDir));
-    }
-
-    #[cfg(all(unix, not(target_os = "macos")))]
-    #[test]
-    fn linux_follows_xdg() {
-        let vars = [("XDG_DATA_HOME", "/data"), ("HOME", "/home/u")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/data/brandubh"))
-        );
-        let vars = [("XDG_DATA_HOME", "relative"), ("HOME", "/home/u")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/home/u/.local/share/brandubh"))
-        );
-        let vars = [(SAVE_DIR_ENV, ""), ("XDG_DATA_HOME", ""), ("HOME", "/h")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/h/.local/share/brandubh"))
-        );
+        let mut cases = vec![(
+            vec![(SAVE_DIR_ENV, "/tmp/saves"), ("HOME", "/home/u")],
+            "/tmp/saves",
+        )];
+        if cfg!(all(unix, not(target_os = "macos"))) {
+            cases.extend([
+                (vec![("HOME", "/home/u")], "/home/u/.local/share/brandubh"),
+                (
+                    vec![("XDG_DATA_HOME", "/data"), ("HOME", "/home/u")],
+                    "/data/brandubh",
+                ),
+                // The XDG spec says to ignore a relative XDG_DATA_HOME.
+                (
+                    vec![("XDG_DATA_HOME", "relative"), ("HOME", "/home/u")],
+                    "/home/u/.local/share/brandubh",
+                ),
+                (
+                    vec![(SAVE_DIR_ENV, ""), ("XDG_DATA_HOME", ""), ("HOME", "/h")],
+                    "/h/.local/share/brandubh",
+                ),
+            ]);
+        }
+        let me = std::env::current_exe().unwrap();
+        let name = "game::storage::tests::the_save_folder_follows_the_environment";
+        for (vars, expected) in cases {
+            let out = std::process::Command::new(&me)
+                .args([name, "--exact", "--test-threads=1"])
+                .env_clear()
+                .envs(vars.iter().copied())
+                .env(EXPECTED_DIR_ENV, expected)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && stdout.contains("1 passed"),
+                "{vars:?}: {stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
     }
 
     fn game(moves: &[&str]) -> Game {

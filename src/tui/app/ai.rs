@@ -16,8 +16,7 @@ impl App {
     pub fn tick(&mut self, now: Instant) -> bool {
         let mut changed = false;
         while let Some(report) = self.ai.worker.as_mut().and_then(Worker::try_report) {
-            changed = true;
-            self.on_report(report, now);
+            changed |= self.on_report(report, now);
         }
         if self.ai.thinking.is_none() && self.ai_to_move(now) {
             self.start_thinking(Purpose::Move);
@@ -71,24 +70,26 @@ impl App {
         });
     }
 
-    pub(super) fn on_report(&mut self, report: Report, now: Instant) {
+    /// Takes one report of the worker; returns whether it changed anything (a late report of
+    /// a job that was cancelled changes nothing).
+    pub(super) fn on_report(&mut self, report: Report, now: Instant) -> bool {
         if report == Report::Gone {
             // Dropping the worker joins the ended thread; the next AI turn starts a new one.
             self.ai.worker = None;
             self.ai.thinking = None;
             self.ai.paused = true;
             self.error("the AI stopped working: p to try again".to_owned());
-            return;
+            return true;
         }
         let Some(thinking) = self.ai.thinking.as_mut() else {
-            return;
+            return false;
         };
         match report {
             Report::Progress(id, info) if id == thinking.id => thinking.info = Some(info),
             Report::Done(id, mv) if id == thinking.id => {
                 let thinking = self.ai.thinking.take();
                 let Some(thinking) = thinking else {
-                    return;
+                    return false;
                 };
                 if let Some(info) = &thinking.info {
                     self.ai.judgement = Some((thinking.side, info.score));
@@ -112,8 +113,9 @@ impl App {
                     (_, None) => self.error("the AI found no move".to_owned()),
                 }
             }
-            Report::Progress(..) | Report::Done(..) | Report::Gone => {}
+            Report::Progress(..) | Report::Done(..) | Report::Gone => return false,
         }
+        true
     }
 
     /// What the panel shows of the AI.
