@@ -6,7 +6,6 @@ mod listing;
 mod name;
 mod temp;
 
-use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
