@@ -5,8 +5,9 @@
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
@@ -20,12 +21,20 @@ struct Term {
     parser: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
-    child: Box<dyn Child + Send + Sync>,
+    child: Process,
     master: Box<dyn MasterPty + Send>,
+    /// Asks the reading thread to stop after its next read.
+    stop_reading: Arc<AtomicBool>,
+    reading: JoinHandle<()>,
 }
 
 impl Term {
     fn start(args: &[&str], home: &Path) -> Term {
+        Term::start_program(env!("CARGO_BIN_EXE_brandubh"), args, home)
+    }
+
+    /// Runs `program` (the game, or a shell that runs it) in a new terminal.
+    fn start_program(program: &str, args: &[&str], home: &Path) -> Term {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -34,7 +43,7 @@ impl Term {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_brandubh"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env("HOME", home);
@@ -44,14 +53,19 @@ impl Term {
         std::fs::create_dir_all(&cwd).unwrap();
         cmd.cwd(cwd);
         cmd.env_remove("NO_COLOR");
-        let child = pair.slave.spawn_command(cmd).unwrap();
+        let child = Process(pair.slave.spawn_command(cmd).unwrap());
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().unwrap();
         let writer = pair.master.take_writer().unwrap();
         let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (Arc::clone(&parser), Arc::clone(&raw));
-        thread::spawn(move || {
+        let stop_reading = Arc::new(AtomicBool::new(false));
+        let (p, r, stop) = (
+            Arc::clone(&parser),
+            Arc::clone(&raw),
+            Arc::clone(&stop_reading),
+        );
+        let reading = thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
@@ -59,6 +73,9 @@ impl Term {
                 }
                 p.lock().unwrap().process(&buf[..n]);
                 r.lock().unwrap().extend_from_slice(&buf[..n]);
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
             }
         });
         Term {
@@ -67,7 +84,61 @@ impl Term {
             writer,
             child,
             master: pair.master,
+            stop_reading,
+            reading,
         }
+    }
+
+    /// Sends `signal` (a name for `kill -s`: TERM, HUP, ...) to the game.
+    fn kill(&self, signal: &str) {
+        let pid = self.child.0.process_id().unwrap().to_string();
+        let status = std::process::Command::new("kill")
+            .args(["-s", signal, &pid])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -s {signal} {pid}: {status}");
+    }
+
+    /// Whether the terminal echoes and edits lines (it is not raw).
+    #[cfg(unix)]
+    fn cooked(&self) -> bool {
+        use nix::sys::termios::LocalFlags;
+        let modes = self
+            .master
+            .get_termios()
+            .expect("termios of the pseudo-terminal");
+        modes
+            .local_flags
+            .contains(LocalFlags::ECHO | LocalFlags::ICANON)
+    }
+
+    /// Waits until the screen state satisfies `test`; panics with `what` if it never does.
+    fn wait_until(&self, what: &str, test: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        while !test(self.parser.lock().unwrap().screen()) {
+            assert!(start.elapsed() < WAIT, "timed out waiting until {what}");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Closes the terminal, as when its window is closed: the game gets a hangup. The reading
+    /// thread's copy of the terminal is closed too: it stops after the output of `key`.
+    fn hang_up(self, key: &str) -> Process {
+        let Term {
+            mut writer,
+            child,
+            master,
+            stop_reading,
+            reading,
+            ..
+        } = self;
+        stop_reading.store(true, Ordering::SeqCst);
+        writer.write_all(key.as_bytes()).unwrap();
+        writer.flush().unwrap();
+        reading.join().unwrap();
+        drop(writer);
+        drop(master);
+        child
     }
 
     fn screen(&self) -> String {
@@ -150,25 +221,37 @@ impl Term {
     }
 
     fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let parser = &self.parser;
+        self.child
+            .wait_exit(|| parser.lock().unwrap().screen().contents())
+    }
+}
+
+/// The game's process, killed if a test ends while it runs.
+struct Process(Box<dyn Child + Send + Sync>);
+
+impl Process {
+    /// Waits for the game to end; panics with what `screen` shows if it does not.
+    fn wait_exit(&mut self, screen: impl Fn() -> String) -> portable_pty::ExitStatus {
         let start = Instant::now();
         loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
+            if let Some(status) = self.0.try_wait().unwrap() {
                 return status;
             }
             assert!(
                 start.elapsed() < WAIT,
                 "the game did not exit:\n{}",
-                self.screen()
+                screen()
             );
             thread::sleep(Duration::from_millis(20));
         }
     }
 }
 
-impl Drop for Term {
+impl Drop for Process {
     fn drop(&mut self) {
-        if self.child.try_wait().ok().flatten().is_none() {
-            let _ = self.child.kill();
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
         }
     }
 }
@@ -361,6 +444,124 @@ fn the_ai_answers_and_ai_games_can_be_watched_and_paused() {
     assert!(term.wait_exit().success());
 }
 
+/// The moves the signal tests play, by typing them.
+const MOVES: [&str; 3] = ["d2-a2", "c4-c2", "d1-d2"];
+
+/// Plays [`MOVES`] in the game started in `term`.
+fn play_moves(mut term: Term) -> Term {
+    term.wait_for("Attackers to move");
+    for mv in MOVES {
+        term.send(&format!(":{mv}\r"));
+        term.wait_for(&format!("played {mv}"));
+    }
+    term
+}
+
+/// Every game file in the save folder is valid, and one of them holds [`MOVES`] (the autosave,
+/// whatever its name).
+fn assert_autosaved(home: &Path) {
+    let files = files_under(&home.join("saves"));
+    let games: Vec<Vec<String>> = files
+        .iter()
+        .map(|file| {
+            let game = brandubh::game::storage::load(file)
+                .unwrap_or_else(|e| panic!("{} is not a valid save: {e}", file.display()));
+            game.moves().iter().map(ToString::to_string).collect()
+        })
+        .collect();
+    assert!(
+        games.iter().any(|moves| moves == &MOVES),
+        "no save holds {MOVES:?}: {files:?} hold {games:?}"
+    );
+}
+
+/// An ending signal sent with `kill`: the game autosaves every move, gives the terminal back
+/// as it found it, and exits with 128 + the signal's number.
+#[cfg(unix)]
+fn an_ending_signal_restores_the_terminal_and_keeps_the_game(name: &str, number: i32) {
+    let home = temp_home(&format!("signal-{name}"));
+    let mut term = play_moves(Term::start(&["play", "--rules", "standard"], &home));
+    assert!(!term.cooked(), "the game runs in raw mode");
+    {
+        let parser = term.parser.lock().unwrap();
+        let screen = parser.screen();
+        assert!(screen.alternate_screen() && screen.hide_cursor());
+        assert_ne!(screen.mouse_protocol_mode(), vt100::MouseProtocolMode::None);
+    }
+
+    term.kill(name);
+    let status = term.wait_exit();
+    assert_eq!(
+        status.exit_code(),
+        u32::try_from(128 + number).unwrap(),
+        "{status:?}"
+    );
+    term.wait_until("the terminal is restored", |screen| {
+        !screen.alternate_screen()
+            && !screen.hide_cursor()
+            && screen.mouse_protocol_mode() == vt100::MouseProtocolMode::None
+    });
+    assert!(term.cooked(), "echo and line editing are back");
+    assert_autosaved(&home);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_restores_the_terminal_and_keeps_the_game() {
+    an_ending_signal_restores_the_terminal_and_keeps_the_game("TERM", 15);
+}
+
+#[cfg(unix)]
+#[test]
+fn sighup_restores_the_terminal_and_keeps_the_game() {
+    an_ending_signal_restores_the_terminal_and_keeps_the_game("HUP", 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigquit_restores_the_terminal_and_keeps_the_game() {
+    an_ending_signal_restores_the_terminal_and_keeps_the_game("QUIT", 3);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_restores_the_terminal_and_keeps_the_game() {
+    an_ending_signal_restores_the_terminal_and_keeps_the_game("INT", 2);
+}
+
+/// Closing the terminal window: the terminal is gone (every write fails), the game still
+/// keeps every move, and exits at once with 128 + SIGHUP, without a panic.
+#[cfg(unix)]
+#[test]
+fn a_closed_terminal_ends_the_game_without_losing_it() {
+    let home = temp_home("hangup");
+    let term = play_moves(Term::start(&["play", "--rules", "standard"], &home));
+    // The help screen's drawing wakes the reading thread, so that it lets go of the terminal.
+    let mut game = term.hang_up("?");
+    let status = game.wait_exit(String::new);
+    assert_eq!(status.exit_code(), 129, "{status:?}");
+    assert_autosaved(&home);
+}
+
+/// The same when the hangup signal reaches only a parent that ignores it (a shell with
+/// `trap '' HUP`): the game sees for itself that the terminal is gone.
+#[cfg(unix)]
+#[test]
+fn a_closed_terminal_ends_the_game_even_without_a_signal() {
+    let home = temp_home("hangup-unsignalled");
+    let script = r#"trap '' HUP; "$@"; exit $?"#;
+    let game = env!("CARGO_BIN_EXE_brandubh");
+    let term = Term::start_program(
+        "sh",
+        &["-c", script, "sh", game, "play", "--rules", "standard"],
+        &home,
+    );
+    let mut shell = play_moves(term).hang_up("?");
+    let status = shell.wait_exit(String::new);
+    assert_eq!(status.exit_code(), 129, "{status:?}");
+    assert_autosaved(&home);
+}
+
 impl Term {
     /// Opens the save prompt and types `name` over the name it offers.
     fn type_save_name(&mut self, name: &str) {
@@ -376,7 +577,7 @@ impl Term {
     fn quit(&mut self) {
         self.send("q");
         let start = Instant::now();
-        while self.child.try_wait().unwrap().is_none() {
+        while self.child.0.try_wait().unwrap().is_none() {
             if self.screen().contains("anyway?") {
                 self.send("y");
                 break;

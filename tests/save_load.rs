@@ -204,9 +204,12 @@ fn hostile_files_each_get_their_own_one_line_error() {
 
 #[test]
 fn every_file_of_the_corpus_is_checked() {
+    // Folders hold other programs' records (tests/import.rs).
     let mut names: Vec<String> = fs::read_dir(data(""))
         .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().unwrap().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
     let mut checked: Vec<&str> = CORPUS.iter().map(|(n, ..)| *n).collect();
@@ -564,11 +567,47 @@ fn replay_reports_bad_files_in_one_line_with_exit_code_2() {
         (2, "", 1),
         "{err}"
     );
-    assert!(
-        err.contains("--moves") && err.contains("FILE.json"),
-        "{err}"
-    );
+    assert!(err.contains("--moves") && err.contains("FILE"), "{err}");
     let (code, _, err) = brandubh(&["replay", data("").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("not a file"), "{err}");
+}
+
+#[test]
+fn comments_are_an_optional_field_aligned_with_the_moves() {
+    let path = asset("escape.json");
+    let mut game = load(&path).unwrap();
+    assert!(!game.to_json().contains("comment"), "no comments, no field");
+    game.set_comment(2, Some("a capture".into()));
+    game.set_start_comment(Some("from the book".into()));
+    let json = game.to_json();
+    let value: Value = serde_json::from_str(&json).unwrap();
+    let comments = value["comments"].as_array().unwrap();
+    assert_eq!(comments.len(), game.moves().len());
+    assert_eq!(comments[2], "a capture");
+    assert!(comments[0].is_null());
+    assert_eq!(value["start_comment"], "from the book");
+    let back = Game::from_json(&json).unwrap();
+    assert_eq!(back, game);
+
+    let mut short = value.clone();
+    short["comments"] = serde_json::json!(["only one"]);
+    let err = Game::from_json(&short.to_string()).unwrap_err();
+    assert!(matches!(
+        err.kind(),
+        LoadErrorKind::Comments {
+            comments: 1,
+            moves: 16
+        }
+    ));
+    assert_eq!(
+        err.to_string(),
+        "comments: 1 entries for 16 moves (one per move, null where none)"
+    );
+    let mut none = value;
+    none["comments"] = Value::Null;
+    none["start_comment"] = Value::Null;
+    let plain = Game::from_json(&none.to_string()).unwrap();
+    assert!(plain.comments().iter().all(Option::is_none));
+    assert!(!plain.to_json().contains("comment"));
 }

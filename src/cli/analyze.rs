@@ -18,8 +18,9 @@ use crate::rules::{GameState, Move};
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// A saved game (JSON) to analyze at its current position, with its repetition history.
-    #[arg(value_name = "FILE.json", conflicts_with_all = ["rules", "position"])]
+    /// A game file (a saved game, an OpenTafl `.otg` record or a move record) to analyze at
+    /// its current position, with its repetition history.
+    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "position"])]
     pub file: Option<PathBuf>,
     /// Time to think, e.g. 50ms, 1s, 2.5s (1s when neither --depth nor --nodes is given).
     #[arg(long, value_parser = parse_duration, conflicts_with = "depth")]

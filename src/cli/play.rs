@@ -1,6 +1,7 @@
 //! `brandubh play` (and `brandubh` alone): the terminal game.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Args;
 
@@ -8,7 +9,7 @@ use super::CliError;
 use crate::game::Player;
 use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
 use crate::rules::Preset;
-use crate::tui::{self, Config, Look, Session, Storage, ThemeName};
+use crate::tui::{self, Config, Ending, Look, Session, Storage, ThemeName};
 
 /// Arguments of `brandubh play`.
 #[derive(Args, Debug, Clone, Default)]
@@ -22,7 +23,7 @@ pub struct PlayArgs {
     /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
     #[arg(long, value_name = "PLAYER")]
     pub defenders: Option<Player>,
-    /// Continue the game saved in FILE.
+    /// Continue the game in FILE (a saved game, an OpenTafl `.otg` record or a move record).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders"])]
     pub load: Option<PathBuf>,
     /// Continue the latest unfinished game in the save folder (autosaved or saved).
@@ -81,11 +82,13 @@ fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
-pub(super) fn run(args: &PlayArgs) -> Result<(), CliError> {
+pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let storage = args
         .save_dir
         .clone()
         .map_or_else(Storage::default_places, Storage::in_dir);
     let config = args.config(storage, no_color())?;
-    tui::run(config).map_err(|e| CliError::new(e.to_string()))
+    tui::run(config)
+        .map(Ending::exit_code)
+        .map_err(|e| CliError::new(e.to_string()))
 }

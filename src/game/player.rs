@@ -171,7 +171,7 @@ impl fmt::Display for ParsePlayerError {
         write!(
             f,
             "\"{}\" is not a player (expected human, ai, ai:LEVEL with LEVEL easy|medium|hard|max, or random)",
-            crate::rules::excerpt(&self.0)
+            crate::quote::excerpt(&self.0)
         )
     }
 }

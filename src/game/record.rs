@@ -38,13 +38,24 @@ impl fmt::Display for Players {
     }
 }
 
-/// Whether a game can end this way by a decision outside the board (resignation, agreement,
-/// adjudication) rather than by a move.
+/// Whether a game can end this way by a decision outside the board (resignation, a loss on
+/// time, agreement, adjudication) rather than by a move.
 pub(super) const fn is_off_board(reason: Reason) -> bool {
     matches!(
         reason,
-        Reason::Resignation | Reason::Agreement | Reason::Adjudicated
+        Reason::Resignation | Reason::Time | Reason::Agreement | Reason::Adjudicated
     )
+}
+
+/// Whether an ending off the board has a winner: a resignation or a loss on time has one,
+/// an agreed or adjudicated draw has none.
+pub(super) const fn has_winner(reason: Reason) -> bool {
+    matches!(reason, Reason::Resignation | Reason::Time)
+}
+
+/// A comment as kept: `None` for none or only white space.
+fn comment_text(comment: Option<String>) -> Option<String> {
+    comment.filter(|text| !text.trim().is_empty())
 }
 
 /// A game is over already, so it cannot be ended again.
@@ -60,7 +71,8 @@ impl fmt::Display for AlreadyOver {
 impl std::error::Error for AlreadyOver {}
 
 /// A game record: the rules, the start position, the moves with the exact repetition history,
-/// who plays each side, the result, when it was created and last changed, and a redo tail.
+/// a comment on any move (and one before the first), who plays each side, the result, when
+/// it was created and last changed, and a redo tail.
 ///
 /// ```
 /// use brandubh::game::{Game, Player};
@@ -78,8 +90,12 @@ impl std::error::Error for AlreadyOver {}
 pub struct Game {
     state: GameState,
     moves: Vec<AnnotatedMove>,
-    /// Undone moves, the next one to redo last.
-    redo: Vec<Move>,
+    /// The comment on each move, aligned with `moves`.
+    comments: Vec<Option<String>>,
+    /// The comment before the first move.
+    start_comment: Option<String>,
+    /// Undone moves with their comments, the next one to redo last.
+    redo: Vec<(Move, Option<String>)>,
     players: Players,
     created: Timestamp,
     updated: Timestamp,
@@ -104,6 +120,8 @@ impl Game {
         Game {
             state,
             moves: Vec::new(),
+            comments: Vec::new(),
+            start_comment: None,
             redo: Vec::new(),
             players,
             created: now,
@@ -135,6 +153,33 @@ impl Game {
     /// The moves played so far, annotated.
     pub fn moves(&self) -> &[AnnotatedMove] {
         &self.moves
+    }
+
+    /// The comment on each move, aligned with [`Game::moves`] (`None` where there is none).
+    pub fn comments(&self) -> &[Option<String>] {
+        &self.comments
+    }
+
+    /// The comment before the first move, if any.
+    pub fn start_comment(&self) -> Option<&str> {
+        self.start_comment.as_deref()
+    }
+
+    /// Sets or removes (`None`, or only white space) the comment on move `index` (0 for the
+    /// first move). Returns false, changing nothing, when there is no such move.
+    pub fn set_comment(&mut self, index: usize, comment: Option<String>) -> bool {
+        let Some(slot) = self.comments.get_mut(index) else {
+            return false;
+        };
+        *slot = comment_text(comment);
+        self.touch();
+        true
+    }
+
+    /// Sets or removes the comment before the first move.
+    pub fn set_start_comment(&mut self, comment: Option<String>) {
+        self.start_comment = comment_text(comment);
+        self.touch();
     }
 
     /// Who plays each side.
@@ -171,10 +216,16 @@ impl Game {
         self.updated = Timestamp::now().max(self.created);
     }
 
-    /// Appends a move already played on the state; `keep_redo` says whether it came from the
-    /// redo tail.
-    fn record(&mut self, done: AnnotatedMove, keep_redo: bool) -> AnnotatedMove {
+    /// Appends a move already played on the state with its comment; `keep_redo` says whether
+    /// it came from the redo tail.
+    fn record(
+        &mut self,
+        done: AnnotatedMove,
+        comment: Option<String>,
+        keep_redo: bool,
+    ) -> AnnotatedMove {
         self.moves.push(done);
+        self.comments.push(comment);
         if !keep_redo {
             self.redo.clear();
         }
@@ -186,13 +237,13 @@ impl Game {
     /// move changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<AnnotatedMove, IllegalMove> {
         let done = self.state.play(mv)?;
-        Ok(self.record(done, false))
+        Ok(self.record(done, None, false))
     }
 
     /// Plays a move written as text (annotations are checked); it discards the redo tail.
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let done = self.state.play_text(text)?;
-        Ok(self.record(done, false))
+        Ok(self.record(done, None, false))
     }
 
     /// Whether [`Game::undo`] would do something.
@@ -215,8 +266,9 @@ impl Game {
             let Some(last) = self.moves.pop() else {
                 return false;
             };
+            let comment = self.comments.pop().flatten();
             self.state.undo();
-            self.redo.push(last.mv);
+            self.redo.push((last.mv, comment));
         }
         self.touch();
         true
@@ -227,12 +279,12 @@ impl Game {
         if self.state.is_over() {
             return false;
         }
-        let Some(&mv) = self.redo.last() else {
+        let Some(&(mv, _)) = self.redo.last() else {
             return false;
         };
         if let Ok(done) = self.state.play(mv) {
-            self.redo.pop();
-            self.record(done, true);
+            let comment = self.redo.pop().and_then(|(_, comment)| comment);
+            self.record(done, comment, true);
             true
         } else {
             // The tail was recorded from this very position, so this does not happen; if
@@ -276,6 +328,11 @@ impl Game {
     /// Both players agree to a draw.
     pub fn agree_draw(&mut self) -> Result<(), AlreadyOver> {
         self.conclude(Outcome::draw(Reason::Agreement))
+    }
+
+    /// `side` runs out of time: the other side wins.
+    pub fn lose_on_time(&mut self, side: Side) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::win(side.opponent(), Reason::Time))
     }
 
     /// A match runner stops the game as a draw (for example at its ply cap).
@@ -334,6 +391,34 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["d2-c2", "d3-e3"]
         );
+    }
+
+    #[test]
+    fn comments_stay_with_their_moves_through_undo_and_redo() {
+        let mut g = game();
+        g.play_text("d2-c2").unwrap();
+        g.play_text("d3-e3").unwrap();
+        assert!(g.set_comment(1, Some("the king's guard steps aside".into())));
+        assert!(!g.set_comment(2, Some("no such move".into())));
+        assert!(g.set_comment(0, Some("  ".into())));
+        g.set_start_comment(Some("a quiet opening".into()));
+        let commented = [None, Some("the king's guard steps aside".to_owned())];
+        assert_eq!(g.comments(), commented);
+        assert!(g.undo());
+        assert_eq!(g.comments(), [None]);
+        assert!(g.redo());
+        assert_eq!(g.comments(), commented);
+        g.undo();
+        g.undo();
+        assert!(g.comments().is_empty());
+        g.redo();
+        g.play_text("c4-c3").unwrap();
+        assert_eq!(
+            g.comments(),
+            [None, None],
+            "a new move drops the undone comment"
+        );
+        assert_eq!(g.start_comment(), Some("a quiet opening"));
     }
 
     #[test]

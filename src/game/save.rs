@@ -8,9 +8,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::record::{Game, Players, is_off_board};
+use super::import::RecordError;
+use super::record::{Game, Players, has_winner, is_off_board};
 use super::schema;
 use super::{ParseTimestampError, Timestamp};
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
 };
@@ -64,6 +66,10 @@ struct SaveOut {
     rules: SavedRules,
     start: String,
     moves: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_comment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comments: Option<Vec<Option<String>>>,
     players: Players,
     result: Option<Outcome>,
     created: String,
@@ -101,6 +107,13 @@ pub(super) struct SaveIn {
     /// (`e2-d2`). Loading replays them and checks each one and its annotations.
     #[schemars(length(max = MAX_PLIES))]
     moves: Vec<String>,
+    /// An optional comment before the first move (an OpenTafl record's `start-comment`).
+    #[serde(default)]
+    start_comment: Option<String>,
+    /// Optional comments on the moves, aligned with `moves`: a string, or `null` where a move
+    /// has none.
+    #[serde(default)]
+    comments: Option<Vec<Option<String>>>,
     /// Who plays each side.
     players: Players,
     /// The result: `null` while the game goes on. It must be the one the moves lead to; a
@@ -146,6 +159,12 @@ impl Game {
                 .map_or(SavedRules::Custom(*self.rules()), SavedRules::Preset),
             start: self.state().start_position().to_string(),
             moves: self.moves().iter().map(ToString::to_string).collect(),
+            start_comment: self.start_comment().map(str::to_owned),
+            comments: self
+                .comments()
+                .iter()
+                .any(Option::is_some)
+                .then(|| self.comments().to_vec()),
             players: self.players(),
             result: self.outcome(),
             created: self.created().to_string(),
@@ -182,7 +201,7 @@ impl Game {
 }
 
 /// Line and column (both from 1) of byte `offset` in `bytes`, counting characters.
-fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+pub(super) fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let mut lines = before.split(|&b| b == b'\n');
     let last = lines.next_back().unwrap_or_default();
@@ -284,11 +303,7 @@ fn check_result(
         (Some(board), Some(said)) if board == said => Ok(None),
         (None, None) => Ok(None),
         (None, Some(said)) if is_off_board(said.reason) => {
-            let possible = match said.reason {
-                Reason::Resignation => said.winner.is_some(),
-                _ => said.winner.is_none(),
-            };
-            if possible {
+            if has_winner(said.reason) == said.winner.is_some() {
                 Ok(Some(said))
             } else {
                 Err(LoadErrorKind::ImpossibleResult(said))
@@ -340,6 +355,18 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         winner: r.winner,
         reason: r.reason,
     });
+    if let Some(comments) = save.comments {
+        if comments.len() != game.moves().len() {
+            return Err(LoadErrorKind::Comments {
+                comments: comments.len(),
+                moves: game.moves().len(),
+            });
+        }
+        for (i, comment) in comments.into_iter().enumerate() {
+            game.set_comment(i, comment);
+        }
+    }
+    game.set_start_comment(save.start_comment);
     if let Some(ending) = check_result(game.outcome(), recorded)? {
         game.conclude(ending)
             .map_err(|_| LoadErrorKind::ImpossibleResult(ending))?;
@@ -382,9 +409,6 @@ impl From<LoadErrorKind> for LoadError {
     }
 }
 
-/// The longest message shown, in characters; hostile files can make serde quote a lot.
-const MAX_MESSAGE_CHARS: usize = 400;
-
 impl fmt::Display for LoadError {
     /// One line, `FILE: problem` or the problem alone, with control characters escaped (a
     /// hostile file must not drive the terminal) and at most a few hundred characters.
@@ -393,17 +417,7 @@ impl fmt::Display for LoadError {
             Some(path) => format!("{}: {}", path.display(), self.kind),
             None => self.kind.to_string(),
         };
-        for (shown, c) in text.chars().enumerate() {
-            if shown >= MAX_MESSAGE_CHARS {
-                return f.write_str("…");
-            }
-            if c.is_control() {
-                write!(f, "{}", c.escape_default())?;
-            } else {
-                write!(f, "{c}")?;
-            }
-        }
-        Ok(())
+        f.write_str(&escaped(&text, MESSAGE_CHARS))
     }
 }
 
@@ -497,6 +511,13 @@ pub enum LoadErrorKind {
         /// What is wrong with it.
         error: MoveError,
     },
+    /// `comments` does not have one entry per move.
+    Comments {
+        /// Entries in `comments`.
+        comments: usize,
+        /// Moves in `moves`.
+        moves: usize,
+    },
     /// The recorded result is not what the moves lead to.
     ResultMismatch {
         /// The result in the file.
@@ -504,6 +525,8 @@ pub enum LoadErrorKind {
         /// The result of replaying the moves.
         replayed: Option<Outcome>,
     },
+    /// A game record of another program (OpenTafl's `.otg`, a move record) cannot be read.
+    Record(RecordError),
     /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
     /// draw with a winner).
     ImpossibleResult(Outcome),
@@ -564,11 +587,11 @@ impl fmt::Display for LoadErrorKind {
             Self::UnknownPreset(name) => write!(
                 f,
                 "rules: unknown preset \"{}\" (expected standard, walker, nielsen, fellhuhn, opentafl or an object of parameters)",
-                name.escape_debug()
+                excerpt(name)
             ),
             Self::BadRules(message) => write!(f, "rules: {message}"),
             Self::Start { text, error } => {
-                write!(f, "start \"{}\": {error}", text.escape_debug())
+                write!(f, "start \"{}\": {error}", excerpt(text))
             }
             Self::Timestamp { field, error } => write!(f, "{field}: {error}"),
             Self::TooManyMoves(n) => {
@@ -578,7 +601,12 @@ impl fmt::Display for LoadErrorKind {
                 number,
                 text,
                 error,
-            } => write!(f, "move {number} \"{}\": {error}", text.escape_debug()),
+            } => write!(f, "move {number} \"{}\": {error}", excerpt(text)),
+            Self::Record(e) => write!(f, "{e}"),
+            Self::Comments { comments, moves } => write!(
+                f,
+                "comments: {comments} entries for {moves} moves (one per move, null where none)"
+            ),
             Self::ResultMismatch {
                 recorded,
                 replayed: None,
@@ -598,6 +626,7 @@ impl fmt::Display for LoadErrorKind {
             Self::ImpossibleResult(outcome) => {
                 let why = match outcome.reason {
                     Reason::Resignation => "a resignation has a winner",
+                    Reason::Time => "a loss on time has a winner",
                     _ => "it is a draw, with no winner",
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")

@@ -11,6 +11,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::import::{self, Format};
 use super::save::MAX_SAVE_BYTES;
 use super::{Game, LoadError, LoadErrorKind, Timestamp};
 
@@ -87,6 +88,16 @@ pub fn save_atomic(path: &Path, game: &Game) -> Result<(), SaveError> {
 /// written and the error says [`SaveError::already_exists`].
 pub fn save_new(path: &Path, game: &Game) -> Result<(), SaveError> {
     write_atomic(path, Existing::Keep, |out| game.write_json(out), |_| Ok(()))
+}
+
+/// Writes `text` to `path` atomically, as [`save_atomic`] writes a game (exports use it).
+pub fn write_text_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
+    write_atomic(
+        path,
+        Existing::Replace,
+        |out| out.write_all(text.as_bytes()),
+        |_| Ok(()),
+    )
 }
 
 /// Saves `game` in `dir` as a new file named `name(n)` for the first `n` from `first` whose
@@ -282,9 +293,16 @@ fn fill(
     file.sync_all()
 }
 
-/// Loads the saved game at `path`, refusing non-files and files over
-/// [`MAX_SAVE_BYTES`] before reading them.
+/// Loads the game at `path`: a saved game, an OpenTafl game record or a move record, told
+/// apart by content (see [`import::detect`]). Non-files and files over [`MAX_SAVE_BYTES`] are
+/// refused before reading them.
 pub fn load(path: &Path) -> Result<Game, LoadError> {
+    load_with_format(path).map(|(game, _)| game)
+}
+
+/// [`load`], also saying which kind of file it was (a game read from another program's
+/// record is saved in a file of its own, never over the record).
+pub fn load_with_format(path: &Path) -> Result<(Game, Format), LoadError> {
     let in_file = |kind: LoadErrorKind| LoadError::from(kind).in_file(path);
     let meta = fs::metadata(path).map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
     if !meta.is_file() {
@@ -299,7 +317,7 @@ pub fn load(path: &Path) -> Result<Game, LoadError> {
     File::open(path)
         .and_then(|file| file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
-    Game::from_json_bytes(&bytes).map_err(|e| e.in_file(path))
+    import::read(&bytes).map_err(|e| e.in_file(path))
 }
 
 /// There is no default save folder: neither the override nor the home folder is set.

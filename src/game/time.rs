@@ -88,7 +88,7 @@ impl fmt::Display for ParseTimestampError {
         write!(
             f,
             "\"{}\" is not an RFC 3339 time between 1970 and 9999 like 2026-11-29T14:13:39Z",
-            self.0.escape_debug()
+            crate::quote::excerpt(&self.0)
         )
     }
 }

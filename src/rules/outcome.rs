@@ -25,11 +25,26 @@ pub enum Reason {
     Agreement,
     /// A player resigned.
     Resignation,
+    /// A player ran out of time (the flag fell); the other side wins.
+    Time,
     /// A match runner stopped the game (for example at a ply cap).
     Adjudicated,
 }
 
 impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 9] = [
+        Reason::KingEscaped,
+        Reason::KingCaptured,
+        Reason::Encircled,
+        Reason::NoMoves,
+        Reason::Repetition,
+        Reason::Agreement,
+        Reason::Resignation,
+        Reason::Time,
+        Reason::Adjudicated,
+    ];
+
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -40,6 +55,7 @@ impl Reason {
             Reason::Repetition => "repetition",
             Reason::Agreement => "agreement",
             Reason::Resignation => "resignation",
+            Reason::Time => "time",
             Reason::Adjudicated => "adjudicated",
         }
     }

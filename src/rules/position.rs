@@ -6,7 +6,8 @@ use std::str::FromStr;
 use super::capture::{self, Board};
 use super::tables::{reach_from, soldier_move_count};
 use super::zobrist::{piece_key, side_key};
-use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square, excerpt};
+use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square};
+use crate::quote::excerpt;
 
 /// A legal arrangement of pieces with the side to move. Fields are private: every `Position`
 /// has at most one king and no soldier on the throne or a corner.
@@ -283,6 +284,27 @@ impl Position {
         !Bitboard::from_bits(self.king.bits() & Bitboard::CORNERS.bits()).is_empty()
     }
 
+    /// The corners the king could reach with one move, whoever is to move (OpenTafl's `-`
+    /// mark). Empty once he has been captured.
+    pub fn king_open_corners(&self) -> Bitboard {
+        self.king.first().map_or(Bitboard::EMPTY, |k| {
+            reach_from(k, self.occupied()) & Bitboard::CORNERS
+        })
+    }
+
+    /// Whether the attackers could capture the king with one move, whoever is to move
+    /// (OpenTafl's `+` mark).
+    pub fn king_capturable(&self, rules: &Rules) -> bool {
+        let attackers_to_move =
+            Position::build(self.attackers, self.defenders, self.king, Side::Attackers);
+        self.king.first().is_some()
+            && attackers_to_move.legal_moves().iter().any(|&mv| {
+                let mut after = attackers_to_move;
+                after.play_unchecked(mv, rules);
+                after.king.is_empty()
+            })
+    }
+
     /// Whether no defender and not the king can reach an edge square by orthogonal steps
     /// through squares free of attackers.
     pub fn is_encircled(&self) -> bool {
@@ -360,7 +382,7 @@ impl fmt::Display for SetupError {
             Self::BadChar { rank, ch } => write!(
                 f,
                 "rank {rank}: '{}' is not t, T, K or a digit 1-7",
-                ch.escape_default()
+                excerpt(&ch.to_string())
             ),
             Self::BadSide(s) => write!(f, "side to move \"{}\" is not a or d", excerpt(s)),
             Self::Trailing(s) => {

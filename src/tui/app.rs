@@ -573,6 +573,14 @@ impl App {
         self.info(message);
     }
 
+    /// Writes the autosave now if the game has changes that are in no file (before the program
+    /// ends on a signal).
+    pub fn autosave_now(&mut self) {
+        if self.is_dirty() {
+            self.changed();
+        }
+    }
+
     fn changed(&mut self) {
         self.saved = false;
         let Some(dir) = self.storage.save_dir.clone() else {

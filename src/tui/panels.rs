@@ -171,6 +171,7 @@ fn outcome_parts(outcome: Outcome) -> (String, String) {
         Reason::Repetition => "threefold repetition".to_owned(),
         Reason::Agreement => "agreed by both players".to_owned(),
         Reason::Resignation => format!("the {loser} resigned"),
+        Reason::Time => format!("the {loser} ran out of time"),
         Reason::Adjudicated => "adjudicated".to_owned(),
     };
     let headline = match outcome.winner {

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::game::import::Format;
 use crate::game::storage::{
     self, Autosave, ListError, SaveEntry, SaveError, SaveKind, SaveSummary, latest_unfinished,
 };
@@ -64,11 +65,14 @@ impl Session {
         }
     }
 
-    /// Loads the game saved at `path`; it belongs to that file.
+    /// Loads the game at `path`; a save belongs to that file. A game read from another
+    /// program's record (an OpenTafl record, a move record) belongs to no file: saving it
+    /// writes a new save, never over the record.
     pub fn load(path: &Path) -> Result<Session, LoadError> {
+        let (game, format) = storage::load_with_format(path)?;
         Ok(Session {
-            game: storage::load(path)?,
-            file: Some(path.to_owned()),
+            game,
+            file: (format == Format::Json).then(|| path.to_owned()),
             autosave: Autosave::new(),
         })
     }
@@ -276,6 +280,40 @@ mod tests {
         let listed = saves(dir.path()).unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].path, path);
+    }
+
+    #[test]
+    fn a_game_from_another_programs_record_is_saved_under_a_new_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = dir.path().join("club.otg");
+        std::fs::write(
+            &record,
+            "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n",
+        )
+        .unwrap();
+        let before = std::fs::read(&record).unwrap();
+        let mut s = Session::load(&record).unwrap();
+        assert_eq!(s.preset(), Some(Preset::OpenTafl));
+        assert_eq!(s.moves().len(), 2);
+        assert_eq!(s.file(), None);
+        assert_eq!(s.save_folder(Some(dir.path())).as_deref(), Some(dir.path()));
+        let path = dir.path().join(format!("{}.json", s.save_name(dir.path())));
+        assert_ne!(path, record);
+        s.save(&path).unwrap();
+        assert_eq!(
+            std::fs::read(&record).unwrap(),
+            before,
+            "the record is untouched"
+        );
+        let mut listed: Vec<String> = saves(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        listed.sort();
+        assert_eq!(listed.len(), 2);
+        assert_eq!(listed[0], "club.otg");
+        assert!(listed[1].starts_with("game-"), "{listed:?}");
     }
 
     #[test]

@@ -64,7 +64,7 @@ impl fmt::Display for SaveSummary {
 pub struct SaveEntry {
     /// The file.
     pub path: PathBuf,
-    /// The file name without `.json`.
+    /// The file name without `.json` (OpenTafl records keep their `.otg`).
     pub name: String,
     /// Who wrote it.
     pub kind: SaveKind,
@@ -108,8 +108,9 @@ impl std::error::Error for ListError {
     }
 }
 
-/// The saves in `dir`: its `.json` files (not hidden ones) and those of its autosave folder,
-/// newest first, each loaded for its summary. A folder that does not exist yet holds none.
+/// The saves in `dir`: its `.json` and `.otg` files (not hidden ones) and the `.json` files
+/// of its autosave folder, newest first, each loaded for its summary. A folder that does not
+/// exist yet holds none.
 pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     let mut saves = Vec::new();
     list_folder(dir, &mut saves, |name| {
@@ -152,11 +153,14 @@ pub(super) fn list_folder(
     for entry in entries {
         let entry = entry.map_err(fail)?;
         let path = entry.path();
+        let is_otg = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("otg"));
         let Some(name) = path
             .file_name()
             .and_then(|n| n.to_str())
             .filter(|n| !n.starts_with('.'))
-            .and_then(|n| n.strip_suffix(".json"))
+            .and_then(|n| n.strip_suffix(".json").or(is_otg.then_some(n)))
             .map(str::to_owned)
         else {
             continue;
