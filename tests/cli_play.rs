@@ -52,7 +52,7 @@ fn games_to_continue_must_exist_and_be_valid() {
         &["play", "--load", "/no/such/game.json"],
         "/no/such/game.json",
     );
-    one_line_failure(&["--resume"], "no autosaved game");
+    one_line_failure(&["--resume"], "--resume: no unfinished game in ");
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"format\": \"something else\"}").unwrap();
@@ -69,8 +69,8 @@ fn the_save_folder_flag_overrides_the_environment() {
     let (code, stderr) = run(&["play", "--save-dir", flag, "--resume"], env_dir.path());
     assert_eq!(code, Some(2));
     let expected = format!(
-        "--resume: no autosaved game in {}",
-        flag_dir.path().join("autosave.json").display()
+        "--resume: no unfinished game in {}",
+        flag_dir.path().display()
     );
     assert!(stderr.contains(&expected), "{stderr}");
 }

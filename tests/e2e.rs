@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
@@ -48,6 +48,10 @@ impl Term {
         cmd.env("TERM", "xterm-256color");
         cmd.env("HOME", home);
         cmd.env("BRANDUBH_SAVE_DIR", home.join("saves"));
+        // A folder of its own to start in: nothing may be written there.
+        let cwd = home.join("cwd");
+        std::fs::create_dir_all(&cwd).unwrap();
+        cmd.cwd(cwd);
         cmd.env_remove("NO_COLOR");
         let child = Process(pair.slave.spawn_command(cmd).unwrap());
         drop(pair.slave);
@@ -162,6 +166,19 @@ impl Term {
         }
     }
 
+    /// Waits until the screen no longer shows `text`.
+    fn wait_without(&self, text: &str) {
+        let start = Instant::now();
+        while self.screen().contains(text) {
+            assert!(
+                start.elapsed() < WAIT,
+                "{text:?} stayed on screen:\n{}",
+                self.screen()
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The screen cell (column, row), 0-based, at the centre of `square` ("d2"), found from
     /// the board's labels: the file letters below the board, the rank digits on its left.
     fn square_cell(&self, square: &str) -> (u16, u16) {
@@ -243,7 +260,49 @@ fn nz(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n).unwrap()
 }
 
-fn temp_home(name: &str) -> std::path::PathBuf {
+/// The autosaves in the save folder of `home`: each file with its moves, sorted by moves.
+fn autosaves(home: &Path) -> Vec<(PathBuf, Vec<String>)> {
+    let dir = home.join("saves").join("autosave");
+    let mut found: Vec<_> = std::fs::read_dir(&dir)
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|path| {
+            let moves = moves_in(&path);
+            (path, moves)
+        })
+        .collect();
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    found
+}
+
+/// The moves of the saved game at `path`.
+fn moves_in(path: &Path) -> Vec<String> {
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+fn temp_home(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("brandubh-e2e-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -296,7 +355,7 @@ fn a_game_played_by_keys_and_mouse_then_quit() {
     let saves: Vec<_> = std::fs::read_dir(home.join("saves"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| !p.ends_with("autosave.json"))
+        .filter(|p| p.is_file())
         .collect();
     assert_eq!(saves.len(), 1, "{saves:?}");
     let record: serde_json::Value =
@@ -332,8 +391,9 @@ fn ctrl_c_quits_at_once_and_restores_the_terminal() {
     assert!(status.success(), "{status:?}");
     thread::sleep(Duration::from_millis(100));
     assert!(!term.parser.lock().unwrap().screen().alternate_screen());
-    let autosave = std::fs::read_to_string(home.join("saves").join("autosave.json")).unwrap();
-    assert!(autosave.contains("d2-e2"), "{autosave}");
+    let autosaves = autosaves(&home);
+    assert_eq!(autosaves.len(), 1, "{autosaves:?}");
+    assert_eq!(autosaves[0].1, ["d2-e2"]);
 
     // The autosaved game continues with --resume.
     let mut term = Term::start(&["play", "--resume"], &home);
@@ -400,10 +460,7 @@ fn play_moves(mut term: Term) -> Term {
 /// Every game file in the save folder is valid, and one of them holds [`MOVES`] (the autosave,
 /// whatever its name).
 fn assert_autosaved(home: &Path) {
-    let files: Vec<_> = std::fs::read_dir(home.join("saves"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let files = files_under(&home.join("saves"));
     let games: Vec<Vec<String>> = files
         .iter()
         .map(|file| {
@@ -556,10 +613,7 @@ fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
         before,
         "the file is unchanged"
     );
-    assert!(
-        !home.join("saves").join("autosave.json").exists(),
-        "reviewing writes no autosave"
-    );
+    assert!(autosaves(&home).is_empty(), "reviewing writes no autosave");
 }
 
 #[test]
@@ -576,9 +630,220 @@ fn a_game_starts_from_the_position_given() {
     term.wait_for("played d4-d7");
     term.send("\x03");
     assert!(term.wait_exit().success());
-    let autosave = std::fs::read_to_string(home.join("saves").join("autosave.json")).unwrap();
+    let saved = autosaves(&home);
+    assert_eq!(saved.len(), 1, "one autosave: {saved:?}");
+    let autosave = std::fs::read_to_string(&saved[0].0).unwrap();
     assert!(
         autosave.contains("\"start\": \"/7/7/7/3K3/7/t6/7/ d\""),
         "{autosave}"
+    );
+}
+
+impl Term {
+    /// Opens the save prompt and types `name` over the name it offers.
+    fn type_save_name(&mut self, name: &str) {
+        self.send("s");
+        self.wait_for("Save game");
+        self.send(&"\x7f".repeat(60));
+        self.wait_for("name: _");
+        self.send(name);
+        self.wait_for(&format!("name: {name}_"));
+    }
+
+    /// Quits, answering yes if asked.
+    fn quit(&mut self) {
+        self.send("q");
+        let start = Instant::now();
+        while self.child.0.try_wait().unwrap().is_none() {
+            if self.screen().contains("anyway?") {
+                self.send("y");
+                break;
+            }
+            assert!(start.elapsed() < WAIT, "no quit:\n{}", self.screen());
+            thread::sleep(Duration::from_millis(20));
+        }
+        assert!(self.wait_exit().success());
+    }
+}
+
+#[test]
+fn saving_over_another_save_asks_and_names_stay_in_the_save_folder() {
+    let home = temp_home("names");
+    let saves = home.join("saves");
+    let mut term = Term::start(&["--rules", "standard"], &home);
+    term.wait_for("Attackers to move");
+    term.send(":d2-e2\r");
+    term.wait_for("played d2-e2");
+    term.type_save_name("x");
+    term.send("\r");
+    term.wait_for("saved to");
+    assert_eq!(moves_in(&saves.join("x.json")), ["d2-e2"]);
+
+    // Another game under the same name: the question says what the file holds.
+    term.send("n");
+    term.wait_for("Brandubh: new game");
+    term.send("\r");
+    term.wait_for("Attackers to move");
+    term.send(":d2-c2\r");
+    term.wait_for("played d2-c2");
+    term.type_save_name("x");
+    term.send("\r");
+    let screen = term.wait_for("exists");
+    assert!(
+        screen.contains("A save named \"x\"") && screen.contains("1 ply"),
+        "{screen}"
+    );
+    term.send("n");
+    term.wait_for("name: x_");
+    term.send("\x1b");
+    term.wait_without("Save game");
+    assert_eq!(moves_in(&saves.join("x.json")), ["d2-e2"], "untouched");
+
+    // Paths are refused with the reason, and nothing is written.
+    for name in ["../evil/x", "/tmp/brandubh-e2e-evil"] {
+        term.type_save_name(name);
+        term.send("\r");
+        term.wait_for("a name cannot contain /");
+        term.send("\x1b");
+        term.wait_without("Save game");
+    }
+    term.type_save_name("autosave");
+    term.wait_for("\"autosave\" is a reserved name");
+    term.send("\r\x1b");
+    term.wait_without("Save game");
+
+    // Saying yes replaces the file.
+    term.type_save_name("x");
+    term.send("\r");
+    term.wait_for("exists");
+    term.send("y");
+    term.wait_for("saved to");
+    assert_eq!(moves_in(&saves.join("x.json")), ["d2-c2"]);
+    term.quit();
+
+    assert!(!Path::new("/tmp/brandubh-e2e-evil.json").exists());
+    let mut outside: Vec<_> = files_under(&home)
+        .into_iter()
+        .filter(|p| !p.starts_with(&saves))
+        .collect();
+    outside.sort();
+    assert_eq!(
+        outside,
+        Vec::<PathBuf>::new(),
+        "nothing outside the save folder"
+    );
+    let mut inside: Vec<_> = files_under(&saves)
+        .iter()
+        .map(|p| p.strip_prefix(&saves).unwrap().to_owned())
+        .collect();
+    inside.sort();
+    // The first game went to x.json, then was left for a new game without further moves.
+    assert_eq!(inside, [PathBuf::from("x.json")], "{inside:?}");
+}
+
+#[test]
+fn leaving_an_unfinished_game_keeps_it_and_continue_resumes_it() {
+    let home = temp_home("continue");
+    let mut term = Term::start(&[], &home);
+    term.wait_for("Brandubh: new game");
+    assert!(
+        !term.screen().contains("Continue"),
+        "nothing to continue yet"
+    );
+    term.send("\r");
+    term.wait_for("Attackers to move");
+    term.send(":d2-e2\r");
+    term.wait_for("played d2-e2");
+
+    // A new game: the first one stays in its autosave.
+    term.send("n");
+    term.wait_for("Brandubh: new game");
+    term.send("\r");
+    term.wait_for("Attackers to move");
+    term.send(":d2-c2\r");
+    term.wait_for("played d2-c2");
+    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(games, [vec!["d2-c2"], vec!["d2-e2"]]);
+
+    // Load the first one: both are listed as unfinished.
+    term.send("o");
+    let list = term.wait_for("Load a game");
+    assert_eq!(list.matches("unfinished").count(), 1, "{list}");
+    assert_eq!(list.matches("in play").count(), 1, "{list}");
+    // The newest first: the game in play, then the first one.
+    term.send("j\r");
+    term.wait_for("continued");
+    term.wait_for("Defenders to move");
+    term.send(":c4-c5\r");
+    term.wait_for("played c4-c5");
+    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        games,
+        [vec!["d2-c2"], vec!["d2-e2", "c4-c5"]],
+        "nothing lost"
+    );
+    // Quitting asks, and offers to save the game under a name.
+    term.send("q");
+    term.wait_for("its autosave keeps it");
+    term.send("s");
+    term.wait_for("Save game");
+    term.send("\x1b");
+    term.wait_without("Save game");
+    term.quit();
+
+    // Plain `brandubh` offers the latest unfinished game first; Enter continues it.
+    let mut term = Term::start(&[], &home);
+    let screen = term.wait_for("Continue");
+    assert!(
+        screen.contains("human vs human, standard, 2 plies"),
+        "{screen}"
+    );
+    term.send("\r");
+    let screen = term.wait_for("Attackers to move");
+    assert!(
+        screen.contains("d2-e2") && screen.contains("c4-c5"),
+        "{screen}"
+    );
+    term.send(":d1-d2\r");
+    term.wait_for("played d1-d2");
+    term.quit();
+    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(games, [vec!["d2-c2"], vec!["d2-e2", "c4-c5", "d1-d2"]]);
+}
+
+#[test]
+fn two_instances_in_one_folder_keep_both_games() {
+    let home = temp_home("two");
+    let mut first = Term::start(&["--rules", "standard"], &home);
+    let mut second = Term::start(&["--rules", "standard"], &home);
+    first.wait_for("Attackers to move");
+    second.wait_for("Attackers to move");
+    first.send(":d2-e2\r");
+    second.send(":d2-c2\r");
+    first.wait_for("played d2-e2");
+    second.wait_for("played d2-c2");
+    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(games, [vec!["d2-c2"], vec!["d2-e2"]], "one autosave each");
+
+    // Both save under one name at once: the second is asked, never silently replaces.
+    first.type_save_name("shared");
+    second.type_save_name("shared");
+    first.send("\r");
+    first.wait_for("saved to");
+    second.send("\r");
+    second.wait_for("exists");
+    second.send("n");
+    second.wait_for("name: shared_");
+    second.send("\x1b");
+    second.wait_without("Save game");
+    first.quit();
+    second.quit();
+    let shared = home.join("saves").join("shared.json");
+    assert_eq!(moves_in(&shared), ["d2-e2"]);
+    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        games,
+        [vec!["d2-c2"]],
+        "the second game stays in its autosave"
     );
 }

@@ -518,7 +518,7 @@ fn games_round_trip_through_files_and_the_save_folder_lists_them() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].name, "mine");
     assert_eq!(
-        list[0].summary.as_deref().ok(),
+        list[0].summary.as_ref().ok().map(|s| s.text.as_str()),
         Some(game.summary().as_str())
     );
 }

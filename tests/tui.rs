@@ -5,7 +5,9 @@
 use brandubh::game::Game;
 use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
-use brandubh::tui::{Action, App, Config, Direction, Look, Storage, ThemeName, Tone};
+use std::path::Path;
+
+use brandubh::tui::{Action, App, Config, Direction, Look, Mode, Storage, ThemeName, Tone};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -207,9 +209,9 @@ fn help_overlay() {
     let mut app = App::new(hot_seat());
     app.update(Action::Help);
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
-    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    assert_eq!(app.mode(), Mode::Menu);
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(app.mode(), Mode::Board);
 }
 
 #[test]
@@ -301,7 +303,7 @@ fn the_new_game_screen_starts_the_chosen_game() {
     app.update(Action::Confirm);
     assert_eq!(app.session().preset(), Some(Preset::Walker));
     assert_eq!(app.session().player(Side::Attackers), Player::Human);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(app.mode(), Mode::Board);
 }
 
 #[test]
@@ -313,7 +315,7 @@ fn quitting_asks_only_with_unsaved_moves() {
     play_all(&mut app, "d2-e2");
     app.update(Action::Quit);
     assert!(!app.should_quit());
-    assert_eq!(app.mode(), brandubh::tui::Mode::Question);
+    assert_eq!(app.mode(), Mode::Question);
     app.update(Action::Yes);
     assert!(app.should_quit());
 }
@@ -347,81 +349,197 @@ fn the_captured_king_is_marked_where_he_stood() {
     );
 }
 
-fn with_storage(dir: &std::path::Path) -> Config {
+fn with_storage(dir: &Path) -> Config {
     Config {
-        storage: Storage {
-            save_dir: Some(dir.join("saves")),
-            autosave: Some(dir.join("saves").join("autosave.json")),
-        },
+        storage: Storage::in_dir(dir.join("saves")),
         ..hot_seat()
     }
+}
+
+/// The files of the autosave folder of the save folder in `dir`.
+fn autosaves(dir: &Path) -> Vec<std::path::PathBuf> {
+    match std::fs::read_dir(dir.join("saves").join("autosave")) {
+        Ok(entries) => entries.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn plies_in(path: &Path) -> usize {
+    Game::from_json(&std::fs::read_to_string(path).unwrap())
+        .unwrap()
+        .moves()
+        .len()
+}
+
+fn screen_text(app: &mut App) -> String {
+    format!("{}", render(app, 100, 30).backend())
+}
+
+/// Opens the save prompt, replaces the offered name with `name` and presses Enter.
+fn save_as(app: &mut App, name: &str) {
+    app.update(Action::Save);
+    assert_eq!(app.mode(), Mode::Text);
+    for _ in 0..60 {
+        app.update(Action::Backspace);
+    }
+    for c in name.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
 }
 
 #[test]
 fn games_are_autosaved_saved_and_loaded() {
     let dir = tempfile::tempdir().unwrap();
-    let autosave = dir.path().join("saves").join("autosave.json");
     let mut app = App::new(with_storage(dir.path()));
     play_all(&mut app, "d2-e2 c4-c5");
-    let auto = Game::from_json(&std::fs::read_to_string(&autosave).unwrap()).unwrap();
-    assert_eq!(auto.moves().len(), 2, "autosaved after every move");
+    let auto = autosaves(dir.path());
+    assert_eq!(auto.len(), 1, "one autosave file for the game");
+    assert_eq!(plies_in(&auto[0]), 2, "autosaved after every move");
     assert!(app.is_dirty());
 
     // Save under a typed name in the save folder.
     app.update(Action::Save);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Text);
-    let screen = render(&mut app, 100, 30);
-    assert!(format!("{}", screen.backend()).contains("Save game"));
-    for _ in 0..40 {
-        app.update(Action::Backspace);
-    }
-    for c in "opening".chars() {
-        app.update(Action::Type(c));
-    }
-    app.update(Action::Confirm);
+    assert!(screen_text(&mut app).contains("Save game"));
+    app.update(Action::Cancel);
+    save_as(&mut app, "opening");
     let saved = dir.path().join("saves").join("opening.json");
     assert!(saved.is_file(), "{:?}", app.status());
     assert!(!app.is_dirty());
-    assert_eq!(
-        Game::from_json(&std::fs::read_to_string(&saved).unwrap())
-            .unwrap()
-            .moves()
-            .len(),
-        2
-    );
+    assert_eq!(plies_in(&saved), 2);
+    assert!(autosaves(dir.path()).is_empty(), "saved: the autosave goes");
     app.update(Action::Quit);
     assert!(app.should_quit(), "saved: no question");
 
-    // A new app lists both files and loads the chosen one.
+    // A new app lists the file and loads it.
     let mut app = App::new(with_storage(dir.path()));
     app.update(Action::Load);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
-    let screen = format!("{}", render(&mut app, 100, 30).backend());
-    assert!(
-        screen.contains("opening") && screen.contains("autosave"),
-        "{screen}"
-    );
-    let names_in_order: Vec<_> = ["opening", "autosave"]
-        .iter()
-        .map(|n| screen.find(n).unwrap())
-        .collect();
-    // Select "opening" wherever it is in the list.
-    if names_in_order[0] > names_in_order[1] {
-        app.update(Action::Move(Direction::Down));
-    }
+    assert_eq!(app.mode(), Mode::Menu);
+    assert!(screen_text(&mut app).contains("opening"));
     app.update(Action::Confirm);
     assert_eq!(app.session().moves().len(), 2, "{:?}", app.status());
     assert_eq!(app.session().file(), Some(saved.as_path()));
     assert!(!app.is_dirty());
+    // Played on, the game is autosaved apart; its file changes only when saved.
+    play_all(&mut app, "d1-d2");
+    assert_eq!(plies_in(&saved), 2);
+    assert_eq!(plies_in(&autosaves(dir.path())[0]), 3);
+    app.update(Action::Save);
+    assert!(screen_text(&mut app).contains("name: opening_"));
+    app.update(Action::Confirm);
+    assert_eq!(
+        plies_in(&saved),
+        3,
+        "its own file: saved without a question"
+    );
+    assert_eq!(app.mode(), Mode::Board);
 }
 
+#[test]
+fn saving_over_another_save_asks_first_and_shows_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2 c4-c5 d1-d2");
+    save_as(&mut app, "mine");
+    let mine = dir.path().join("saves").join("mine.json");
+    assert_eq!(plies_in(&mine), 3);
+
+    let mut other = App::new(with_storage(dir.path()));
+    play_all(&mut other, "d2-c2");
+    save_as(&mut other, "mine.json");
+    assert_eq!(other.mode(), Mode::Question);
+    let question = screen_text(&mut other);
+    assert!(
+        question.contains("A save named \"mine\" exists: human vs human, standard, 3")
+            && question.contains("plies, ongoing,")
+            && question.contains("Replace it with this"),
+        "{question}"
+    );
+    // No: back to the prompt, nothing written.
+    other.update(Action::No);
+    assert_eq!(other.mode(), Mode::Text);
+    assert!(screen_text(&mut other).contains("name: mine.json_"));
+    assert_eq!(plies_in(&mine), 3);
+    other.update(Action::Confirm);
+    assert_eq!(other.mode(), Mode::Question);
+    other.update(Action::Yes);
+    assert_eq!(plies_in(&mine), 1, "replaced when the player says so");
+    assert_eq!(other.session().file(), Some(mine.as_path()));
+    assert!(!other.is_dirty());
+}
+
+#[test]
+fn bad_names_are_refused_in_the_prompt_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    for (name, reason) in [
+        ("../evil/x", "a name cannot contain /"),
+        ("/tmp/x", "a name cannot contain /"),
+        ("autosave", "\"autosave\" is a reserved name"),
+        ("NUL", "reserved name"),
+        (".hidden", "cannot start with a dot"),
+        ("", "type a name"),
+    ] {
+        save_as(&mut app, name);
+        assert_eq!(app.mode(), Mode::Text, "{name}: the prompt stays");
+        let screen = screen_text(&mut app);
+        assert!(screen.contains(reason), "{name}: {screen}");
+        app.update(Action::Cancel);
+    }
+    let names: Vec<_> = std::fs::read_dir(dir.path().join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["autosave"], "only the autosave folder");
+    assert!(!dir.path().join("evil").exists());
+}
+
+#[test]
+fn a_new_game_or_a_load_keeps_the_unfinished_game_and_continue_offers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    app.update(Action::NewGame);
+    assert_eq!(app.mode(), Mode::Menu, "no question: the autosave keeps it");
+    let screen = screen_text(&mut app);
+    assert!(
+        !screen.contains("Continue"),
+        "not the game in play: {screen}"
+    );
+    app.update(Action::Confirm);
+    play_all(&mut app, "d2-c2");
+    assert_eq!(autosaves(dir.path()).len(), 2, "both games kept");
+    app.update(Action::Quit);
+    app.update(Action::Yes);
+
+    // The next start offers the latest unfinished game first.
+    let mut app = App::new(Config {
+        skip_setup: false,
+        ..with_storage(dir.path())
+    });
+    let screen = screen_text(&mut app);
+    assert!(
+        screen.contains("Continue   human vs human, standard, 1 ply, ongoing"),
+        "{screen}"
+    );
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Board);
+    assert_eq!(app.session().moves()[0].to_string(), "d2-c2");
+    assert!(app.status().unwrap().text.starts_with("continued"));
+    // Continued and played on: the game moves to a file of its own; nothing is lost.
+    play_all(&mut app, "c4-c5");
+    let mut plies: Vec<usize> = autosaves(dir.path()).iter().map(|p| plies_in(p)).collect();
+    plies.sort_unstable();
+    assert_eq!(plies, [1, 2]);
+}
 #[test]
 fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
     let mut app = App::new(hot_seat());
     app.update(Action::NewGame);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    assert_eq!(app.mode(), Mode::Menu);
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(app.mode(), Mode::Board);
     assert!(!app.should_quit());
     let mut app = App::new(Config::default());
     app.update(Action::Cancel);

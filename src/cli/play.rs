@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::CliError;
-use crate::game::storage::SAVE_DIR_ENV;
+use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
 use crate::game::{Player, parse_start};
 use crate::quote::excerpt;
 use crate::rules::{Position, Preset};
@@ -31,10 +31,10 @@ pub struct PlayArgs {
     /// Continue the game in FILE (a saved game, an OpenTafl `.otg` record or a move record).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders", "position"])]
     pub load: Option<PathBuf>,
-    /// Continue the autosaved game (the one played last).
+    /// Continue the latest unfinished game in the save folder (autosaved or saved).
     #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders", "position"])]
     pub resume: bool,
-    /// Folder for saves and the autosave (instead of `BRANDUBH_SAVE_DIR` or the data folder).
+    /// Folder for saves and autosaves (instead of `BRANDUBH_SAVE_DIR` or the data folder).
     #[arg(long, value_name = "DIR")]
     pub save_dir: Option<PathBuf>,
     /// Plain ASCII glyphs, for terminals without good Unicode.
@@ -51,7 +51,7 @@ impl PlayArgs {
     pub fn config(&self, storage: Storage, no_color: bool) -> Result<Config, CliError> {
         let resume = match (&self.load, self.resume) {
             (Some(path), _) => Some(Session::load(path).map_err(|e| CliError::new(e.to_string()))?),
-            (None, true) => Some(resume_autosave(&storage)?),
+            (None, true) => Some(resume_latest(&storage)?),
             (None, false) => None,
         };
         let preset = self.rules.unwrap_or_default();
@@ -76,22 +76,18 @@ impl PlayArgs {
     }
 }
 
-/// The autosaved game, for `--resume`.
-fn resume_autosave(storage: &Storage) -> Result<Session, CliError> {
-    let path = storage.autosave.as_deref().ok_or_else(|| {
-        CliError::new(format!(
-            "--resume: no save folder (set {SAVE_DIR_ENV} or HOME)"
+/// The latest unfinished game in the save folder, autosaved or saved, for `--resume`.
+fn resume_latest(storage: &Storage) -> Result<Session, CliError> {
+    let fail = |e: &dyn std::fmt::Display| CliError::new(format!("--resume: {e}"));
+    let dir = storage.save_dir.as_deref().ok_or_else(|| {
+        fail(&format!(
+            "no save folder (set {SAVE_DIR_ENV} or HOME, or use --save-dir)"
         ))
     })?;
-    if !path.exists() {
-        return Err(CliError::new(format!(
-            "--resume: no autosaved game in {}",
-            path.display()
-        )));
-    }
-    Session::load(path)
-        .map(Session::without_file)
-        .map_err(|e| CliError::new(format!("--resume: {e}")))
+    let entry = latest_unfinished(dir, &[])
+        .map_err(|e| fail(&e))?
+        .ok_or_else(|| fail(&format!("no unfinished game in {}", dir.display())))?;
+    Session::open(&entry).map_err(|e| fail(&e))
 }
 
 /// Whether the environment asks for no colours (`NO_COLOR` set and not empty).

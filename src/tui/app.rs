@@ -12,18 +12,20 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
+use self::files::continue_text;
 use self::warnings::Warnings;
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{self, Question, SavePrompt, SavesList};
+use super::dialogs::{self, Leaving, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::panels::{self, PanelData};
 use super::review::Review;
-use super::screens::{self, RulesScreen, SetupForm};
+use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
 use super::theme::Look;
 use crate::game::Player;
+use crate::game::storage::SaveEntry;
 use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Side, Square};
 
 /// How the game starts: the settings the command line gives.
@@ -127,6 +129,10 @@ pub struct App {
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
+    /// Why the last autosave failed, until a save succeeds.
+    autosave_error: Option<String>,
+    /// The game the new-game screen offers to continue.
+    offer: Option<SaveEntry>,
     /// Whether a game has been on screen (the new-game screen can go back to it).
     played: bool,
     ai: AiState,
@@ -145,15 +151,8 @@ impl App {
         let session = config.resume.unwrap_or_else(|| {
             Session::new(rules, config.start, config.attackers, config.defenders)
         });
-        let screen = if skip_setup {
-            Screen::playing(&session)
-        } else {
-            Screen::Setup(
-                SetupForm::new(config.preset, config.attackers, config.defenders)
-                    .starting_from(rules, &config.start),
-            )
-        };
-        App {
+        let screen = Screen::playing(&session);
+        let mut app = App {
             look: config.look,
             screen,
             overlay: None,
@@ -166,12 +165,21 @@ impl App {
             list_scroll: None,
             hint: None,
             saved: skip_setup_saved,
+            autosave_error: None,
+            offer: None,
             played: skip_setup,
             ai: AiState::default(),
             warnings: Warnings::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
+        };
+        if !skip_setup {
+            app.show_setup(
+                SetupForm::new(config.preset, config.attackers, config.defenders)
+                    .starting_from(rules, &config.start),
+            );
         }
+        app
     }
 
     /// Whether the player asked to quit.
@@ -206,7 +214,7 @@ impl App {
     }
 
     /// How keys are read now.
-    pub const fn mode(&self) -> Mode {
+    pub fn mode(&self) -> Mode {
         match (&self.overlay, &self.screen) {
             (Some(Overlay::Question(_)), _) => Mode::Question,
             (Some(Overlay::Save(_)), _) => Mode::Text,
@@ -257,14 +265,19 @@ impl App {
                     Some(Overlay::Rules(rules))
                 }
             },
+            // An answer may open another overlay.
             Overlay::Question(q) => match action {
                 Action::Yes => {
                     self.answer_yes(q);
-                    None
+                    self.overlay.take()
                 }
                 Action::No | Action::Cancel => {
                     self.answer_no(q);
-                    None
+                    self.overlay.take()
+                }
+                Action::Save if q.offers_save() => {
+                    self.ask_save();
+                    self.overlay.take()
                 }
                 _ => Some(Overlay::Question(q)),
             },
@@ -277,13 +290,7 @@ impl App {
                     prompt.pop();
                     Some(Overlay::Save(prompt))
                 }
-                Action::Confirm => match prompt.path() {
-                    Some(path) => {
-                        self.save_to(&path);
-                        None
-                    }
-                    None => Some(Overlay::Save(prompt)),
-                },
+                Action::Confirm => self.confirm_save(prompt),
                 Action::Cancel => None,
                 _ => Some(Overlay::Save(prompt)),
             },
@@ -308,7 +315,8 @@ impl App {
 
     fn answer_yes(&mut self, question: Question) {
         match question {
-            Question::Quit { .. } => self.quit = true,
+            Question::Leave { to, .. } => self.leave(to),
+            Question::Overwrite(o) => self.overwrite(*o),
             Question::Resign(side) => {
                 self.cancel_thinking();
                 if let Err(e) = self.session.resign(side) {
@@ -331,16 +339,22 @@ impl App {
                 "the {} decline the draw offered by the {offered_by}",
                 offered_by.opponent()
             )),
-            Question::Quit { .. } | Question::Resign(_) => self.status = None,
+            Question::Overwrite(o) => self.overlay = Some(Overlay::Save(o.prompt)),
+            Question::Leave { .. } | Question::Resign(_) => self.status = None,
         }
     }
 
     fn update_setup(&mut self, mut form: SetupForm, action: Action) {
         match action {
             // Enter starts from any field: the form shows every choice at once.
-            Action::Confirm => self.start_chosen(&mut form),
-            Action::Click { column, row } if form.click(self.size, column, row) => {
-                self.start_chosen(&mut form);
+            Action::Confirm => {
+                let choice = form.chosen();
+                self.start_chosen(&mut form, choice);
+            }
+            Action::Click { column, row } => {
+                if let Some(choice) = form.click(self.size, column, row) {
+                    self.start_chosen(&mut form, choice);
+                }
             }
             Action::Type(c) => form.type_char(c),
             Action::Backspace => form.backspace(),
@@ -366,15 +380,28 @@ impl App {
         }
     }
 
-    /// Starts a new game with the choices of the new-game form; if its position cannot
-    /// start a game (the form says why), moves the focus there instead.
-    fn start_chosen(&mut self, form: &mut SetupForm) {
-        let (rules, attackers, defenders) = form.choice();
-        if let Ok(start) = form.start() {
-            self.start(Session::new(rules, start, attackers, defenders));
-        } else {
-            form.focus_position();
+    /// Continues the game the new-game form offers, or starts a new game with its choices;
+    /// if its position cannot start a game (the form says why), moves the focus there instead.
+    fn start_chosen(&mut self, form: &mut SetupForm, choice: SetupChoice) {
+        if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
+            self.open(&entry);
+            return;
         }
+        let (rules, attackers, defenders) = form.choice();
+        match form.start() {
+            Ok(start) => self.start(Session::new(rules, start, attackers, defenders)),
+            Err(_) => form.focus_position(),
+        }
+    }
+
+    /// Shows the new-game `form`, offering to continue the latest unfinished game other than
+    /// the one in play (the first entry, focused at the start).
+    fn show_setup(&mut self, form: SetupForm) {
+        self.offer = self.latest_unfinished();
+        self.screen = Screen::Setup(match &self.offer {
+            Some(entry) => form.with_continue(continue_text(entry), !self.played),
+            None => form,
+        });
     }
 
     /// Starts playing `session`.
@@ -384,6 +411,8 @@ impl App {
         self.ai.judgement = None;
         self.session = session;
         self.saved = false;
+        self.autosave_error = None;
+        self.offer = None;
         self.played = true;
         self.screen = Screen::playing(&self.session);
         self.cursor = Square::THRONE;
@@ -463,14 +492,7 @@ impl App {
             }
             Action::OfferDraw => self.offer_draw(),
             Action::Resign => self.ask_resign(),
-            Action::NewGame => {
-                self.cancel_thinking();
-                self.screen = Screen::Setup(SetupForm::new(
-                    self.session.preset().unwrap_or_default(),
-                    self.session.player(Side::Attackers),
-                    self.session.player(Side::Defenders),
-                ));
-            }
+            Action::NewGame => self.ask_leave(Leaving::NewGame),
             Action::Rules => {
                 self.overlay = Some(Overlay::Rules(RulesScreen::new(
                     self.session.state().rules(),
@@ -478,18 +500,10 @@ impl App {
             }
             Action::Help => self.overlay = Some(Overlay::Help),
             Action::Save => self.ask_save(),
-            Action::Load => self.ask_load(),
+            Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
-            Action::Quit => {
-                if self.is_dirty() {
-                    self.overlay = Some(Overlay::Question(Question::Quit {
-                        autosaved: self.storage.autosave.is_some(),
-                    }));
-                } else {
-                    self.quit = true;
-                }
-            }
+            Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
         }
     }
@@ -617,10 +631,15 @@ impl App {
 
     fn changed(&mut self) {
         self.saved = false;
-        if let Some(path) = &self.storage.autosave
-            && let Err(e) = self.session.autosave(path)
-        {
-            self.error(format!("autosave failed: {e}"));
+        let Some(dir) = self.storage.save_dir.clone() else {
+            return;
+        };
+        match self.session.autosave(&dir) {
+            Ok(()) => self.autosave_error = None,
+            Err(e) => {
+                self.error(format!("autosave failed: {e}"));
+                self.autosave_error = Some(e.io_error().to_string());
+            }
         }
     }
 
@@ -803,11 +822,13 @@ impl App {
             outcome: self.session.outcome(),
             warnings: self.warnings.on(),
             ai: self.ai_view(),
+            autosave_error: self.autosave_error.as_deref(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
         panels::render_status(
             self.typing.as_deref(),
             self.status.as_ref(),
+            self.autosave_error.is_some(),
             &self.look,
             layout.status,
             frame.buffer_mut(),

@@ -98,7 +98,7 @@ pub enum Mode {
     Menu,
     /// A line of text being typed (a move, a file name).
     Text,
-    /// A yes/no question.
+    /// A yes/no question (some also take `s` to save).
     Question,
     /// Stepping through the game under review.
     Review,
@@ -163,6 +163,8 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Question => match c {
             'y' | 'Y' => Some(Action::Yes),
             'n' | 'N' => Some(Action::No),
+            // Questions about leaving an unsaved game offer to save it.
+            's' | 'S' => Some(Action::Save),
             _ => None,
         },
         Mode::Menu => menu_char(c),
@@ -374,9 +376,10 @@ mod tests {
     }
 
     #[test]
-    fn questions_take_y_and_n_only() {
+    fn questions_take_y_n_and_s_only() {
         assert_eq!(action(&ch('y'), Mode::Question), Some(Action::Yes));
         assert_eq!(action(&ch('N'), Mode::Question), Some(Action::No));
+        assert_eq!(action(&ch('s'), Mode::Question), Some(Action::Save));
         assert_eq!(action(&ch('q'), Mode::Question), None);
         assert_eq!(
             action(&key(KeyCode::Esc), Mode::Question),

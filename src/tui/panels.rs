@@ -1,8 +1,8 @@
 //! The side panel (players, captures, the move list, the game-over banner) and the status line.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
@@ -39,6 +39,8 @@ pub struct PanelData<'a> {
     pub warnings: bool,
     /// What the AI is doing.
     pub ai: AiView<'a>,
+    /// Why the last autosave failed, until a save succeeds.
+    pub autosave_error: Option<&'a str>,
 }
 
 /// What the panel shows of the AI.
@@ -224,6 +226,16 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
         let state = if data.warnings { "on" } else { "off" };
         lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
     }
+    if let Some(reason) = data.autosave_error {
+        let width = usize::from(inner.width);
+        lines.push(Line::styled("Not saved: autosave failed", theme.error));
+        lines.extend(
+            wrap(reason, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.error)),
+        );
+        lines.push(Line::styled("s: save under a name", theme.label));
+    }
     lines.extend(ai_lines(&data.ai, look, usize::from(inner.width)));
     lines.push(Line::default());
     let header = u16::try_from(lines.len()).unwrap_or(u16::MAX);
@@ -403,14 +415,30 @@ impl MoveListView {
     }
 }
 
-/// Draws the status line: the move being typed, or the last message.
+/// The mark at the start of the status line while the game is not saved after a failed
+/// autosave.
+pub const NOT_SAVED: &str = "NOT SAVED ";
+
+/// Draws the status line: the move being typed, or the last message; after a failed autosave
+/// marked [`NOT_SAVED`] until a save succeeds.
 pub fn render_status(
     typing: Option<&str>,
     status: Option<&Status>,
+    not_saved: bool,
     look: &Look,
     area: Rect,
     buf: &mut Buffer,
 ) {
+    let area = if not_saved {
+        let width = u16::try_from(NOT_SAVED.len()).unwrap_or(0);
+        let [mark, rest] =
+            Layout::horizontal([Constraint::Length(width + 1), Constraint::Fill(1)]).areas(area);
+        Line::styled(NOT_SAVED, look.theme.error.add_modifier(Modifier::REVERSED))
+            .render(mark, buf);
+        rest
+    } else {
+        area
+    };
     let line = match (typing, status) {
         (Some(text), _) => Line::from(vec![
             Span::styled("move: ", look.theme.heading),

@@ -44,6 +44,7 @@ const PLAYERS: [Player; 6] = [
 /// The fields of the new-game form, top to bottom.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 enum Field {
+    Continue,
     Rules,
     Attackers,
     Defenders,
@@ -51,7 +52,9 @@ enum Field {
     Start,
 }
 
-const FIELDS: [Field; 5] = [
+/// Every field; the form without a game to continue starts at the second.
+const FIELDS: [Field; 6] = [
+    Field::Continue,
     Field::Rules,
     Field::Attackers,
     Field::Defenders,
@@ -59,11 +62,23 @@ const FIELDS: [Field; 5] = [
     Field::Start,
 ];
 
-/// The new-game form: the rules (a preset, or the custom rules of a game played on from a
-/// review), the two players and the start position.
+/// What the new-game form was left with.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum SetupChoice {
+    /// Continue the game offered.
+    Continue,
+    /// Start a new game with the chosen rules, players and position.
+    Start,
+}
+
+/// The new-game form: a game to continue if there is one, else the rules (a preset, or the
+/// custom rules of a game played on from a review), the two players and the start position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupForm {
+    /// Index into [`SetupForm::fields`].
     focus: usize,
+    /// The game offered to continue, in words.
+    resume: Option<String>,
     preset: Preset,
     /// Rules that match no preset, until a preset is chosen.
     custom: Option<Rules>,
@@ -75,6 +90,7 @@ pub struct SetupForm {
 /// The screen rows of the form's parts.
 struct SetupRows {
     frame: Rect,
+    resume: Option<u16>,
     presets: u16,
     summary: u16,
     attackers: u16,
@@ -86,12 +102,21 @@ struct SetupRows {
 
 impl SetupRows {
     const HEIGHT: u16 = 16;
+    /// The rows the Continue entry adds.
+    const RESUME_HEIGHT: u16 = 2;
 
-    fn new(area: Rect) -> SetupRows {
-        let frame = centered(area, 78, SetupRows::HEIGHT);
-        let y = frame.y;
+    fn new(area: Rect, form: &SetupForm) -> SetupRows {
+        let extra = if form.resume.is_some() {
+            SetupRows::RESUME_HEIGHT
+        } else {
+            0
+        };
+        let frame = centered(area, 78, SetupRows::HEIGHT + extra);
+        let resume = form.resume.is_some().then_some(frame.y + 1);
+        let y = frame.y + extra;
         SetupRows {
             frame,
+            resume,
             presets: y + 1,
             summary: y + 6,
             attackers: y + 9,
@@ -118,7 +143,8 @@ impl SetupForm {
     /// The form filled in with these choices, from the standard start, the focus on Start.
     pub fn new(preset: Preset, attackers: Player, defenders: Player) -> SetupForm {
         SetupForm {
-            focus: FIELDS.len() - 1,
+            focus: FIELDS.len() - 2,
+            resume: None,
             preset,
             custom: None,
             attackers,
@@ -138,6 +164,15 @@ impl SetupForm {
         }
     }
 
+    /// The form with a first entry offering to continue the game `text` describes, focused
+    /// if `focus` (else the focus stays on Start).
+    #[must_use]
+    pub fn with_continue(mut self, text: String, focus: bool) -> SetupForm {
+        self.resume = Some(text);
+        self.focus = if focus { 0 } else { self.fields().len() - 1 };
+        self
+    }
+
     /// The chosen rules and players.
     pub fn choice(&self) -> (Rules, Player, Player) {
         (self.rules(), self.attackers, self.defenders)
@@ -153,8 +188,8 @@ impl SetupForm {
     }
 
     /// Whether keys are typed into the position field.
-    pub const fn is_typing(&self) -> bool {
-        matches!(FIELDS[self.focus], Field::Position)
+    pub fn is_typing(&self) -> bool {
+        self.field() == Field::Position
     }
 
     /// Types `c` into the position field.
@@ -169,18 +204,36 @@ impl SetupForm {
 
     /// Moves the focus to the position field (to correct it).
     pub fn focus_position(&mut self) {
-        self.focus = field_index(Field::Position);
+        self.focus_on(Field::Position);
+    }
+
+    /// What Enter chooses: continuing if the Continue entry is focused, else a new game.
+    pub fn chosen(&self) -> SetupChoice {
+        if self.field() == Field::Continue {
+            SetupChoice::Continue
+        } else {
+            SetupChoice::Start
+        }
+    }
+
+    /// The fields shown, top to bottom.
+    fn fields(&self) -> &'static [Field] {
+        if self.resume.is_some() {
+            &FIELDS
+        } else {
+            &FIELDS[1..]
+        }
     }
 
     fn field(&self) -> Field {
-        FIELDS[self.focus]
+        self.fields()[self.focus]
     }
 
     /// Up/Down move between fields; Left/Right change the focused value.
     pub fn move_focus(&mut self, dir: Direction) {
         match dir {
             Direction::Up => self.focus = self.focus.saturating_sub(1),
-            Direction::Down => self.focus = (self.focus + 1).min(FIELDS.len() - 1),
+            Direction::Down => self.focus = (self.focus + 1).min(self.fields().len() - 1),
             Direction::Left | Direction::Right => self.change(dir == Direction::Right),
         }
     }
@@ -193,28 +246,35 @@ impl SetupForm {
             }
             Field::Attackers => self.attackers = cycle(&PLAYERS, self.attackers, forward),
             Field::Defenders => self.defenders = cycle(&PLAYERS, self.defenders, forward),
-            Field::Position | Field::Start => {}
+            Field::Continue | Field::Position | Field::Start => {}
         }
     }
 
-    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player,
-    /// focuses the position field, or returns true on Start.
-    pub fn click(&mut self, size: Rect, column: u16, row: u16) -> bool {
-        let rows = SetupRows::new(size);
+    /// Focuses `field`, if it is shown.
+    fn focus_on(&mut self, field: Field) {
+        if let Some(i) = self.fields().iter().position(|&f| f == field) {
+            self.focus = i;
+        }
+    }
+
+    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player or
+    /// focuses the position field, or chooses Continue or Start.
+    pub fn click(&mut self, size: Rect, column: u16, row: u16) -> Option<SetupChoice> {
+        let rows = SetupRows::new(size, self);
         if !rows
             .frame
             .contains(ratatui::layout::Position::new(column, row))
         {
-            return false;
+            return None;
         }
         if let Some(i) = row.checked_sub(rows.presets).map(usize::from)
             && i < Preset::ALL.len()
         {
-            self.focus = field_index(Field::Rules);
+            self.focus_on(Field::Rules);
             self.preset = Preset::ALL[i];
             self.custom = None;
         } else if row == rows.attackers || row == rows.defenders {
-            self.focus = field_index(if row == rows.attackers {
+            self.focus_on(if row == rows.attackers {
                 Field::Attackers
             } else {
                 Field::Defenders
@@ -223,21 +283,19 @@ impl SetupForm {
         } else if row == rows.position {
             self.focus_position();
         } else if row == rows.start {
-            return true;
+            return Some(SetupChoice::Start);
+        } else if Some(row) == rows.resume {
+            self.focus_on(Field::Continue);
+            return Some(SetupChoice::Continue);
         }
-        false
+        None
     }
-}
-
-/// The place of `field` in the form.
-fn field_index(field: Field) -> usize {
-    FIELDS.iter().position(|&f| f == field).unwrap_or(0)
 }
 
 /// Draws the new-game form.
 pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer) {
     let theme = &look.theme;
-    let rows = SetupRows::new(area);
+    let rows = SetupRows::new(area, form);
     let f = rows.frame;
     let focus_style = |field: Field| {
         if form.field() == field {
@@ -252,11 +310,7 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             line.render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
         }
     };
-    line_at(
-        f.y,
-        Line::styled("Brandubh: new game", theme.heading).centered(),
-        buf,
-    );
+    render_heading(form, &rows, look, buf);
     // The label, the mark and the name take 27 columns.
     let summary_width = usize::from(f.width.saturating_sub(2 + 27 + 1));
     for (i, preset) in Preset::ALL.into_iter().enumerate() {
@@ -360,6 +414,28 @@ fn render_position(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Bu
     }
 }
 
+/// The title of the new-game form, and its Continue entry if it has one.
+fn render_heading(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
+    let f = rows.frame;
+    Line::styled("Brandubh: new game", look.theme.heading)
+        .centered()
+        .render(Rect::new(f.x + 2, f.y, f.width.saturating_sub(2), 1), buf);
+    let (Some(y), Some(text)) = (rows.resume, &form.resume) else {
+        return;
+    };
+    let style = if form.field() == Field::Continue {
+        look.theme.focus
+    } else {
+        Style::new()
+    };
+    let width = usize::from(f.width.saturating_sub(2 + 11));
+    Line::from(vec![
+        Span::styled("Continue   ", look.theme.heading),
+        Span::styled(truncate(text, width), style),
+    ])
+    .render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
+}
+
 /// The `›` left of the focused field of the new-game form.
 fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
     let chosen = Preset::ALL
@@ -368,6 +444,7 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
         .unwrap_or(0);
     let chosen = if form.custom.is_some() { 0 } else { chosen };
     let focus_row = match form.field() {
+        Field::Continue => rows.resume.unwrap_or(rows.start),
         Field::Rules => rows.presets + u16::try_from(chosen).unwrap_or(0),
         Field::Position => rows.position,
         Field::Attackers => rows.attackers,
@@ -643,16 +720,57 @@ mod tests {
     #[test]
     fn clicks_pick_presets_and_players_and_start() {
         let size = Rect::new(0, 0, 80, 24);
-        let rows = SetupRows::new(size);
         let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
-        assert!(!form.click(size, rows.frame.x + 15, rows.presets + 2));
+        let rows = SetupRows::new(size, &form);
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.presets + 2), None);
         assert_eq!(form.choice().0, Preset::Nielsen.rules());
-        assert!(!form.click(size, rows.frame.x + 15, rows.defenders));
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.defenders), None);
         assert_eq!(form.choice().2, PLAYERS[1]);
-        assert!(!form.click(size, rows.frame.x + 15, rows.keys));
-        assert!(!form.click(size, rows.frame.x + 15, rows.position));
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.keys), None);
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.position), None);
         assert!(form.is_typing());
-        assert!(form.click(size, rows.frame.x + 15, rows.start));
+        assert_eq!(
+            form.click(size, rows.frame.x + 15, rows.start),
+            Some(SetupChoice::Start)
+        );
+    }
+
+    #[test]
+    fn a_game_to_continue_is_the_first_entry() {
+        let size = Rect::new(0, 0, 80, 24);
+        let plain = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        let form = plain
+            .clone()
+            .with_continue("human vs human".to_owned(), true);
+        assert_eq!(form.field(), Field::Continue);
+        assert_eq!(form.chosen(), SetupChoice::Continue);
+        let mut later = plain.with_continue("human vs human".to_owned(), false);
+        assert_eq!(later.chosen(), SetupChoice::Start, "focus on Start");
+        for _ in 0..5 {
+            later.move_focus(Direction::Up);
+        }
+        assert_eq!(later.chosen(), SetupChoice::Continue);
+        later.move_focus(Direction::Down);
+        assert_eq!(later.field(), Field::Rules);
+        // Clicks: the Continue row continues; the rest moved down by its rows.
+        let rows = SetupRows::new(size, &later);
+        let resume = rows.resume.unwrap();
+        assert!(resume < rows.presets);
+        assert_eq!(
+            later.click(size, rows.frame.x + 15, rows.start),
+            Some(SetupChoice::Start)
+        );
+        assert_eq!(
+            later.click(size, rows.frame.x + 15, resume),
+            Some(SetupChoice::Continue)
+        );
+        assert_eq!(later.field(), Field::Continue);
+        let mut buf = Buffer::empty(size);
+        render_setup(&later, &Look::default(), size, &mut buf);
+        let row: String = (0..size.width)
+            .map(|x| buf[(x, resume)].symbol().to_owned())
+            .collect();
+        assert!(row.contains("Continue   human vs human"), "{row}");
     }
 
     #[test]
@@ -702,7 +820,7 @@ mod tests {
             .map(ratatui::buffer::Cell::symbol)
             .collect();
         assert!(text.contains("already over"), "{text}");
-        let rows = SetupRows::new(size);
+        let rows = SetupRows::new(size, &form);
         form.click(size, rows.frame.x + 15, rows.presets + 1);
         assert_eq!(
             form.start().unwrap().side_to_move(),

@@ -105,7 +105,14 @@ impl App {
         panel.render(review, ReviewLayout::new(layout.panel), &self.look, buf);
         match &self.status {
             Some(status) => {
-                panels::render_status(None, Some(status), &self.look, layout.status, buf);
+                panels::render_status(
+                    None,
+                    Some(status),
+                    self.autosave_error.is_some(),
+                    &self.look,
+                    layout.status,
+                    buf,
+                );
             }
             None => Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf),
         }
@@ -118,6 +125,7 @@ mod tests {
 
     use super::super::ai::{Purpose, Thinking};
     use super::super::{App, Config, Screen};
+    use crate::game::storage::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
     use crate::game::{EngineKind, Game, Level, Player};
     use crate::rules::{Position, Side};
     use crate::tui::input::{Action, Direction, Mode};
@@ -140,6 +148,13 @@ mod tests {
         })
     }
 
+    /// The autosave files of the games played with `dir` as the save folder.
+    fn autosave_files(dir: &Path) -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir.join(AUTOSAVE_DIR))
+            .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default()
+    }
+
     fn review_ply(app: &App) -> Option<usize> {
         match &app.screen {
             Screen::Review(r) => Some(r.ply()),
@@ -152,8 +167,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut app = hot_seat(dir.path());
         play(&mut app, "d2-b2 c4-c2 d1-d2xc2 d3-e3");
-        let autosave = dir.path().join("autosave.json");
-        let saved_bytes = std::fs::read(&autosave).unwrap();
+        let [autosave] = &autosave_files(dir.path())[..] else {
+            panic!("one autosave")
+        };
+        let saved_bytes = std::fs::read(autosave).unwrap();
         let before = app.session.game().to_json();
         let dirty = app.is_dirty();
         assert!(dirty);
@@ -183,7 +200,8 @@ mod tests {
         assert_eq!(app.mode(), Mode::Board);
         assert_eq!(app.session.game().to_json(), before);
         assert_eq!(app.is_dirty(), dirty);
-        assert_eq!(std::fs::read(&autosave).unwrap(), saved_bytes);
+        assert_eq!(std::fs::read(autosave).unwrap(), saved_bytes);
+        assert_eq!(autosave_files(dir.path()).len(), 1, "no other autosave");
     }
 
     #[test]
@@ -277,7 +295,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("escape.json");
         std::fs::write(&file, ESCAPE).unwrap();
-        let autosave = dir.path().join("autosave.json");
+        let autosave = dir.path().join(LEGACY_AUTOSAVE);
         std::fs::write(&autosave, "an older autosave").unwrap();
         let mut app = App::new(Config {
             resume: Some(Session::load(&file).unwrap()),
@@ -334,7 +352,10 @@ mod tests {
         let mv = app.session.state().legal_moves()[0];
         app.session.play(mv).unwrap();
         app.after_move();
-        let autosaved = Game::from_json(&std::fs::read_to_string(&autosave).unwrap()).unwrap();
+        let [own] = &autosave_files(dir.path())[..] else {
+            panic!("the new game's own autosave")
+        };
+        let autosaved = Game::from_json(&std::fs::read_to_string(own).unwrap()).unwrap();
         assert_eq!(autosaved.state().start_position(), &reviewed);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
     }

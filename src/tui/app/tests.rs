@@ -195,3 +195,106 @@ fn hints_search_for_a_second_by_default() {
         crate::ai::Limits::time(Duration::from_secs(1))
     );
 }
+
+fn type_move(app: &mut App, text: &str) {
+    app.update(Action::StartTyping);
+    for c in text.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+}
+
+fn screen(app: &mut App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    format!("{}", terminal.backend())
+}
+
+#[test]
+fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
+    use crate::game::storage::fail_writes;
+    use crate::tui::panels::NOT_SAVED;
+    use std::io::ErrorKind;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-e2");
+    assert!(app.autosave_error.is_none());
+    fail_writes::inject(Some(ErrorKind::StorageFull));
+    type_move(&mut app, "c4-c5");
+    // The move's own message follows, yet the failure stays: on the status line and the panel.
+    assert!(app.status().unwrap().text.starts_with("played c4-c5"));
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains(NOT_SAVED) && shown.contains("autosave failed"),
+        "{shown}"
+    );
+    type_move(&mut app, "d1-d2");
+    app.update(Action::Help);
+    app.update(Action::Cancel);
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains(NOT_SAVED) && shown.contains("injected failure"),
+        "{shown}"
+    );
+
+    // Quitting, a new game and loading say the game is not saved and offer to save it.
+    for (key, leave) in [
+        (Action::Quit, "Quit anyway?"),
+        (Action::NewGame, "Leave it for a new game?"),
+        (Action::Load, "Leave it to load another?"),
+    ] {
+        app.update(key);
+        assert_eq!(app.mode(), Mode::Question);
+        let shown = screen(&mut app);
+        assert!(
+            shown.contains("The game is NOT saved: the autosave"),
+            "{shown}"
+        );
+        assert!(shown.contains(leave) && shown.contains("s save"), "{shown}");
+        app.update(Action::No);
+        assert!(!app.should_quit());
+    }
+    app.update(Action::Quit);
+    app.update(Action::Save);
+    assert_eq!(app.mode(), Mode::Text, "the save prompt");
+    // The save fails too while the disk is full: the prompt stays with the reason.
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Text);
+    assert!(screen(&mut app).contains(NOT_SAVED));
+
+    fail_writes::inject(None);
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    assert!(app.status().unwrap().text.starts_with("saved to"));
+    assert!(!screen(&mut app).contains(NOT_SAVED));
+    let saved = crate::game::storage::load(app.session().file().unwrap()).unwrap();
+    assert_eq!(saved.moves().len(), 3, "every move");
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "saved: no question");
+}
+
+#[test]
+fn an_autosave_that_works_again_clears_the_failure() {
+    use crate::game::storage::fail_writes;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    fail_writes::inject(Some(std::io::ErrorKind::PermissionDenied));
+    type_move(&mut app, "d2-e2");
+    assert!(app.autosave_error.is_some());
+    fail_writes::inject(None);
+    type_move(&mut app, "c4-c5");
+    assert!(app.autosave_error.is_none());
+    app.update(Action::Quit);
+    let shown = screen(&mut app);
+    assert!(shown.contains("its autosave keeps it"), "{shown}");
+}
