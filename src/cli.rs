@@ -2,6 +2,7 @@
 //! `main.rs` only parses and dispatches; each command's logic lives here.
 
 mod analyze;
+mod analyze_game;
 mod arena;
 mod export;
 mod otep;

@@ -8,7 +8,8 @@ use std::process::Command;
 
 use brandubh::game::storage::{self, load, save_atomic};
 use brandubh::game::{
-    EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, Player, Timestamp,
+    AnalysisError, EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES,
+    Player, Timestamp,
 };
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, ParseMoveError, Position, Preset, Reason, Repetition, Rules,
@@ -178,6 +179,15 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("deeply-nested-unclosed.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
     ("invalid-utf8.json", |k| matches!(k, LoadErrorKind::NotUtf8 { line: 8, column: 6 }), "line 8 column 6: not UTF-8 text"),
     ("utf16.json", |k| matches!(k, LoadErrorKind::NotUtf8 { line: 1, column: 1 }), "not UTF-8 text"),
+    ("analysis-length.json", |k| matches!(k, LoadErrorKind::AnalysisLength { entries: 2, moves: 16 }), "analysis: 2 entries for 16 moves"),
+    ("analysis-not-an-array.json", |k| matches!(k, LoadErrorKind::Field { line: 40, .. }), "invalid type: map, expected a sequence"),
+    ("analysis-unknown-class.json", |k| matches!(k, LoadErrorKind::Field { line: 42, .. }), "unknown variant `brilliant`"),
+    ("analysis-missing-field.json", |k| matches!(k, LoadErrorKind::Field { line: 51, .. }), "missing field `depth`"),
+    ("analysis-score-out-of-range.json", |k| matches!(k, LoadErrorKind::Analysis { number: 2, error: AnalysisError::ScoreOutOfRange { field: "score_before", value: 40_000 } }), "analysis of move 2: score_before 40000 is out of range (-30000 to 30000)"),
+    ("analysis-illegal-best.json", |k| matches!(k, LoadErrorKind::Analysis { number: 3, error: AnalysisError::Best { error: MoveError::Illegal(IllegalMove::NotYourPiece(_)), .. } }), "analysis of move 3: best move \"d4-d5\": illegal move: the piece on d4 belongs to the other side"),
+    ("analysis-wrong-capture.json", |k| matches!(k, LoadErrorKind::Analysis { number: 1, error: AnalysisError::Best { error: MoveError::WrongCaptures { .. }, .. } }), "best move \"d7-f7xf6\": captures f6 listed, but the move captures nothing"),
+    ("analysis-bad-line.json", |k| matches!(k, LoadErrorKind::Analysis { number: 1, error: AnalysisError::Line { number: 2, .. } }), "analysis of move 1: pv move 2 \"d7-d6\": illegal move: there is no piece on d7"),
+    ("analysis-line-past-the-end.json", |k| matches!(k, LoadErrorKind::Analysis { number: 16, error: AnalysisError::Line { number: 2, error: MoveError::Illegal(IllegalMove::GameOver), .. } }), "pv move 2 \"f4-f5\": illegal move: the game is over"),
 ];
 
 #[test]

@@ -9,7 +9,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
+use brandubh::ai::{Analyser, Budget, Limits};
 use brandubh::game::{Game, Level, Player, SCHEMA_ID, save_schema};
 use brandubh::rules::{KingOnThrone, Position, Preset, Rules};
 use jsonschema::Validator;
@@ -106,6 +108,18 @@ fn games_this_program_writes_fit_the_schema() {
     };
     let mut ongoing = Game::new(custom, Position::start(), ai(Level::Easy), Player::Human);
     ongoing.play_text("d2-c2").unwrap();
+    ongoing.play_text("c4-c3").unwrap();
+    // With an analysis of its second move.
+    let stop = AtomicBool::new(false);
+    let plies = Analyser::default()
+        .analyse(
+            &ongoing,
+            Budget::Limits(Limits::depth(2)),
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+    ongoing.set_analysis(1, &plies[1]).unwrap();
     let mut drawn = Game::new(
         Preset::OpenTafl.rules(),
         Position::start(),
@@ -115,6 +129,11 @@ fn games_this_program_writes_fit_the_schema() {
     drawn.agree_draw().unwrap();
     for game in [ongoing, drawn] {
         let text = game.to_json();
+        assert_eq!(
+            text.contains("\"analysis\""),
+            !game.analysis().is_empty(),
+            "{text}"
+        );
         assert_eq!(errors(&validator, &text), Vec::<String>::new(), "{text}");
     }
 }
@@ -122,6 +141,10 @@ fn games_this_program_writes_fit_the_schema() {
 /// Files of `tests/data` that the loader refuses for their structure (a field missing,
 /// unknown or of the wrong type or value); each must break the schema too.
 const STRUCTURALLY_INVALID: &[&str] = &[
+    "analysis-missing-field.json",
+    "analysis-not-an-array.json",
+    "analysis-score-out-of-range.json",
+    "analysis-unknown-class.json",
     "array.json",
     "bad-level.json",
     "bad-player.json",
@@ -158,9 +181,15 @@ const STRUCTURALLY_INVALID: &[&str] = &[
 ];
 
 /// Files of `tests/data` that fit the schema: the loader refuses them for what a schema does
-/// not express (the moves under the rules, the result, the position, a duplicate key), or
+/// not express (the moves under the rules, the result, the position, a duplicate key, an
+/// analysis's length and moves), or
 /// loads them (a byte order mark).
 const BEYOND_THE_SCHEMA: &[&str] = &[
+    "analysis-bad-line.json",
+    "analysis-illegal-best.json",
+    "analysis-length.json",
+    "analysis-line-past-the-end.json",
+    "analysis-wrong-capture.json",
     "bad-square.json",
     "bad-start.json",
     "blocked-move.json",

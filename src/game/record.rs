@@ -5,6 +5,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
 use super::{Player, Timestamp};
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
@@ -80,6 +81,14 @@ fn comment_text(comment: Option<String>) -> Option<String> {
     comment.filter(|text| !text.trim().is_empty())
 }
 
+/// An undone move, with what the record kept on it, for redo.
+#[derive(Clone, Eq, PartialEq, Debug)]
+struct Undone {
+    mv: Move,
+    comment: Option<String>,
+    analysis: Option<PlyAnalysis>,
+}
+
 /// A game is over already, so it cannot be ended again.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub struct AlreadyOver(pub Outcome);
@@ -112,12 +121,14 @@ impl std::error::Error for AlreadyOver {}
 pub struct Game {
     state: GameState,
     moves: Vec<AnnotatedMove>,
+    /// The analysis of each move, aligned with `moves` (`None` where not analysed).
+    analysis: Vec<Option<PlyAnalysis>>,
     /// The comment on each move, aligned with `moves`.
     comments: Vec<Option<String>>,
     /// The comment before the first move.
     start_comment: Option<String>,
-    /// Undone moves with their comments, the next one to redo last.
-    redo: Vec<(Move, Option<String>)>,
+    /// Undone moves with their comments and analyses, the next one to redo last.
+    redo: Vec<Undone>,
     players: Players,
     created: Timestamp,
     updated: Timestamp,
@@ -142,6 +153,7 @@ impl Game {
         Game {
             state,
             moves: Vec::new(),
+            analysis: Vec::new(),
             comments: Vec::new(),
             start_comment: None,
             redo: Vec::new(),
@@ -265,16 +277,18 @@ impl Game {
         self.updated = Timestamp::now().max(self.created);
     }
 
-    /// Appends a move already played on the state with its comment; `keep_redo` says whether
-    /// it came from the redo tail.
+    /// Appends a move already played on the state with its comment and analysis;
+    /// `keep_redo` says whether it came from the redo tail.
     fn record(
         &mut self,
         done: AnnotatedMove,
         comment: Option<String>,
+        analysis: Option<PlyAnalysis>,
         keep_redo: bool,
     ) -> AnnotatedMove {
         self.moves.push(done);
         self.comments.push(comment);
+        self.analysis.push(analysis);
         if !keep_redo {
             self.redo.clear();
         }
@@ -286,13 +300,13 @@ impl Game {
     /// move changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<AnnotatedMove, IllegalMove> {
         let done = self.state.play(mv)?;
-        Ok(self.record(done, None, false))
+        Ok(self.record(done, None, None, false))
     }
 
     /// Plays a move written as text (annotations are checked); it discards the redo tail.
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let done = self.state.play_text(text)?;
-        Ok(self.record(done, None, false))
+        Ok(self.record(done, None, None, false))
     }
 
     /// Whether [`Game::undo`] would do something.
@@ -317,7 +331,11 @@ impl Game {
             };
             let comment = self.comments.pop().flatten();
             self.state.undo();
-            self.redo.push((last.mv, comment));
+            self.redo.push(Undone {
+                mv: last.mv,
+                comment,
+                analysis: self.analysis.pop().flatten(),
+            });
         }
         self.touch();
         true
@@ -328,12 +346,15 @@ impl Game {
         if self.state.is_over() {
             return false;
         }
-        let Some(&(mv, _)) = self.redo.last() else {
+        let Some(mv) = self.redo.last().map(|undone| undone.mv) else {
             return false;
         };
         if let Ok(done) = self.state.play(mv) {
-            let comment = self.redo.pop().and_then(|(_, comment)| comment);
-            self.record(done, comment, true);
+            let (comment, analysis) = self
+                .redo
+                .pop()
+                .map_or((None, None), |undone| (undone.comment, undone.analysis));
+            self.record(done, comment, analysis, true);
             true
         } else {
             // The tail was recorded from this very position, so this does not happen; if
@@ -341,6 +362,61 @@ impl Game {
             self.redo.clear();
             false
         }
+    }
+
+    /// The analysis of each move, aligned with [`Game::moves`] (`None` where a move is not
+    /// analysed). Undo keeps a move's analysis with it for redo; a new move starts without.
+    pub fn analysis(&self) -> &[Option<PlyAnalysis>] {
+        &self.analysis
+    }
+
+    /// Records the analysis of the move at index `ply` (from 0), replacing any. It is checked
+    /// as loading checks a saved one: scores in range, the best move and the line legal in
+    /// the position the move was played from, with their annotations right.
+    pub fn set_analysis(
+        &mut self,
+        ply: usize,
+        analysis: &PlyAnalysis,
+    ) -> Result<(), AnalysisError> {
+        if ply >= self.moves.len() {
+            return Err(AnalysisError::NoSuchPly {
+                ply,
+                plies: self.moves.len(),
+            });
+        }
+        let mut state = GameState::new(*self.rules(), *self.state.start_position());
+        for done in &self.moves[..ply] {
+            state.play_unchecked(done.mv);
+        }
+        self.analysis[ply] = Some(SavedPly::from(analysis).check(&mut state)?);
+        self.touch();
+        Ok(())
+    }
+
+    /// Sets the analysis of every move from a saved one (one entry per move), checking each
+    /// against its position; on a problem, the index of the move and the problem.
+    pub(super) fn restore_analysis(
+        &mut self,
+        saved: Vec<Option<SavedPly>>,
+    ) -> Result<(), (usize, AnalysisError)> {
+        let mut state = GameState::new(*self.rules(), *self.state.start_position());
+        let mut analysis = Vec::with_capacity(saved.len());
+        for (i, (entry, done)) in saved.into_iter().zip(&self.moves).enumerate() {
+            let checked = entry.map(|e| e.check(&mut state)).transpose();
+            analysis.push(checked.map_err(|e| (i, e))?);
+            state.play_unchecked(done.mv);
+        }
+        analysis.resize(self.moves.len(), None);
+        self.analysis = analysis;
+        Ok(())
+    }
+
+    /// Both sides' summaries of the analysis so far.
+    pub fn analysis_summary(&self) -> Summary {
+        Summary::new(
+            self.state.start_position().side_to_move(),
+            self.analysis.iter().map(Option::as_ref),
+        )
     }
 
     /// Removes an off-board ending, leaving the game as it was before it.

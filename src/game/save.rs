@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::analysis::{AnalysisError, SavedPly};
 use super::import::RecordError;
 use super::record::{Game, Players, has_winner, is_off_board};
 use super::schema;
@@ -74,6 +75,9 @@ struct SaveOut {
     result: Option<Outcome>,
     created: String,
     updated: String,
+    /// Written only when a move is analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analysis: Option<Vec<Option<SavedPly>>>,
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
@@ -128,6 +132,11 @@ pub(super) struct SaveIn {
     /// When the game last changed (RFC 3339; written in UTC).
     #[schemars(schema_with = "schema::timestamp")]
     updated: String,
+    /// Optional analysis of the moves, aligned with `moves`: an object, or `null` where a
+    /// move is not analysed. Scores are from the mover's point of view, in hundredths of an
+    /// attacking soldier; a win in n plies is 30000 - n, a loss in n plies n - 30000.
+    #[serde(default)]
+    analysis: Option<Vec<Option<SavedPly>>>,
 }
 
 /// How the game ended.
@@ -169,6 +178,12 @@ impl Game {
             result: self.outcome(),
             created: self.created().to_string(),
             updated: self.updated().to_string(),
+            analysis: self.analysis().iter().any(Option::is_some).then(|| {
+                self.analysis()
+                    .iter()
+                    .map(|ply| ply.as_ref().map(SavedPly::from))
+                    .collect()
+            }),
         }
     }
 
@@ -371,6 +386,19 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         game.conclude(ending)
             .map_err(|_| LoadErrorKind::ImpossibleResult(ending))?;
     }
+    if let Some(analysis) = save.analysis {
+        if analysis.len() != game.moves().len() {
+            return Err(LoadErrorKind::AnalysisLength {
+                entries: analysis.len(),
+                moves: game.moves().len(),
+            });
+        }
+        game.restore_analysis(analysis)
+            .map_err(|(i, error)| LoadErrorKind::Analysis {
+                number: i + 1,
+                error,
+            })?;
+    }
     game.set_timestamps(created, updated);
     Ok(game)
 }
@@ -530,6 +558,20 @@ pub enum LoadErrorKind {
     /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
     /// draw with a winner).
     ImpossibleResult(Outcome),
+    /// `analysis` does not have one entry per move.
+    AnalysisLength {
+        /// Entries in `analysis`.
+        entries: usize,
+        /// Moves in `moves`.
+        moves: usize,
+    },
+    /// The analysis of a move is wrong.
+    Analysis {
+        /// The move's number, from 1.
+        number: usize,
+        /// What is wrong with its analysis.
+        error: AnalysisError,
+    },
 }
 
 fn outcome_text(outcome: Option<Outcome>) -> String {
@@ -631,6 +673,11 @@ impl fmt::Display for LoadErrorKind {
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")
             }
+            Self::AnalysisLength { entries, moves } => write!(
+                f,
+                "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analysed)"
+            ),
+            Self::Analysis { number, error } => write!(f, "analysis of move {number}: {error}"),
         }
     }
 }

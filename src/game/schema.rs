@@ -17,8 +17,9 @@ pub const SCHEMA_ID: &str = "urn:brandubh:schema:brandubh-game-v1";
 const TITLE: &str = "brandubh saved game, format version 1";
 
 const DESCRIPTION: &str = "A game of Brandubh (7x7 tafl) saved by the brandubh program: \
-the rules, the start position, the moves, who plays each side, the result and timestamps. \
-Every field but generator is required and no other field is allowed. The schema checks the \
+the rules, the start position, the moves, who plays each side, the result and timestamps, \
+and optionally comments and an analysis of the moves. Every field but generator, \
+start_comment, comments and analysis is required and no other field is allowed. The schema checks the \
 structure; loading also replays every move under the rules and checks the result, so a file \
 can fit the schema and still be refused (an illegal move, a wrong result).";
 

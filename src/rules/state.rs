@@ -155,6 +155,13 @@ impl GameState {
         Ok(done)
     }
 
+    /// The moves of `line` as they would be played from here, annotated, up to the first
+    /// one that cannot be played (the game is unchanged).
+    pub fn annotate(&self, line: &[Move]) -> Vec<AnnotatedMove> {
+        let mut state = self.clone();
+        line.iter().map_while(|&mv| state.play(mv).ok()).collect()
+    }
+
     /// Takes back the last move, if any, and returns the position it was played from.
     pub fn undo(&mut self) -> Option<&Position> {
         if self.history.len() < 2 {
