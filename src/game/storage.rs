@@ -429,7 +429,9 @@ mod tests {
         }
     }
 
-    fn game(moves: &[&str]) -> Game {
+    /// A hot-seat game under `standard` with `moves` played (for the tests of storage and its
+    /// submodules).
+    pub(super) fn game(moves: &[&str]) -> Game {
         let mut g = Game::new(
             Preset::Standard.rules(),
             Position::start(),

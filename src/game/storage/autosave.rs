@@ -120,23 +120,10 @@ fn prune_finished(dir: &Path, now: Timestamp) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
-    use crate::rules::{Position, Preset, Side};
+    use crate::game::storage::tests::game;
+    use crate::rules::Side;
     use std::fs::File;
     use std::time::SystemTime;
-
-    fn game(moves: &[&str]) -> Game {
-        let mut g = Game::new(
-            Preset::Standard.rules(),
-            Position::start(),
-            Player::Human,
-            Player::Human,
-        );
-        for mv in moves {
-            g.play_text(mv).unwrap();
-        }
-        g
-    }
 
     fn files(dir: &Path) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = fs::read_dir(dir)

@@ -191,24 +191,11 @@ pub fn latest_unfinished(dir: &Path, except: &[&Path]) -> Result<Option<SaveEntr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
+    use crate::game::storage::tests::game;
     use crate::game::storage::{save_atomic, save_new};
-    use crate::rules::{Position, Preset, Side};
+    use crate::rules::Side;
     use std::fs::File;
     use std::time::Duration;
-
-    fn game(moves: &[&str]) -> Game {
-        let mut g = Game::new(
-            Preset::Standard.rules(),
-            Position::start(),
-            Player::Human,
-            Player::Human,
-        );
-        for mv in moves {
-            g.play_text(mv).unwrap();
-        }
-        g
-    }
 
     /// Saves `game` at `path`, written `age` ago.
     fn saved(path: &Path, game: &Game, age: u64) {
