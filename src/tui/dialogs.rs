@@ -89,6 +89,8 @@ pub enum Leaving {
     NewGame,
     /// To the list of saves.
     Load,
+    /// To a new game from this ply of the game under review (play from here).
+    PlayFromHere(usize),
 }
 
 /// A save is about to replace another file: the question keeps the prompt to go back to.
@@ -137,7 +139,7 @@ impl Question {
             } => {
                 let leave = match to {
                     Leaving::Quit => "Quit anyway",
-                    Leaving::NewGame => "Leave it for a new game",
+                    Leaving::NewGame | Leaving::PlayFromHere(_) => "Leave it for a new game",
                     Leaving::Load => "Leave it to load another",
                 };
                 format!("The game is NOT saved: {why}. {leave}?")

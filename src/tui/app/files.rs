@@ -49,6 +49,7 @@ impl App {
                 ));
             }
             Leaving::Load => self.ask_load(),
+            Leaving::PlayFromHere(ply) => self.play_from_here(ply),
         }
     }
 

@@ -9,6 +9,7 @@ use ratatui::widgets::Widget;
 use super::{App, Screen, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
+use crate::tui::dialogs::Leaving;
 use crate::tui::input::Action;
 use crate::tui::layout::GameLayout;
 use crate::tui::panels;
@@ -40,7 +41,7 @@ impl App {
     pub(super) fn update_review(&mut self, mut review: Review, action: Action) {
         match action {
             Action::Review | Action::Cancel => return self.close_review(),
-            Action::Confirm => return self.play_from_here(review.ply()),
+            Action::Confirm => return self.ask_play_from_here(review.ply()),
             Action::Click { column, row } => {
                 let ply = GameLayout::new(self.size)
                     .and_then(|l| ReviewLayout::new(l.panel).ply_at(review, column, row));
@@ -62,28 +63,44 @@ impl App {
         }
     }
 
-    /// Enter in review: the new-game form, filled in with this game's rules and players and
-    /// the reviewed position. The game reviewed is left as it is; starting the new game gives
-    /// it a record of its own.
-    fn play_from_here(&mut self, ply: usize) {
-        let game = self.session.game();
-        let Some(at) = game.at_ply(ply) else {
-            return;
-        };
-        let rules = *game.rules();
-        if let Err(e) = check_start(&rules, at.position) {
-            self.error(format!("cannot play from here: {e}"));
-            return;
+    /// Enter in review: plays on from the reviewed ply if a game can start there, leaving the
+    /// game in play as any new game does (asking first if it would be lost).
+    fn ask_play_from_here(&mut self, ply: usize) {
+        match self.play_from_here_form(ply) {
+            Ok(_) => self.ask_leave(Leaving::PlayFromHere(ply)),
+            Err(e) => self.error(e),
         }
+    }
+
+    /// The new-game form for playing on from `ply`, offering to continue another game as the
+    /// new-game screen does. The game reviewed is left as it is; starting the new game gives
+    /// it a record of its own.
+    pub(super) fn play_from_here(&mut self, ply: usize) {
+        match self.play_from_here_form(ply) {
+            Ok(form) => {
+                self.show_setup(form);
+                self.status = None;
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// The new-game form filled in with this game's rules and players and the position after
+    /// `ply`, or why no game can start there.
+    fn play_from_here_form(&self, ply: usize) -> Result<SetupForm, String> {
+        let game = self.session.game();
+        let at = game
+            .at_ply(ply)
+            .ok_or_else(|| format!("cannot play from here: no ply {ply}"))?;
+        let rules = *game.rules();
+        check_start(&rules, at.position).map_err(|e| format!("cannot play from here: {e}"))?;
         let players = game.players();
-        let form = SetupForm::new(
+        Ok(SetupForm::new(
             self.session.preset().unwrap_or_default(),
             players.attackers,
             players.defenders,
         )
-        .starting_from(rules, &at.position);
-        self.screen = Screen::Setup(form);
-        self.status = None;
+        .starting_from(rules, &at.position))
     }
 
     pub(super) fn draw_review(&self, review: Review, layout: GameLayout, frame: &mut Frame) {
@@ -380,5 +397,44 @@ mod tests {
         app.update(Action::Confirm);
         assert_eq!(app.session.state().rules(), &rules);
         assert_eq!(app.session.state().position(), &Position::start());
+    }
+
+    #[test]
+    fn play_from_here_offers_the_game_to_continue_and_asks_before_losing_this_one() {
+        use crate::game::storage::fail_writes;
+
+        let dir = tempfile::tempdir().unwrap();
+        // An unfinished game left in the save folder.
+        let mut other = hot_seat(dir.path());
+        play(&mut other, "d2-c2");
+        let other_moves = other.session.moves().to_vec();
+        let mut app = hot_seat(dir.path());
+        play(&mut app, "d2-b2 c4-c2");
+        app.update(Action::Review);
+        app.update(Action::Move(Direction::Left));
+        app.update(Action::Confirm);
+        assert!(matches!(app.screen, Screen::Setup(_)));
+        let offered = app.offer.as_ref().map(|e| e.path.clone());
+        assert_eq!(offered.as_deref(), other.session.files().first().copied());
+        // The form offers it first: up to the Continue entry, and Enter continues it.
+        for _ in 0..6 {
+            app.update(Action::Move(Direction::Up));
+        }
+        app.update(Action::Confirm);
+        assert_eq!(app.session.moves(), &other_moves[..]);
+
+        // A game whose autosave failed is not left without a question.
+        let mut app = hot_seat(dir.path());
+        fail_writes::inject(Some(std::io::ErrorKind::StorageFull));
+        play(&mut app, "d2-b2 c4-c2");
+        fail_writes::inject(None);
+        app.update(Action::Review);
+        app.update(Action::Confirm);
+        assert_eq!(app.mode(), Mode::Question);
+        app.update(Action::No);
+        assert_eq!(review_ply(&app), Some(2), "still in review");
+        app.update(Action::Confirm);
+        app.update(Action::Yes);
+        assert!(matches!(app.screen, Screen::Setup(_)));
     }
 }
