@@ -534,6 +534,48 @@ fn a_new_game_or_a_load_keeps_the_unfinished_game_and_continue_offers_it() {
     assert_eq!(plies, [1, 2]);
 }
 #[test]
+fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Quit);
+    app.update(Action::Yes);
+    let mut app = App::new(Config {
+        skip_setup: false,
+        ..with_storage(dir.path())
+    });
+    let (width, height) = brandubh::tui::minimum_size();
+    let terminal = render(&mut app, width, height);
+    let text = format!("{}", terminal.backend());
+    for part in [
+        "Continue   human vs human",
+        "Position",
+        "[ Start ]",
+        "Enter start",
+    ] {
+        assert!(text.contains(part), "{part} is missing:\n{text}");
+    }
+    // Down to Start: its row shows the focus marker, and a click on it starts a new game.
+    for _ in 0..5 {
+        app.update(Action::Move(Direction::Down));
+    }
+    let buf = render(&mut app, width, height).backend().buffer().clone();
+    let [(start_x, start_y)] = find_text(&buf, "[ Start ]")[..] else {
+        panic!("one Start button")
+    };
+    assert_eq!(cells_with(&buf, "›"), [(buf.area.x, start_y)]);
+    app.update(Action::Click {
+        column: start_x + 2,
+        row: start_y,
+    });
+    assert_eq!(app.mode(), Mode::Board);
+    assert!(
+        app.session().moves().is_empty(),
+        "a new game, not the one continued"
+    );
+}
+
+#[test]
 fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
     let mut app = App::new(hot_seat());
     app.update(Action::NewGame);
