@@ -215,6 +215,34 @@ fn help_overlay() {
 }
 
 #[test]
+fn the_help_overlay_scrolls_on_the_smallest_terminal() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Help);
+    let (width, height) = brandubh::tui::minimum_size();
+    let top = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("help_overlay_65x16_top", top);
+    assert!(
+        top.contains("↑↓ scroll") && !top.contains("Ctrl-c"),
+        "{top}"
+    );
+    // Further down than the end shows the end, and one line up from there moves at once.
+    for _ in 0..5 {
+        app.update(Action::PageDown);
+    }
+    let end = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("help_overlay_65x16_end", end);
+    assert!(end.contains("Ctrl-c") && !end.contains("arrows"), "{end}");
+    app.update(Action::Move(Direction::Up));
+    assert_ne!(
+        format!("{}", render(&mut app, width, height).backend()),
+        end
+    );
+    assert_eq!(app.mode(), Mode::Menu);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), Mode::Board);
+}
+
+#[test]
 fn rules_screen() {
     let mut app = App::new(Config {
         preset: Preset::Nielsen,

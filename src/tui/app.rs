@@ -87,7 +87,8 @@ pub struct Status {
 /// What is shown over the game.
 #[derive(Debug)]
 enum Overlay {
-    Help,
+    /// The keys, scrolled to this line.
+    Help(usize),
     Rules(RulesScreen),
     Question(Question),
     Save(SavePrompt),
@@ -219,7 +220,7 @@ impl App {
             (Some(Overlay::Question(_)), _) => Mode::Question,
             (Some(Overlay::Save(_)), _) => Mode::Text,
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
-            (Some(Overlay::Help | Overlay::Rules(_) | Overlay::Load(_)), _)
+            (Some(Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_)), _)
             | (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
@@ -253,13 +254,17 @@ impl App {
 
     fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
         match overlay {
-            Overlay::Help => match action {
+            Overlay::Help(top) => match action {
                 Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
-                _ => Some(Overlay::Help),
+                Action::Move(Direction::Up) => Some(Overlay::Help(top.saturating_sub(1))),
+                Action::Move(Direction::Down) => Some(Overlay::Help(top + 1)),
+                Action::PageUp => Some(Overlay::Help(top.saturating_sub(10))),
+                Action::PageDown => Some(Overlay::Help(top + 10)),
+                _ => Some(Overlay::Help(top)),
             },
             Overlay::Rules(mut rules) => match action {
                 Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
-                Action::Help => Some(Overlay::Help),
+                Action::Help => Some(Overlay::Help(0)),
                 other => {
                     rules.scroll(other);
                     Some(Overlay::Rules(rules))
@@ -371,7 +376,7 @@ impl App {
             Action::Rules => {
                 self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
             }
-            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Help => self.overlay = Some(Overlay::Help(0)),
             Action::Load => self.ask_load(),
             _ => {}
         }
@@ -498,7 +503,7 @@ impl App {
                     self.session.state().rules(),
                 )));
             }
-            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Help => self.overlay = Some(Overlay::Help(0)),
             Action::Save => self.ask_save(),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
@@ -790,14 +795,23 @@ impl App {
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help) => {
+            Some(Overlay::Help(top)) => {
                 let (title, keys, notes) = if let Screen::Review(_) = self.screen {
                     ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
                 } else {
                     let state = if self.warnings.on() { "on" } else { "off" };
                     (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
                 };
-                dialogs::render_help(&title, keys, notes, &self.look, area, frame.buffer_mut());
+                let shown = dialogs::render_help(
+                    &title,
+                    keys,
+                    notes,
+                    *top,
+                    &self.look,
+                    area,
+                    frame.buffer_mut(),
+                );
+                self.overlay = Some(Overlay::Help(shown));
             }
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
