@@ -604,6 +604,45 @@ fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
 }
 
 #[test]
+fn a_game_read_from_another_programs_record_is_held_by_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let saves = dir.path().join("saves");
+    std::fs::create_dir(&saves).unwrap();
+    let record = saves.join("club.otg");
+    std::fs::write(
+        &record,
+        "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n",
+    )
+    .unwrap();
+    let open = || {
+        App::new(Config {
+            resume: Some(brandubh::tui::Session::load(&record).unwrap()),
+            ..with_storage(dir.path())
+        })
+    };
+    // Unchanged, it is in its record: no autosave, and quitting asks nothing.
+    let mut app = open();
+    assert!(!app.is_dirty());
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "{}", screen_text(&mut app));
+    assert!(autosaves(dir.path()).is_empty());
+    // It is the game in play: not offered to continue, and marked in the list of saves.
+    let mut app = open();
+    app.update(Action::NewGame);
+    let screen = screen_text(&mut app);
+    assert!(!screen.contains("Continue"), "{screen}");
+    app.update(Action::Load);
+    let screen = screen_text(&mut app);
+    assert!(screen.contains("club.otg         in play"), "{screen}");
+    // Played on, it is autosaved and quitting asks as for any game.
+    let mut app = open();
+    play_all(&mut app, "d1-d2");
+    assert_eq!(autosaves(dir.path()).len(), 1);
+    app.update(Action::Quit);
+    assert!(screen_text(&mut app).contains("its autosave keeps it"));
+}
+
+#[test]
 fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
     let mut app = App::new(hot_seat());
     app.update(Action::NewGame);

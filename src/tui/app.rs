@@ -146,8 +146,11 @@ impl App {
     /// A new app as `config` asks: the new-game screen, or a game at once.
     pub fn new(config: Config) -> App {
         let skip_setup = config.skip_setup || config.resume.is_some();
-        // A game loaded from its file is saved as it is.
-        let skip_setup_saved = config.resume.as_ref().is_some_and(|s| s.file().is_some());
+        // A game loaded from its file (or another program's record) is saved as it is.
+        let skip_setup_saved = config
+            .resume
+            .as_ref()
+            .is_some_and(Session::is_held_in_a_file);
         let rules = config.preset.rules();
         let session = config.resume.unwrap_or_else(|| {
             Session::new(rules, config.start, config.attackers, config.defenders)

@@ -143,7 +143,7 @@ impl App {
     pub(super) fn open(&mut self, entry: &SaveEntry) {
         match Session::open(entry) {
             Ok(session) => {
-                let named = session.file().is_some();
+                let named = session.is_held_in_a_file();
                 self.start(session);
                 self.saved = named;
                 let summary = self.session.game().summary();
