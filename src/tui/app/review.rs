@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Widget;
 
-use super::{App, Screen, rules_name};
+use super::{App, Screen, Status, Tone, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
@@ -120,19 +120,25 @@ impl App {
             outcome: game.outcome(),
         };
         panel.render(review, ReviewLayout::new(layout.panel), &self.look, buf);
-        match &self.status {
-            Some(status) => {
-                panels::render_status(
-                    None,
-                    Some(status),
-                    self.autosave_error.is_some(),
-                    &self.look,
-                    layout.status,
-                    buf,
-                );
-            }
-            None => Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf),
+        let not_saved = self.autosave_error.is_some();
+        if self.status.is_none() && !not_saved {
+            Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf);
+            return;
         }
+        // A failed autosave stays marked in review too, before the message or the keys.
+        let keys = Status {
+            text: KEY_LINE.to_owned(),
+            tone: Tone::Info,
+        };
+        let status = self.status.as_ref().unwrap_or(&keys);
+        panels::render_status(
+            None,
+            Some(status),
+            not_saved,
+            &self.look,
+            layout.status,
+            buf,
+        );
     }
 }
 
@@ -436,5 +442,33 @@ mod tests {
         app.update(Action::Confirm);
         app.update(Action::Yes);
         assert!(matches!(app.screen, Screen::Setup(_)));
+    }
+
+    #[test]
+    fn a_failed_autosave_stays_marked_in_review() {
+        use crate::game::storage::fail_writes;
+        use crate::tui::panels::NOT_SAVED;
+        use ratatui::{Terminal, backend::TestBackend};
+
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = hot_seat(dir.path());
+        fail_writes::inject(Some(std::io::ErrorKind::StorageFull));
+        play(&mut app, "d2-b2 c4-c2");
+        fail_writes::inject(None);
+        let status_line = |app: &mut App| {
+            let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+            terminal.draw(|f| app.draw(f)).unwrap();
+            let buf = terminal.backend().buffer();
+            (0..80).map(|x| buf[(x, 23)].symbol()).collect::<String>()
+        };
+        app.update(Action::Review);
+        let line = status_line(&mut app);
+        assert!(
+            line.starts_with(NOT_SAVED) && line.contains("step"),
+            "{line}"
+        );
+        app.update(Action::Confirm);
+        app.update(Action::No);
+        assert!(status_line(&mut app).starts_with(NOT_SAVED));
     }
 }
