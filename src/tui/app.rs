@@ -182,6 +182,8 @@ impl App {
                 SetupForm::new(config.preset, config.attackers, config.defenders)
                     .starting_from(rules, &config.start),
             );
+        } else {
+            app.warn_position();
         }
         app
     }
@@ -427,7 +429,7 @@ impl App {
         self.selected = None;
         self.hint = None;
         self.list_scroll = None;
-        self.info(format!(
+        self.info_warned(format!(
             "{} rules: the {} to move",
             rules_name(&self.session),
             self.session.side_to_move()

@@ -148,8 +148,10 @@ impl App {
                 self.saved = named;
                 let summary = self.session.game().summary();
                 match entry.kind {
-                    SaveKind::Named => self.info(format!("loaded {}: {summary}", entry.name)),
-                    SaveKind::Autosave => self.info(format!("continued {summary}")),
+                    SaveKind::Named => {
+                        self.info_warned(format!("loaded {}: {summary}", entry.name));
+                    }
+                    SaveKind::Autosave => self.info_warned(format!("continued {summary}")),
                 }
             }
             Err(e) => self.error(e.to_string()),
