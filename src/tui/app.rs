@@ -177,13 +177,13 @@ impl App {
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
-        if !skip_setup {
+        if skip_setup {
+            app.warn_position();
+        } else {
             app.show_setup(
                 SetupForm::new(config.preset, config.attackers, config.defenders)
                     .starting_from(rules, &config.start),
             );
-        } else {
-            app.warn_position();
         }
         app
     }
