@@ -6,6 +6,7 @@ use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Widget;
 
+use super::ai::Purpose;
 use super::{App, Screen, Status, Tone, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
@@ -18,10 +19,11 @@ use crate::tui::screens::SetupForm;
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
-    /// move would land in the middle of the review); an AI-vs-AI game waits while reviewed.
+    /// move would land in the middle of the review); an AI-vs-AI game waits while reviewed,
+    /// and a hint being looked for is given up.
     pub(super) fn open_review(&mut self) {
-        if self.ai.thinking.is_some() {
-            if self.has_human() {
+        if let Some(thinking) = &self.ai.thinking {
+            if self.has_human() && thinking.purpose == Purpose::Move {
                 self.error("wait: the AI is thinking (then v to review)".to_owned());
                 return;
             }
@@ -470,5 +472,17 @@ mod tests {
         app.update(Action::Confirm);
         app.update(Action::No);
         assert!(status_line(&mut app).starts_with(NOT_SAVED));
+    }
+
+    #[test]
+    fn a_hint_being_looked_for_does_not_keep_the_review_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = hot_seat(dir.path());
+        play(&mut app, "d2-e2");
+        app.update(Action::Hint);
+        assert!(app.ai.thinking.is_some());
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Review, "{:?}", app.status());
+        assert!(app.ai.thinking.is_none(), "the hint's search was stopped");
     }
 }
