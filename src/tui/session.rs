@@ -91,7 +91,7 @@ impl Session {
                 game: storage::load(&entry.path)?,
                 file: None,
                 record: None,
-                autosave: Autosave::continuing(entry.path.clone()),
+                autosave: Autosave::continuing(entry.path.clone(), entry.modified),
             }),
         }
     }
