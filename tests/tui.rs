@@ -215,6 +215,34 @@ fn help_overlay() {
 }
 
 #[test]
+fn the_help_overlay_scrolls_on_the_smallest_terminal() {
+    let mut app = App::new(hot_seat());
+    app.update(Action::Help);
+    let (width, height) = brandubh::tui::minimum_size();
+    let top = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("help_overlay_65x16_top", top);
+    assert!(
+        top.contains("↑↓ scroll") && !top.contains("Ctrl-c"),
+        "{top}"
+    );
+    // Further down than the end shows the end, and one line up from there moves at once.
+    for _ in 0..5 {
+        app.update(Action::PageDown);
+    }
+    let end = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("help_overlay_65x16_end", end);
+    assert!(end.contains("Ctrl-c") && !end.contains("arrows"), "{end}");
+    app.update(Action::Move(Direction::Up));
+    assert_ne!(
+        format!("{}", render(&mut app, width, height).backend()),
+        end
+    );
+    assert_eq!(app.mode(), Mode::Menu);
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), Mode::Board);
+}
+
+#[test]
 fn rules_screen() {
     let mut app = App::new(Config {
         preset: Preset::Nielsen,
@@ -533,6 +561,87 @@ fn a_new_game_or_a_load_keeps_the_unfinished_game_and_continue_offers_it() {
     plies.sort_unstable();
     assert_eq!(plies, [1, 2]);
 }
+#[test]
+fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Quit);
+    app.update(Action::Yes);
+    let mut app = App::new(Config {
+        skip_setup: false,
+        ..with_storage(dir.path())
+    });
+    let (width, height) = brandubh::tui::minimum_size();
+    let terminal = render(&mut app, width, height);
+    let text = format!("{}", terminal.backend());
+    for part in [
+        "Continue   human vs human",
+        "Position",
+        "[ Start ]",
+        "Enter start",
+    ] {
+        assert!(text.contains(part), "{part} is missing:\n{text}");
+    }
+    // Down to Start: its row shows the focus marker, and a click on it starts a new game.
+    for _ in 0..5 {
+        app.update(Action::Move(Direction::Down));
+    }
+    let buf = render(&mut app, width, height).backend().buffer().clone();
+    let [(start_x, start_y)] = find_text(&buf, "[ Start ]")[..] else {
+        panic!("one Start button")
+    };
+    assert_eq!(cells_with(&buf, "›"), [(buf.area.x, start_y)]);
+    app.update(Action::Click {
+        column: start_x + 2,
+        row: start_y,
+    });
+    assert_eq!(app.mode(), Mode::Board);
+    assert!(
+        app.session().moves().is_empty(),
+        "a new game, not the one continued"
+    );
+}
+
+#[test]
+fn a_game_read_from_another_programs_record_is_held_by_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let saves = dir.path().join("saves");
+    std::fs::create_dir(&saves).unwrap();
+    let record = saves.join("club.otg");
+    std::fs::write(
+        &record,
+        "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n",
+    )
+    .unwrap();
+    let open = || {
+        App::new(Config {
+            resume: Some(brandubh::tui::Session::load(&record).unwrap()),
+            ..with_storage(dir.path())
+        })
+    };
+    // Unchanged, it is in its record: no autosave, and quitting asks nothing.
+    let mut app = open();
+    assert!(!app.is_dirty());
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "{}", screen_text(&mut app));
+    assert!(autosaves(dir.path()).is_empty());
+    // It is the game in play: not offered to continue, and marked in the list of saves.
+    let mut app = open();
+    app.update(Action::NewGame);
+    let screen = screen_text(&mut app);
+    assert!(!screen.contains("Continue"), "{screen}");
+    app.update(Action::Load);
+    let screen = screen_text(&mut app);
+    assert!(screen.contains("club.otg         in play"), "{screen}");
+    // Played on, it is autosaved and quitting asks as for any game.
+    let mut app = open();
+    play_all(&mut app, "d1-d2");
+    assert_eq!(autosaves(dir.path()).len(), 1);
+    app.update(Action::Quit);
+    assert!(screen_text(&mut app).contains("its autosave keeps it"));
+}
+
 #[test]
 fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
     let mut app = App::new(hot_seat());

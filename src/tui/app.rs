@@ -87,7 +87,8 @@ pub struct Status {
 /// What is shown over the game.
 #[derive(Debug)]
 enum Overlay {
-    Help,
+    /// The keys, scrolled to this line.
+    Help(usize),
     Rules(RulesScreen),
     Question(Question),
     Save(SavePrompt),
@@ -145,8 +146,11 @@ impl App {
     /// A new app as `config` asks: the new-game screen, or a game at once.
     pub fn new(config: Config) -> App {
         let skip_setup = config.skip_setup || config.resume.is_some();
-        // A game loaded from its file is saved as it is.
-        let skip_setup_saved = config.resume.as_ref().is_some_and(|s| s.file().is_some());
+        // A game loaded from its file (or another program's record) is saved as it is.
+        let skip_setup_saved = config
+            .resume
+            .as_ref()
+            .is_some_and(Session::is_held_in_a_file);
         let rules = config.preset.rules();
         let session = config.resume.unwrap_or_else(|| {
             Session::new(rules, config.start, config.attackers, config.defenders)
@@ -173,7 +177,9 @@ impl App {
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
-        if !skip_setup {
+        if skip_setup {
+            app.warn_position();
+        } else {
             app.show_setup(
                 SetupForm::new(config.preset, config.attackers, config.defenders)
                     .starting_from(rules, &config.start),
@@ -219,7 +225,7 @@ impl App {
             (Some(Overlay::Question(_)), _) => Mode::Question,
             (Some(Overlay::Save(_)), _) => Mode::Text,
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
-            (Some(Overlay::Help | Overlay::Rules(_) | Overlay::Load(_)), _)
+            (Some(Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_)), _)
             | (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
@@ -253,13 +259,17 @@ impl App {
 
     fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
         match overlay {
-            Overlay::Help => match action {
+            Overlay::Help(top) => match action {
                 Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
-                _ => Some(Overlay::Help),
+                Action::Move(Direction::Up) => Some(Overlay::Help(top.saturating_sub(1))),
+                Action::Move(Direction::Down) => Some(Overlay::Help(top + 1)),
+                Action::PageUp => Some(Overlay::Help(top.saturating_sub(10))),
+                Action::PageDown => Some(Overlay::Help(top + 10)),
+                _ => Some(Overlay::Help(top)),
             },
             Overlay::Rules(mut rules) => match action {
                 Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
-                Action::Help => Some(Overlay::Help),
+                Action::Help => Some(Overlay::Help(0)),
                 other => {
                     rules.scroll(other);
                     Some(Overlay::Rules(rules))
@@ -371,7 +381,7 @@ impl App {
             Action::Rules => {
                 self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
             }
-            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Help => self.overlay = Some(Overlay::Help(0)),
             Action::Load => self.ask_load(),
             _ => {}
         }
@@ -419,7 +429,7 @@ impl App {
         self.selected = None;
         self.hint = None;
         self.list_scroll = None;
-        self.info(format!(
+        self.info_warned(format!(
             "{} rules: the {} to move",
             rules_name(&self.session),
             self.session.side_to_move()
@@ -498,7 +508,7 @@ impl App {
                     self.session.state().rules(),
                 )));
             }
-            Action::Help => self.overlay = Some(Overlay::Help),
+            Action::Help => self.overlay = Some(Overlay::Help(0)),
             Action::Save => self.ask_save(),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
@@ -790,14 +800,23 @@ impl App {
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help) => {
+            Some(Overlay::Help(top)) => {
                 let (title, keys, notes) = if let Screen::Review(_) = self.screen {
                     ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
                 } else {
                     let state = if self.warnings.on() { "on" } else { "off" };
                     (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
                 };
-                dialogs::render_help(&title, keys, notes, &self.look, area, frame.buffer_mut());
+                let shown = dialogs::render_help(
+                    &title,
+                    keys,
+                    notes,
+                    *top,
+                    &self.look,
+                    area,
+                    frame.buffer_mut(),
+                );
+                self.overlay = Some(Overlay::Help(shown));
             }
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),

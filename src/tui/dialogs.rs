@@ -39,28 +39,34 @@ fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
 }
 
 /// Draws the pop-up `title` with the list of `keys` (keys, what they do), then `notes` wrapped
-/// to the width.
+/// to the width. On a terminal too small for all of it, what each key does is wrapped under
+/// it and the lines from `top` on are shown (the bottom border says how to scroll). Returns
+/// the first line shown: `top`, or less if the end came into view sooner.
 pub fn render_help(
     title: &str,
     keys: &[(&str, &str)],
     notes: &[&str],
+    top: usize,
     look: &Look,
     area: Rect,
     buf: &mut Buffer,
-) {
+) -> usize {
     let chars = |t: &str| t.chars().count();
     let key_width = keys.iter().map(|(k, _)| chars(k)).max().unwrap_or(0) + 2;
     let text_width = keys.iter().map(|(_, t)| chars(t)).max().unwrap_or(0);
-    let inner_width = key_width + text_width;
-    let mut lines: Vec<Line> = keys
-        .iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
-                Span::styled(format!("{keys:<key_width$}"), look.theme.heading),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
+    // Borders and padding take 4 columns.
+    let inner_width = (key_width + text_width).min(usize::from(area.width.saturating_sub(4)));
+    let mut lines: Vec<Line> = Vec::new();
+    for (keys, what) in keys {
+        let wrapped = wrap(what, inner_width.saturating_sub(key_width));
+        for (i, part) in wrapped.into_iter().enumerate() {
+            let lead = if i == 0 { *keys } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{lead:<key_width$}"), look.theme.heading),
+                Span::raw(part),
+            ]));
+        }
+    }
     for note in notes {
         lines.push(Line::default());
         lines.extend(wrap(note, inner_width).into_iter().map(Line::raw));
@@ -69,15 +75,23 @@ pub fn render_help(
     let width = u16::try_from(inner_width + 4).unwrap_or(u16::MAX);
     let rect = centered(area, width, rows.saturating_add(2));
     let inner = popup(title, look, rect, buf);
-    Paragraph::new(lines).render(inner, buf);
-    // How to close it, on the bottom border.
+    let top = top.min(lines.len().saturating_sub(usize::from(inner.height)));
+    let scrolls = lines.len() > usize::from(inner.height);
+    Paragraph::new(lines.split_off(top)).render(inner, buf);
+    // How to close it (and scroll it), on the bottom border.
     let close = Rect::new(
         rect.x + 1,
         rect.bottom() - 1,
         rect.width.saturating_sub(2),
         1,
     );
-    Line::styled(" Esc or ? to close ", look.theme.label).render(close, buf);
+    let hint = if scrolls {
+        " ↑↓ scroll · Esc or ? to close "
+    } else {
+        " Esc or ? to close "
+    };
+    Line::styled(hint, look.theme.label).render(close, buf);
+    top
 }
 
 /// Where the player is going when leaving the game in play.
@@ -89,6 +103,8 @@ pub enum Leaving {
     NewGame,
     /// To the list of saves.
     Load,
+    /// To a new game from this ply of the game under review (play from here).
+    PlayFromHere(usize),
 }
 
 /// A save is about to replace another file: the question keeps the prompt to go back to.
@@ -137,7 +153,7 @@ impl Question {
             } => {
                 let leave = match to {
                     Leaving::Quit => "Quit anyway",
-                    Leaving::NewGame => "Leave it for a new game",
+                    Leaving::NewGame | Leaving::PlayFromHere(_) => "Leave it for a new game",
                     Leaving::Load => "Leave it to load another",
                 };
                 format!("The game is NOT saved: {why}. {leave}?")

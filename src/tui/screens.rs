@@ -102,28 +102,32 @@ struct SetupRows {
 
 impl SetupRows {
     const HEIGHT: u16 = 16;
-    /// The rows the Continue entry adds.
+    /// The rows the Continue entry adds: its own and a blank one below it.
     const RESUME_HEIGHT: u16 = 2;
 
     fn new(area: Rect, form: &SetupForm) -> SetupRows {
-        let extra = if form.resume.is_some() {
-            SetupRows::RESUME_HEIGHT
-        } else {
-            0
+        let resume = form.resume.is_some();
+        // On a short terminal (the smallest the game runs in) the Continue entry takes the
+        // blank rows below it and below the rules' summary, so that Start stays on screen.
+        let tight = resume && area.height < SetupRows::HEIGHT + SetupRows::RESUME_HEIGHT;
+        let extra = match (resume, tight) {
+            (false, _) => 0,
+            (true, true) => 1,
+            (true, false) => SetupRows::RESUME_HEIGHT,
         };
-        let frame = centered(area, 78, SetupRows::HEIGHT + extra);
-        let resume = form.resume.is_some().then_some(frame.y + 1);
+        let gap = u16::from(!tight);
+        let frame = centered(area, 78, SetupRows::HEIGHT + extra + gap - 1);
         let y = frame.y + extra;
         SetupRows {
             frame,
-            resume,
+            resume: resume.then_some(frame.y + 1),
             presets: y + 1,
             summary: y + 6,
-            attackers: y + 9,
-            defenders: y + 10,
-            position: y + 11,
-            start: y + 14,
-            keys: y + 15,
+            attackers: y + 8 + gap,
+            defenders: y + 9 + gap,
+            position: y + 10 + gap,
+            start: y + 13 + gap,
+            keys: y + 14 + gap,
         }
     }
 }

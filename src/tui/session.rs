@@ -42,6 +42,9 @@ impl Storage {
 pub struct Session {
     game: Game,
     file: Option<PathBuf>,
+    /// The other program's record the game was read from: it holds the game as loaded, and
+    /// is never written.
+    record: Option<PathBuf>,
     autosave: Autosave,
 }
 
@@ -56,6 +59,7 @@ impl Session {
         Session {
             game,
             file: None,
+            record: None,
             autosave: Autosave::new(),
         }
     }
@@ -65,9 +69,15 @@ impl Session {
     /// writes a new save, never over the record.
     pub fn load(path: &Path) -> Result<Session, LoadError> {
         let (game, format) = storage::load_with_format(path)?;
+        let (file, record) = if format == Format::Json {
+            (Some(path.to_owned()), None)
+        } else {
+            (None, Some(path.to_owned()))
+        };
         Ok(Session {
             game,
-            file: (format == Format::Json).then(|| path.to_owned()),
+            file,
+            record,
             autosave: Autosave::new(),
         })
     }
@@ -80,7 +90,8 @@ impl Session {
             SaveKind::Autosave => Ok(Session {
                 game: storage::load(&entry.path)?,
                 file: None,
-                autosave: Autosave::continuing(entry.path.clone()),
+                record: None,
+                autosave: Autosave::continuing(entry.path.clone(), entry.modified),
             }),
         }
     }
@@ -93,6 +104,13 @@ impl Session {
     /// The file the game was last saved to or loaded from.
     pub fn file(&self) -> Option<&Path> {
         self.file.as_deref()
+    }
+
+    /// Whether a file holds the game as it was loaded: its own save, or the other program's
+    /// record it was read from (an autosave continued does not count: it is no file of the
+    /// game's own).
+    pub const fn is_held_in_a_file(&self) -> bool {
+        self.file.is_some() || self.record.is_some()
     }
 
     /// The rule preset, or `None` for custom rules.
@@ -194,11 +212,12 @@ impl Session {
         self.autosave.write(save_dir, &self.game)
     }
 
-    /// The files that hold this game: its own, its autosave, and the autosave it was
-    /// continued from.
+    /// The files that hold this game: its own, the record it was read from, its autosave, and
+    /// the autosave it was continued from.
     pub fn files(&self) -> Vec<&Path> {
         [
             self.file(),
+            self.record.as_deref(),
             self.autosave.file(),
             self.autosave.continued_from(),
         ]

@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::listing::{self, SaveEntry, SaveKind};
 use super::{SaveError, compact_stamp, save_atomic, save_first_free};
@@ -26,12 +26,31 @@ const KEEP_FINISHED_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 /// that is taken).
 ///
 /// A game continued from an autosave gets a file of its own at its first autosave, and the
-/// file it came from is removed then: two program instances continuing the same game each
-/// keep their own line of play.
+/// file it came from is removed then, if it is still as it was when the game was read: two
+/// program instances continuing the same game each keep their own line of play, and a file
+/// the other instance has written since (moves this game does not have) is kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Autosave {
     file: Option<PathBuf>,
-    continued_from: Option<PathBuf>,
+    continued_from: Option<Continued>,
+}
+
+/// The autosave a game was continued from, and when it had last been written then.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Continued {
+    path: PathBuf,
+    modified: Option<SystemTime>,
+}
+
+impl Continued {
+    /// Removes the file if it was not written since it was read (best effort: at worst the
+    /// game is listed twice). Without a modification time, it is kept.
+    fn remove_if_unchanged(self) {
+        let now = fs::metadata(&self.path).and_then(|m| m.modified()).ok();
+        if self.modified.is_some() && now == self.modified {
+            let _ = fs::remove_file(self.path);
+        }
+    }
 }
 
 impl Autosave {
@@ -40,12 +59,13 @@ impl Autosave {
         Autosave::default()
     }
 
-    /// The autosave of a game continued from the autosave at `path`, which is removed once
-    /// the game has its own.
-    pub fn continuing(path: PathBuf) -> Autosave {
+    /// The autosave of a game continued from the autosave at `path`, last written at
+    /// `modified` (as the file's time was before the game was read from it). It is removed
+    /// once the game has its own, unless it has been written since.
+    pub fn continuing(path: PathBuf, modified: Option<SystemTime>) -> Autosave {
         Autosave {
             file: None,
-            continued_from: Some(path),
+            continued_from: Some(Continued { path, modified }),
         }
     }
 
@@ -56,7 +76,7 @@ impl Autosave {
 
     /// The autosave this game was continued from, until the game has its own.
     pub fn continued_from(&self) -> Option<&Path> {
-        self.continued_from.as_deref()
+        self.continued_from.as_ref().map(|c| c.path.as_path())
     }
 
     /// Writes `game` to its autosave file in the autosave folder of `save_dir`, taking a new
@@ -75,8 +95,7 @@ impl Autosave {
             self.file = Some(save_first_free(&dir, name, 1, game)?);
         }
         if let Some(old) = self.continued_from.take() {
-            // Best effort: at worst the game is listed twice.
-            let _ = fs::remove_file(old);
+            old.remove_if_unchanged();
         }
         Ok(())
     }
@@ -84,11 +103,11 @@ impl Autosave {
     /// The game is saved to a file of its own: its autosave (and the one it was continued
     /// from) are not needed any more and are removed. The next write takes a new file.
     pub fn discard(&mut self) {
-        for file in [self.file.take(), self.continued_from.take()]
-            .into_iter()
-            .flatten()
-        {
+        if let Some(file) = self.file.take() {
             let _ = fs::remove_file(file);
+        }
+        if let Some(old) = self.continued_from.take() {
+            old.remove_if_unchanged();
         }
     }
 }
@@ -168,7 +187,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let legacy = dir.path().join(LEGACY_AUTOSAVE);
         save_atomic(&legacy, &game(&["d2-c2"])).unwrap();
-        let mut auto = Autosave::continuing(legacy.clone());
+        let mut auto = Autosave::continuing(legacy.clone(), modified(&legacy));
         assert_eq!(auto.continued_from(), Some(legacy.as_path()));
         assert!(legacy.exists(), "nothing changes before the game does");
         auto.write(dir.path(), &game(&["d2-c2", "d3-e3"])).unwrap();
@@ -183,6 +202,43 @@ mod tests {
             .unwrap();
         let again = auto.file().unwrap();
         assert_eq!(super::super::load(again).unwrap().moves().len(), 3);
+    }
+
+    fn modified(path: &Path) -> Option<SystemTime> {
+        fs::metadata(path).and_then(|m| m.modified()).ok()
+    }
+
+    #[test]
+    fn a_continued_autosave_written_since_by_another_instance_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        // Instance A plays a game; instance B continues it from A's autosave.
+        let mut a = Autosave::new();
+        a.write(dir.path(), &game(&["d2-c2"])).unwrap();
+        let a_file = a.file().unwrap().to_owned();
+        let mut b = Autosave::continuing(a_file.clone(), modified(&a_file));
+        // A plays on (dated a second later: a coarse clock could give the same time), then B.
+        let seen = modified(&a_file).unwrap();
+        a.write(dir.path(), &game(&["d2-c2", "d3-e3"])).unwrap();
+        File::options()
+            .write(true)
+            .open(&a_file)
+            .unwrap()
+            .set_modified(seen + Duration::from_secs(1))
+            .unwrap();
+        b.write(dir.path(), &game(&["d2-c2", "d3-c3"])).unwrap();
+        assert_eq!(
+            super::super::load(&a_file).unwrap().moves().len(),
+            2,
+            "A's line is kept"
+        );
+        assert_ne!(b.file(), Some(a_file.as_path()));
+        // Saved to a file of its own, B leaves A's autosave alone too.
+        b.discard();
+        assert!(a_file.exists());
+        // Unchanged since it was read, the file continued from goes.
+        let mut c = Autosave::continuing(a_file.clone(), modified(&a_file));
+        c.discard();
+        assert!(!a_file.exists());
     }
 
     fn aged(path: &Path, game: &Game, days: u64) {

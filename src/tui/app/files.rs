@@ -49,6 +49,7 @@ impl App {
                 ));
             }
             Leaving::Load => self.ask_load(),
+            Leaving::PlayFromHere(ply) => self.play_from_here(ply),
         }
     }
 
@@ -142,13 +143,15 @@ impl App {
     pub(super) fn open(&mut self, entry: &SaveEntry) {
         match Session::open(entry) {
             Ok(session) => {
-                let named = session.file().is_some();
+                let named = session.is_held_in_a_file();
                 self.start(session);
                 self.saved = named;
                 let summary = self.session.game().summary();
                 match entry.kind {
-                    SaveKind::Named => self.info(format!("loaded {}: {summary}", entry.name)),
-                    SaveKind::Autosave => self.info(format!("continued {summary}")),
+                    SaveKind::Named => {
+                        self.info_warned(format!("loaded {}: {summary}", entry.name));
+                    }
+                    SaveKind::Autosave => self.info_warned(format!("continued {summary}")),
                 }
             }
             Err(e) => self.error(e.to_string()),

@@ -6,9 +6,11 @@ use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Widget;
 
-use super::{App, Screen, rules_name};
+use super::ai::Purpose;
+use super::{App, Screen, Status, Tone, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
+use crate::tui::dialogs::Leaving;
 use crate::tui::input::Action;
 use crate::tui::layout::GameLayout;
 use crate::tui::panels;
@@ -17,10 +19,11 @@ use crate::tui::screens::SetupForm;
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
-    /// move would land in the middle of the review); an AI-vs-AI game waits while reviewed.
+    /// move would land in the middle of the review); an AI-vs-AI game waits while reviewed,
+    /// and a hint being looked for is given up.
     pub(super) fn open_review(&mut self) {
-        if self.ai.thinking.is_some() {
-            if self.has_human() {
+        if let Some(thinking) = &self.ai.thinking {
+            if self.has_human() && thinking.purpose == Purpose::Move {
                 self.error("wait: the AI is thinking (then v to review)".to_owned());
                 return;
             }
@@ -40,7 +43,7 @@ impl App {
     pub(super) fn update_review(&mut self, mut review: Review, action: Action) {
         match action {
             Action::Review | Action::Cancel => return self.close_review(),
-            Action::Confirm => return self.play_from_here(review.ply()),
+            Action::Confirm => return self.ask_play_from_here(review.ply()),
             Action::Click { column, row } => {
                 let ply = GameLayout::new(self.size)
                     .and_then(|l| ReviewLayout::new(l.panel).ply_at(review, column, row));
@@ -62,28 +65,44 @@ impl App {
         }
     }
 
-    /// Enter in review: the new-game form, filled in with this game's rules and players and
-    /// the reviewed position. The game reviewed is left as it is; starting the new game gives
-    /// it a record of its own.
-    fn play_from_here(&mut self, ply: usize) {
-        let game = self.session.game();
-        let Some(at) = game.at_ply(ply) else {
-            return;
-        };
-        let rules = *game.rules();
-        if let Err(e) = check_start(&rules, at.position) {
-            self.error(format!("cannot play from here: {e}"));
-            return;
+    /// Enter in review: plays on from the reviewed ply if a game can start there, leaving the
+    /// game in play as any new game does (asking first if it would be lost).
+    fn ask_play_from_here(&mut self, ply: usize) {
+        match self.play_from_here_form(ply) {
+            Ok(_) => self.ask_leave(Leaving::PlayFromHere(ply)),
+            Err(e) => self.error(e),
         }
+    }
+
+    /// The new-game form for playing on from `ply`, offering to continue another game as the
+    /// new-game screen does. The game reviewed is left as it is; starting the new game gives
+    /// it a record of its own.
+    pub(super) fn play_from_here(&mut self, ply: usize) {
+        match self.play_from_here_form(ply) {
+            Ok(form) => {
+                self.show_setup(form);
+                self.status = None;
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// The new-game form filled in with this game's rules and players and the position after
+    /// `ply`, or why no game can start there.
+    fn play_from_here_form(&self, ply: usize) -> Result<SetupForm, String> {
+        let game = self.session.game();
+        let at = game
+            .at_ply(ply)
+            .ok_or_else(|| format!("cannot play from here: no ply {ply}"))?;
+        let rules = *game.rules();
+        check_start(&rules, at.position).map_err(|e| format!("cannot play from here: {e}"))?;
         let players = game.players();
-        let form = SetupForm::new(
+        Ok(SetupForm::new(
             self.session.preset().unwrap_or_default(),
             players.attackers,
             players.defenders,
         )
-        .starting_from(rules, &at.position);
-        self.screen = Screen::Setup(form);
-        self.status = None;
+        .starting_from(rules, &at.position))
     }
 
     pub(super) fn draw_review(&self, review: Review, layout: GameLayout, frame: &mut Frame) {
@@ -103,19 +122,25 @@ impl App {
             outcome: game.outcome(),
         };
         panel.render(review, ReviewLayout::new(layout.panel), &self.look, buf);
-        match &self.status {
-            Some(status) => {
-                panels::render_status(
-                    None,
-                    Some(status),
-                    self.autosave_error.is_some(),
-                    &self.look,
-                    layout.status,
-                    buf,
-                );
-            }
-            None => Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf),
+        let not_saved = self.autosave_error.is_some();
+        if self.status.is_none() && !not_saved {
+            Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf);
+            return;
         }
+        // A failed autosave stays marked in review too, before the message or the keys.
+        let keys = Status {
+            text: KEY_LINE.to_owned(),
+            tone: Tone::Info,
+        };
+        let status = self.status.as_ref().unwrap_or(&keys);
+        panels::render_status(
+            None,
+            Some(status),
+            not_saved,
+            &self.look,
+            layout.status,
+            buf,
+        );
     }
 }
 
@@ -380,5 +405,84 @@ mod tests {
         app.update(Action::Confirm);
         assert_eq!(app.session.state().rules(), &rules);
         assert_eq!(app.session.state().position(), &Position::start());
+    }
+
+    #[test]
+    fn play_from_here_offers_the_game_to_continue_and_asks_before_losing_this_one() {
+        use crate::game::storage::fail_writes;
+
+        let dir = tempfile::tempdir().unwrap();
+        // An unfinished game left in the save folder.
+        let mut other = hot_seat(dir.path());
+        play(&mut other, "d2-c2");
+        let other_moves = other.session.moves().to_vec();
+        let mut app = hot_seat(dir.path());
+        play(&mut app, "d2-b2 c4-c2");
+        app.update(Action::Review);
+        app.update(Action::Move(Direction::Left));
+        app.update(Action::Confirm);
+        assert!(matches!(app.screen, Screen::Setup(_)));
+        let offered = app.offer.as_ref().map(|e| e.path.clone());
+        assert_eq!(offered.as_deref(), other.session.files().first().copied());
+        // The form offers it first: up to the Continue entry, and Enter continues it.
+        for _ in 0..6 {
+            app.update(Action::Move(Direction::Up));
+        }
+        app.update(Action::Confirm);
+        assert_eq!(app.session.moves(), &other_moves[..]);
+
+        // A game whose autosave failed is not left without a question.
+        let mut app = hot_seat(dir.path());
+        fail_writes::inject(Some(std::io::ErrorKind::StorageFull));
+        play(&mut app, "d2-b2 c4-c2");
+        fail_writes::inject(None);
+        app.update(Action::Review);
+        app.update(Action::Confirm);
+        assert_eq!(app.mode(), Mode::Question);
+        app.update(Action::No);
+        assert_eq!(review_ply(&app), Some(2), "still in review");
+        app.update(Action::Confirm);
+        app.update(Action::Yes);
+        assert!(matches!(app.screen, Screen::Setup(_)));
+    }
+
+    #[test]
+    fn a_failed_autosave_stays_marked_in_review() {
+        use crate::game::storage::fail_writes;
+        use crate::tui::panels::NOT_SAVED;
+        use ratatui::{Terminal, backend::TestBackend};
+
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = hot_seat(dir.path());
+        fail_writes::inject(Some(std::io::ErrorKind::StorageFull));
+        play(&mut app, "d2-b2 c4-c2");
+        fail_writes::inject(None);
+        let status_line = |app: &mut App| {
+            let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+            terminal.draw(|f| app.draw(f)).unwrap();
+            let buf = terminal.backend().buffer();
+            (0..80).map(|x| buf[(x, 23)].symbol()).collect::<String>()
+        };
+        app.update(Action::Review);
+        let line = status_line(&mut app);
+        assert!(
+            line.starts_with(NOT_SAVED) && line.contains("step"),
+            "{line}"
+        );
+        app.update(Action::Confirm);
+        app.update(Action::No);
+        assert!(status_line(&mut app).starts_with(NOT_SAVED));
+    }
+
+    #[test]
+    fn a_hint_being_looked_for_does_not_keep_the_review_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = hot_seat(dir.path());
+        play(&mut app, "d2-e2");
+        app.update(Action::Hint);
+        assert!(app.ai.thinking.is_some());
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Review, "{:?}", app.status());
+        assert!(app.ai.thinking.is_none(), "the hint's search was stopped");
     }
 }

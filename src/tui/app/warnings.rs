@@ -1,8 +1,9 @@
 //! Warnings while playing, on by default; `w` turns them off and on.
 //!
-//! - After each move (and undo or redo) the status line starts with what threatens the king
-//!   or is open to him: `the king threatens a7`, `the king can escape to a7`, `the king can be
-//!   captured next move`, `the attackers can capture the king`.
+//! - After each move (and undo or redo), and when a game starts or is loaded, the status line
+//!   starts with what threatens the king or is open to him: `the king threatens a7`, `the
+//!   king can escape to a7`, `the king can be captured next move`, `the attackers can capture
+//!   the king`.
 //! - When a piece is selected, its destinations that would repeat a position are marked `!`
 //!   on the board, and the status line says what a third occurrence means under the rules
 //!   and for whom. Choosing a marked square plays the move: the warning came first.
@@ -67,6 +68,19 @@ impl App {
             self.info(text);
         } else {
             self.warn(format!("{} · {text}", warnings.join(" · ")));
+        }
+    }
+
+    /// Shows the warnings about the position now, if there are any: a game can start or be
+    /// loaded where the king already threatens a corner or can be captured.
+    pub(super) fn warn_position(&mut self) {
+        let warnings = if self.warnings.on {
+            position_warnings(self.session.state())
+        } else {
+            Vec::new()
+        };
+        if !warnings.is_empty() {
+            self.warn(warnings.join(" · "));
         }
     }
 

@@ -288,3 +288,40 @@ fn the_third_occurrence_is_explained_in_each_presets_words() {
         }
     }
 }
+
+#[test]
+fn a_game_that_starts_under_a_threat_says_so_at_once() {
+    // The king on a4 sees a1 and a7; the attackers are to move.
+    let start = "/7/7/7/K6/7/7/5t1/ a";
+    let app = from_position(Preset::Standard, start);
+    assert_eq!(
+        status(&app),
+        (Tone::Warning, "the king threatens a1 and a7".to_owned())
+    );
+    // Started from the new-game form (as play from here does) with that position.
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: crate::tui::session::Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-c2");
+    app.update(Action::Review);
+    app.update(Action::Confirm);
+    app.update(Action::Move(crate::tui::input::Direction::Up));
+    for _ in 0..60 {
+        app.update(Action::Backspace);
+    }
+    for c in start.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(app.session.moves().len(), 0, "a new game");
+    assert_eq!(
+        status(&app),
+        (
+            Tone::Warning,
+            "the king threatens a1 and a7 · standard rules: the attackers to move".to_owned()
+        )
+    );
+}
