@@ -2,6 +2,7 @@
 //! on buffer cells (text snapshots do not carry colours).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use brandubh::ai::{Budget, Limits};
 use brandubh::game::Game;
 use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
@@ -730,4 +731,69 @@ fn the_new_game_screen_takes_a_position() {
         "/7/7/7/3K3/7/t6/7/ d"
     );
     assert_eq!(app.session().side_to_move(), Side::Defenders);
+}
+
+/// A finished game of two AI players (from `brandubh match --attackers search:easy
+/// --defenders search:medium --seed 5`, its sixth game) with every move analysed to depth 4:
+/// inaccuracies, mistakes, blunders and an only move. Made by [`write_the_analysed_fixture`].
+const ANALYSED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/analysed/ai-game.json"
+);
+
+/// The depth the fixture's moves are analysed to.
+const FIXTURE_DEPTH: u32 = 4;
+
+#[test]
+#[ignore = "writes tests/data/analysed/ai-game.json: run it to make the fixture again"]
+fn write_the_analysed_fixture() {
+    let path = Path::new(ANALYSED);
+    let mut game = brandubh::game::storage::load(path).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let plies = brandubh::ai::Analyser::default()
+        .analyse(
+            &game,
+            Budget::Limits(Limits::depth(FIXTURE_DEPTH)),
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+    for (ply, analysis) in plies.iter().enumerate() {
+        game.set_analysis(ply, analysis).unwrap();
+    }
+    brandubh::game::storage::save_atomic(path, &game).unwrap();
+}
+
+/// The analysed fixture, loaded from a copy in `dir`, in review.
+fn review_analysed(dir: &Path) -> App {
+    let file = dir.join("ai-game.json");
+    std::fs::copy(ANALYSED, &file).unwrap();
+    App::new(Config {
+        resume: Some(brandubh::tui::Session::load(&file).unwrap()),
+        storage: Storage::in_dir(dir.join("saves")),
+        ..Config::default()
+    })
+}
+
+#[test]
+fn zz_explore() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    println!("{}", render(&mut app, 80, 24).backend());
+    for _ in 0..15 {
+        app.update(Action::Move(Direction::Left));
+    }
+    println!("{}", render(&mut app, 80, 24).backend());
+    app.update(Action::Move(Direction::Left));
+    println!("{}", render(&mut app, 80, 24).backend());
+    println!("{}", render(&mut app, 65, 16).backend());
+    println!("{}", render(&mut app, 120, 40).backend());
+    app.update(Action::ToStart);
+    println!("{}", render(&mut app, 80, 24).backend());
+    app.update(Action::Analyse);
+    println!("{}", render(&mut app, 80, 24).backend());
+    app.update(Action::Confirm);
+    println!("{}", render(&mut app, 80, 24).backend());
+    app.update(Action::Review);
+    println!("{}", render(&mut app, 80, 24).backend());
 }

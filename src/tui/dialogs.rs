@@ -1,5 +1,5 @@
-//! Pop-ups over the game: the help overlay, yes/no questions, the save prompt and the list of
-//! saved games.
+//! Pop-ups over the game: the help overlay, yes/no questions, the save prompt, the list of
+//! saved games and the choice of an analysis's budget.
 
 use std::path::{Path, PathBuf};
 
@@ -8,9 +8,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
+use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
 use super::screens::wrap;
 use super::theme::Look;
+use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
 
@@ -379,5 +381,94 @@ impl SavesList {
         };
         Paragraph::new(lines).render(inner, buf);
         Line::styled("↑↓ choose · Enter load · Esc cancel", look.theme.label).render(footer, buf);
+    }
+}
+
+/// The choice of how long to analyse each position of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BudgetChoice {
+    budgets: Vec<Budget>,
+    /// The positions the analysis will search.
+    positions: usize,
+    selected: usize,
+}
+
+impl BudgetChoice {
+    /// A choice among `budgets` (the first selected) for an analysis of `positions` positions.
+    pub const fn new(budgets: Vec<Budget>, positions: usize) -> BudgetChoice {
+        BudgetChoice {
+            budgets,
+            positions,
+            selected: 0,
+        }
+    }
+
+    /// Moves the selection up or down.
+    pub fn move_selection(&mut self, dir: Direction) {
+        let last = self.budgets.len().saturating_sub(1);
+        self.selected = match dir {
+            Direction::Up | Direction::Left => self.selected.saturating_sub(1),
+            Direction::Down | Direction::Right => (self.selected + 1).min(last),
+        };
+    }
+
+    /// The budget selected.
+    pub fn selected(&self) -> Option<Budget> {
+        self.budgets.get(self.selected).copied()
+    }
+
+    /// Selects the budget drawn at screen `row` of a screen of `area`, if any.
+    pub fn click(&mut self, area: Rect, row: u16) -> bool {
+        let first = self.rect(area).y + 1 + BudgetChoice::HEADER;
+        match row.checked_sub(first).map(usize::from) {
+            Some(i) if i < self.budgets.len() => {
+                self.selected = i;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Rows above the budgets: the question and a blank.
+    const HEADER: u16 = 2;
+
+    fn rect(&self, area: Rect) -> Rect {
+        let rows = u16::try_from(self.budgets.len()).unwrap_or(u16::MAX);
+        centered(area, 48, rows.saturating_add(BudgetChoice::HEADER + 4))
+    }
+
+    /// Draws the choice: each budget's time per position and for the whole game.
+    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+        let rect = self.rect(area);
+        let inner = popup("Analyse the game", look, rect, buf);
+        let mut lines = vec![
+            Line::raw(format!(
+                "Search each of its {} positions for:",
+                self.positions
+            )),
+            Line::default(),
+        ];
+        for (i, &budget) in self.budgets.iter().enumerate() {
+            let whole = budget
+                .time_for(self.positions)
+                .map(|t| format!("at most {}", duration_text(t)))
+                .unwrap_or_default();
+            let line = Line::from(vec![
+                Span::styled(format!("{:<8}", budget.name()), look.theme.heading),
+                Span::raw(format!("{:<10}", budget_text(budget))),
+                Span::styled(whole, look.theme.label),
+            ]);
+            lines.push(if i == self.selected {
+                line.style(look.theme.focus)
+            } else {
+                line
+            });
+        }
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            "↑↓ choose · Enter analyse · Esc cancel",
+            look.theme.label,
+        ));
+        Paragraph::new(lines).render(inner, buf);
     }
 }

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Widget;
 
-use super::{App, Screen, rules_name};
+use super::{App, Screen, Tone, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::input::Action;
@@ -39,17 +39,32 @@ impl App {
 
     pub(super) fn update_review(&mut self, mut review: Review, action: Action) {
         match action {
-            Action::Review | Action::Cancel => return self.close_review(),
-            Action::Confirm => return self.play_from_here(review.ply()),
+            // Esc stops an analysis first; leaving the review stops it too.
+            Action::Cancel if self.ai.analysis.is_some() => self.stop_analysis(),
+            Action::Review | Action::Cancel => {
+                self.stop_analysis();
+                return self.close_review();
+            }
+            Action::Confirm => {
+                self.stop_analysis();
+                return self.play_from_here(review.ply());
+            }
             Action::Click { column, row } => {
+                let analysed = self.shows_analysis();
                 let ply = GameLayout::new(self.size)
-                    .and_then(|l| ReviewLayout::new(l.panel).ply_at(review, column, row));
+                    .and_then(|l| ReviewLayout::new(l.panel, analysed).ply_at(review, column, row));
                 if let Some(ply) = ply {
                     review.go(Step::To(ply));
                     self.status = None;
                 }
             }
-            Action::Help | Action::Rules | Action::Quit => self.update_game(action),
+            Action::Quit => {
+                self.stop_analysis();
+                self.update_game(action);
+            }
+            Action::Help | Action::Rules | Action::Save | Action::Analyse => {
+                self.update_game(action);
+            }
             other => {
                 if let Some(step) = Step::for_action(other) {
                     review.go(step);
@@ -94,6 +109,7 @@ impl App {
         let buf = frame.buffer_mut();
         let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
         (&view).render(layout.board.area(), buf);
+        let analysed = self.shows_analysis();
         let panel = ReviewPanel {
             rules: rules_name(&self.session),
             players: game.players(),
@@ -101,10 +117,19 @@ impl App {
             ply,
             moves: game.moves(),
             outcome: game.outcome(),
+            analysis: game.analysis(),
+            summary: analysed.then(|| game.analysis_summary()),
         };
-        panel.render(review, ReviewLayout::new(layout.panel), &self.look, buf);
-        match &self.status {
-            Some(status) => {
+        let panel_layout = ReviewLayout::new(layout.panel, analysed);
+        panel.render(review, panel_layout, &self.look, buf);
+        let underway = self.analysis_underway();
+        match (&self.status, underway) {
+            // A running analysis shows its progress, unless something went wrong.
+            (Some(status), Some(underway)) if status.tone != Tone::Error => {
+                underway.render(&self.look, layout.status, buf);
+            }
+            (None, Some(underway)) => underway.render(&self.look, layout.status, buf),
+            (Some(status), _) => {
                 panels::render_status(
                     None,
                     Some(status),
@@ -114,7 +139,9 @@ impl App {
                     buf,
                 );
             }
-            None => Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf),
+            (None, None) => {
+                Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf);
+            }
         }
     }
 }
