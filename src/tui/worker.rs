@@ -262,6 +262,90 @@ mod tests {
         assert!(state.check_move(mv.unwrap()).is_ok());
     }
 
+    /// Every report of job `id` until its last one.
+    fn analysis_reports(worker: &mut Worker, id: JobId) -> Vec<Report> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut reports = Vec::new();
+        while Instant::now() < deadline {
+            match worker.try_report() {
+                Some(report @ Report::Analysed(done, _)) if done == id => {
+                    reports.push(report);
+                    return reports;
+                }
+                Some(report @ Report::Analysis(of, _)) if of == id => reports.push(report),
+                Some(_) => {}
+                None => thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        panic!("the analysis did not end");
+    }
+
+    fn three_moves() -> Game {
+        let mut game = Game::new(
+            Preset::Standard.rules(),
+            crate::rules::Position::start(),
+            crate::game::Player::Human,
+            crate::game::Player::Human,
+        );
+        for mv in ["d2-c2", "c4-c3", "d1-d2"] {
+            game.play_text(mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn an_analysis_reports_each_move_and_what_the_library_gives() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let game = three_moves();
+        let budget = Budget::Limits(Limits::depth(2));
+        let id = worker.analyse(&game, budget);
+        let reports = analysis_reports(&mut worker, id);
+        assert_eq!(reports.last(), Some(&Report::Analysed(id, Ok(()))));
+        let stop = AtomicBool::new(false);
+        let expected = Analyser::default()
+            .analyse(&game, budget, &stop, &mut |_| {})
+            .unwrap();
+        let plies: Vec<(usize, crate::game::PlyAnalysis)> = reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Analysis(_, Event::Ply { ply, analysis }) => Some((*ply, analysis.clone())),
+                _ => None,
+            })
+            .collect();
+        let in_order: Vec<_> = expected.into_iter().enumerate().rev().collect();
+        assert_eq!(plies, in_order, "from the last move to the first");
+        let progress = reports
+            .iter()
+            .filter(|r| matches!(r, Report::Analysis(_, Event::Progress(_))))
+            .count();
+        assert_eq!(
+            progress, 4,
+            "the position after the last move, and one before each"
+        );
+    }
+
+    #[test]
+    fn stopping_an_analysis_ends_it_with_what_it_has() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let id = worker.analyse(
+            &three_moves(),
+            Budget::Limits(Limits::time(Duration::from_secs(60))),
+        );
+        thread::sleep(Duration::from_millis(100));
+        // Without the stop, the analysis would take four minutes and the wait would give up.
+        worker.stop();
+        let reports = analysis_reports(&mut worker, id);
+        assert_eq!(reports.last(), Some(&Report::Analysed(id, Err(Stopped))));
+        // The worker takes the next job.
+        let next = worker.start(
+            EngineKind::Random,
+            Level::Easy,
+            &GameState::start(Preset::Standard.rules()),
+            Limits::depth(1),
+        );
+        assert!(wait_done(&mut worker, next).0.is_some());
+    }
+
     #[test]
     fn a_new_search_replaces_the_running_one() {
         let mut worker = Worker::spawn(7).unwrap();

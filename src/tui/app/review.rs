@@ -42,8 +42,8 @@ impl App {
             // Esc stops an analysis first; leaving the review stops it too.
             Action::Cancel if self.ai.analysis.is_some() => self.stop_analysis(),
             Action::Review | Action::Cancel => {
-                self.stop_analysis();
-                return self.close_review();
+                self.close_review();
+                return self.stop_analysis();
             }
             Action::Confirm => {
                 self.stop_analysis();
