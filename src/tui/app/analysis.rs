@@ -250,8 +250,8 @@ mod tests {
         let [autosave] = &autosaves[..] else {
             panic!("one autosave: {autosaves:?}")
         };
-        let autosaved = Game::from_json(&std::fs::read_to_string(autosave).unwrap()).unwrap();
-        assert_eq!(autosaved.analysis(), app.session.game().analysis());
+        let in_autosave = Game::from_json(&std::fs::read_to_string(autosave).unwrap()).unwrap();
+        assert_eq!(in_autosave.analysis(), app.session.game().analysis());
         app.update(Action::Save);
         assert_eq!(app.mode(), Mode::Text, "the save prompt, from the review");
         app.update(Action::Confirm);
