@@ -31,7 +31,7 @@ pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
 pub const KEY_LINE: &str =
-    "←→ step · Home/End start/end · PgUp/PgDn ±10 · Enter play from here · v back";
+    "←→ step · Home/End · PgUp/PgDn ±10 · a analyse · Enter play from here · v back";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]

@@ -1,6 +1,6 @@
 //! Review mode in the app: opening and closing it, its keys, drawing it, and playing on from
 //! the reviewed position. Reviewing reads the game record and never changes it, its file or
-//! the autosave.
+//! the autosave; an analysis started from the review (`a`, see `analysis`) adds to the record.
 
 use ratatui::Frame;
 use ratatui::text::Line;
