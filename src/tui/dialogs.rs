@@ -472,3 +472,45 @@ impl BudgetChoice {
         Paragraph::new(lines).render(inner, buf);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Limits;
+
+    #[test]
+    fn a_budget_is_chosen_by_keys_or_by_a_click_on_its_row() {
+        let mut choice = BudgetChoice::new(Budget::PRESETS.to_vec(), 25);
+        assert_eq!(choice.selected(), Some(Budget::Quick));
+        choice.move_selection(Direction::Down);
+        choice.move_selection(Direction::Down);
+        choice.move_selection(Direction::Down);
+        assert_eq!(choice.selected(), Some(Budget::Deep), "stops at the last");
+        choice.move_selection(Direction::Up);
+        assert_eq!(choice.selected(), Some(Budget::Normal));
+        let area = Rect::new(0, 0, 80, 24);
+        let look = Look::default();
+        let mut buf = Buffer::empty(area);
+        choice.render(&look, area, &mut buf);
+        let row_of = |text: &str| {
+            (0..area.height).find(|&y| {
+                let line: String = (0..area.width).map(|x| buf[(x, y)].symbol()).collect();
+                line.contains(text)
+            })
+        };
+        let quick = row_of("at most 2.5 s").unwrap();
+        assert!(row_of("normal  0.5 s     at most 13 s").is_some());
+        assert!(choice.click(area, quick));
+        assert_eq!(choice.selected(), Some(Budget::Quick));
+        assert!(choice.click(area, quick + 2));
+        assert_eq!(choice.selected(), Some(Budget::Deep));
+        assert!(!choice.click(area, quick + 3), "below the budgets");
+        assert!(!choice.click(area, quick - 1), "the blank above them");
+        assert_eq!(choice.selected(), Some(Budget::Deep));
+        let custom = BudgetChoice::new(vec![Budget::Limits(Limits::depth(3))], 25);
+        let mut buf = Buffer::empty(area);
+        custom.render(&look, area, &mut buf);
+        let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+        assert!(text.contains("custom  depth 3"), "{text}");
+    }
+}
