@@ -510,7 +510,11 @@ mod tests {
         let custom = BudgetChoice::new(vec![Budget::Limits(Limits::depth(3))], 25);
         let mut buf = Buffer::empty(area);
         custom.render(&look, area, &mut buf);
-        let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+        let text: String = buf
+            .content()
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect();
         assert!(text.contains("custom  depth 3"), "{text}");
     }
 }
