@@ -1,7 +1,13 @@
-//! Benchmark of the terminal game's drawing: one full frame into a `TestBackend`.
+//! Benchmark of the terminal game's drawing: one full frame into a `TestBackend`, of a game in
+//! progress, and of the review of an analysed game (graph, marks, the ply's analysis) while
+//! another analysis runs on the AI's thread.
 #![allow(clippy::expect_used)]
 
-use brandubh::tui::{Action, App, Config, Direction};
+use std::path::Path;
+use std::time::Duration;
+
+use brandubh::ai::{Budget, Limits};
+use brandubh::tui::{Action, App, Config, Direction, Session};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -41,5 +47,39 @@ fn bench_frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_frame);
+/// The analysed game of the tests in review at its 9th ply, with an analysis of an hour a
+/// position under way on the worker thread (its progress bar drawn too).
+fn review_while_analysing() -> App {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analysed/ai-game.json");
+    let mut app = App::new(Config {
+        resume: Some(Session::load(&path).expect("the analysed fixture")),
+        analysis_budgets: vec![Budget::Limits(Limits::time(Duration::from_secs(3600)))],
+        ..Config::default()
+    });
+    app.update(Action::ToStart);
+    for _ in 0..9 {
+        app.update(Action::Move(Direction::Right));
+    }
+    app.update(Action::Analyse);
+    app.update(Action::Confirm);
+    app
+}
+
+fn bench_review_frame(c: &mut Criterion) {
+    let mut group = c.benchmark_group("review-while-analysing");
+    for (width, height) in [(80, 24), (200, 60)] {
+        let mut app = review_while_analysing();
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+        group.bench_function(format!("{width}x{height}"), |b| {
+            b.iter(|| {
+                terminal
+                    .draw(|frame| app.draw(frame))
+                    .expect("draw into memory");
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_frame, bench_review_frame);
 criterion_main!(benches);

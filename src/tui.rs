@@ -5,10 +5,12 @@
 //! a key, a click or a resize, maps it to an [`Action`] with the pure [`input::action`], and
 //! hands it to [`App::update`].
 
+mod analysis;
 mod app;
 mod board_view;
 mod dialogs;
 mod events;
+mod graph;
 pub mod input;
 mod layout;
 mod panels;

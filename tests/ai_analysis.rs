@@ -152,6 +152,17 @@ fn repetitions_count_the_history_before_each_position() {
 }
 
 #[test]
+fn a_game_ended_on_the_board_has_no_last_position_to_search() {
+    let escape = asset("escape.json");
+    assert_eq!(Analyser::positions(&escape), escape.moves().len());
+    // Resigned: its last position is searched like any other.
+    let resigned = asset("custom-rules-resignation.json");
+    assert_eq!(Analyser::positions(&resigned), resigned.moves().len() + 1);
+    let empty = game(HELD_KING, "");
+    assert_eq!(Analyser::positions(&empty), 0);
+}
+
+#[test]
 fn progress_and_plies_are_reported_as_they_come() {
     let game = game(HELD_KING, "d1-c1 a4-a5 c1-d1");
     let stop = AtomicBool::new(false);
@@ -175,6 +186,7 @@ fn progress_and_plies_are_reported_as_they_come() {
         "the last position and each one before it"
     );
     assert!(progress.iter().all(|p| p.total == 4));
+    assert_eq!(Analyser::positions(&game), 4);
     let reported: Vec<(usize, &PlyAnalysis)> = events
         .iter()
         .filter_map(|e| match e {

@@ -2,6 +2,7 @@
 //! on buffer cells (text snapshots do not carry colours).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use brandubh::ai::{Budget, Limits};
 use brandubh::game::Game;
 use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
@@ -839,4 +840,198 @@ fn the_new_game_screen_takes_a_position() {
         "/7/7/7/3K3/7/t6/7/ d"
     );
     assert_eq!(app.session().side_to_move(), Side::Defenders);
+}
+
+/// A finished game of two AI players (from `brandubh match --attackers search:easy
+/// --defenders search:medium --seed 5`, its sixth game) with every move analysed to depth 4:
+/// inaccuracies, mistakes, blunders and an only move. Made by [`write_the_analysed_fixture`].
+const ANALYSED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/analysed/ai-game.json"
+);
+
+/// The depth the fixture's moves are analysed to.
+const FIXTURE_DEPTH: u32 = 4;
+
+#[test]
+#[ignore = "writes tests/data/analysed/ai-game.json: run it to make the fixture again"]
+fn write_the_analysed_fixture() {
+    let path = Path::new(ANALYSED);
+    let mut game = brandubh::game::storage::load(path).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let plies = brandubh::ai::Analyser::default()
+        .analyse(
+            &game,
+            Budget::Limits(Limits::depth(FIXTURE_DEPTH)),
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+    for (ply, analysis) in plies.iter().enumerate() {
+        game.set_analysis(ply, analysis).unwrap();
+    }
+    brandubh::game::storage::save_atomic(path, &game).unwrap();
+}
+
+/// The analysed fixture, loaded from a copy in `dir`, in review.
+fn review_analysed(dir: &Path) -> App {
+    let file = dir.join("ai-game.json");
+    std::fs::copy(ANALYSED, &file).unwrap();
+    App::new(Config {
+        resume: Some(brandubh::tui::Session::load(&file).unwrap()),
+        storage: Storage::in_dir(dir.join("saves")),
+        ..Config::default()
+    })
+}
+
+/// Applies `action` `times` times.
+fn steps(app: &mut App, action: Action, times: usize) {
+    for _ in 0..times {
+        app.update(action);
+    }
+}
+
+#[test]
+fn review_with_analysis() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    // Loaded, the game shows its analysis at once, at its end.
+    insta::assert_snapshot!(
+        "review_with_analysis_at_the_end",
+        render(&mut app, 80, 24).backend()
+    );
+    // Ply 9, f6-f1: a blunder.
+    steps(&mut app, Action::Move(Direction::Left), 15);
+    let terminal = render(&mut app, 80, 24);
+    insta::assert_snapshot!("review_with_analysis_at_a_blunder", terminal.backend());
+    let look = Look::default();
+    let buf = terminal.backend().buffer();
+    let blunder = find_text(buf, "f6-f1??");
+    assert_eq!(blunder.len(), 2, "the ply's move and the list: {blunder:?}");
+    for &(x, y) in &blunder {
+        assert_eq!(
+            buf[(x + 5, y)].fg,
+            look.theme.error.fg.unwrap(),
+            "?? in red"
+        );
+    }
+    assert_eq!(
+        buf[blunder[1]].bg,
+        look.theme.focus.bg.unwrap(),
+        "the list's highlight"
+    );
+    // The graph's highlighted column moves with the review.
+    let focus = look.theme.focus.bg.unwrap();
+    let graph_column = |buf: &Buffer| -> Vec<u16> {
+        let panel = 52..80;
+        panel
+            .filter(|&x| (11..16).all(|y| buf[(x, y)].bg == focus))
+            .collect()
+    };
+    let at_nine = graph_column(buf);
+    assert_eq!(at_nine.len(), 1, "{at_nine:?}");
+    app.update(Action::PageDown);
+    let terminal = render(&mut app, 80, 24);
+    let at_nineteen = graph_column(terminal.backend().buffer());
+    assert_eq!(at_nineteen.len(), 1);
+    assert!(
+        at_nineteen[0] > at_nine[0] + 5,
+        "{at_nine:?} {at_nineteen:?}"
+    );
+    // Ply 17, a6-d6: the only move.
+    steps(&mut app, Action::Move(Direction::Left), 2);
+    insta::assert_snapshot!(
+        "review_with_analysis_at_an_only_move",
+        render(&mut app, 80, 24).backend()
+    );
+    // The start: the evaluation of the first position and the engine's choice there.
+    app.update(Action::ToStart);
+    let start = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(
+        start.contains("eval -2") && start.contains("best a4-a3"),
+        "{start}"
+    );
+    // The smallest terminal drops the graph and keeps the rest.
+    steps(&mut app, Action::Move(Direction::Right), 9);
+    insta::assert_snapshot!(
+        "review_with_analysis_on_the_smallest_terminal",
+        render(&mut app, 65, 16).backend()
+    );
+    // The game's own move list has the marks too.
+    app.update(Action::Review);
+    let game = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(
+        game.contains("a6-d6!") && game.contains("b7-b5??"),
+        "{game}"
+    );
+}
+
+#[test]
+fn review_with_analysis_without_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    let mut app_plain = App::new(Config {
+        look: Look::new(ThemeName::Default, false, false),
+        resume: Some(brandubh::tui::Session::load(Path::new(ANALYSED)).unwrap()),
+        ..Config::default()
+    });
+    let coloured = render(&mut app, 80, 24);
+    let plain = render(&mut app_plain, 80, 24);
+    let buf = plain.backend().buffer();
+    for cell in buf.content() {
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
+    }
+    let symbols = |t: &Terminal<TestBackend>| -> Vec<String> {
+        t.backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        symbols(&plain),
+        symbols(&coloured),
+        "the same graph and marks"
+    );
+    let reversed = (52..80)
+        .filter(|&x| {
+            (11..16).all(|y| {
+                buf[(x, y)]
+                    .modifier
+                    .contains(ratatui::style::Modifier::REVERSED)
+            })
+        })
+        .count();
+    assert_eq!(reversed, 1, "the reviewed position's column");
+}
+
+#[test]
+fn the_analysis_asks_its_budget_then_shows_its_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    app.update(Action::ToStart);
+    app.update(Action::Analyse);
+    assert_eq!(app.mode(), Mode::Menu);
+    app.update(Action::Move(Direction::Down));
+    insta::assert_snapshot!("the_analysis_budgets", render(&mut app, 80, 24).backend());
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Review);
+    // Drawn before any report is taken (the app takes them when time passes).
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let bottom: String = (0..80).map(|x| buf[(x, 23)].symbol().to_owned()).collect();
+    assert!(
+        bottom.starts_with("analysing (normal) 0/24 positions · 12 s left · Esc cancels ─"),
+        "{bottom}"
+    );
+    app.update(Action::Cancel);
+    assert!(
+        app.status()
+            .unwrap()
+            .text
+            .starts_with("analysis stopped at 0 of 24 positions"),
+        "{:?}",
+        app.status()
+    );
 }

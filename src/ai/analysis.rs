@@ -59,6 +59,21 @@ impl Budget {
             Budget::Limits(_) => "custom",
         }
     }
+
+    /// The longest that searching `positions` positions at this budget takes (a position
+    /// proven early takes less), or `None` for a budget without a time bound.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use brandubh::ai::{Budget, Limits};
+    ///
+    /// assert_eq!(Budget::Quick.time_for(25), Some(Duration::from_millis(2500)));
+    /// assert_eq!(Budget::Limits(Limits::depth(4)).time_for(25), None);
+    /// ```
+    pub fn time_for(self, positions: usize) -> Option<Duration> {
+        let each = self.limits().time?;
+        Some(each.saturating_mul(u32::try_from(positions).unwrap_or(u32::MAX)))
+    }
 }
 
 /// The share of a position's time kept back for the only-move search: one part in this many.
@@ -153,21 +168,15 @@ impl Analyser {
         stop: &AtomicBool,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<Vec<PlyAnalysis>, Stopped> {
-        let moves: Vec<Move> = game.moves().iter().map(|done| done.mv).collect();
+        let (mut state, moves) = replayed(game);
         if moves.is_empty() {
             return Ok(Vec::new());
-        }
-        // Replayed rather than cloned: an ending by resignation or agreement is not part of
-        // the board, and positions before the last must be playable.
-        let mut state = GameState::new(*game.rules(), *game.state().start_position());
-        for &mv in &moves {
-            state.play_unchecked(mv);
         }
         let limits = budget.limits();
         let ended = state.outcome();
         let mut progress = Progress {
             done: 0,
-            total: moves.len() + usize::from(ended.is_none()),
+            total: searched_positions(&state, moves.len()),
         };
         // The score of the position after the move being judged, for its side to move.
         let mut next = if let Some(outcome) = ended {
@@ -208,6 +217,24 @@ impl Analyser {
         }
         plies.reverse();
         Ok(plies)
+    }
+
+    /// How many positions an analysis of `game` searches ([`Progress::total`]): the one before
+    /// each move, and the last one unless the game ended there on the board.
+    ///
+    /// ```
+    /// use brandubh::ai::Analyser;
+    /// use brandubh::game::{Game, Player};
+    /// use brandubh::rules::{Position, Preset};
+    ///
+    /// let mut game = Game::new(Preset::Standard.rules(), Position::start(), Player::Human, Player::Human);
+    /// assert_eq!(Analyser::positions(&game), 0);
+    /// game.play_text("d2-c2").unwrap();
+    /// assert_eq!(Analyser::positions(&game), 2);
+    /// ```
+    pub fn positions(game: &Game) -> usize {
+        let (state, moves) = replayed(game);
+        searched_positions(&state, moves.len())
     }
 
     /// Searches the current position of `state` (not over) within `limits`, less the time
@@ -261,6 +288,27 @@ impl Analyser {
             return Err(Stopped);
         }
         Ok(answer == Some(true))
+    }
+}
+
+/// The game's moves, and its state after them as the board alone decides it. Replayed rather
+/// than cloned: an ending by resignation or agreement is not part of the board, and positions
+/// before the last must be playable.
+fn replayed(game: &Game) -> (GameState, Vec<Move>) {
+    let moves: Vec<Move> = game.moves().iter().map(|done| done.mv).collect();
+    let mut state = GameState::new(*game.rules(), *game.state().start_position());
+    for &mv in &moves {
+        state.play_unchecked(mv);
+    }
+    (state, moves)
+}
+
+/// The positions an analysis searches in a game of `moves` moves that ended in `state`.
+fn searched_positions(state: &GameState, moves: usize) -> usize {
+    if moves == 0 {
+        0
+    } else {
+        moves + usize::from(state.outcome().is_none())
     }
 }
 

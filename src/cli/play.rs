@@ -72,6 +72,7 @@ impl PlayArgs {
             resume,
             storage,
             look: Look::new(self.theme, !no_color, self.ascii),
+            ..Config::default()
         })
     }
 }

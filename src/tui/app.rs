@@ -2,6 +2,7 @@
 //! here, without a terminal, so that all of it can be tested directly.
 
 mod ai;
+mod analysis;
 mod files;
 mod review;
 #[cfg(test)]
@@ -15,7 +16,7 @@ use self::ai::AiState;
 use self::files::continue_text;
 use self::warnings::Warnings;
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{self, Leaving, Question, SavePrompt, SavesList};
+use super::dialogs::{self, BudgetChoice, Leaving, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
@@ -24,6 +25,7 @@ use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
 use super::theme::Look;
+use crate::ai::Budget;
 use crate::game::Player;
 use crate::game::storage::SaveEntry;
 use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Side, Square};
@@ -47,6 +49,9 @@ pub struct Config {
     pub storage: Storage,
     /// Colours and glyphs.
     pub look: Look,
+    /// The budgets an analysis of the game is offered at, first selected: quick, normal and
+    /// deep ([`Budget::PRESETS`]) unless a caller (a test) wants others.
+    pub analysis_budgets: Vec<Budget>,
 }
 
 impl Default for Config {
@@ -60,6 +65,7 @@ impl Default for Config {
             resume: None,
             storage: Storage::default(),
             look: Look::default(),
+            analysis_budgets: Budget::PRESETS.to_vec(),
         }
     }
 }
@@ -93,6 +99,7 @@ enum Overlay {
     Question(Question),
     Save(SavePrompt),
     Load(SavesList),
+    Budget(BudgetChoice),
 }
 
 /// The full-screen page.
@@ -172,7 +179,10 @@ impl App {
             autosave_error: None,
             offer: None,
             played: skip_setup,
-            ai: AiState::default(),
+            ai: AiState {
+                budgets: config.analysis_budgets,
+                ..AiState::default()
+            },
             warnings: Warnings::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
@@ -225,7 +235,10 @@ impl App {
             (Some(Overlay::Question(_)), _) => Mode::Question,
             (Some(Overlay::Save(_)), _) => Mode::Text,
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
-            (Some(Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_)), _)
+            (
+                Some(Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_) | Overlay::Budget(_)),
+                _,
+            )
             | (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
@@ -320,6 +333,28 @@ impl App {
                 Action::Cancel | Action::Load => None,
                 _ => Some(Overlay::Load(list)),
             },
+            Overlay::Budget(mut choice) => match action {
+                Action::Move(dir) => {
+                    choice.move_selection(dir);
+                    Some(Overlay::Budget(choice))
+                }
+                Action::Click { row, .. } if choice.click(self.size, row) => {
+                    self.start_analysis_chosen(&choice);
+                    None
+                }
+                Action::Confirm => {
+                    self.start_analysis_chosen(&choice);
+                    None
+                }
+                Action::Cancel => None,
+                _ => Some(Overlay::Budget(choice)),
+            },
+        }
+    }
+
+    fn start_analysis_chosen(&mut self, choice: &BudgetChoice) {
+        if let Some(budget) = choice.selected() {
+            self.start_analysis(budget);
         }
     }
 
@@ -417,6 +452,7 @@ impl App {
     /// Starts playing `session`.
     fn start(&mut self, session: Session) {
         self.cancel_thinking();
+        self.stop_analysis();
         self.ai.paused = false;
         self.ai.judgement = None;
         self.session = session;
@@ -513,6 +549,7 @@ impl App {
             Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
+            Action::Analyse => self.ask_analysis(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
         }
@@ -822,6 +859,7 @@ impl App {
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Load(list)) => list.render(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Budget(choice)) => choice.render(&self.look, area, frame.buffer_mut()),
         }
     }
 
@@ -837,6 +875,7 @@ impl App {
             start: state.start_position(),
             position: state.position(),
             moves: self.session.moves(),
+            analysis: self.session.game().analysis(),
             scroll: self.list_scroll,
             outcome: self.session.outcome(),
             warnings: self.warnings.on(),

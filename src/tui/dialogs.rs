@@ -1,5 +1,5 @@
-//! Pop-ups over the game: the help overlay, yes/no questions, the save prompt and the list of
-//! saved games.
+//! Pop-ups over the game: the help overlay, yes/no questions, the save prompt, the list of
+//! saved games and the choice of an analysis's budget.
 
 use std::path::{Path, PathBuf};
 
@@ -8,9 +8,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
+use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
 use super::screens::wrap;
 use super::theme::Look;
+use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
 
@@ -395,5 +397,140 @@ impl SavesList {
         };
         Paragraph::new(lines).render(inner, buf);
         Line::styled("↑↓ choose · Enter load · Esc cancel", look.theme.label).render(footer, buf);
+    }
+}
+
+/// The choice of how long to analyse each position of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BudgetChoice {
+    budgets: Vec<Budget>,
+    /// The positions the analysis will search.
+    positions: usize,
+    selected: usize,
+}
+
+impl BudgetChoice {
+    /// A choice among `budgets` (the first selected) for an analysis of `positions` positions.
+    pub const fn new(budgets: Vec<Budget>, positions: usize) -> BudgetChoice {
+        BudgetChoice {
+            budgets,
+            positions,
+            selected: 0,
+        }
+    }
+
+    /// Moves the selection up or down.
+    pub fn move_selection(&mut self, dir: Direction) {
+        let last = self.budgets.len().saturating_sub(1);
+        self.selected = match dir {
+            Direction::Up | Direction::Left => self.selected.saturating_sub(1),
+            Direction::Down | Direction::Right => (self.selected + 1).min(last),
+        };
+    }
+
+    /// The budget selected.
+    pub fn selected(&self) -> Option<Budget> {
+        self.budgets.get(self.selected).copied()
+    }
+
+    /// Selects the budget drawn at screen `row` of a screen of `area`, if any.
+    pub fn click(&mut self, area: Rect, row: u16) -> bool {
+        let first = self.rect(area).y + 1 + BudgetChoice::HEADER;
+        match row.checked_sub(first).map(usize::from) {
+            Some(i) if i < self.budgets.len() => {
+                self.selected = i;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Rows above the budgets: the question and a blank.
+    const HEADER: u16 = 2;
+
+    fn rect(&self, area: Rect) -> Rect {
+        let rows = u16::try_from(self.budgets.len()).unwrap_or(u16::MAX);
+        centered(area, 48, rows.saturating_add(BudgetChoice::HEADER + 4))
+    }
+
+    /// Draws the choice: each budget's time per position and for the whole game.
+    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+        let rect = self.rect(area);
+        let inner = popup("Analyse the game", look, rect, buf);
+        let mut lines = vec![
+            Line::raw(format!(
+                "Search each of its {} positions for:",
+                self.positions
+            )),
+            Line::default(),
+        ];
+        for (i, &budget) in self.budgets.iter().enumerate() {
+            let whole = budget
+                .time_for(self.positions)
+                .map(|t| format!("at most {}", duration_text(t)))
+                .unwrap_or_default();
+            let line = Line::from(vec![
+                Span::styled(format!("{:<8}", budget.name()), look.theme.heading),
+                Span::raw(format!("{:<10}", budget_text(budget))),
+                Span::styled(whole, look.theme.label),
+            ]);
+            lines.push(if i == self.selected {
+                line.style(look.theme.focus)
+            } else {
+                line
+            });
+        }
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            "↑↓ choose · Enter analyse · Esc cancel",
+            look.theme.label,
+        ));
+        Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Limits;
+
+    #[test]
+    fn a_budget_is_chosen_by_keys_or_by_a_click_on_its_row() {
+        let mut choice = BudgetChoice::new(Budget::PRESETS.to_vec(), 25);
+        assert_eq!(choice.selected(), Some(Budget::Quick));
+        choice.move_selection(Direction::Down);
+        choice.move_selection(Direction::Down);
+        choice.move_selection(Direction::Down);
+        assert_eq!(choice.selected(), Some(Budget::Deep), "stops at the last");
+        choice.move_selection(Direction::Up);
+        assert_eq!(choice.selected(), Some(Budget::Normal));
+        let area = Rect::new(0, 0, 80, 24);
+        let look = Look::default();
+        let mut buf = Buffer::empty(area);
+        choice.render(&look, area, &mut buf);
+        let row_of = |text: &str| {
+            (0..area.height).find(|&y| {
+                let line: String = (0..area.width).map(|x| buf[(x, y)].symbol()).collect();
+                line.contains(text)
+            })
+        };
+        let quick = row_of("at most 2.5 s").unwrap();
+        assert!(row_of("normal  0.5 s     at most 13 s").is_some());
+        assert!(choice.click(area, quick));
+        assert_eq!(choice.selected(), Some(Budget::Quick));
+        assert!(choice.click(area, quick + 2));
+        assert_eq!(choice.selected(), Some(Budget::Deep));
+        assert!(!choice.click(area, quick + 3), "below the budgets");
+        assert!(!choice.click(area, quick - 1), "the blank above them");
+        assert_eq!(choice.selected(), Some(Budget::Deep));
+        let custom = BudgetChoice::new(vec![Budget::Limits(Limits::depth(3))], 25);
+        let mut buf = Buffer::empty(area);
+        custom.render(&look, area, &mut buf);
+        let text: String = buf
+            .content()
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect();
+        assert!(text.contains("custom  depth 3"), "{text}");
     }
 }

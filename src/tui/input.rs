@@ -71,6 +71,8 @@ pub enum Action {
     Slower,
     /// Open or close the review of the game.
     Review,
+    /// Analyse every move of the game.
+    Analyse,
     /// Home: go to the start (of the game under review).
     ToStart,
     /// End: go to the end (of the game under review).
@@ -180,6 +182,8 @@ fn review_char(c: char) -> Option<Action> {
         'k' => Some(Action::Move(Direction::Up)),
         'j' => Some(Action::Move(Direction::Down)),
         'v' => Some(Action::Review),
+        'a' => Some(Action::Analyse),
+        's' => Some(Action::Save),
         'i' => Some(Action::Rules),
         '?' => Some(Action::Help),
         'q' => Some(Action::Quit),
@@ -224,6 +228,7 @@ fn board_char(c: char) -> Option<Action> {
         '?' => Action::Help,
         'p' => Action::Pause,
         'v' => Action::Review,
+        'a' => Action::Analyse,
         '+' | '=' => Action::Faster,
         '-' => Action::Slower,
         'q' => Action::Quit,
@@ -245,7 +250,7 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("p", "pause / resume an AI-vs-AI game"),
     ("+ / -", "AI-vs-AI: faster / slower"),
     ("PgUp / PgDn", "scroll the move list"),
-    ("v", "review the game: step through its moves"),
+    ("v / a", "review the game / analyse its moves"),
     ("s", "save the game"),
     ("o", "load a saved game"),
     ("d", "offer or accept a draw"),
@@ -259,13 +264,14 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
 
 /// Every key of the review, as the help overlay lists them in review: (keys, what they do).
 pub const REVIEW_KEYS: &[(&str, &str)] = &[
-    ("← → / h l", "one ply back / forward"),
-    ("↑ ↓ / k j", "one ply back / forward"),
+    ("← → ↑ ↓ h l k j", "one ply back / forward"),
     ("Home / End", "the start / the end of the game"),
     ("PgUp / PgDn", "ten plies back / forward"),
     ("click a move", "go to that move"),
+    ("a", "analyse every move: quick, normal or deep"),
+    ("v / Esc", "back to the game (Esc first stops an analysis)"),
+    ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),
-    ("v / Esc", "back to the game"),
     ("i", "rules of this game"),
     ("?", "this help"),
     ("q", "quit (the game is autosaved)"),
@@ -273,7 +279,9 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
 
 /// What the help overlay says in review besides the keys.
 pub const REVIEW_NOTES: &[&str] = &[
-    "Reviewing changes nothing: not the game, its file or the autosave.",
+    "Reviewing changes nothing: not the game, its file or the autosave. An analysis (a) adds \
+     to the game, not to its moves: it is autosaved, and written to the game's file when you \
+     save (s).",
     "Play from here starts a new game with its own record from the position shown; the game \
      reviewed stays as it is. The new game has no history before that position: repetitions \
      count from there.",
@@ -341,7 +349,14 @@ mod tests {
         );
         assert_eq!(action(&key(KeyCode::Enter), m), Some(Action::Confirm));
         assert_eq!(action(&key(KeyCode::Esc), m), Some(Action::Cancel));
-        for c in ['u', 'r', 't', 's', 'x', 'n', ':', ' '] {
+        assert_eq!(action(&ch('a'), m), Some(Action::Analyse));
+        assert_eq!(action(&ch('a'), Mode::Board), Some(Action::Analyse));
+        assert_eq!(
+            action(&ch('s'), m),
+            Some(Action::Save),
+            "saving changes no move"
+        );
+        for c in ['u', 'r', 't', 'x', 'n', ':', ' '] {
             assert_eq!(
                 action(&ch(c), m),
                 None,
@@ -349,8 +364,8 @@ mod tests {
             );
         }
         for (keys, _) in REVIEW_KEYS {
-            for k in keys.split(" / ") {
-                if k.chars().count() == 1 {
+            for k in keys.split_whitespace() {
+                if k.chars().count() == 1 && k != "/" {
                     let c = k.chars().next().unwrap();
                     if c.is_ascii() {
                         assert!(action(&ch(c), m).is_some(), "{k}");

@@ -8,11 +8,12 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
 use std::time::Duration;
 
+use super::analysis::mark_span;
 use super::app::{Status, Tone};
 use super::screens::wrap;
 use super::theme::Look;
 use crate::ai::{Score, SearchInfo, format_duration};
-use crate::game::{EngineKind, Player, Players};
+use crate::game::{EngineKind, Player, Players, PlyAnalysis};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
@@ -31,6 +32,8 @@ pub struct PanelData<'a> {
     pub position: &'a Position,
     /// The moves so far.
     pub moves: &'a [AnnotatedMove],
+    /// Their analysis (`None` where a move is not analysed; empty if none is).
+    pub analysis: &'a [Option<PlyAnalysis>],
     /// The first move-list row to show, or `None` to show the last ones.
     pub scroll: Option<usize>,
     /// The outcome, once the game is over.
@@ -214,7 +217,7 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
                 theme.banner,
             ));
             lines.extend(wrap(&why, width).into_iter().map(Line::raw));
-            lines.push(Line::styled("v: review the game", theme.label));
+            lines.push(Line::styled("v: review  a: analyse", theme.label));
             lines.push(Line::styled("n: new game  u: undo", theme.label));
         }
         None => lines.push(Line::from(vec![
@@ -249,6 +252,7 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
     let last = data.moves.len().checked_sub(1);
     MoveListView::following(list_area, data.moves.len(), data.scroll).render(
         data.moves,
+        data.analysis,
         last.map(|i| (i, theme.heading)),
         look,
         buf,
@@ -264,24 +268,37 @@ pub fn players_lines<'a>(
     now: &Position,
     look: &'a Look,
 ) -> Vec<Line<'a>> {
+    [Side::Attackers, Side::Defenders]
+        .into_iter()
+        .flat_map(|side| {
+            [
+                player_line(players, to_move, side, look),
+                captured_line(start, now, side, look),
+            ]
+        })
+        .collect()
+}
+
+/// Who plays `side`, after `▶` if it is the side `to_move`.
+pub fn player_line(
+    players: Players,
+    to_move: Option<Side>,
+    side: Side,
+    look: &Look,
+) -> Line<'static> {
     let theme = &look.theme;
-    let mut lines = Vec::new();
-    for side in [Side::Attackers, Side::Defenders] {
-        let marker = if to_move == Some(side) { "▶ " } else { "  " };
-        let glyph = match side {
-            Side::Attackers => Span::styled(look.glyphs.attacker, theme.attacker),
-            Side::Defenders => Span::styled(look.glyphs.king, theme.king),
-        };
-        lines.push(Line::from(vec![
-            Span::styled(marker, theme.heading),
-            glyph,
-            Span::raw(" "),
-            Span::styled(title(side), theme.heading),
-            Span::raw(format!("  {}", player_text(players.side(side)))),
-        ]));
-        lines.push(captured_line(start, now, side, look));
-    }
-    lines
+    let marker = if to_move == Some(side) { "▶ " } else { "  " };
+    let glyph = match side {
+        Side::Attackers => Span::styled(look.glyphs.attacker, theme.attacker),
+        Side::Defenders => Span::styled(look.glyphs.king, theme.king),
+    };
+    Line::from(vec![
+        Span::styled(marker, theme.heading),
+        glyph,
+        Span::raw(" "),
+        Span::styled(title(side), theme.heading),
+        Span::raw(format!("  {}", player_text(players.side(side)))),
+    ])
 }
 
 /// `lost 2 ●●`: the soldiers `side` has lost since the start.
@@ -371,11 +388,12 @@ impl MoveListView {
         (side < 2 && index < self.moves).then_some(index)
     }
 
-    /// Draws `moves` (as many as the view was made for), the move `highlight` (0-based) in
-    /// `style`.
+    /// Draws `moves` (as many as the view was made for), each followed by its mark in
+    /// `analysis` (which may be shorter), the move `highlight` (0-based) in `style`.
     pub fn render(
         self,
         moves: &[AnnotatedMove],
+        analysis: &[Option<PlyAnalysis>],
         highlight: Option<(usize, Style)>,
         look: &Look,
         buf: &mut Buffer,
@@ -403,11 +421,21 @@ impl MoveListView {
                 look.theme.label,
             )];
             for (i, mv) in pair.iter().enumerate() {
+                let index = row * 2 + i;
                 let style = match highlight {
-                    Some((index, style)) if index == row * 2 + i => style,
+                    Some((highlighted, style)) if highlighted == index => style,
                     _ => Style::new(),
                 };
-                spans.push(Span::styled(format!("{:<width$}", mv.to_string()), style));
+                let mark = analysis
+                    .get(index)
+                    .and_then(Option::as_ref)
+                    .map(|a| mark_span(a, look))
+                    .unwrap_or_default();
+                let text = mv.to_string();
+                let pad = width.saturating_sub(text.chars().count() + mark.width());
+                spans.push(Span::styled(text, style));
+                spans.push(Span::styled(mark.content, style.patch(mark.style)));
+                spans.push(Span::styled(" ".repeat(pad), style));
                 spans.push(Span::raw(" "));
             }
             Line::from(spans).render(Rect::new(area.x, y, area.width, 1), buf);

@@ -4,30 +4,34 @@
 //! move list with the ply highlighted and scrolled into view. Positions and captures come
 //! from the game record ([`Ply`]); nothing here computes them.
 //!
+//! Once the game has an analysis (or one is under way), the panel shows it: each side's
+//! summary in place of its losses, the ply's class, evaluation and best line, the evaluation
+//! graph of the whole game between the ply and the move list, and the marks in the list.
+//!
 //! The panel is built in sections, each with its own rows in [`ReviewLayout`] (computed from
-//! the panel's area alone, so that a click is mapped back to a move without the last frame).
-//! Further sections for one ply (its evaluation and class) go after the ply's lines in
-//! [`ReviewPanel::ply_lines`]; a section for the whole game (a graph) gets its own rectangle
-//! in the layout, between the ply and the move list.
+//! the panel's area and whether the analysis is shown, so that a click is mapped back to a
+//! move without the last frame).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
+use super::analysis::{class_style, mark_span, summary_spans};
+use super::graph::EvalGraph;
 use super::input::{Action, Direction};
 use super::panels::{self, MoveListView};
 use super::screens::wrap;
 use super::theme::Look;
-use crate::game::{Players, Ply};
-use crate::rules::{AnnotatedMove, Outcome, Position};
+use crate::game::{Players, Ply, PlyAnalysis, Summary};
+use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
 /// How many plies Page Up and Page Down go back and forward.
 pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
 pub const KEY_LINE: &str =
-    "←→ step · Home/End start/end · PgUp/PgDn ±10 · Enter play from here · v back";
+    "←→ step · Home/End · PgUp/PgDn ±10 · a analyse · Enter play from here · v back";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -95,34 +99,62 @@ impl Review {
 /// Rows of the panel above the move list: players and losses (4), a blank, the ply and its
 /// move (2), the result (a headline and the reason in up to 2 lines), a blank.
 const INFO_ROWS: u16 = 11;
+/// Rows above the graph when the analysis is shown: players and summaries (4), and the ply
+/// ([`ANALYSED_PLY_ROWS`]).
+const ANALYSED_INFO_ROWS: u16 = 4 + ANALYSED_PLY_ROWS;
+/// Rows about the ply when the analysis is shown: its number, its move, its class, the
+/// evaluation, and the best line in 2 rows (or, where the game ended, the result).
+const ANALYSED_PLY_ROWS: u16 = 6;
+/// The fewest rows the graph is drawn in.
+const GRAPH_MIN_ROWS: u16 = 3;
+/// The most rows the graph takes.
+const GRAPH_MAX_ROWS: u16 = 10;
+/// The fewest rows the move list keeps before the graph is drawn: a heading and 3 rows.
+const LIST_MIN_ROWS: u16 = 4;
 
-/// The parts of the review panel, from its area alone.
+/// The parts of the review panel, from its area and whether the analysis is shown.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub struct ReviewLayout {
     /// The panel with its border.
     pub frame: Rect,
-    /// The players, the ply, its move and the result.
+    /// The players, the ply, its move and the result (and the analysis of the ply).
     pub info: Rect,
+    /// The evaluation graph, when the analysis is shown and there is room.
+    pub graph: Option<Rect>,
     /// The move list.
     pub list: Rect,
 }
 
 impl ReviewLayout {
-    /// The layout of a review panel drawn in `panel`.
-    pub fn new(panel: Rect) -> ReviewLayout {
+    /// The layout of a review panel drawn in `panel`, with the analysis if `analysed`. The
+    /// graph gets half the rows left under the ply (at most [`GRAPH_MAX_ROWS`]); it is dropped
+    /// when the move list would keep fewer than [`LIST_MIN_ROWS`].
+    pub fn new(panel: Rect, analysed: bool) -> ReviewLayout {
         let inner = ReviewPanel::block().inner(panel);
-        let info_rows = INFO_ROWS.min(inner.height);
+        let info_rows = if analysed {
+            ANALYSED_INFO_ROWS
+        } else {
+            INFO_ROWS
+        }
+        .min(inner.height);
+        let left = inner.height - info_rows;
+        let graph_rows = (left / 2).min(GRAPH_MAX_ROWS);
+        let graph_rows =
+            if analysed && graph_rows >= GRAPH_MIN_ROWS && left - graph_rows >= LIST_MIN_ROWS {
+                graph_rows
+            } else {
+                0
+            };
+        let row = |top: u16, height: u16| Rect {
+            y: inner.y + top,
+            height,
+            ..inner
+        };
         ReviewLayout {
             frame: panel,
-            info: Rect {
-                height: info_rows,
-                ..inner
-            },
-            list: Rect {
-                y: inner.y + info_rows,
-                height: inner.height - info_rows,
-                ..inner
-            },
+            info: row(0, info_rows),
+            graph: (graph_rows > 0).then(|| row(info_rows, graph_rows)),
+            list: row(info_rows + graph_rows, left - graph_rows),
         }
     }
 
@@ -153,6 +185,10 @@ pub struct ReviewPanel<'a> {
     pub moves: &'a [AnnotatedMove],
     /// The game's result, shown at its last ply.
     pub outcome: Option<Outcome>,
+    /// The analysis of each move (`None` where a move is not analysed; empty if none is).
+    pub analysis: &'a [Option<PlyAnalysis>],
+    /// Both sides' summaries of the analysis, when the analysis is shown.
+    pub summary: Option<Summary>,
 }
 
 impl ReviewPanel<'_> {
@@ -201,6 +237,93 @@ impl ReviewPanel<'_> {
         lines
     }
 
+    /// The analysis of the ply shown: of its move, or, at the start, of the first move (whose
+    /// position it is).
+    fn analysis_shown(&self) -> Option<&PlyAnalysis> {
+        let index = self.ply.number.saturating_sub(1);
+        self.analysis.get(index)?.as_ref()
+    }
+
+    /// The rows about the ply's analysis: its class (and mark), the evaluation before and
+    /// after the move for the mover, and the engine's best line; at the start, the evaluation
+    /// of the position and the best line. Where the game ended, the result takes the place of
+    /// the best line (and the class and evaluation share a row).
+    fn analysis_lines(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
+        let theme = &look.theme;
+        let result = self.result_lines(look, width);
+        let Some(analysis) = self.analysis_shown() else {
+            let mut lines = vec![Line::styled("not analysed", theme.label)];
+            lines.extend(result);
+            return lines;
+        };
+        if self.ply.number == 0 {
+            let mut lines = vec![Line::from(vec![
+                Span::styled("eval ", theme.label),
+                Span::raw(analysis.score_before.to_string()),
+            ])];
+            lines.extend(best_lines(analysis, look, width));
+            return lines;
+        }
+        let mut class = vec![Span::styled(
+            analysis.class.name(),
+            class_style(analysis.class, look),
+        )];
+        if analysis.only_move {
+            class.push(Span::raw(" · "));
+            class.push(Span::styled("only move !", theme.good));
+        }
+        let eval = format!("{} → {}", analysis.score_before, analysis.score_after);
+        if result.is_empty() {
+            let depth = format!(" · depth {}", analysis.depth);
+            if Line::from(class.clone()).width() + depth.len() <= width {
+                class.push(Span::styled(depth, theme.label));
+            }
+            let mut lines = vec![
+                Line::from(class),
+                Line::from(vec![Span::styled("eval ", theme.label), Span::raw(eval)]),
+            ];
+            lines.extend(best_lines(analysis, look, width));
+            lines
+        } else {
+            class.push(Span::raw(format!(" · {eval}")));
+            let mut lines = vec![Line::from(class)];
+            lines.extend(result);
+            lines
+        }
+    }
+
+    /// Each side's player, with the summary of its moves in place of its losses.
+    fn analysed_players_lines(&self, summary: &Summary, look: &Look) -> Vec<Line<'static>> {
+        let to_move = self
+            .result()
+            .is_none()
+            .then(|| self.ply.position.side_to_move());
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .flat_map(|side| {
+                let mut summary_line = vec![Span::raw("    ")];
+                summary_line.extend(summary_spans(summary.side(side), look));
+                [
+                    panels::player_line(self.players, to_move, side, look),
+                    Line::from(summary_line),
+                ]
+            })
+            .collect()
+    }
+
+    /// The ply's move with its mark, if analysed.
+    fn move_line(&self, look: &Look) -> Option<Line<'static>> {
+        let (played, mover) = (self.ply.played?, self.ply.mover()?);
+        let mut spans = vec![
+            Span::raw(format!("{}  ", panels::title(mover))),
+            Span::styled(played.to_string(), look.theme.heading),
+        ];
+        if let Some(analysis) = self.analysis_shown() {
+            spans.push(mark_span(analysis, look));
+        }
+        Some(Line::from(spans))
+    }
+
     /// Draws the panel into the areas of `layout`, for `review`.
     pub fn render(&self, review: Review, layout: ReviewLayout, look: &Look, buf: &mut Buffer) {
         let theme = &look.theme;
@@ -208,21 +331,81 @@ impl ReviewPanel<'_> {
             .title(Line::from(format!(" Review · {} ", self.rules)).style(theme.heading))
             .title_bottom(Line::from(" ? keys  v back ").style(theme.label))
             .render(layout.frame, buf);
-        let to_move = self
-            .result()
-            .is_none()
-            .then(|| self.ply.position.side_to_move());
-        let mut lines =
-            panels::players_lines(self.players, to_move, self.start, &self.ply.position, look);
-        lines.push(Line::default());
-        lines.extend(self.ply_lines(look));
-        lines.extend(self.result_lines(look, usize::from(layout.info.width)));
+        let width = usize::from(layout.info.width);
+        let lines = if let Some(summary) = &self.summary {
+            let mut lines = self.analysed_players_lines(summary, look);
+            let mut ply = self.ply_lines(look);
+            if let Some(played) = self.move_line(look) {
+                ply[1] = played;
+            }
+            lines.extend(ply);
+            lines.extend(self.analysis_lines(look, width));
+            lines
+        } else {
+            let to_move = self
+                .result()
+                .is_none()
+                .then(|| self.ply.position.side_to_move());
+            let mut lines =
+                panels::players_lines(self.players, to_move, self.start, &self.ply.position, look);
+            lines.push(Line::default());
+            lines.extend(self.ply_lines(look));
+            lines.extend(self.result_lines(look, width));
+            lines
+        };
         Paragraph::new(lines).render(layout.info, buf);
+        if let Some(area) = layout.graph {
+            EvalGraph {
+                first: self.start.side_to_move(),
+                analysis: self.analysis,
+                ply: self.ply.number,
+            }
+            .render(look, area, buf);
+        }
         let selected = self.ply.number.checked_sub(1);
-        layout
-            .move_list(review)
-            .render(self.moves, selected.map(|i| (i, theme.focus)), look, buf);
+        layout.move_list(review).render(
+            self.moves,
+            self.analysis,
+            selected.map(|i| (i, theme.focus)),
+            look,
+            buf,
+        );
     }
+}
+
+/// `best e6-d6 d4-d7 c5-c3 …`: the engine's best move and the line it expects, in up to 2
+/// rows of `width`.
+fn best_lines(analysis: &PlyAnalysis, look: &Look, width: usize) -> Vec<Line<'static>> {
+    let mut words = vec![analysis.best.to_string()];
+    let line = analysis.pv.iter().map(ToString::to_string);
+    if analysis.pv.first() == Some(&analysis.best) {
+        words.extend(line.skip(1));
+    } else if !analysis.pv.is_empty() {
+        words.push("·".to_owned());
+        words.extend(line);
+    }
+    let text = format!("best {}", words.join(" "));
+    let mut rows = wrap(&text, width);
+    if rows.len() > 2 {
+        rows.truncate(2);
+        let last = &mut rows[1];
+        while last.chars().count() + 2 > width && last.pop().is_some() {}
+        last.push_str(" …");
+    }
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, row)| match (i, row.strip_prefix("best ")) {
+            (0, Some(rest)) => {
+                let (best, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+                Line::from(vec![
+                    Span::styled("best ", look.theme.label),
+                    Span::styled(best.to_owned(), look.theme.heading),
+                    Span::styled(format!(" {rest}").trim_end().to_owned(), look.theme.label),
+                ])
+            }
+            _ => Line::styled(row, look.theme.label),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -287,7 +470,7 @@ mod tests {
     #[test]
     fn clicks_on_the_move_list_go_to_the_move_clicked() {
         // A panel of 30×22 at (50, 0): the list has a heading and 8 rows of two moves.
-        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22));
+        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22), false);
         assert_eq!(layout.list.height, 9);
         let (x, y) = (layout.list.x, layout.list.y);
         let first_column = x + 3;
@@ -317,5 +500,36 @@ mod tests {
         let short = Review::new(3);
         assert_eq!(layout.ply_at(short, second_column, y + 2), None);
         assert_eq!(layout.ply_at(short, first_column, y + 2), Some(3));
+    }
+
+    #[test]
+    fn the_graph_fits_between_the_ply_and_the_list_or_gives_way() {
+        use crate::tui::layout::{GameLayout, minimum_size};
+        let panel = |w, h| GameLayout::new(Rect::new(0, 0, w, h)).unwrap().panel;
+        let plain = ReviewLayout::new(panel(80, 24), false);
+        assert_eq!(plain.graph, None, "no analysis, no graph");
+        let layout = ReviewLayout::new(panel(80, 24), true);
+        let graph = layout.graph.expect("a graph at 80×24");
+        assert_eq!(layout.info.height, ANALYSED_INFO_ROWS);
+        assert_eq!(graph.y, layout.info.bottom());
+        assert_eq!(layout.list.y, graph.bottom());
+        assert!(graph.height >= GRAPH_MIN_ROWS);
+        assert!(layout.list.height > LIST_MIN_ROWS, "{layout:?}");
+        assert_eq!(layout.list.bottom(), layout.frame.bottom() - 1);
+        // The smallest terminal keeps the ply and a list, without the graph.
+        let (w, h) = minimum_size();
+        let small = ReviewLayout::new(panel(w, h), true);
+        assert_eq!(small.graph, None);
+        assert_eq!(small.info.height, ANALYSED_INFO_ROWS);
+        assert!(small.list.height >= 3, "{small:?}");
+        // A tall terminal gives the graph more rows, up to its most.
+        let tall = ReviewLayout::new(panel(200, 60), true);
+        assert_eq!(tall.graph.map(|g| g.height), Some(GRAPH_MAX_ROWS));
+        assert!(tall.list.height > GRAPH_MAX_ROWS);
+        // Clicks follow the list where the layout puts it.
+        let review = Review::new(4);
+        let (x, y) = (layout.list.x + 3, layout.list.y + 1);
+        assert_eq!(layout.ply_at(review, x, y), Some(1));
+        assert_eq!(plain.ply_at(review, x, y), None, "the graph's place");
     }
 }

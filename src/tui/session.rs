@@ -7,7 +7,7 @@ use crate::game::import::Format;
 use crate::game::storage::{
     self, Autosave, ListError, SaveEntry, SaveError, SaveKind, SaveSummary, latest_unfinished,
 };
-use crate::game::{AlreadyOver, Game, LoadError, Player};
+use crate::game::{AlreadyOver, AnalysisError, Game, LoadError, Player, PlyAnalysis};
 use crate::rules::{
     AnnotatedMove, GameState, IllegalMove, Move, MoveError, Outcome, Position, Preset, Rules, Side,
 };
@@ -161,6 +161,16 @@ impl Session {
     /// Plays again the last move taken back; false if there is none.
     pub fn redo(&mut self) -> bool {
         self.game.redo()
+    }
+
+    /// Records the analysis of the move at index `ply` (from 0); it is checked against the
+    /// game as a loaded one is.
+    pub fn set_analysis(
+        &mut self,
+        ply: usize,
+        analysis: &PlyAnalysis,
+    ) -> Result<(), AnalysisError> {
+        self.game.set_analysis(ply, analysis)
     }
 
     /// `side` resigns: the opponent wins.

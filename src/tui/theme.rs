@@ -52,6 +52,8 @@ pub struct Theme {
     pub banner: Style,
     /// The focused entry of a menu or list.
     pub focus: Style,
+    /// Something done well: an only move (`!`).
+    pub good: Style,
 }
 
 impl Theme {
@@ -99,6 +101,9 @@ impl Theme {
                 .bg(Color::Rgb(255, 215, 0))
                 .add_modifier(Modifier::BOLD),
             focus: Style::new().fg(Color::Black).bg(Color::Rgb(235, 190, 120)),
+            good: Style::new()
+                .fg(Color::Rgb(130, 210, 120))
+                .add_modifier(Modifier::BOLD),
         }
     }
 
@@ -127,6 +132,9 @@ impl Theme {
                 .bg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
             focus: Style::new().fg(Color::Black).bg(Color::White),
+            good: Style::new()
+                .fg(Color::LightGreen)
+                .add_modifier(Modifier::BOLD),
         }
     }
 
@@ -152,6 +160,7 @@ impl Theme {
             error: bold,
             banner: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             focus: Style::new().add_modifier(Modifier::REVERSED),
+            good: bold,
         }
     }
 

@@ -1,6 +1,7 @@
 //! The AI's own thread: the interface hands it a position and gets progress reports and a move
-//! back over channels, so the screen keeps redrawing and reading keys while the AI thinks.
-//! Each search has its own stop flag, so stopping one never stops the next.
+//! back over channels, so the screen keeps redrawing and reading keys while the AI thinks; or a
+//! whole game, and gets each move's analysis back as it comes. Each job has its own stop flag,
+//! so stopping one never stops the next.
 
 use std::collections::HashMap;
 use std::io;
@@ -9,22 +10,31 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::{self, JoinHandle};
 
-use crate::ai::{Ai, Limits, SearchInfo, engine_for};
-use crate::game::{EngineKind, Level};
+use crate::ai::{Ai, Analyser, Budget, Event, Limits, SearchInfo, Stopped, engine_for};
+use crate::game::{EngineKind, Game, Level};
 use crate::rules::{GameState, Move, Side};
 
-/// Identifies one search, so that reports of a cancelled one can be told apart.
+/// Identifies one job, so that reports of a cancelled one can be told apart.
 pub type JobId = u64;
 
-/// A search to run.
+/// A job to run, with its stop flag.
 struct Job {
     id: JobId,
-    side: Side,
-    engine: EngineKind,
-    level: Level,
-    state: GameState,
-    limits: Limits,
+    task: Task,
     stop: Arc<AtomicBool>,
+}
+
+/// What a job does.
+enum Task {
+    /// Search the position of `state` for its side to move.
+    Search {
+        engine: EngineKind,
+        level: Level,
+        state: GameState,
+        limits: Limits,
+    },
+    /// Analyse every move of `game`.
+    Analyse { game: Box<Game>, budget: Budget },
 }
 
 /// What the worker reports.
@@ -34,8 +44,22 @@ pub enum Report {
     Progress(JobId, SearchInfo),
     /// The search ended with this move (`None` if there was none).
     Done(JobId, Option<Move>),
+    /// An analysis searched a position or completed a move's analysis.
+    Analysis(JobId, Event),
+    /// An analysis ended: every move analysed, or stopped first.
+    Analysed(JobId, Result<(), Stopped>),
     /// The thread has ended (an engine failed): no more reports will come.
     Gone,
+}
+
+impl Report {
+    /// The job a last report of a job ends, if it is one.
+    const fn ends(&self) -> Option<JobId> {
+        match self {
+            Report::Done(id, _) | Report::Analysed(id, _) => Some(*id),
+            Report::Progress(..) | Report::Analysis(..) | Report::Gone => None,
+        }
+    }
 }
 
 /// The AI thread. Dropping it stops the running search and waits for the thread to end.
@@ -74,28 +98,46 @@ impl Worker {
         state: &GameState,
         limits: Limits,
     ) -> JobId {
+        self.submit(Task::Search {
+            engine,
+            level,
+            state: state.clone(),
+            limits,
+        })
+    }
+
+    /// Starts analysing every move of `game` within `budget` per position, with a fresh
+    /// analyser (so that a depth budget gives what `brandubh analyze --game` gives); a running
+    /// job is stopped. Each move's analysis is reported as it completes, from the last move to
+    /// the first.
+    pub fn analyse(&mut self, game: &Game, budget: Budget) -> JobId {
+        self.submit(Task::Analyse {
+            game: Box::new(game.clone()),
+            budget,
+        })
+    }
+
+    /// Stops the running job and sends `task` to the thread.
+    fn submit(&mut self, task: Task) -> JobId {
         self.stop();
         self.next_id += 1;
         let stop = Arc::new(AtomicBool::new(false));
         let job = Job {
             id: self.next_id,
-            side: state.position().side_to_move(),
-            engine,
-            level,
-            state: state.clone(),
-            limits,
+            task,
             stop: Arc::clone(&stop),
         };
         if let Some(jobs) = &self.jobs {
             // The thread only ends when the sender is dropped, so sending cannot fail here;
-            // if it did, no report would come and the search would simply not happen.
+            // if it did, no report would come and the job would simply not happen.
             let _ = jobs.send(job);
         }
         self.running = Some((self.next_id, stop));
         self.next_id
     }
 
-    /// Asks the running search to end now: it reports the best move found so far.
+    /// Asks the running job to end now: a search reports the best move found so far, an
+    /// analysis the moves analysed so far.
     pub fn stop(&mut self) {
         if let Some((_, stop)) = self.running.take() {
             stop.store(true, Ordering::Relaxed);
@@ -106,7 +148,7 @@ impl Worker {
     pub fn try_report(&mut self) -> Option<Report> {
         match self.reports.try_recv() {
             Ok(report) => {
-                if let Report::Done(id, _) = report
+                if let Some(id) = report.ends()
                     && self.running.as_ref().is_some_and(|(r, _)| *r == id)
                 {
                     self.running = None;
@@ -134,31 +176,39 @@ impl Drop for Worker {
 fn serve(jobs: &Receiver<Job>, reports: &Sender<Report>, seed: u64) {
     // One engine per side, kept while its kind and level stay the same.
     let mut engines: HashMap<Side, (EngineKind, Level, Box<dyn Ai>)> = HashMap::new();
-    while let Ok(job) = jobs.recv() {
-        if job.stop.load(Ordering::Relaxed) {
-            let _ = reports.send(Report::Done(job.id, None));
-            continue;
-        }
-        let slot = engines.entry(job.side).or_insert_with(|| {
-            (
-                job.engine,
-                job.level,
-                engine_for(job.engine, job.level, seed),
-            )
-        });
-        if (slot.0, slot.1) != (job.engine, job.level) {
-            *slot = (
-                job.engine,
-                job.level,
-                engine_for(job.engine, job.level, seed),
-            );
-        }
-        let ai = &mut slot.2;
-        let id = job.id;
-        let mv = ai.choose(&job.state, &job.limits, &job.stop, &mut |info| {
-            let _ = reports.send(Report::Progress(id, info.clone()));
-        });
-        if reports.send(Report::Done(id, mv)).is_err() {
+    while let Ok(Job { id, task, stop }) = jobs.recv() {
+        let last = match task {
+            // Stopped before it started: it ends at once.
+            Task::Search { .. } if stop.load(Ordering::Relaxed) => Report::Done(id, None),
+            Task::Analyse { .. } if stop.load(Ordering::Relaxed) => {
+                Report::Analysed(id, Err(Stopped))
+            }
+            Task::Search {
+                engine,
+                level,
+                state,
+                limits,
+            } => {
+                let side = state.position().side_to_move();
+                let slot = engines
+                    .entry(side)
+                    .or_insert_with(|| (engine, level, engine_for(engine, level, seed)));
+                if (slot.0, slot.1) != (engine, level) {
+                    *slot = (engine, level, engine_for(engine, level, seed));
+                }
+                let mv = slot.2.choose(&state, &limits, &stop, &mut |info| {
+                    let _ = reports.send(Report::Progress(id, info.clone()));
+                });
+                Report::Done(id, mv)
+            }
+            Task::Analyse { game, budget } => {
+                let ended = Analyser::default().analyse(&game, budget, &stop, &mut |event| {
+                    let _ = reports.send(Report::Analysis(id, event));
+                });
+                Report::Analysed(id, ended.map(|_| ()))
+            }
+        };
+        if reports.send(last).is_err() {
             return;
         }
     }
@@ -210,6 +260,90 @@ mod tests {
         worker.stop();
         let (mv, _) = wait_done(&mut worker, id);
         assert!(state.check_move(mv.unwrap()).is_ok());
+    }
+
+    /// Every report of job `id` until its last one.
+    fn analysis_reports(worker: &mut Worker, id: JobId) -> Vec<Report> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut reports = Vec::new();
+        while Instant::now() < deadline {
+            match worker.try_report() {
+                Some(report @ Report::Analysed(done, _)) if done == id => {
+                    reports.push(report);
+                    return reports;
+                }
+                Some(report @ Report::Analysis(of, _)) if of == id => reports.push(report),
+                Some(_) => {}
+                None => thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        panic!("the analysis did not end");
+    }
+
+    fn three_moves() -> Game {
+        let mut game = Game::new(
+            Preset::Standard.rules(),
+            crate::rules::Position::start(),
+            crate::game::Player::Human,
+            crate::game::Player::Human,
+        );
+        for mv in ["d2-c2", "c4-c3", "d1-d2"] {
+            game.play_text(mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn an_analysis_reports_each_move_and_what_the_library_gives() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let game = three_moves();
+        let budget = Budget::Limits(Limits::depth(2));
+        let id = worker.analyse(&game, budget);
+        let reports = analysis_reports(&mut worker, id);
+        assert_eq!(reports.last(), Some(&Report::Analysed(id, Ok(()))));
+        let stop = AtomicBool::new(false);
+        let expected = Analyser::default()
+            .analyse(&game, budget, &stop, &mut |_| {})
+            .unwrap();
+        let plies: Vec<(usize, crate::game::PlyAnalysis)> = reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Analysis(_, Event::Ply { ply, analysis }) => Some((*ply, analysis.clone())),
+                _ => None,
+            })
+            .collect();
+        let in_order: Vec<_> = expected.into_iter().enumerate().rev().collect();
+        assert_eq!(plies, in_order, "from the last move to the first");
+        let progress = reports
+            .iter()
+            .filter(|r| matches!(r, Report::Analysis(_, Event::Progress(_))))
+            .count();
+        assert_eq!(
+            progress, 4,
+            "the position after the last move, and one before each"
+        );
+    }
+
+    #[test]
+    fn stopping_an_analysis_ends_it_with_what_it_has() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let id = worker.analyse(
+            &three_moves(),
+            Budget::Limits(Limits::time(Duration::from_secs(60))),
+        );
+        thread::sleep(Duration::from_millis(100));
+        // Without the stop, the analysis would take four minutes and the wait would give up.
+        worker.stop();
+        let reports = analysis_reports(&mut worker, id);
+        assert_eq!(reports.last(), Some(&Report::Analysed(id, Err(Stopped))));
+        // The worker takes the next job.
+        let next = worker.start(
+            EngineKind::Random,
+            Level::Easy,
+            &GameState::start(Preset::Standard.rules()),
+            Limits::depth(1),
+        );
+        assert!(wait_done(&mut worker, next).0.is_some());
     }
 
     #[test]

@@ -3,8 +3,9 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use super::analysis::Analysing;
 use super::{App, Screen};
-use crate::ai::{Limits, Score, SearchInfo, limits_for};
+use crate::ai::{Budget, Limits, Score, SearchInfo, limits_for};
 use crate::game::{EngineKind, Level, Player};
 use crate::rules::{Move, Side};
 use crate::tui::panels::{self, AiView, Search, score_text};
@@ -47,16 +48,7 @@ impl App {
             (Purpose::Move, Player::Ai { engine, level }) => (engine, level, limits_for(level)),
             _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits),
         };
-        if self.ai.worker.is_none() {
-            match Worker::spawn(self.ai.seed) {
-                Ok(worker) => self.ai.worker = Some(worker),
-                Err(e) => {
-                    self.ai.paused = true;
-                    self.error(format!("cannot start the AI: {e}"));
-                    return;
-                }
-            }
-        }
+        self.start_worker();
         let Some(worker) = self.ai.worker.as_mut() else {
             return;
         };
@@ -70,6 +62,20 @@ impl App {
         });
     }
 
+    /// Starts the worker thread if it is not running; if it cannot be started, pauses the AI
+    /// and says why on the status line.
+    pub(super) fn start_worker(&mut self) {
+        if self.ai.worker.is_none() {
+            match Worker::spawn(self.ai.seed) {
+                Ok(worker) => self.ai.worker = Some(worker),
+                Err(e) => {
+                    self.ai.paused = true;
+                    self.error(format!("cannot start the AI: {e}"));
+                }
+            }
+        }
+    }
+
     /// Takes one report of the worker; returns whether it changed anything (a late report of
     /// a job that was cancelled changes nothing).
     pub(super) fn on_report(&mut self, report: Report, now: Instant) -> bool {
@@ -79,7 +85,15 @@ impl App {
             self.ai.thinking = None;
             self.ai.paused = true;
             self.error("the AI stopped working: p to try again".to_owned());
+            if let Some(analysing) = self.ai.analysis.take()
+                && analysing.stored > 0
+            {
+                self.changed();
+            }
             return true;
+        }
+        if matches!(report, Report::Analysis(..) | Report::Analysed(..)) {
+            return self.on_analysis_report(report);
         }
         let Some(thinking) = self.ai.thinking.as_mut() else {
             return false;
@@ -113,7 +127,11 @@ impl App {
                     (_, None) => self.error("the AI found no move".to_owned()),
                 }
             }
-            Report::Progress(..) | Report::Done(..) | Report::Gone => return false,
+            Report::Progress(..)
+            | Report::Done(..)
+            | Report::Analysis(..)
+            | Report::Analysed(..)
+            | Report::Gone => return false,
         }
         true
     }
@@ -259,6 +277,10 @@ pub(super) struct AiState {
     /// The budget of a hint search.
     pub(super) hint_limits: Limits,
     pub(super) seed: u64,
+    /// The analysis running on the worker, if any.
+    pub(super) analysis: Option<Analysing>,
+    /// The budgets an analysis is offered at.
+    pub(super) budgets: Vec<Budget>,
 }
 
 impl Default for AiState {
@@ -276,6 +298,8 @@ impl Default for AiState {
             judgement: None,
             hint_limits: Limits::time(HINT_TIME),
             seed,
+            analysis: None,
+            budgets: Budget::PRESETS.to_vec(),
         }
     }
 }

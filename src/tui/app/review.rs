@@ -1,6 +1,6 @@
 //! Review mode in the app: opening and closing it, its keys, drawing it, and playing on from
 //! the reviewed position. Reviewing reads the game record and never changes it, its file or
-//! the autosave.
+//! the autosave; an analysis started from the review (`a`, see `analysis`) adds to the record.
 
 use ratatui::Frame;
 use ratatui::text::Line;
@@ -42,17 +42,32 @@ impl App {
 
     pub(super) fn update_review(&mut self, mut review: Review, action: Action) {
         match action {
-            Action::Review | Action::Cancel => return self.close_review(),
-            Action::Confirm => return self.ask_play_from_here(review.ply()),
+            // Esc stops an analysis first; leaving the review stops it too.
+            Action::Cancel if self.ai.analysis.is_some() => self.stop_analysis(),
+            Action::Review | Action::Cancel => {
+                self.close_review();
+                return self.stop_analysis();
+            }
+            Action::Confirm => {
+                self.stop_analysis();
+                return self.ask_play_from_here(review.ply());
+            }
             Action::Click { column, row } => {
+                let analysed = self.shows_analysis();
                 let ply = GameLayout::new(self.size)
-                    .and_then(|l| ReviewLayout::new(l.panel).ply_at(review, column, row));
+                    .and_then(|l| ReviewLayout::new(l.panel, analysed).ply_at(review, column, row));
                 if let Some(ply) = ply {
                     review.go(Step::To(ply));
                     self.status = None;
                 }
             }
-            Action::Help | Action::Rules | Action::Quit => self.update_game(action),
+            Action::Quit => {
+                self.stop_analysis();
+                self.update_game(action);
+            }
+            Action::Help | Action::Rules | Action::Save | Action::Analyse => {
+                self.update_game(action);
+            }
             other => {
                 if let Some(step) = Step::for_action(other) {
                     review.go(step);
@@ -113,6 +128,7 @@ impl App {
         let buf = frame.buffer_mut();
         let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
         (&view).render(layout.board.area(), buf);
+        let analysed = self.shows_analysis();
         let panel = ReviewPanel {
             rules: rules_name(&self.session),
             players: game.players(),
@@ -120,9 +136,23 @@ impl App {
             ply,
             moves: game.moves(),
             outcome: game.outcome(),
+            analysis: game.analysis(),
+            summary: analysed.then(|| game.analysis_summary()),
         };
-        panel.render(review, ReviewLayout::new(layout.panel), &self.look, buf);
+        panel.render(
+            review,
+            ReviewLayout::new(layout.panel, analysed),
+            &self.look,
+            buf,
+        );
         let not_saved = self.autosave_error.is_some();
+        // A running analysis shows its progress, unless something went wrong.
+        if let Some(underway) = self.analysis_underway()
+            && self.status.as_ref().is_none_or(|s| s.tone != Tone::Error)
+        {
+            underway.render(&self.look, layout.status, buf);
+            return;
+        }
         if self.status.is_none() && !not_saved {
             Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf);
             return;

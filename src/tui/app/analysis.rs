@@ -1,0 +1,405 @@
+//! Whole-game analysis in the app: the choice of a budget, the job on the AI worker, each
+//! move's analysis stored in the game as it arrives, stopping it, and what the review shows.
+//!
+//! An analysis adds to the record, never to its moves: each result goes into the game
+//! ([`crate::game::Game::set_analysis`]) as it comes, so the review shows it at once; when the
+//! analysis ends or is stopped the game is marked changed and autosaved, and a file it was
+//! loaded from is rewritten only when the player saves (`s`).
+
+use super::{App, Overlay, Screen};
+use crate::ai::{Analyser, Budget, Event, Progress};
+use crate::tui::analysis::Underway;
+use crate::tui::dialogs::BudgetChoice;
+use crate::tui::worker::{JobId, Report};
+
+/// An analysis running on the worker.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Analysing {
+    pub(super) id: JobId,
+    pub(super) underway: Underway,
+    /// Moves whose analysis has been stored.
+    pub(super) stored: usize,
+}
+
+impl App {
+    /// `a`: asks how long to analyse each position of the game, in review (opened first from
+    /// the game, under its rules: not while the AI thinks on a person's game).
+    pub(super) fn ask_analysis(&mut self) {
+        if self.ai.analysis.is_some() {
+            self.error("the analysis is running: Esc stops it".to_owned());
+            return;
+        }
+        if self.session.moves().is_empty() {
+            self.error("no moves to analyse yet".to_owned());
+            return;
+        }
+        if !matches!(self.screen, Screen::Review(_)) {
+            self.open_review();
+            if !matches!(self.screen, Screen::Review(_)) {
+                return;
+            }
+        }
+        let positions = Analyser::positions(self.session.game());
+        self.overlay = Some(Overlay::Budget(BudgetChoice::new(
+            self.ai.budgets.clone(),
+            positions,
+        )));
+    }
+
+    /// Starts analysing the game at `budget` per position on the worker.
+    pub(super) fn start_analysis(&mut self, budget: Budget) {
+        let total = Analyser::positions(self.session.game());
+        self.start_worker();
+        let Some(worker) = self.ai.worker.as_mut() else {
+            return;
+        };
+        let id = worker.analyse(self.session.game(), budget);
+        self.ai.analysis = Some(Analysing {
+            id,
+            underway: Underway {
+                budget,
+                progress: Progress { done: 0, total },
+            },
+            stored: 0,
+        });
+        self.status = None;
+    }
+
+    /// The analysis under way, if any.
+    pub(super) fn analysis_underway(&self) -> Option<Underway> {
+        self.ai.analysis.map(|a| a.underway)
+    }
+
+    /// Takes a report of the analysis; returns whether it changed anything (reports of an
+    /// analysis stopped before are dropped).
+    pub(super) fn on_analysis_report(&mut self, report: Report) -> bool {
+        let Some(analysing) = self.ai.analysis.as_mut() else {
+            return false;
+        };
+        match report {
+            Report::Analysis(id, Event::Progress(progress)) if id == analysing.id => {
+                analysing.underway.progress = progress;
+            }
+            Report::Analysis(id, Event::Ply { ply, analysis }) if id == analysing.id => {
+                analysing.stored += 1;
+                self.saved = false;
+                if let Err(e) = self.session.set_analysis(ply, &analysis) {
+                    self.error(format!("the analysis of move {} is refused: {e}", ply + 1));
+                }
+            }
+            Report::Analysed(id, ended) if id == analysing.id => {
+                let analysing = *analysing;
+                self.ai.analysis = None;
+                self.end_analysis(analysing, ended.is_ok());
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Stops the analysis under way; the moves analysed so far keep their analysis.
+    pub(super) fn stop_analysis(&mut self) {
+        let Some(analysing) = self.ai.analysis.take() else {
+            return;
+        };
+        if let Some(worker) = self.ai.worker.as_mut() {
+            worker.stop();
+        }
+        self.end_analysis(analysing, false);
+    }
+
+    /// Says how the analysis ended, and autosaves the game if it gained any.
+    fn end_analysis(&mut self, analysing: Analysing, complete: bool) {
+        let Progress { done, total } = analysing.underway.progress;
+        if complete {
+            self.info(format!(
+                "analysis done ({}) · s saves it with the game",
+                analysing.underway.budget.name()
+            ));
+        } else if analysing.stored == 0 {
+            self.info(format!(
+                "analysis stopped at {done} of {total} positions, before any move was analysed"
+            ));
+        } else {
+            self.info(format!(
+                "analysis stopped at {done} of {total} positions; the {} moves analysed keep \
+                 it · s saves it with the game",
+                analysing.stored
+            ));
+        }
+        if analysing.stored > 0 {
+            // After the message: a failed autosave says so instead.
+            self.changed();
+        }
+    }
+
+    /// Whether the review shows the analysis: the game has one, or one is under way.
+    pub(super) fn shows_analysis(&self) -> bool {
+        self.ai.analysis.is_some() || self.session.game().analysis().iter().any(Option::is_some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::super::ai::{Purpose, Thinking};
+    use super::super::{App, Config, Overlay, Screen};
+    use super::*;
+    use crate::ai::Limits;
+    use crate::game::storage::AUTOSAVE_DIR;
+    use crate::game::{EngineKind, Game, Level, Player, PlyAnalysis};
+    use crate::rules::Side;
+    use crate::tui::input::{Action, Direction, Mode};
+    use crate::tui::session::{Session, Storage};
+
+    const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
+
+    /// The escape game loaded from a copy in `dir` (it opens in review), analysed at `budget`.
+    fn escape(dir: &Path, budget: Budget) -> (App, PathBuf) {
+        let file = dir.join("escape.json");
+        std::fs::write(&file, ESCAPE).unwrap();
+        let app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            storage: Storage::in_dir(dir.join("saves")),
+            analysis_budgets: vec![budget],
+            ..Config::default()
+        });
+        (app, file)
+    }
+
+    fn screen(app: &mut App) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| app.draw(f)).unwrap();
+        format!("{}", terminal.backend())
+    }
+
+    /// Lets time pass until `done` holds.
+    fn tick_until(app: &mut App, done: impl Fn(&App) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !done(app) {
+            assert!(Instant::now() < deadline, "the analysis did not come");
+            app.tick(Instant::now());
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    fn analysed(app: &App) -> usize {
+        app.session.game().analysis().iter().flatten().count()
+    }
+
+    /// The library's analysis of the escape game at `budget`, by a fresh analyser.
+    fn library(budget: Budget) -> Vec<PlyAnalysis> {
+        let game = Game::from_json(ESCAPE).unwrap();
+        let stop = AtomicBool::new(false);
+        Analyser::default()
+            .analyse(&game, budget, &stop, &mut |_| {})
+            .unwrap()
+    }
+
+    #[test]
+    fn a_game_is_analysed_on_the_worker_and_saved_only_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = Budget::Limits(Limits::depth(3));
+        let (mut app, file) = escape(dir.path(), budget);
+        assert_eq!(app.mode(), Mode::Review);
+        app.update(Action::Analyse);
+        assert_eq!(app.mode(), Mode::Menu, "the budgets are offered");
+        assert!(screen(&mut app).contains("Search each of its 16 positions"));
+        app.update(Action::Confirm);
+        assert_eq!(app.mode(), Mode::Review);
+        let underway = app.analysis_underway().expect("under way");
+        assert_eq!(underway.progress, Progress { done: 0, total: 16 });
+        assert!(screen(&mut app).contains("analysing (custom) 0/16 positions"));
+        // A second `a` while it runs says how to stop it.
+        app.update(Action::Analyse);
+        assert!(app.status().unwrap().text.contains("Esc stops it"));
+
+        tick_until(&mut app, |app| app.ai.analysis.is_none());
+        let stored: Vec<PlyAnalysis> = app
+            .session
+            .game()
+            .analysis()
+            .iter()
+            .map(|a| a.clone().expect("every move analysed"))
+            .collect();
+        assert_eq!(
+            stored,
+            library(budget),
+            "what the library gives, at each move"
+        );
+        let status = app.status().unwrap().text.clone();
+        assert_eq!(status, "analysis done (custom) · s saves it with the game");
+        let text = screen(&mut app);
+        assert!(text.contains("c7-a7--"), "{text}");
+        assert!(!text.contains("analysing"), "{text}");
+
+        // The file is as it was; the autosave has the analysis; `s` writes it to the file.
+        assert!(app.is_dirty());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
+        let autosaves: Vec<PathBuf> =
+            std::fs::read_dir(dir.path().join("saves").join(AUTOSAVE_DIR))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+        let [autosave] = &autosaves[..] else {
+            panic!("one autosave: {autosaves:?}")
+        };
+        let in_autosave = Game::from_json(&std::fs::read_to_string(autosave).unwrap()).unwrap();
+        assert_eq!(in_autosave.analysis(), app.session.game().analysis());
+        app.update(Action::Save);
+        assert_eq!(app.mode(), Mode::Text, "the save prompt, from the review");
+        app.update(Action::Confirm);
+        assert!(!app.is_dirty());
+        let saved = Game::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(saved.analysis(), app.session.game().analysis());
+        assert_eq!(saved.moves(), app.session.game().moves());
+    }
+
+    #[test]
+    fn progress_and_results_show_as_they_come_and_stale_reports_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = Budget::Limits(Limits::depth(2));
+        let (mut app, _) = escape(dir.path(), budget);
+        let plies = library(budget);
+        app.ai.analysis = Some(Analysing {
+            id: 7,
+            underway: Underway {
+                budget: Budget::Quick,
+                progress: Progress { done: 0, total: 16 },
+            },
+            stored: 0,
+        });
+        let progress = |done| Report::Analysis(7, Event::Progress(Progress { done, total: 16 }));
+        assert!(app.on_report(progress(3), Instant::now()));
+        let text = screen(&mut app);
+        assert!(
+            text.contains("analysing (quick) 3/16 positions · 1.3 s left · Esc cancels"),
+            "{text}"
+        );
+        assert!(text.contains("not analysed"), "{text}");
+        // The last move's result: the review at the end shows it, the list marks nothing yet.
+        let last = Report::Analysis(
+            7,
+            Event::Ply {
+                ply: 15,
+                analysis: plies[15].clone(),
+            },
+        );
+        assert!(app.on_report(last, Instant::now()));
+        assert_eq!(analysed(&app), 1);
+        assert!(app.is_dirty(), "the game gained an analysis");
+        let text = screen(&mut app);
+        let eval = format!("{} → {}", plies[15].score_before, plies[15].score_after);
+        assert!(text.contains(&eval), "{text}");
+        assert!(text.contains(plies[15].class.name()), "{text}");
+        // Reports of another job change nothing.
+        let stale = Report::Analysis(
+            6,
+            Event::Ply {
+                ply: 3,
+                analysis: plies[3].clone(),
+            },
+        );
+        assert!(!app.on_report(stale, Instant::now()));
+        assert!(!app.on_report(Report::Analysed(6, Ok(())), Instant::now()));
+        assert_eq!(analysed(&app), 1);
+        assert!(app.ai.analysis.is_some());
+        assert!(app.on_report(Report::Analysed(7, Ok(())), Instant::now()));
+        assert!(app.ai.analysis.is_none());
+        assert!(
+            app.status()
+                .unwrap()
+                .text
+                .starts_with("analysis done (quick)")
+        );
+    }
+
+    #[test]
+    fn esc_stops_the_analysis_and_keeps_the_moves_analysed() {
+        let dir = tempfile::tempdir().unwrap();
+        // Deep enough never to end while the test runs, except where the end is proven: the
+        // last moves of the escape game.
+        let (mut app, file) = escape(dir.path(), Budget::Limits(Limits::depth(40)));
+        app.update(Action::Analyse);
+        app.update(Action::Confirm);
+        tick_until(&mut app, |app| analysed(app) > 0);
+        let kept = analysed(&app);
+        assert!(kept < 16, "{kept}");
+        app.update(Action::Cancel);
+        assert!(app.ai.analysis.is_none());
+        assert_eq!(app.mode(), Mode::Review, "Esc stopped the analysis only");
+        let status = app.status().unwrap().text.clone();
+        assert!(
+            status.contains("analysis stopped") && status.contains("keep it"),
+            "{status}"
+        );
+        // What the worker sends after the stop is dropped.
+        std::thread::sleep(Duration::from_millis(100));
+        app.tick(Instant::now());
+        assert_eq!(analysed(&app), kept);
+        let analysis = app.session.game().analysis();
+        assert!(analysis[15].is_some(), "from the last move back");
+        assert!(analysis[0].is_none());
+        assert!(app.is_dirty());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
+        app.update(Action::Cancel);
+        assert_eq!(app.mode(), Mode::Board, "then Esc leaves the review");
+    }
+
+    #[test]
+    fn leaving_the_review_stops_the_analysis() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut app, _) = escape(dir.path(), Budget::Limits(Limits::depth(40)));
+        app.update(Action::Analyse);
+        app.update(Action::Move(Direction::Down));
+        app.update(Action::Confirm);
+        assert!(app.ai.analysis.is_some());
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Board);
+        assert!(app.ai.analysis.is_none());
+        assert!(app.status().unwrap().text.contains("analysis stopped"));
+        // From the game-over banner, `a` opens the review and its budgets.
+        app.update(Action::Analyse);
+        assert!(matches!(app.screen, Screen::Review(_)));
+        assert!(matches!(app.overlay, Some(Overlay::Budget(_))));
+        app.update(Action::Cancel);
+        assert_eq!(app.mode(), Mode::Review);
+        assert!(
+            app.ai.analysis.is_none(),
+            "Esc in the dialog starts nothing"
+        );
+    }
+
+    #[test]
+    fn no_analysis_while_the_ai_thinks_for_a_person_or_without_moves() {
+        let mut app = App::new(Config {
+            skip_setup: true,
+            defenders: Player::Ai {
+                engine: EngineKind::Search,
+                level: Level::Hard,
+            },
+            ..Config::default()
+        });
+        app.update(Action::Analyse);
+        assert_eq!(app.mode(), Mode::Board);
+        assert!(app.status().unwrap().text.contains("no moves"));
+        app.session.play_text("d2-e2").unwrap();
+        app.ai.thinking = Some(Thinking {
+            id: 1,
+            side: Side::Defenders,
+            purpose: Purpose::Move,
+            player: app.session.player(Side::Defenders),
+            info: None,
+        });
+        app.update(Action::Analyse);
+        assert_eq!(app.mode(), Mode::Board);
+        assert!(app.status().unwrap().text.contains("AI is thinking"));
+        assert!(app.overlay.is_none());
+    }
+}
