@@ -165,9 +165,11 @@ fn perft_stops_at_a_third_occurrence_like_the_naive_rules() {
     }
 }
 
-/// The issue's example: from the king and one attacker the start position occurs for the
-/// third time after 8 plies, so repetition first changes the count at depth 9. About
-/// TODO s in a release build: `cargo test --release --test perft -- --ignored`.
+/// Issue 9's example: from the king and one attacker the start position occurs for the
+/// third time after 8 plies, so repetition first changes the count at depth 9. The naive
+/// side makes it slow: 330 s of CPU for the five presets in a release build
+/// (`cargo test --release --test perft -- --ignored`). The history-based cases above check
+/// the same thing in every `cargo test`.
 #[test]
 #[ignore = "deep: run with --release --ignored"]
 fn perft_9_with_a_third_occurrence_agrees_with_the_naive_rules() {
