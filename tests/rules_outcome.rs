@@ -286,6 +286,9 @@ fn a_finished_game_takes_no_moves_and_undo_reopens_it() {
     );
     let mut state = GameState::new(Preset::Standard.rules(), position);
     state.play(mv("d7-a7")).unwrap();
+    assert_eq!(state.start_position(), &position);
+    assert_eq!(state.history(), [position, *state.position()]);
+    assert_eq!(state.ply(), 1);
     assert!(state.is_over());
     assert!(state.legal_moves().is_empty());
     assert_eq!(state.play(mv("d5-d4")), Err(IllegalMove::GameOver));
