@@ -3,7 +3,9 @@
 
 mod common;
 
-use brandubh::rules::{GameState, IllegalMove, Move, MoveError, Position, Preset, Side, Square};
+use brandubh::rules::{
+    Bitboard, GameState, IllegalMove, Move, MoveError, Position, Preset, SetupError, Side, Square,
+};
 use common::{diagram, mv, sq, squares};
 
 fn destinations(position: &Position, from: &str) -> Vec<String> {
@@ -320,4 +322,46 @@ fn position_strings_parse_and_print() {
         let err = text.parse::<Position>().unwrap_err();
         assert_eq!(err.to_string(), message, "{text}");
     }
+}
+
+#[test]
+fn setups_refuse_overlaps_and_soldiers_on_restricted_squares() {
+    let none = Bitboard::EMPTY;
+    let c3 = squares(&["c3"]);
+    let overlap = Err(SetupError::Overlap(sq("c3")));
+    let cases = [
+        (c3, c3, None, overlap.clone()),
+        (c3, none, Some("c3"), overlap.clone()),
+        (none, c3, Some("c3"), overlap.clone()),
+        (c3, c3, Some("c3"), overlap),
+        (
+            squares(&["d4"]),
+            none,
+            None,
+            Err(SetupError::SoldierOnRestricted(sq("d4"))),
+        ),
+        (
+            none,
+            squares(&["g7"]),
+            None,
+            Err(SetupError::SoldierOnRestricted(sq("g7"))),
+        ),
+        (squares(&["b1"]), c3, Some("a1"), Ok(())),
+        (squares(&["b1"]), c3, Some("d4"), Ok(())),
+    ];
+    for (attackers, defenders, king, expected) in cases {
+        let king = king.map(sq);
+        let position = Position::from_parts(attackers, defenders, king, Side::Attackers);
+        assert_eq!(position.clone().map(|_| ()), expected, "{king:?}");
+        if let Ok(p) = position {
+            assert_eq!(
+                (p.attackers(), p.defenders(), p.king()),
+                (attackers, defenders, king)
+            );
+        }
+    }
+    assert_eq!(
+        SetupError::Overlap(sq("c3")).to_string(),
+        "two pieces on c3"
+    );
 }
