@@ -4,6 +4,7 @@
 //! The AI knows nothing of terminals or files: callers pass a [`GameState`], [`Limits`], a stop
 //! flag and a progress callback, and get a move back.
 
+mod analysis;
 mod arena;
 mod eval;
 mod fill;
@@ -14,14 +15,17 @@ mod tt;
 
 use std::sync::atomic::AtomicBool;
 
+pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
     elo_difference, play_match,
 };
 pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
 pub use random::RandomAi;
-pub use search::{DEFAULT_TT_MB, Score, SearchAi, SearchInfo};
+pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
 
+/// Scores are game-layer data (analyses save them); the search reports them.
+pub use crate::game::Score;
 use crate::game::{EngineKind, Level};
 use crate::rules::{GameState, Move};
 

@@ -2,7 +2,9 @@
 //! `main.rs` only parses and dispatches; each command's logic lives here.
 
 mod analyze;
+mod analyze_game;
 mod arena;
+mod export;
 mod otep;
 mod perft;
 mod play;
@@ -10,10 +12,13 @@ mod replay;
 
 use std::fmt;
 use std::io::{self, Write};
+use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::Styles;
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::rules::{Position, Preset, Rules, excerpt};
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
+use crate::rules::{Position, Preset, Rules};
 
 /// Brandubh, the Irish 7×7 tafl game.
 #[derive(Parser, Debug)]
@@ -39,6 +44,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Search a position: best move, score, depth, nodes and best line.
     Analyze(analyze::AnalyzeArgs),
+    /// Write a game file as an OpenTafl game record (`.otg`) or in our save format (JSON).
+    Export(export::ExportArgs),
     /// Play engines against each other and report the score and the Elo difference.
     Match(arena::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
@@ -77,12 +84,24 @@ pub struct CliError {
 }
 
 impl CliError {
-    /// An error with this message.
+    /// An error with this message; control characters in it (from the input it quotes) are
+    /// escaped, so that printing it cannot drive the terminal.
     pub fn new(message: impl Into<String>) -> CliError {
         CliError {
-            message: message.into(),
+            message: escaped(&message.into(), MESSAGE_CHARS),
             broken_pipe: false,
         }
+    }
+
+    /// A command line clap refused, in one line: clap's first paragraph (the error and its
+    /// details) without the usage, with the arguments it quotes escaped rather than dropped.
+    pub fn from_clap(error: clap::Error) -> CliError {
+        // Rendered without styles, so that the text holds no escape sequences but the input's.
+        let error = error.format(&mut Cli::command().styles(Styles::plain()));
+        let text = error.render().ansi().to_string();
+        let paragraph = text.split("\n\n").next().unwrap_or_default();
+        let words: Vec<&str> = paragraph.split_whitespace().collect();
+        CliError::new(words.join(" ").trim_start_matches("error: "))
     }
 
     /// Whether the error is only that the reader of our output went away (`| head`):
@@ -109,17 +128,20 @@ impl From<io::Error> for CliError {
     }
 }
 
-/// Runs a parsed command, writing its output to `out`.
-pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
+/// Runs a parsed command, writing its output to `out`; the exit code to end with: success, or
+/// for the terminal game ended by a signal, 128 + the signal's number.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     match cli.command {
-        None => play::run(&cli.play),
-        Some(Command::Play(args)) => play::run(&args),
+        // The terminal game writes to the terminal, not to `out`.
+        None => return play::run(&cli.play),
+        Some(Command::Play(args)) => return play::run(&args),
         Some(Command::Perft(args)) => perft::run(&args, out),
         Some(Command::Replay(args)) => replay::run(&args, out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),
+        Some(Command::Export(args)) => export::run(&args, out),
         Some(Command::Match(args)) => arena::run(&args, out),
         Some(Command::Otep(args)) => otep::run(&args, out),
     }?;
     out.flush()?;
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,16 +1,28 @@
 //! Game records on top of the rules engine: who plays, the moves, undo/redo and saving.
 //!
 //! A [`Game`] is saved as JSON ([`Game::to_json`], format in README.md) and loaded by
-//! replaying every move ([`Game::from_json`]); [`storage`] writes files atomically and
-//! finds the save folder.
+//! replaying every move ([`Game::from_json`]); [`import`] reads the records of other programs
+//! (OpenTafl's `.otg`, move records) and writes `.otg`; [`storage`] loads any of them, writes
+//! files atomically and finds the save folder.
 
+mod analysis;
+pub mod import;
 mod player;
 mod record;
 mod save;
+mod schema;
+mod score;
+mod start;
 pub mod storage;
 mod time;
 
+pub use analysis::{
+    AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,
+};
 pub use player::{EngineKind, Level, ParsePlayerError, Player};
-pub use record::{AlreadyOver, Game, Players};
+pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
+pub use schema::{SCHEMA_ID, save_schema};
+pub use score::Score;
+pub use start::{StartError, check_start, parse_start};
 pub use time::{ParseTimestampError, Timestamp};

@@ -2,11 +2,13 @@
 //!
 //! Layers, bottom to top: [`rules`] (the pure engine), [`game`] (game records), [`ai`] (the
 //! engines and the match runner), [`tui`] (the terminal game), and [`cli`] (the command-line
-//! tools built on them); [`otep`] speaks the OpenTafl Engine Protocol.
+//! tools built on them); [`otep`] speaks the OpenTafl Engine Protocol. Below them all, `quote`
+//! makes input safe to repeat in messages (control characters escaped, long input cut).
 
 pub mod ai;
 pub mod cli;
 pub mod game;
 pub mod otep;
+mod quote;
 pub mod rules;
 pub mod tui;

@@ -1,9 +1,9 @@
 //! The `brandubh` binary: parse the command line and dispatch to the library.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use brandubh::cli::{self, Cli};
+use brandubh::cli::{self, Cli, CliError};
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -13,27 +13,19 @@ fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
-        Err(e) => {
-            let text = e.render().to_string();
-            eprintln!("brandubh: {}", summary(&text));
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&CliError::from_clap(e)),
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match cli::run(cli, &mut out) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("brandubh: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e),
     }
 }
 
-/// clap's first paragraph (the error and its details) on one line, without the usage.
-fn summary(text: &str) -> String {
-    let paragraph = text.split("\n\n").next().unwrap_or_default();
-    let words: Vec<&str> = paragraph.split_whitespace().collect();
-    words.join(" ").trim_start_matches("error: ").to_owned()
+/// Reports `error` on stderr (if stderr is gone, there is no one to tell) and exits with 2.
+fn fail(error: &CliError) -> ExitCode {
+    let _ = writeln!(io::stderr(), "brandubh: {error}");
+    ExitCode::from(2)
 }

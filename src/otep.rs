@@ -1,11 +1,11 @@
 //! The OpenTafl Engine Protocol: lets OpenTafl use our search engine as an external AI.
 //!
 //! [`serve`] speaks the protocol over any reader and writer (stdin/stdout for
-//! `brandubh otep`); [`rules_string`] converts OpenTafl rules strings and position records.
+//! `brandubh otep`); OpenTafl rules strings and position records are converted by the rules
+//! engine ([`crate::rules::parse_rules_string`]).
 
 mod clock;
-pub mod rules_string;
 mod session;
 
 pub use clock::Clock;
-pub use session::{Options, serve};
+pub use session::{MAX_LINE_BYTES, Options, serve};

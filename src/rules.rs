@@ -1,5 +1,5 @@
 //! The pure rules engine: squares, bitboards, positions, presets, move generation, captures,
-//! outcomes, repetition, Zobrist keys, notation and perft. No I/O, threads or randomness.
+//! outcomes, repetition, Zobrist keys, notation, OpenTafl rules strings and perft. No I/O, threads or randomness.
 //!
 //! ```
 //! use brandubh::rules::{GameState, Position, Preset, Reason, Side, perft};
@@ -23,6 +23,7 @@ mod bitboard;
 mod capture;
 mod moves;
 mod notation;
+mod opentafl;
 mod outcome;
 mod perft;
 mod piece;
@@ -31,11 +32,15 @@ mod preset;
 mod square;
 mod state;
 mod tables;
+mod threats;
 mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use moves::{IllegalMove, MAX_MOVES, Move, MoveList};
-pub use notation::{AnnotatedMove, EndMark, MoveText, ParseMoveError, excerpt};
+pub use notation::{AnnotatedMove, EndMark, InfoMark, MoveText, ParseMoveError, RecordEntry};
+pub use opentafl::{
+    RulesStringError, parse_position_record, parse_rules_string, position_record, rules_string,
+};
 pub use outcome::{
     Outcome, Reason, decided_at_setup, decided_by_move, is_third_occurrence, repetition_outcome,
 };

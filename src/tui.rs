@@ -1,27 +1,36 @@
 //! The terminal game: a ratatui interface over the game record, with the AI on a worker thread.
 //!
-//! [`run`] owns the terminal through [`ratatui::run`] (raw mode, alternate screen, restored on
-//! quit, error and panic). The loop draws, waits briefly for a key, a click or a resize, maps
-//! it to an [`Action`] with the pure [`input::action`], and hands it to [`App::update`].
+//! [`run`] owns the terminal through ratatui's `try_init` and `try_restore` (raw mode, alternate
+//! screen, restored on quit, error, panic and ending signals). The loop draws, waits briefly for
+//! a key, a click or a resize, maps it to an [`Action`] with the pure [`input::action`], and
+//! hands it to [`App::update`].
 
 mod app;
 mod board_view;
 mod dialogs;
+mod events;
 pub mod input;
 mod layout;
 mod panels;
+mod position_field;
+mod review;
 mod screens;
 mod session;
+mod signals;
 mod theme;
 mod worker;
 
 use std::fmt;
 use std::io::{self, IsTerminal};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
+
+use self::events::Events;
+use self::signals::Signals;
 
 pub use app::{App, Config, Status, Tone};
 pub use input::{Action, Direction, Mode};
@@ -62,17 +71,73 @@ impl From<io::Error> for TuiError {
     }
 }
 
-/// Plays the game in the terminal until the player quits.
-pub fn run(config: Config) -> Result<(), TuiError> {
+/// How the terminal game ended.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Ending {
+    /// The player quit.
+    Quit,
+    /// An ending signal (its number) stopped the game, after the autosave.
+    Signal(i32),
+    /// The terminal hung up without a signal, and the game stopped after the autosave.
+    HungUp,
+}
+
+impl Ending {
+    /// The exit code to end the program with: success, or 128 + the signal's number as for a
+    /// program the signal killed.
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            Ending::Quit => ExitCode::SUCCESS,
+            Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
+            // As for a hangup signal (SIGHUP is 1).
+            Ending::HungUp => ExitCode::from(129),
+        }
+    }
+}
+
+/// Plays the game in the terminal until the player quits, an ending signal comes or the
+/// terminal is gone.
+pub fn run(config: Config) -> Result<Ending, TuiError> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
+    let signals = Signals::catch()?;
     let mut app = App::new(config);
-    ratatui::run(|terminal| {
-        let _mouse = MouseCapture::enable()?;
-        event_loop(&mut app, terminal)
-    })?;
-    Ok(())
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            let _ = ratatui::try_restore();
+            return Err(e.into());
+        }
+    };
+    let played =
+        MouseCapture::enable().and_then(|_mouse| event_loop(&mut app, &mut terminal, &signals));
+    restore(terminal);
+    match played {
+        Ok(ending) => Ok(ending),
+        // A hangup can fail the loop on the terminal before the loop sees it (its signal or
+        // the terminal gone): the game is saved all the same.
+        Err(e) => {
+            let ending = match signals.received() {
+                Some(signal) => Ending::Signal(signal),
+                None if terminal_gone() => Ending::HungUp,
+                None => return Err(e.into()),
+            };
+            app.autosave_now();
+            Ok(ending)
+        }
+    }
+}
+
+/// Gives the terminal back: cursor shown, raw mode off, the main screen. Failures are ignored:
+/// after a hangup the terminal is gone and nothing more can be done. (`ratatui::restore` and
+/// the terminal's drop would report them with `eprintln!`, which panics when stderr is that
+/// gone terminal; so a terminal that cannot show its cursor is forgotten, not dropped.)
+fn restore(mut terminal: DefaultTerminal) {
+    if terminal.show_cursor().is_err() {
+        std::mem::forget(terminal);
+    }
+    let _ = ratatui::try_restore();
 }
 
 /// Mouse reporting, switched off again when dropped (also while a panic unwinds).
@@ -92,31 +157,62 @@ impl Drop for MouseCapture {
     }
 }
 
-fn event_loop(app: &mut App, terminal: &mut DefaultTerminal) -> io::Result<()> {
+/// Runs the game until the player quits, an ending signal comes or the terminal is gone; the
+/// signal is handled first in every round, before anything more is written to the terminal.
+fn event_loop(
+    app: &mut App,
+    terminal: &mut DefaultTerminal,
+    signals: &Signals,
+) -> io::Result<Ending> {
+    let events = Events::start()?;
     let mut redraw = true;
     let mut drawn = Instant::now();
     loop {
+        if let Some(signal) = signals.received() {
+            app.autosave_now();
+            return Ok(Ending::Signal(signal));
+        }
         if redraw || drawn.elapsed() >= REFRESH {
+            if terminal_gone() {
+                app.autosave_now();
+                return Ok(Ending::HungUp);
+            }
             terminal.draw(|frame| app.draw(frame))?;
             redraw = false;
             drawn = Instant::now();
         }
         if app.should_quit() {
-            return Ok(());
+            return Ok(Ending::Quit);
         }
         redraw |= app.tick(Instant::now());
-        if event::poll(POLL)? {
+        if let Some(mut event) = events.next(POLL)? {
             // Handle every pending event (a resize too) before drawing again.
             loop {
-                let ev = event::read()?;
-                if let Some(action) = input::action(&ev, app.mode()) {
+                if let Some(action) = input::action(&event, app.mode()) {
                     app.update(action);
                 }
-                if app.should_quit() || !event::poll(Duration::ZERO)? {
+                if app.should_quit() || signals.received().is_some() {
                     break;
+                }
+                match events.next(Duration::ZERO)? {
+                    Some(next) => event = next,
+                    None => break,
                 }
             }
             redraw = true;
         }
     }
+}
+
+/// Whether the terminal hung up without a signal reaching us (our parent ignored it): its
+/// size can no longer be asked.
+#[cfg(unix)]
+fn terminal_gone() -> bool {
+    ratatui::crossterm::terminal::window_size().is_err()
+}
+
+/// Elsewhere the question cannot be asked this way.
+#[cfg(not(unix))]
+fn terminal_gone() -> bool {
+    false
 }

@@ -172,3 +172,77 @@ fn match_saves_every_game_and_analyze_loads_a_save() {
     assert_eq!(v["depth"], 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn match_runs_into_one_folder_never_replace_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir_text = dir.path().to_str().unwrap();
+    let foreign = dir.path().join("game-002.json");
+    std::fs::write(&foreign, "not a game of this run").unwrap();
+    let run = |seed: &str| {
+        success(&[
+            "match",
+            "--attackers",
+            "random",
+            "--defenders",
+            "random",
+            "--games",
+            "2",
+            "--max-plies",
+            "4",
+            "--seed",
+            seed,
+            "--save-dir",
+            dir_text,
+        ])
+    };
+    // Numbering continues after the files there.
+    let first = run("1");
+    assert!(
+        first.contains("game-003.json") && first.contains("game-004.json"),
+        "{first}"
+    );
+    // Two runs at once into the same folder: every game gets a file of its own.
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| run("2"));
+        let b = s.spawn(|| run("3"));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let expected: Vec<String> = (2..=8).map(|n| format!("game-{n:03}.json")).collect();
+    assert_eq!(names, expected, "{a}\n{b}");
+    assert_eq!(
+        std::fs::read_to_string(&foreign).unwrap(),
+        "not a game of this run"
+    );
+    // Each run says where its games went: four different files.
+    let mut saved: Vec<&str> = a
+        .lines()
+        .chain(b.lines())
+        .filter_map(|l| l.split(", saved to ").nth(1))
+        .collect();
+    saved.sort_unstable();
+    saved.dedup();
+    assert_eq!(saved.len(), 4, "{a}\n{b}");
+    let json = success(&[
+        "match",
+        "--attackers",
+        "random",
+        "--defenders",
+        "random",
+        "--games",
+        "1",
+        "--max-plies",
+        "2",
+        "--json",
+        "--save-dir",
+        dir_text,
+    ]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let file = v["games"][0]["file"].as_str().unwrap();
+    assert!(file.ends_with("game-009.json"), "{file}");
+}

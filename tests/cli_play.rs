@@ -52,7 +52,7 @@ fn games_to_continue_must_exist_and_be_valid() {
         &["play", "--load", "/no/such/game.json"],
         "/no/such/game.json",
     );
-    one_line_failure(&["--resume"], "no autosaved game");
+    one_line_failure(&["--resume"], "--resume: no unfinished game in ");
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"format\": \"something else\"}").unwrap();
@@ -69,8 +69,35 @@ fn the_save_folder_flag_overrides_the_environment() {
     let (code, stderr) = run(&["play", "--save-dir", flag, "--resume"], env_dir.path());
     assert_eq!(code, Some(2));
     let expected = format!(
-        "--resume: no autosaved game in {}",
-        flag_dir.path().join("autosave.json").display()
+        "--resume: no unfinished game in {}",
+        flag_dir.path().display()
     );
     assert!(stderr.contains(&expected), "{stderr}");
+}
+
+#[test]
+fn start_positions_are_checked() {
+    one_line_failure(
+        &["play", "--position", "/3t3/3t3/"],
+        "--position \"/3t3/3t3/\": the board has 2 ranks, expected 7",
+    );
+    one_line_failure(
+        &["--position", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ x"],
+        "side to move \"x\" is not a or d",
+    );
+    one_line_failure(
+        &["play", "--position", "/7/7/7/7/7/7/7/ a"],
+        "the game is already over in this position",
+    );
+    // Encircled defenders to move: over under standard rules, playable under walker's.
+    let encircled = "/7/1ttttt1/1tTKTt1/1t3t1/1ttttt1/7/7/ d";
+    one_line_failure(&["play", "--position", encircled], "already over");
+    one_line_failure(
+        &["play", "--rules", "walker", "--position", encircled],
+        "needs a terminal",
+    );
+    one_line_failure(
+        &["play", "--position", encircled, "--load", "x.json"],
+        "cannot be used with",
+    );
 }

@@ -7,8 +7,8 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use brandubh::otep::rules_string::{parse_position_record, position_record};
-use brandubh::rules::{GameState, Move, Preset, Side};
+use brandubh::otep::MAX_LINE_BYTES;
+use brandubh::rules::{GameState, Move, Preset, Side, parse_position_record, position_record};
 
 const BUILT_IN: &str = "rules dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const WAIT: Duration = Duration::from_secs(20);
@@ -208,6 +208,46 @@ fn bad_input_gets_errors_and_the_engine_carries_on() {
     }
     engine.send_bytes(b"\xff\xfe\n");
     assert!(engine.reply().starts_with("error 0 unknown command"));
+    engine.send(BUILT_IN);
+    let mut state = GameState::start(Preset::OpenTafl.rules());
+    engine_turn(&mut engine, &mut state);
+    engine.quit();
+}
+
+#[test]
+fn control_bytes_in_input_are_echoed_escaped() {
+    let mut engine = Engine::start();
+    engine.send_bytes(b"frob\x1b[2J\x07\x00 now\n");
+    let reply = engine.reply();
+    assert_eq!(reply, "error 0 unknown command \"frob\\u{1b}[2J\\u{7}\\0\"");
+    engine.send_bytes(b"play \x1b]0;title\x07\n");
+    let reply = engine.reply();
+    assert!(reply.starts_with("error 0 unknown side"), "{reply:?}");
+    assert!(!reply.chars().any(char::is_control), "{reply:?}");
+    engine.quit();
+}
+
+#[test]
+fn a_line_over_the_cap_is_refused_and_the_session_goes_on() {
+    let mut engine = Engine::start();
+    // 1 MiB: far more than the pipe holds, so the engine skips it as it comes.
+    let mut long = vec![b'x'; MAX_LINE_BYTES * 16 + 1];
+    long.push(b'\n');
+    engine.send_bytes(&long);
+    let reply = engine.reply();
+    assert_eq!(
+        reply,
+        format!("error 0 line longer than {MAX_LINE_BYTES} bytes: skipped")
+    );
+    // Exactly at the cap is still a line (an unknown command here).
+    let mut longest = vec![b'y'; MAX_LINE_BYTES];
+    longest.push(b'\n');
+    engine.send_bytes(&longest);
+    let reply = engine.reply();
+    assert!(
+        reply.starts_with("error 0 unknown command \"yyy"),
+        "{reply}"
+    );
     engine.send(BUILT_IN);
     let mut state = GameState::start(Preset::OpenTafl.rules());
     engine_turn(&mut engine, &mut state);

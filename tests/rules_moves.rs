@@ -365,3 +365,45 @@ fn setups_refuse_overlaps_and_soldiers_on_restricted_squares() {
         "two pieces on c3"
     );
 }
+
+#[test]
+fn opentafl_piece_letters_and_marks_are_checked() {
+    let position = diagram(
+        "
+        ...t...
+        ..K....
+        .t.....
+        .......
+        .......
+        .......
+        .......",
+        Side::Defenders,
+    );
+    let state = GameState::new(Preset::Standard.rules(), position);
+    // c5 stands between b5 and d5: d7-d5 would take him. c7 sees a7, and b5-b7 takes him.
+    for accepted in ["Kc6-c5", "Kc6-c5+", "c6-c5+", "Kc6-c7-", "Kc6-c7+"] {
+        assert!(state.clone().play_text(accepted).is_ok(), "{accepted}");
+    }
+    let wrong = |text: &str| state.clone().play_text(text).unwrap_err().to_string();
+    assert_eq!(
+        wrong("Kc6-c5-"),
+        "\"-\" written, but after c6-c5 the king has no open line to a corner"
+    );
+    assert_eq!(
+        wrong("Kc6-e6+"),
+        "\"+\" written, but after c6-e6 the attackers cannot capture the king with one move"
+    );
+    assert_eq!(wrong("tc6-c5"), "tc6 written, but the piece on c6 is K");
+    let mut after = state.clone();
+    after.play_text("Kc6-c5+").unwrap();
+    assert!(after.clone().play_text("d7-d5xKc5++").is_ok());
+    assert!(after.clone().play_text("td7-d5++").is_ok());
+    assert!(matches!(
+        after.clone().play_text("d7-d5xKb5"),
+        Err(MoveError::WrongPiece { .. })
+    ));
+    assert!(matches!(
+        after.play_text("Td7-d5"),
+        Err(MoveError::WrongPiece { .. })
+    ));
+}

@@ -4,7 +4,7 @@
 
 mod common;
 
-use brandubh::rules::{Bitboard, GameState, Outcome, Position, Preset, Reason, Side, Square};
+use brandubh::rules::{Bitboard, GameState, Move, Outcome, Position, Preset, Reason, Side, Square};
 use common::naive::Naive;
 use proptest::prelude::*;
 
@@ -213,4 +213,44 @@ fn crowded_board() -> impl Strategy<Value = (Bitboard, Bitboard, Option<Square>)
             let attackers = soldiers & Bitboard::from_bits(sides);
             (attackers, soldiers & !attackers, king)
         })
+}
+
+proptest! {
+    // Each ply plays every attackers' move on the naive board: fewer games keep it quick.
+    #![proptest_config(ProptestConfig::with_cases(50))]
+
+    #[test]
+    fn king_threats_and_repetition_counts_agree_with_playing_the_moves(
+        preset in preset(), choices in prop::collection::vec(any::<u16>(), 1..300)
+    ) {
+        let rules = preset.rules();
+        playout(preset, &choices, |before, index, after| {
+            let mv = before.legal_moves()[index];
+            assert_eq!(before.occurrences_after(mv), Ok(after.occurrences()), "{mv}");
+            let p = after.position();
+            let Some(king) = p.king() else { return };
+            let turn = |side| Position::from_parts(p.attackers(), p.defenders(), p.king(), side).unwrap();
+            let attacking = turn(Side::Attackers);
+            let mut by_playing: Vec<Move> = attacking
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let mut naive = Naive::from_position(&attacking);
+                    naive.play(m.from(), m.to(), &rules);
+                    naive.king_gone()
+                })
+                .collect();
+            let mut found = p.king_capture_moves(&rules).to_vec();
+            by_playing.sort();
+            found.sort();
+            assert_eq!(found, by_playing, "{p}");
+            let escapes: Bitboard = turn(Side::Defenders)
+                .destinations(king)
+                .into_iter()
+                .filter(|s| s.is_corner())
+                .collect();
+            assert_eq!(p.king_open_corners(), escapes, "{p}");
+        });
+    }
 }

@@ -8,7 +8,8 @@ use std::process::Command;
 
 use brandubh::game::storage::{self, load, save_atomic};
 use brandubh::game::{
-    EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, Player, Timestamp,
+    AnalysisError, EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES,
+    Player, Timestamp,
 };
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, ParseMoveError, Position, Preset, Reason, Repetition, Rules,
@@ -55,13 +56,58 @@ fn every_example_game_loads_with_its_ending_and_saves_back_identically() {
         let game = load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(game.outcome(), Some(Outcome::win(winner, reason)), "{name}");
         assert!(game.moves().len() >= 10, "{name}: a whole game");
-        assert_eq!(game.to_json(), fs::read_to_string(&path).unwrap(), "{name}");
+        assert_eq!(
+            as_written_by_0_1_0(&game.to_json()),
+            fs::read_to_string(&path).unwrap(),
+            "{name}"
+        );
     }
     let repetition = load(&asset("repetition.json")).unwrap();
     assert_eq!(repetition.state().occurrences(), 3);
     let custom = load(&asset("custom-rules-resignation.json")).unwrap();
     assert_eq!(custom.preset(), None);
     assert!(custom.rules().encirclement && !custom.rules().corners_hostile_to_king);
+}
+
+/// A save written now, as version 0.1.0 (which wrote the examples) would have written it.
+fn as_written_by_0_1_0(text: &str) -> String {
+    let ours = format!(
+        "\"program\": \"brandubh\",\n    \"version\": \"{}\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(text.contains(&ours), "{text}");
+    text.replacen(
+        &ours,
+        "\"program\": \"brandubh\",\n    \"version\": \"0.1.0\"",
+        1,
+    )
+}
+
+/// This program, as the `generator` of the saves it writes.
+fn our_generator() -> Value {
+    serde_json::json!({"program": "brandubh", "version": env!("CARGO_PKG_VERSION")})
+}
+
+#[test]
+fn the_generator_is_optional_and_a_save_written_again_names_this_program() {
+    let mut save: Value =
+        serde_json::from_str(&fs::read_to_string(asset("escape.json")).unwrap()).unwrap();
+    assert_eq!(save["generator"]["program"], "brandubh");
+    let expected = load(&asset("escape.json")).unwrap();
+    let foreign = serde_json::json!({"program": "other tafl", "version": "7.2-beta"});
+    for generator in [None, Some(Value::Null), Some(foreign)] {
+        match &generator {
+            Some(value) => save["generator"] = value.clone(),
+            None => {
+                save.as_object_mut().unwrap().remove("generator");
+            }
+        }
+        let game =
+            Game::from_json(&save.to_string()).unwrap_or_else(|e| panic!("{generator:?}: {e}"));
+        assert_eq!(game, expected, "{generator:?}");
+        let written: Value = serde_json::from_str(&game.to_json()).unwrap();
+        assert_eq!(written["generator"], our_generator(), "{generator:?}");
+    }
 }
 
 type Check = fn(&LoadErrorKind) -> bool;
@@ -88,6 +134,9 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("version-fraction.json", |k| matches!(k, LoadErrorKind::BadVersion(Some(v)) if v == "1.5"), "\"version\" is 1.5"),
     ("missing-version.json", |k| matches!(k, LoadErrorKind::BadVersion(None)), "\"version\" is missing"),
     ("version-overflow.json", |k| matches!(k, LoadErrorKind::Syntax { line: 3, .. }), "number out of range"),
+    ("generator-not-object.json", |k| matches!(k, LoadErrorKind::Field { line: 4, .. }), "invalid type: string \"brandubh 0.1.0\", expected struct Generator"),
+    ("generator-unknown-field.json", |k| matches!(k, LoadErrorKind::Field { line: 7, .. }), "unknown field `url`, expected `program` or `version`"),
+    ("generator-missing-version.json", |k| matches!(k, LoadErrorKind::Field { line: 6, .. }), "missing field `version`"),
     ("missing-moves.json", |k| matches!(k, LoadErrorKind::Field { line: 22, .. }), "missing field `moves`"),
     ("moves-not-array.json", |k| matches!(k, LoadErrorKind::Field { line: 6, .. }), "expected a sequence"),
     ("move-number.json", |k| matches!(k, LoadErrorKind::Field { line: 9, .. }), "invalid type: integer `42`, expected a string"),
@@ -124,11 +173,21 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("impossible-date.json", |k| matches!(k, LoadErrorKind::Timestamp { field: "updated", .. }), "updated: \"2026-02-30T12:00:00Z\""),
     ("bad-player.json", |k| matches!(k, LoadErrorKind::Field { line: 31, .. }), "unknown variant `robot`, expected `human` or `ai`"),
     ("bad-level.json", |k| matches!(k, LoadErrorKind::Field { line: 29, .. }), "unknown variant `godlike`"),
+    ("human-with-fields.json", |k| matches!(k, LoadErrorKind::Field { line: 35, .. }), "unknown field `level`, there are no fields"),
     ("missing-player.json", |k| matches!(k, LoadErrorKind::Field { line: 30, .. }), "missing field `defenders`"),
     ("deeply-nested.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
     ("deeply-nested-unclosed.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
     ("invalid-utf8.json", |k| matches!(k, LoadErrorKind::NotUtf8 { line: 8, column: 6 }), "line 8 column 6: not UTF-8 text"),
     ("utf16.json", |k| matches!(k, LoadErrorKind::NotUtf8 { line: 1, column: 1 }), "not UTF-8 text"),
+    ("analysis-length.json", |k| matches!(k, LoadErrorKind::AnalysisLength { entries: 2, moves: 16 }), "analysis: 2 entries for 16 moves"),
+    ("analysis-not-an-array.json", |k| matches!(k, LoadErrorKind::Field { line: 40, .. }), "invalid type: map, expected a sequence"),
+    ("analysis-unknown-class.json", |k| matches!(k, LoadErrorKind::Field { line: 42, .. }), "unknown variant `brilliant`"),
+    ("analysis-missing-field.json", |k| matches!(k, LoadErrorKind::Field { line: 51, .. }), "missing field `depth`"),
+    ("analysis-score-out-of-range.json", |k| matches!(k, LoadErrorKind::Analysis { number: 2, error: AnalysisError::ScoreOutOfRange { field: "score_before", value: 40_000 } }), "analysis of move 2: score_before 40000 is out of range (-30000 to 30000)"),
+    ("analysis-illegal-best.json", |k| matches!(k, LoadErrorKind::Analysis { number: 3, error: AnalysisError::Best { error: MoveError::Illegal(IllegalMove::NotYourPiece(_)), .. } }), "analysis of move 3: best move \"d4-d5\": illegal move: the piece on d4 belongs to the other side"),
+    ("analysis-wrong-capture.json", |k| matches!(k, LoadErrorKind::Analysis { number: 1, error: AnalysisError::Best { error: MoveError::WrongCaptures { .. }, .. } }), "best move \"d7-f7xf6\": captures f6 listed, but the move captures nothing"),
+    ("analysis-bad-line.json", |k| matches!(k, LoadErrorKind::Analysis { number: 1, error: AnalysisError::Line { number: 2, .. } }), "analysis of move 1: pv move 2 \"d7-d6\": illegal move: there is no piece on d7"),
+    ("analysis-line-past-the-end.json", |k| matches!(k, LoadErrorKind::Analysis { number: 16, error: AnalysisError::Line { number: 2, error: MoveError::Illegal(IllegalMove::GameOver), .. } }), "pv move 2 \"f4-f5\": illegal move: the game is over"),
 ];
 
 #[test]
@@ -155,9 +214,12 @@ fn hostile_files_each_get_their_own_one_line_error() {
 
 #[test]
 fn every_file_of_the_corpus_is_checked() {
+    // Folders hold other programs' records (tests/import.rs).
     let mut names: Vec<String> = fs::read_dir(data(""))
         .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().unwrap().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
     let mut checked: Vec<&str> = CORPUS.iter().map(|(n, ..)| *n).collect();
@@ -404,14 +466,14 @@ proptest! {
     #[test]
     fn damaged_saves_are_refused_or_loaded_whole(
         game in arb_game(),
-        field in 0..9usize,
+        field in 0..10usize,
         action in 0..3u8,
         replacement in arb_json(),
         text in ".{0,10}",
         index in any::<usize>(),
     ) {
         let mut save: Value = serde_json::from_str(&game.to_json()).unwrap();
-        let keys = ["format", "version", "rules", "start", "moves", "players", "result", "created", "updated"];
+        let keys = ["format", "version", "generator", "rules", "start", "moves", "players", "result", "created", "updated"];
         let Value::Object(fields) = &mut save else { panic!("a save is an object") };
         match action {
             0 => { fields.remove(keys[field]); }
@@ -456,7 +518,7 @@ fn games_round_trip_through_files_and_the_save_folder_lists_them() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].name, "mine");
     assert_eq!(
-        list[0].summary.as_deref().ok(),
+        list[0].summary.as_ref().ok().map(|s| s.text.as_str()),
         Some(game.summary().as_str())
     );
 }
@@ -515,11 +577,47 @@ fn replay_reports_bad_files_in_one_line_with_exit_code_2() {
         (2, "", 1),
         "{err}"
     );
-    assert!(
-        err.contains("--moves") && err.contains("FILE.json"),
-        "{err}"
-    );
+    assert!(err.contains("--moves") && err.contains("FILE"), "{err}");
     let (code, _, err) = brandubh(&["replay", data("").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("not a file"), "{err}");
+}
+
+#[test]
+fn comments_are_an_optional_field_aligned_with_the_moves() {
+    let path = asset("escape.json");
+    let mut game = load(&path).unwrap();
+    assert!(!game.to_json().contains("comment"), "no comments, no field");
+    game.set_comment(2, Some("a capture".into()));
+    game.set_start_comment(Some("from the book".into()));
+    let json = game.to_json();
+    let value: Value = serde_json::from_str(&json).unwrap();
+    let comments = value["comments"].as_array().unwrap();
+    assert_eq!(comments.len(), game.moves().len());
+    assert_eq!(comments[2], "a capture");
+    assert!(comments[0].is_null());
+    assert_eq!(value["start_comment"], "from the book");
+    let back = Game::from_json(&json).unwrap();
+    assert_eq!(back, game);
+
+    let mut short = value.clone();
+    short["comments"] = serde_json::json!(["only one"]);
+    let err = Game::from_json(&short.to_string()).unwrap_err();
+    assert!(matches!(
+        err.kind(),
+        LoadErrorKind::Comments {
+            comments: 1,
+            moves: 16
+        }
+    ));
+    assert_eq!(
+        err.to_string(),
+        "comments: 1 entries for 16 moves (one per move, null where none)"
+    );
+    let mut none = value;
+    none["comments"] = Value::Null;
+    none["start_comment"] = Value::Null;
+    let plain = Game::from_json(&none.to_string()).unwrap();
+    assert!(plain.comments().iter().all(Option::is_none));
+    assert!(!plain.to_json().contains("comment"));
 }

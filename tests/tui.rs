@@ -5,7 +5,9 @@
 use brandubh::game::Game;
 use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
-use brandubh::tui::{Action, App, Config, Direction, Look, Storage, ThemeName};
+use std::path::Path;
+
+use brandubh::tui::{Action, App, Config, Direction, Look, Mode, Storage, ThemeName, Tone};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -35,9 +37,11 @@ fn type_move(app: &mut App, text: &str) {
 fn play_all(app: &mut App, moves: &str) {
     for mv in moves.split_whitespace() {
         type_move(app, mv);
-        assert_eq!(
-            app.status().map(|s| s.tone),
-            Some(brandubh::tui::Tone::Info),
+        assert!(
+            matches!(
+                app.status().map(|s| s.tone),
+                Some(Tone::Info | Tone::Warning)
+            ),
             "{mv}: {:?}",
             app.status()
         );
@@ -205,9 +209,9 @@ fn help_overlay() {
     let mut app = App::new(hot_seat());
     app.update(Action::Help);
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
-    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    assert_eq!(app.mode(), Mode::Menu);
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(app.mode(), Mode::Board);
 }
 
 #[test]
@@ -289,17 +293,17 @@ fn undo_and_redo_from_the_keyboard() {
 fn the_new_game_screen_starts_the_chosen_game() {
     let mut app = App::new(Config::default());
     // Focus starts on Start: go up to Rules and pick the next preset.
-    for _ in 0..3 {
+    for _ in 0..4 {
         app.update(Action::Move(Direction::Up));
     }
     app.update(Action::Move(Direction::Right));
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Move(Direction::Down));
+    for _ in 0..4 {
+        app.update(Action::Move(Direction::Down));
+    }
     app.update(Action::Confirm);
     assert_eq!(app.session().preset(), Some(Preset::Walker));
     assert_eq!(app.session().player(Side::Attackers), Player::Human);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(app.mode(), Mode::Board);
 }
 
 #[test]
@@ -311,7 +315,7 @@ fn quitting_asks_only_with_unsaved_moves() {
     play_all(&mut app, "d2-e2");
     app.update(Action::Quit);
     assert!(!app.should_quit());
-    assert_eq!(app.mode(), brandubh::tui::Mode::Question);
+    assert_eq!(app.mode(), Mode::Question);
     app.update(Action::Yes);
     assert!(app.should_quit());
 }
@@ -345,81 +349,197 @@ fn the_captured_king_is_marked_where_he_stood() {
     );
 }
 
-fn with_storage(dir: &std::path::Path) -> Config {
+fn with_storage(dir: &Path) -> Config {
     Config {
-        storage: Storage {
-            save_dir: Some(dir.join("saves")),
-            autosave: Some(dir.join("saves").join("autosave.json")),
-        },
+        storage: Storage::in_dir(dir.join("saves")),
         ..hot_seat()
     }
+}
+
+/// The files of the autosave folder of the save folder in `dir`.
+fn autosaves(dir: &Path) -> Vec<std::path::PathBuf> {
+    match std::fs::read_dir(dir.join("saves").join("autosave")) {
+        Ok(entries) => entries.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn plies_in(path: &Path) -> usize {
+    Game::from_json(&std::fs::read_to_string(path).unwrap())
+        .unwrap()
+        .moves()
+        .len()
+}
+
+fn screen_text(app: &mut App) -> String {
+    format!("{}", render(app, 100, 30).backend())
+}
+
+/// Opens the save prompt, replaces the offered name with `name` and presses Enter.
+fn save_as(app: &mut App, name: &str) {
+    app.update(Action::Save);
+    assert_eq!(app.mode(), Mode::Text);
+    for _ in 0..60 {
+        app.update(Action::Backspace);
+    }
+    for c in name.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
 }
 
 #[test]
 fn games_are_autosaved_saved_and_loaded() {
     let dir = tempfile::tempdir().unwrap();
-    let autosave = dir.path().join("saves").join("autosave.json");
     let mut app = App::new(with_storage(dir.path()));
     play_all(&mut app, "d2-e2 c4-c5");
-    let auto = Game::from_json(&std::fs::read_to_string(&autosave).unwrap()).unwrap();
-    assert_eq!(auto.moves().len(), 2, "autosaved after every move");
+    let auto = autosaves(dir.path());
+    assert_eq!(auto.len(), 1, "one autosave file for the game");
+    assert_eq!(plies_in(&auto[0]), 2, "autosaved after every move");
     assert!(app.is_dirty());
 
     // Save under a typed name in the save folder.
     app.update(Action::Save);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Text);
-    let screen = render(&mut app, 100, 30);
-    assert!(format!("{}", screen.backend()).contains("Save game"));
-    for _ in 0..40 {
-        app.update(Action::Backspace);
-    }
-    for c in "opening".chars() {
-        app.update(Action::Type(c));
-    }
-    app.update(Action::Confirm);
+    assert!(screen_text(&mut app).contains("Save game"));
+    app.update(Action::Cancel);
+    save_as(&mut app, "opening");
     let saved = dir.path().join("saves").join("opening.json");
     assert!(saved.is_file(), "{:?}", app.status());
     assert!(!app.is_dirty());
-    assert_eq!(
-        Game::from_json(&std::fs::read_to_string(&saved).unwrap())
-            .unwrap()
-            .moves()
-            .len(),
-        2
-    );
+    assert_eq!(plies_in(&saved), 2);
+    assert!(autosaves(dir.path()).is_empty(), "saved: the autosave goes");
     app.update(Action::Quit);
     assert!(app.should_quit(), "saved: no question");
 
-    // A new app lists both files and loads the chosen one.
+    // A new app lists the file and loads it.
     let mut app = App::new(with_storage(dir.path()));
     app.update(Action::Load);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
-    let screen = format!("{}", render(&mut app, 100, 30).backend());
-    assert!(
-        screen.contains("opening") && screen.contains("autosave"),
-        "{screen}"
-    );
-    let names_in_order: Vec<_> = ["opening", "autosave"]
-        .iter()
-        .map(|n| screen.find(n).unwrap())
-        .collect();
-    // Select "opening" wherever it is in the list.
-    if names_in_order[0] > names_in_order[1] {
-        app.update(Action::Move(Direction::Down));
-    }
+    assert_eq!(app.mode(), Mode::Menu);
+    assert!(screen_text(&mut app).contains("opening"));
     app.update(Action::Confirm);
     assert_eq!(app.session().moves().len(), 2, "{:?}", app.status());
     assert_eq!(app.session().file(), Some(saved.as_path()));
     assert!(!app.is_dirty());
+    // Played on, the game is autosaved apart; its file changes only when saved.
+    play_all(&mut app, "d1-d2");
+    assert_eq!(plies_in(&saved), 2);
+    assert_eq!(plies_in(&autosaves(dir.path())[0]), 3);
+    app.update(Action::Save);
+    assert!(screen_text(&mut app).contains("name: opening_"));
+    app.update(Action::Confirm);
+    assert_eq!(
+        plies_in(&saved),
+        3,
+        "its own file: saved without a question"
+    );
+    assert_eq!(app.mode(), Mode::Board);
 }
 
+#[test]
+fn saving_over_another_save_asks_first_and_shows_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2 c4-c5 d1-d2");
+    save_as(&mut app, "mine");
+    let mine = dir.path().join("saves").join("mine.json");
+    assert_eq!(plies_in(&mine), 3);
+
+    let mut other = App::new(with_storage(dir.path()));
+    play_all(&mut other, "d2-c2");
+    save_as(&mut other, "mine.json");
+    assert_eq!(other.mode(), Mode::Question);
+    let question = screen_text(&mut other);
+    assert!(
+        question.contains("A save named \"mine\" exists: human vs human, standard, 3")
+            && question.contains("plies, ongoing,")
+            && question.contains("Replace it with this"),
+        "{question}"
+    );
+    // No: back to the prompt, nothing written.
+    other.update(Action::No);
+    assert_eq!(other.mode(), Mode::Text);
+    assert!(screen_text(&mut other).contains("name: mine.json_"));
+    assert_eq!(plies_in(&mine), 3);
+    other.update(Action::Confirm);
+    assert_eq!(other.mode(), Mode::Question);
+    other.update(Action::Yes);
+    assert_eq!(plies_in(&mine), 1, "replaced when the player says so");
+    assert_eq!(other.session().file(), Some(mine.as_path()));
+    assert!(!other.is_dirty());
+}
+
+#[test]
+fn bad_names_are_refused_in_the_prompt_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    for (name, reason) in [
+        ("../evil/x", "a name cannot contain /"),
+        ("/tmp/x", "a name cannot contain /"),
+        ("autosave", "\"autosave\" is a reserved name"),
+        ("NUL", "reserved name"),
+        (".hidden", "cannot start with a dot"),
+        ("", "type a name"),
+    ] {
+        save_as(&mut app, name);
+        assert_eq!(app.mode(), Mode::Text, "{name}: the prompt stays");
+        let screen = screen_text(&mut app);
+        assert!(screen.contains(reason), "{name}: {screen}");
+        app.update(Action::Cancel);
+    }
+    let names: Vec<_> = std::fs::read_dir(dir.path().join("saves"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["autosave"], "only the autosave folder");
+    assert!(!dir.path().join("evil").exists());
+}
+
+#[test]
+fn a_new_game_or_a_load_keeps_the_unfinished_game_and_continue_offers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    app.update(Action::NewGame);
+    assert_eq!(app.mode(), Mode::Menu, "no question: the autosave keeps it");
+    let screen = screen_text(&mut app);
+    assert!(
+        !screen.contains("Continue"),
+        "not the game in play: {screen}"
+    );
+    app.update(Action::Confirm);
+    play_all(&mut app, "d2-c2");
+    assert_eq!(autosaves(dir.path()).len(), 2, "both games kept");
+    app.update(Action::Quit);
+    app.update(Action::Yes);
+
+    // The next start offers the latest unfinished game first.
+    let mut app = App::new(Config {
+        skip_setup: false,
+        ..with_storage(dir.path())
+    });
+    let screen = screen_text(&mut app);
+    assert!(
+        screen.contains("Continue   human vs human, standard, 1 ply, ongoing"),
+        "{screen}"
+    );
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Board);
+    assert_eq!(app.session().moves()[0].to_string(), "d2-c2");
+    assert!(app.status().unwrap().text.starts_with("continued"));
+    // Continued and played on: the game moves to a file of its own; nothing is lost.
+    play_all(&mut app, "c4-c5");
+    let mut plies: Vec<usize> = autosaves(dir.path()).iter().map(|p| plies_in(p)).collect();
+    plies.sort_unstable();
+    assert_eq!(plies, [1, 2]);
+}
 #[test]
 fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
     let mut app = App::new(hot_seat());
     app.update(Action::NewGame);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Menu);
+    assert_eq!(app.mode(), Mode::Menu);
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(app.mode(), Mode::Board);
     assert!(!app.should_quit());
     let mut app = App::new(Config::default());
     app.update(Action::Cancel);
@@ -459,4 +579,155 @@ fn the_move_list_scrolls_by_pages() {
         app.update(Action::PageDown);
     }
     assert!(text(&mut app).contains(&last));
+}
+
+/// The cells where `text` starts on screen, rows top to bottom.
+fn find_text(buf: &Buffer, text: &str) -> Vec<(u16, u16)> {
+    let area = buf.area;
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    (area.y..area.bottom())
+        .flat_map(|y| (area.x..area.right()).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            chars.iter().enumerate().all(|(k, c)| {
+                let x = x + u16::try_from(k).unwrap();
+                x < area.right() && buf[(x, y)].symbol() == c
+            })
+        })
+        .collect()
+}
+
+/// The escape game of `assets/games`, loaded from a copy in `dir`; returns the app and the file.
+fn review_escape(dir: &std::path::Path) -> (App, std::path::PathBuf) {
+    let file = dir.join("escape.json");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/games/escape.json"),
+        &file,
+    )
+    .unwrap();
+    let app = App::new(Config {
+        resume: Some(brandubh::tui::Session::load(&file).unwrap()),
+        storage: Storage::in_dir(dir.join("saves")),
+        ..Config::default()
+    });
+    (app, file)
+}
+
+#[test]
+fn review_of_a_finished_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, file) = review_escape(dir.path());
+    let before = std::fs::read(&file).unwrap();
+    assert_eq!(app.mode(), brandubh::tui::Mode::Review, "opens in review");
+    insta::assert_snapshot!("review_at_the_end", render(&mut app, 80, 24).backend());
+    // Back to ply 5, f7-f4xe4: the move and its capture are marked.
+    for _ in 0..11 {
+        app.update(Action::Move(Direction::Left));
+    }
+    let terminal = render(&mut app, 80, 24);
+    insta::assert_snapshot!("review_at_a_capture", terminal.backend());
+    let look = Look::default();
+    let buf = terminal.backend().buffer();
+    let crosses = cells_with(buf, look.glyphs.captured);
+    assert_eq!(crosses.len(), 1, "e4 was captured");
+    assert_eq!(buf[crosses[0]].bg, look.theme.captured.bg.unwrap());
+    let moved = cells_with(buf, look.glyphs.attacker)
+        .into_iter()
+        .filter(|&c| buf[c].bg == look.theme.last_move.bg.unwrap())
+        .count();
+    assert_eq!(moved, 1, "the attacker now on f4");
+    // Once as the ply's move, once in the move list, highlighted.
+    let found = find_text(buf, "f7-f4xe4");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        buf[found[1]].bg,
+        look.theme.focus.bg.unwrap(),
+        "highlighted"
+    );
+    assert_ne!(buf[found[0]].bg, look.theme.focus.bg.unwrap());
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+#[test]
+fn review_at_the_start_and_its_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _) = review_escape(dir.path());
+    app.update(Action::ToStart);
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains("Start · ply 0 of 16"), "{text}");
+    assert!(text.contains("Attackers to move"), "{text}");
+    app.update(Action::Help);
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Review);
+}
+
+#[test]
+fn a_click_on_a_move_in_the_list_goes_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _) = review_escape(dir.path());
+    let terminal = render(&mut app, 80, 24);
+    let found = find_text(terminal.backend().buffer(), "d2-b2");
+    assert_eq!(found.len(), 1, "only in the move list");
+    let (x, y) = found[0];
+    app.update(Action::Click { column: x, row: y });
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains("Ply 7 of 16"), "{text}");
+    assert!(text.contains("Attackers  d2-b2"), "{text}");
+    // A click on the board changes nothing.
+    app.update(Action::Click { column: 10, row: 5 });
+    assert!(format!("{}", render(&mut app, 80, 24).backend()).contains("Ply 7 of 16"));
+}
+
+#[test]
+fn a_long_game_reviewed_keeps_its_ply_in_view() {
+    let mut app = App::new(hot_seat());
+    for i in 0..60 {
+        let moves = app.session().state().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        type_move(&mut app, &moves[(i * 7) % moves.len()].to_string());
+    }
+    let plies = app.session().moves().len();
+    assert!(plies > 40, "{plies} plies");
+    app.update(Action::Review);
+    app.update(Action::ToStart);
+    app.update(Action::PageDown);
+    app.update(Action::PageDown);
+    app.update(Action::Move(Direction::Right));
+    let text = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(text.contains(&format!("Ply 21 of {plies}")), "{text}");
+    let mv = app.session().moves()[20].to_string();
+    let terminal = render(&mut app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let found = find_text(buf, &mv);
+    assert_eq!(found.len(), 2, "the ply's move and the list: {found:?}");
+    assert_eq!(buf[found[1]].bg, Look::default().theme.focus.bg.unwrap());
+    assert!(text.contains("Moves ↑ ↓ PgDn"), "scrolled: {text}");
+}
+
+#[test]
+fn the_new_game_screen_takes_a_position() {
+    let mut app = App::new(Config::default());
+    app.update(Action::Move(Direction::Up));
+    assert_eq!(app.mode(), brandubh::tui::Mode::Text, "typing the position");
+    for c in "/7/7/7/3K3/7/t6/7 x".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(
+        app.mode(),
+        brandubh::tui::Mode::Text,
+        "refused: still on the form"
+    );
+    insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+    app.update(Action::Backspace);
+    app.update(Action::Type('d'));
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(
+        app.session().state().position().to_string(),
+        "/7/7/7/3K3/7/t6/7/ d"
+    );
+    assert_eq!(app.session().side_to_move(), Side::Defenders);
 }

@@ -63,7 +63,7 @@ impl fmt::Display for ParseEngineError {
         write!(
             f,
             "\"{}\" is not an engine (expected search:LEVEL with LEVEL easy|medium|hard|max, or random)",
-            crate::rules::excerpt(&self.0)
+            crate::quote::excerpt(&self.0)
         )
     }
 }

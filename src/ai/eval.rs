@@ -65,8 +65,7 @@ const CORNER_DIAGONAL: Bitboard = Bitboard::from_bits(1 << 8 | 1 << 12 | 1 << 36
 /// Whether the king has an open line to a corner (he could escape with his next move).
 #[inline]
 pub fn king_sees_corner(pos: &Position) -> bool {
-    pos.king()
-        .is_some_and(|k| !(reach(k.bit(), !pos.occupied()) & Bitboard::CORNERS).is_empty())
+    !pos.king_open_corners().is_empty()
 }
 
 /// The squares the king reaches from which he would see a corner, plus the corners he sees:

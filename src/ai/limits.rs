@@ -66,7 +66,7 @@ impl fmt::Display for ParseDurationError {
         write!(
             f,
             "\"{}\" is not a duration (expected a number with ms or s, e.g. 50ms, 1s, 2.5s)",
-            crate::rules::excerpt(&self.0)
+            crate::quote::excerpt(&self.0)
         )
     }
 }

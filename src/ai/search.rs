@@ -6,7 +6,6 @@
 //! repetition (with the game's history before the root) and "no legal move loses" are decided
 //! by the rules engine as moves are made; wins and losses are scored by distance.
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -17,7 +16,7 @@ use super::eval::{self, MAX_EVAL};
 use super::fill::sandwich_squares;
 use super::tt::{Bound, Table};
 use super::{Ai, Limits};
-use crate::game::Level;
+use crate::game::{Level, Score};
 use crate::rules::{
     Bitboard, GameState, MAX_MOVES, Move, Outcome, Position, Rules, Side, Square, decided_by_move,
     is_third_occurrence, repetition_outcome,
@@ -29,59 +28,16 @@ pub const DEFAULT_TT_MB: usize = 8;
 /// The deepest line searched, in plies from the root.
 const MAX_PLY: usize = 100;
 /// A win at ply `p` from the root scores `MATE - p`.
-const MATE: i32 = 30_000;
+const MATE: i32 = Score::MATE;
 /// Above every score.
 const INF: i32 = 31_000;
 /// Scores at or beyond this are wins (or, negated, losses).
 #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
 const WIN_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const _: () = assert!(MAX_EVAL < WIN_BOUND);
-
-/// A search score, from the point of view of the side to move at the root.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub enum Score {
-    /// An evaluation, in hundredths of an attacking soldier.
-    Eval(i32),
-    /// A forced win, this many plies from the position.
-    Win(u32),
-    /// A forced loss, this many plies from the position.
-    Loss(u32),
-}
-
-impl Score {
-    #[allow(clippy::cast_sign_loss)]
-    fn from_internal(value: i32) -> Score {
-        if value >= WIN_BOUND {
-            Score::Win((MATE - value) as u32)
-        } else if value <= -WIN_BOUND {
-            Score::Loss((MATE + value) as u32)
-        } else {
-            Score::Eval(value)
-        }
-    }
-
-    /// One number for the score: evaluations as they are, a win in `n` plies as `30000 - n`,
-    /// a loss in `n` plies as `n - 30000`.
-    #[allow(clippy::cast_possible_wrap)]
-    pub const fn value(self) -> i32 {
-        match self {
-            Score::Eval(v) => v,
-            Score::Win(n) => MATE - n as i32,
-            Score::Loss(n) => n as i32 - MATE,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// `+35`, `-120`, `win in 3`, `loss in 4` (plies).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Eval(v) => write!(f, "{v:+}"),
-            Score::Win(n) => write!(f, "win in {n}"),
-            Score::Loss(n) => write!(f, "loss in {n}"),
-        }
-    }
-}
+// Every win or loss the search reports reads back as one from its value.
+#[allow(clippy::cast_possible_truncation)]
+const _: () = assert!(MAX_PLY + 1 < Score::MAX_DISTANCE as usize);
 
 /// A progress report: the result of one completed search depth.
 #[derive(Clone, Eq, PartialEq, Debug)]
@@ -192,52 +148,85 @@ impl Ai for SearchAi {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&SearchInfo),
     ) -> Option<Move> {
-        let moves = state.legal_moves();
+        let mut moves = state.legal_moves();
         if moves.is_empty() {
             return None;
         }
-        self.table.new_search();
-        self.heuristics.new_search();
-        let mut searcher = Searcher {
-            rules: *state.rules(),
-            path: state.history().to_vec(),
-            table: &mut self.table,
-            heuristics: &mut self.heuristics,
-            stop,
-            start: Instant::now(),
-            deadline: limits.time.map(|t| Instant::now() + t),
-            max_nodes: limits.nodes.unwrap_or(u64::MAX),
-            nodes: 0,
-            aborted: false,
-            can_abort: false,
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            best: None,
-        };
-        let pos = *state.position();
-        let mut scores = [0; MAX_MOVES];
-        let mut ordered = moves.clone();
-        searcher.order(&pos, &mut ordered, None, 0, &mut scores);
-        let mut root: Vec<RootMove> = (0..ordered.len())
-            .map(|i| {
-                pick_best(&mut ordered, &mut scores, i);
+        let mut searcher =
+            Searcher::new(state, limits, &mut self.table, &mut self.heuristics, stop);
+        let root_moves = searcher.root_order(state.position(), &mut moves);
+        let mut root: Vec<RootMove> = root_moves
+            .into_iter()
+            .map(|mv| {
                 let bonus = if self.noise > 0 {
                     self.rng.random_range(0..=self.noise)
                 } else {
                     0
                 };
-                RootMove {
-                    mv: ordered[i],
-                    bonus,
-                }
+                RootMove { mv, bonus }
             })
             .collect();
-        let max_depth = limits
-            .depth
-            .map_or(MAX_PLY - 4, |d| (d as usize).clamp(1, MAX_PLY - 4));
+        let max_depth = max_depth(limits);
         searcher.deepen(&mut root, max_depth, progress);
         searcher.best.or(Some(root[0].mv))
     }
+}
+
+impl SearchAi {
+    /// Whether every legal move of `state` other than `except` loses by force, as far as a
+    /// search within `limits` proves it: `Some(true)` when each of them (and there is at least
+    /// one) is shown to lose, `Some(false)` when one is not shown to lose by the deepest depth
+    /// allowed, `None` when stopped or out of time or nodes before an answer. `except` is
+    /// usually the best move, so this says whether it is the only move that does not lose.
+    ///
+    /// The other moves are searched by iterative deepening with a null window at the edge of
+    /// the losses: one move that does not lose answers at once, so this costs little unless
+    /// every other move does lose. Losses are proofs, so `Some(true)` is never a guess.
+    pub fn every_other_move_loses(
+        &mut self,
+        state: &GameState,
+        except: Move,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<bool> {
+        let mut moves: Vec<Move> = state
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&mv| mv != except)
+            .collect();
+        if moves.is_empty() {
+            return Some(false);
+        }
+        let mut searcher =
+            Searcher::new(state, limits, &mut self.table, &mut self.heuristics, stop);
+        let mut root: Vec<RootMove> = searcher
+            .root_order(state.position(), &mut moves)
+            .into_iter()
+            .map(|mv| RootMove { mv, bonus: 0 })
+            .collect();
+        // A score at or below `-WIN_BOUND` is a proven loss.
+        let (alpha, beta) = (-WIN_BOUND, -WIN_BOUND + 1);
+        for depth in 1..=max_depth(limits) {
+            searcher.can_abort = depth > 1;
+            #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+            let best = searcher.search_root(&mut root, depth as i32, alpha, beta);
+            if searcher.aborted {
+                return None;
+            }
+            if best <= alpha {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+}
+
+/// The deepest iteration allowed by `limits`.
+fn max_depth(limits: &Limits) -> usize {
+    limits
+        .depth
+        .map_or(MAX_PLY - 4, |d| (d as usize).clamp(1, MAX_PLY - 4))
 }
 
 /// The depth, distance from the root and alpha-beta window of a node.
@@ -331,7 +320,48 @@ fn pick_best(moves: &mut [Move], scores: &mut [i32], i: usize) {
     scores.swap(i, best);
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
+    /// A search of the current position of `state` within `limits`, with the engine's table
+    /// and heuristics (both start a new search).
+    fn new(
+        state: &GameState,
+        limits: &Limits,
+        table: &'a mut Table,
+        heuristics: &'a mut Heuristics,
+        stop: &'a AtomicBool,
+    ) -> Searcher<'a> {
+        table.new_search();
+        heuristics.new_search();
+        Searcher {
+            rules: *state.rules(),
+            path: state.history().to_vec(),
+            table,
+            heuristics,
+            stop,
+            start: Instant::now(),
+            deadline: limits.time.map(|t| Instant::now() + t),
+            max_nodes: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            aborted: false,
+            can_abort: false,
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            best: None,
+        }
+    }
+
+    /// The root moves `moves` of `pos`, most promising first.
+    fn root_order(&self, pos: &Position, moves: &mut [Move]) -> Vec<Move> {
+        let mut scores = [0; MAX_MOVES];
+        self.order(pos, moves, None, 0, &mut scores);
+        (0..moves.len())
+            .map(|i| {
+                pick_best(moves, &mut scores, i);
+                moves[i]
+            })
+            .collect()
+    }
+
     fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
@@ -351,7 +381,7 @@ impl Searcher<'_> {
         };
         SearchInfo {
             depth: u32::try_from(depth).unwrap_or(u32::MAX),
-            score: Score::from_internal(score),
+            score: Score::from_value(score),
             nodes: self.nodes,
             nps,
             elapsed,

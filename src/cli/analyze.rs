@@ -1,4 +1,5 @@
-//! `brandubh analyze`: search a position and print the best move, score, depth, nodes and line.
+//! `brandubh analyze`: search a position and print the best move, score, depth, nodes and line;
+//! with `--game`, analyse every move of a saved game (see [`super::analyze_game`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,8 +9,10 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, RulesArgs};
-use crate::ai::{Ai, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo, format_duration, parse_duration};
+use super::{CliError, RulesArgs, analyze_game};
+use crate::ai::{
+    Ai, Budget, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo, format_duration, parse_duration,
+};
 use crate::game::{Level, storage};
 use crate::rules::{GameState, Move};
 
@@ -18,10 +21,15 @@ use crate::rules::{GameState, Move};
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// A saved game (JSON) to analyze at its current position, with its repetition history.
-    #[arg(value_name = "FILE.json", conflicts_with_all = ["rules", "position"])]
+    /// A game file (a saved game, an OpenTafl `.otg` record or a move record) to analyze at
+    /// its current position, with its repetition history.
+    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "position"])]
     pub file: Option<PathBuf>,
-    /// Time to think, e.g. 50ms, 1s, 2.5s (1s when neither --depth nor --nodes is given).
+    /// Analyse every move of the game in FILE, not only its current position.
+    #[arg(long, requires = "file")]
+    pub game: bool,
+    /// Time to think, e.g. 50ms, 1s, 2.5s (1s when neither --depth nor --nodes is given;
+    /// with --game, per position, 0.5s by default).
     #[arg(long, value_parser = parse_duration, conflicts_with = "depth")]
     pub time: Option<Duration>,
     /// Search to this depth (plies).
@@ -39,17 +47,24 @@ pub struct AnalyzeArgs {
 }
 
 impl AnalyzeArgs {
-    fn limits(&self) -> Limits {
+    /// The limits given on the command line, if any.
+    fn given_limits(&self) -> Option<Limits> {
         let limits = Limits {
             time: self.time,
             depth: self.depth,
             nodes: self.nodes,
         };
-        if limits == Limits::INFINITE {
-            Limits::time(Duration::from_secs(1))
-        } else {
-            limits
-        }
+        (limits != Limits::INFINITE).then_some(limits)
+    }
+
+    fn limits(&self) -> Limits {
+        self.given_limits()
+            .unwrap_or(Limits::time(Duration::from_secs(1)))
+    }
+
+    /// The transposition-table size in MB.
+    fn hash_megabytes(&self) -> usize {
+        usize::try_from(self.hash).unwrap_or(DEFAULT_TT_MB)
     }
 }
 
@@ -71,6 +86,10 @@ struct AnalyzeReport {
 pub(super) fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(path) = &args.file {
         let game = storage::load(path).map_err(|e| CliError::new(e.to_string()))?;
+        if args.game {
+            let budget = args.given_limits().map_or(Budget::Normal, Budget::Limits);
+            return analyze_game::run(&game, budget, args.hash_megabytes(), args.json, out);
+        }
         return analyze(game.state(), args, out);
     }
     let (rules, position) = args.rules.resolve()?;
@@ -85,11 +104,7 @@ fn analyze(state: &GameState, args: &AnalyzeArgs, out: &mut dyn Write) -> Result
             "nothing to analyze: the game is over ({outcome})"
         )));
     }
-    let mut engine = SearchAi::new(
-        Level::Max,
-        0,
-        usize::try_from(args.hash).unwrap_or(DEFAULT_TT_MB),
-    );
+    let mut engine = SearchAi::new(Level::Max, 0, args.hash_megabytes());
     let stop = AtomicBool::new(false);
     let mut last: Option<SearchInfo> = None;
     let mut write_error = None;
@@ -144,8 +159,9 @@ fn info_line(state: &GameState, info: &SearchInfo) -> String {
 
 /// The moves of a line from `state`, annotated with captures and end marks.
 fn annotated(state: &GameState, line: &[Move]) -> Vec<String> {
-    let mut state = state.clone();
-    line.iter()
-        .map_while(|&mv| state.play(mv).ok().map(|m| m.to_string()))
+    state
+        .annotate(line)
+        .iter()
+        .map(ToString::to_string)
         .collect()
 }

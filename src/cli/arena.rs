@@ -1,7 +1,7 @@
 //! `brandubh match`: engine-vs-engine games with per-side results and an Elo estimate.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
@@ -12,8 +12,8 @@ use crate::ai::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference, parse_duration,
     play_match,
 };
-use crate::game::storage;
-use crate::rules::{GameState, Side};
+use crate::game::{check_start, storage};
+use crate::rules::Side;
 
 /// Arguments of `brandubh match`.
 #[derive(Args, Debug)]
@@ -45,12 +45,16 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub opening_plies: u32,
     /// Save every game as a JSON save in this folder (`game-001.json`, ...), created if missing.
+    /// Numbering continues after the files there; no file is ever replaced.
     #[arg(long, value_name = "DIR")]
     pub save_dir: Option<PathBuf>,
     /// Print one JSON object instead of lines.
     #[arg(long)]
     pub json: bool,
 }
+
+/// The name of saved games before their number: `game-001.json`.
+const SAVE_PREFIX: &str = "game-";
 
 /// One game as `--json` prints it.
 #[derive(Serialize)]
@@ -64,6 +68,9 @@ struct GameReport {
     plies: usize,
     opening_plies: usize,
     moves: Vec<String>,
+    /// The file the game was saved to, with `--save-dir`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
 }
 
 /// Wins, draws and losses as `--json` prints them.
@@ -102,11 +109,8 @@ struct MatchReport {
 
 pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (rules, start) = args.rules.resolve()?;
-    if GameState::new(rules, start).is_over() {
-        return Err(CliError::new(
-            "--position: the game is already over there, nothing to play",
-        ));
-    }
+    let start =
+        check_start(&rules, start).map_err(|e| CliError::new(format!("--position: {e}")))?;
     let config = MatchConfig {
         rules,
         start,
@@ -119,24 +123,14 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
         max_plies: args.max_plies as usize,
         opening_plies: args.opening_plies as usize,
     };
+    let saver = args.save_dir.as_deref().map(Saver::new).transpose()?;
+    let mut files = vec![None; args.games as usize];
     let mut error = None;
     let games = play_match(&config, &mut |game| {
         if error.is_some() {
             return;
         }
-        if let Some(dir) = &args.save_dir {
-            let path = dir.join(format!("game-{:03}.json", game.index + 1));
-            if let Err(e) = storage::save_atomic(&path, &game.game) {
-                error = Some(CliError::new(e.to_string()));
-                return;
-            }
-        }
-        if !args.json {
-            error = writeln!(out, "{}", game_line(game))
-                .and_then(|()| out.flush())
-                .err()
-                .map(CliError::from);
-        }
+        error = on_game(game, saver.as_ref(), &mut files, args.json, out).err();
     });
     if let Some(e) = error {
         return Err(e);
@@ -151,7 +145,10 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
             rules: args.rules.rules.name().to_owned(),
             first: config.first.to_string(),
             second: config.second.to_string(),
-            games: games.iter().map(game_report).collect(),
+            games: games
+                .iter()
+                .map(|g| game_report(g, files[g.index as usize].take()))
+                .collect(),
             as_attackers: summary.as_attackers.into(),
             as_defenders: summary.as_defenders.into(),
             total: total.into(),
@@ -194,6 +191,53 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
     Ok(())
 }
 
+/// Saves a finished game if asked, and prints its line unless the report is JSON.
+fn on_game(
+    game: &GameResult,
+    saver: Option<&Saver>,
+    files: &mut [Option<String>],
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut line = game_line(game);
+    if let Some(saver) = saver {
+        let file = saver.save(game)?;
+        line = format!("{line}, saved to {file}");
+        files[game.index as usize] = Some(file);
+    }
+    if !json {
+        writeln!(out, "{line}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Saves the games of a match in a folder: numbered from after the saves already there, and
+/// never replacing a file (one taken meanwhile, by another run into the same folder, is
+/// skipped).
+struct Saver<'a> {
+    dir: &'a Path,
+    first: u32,
+}
+
+impl<'a> Saver<'a> {
+    fn new(dir: &'a Path) -> Result<Saver<'a>, CliError> {
+        let first = storage::next_number(dir, SAVE_PREFIX).map_err(|e| {
+            CliError::new(format!("--save-dir: cannot read {}: {e}", dir.display()))
+        })?;
+        Ok(Saver { dir, first })
+    }
+
+    /// Saves `game`; returns the file.
+    fn save(&self, game: &GameResult) -> Result<String, CliError> {
+        let name = |n: u32| format!("{SAVE_PREFIX}{n:03}.json");
+        let number = self.first.saturating_add(game.index);
+        storage::save_first_free(self.dir, name, number, &game.game)
+            .map(|path| path.display().to_string())
+            .map_err(|e| CliError::new(e.to_string()))
+    }
+}
+
 fn record_text(r: SideRecord) -> String {
     format!("{} wins, {} draws, {} losses", r.wins, r.draws, r.losses)
 }
@@ -229,7 +273,7 @@ fn game_line(game: &GameResult) -> String {
     )
 }
 
-fn game_report(game: &GameResult) -> GameReport {
+fn game_report(game: &GameResult, file: Option<String>) -> GameReport {
     GameReport {
         game: game.index + 1,
         attackers: game.attackers.to_string(),
@@ -240,5 +284,6 @@ fn game_report(game: &GameResult) -> GameReport {
         plies: game.game.moves().len(),
         opening_plies: game.opening_plies,
         moves: game.game.moves().iter().map(ToString::to_string).collect(),
+        file,
     }
 }

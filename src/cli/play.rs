@@ -1,14 +1,16 @@
 //! `brandubh play` (and `brandubh` alone): the terminal game.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Args;
 
 use super::CliError;
-use crate::game::Player;
-use crate::game::storage::SAVE_DIR_ENV;
-use crate::rules::Preset;
-use crate::tui::{self, Config, Look, Session, Storage, ThemeName};
+use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
+use crate::game::{Player, parse_start};
+use crate::quote::excerpt;
+use crate::rules::{Position, Preset};
+use crate::tui::{self, Config, Ending, Look, Session, Storage, ThemeName};
 
 /// Arguments of `brandubh play`.
 #[derive(Args, Debug, Clone, Default)]
@@ -22,13 +24,17 @@ pub struct PlayArgs {
     /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
     #[arg(long, value_name = "PLAYER")]
     pub defenders: Option<Player>,
-    /// Continue the game saved in FILE.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders"])]
+    /// Start from this position (skips the new-game screen): rank 1 first, then the side to
+    /// move, e.g. "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".
+    #[arg(long, value_name = "POS")]
+    pub position: Option<String>,
+    /// Continue the game in FILE (a saved game, an OpenTafl `.otg` record or a move record).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders", "position"])]
     pub load: Option<PathBuf>,
-    /// Continue the autosaved game (the one played last).
-    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders"])]
+    /// Continue the latest unfinished game in the save folder (autosaved or saved).
+    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders", "position"])]
     pub resume: bool,
-    /// Folder for saves and the autosave (instead of `BRANDUBH_SAVE_DIR` or the data folder).
+    /// Folder for saves and autosaves (instead of `BRANDUBH_SAVE_DIR` or the data folder).
     #[arg(long, value_name = "DIR")]
     pub save_dir: Option<PathBuf>,
     /// Plain ASCII glyphs, for terminals without good Unicode.
@@ -45,14 +51,22 @@ impl PlayArgs {
     pub fn config(&self, storage: Storage, no_color: bool) -> Result<Config, CliError> {
         let resume = match (&self.load, self.resume) {
             (Some(path), _) => Some(Session::load(path).map_err(|e| CliError::new(e.to_string()))?),
-            (None, true) => Some(resume_autosave(&storage)?),
+            (None, true) => Some(resume_latest(&storage)?),
             (None, false) => None,
         };
+        let preset = self.rules.unwrap_or_default();
+        let start = match &self.position {
+            Some(text) => parse_start(&preset.rules(), text)
+                .map_err(|e| CliError::new(format!("--position \"{}\": {e}", excerpt(text))))?,
+            None => Position::start(),
+        };
         Ok(Config {
-            preset: self.rules.unwrap_or_default(),
+            preset,
+            start,
             attackers: self.attackers.unwrap_or(Player::Human),
             defenders: self.defenders.unwrap_or(Player::Human),
             skip_setup: self.rules.is_some()
+                || self.position.is_some()
                 || self.attackers.is_some()
                 || self.defenders.is_some(),
             resume,
@@ -62,22 +76,18 @@ impl PlayArgs {
     }
 }
 
-/// The autosaved game, for `--resume`.
-fn resume_autosave(storage: &Storage) -> Result<Session, CliError> {
-    let path = storage.autosave.as_deref().ok_or_else(|| {
-        CliError::new(format!(
-            "--resume: no save folder (set {SAVE_DIR_ENV} or HOME)"
+/// The latest unfinished game in the save folder, autosaved or saved, for `--resume`.
+fn resume_latest(storage: &Storage) -> Result<Session, CliError> {
+    let fail = |e: &dyn std::fmt::Display| CliError::new(format!("--resume: {e}"));
+    let dir = storage.save_dir.as_deref().ok_or_else(|| {
+        fail(&format!(
+            "no save folder (set {SAVE_DIR_ENV} or HOME, or use --save-dir)"
         ))
     })?;
-    if !path.exists() {
-        return Err(CliError::new(format!(
-            "--resume: no autosaved game in {}",
-            path.display()
-        )));
-    }
-    Session::load(path)
-        .map(Session::without_file)
-        .map_err(|e| CliError::new(format!("--resume: {e}")))
+    let entry = latest_unfinished(dir, &[])
+        .map_err(|e| fail(&e))?
+        .ok_or_else(|| fail(&format!("no unfinished game in {}", dir.display())))?;
+    Session::open(&entry).map_err(|e| fail(&e))
 }
 
 /// Whether the environment asks for no colours (`NO_COLOR` set and not empty).
@@ -85,11 +95,13 @@ fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
-pub(super) fn run(args: &PlayArgs) -> Result<(), CliError> {
+pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let storage = args
         .save_dir
         .clone()
         .map_or_else(Storage::default_places, Storage::in_dir);
     let config = args.config(storage, no_color())?;
-    tui::run(config).map_err(|e| CliError::new(e.to_string()))
+    tui::run(config)
+        .map(Ending::exit_code)
+        .map_err(|e| CliError::new(e.to_string()))
 }

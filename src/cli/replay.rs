@@ -7,8 +7,8 @@ use clap::{ArgGroup, Args};
 use serde::Serialize;
 
 use super::{CliError, RulesArgs};
-use crate::game::storage;
-use crate::rules::{AnnotatedMove, GameState, Rules, excerpt};
+use crate::game::{Game, Player, import, storage};
+use crate::rules::{AnnotatedMove, GameState, Rules};
 
 /// Arguments of `brandubh replay`: the moves on the command line, or a saved game.
 #[derive(Args, Debug)]
@@ -16,11 +16,13 @@ use crate::rules::{AnnotatedMove, GameState, Rules, excerpt};
 pub struct ReplayArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// The moves, separated by spaces: "d2-e2 c4-c5 ..." (annotations are checked).
+    /// The moves, separated by spaces: "d2-e2 c4-c5 ..." (annotations are checked; OpenTafl's
+    /// notation, `---` for a resignation and `timeout` for a loss on time are read too).
     #[arg(long)]
     pub moves: Option<String>,
-    /// A saved game (JSON) to replay instead; its rules, start and result are checked.
-    #[arg(value_name = "FILE.json", conflicts_with_all = ["moves", "rules", "position"])]
+    /// A game file to replay instead (a saved game, an OpenTafl `.otg` record or a move
+    /// record); its rules, start and result are checked.
+    #[arg(value_name = "FILE", conflicts_with_all = ["moves", "rules", "position"])]
     pub file: Option<PathBuf>,
     /// Print one JSON object instead of lines.
     #[arg(long)]
@@ -45,9 +47,10 @@ pub(super) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
         return report(game.state(), game.moves(), args.json, out);
     }
     let (rules, position) = args.rules.resolve()?;
-    let mut state = GameState::new(rules, position);
-    let played = replay_moves(&mut state, args.moves.as_deref().unwrap_or_default())?;
-    report(&state, &played, args.json, out)
+    let mut game = Game::new(rules, position, Player::Human, Player::Human);
+    import::play_record(&mut game, args.moves.as_deref().unwrap_or_default())
+        .map_err(|e| CliError::new(e.to_string()))?;
+    report(game.state(), game.moves(), args.json, out)
 }
 
 /// The name of the rules in reports: the preset's, or `custom`.
@@ -88,18 +91,4 @@ fn report(
         writeln!(out, "result: {result}")?;
     }
     Ok(())
-}
-
-/// Plays the space-separated `moves` on `state`; the first bad one is reported with its
-/// number and text.
-fn replay_moves(state: &mut GameState, moves: &str) -> Result<Vec<AnnotatedMove>, CliError> {
-    moves
-        .split_whitespace()
-        .enumerate()
-        .map(|(i, text)| {
-            state
-                .play_text(text)
-                .map_err(|e| CliError::new(format!("move {} \"{}\": {e}", i + 1, excerpt(text))))
-        })
-        .collect()
 }

@@ -3,11 +3,22 @@
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// How strong (and how quick) an AI opponent plays. Each level's budget is defined by the AI layer.
 #[derive(
-    Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, clap::ValueEnum,
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Debug,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
@@ -45,7 +56,17 @@ impl fmt::Display for Level {
 
 /// The kind of AI engine.
 #[derive(
-    Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, clap::ValueEnum,
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Debug,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
@@ -72,9 +93,10 @@ impl fmt::Display for EngineKind {
     }
 }
 
-/// Who plays one side of a game.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+/// Who plays one side of a game: `{"type": "human"}` or `{"type": "ai", "engine": ...,
+/// "level": ...}` in a save, with no other field for either kind.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(from = "PlayerFields", into = "PlayerFields")]
 pub enum Player {
     /// A person at the keyboard.
     #[default]
@@ -86,6 +108,41 @@ pub enum Player {
         /// How strong.
         level: Level,
     },
+}
+
+// A player as written in a save. A unit variant of an internally tagged enum would accept
+// any other field (serde ignores them), so the human is an empty struct variant here, whose
+// unknown fields are refused like the AI's.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum PlayerFields {
+    /// A person at the keyboard.
+    Human {},
+    /// An AI engine at a level.
+    Ai {
+        /// Which engine.
+        engine: EngineKind,
+        /// How strong.
+        level: Level,
+    },
+}
+
+impl From<PlayerFields> for Player {
+    fn from(fields: PlayerFields) -> Self {
+        match fields {
+            PlayerFields::Human {} => Player::Human,
+            PlayerFields::Ai { engine, level } => Player::Ai { engine, level },
+        }
+    }
+}
+
+impl From<Player> for PlayerFields {
+    fn from(player: Player) -> Self {
+        match player {
+            Player::Human => PlayerFields::Human {},
+            Player::Ai { engine, level } => PlayerFields::Ai { engine, level },
+        }
+    }
 }
 
 impl fmt::Display for Player {
@@ -114,7 +171,7 @@ impl fmt::Display for ParsePlayerError {
         write!(
             f,
             "\"{}\" is not a player (expected human, ai, ai:LEVEL with LEVEL easy|medium|hard|max, or random)",
-            crate::rules::excerpt(&self.0)
+            crate::quote::excerpt(&self.0)
         )
     }
 }
@@ -170,6 +227,37 @@ mod tests {
         );
         for bad in ["", "humans", "human:hard", "ai:", "ai:godlike", "robot"] {
             assert!(bad.parse::<Player>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn saved_players_round_trip_and_refuse_unknown_fields_of_every_kind() {
+        let read = |text: &str| serde_json::from_str::<Player>(text).map_err(|e| e.to_string());
+        let hard = Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Hard,
+        };
+        for player in [Player::Human, hard] {
+            let text = serde_json::to_string(&player).unwrap();
+            assert_eq!(read(&text), Ok(player), "{text}");
+        }
+        assert_eq!(
+            serde_json::to_string(&Player::Human).unwrap(),
+            r#"{"type":"human"}"#
+        );
+        for (bad, words) in [
+            (
+                r#"{"type":"human","level":"godlike","x":1}"#,
+                "unknown field `level`",
+            ),
+            (r#"{"type":"human","x":1}"#, "unknown field `x`"),
+            (
+                r#"{"type":"ai","engine":"search","level":"max","x":1}"#,
+                "unknown field `x`",
+            ),
+        ] {
+            let err = read(bad).unwrap_err();
+            assert!(err.contains(words), "{bad}: {err}");
         }
     }
 }

@@ -2,16 +2,18 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
 use super::{Player, Timestamp};
 use crate::rules::{
-    AnnotatedMove, GameState, IllegalMove, Move, MoveError, Outcome, Position, Preset, Reason,
-    Rules, Side,
+    AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
+    Preset, Reason, Rules, Side,
 };
 
 /// Who plays each side.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Players {
     /// Who plays the attackers.
@@ -37,13 +39,54 @@ impl fmt::Display for Players {
     }
 }
 
-/// Whether a game can end this way by a decision outside the board (resignation, agreement,
-/// adjudication) rather than by a move.
+/// A game at one ply: the position after that many moves and the move that led to it, with
+/// everything it took, as a review of the game shows it.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Ply {
+    /// The moves played to reach `position` (0 at the start).
+    pub number: usize,
+    /// The position after them.
+    pub position: Position,
+    /// The move that led here, annotated (`None` at the start).
+    pub played: Option<AnnotatedMove>,
+    /// The squares whose pieces that move captured, the king's included (he is not among
+    /// the annotated captures: `++` marks him).
+    pub captured: Bitboard,
+}
+
+impl Ply {
+    /// The side that played the move leading here (`None` at the start).
+    pub fn mover(&self) -> Option<Side> {
+        self.played.map(|_| self.position.side_to_move().opponent())
+    }
+}
+
+/// Whether a game can end this way by a decision outside the board (resignation, a loss on
+/// time, agreement, adjudication) rather than by a move.
 pub(super) const fn is_off_board(reason: Reason) -> bool {
     matches!(
         reason,
-        Reason::Resignation | Reason::Agreement | Reason::Adjudicated
+        Reason::Resignation | Reason::Time | Reason::Agreement | Reason::Adjudicated
     )
+}
+
+/// Whether an ending off the board has a winner: a resignation or a loss on time has one,
+/// an agreed or adjudicated draw has none.
+pub(super) const fn has_winner(reason: Reason) -> bool {
+    matches!(reason, Reason::Resignation | Reason::Time)
+}
+
+/// A comment as kept: `None` for none or only white space.
+fn comment_text(comment: Option<String>) -> Option<String> {
+    comment.filter(|text| !text.trim().is_empty())
+}
+
+/// An undone move, with what the record kept on it, for redo.
+#[derive(Clone, Eq, PartialEq, Debug)]
+struct Undone {
+    mv: Move,
+    comment: Option<String>,
+    analysis: Option<PlyAnalysis>,
 }
 
 /// A game is over already, so it cannot be ended again.
@@ -59,7 +102,8 @@ impl fmt::Display for AlreadyOver {
 impl std::error::Error for AlreadyOver {}
 
 /// A game record: the rules, the start position, the moves with the exact repetition history,
-/// who plays each side, the result, when it was created and last changed, and a redo tail.
+/// a comment on any move (and one before the first), who plays each side, the result, when
+/// it was created and last changed, and a redo tail.
 ///
 /// ```
 /// use brandubh::game::{Game, Player};
@@ -77,8 +121,14 @@ impl std::error::Error for AlreadyOver {}
 pub struct Game {
     state: GameState,
     moves: Vec<AnnotatedMove>,
-    /// Undone moves, the next one to redo last.
-    redo: Vec<Move>,
+    /// The analysis of each move, aligned with `moves` (`None` where not analysed).
+    analysis: Vec<Option<PlyAnalysis>>,
+    /// The comment on each move, aligned with `moves`.
+    comments: Vec<Option<String>>,
+    /// The comment before the first move.
+    start_comment: Option<String>,
+    /// Undone moves with their comments and analyses, the next one to redo last.
+    redo: Vec<Undone>,
     players: Players,
     created: Timestamp,
     updated: Timestamp,
@@ -103,6 +153,9 @@ impl Game {
         Game {
             state,
             moves: Vec::new(),
+            analysis: Vec::new(),
+            comments: Vec::new(),
+            start_comment: None,
             redo: Vec::new(),
             players,
             created: now,
@@ -134,6 +187,60 @@ impl Game {
     /// The moves played so far, annotated.
     pub fn moves(&self) -> &[AnnotatedMove] {
         &self.moves
+    }
+
+    /// The comment on each move, aligned with [`Game::moves`] (`None` where there is none).
+    pub fn comments(&self) -> &[Option<String>] {
+        &self.comments
+    }
+
+    /// The comment before the first move, if any.
+    pub fn start_comment(&self) -> Option<&str> {
+        self.start_comment.as_deref()
+    }
+
+    /// Sets or removes (`None`, or only white space) the comment on move `index` (0 for the
+    /// first move). Returns false, changing nothing, when there is no such move.
+    pub fn set_comment(&mut self, index: usize, comment: Option<String>) -> bool {
+        let Some(slot) = self.comments.get_mut(index) else {
+            return false;
+        };
+        *slot = comment_text(comment);
+        self.touch();
+        true
+    }
+
+    /// Sets or removes the comment before the first move.
+    pub fn set_start_comment(&mut self, comment: Option<String>) {
+        self.start_comment = comment_text(comment);
+        self.touch();
+    }
+
+    /// The game after its first `number` moves (0: the start position), or `None` past the
+    /// last move. Reading a ply changes nothing: the game stays as it is.
+    pub fn at_ply(&self, number: usize) -> Option<Ply> {
+        let history = self.state.history();
+        let position = *history.get(number)?;
+        let Some(before) = number.checked_sub(1) else {
+            return Some(Ply {
+                number,
+                position,
+                played: None,
+                captured: Bitboard::EMPTY,
+            });
+        };
+        let played = *self.moves.get(before)?;
+        let king_taken = if played.mark == Some(EndMark::KingCaptured) {
+            history[before].king()
+        } else {
+            None
+        };
+        Some(Ply {
+            number,
+            position,
+            played: Some(played),
+            captured: king_taken.map_or(played.captured, |k| played.captured.with(k)),
+        })
     }
 
     /// Who plays each side.
@@ -170,10 +277,18 @@ impl Game {
         self.updated = Timestamp::now().max(self.created);
     }
 
-    /// Appends a move already played on the state; `keep_redo` says whether it came from the
-    /// redo tail.
-    fn record(&mut self, done: AnnotatedMove, keep_redo: bool) -> AnnotatedMove {
+    /// Appends a move already played on the state with its comment and analysis;
+    /// `keep_redo` says whether it came from the redo tail.
+    fn record(
+        &mut self,
+        done: AnnotatedMove,
+        comment: Option<String>,
+        analysis: Option<PlyAnalysis>,
+        keep_redo: bool,
+    ) -> AnnotatedMove {
         self.moves.push(done);
+        self.comments.push(comment);
+        self.analysis.push(analysis);
         if !keep_redo {
             self.redo.clear();
         }
@@ -185,13 +300,13 @@ impl Game {
     /// move changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<AnnotatedMove, IllegalMove> {
         let done = self.state.play(mv)?;
-        Ok(self.record(done, false))
+        Ok(self.record(done, None, None, false))
     }
 
     /// Plays a move written as text (annotations are checked); it discards the redo tail.
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let done = self.state.play_text(text)?;
-        Ok(self.record(done, false))
+        Ok(self.record(done, None, None, false))
     }
 
     /// Whether [`Game::undo`] would do something.
@@ -214,8 +329,13 @@ impl Game {
             let Some(last) = self.moves.pop() else {
                 return false;
             };
+            let comment = self.comments.pop().flatten();
             self.state.undo();
-            self.redo.push(last.mv);
+            self.redo.push(Undone {
+                mv: last.mv,
+                comment,
+                analysis: self.analysis.pop().flatten(),
+            });
         }
         self.touch();
         true
@@ -226,12 +346,15 @@ impl Game {
         if self.state.is_over() {
             return false;
         }
-        let Some(&mv) = self.redo.last() else {
+        let Some(mv) = self.redo.last().map(|undone| undone.mv) else {
             return false;
         };
         if let Ok(done) = self.state.play(mv) {
-            self.redo.pop();
-            self.record(done, true);
+            let (comment, analysis) = self
+                .redo
+                .pop()
+                .map_or((None, None), |undone| (undone.comment, undone.analysis));
+            self.record(done, comment, analysis, true);
             true
         } else {
             // The tail was recorded from this very position, so this does not happen; if
@@ -239,6 +362,61 @@ impl Game {
             self.redo.clear();
             false
         }
+    }
+
+    /// The analysis of each move, aligned with [`Game::moves`] (`None` where a move is not
+    /// analysed). Undo keeps a move's analysis with it for redo; a new move starts without.
+    pub fn analysis(&self) -> &[Option<PlyAnalysis>] {
+        &self.analysis
+    }
+
+    /// Records the analysis of the move at index `ply` (from 0), replacing any. It is checked
+    /// as loading checks a saved one: scores in range, the best move and the line legal in
+    /// the position the move was played from, with their annotations right.
+    pub fn set_analysis(
+        &mut self,
+        ply: usize,
+        analysis: &PlyAnalysis,
+    ) -> Result<(), AnalysisError> {
+        if ply >= self.moves.len() {
+            return Err(AnalysisError::NoSuchPly {
+                ply,
+                plies: self.moves.len(),
+            });
+        }
+        let mut state = GameState::new(*self.rules(), *self.state.start_position());
+        for done in &self.moves[..ply] {
+            state.play_unchecked(done.mv);
+        }
+        self.analysis[ply] = Some(SavedPly::from(analysis).check(&mut state)?);
+        self.touch();
+        Ok(())
+    }
+
+    /// Sets the analysis of every move from a saved one (one entry per move), checking each
+    /// against its position; on a problem, the index of the move and the problem.
+    pub(super) fn restore_analysis(
+        &mut self,
+        saved: Vec<Option<SavedPly>>,
+    ) -> Result<(), (usize, AnalysisError)> {
+        let mut state = GameState::new(*self.rules(), *self.state.start_position());
+        let mut analysis = Vec::with_capacity(saved.len());
+        for (i, (entry, done)) in saved.into_iter().zip(&self.moves).enumerate() {
+            let checked = entry.map(|e| e.check(&mut state)).transpose();
+            analysis.push(checked.map_err(|e| (i, e))?);
+            state.play_unchecked(done.mv);
+        }
+        analysis.resize(self.moves.len(), None);
+        self.analysis = analysis;
+        Ok(())
+    }
+
+    /// Both sides' summaries of the analysis so far.
+    pub fn analysis_summary(&self) -> Summary {
+        Summary::new(
+            self.state.start_position().side_to_move(),
+            self.analysis.iter().map(Option::as_ref),
+        )
     }
 
     /// Removes an off-board ending, leaving the game as it was before it.
@@ -275,6 +453,11 @@ impl Game {
     /// Both players agree to a draw.
     pub fn agree_draw(&mut self) -> Result<(), AlreadyOver> {
         self.conclude(Outcome::draw(Reason::Agreement))
+    }
+
+    /// `side` runs out of time: the other side wins.
+    pub fn lose_on_time(&mut self, side: Side) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::win(side.opponent(), Reason::Time))
     }
 
     /// A match runner stops the game as a draw (for example at its ply cap).
@@ -333,6 +516,34 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["d2-c2", "d3-e3"]
         );
+    }
+
+    #[test]
+    fn comments_stay_with_their_moves_through_undo_and_redo() {
+        let mut g = game();
+        g.play_text("d2-c2").unwrap();
+        g.play_text("d3-e3").unwrap();
+        assert!(g.set_comment(1, Some("the king's guard steps aside".into())));
+        assert!(!g.set_comment(2, Some("no such move".into())));
+        assert!(g.set_comment(0, Some("  ".into())));
+        g.set_start_comment(Some("a quiet opening".into()));
+        let commented = [None, Some("the king's guard steps aside".to_owned())];
+        assert_eq!(g.comments(), commented);
+        assert!(g.undo());
+        assert_eq!(g.comments(), [None]);
+        assert!(g.redo());
+        assert_eq!(g.comments(), commented);
+        g.undo();
+        g.undo();
+        assert!(g.comments().is_empty());
+        g.redo();
+        g.play_text("c4-c3").unwrap();
+        assert_eq!(
+            g.comments(),
+            [None, None],
+            "a new move drops the undone comment"
+        );
+        assert_eq!(g.start_comment(), Some("a quiet opening"));
     }
 
     #[test]
@@ -400,6 +611,45 @@ mod tests {
         assert!(g.redo());
         assert_eq!(g.outcome(), Some(escaped));
         assert!(!g.can_redo());
+    }
+
+    #[test]
+    fn plies_show_each_position_with_the_move_and_all_it_took() {
+        let mut g = game();
+        let moves = "d1-c1 d3-b3 d2-b2xb3 d5-b5 d6-b6xb5 d4-d3 g4-g6 e4-e6 f4-f6 e6-e2 \
+                     d7-f7 d3-d1 f6-f1 d1-e1xf1 f7-f1 e2-e6 c1-d1++";
+        for mv in moves.split_whitespace() {
+            g.play_text(mv).unwrap();
+        }
+        let before = g.to_json();
+        let start = g.at_ply(0).unwrap();
+        assert_eq!(start.position, Position::start());
+        assert_eq!((start.played, start.mover()), (None, None));
+        assert!(start.captured.is_empty());
+        for (i, mv) in g.moves().iter().enumerate() {
+            let ply = g.at_ply(i + 1).unwrap();
+            assert_eq!(ply.number, i + 1);
+            assert_eq!(ply.position, g.state().history()[i + 1]);
+            assert_eq!(ply.played, Some(*mv));
+            let side = g.state().history()[i].side_to_move();
+            assert_eq!(ply.mover(), Some(side));
+            if mv.mark.is_none() {
+                assert_eq!(ply.captured, mv.captured);
+            }
+        }
+        assert!(
+            g.moves().iter().any(|m| !m.captured.is_empty()),
+            "a soldier is taken on the way"
+        );
+        // The last move captured the king on e1: he is marked with the soldiers taken.
+        let last = g.at_ply(17).unwrap();
+        assert_eq!(last.played.unwrap().to_string(), "c1-d1++");
+        assert_eq!(
+            last.captured,
+            "e1".parse::<crate::rules::Square>().unwrap().bit()
+        );
+        assert_eq!(g.at_ply(18), None);
+        assert_eq!(g.to_json(), before, "reading plies changes nothing");
     }
 
     #[test]

@@ -4,11 +4,16 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::record::{Game, Players, is_off_board};
+use super::analysis::{AnalysisError, SavedPly};
+use super::import::RecordError;
+use super::record::{Game, Players, has_winner, is_off_board};
+use super::schema;
 use super::{ParseTimestampError, Timestamp};
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
 };
@@ -23,11 +28,34 @@ pub const MAX_SAVE_BYTES: u64 = 1 << 20;
 pub const MAX_PLIES: usize = 20_000;
 
 /// The rules as saved: a preset's name, or every parameter.
-#[derive(Serialize)]
+// Read by `rules_of`, which gives clearer messages than an untagged enum would.
+#[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
-enum RulesOut {
+enum SavedRules {
+    /// A preset's name.
     Preset(Preset),
+    /// Every rule parameter (custom rules).
     Custom(Rules),
+}
+
+/// The program that wrote the file, by name and version.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Generator {
+    /// The program's name, `brandubh` for this one.
+    program: String,
+    /// The program's version.
+    version: String,
+}
+
+impl Generator {
+    /// This program: `{"program": "brandubh", "version": "<version in Cargo.toml>"}`.
+    fn ours() -> Generator {
+        Generator {
+            program: env!("CARGO_PKG_NAME").to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
 }
 
 /// A game as written. Field order is the order in the file.
@@ -35,39 +63,92 @@ enum RulesOut {
 struct SaveOut {
     format: &'static str,
     version: u64,
-    rules: RulesOut,
+    generator: Generator,
+    rules: SavedRules,
     start: String,
     moves: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_comment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comments: Option<Vec<Option<String>>>,
     players: Players,
     result: Option<Outcome>,
     created: String,
     updated: String,
+    /// Written only when a move is analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analysis: Option<Vec<Option<SavedPly>>>,
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
-#[derive(Deserialize)]
+///
+/// The JSON Schema of the format is generated from this type ([`super::save_schema`]): the
+/// doc comments of its fields are the schema's descriptions.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct SaveIn {
+pub(super) struct SaveIn {
+    /// What the file holds: always `brandubh-game`.
     #[serde(rename = "format")]
+    #[schemars(schema_with = "schema::format_name")]
     _format: Value,
+    /// The version of the save format; a newer version is refused with a message asking for
+    /// a newer brandubh.
     #[serde(rename = "version")]
+    #[schemars(schema_with = "schema::format_version")]
     _version: Value,
+    /// The program that wrote the file (optional: older files lack it). brandubh writes its
+    /// own in every save, also when it saves again a game another program wrote.
+    // Checked, then dropped.
+    #[serde(rename = "generator", default)]
+    _generator: Option<Generator>,
+    /// The rules: a preset's name, or every parameter.
+    #[schemars(with = "SavedRules")]
     rules: Value,
+    /// The start position: an OpenTafl position record, rank 1 first (`t` attacker, `T`
+    /// defender, `K` king, digits for empty runs), then the side to move, `a` or `d`.
     start: String,
+    /// Every move in order, in the annotated notation (`e2-d2xd3`, `d5-a7--`) or plain
+    /// (`e2-d2`). Loading replays them and checks each one and its annotations.
+    #[schemars(length(max = MAX_PLIES))]
     moves: Vec<String>,
+    /// An optional comment before the first move (an OpenTafl record's `start-comment`).
+    #[serde(default)]
+    start_comment: Option<String>,
+    /// Optional comments on the moves, aligned with `moves`: a string, or `null` where a move
+    /// has none.
+    #[serde(default)]
+    comments: Option<Vec<Option<String>>>,
+    /// Who plays each side.
     players: Players,
+    /// The result: `null` while the game goes on. It must be the one the moves lead to; a
+    /// resignation (with a winner), an agreed draw or an adjudicated draw only where the
+    /// moves have not ended the game.
     #[serde(deserialize_with = "required")]
+    #[schemars(schema_with = "schema::nullable::<ResultIn>")]
     result: Option<ResultIn>,
+    /// When the game was created (RFC 3339; written in UTC).
+    #[schemars(schema_with = "schema::timestamp")]
     created: String,
+    /// When the game last changed (RFC 3339; written in UTC).
+    #[schemars(schema_with = "schema::timestamp")]
     updated: String,
+    /// Optional analysis of the moves, aligned with `moves`: an object, or `null` where a
+    /// move is not analysed. Scores are from the mover's point of view, in hundredths of an
+    /// attacking soldier; a win in n plies is 30000 - n, a loss in n plies n - 30000.
+    #[serde(default)]
+    analysis: Option<Vec<Option<SavedPly>>>,
 }
 
-/// A recorded result as read.
-#[derive(Deserialize)]
+/// How the game ended.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Result")]
 struct ResultIn {
+    /// The winning side, or `null` for a draw.
     #[serde(deserialize_with = "required")]
+    #[schemars(schema_with = "schema::nullable::<Side>")]
     winner: Option<Side>,
+    /// Why the game ended.
     reason: Reason,
 }
 
@@ -81,15 +162,28 @@ impl Game {
         SaveOut {
             format: FORMAT,
             version: VERSION,
+            generator: Generator::ours(),
             rules: self
                 .preset()
-                .map_or(RulesOut::Custom(*self.rules()), RulesOut::Preset),
+                .map_or(SavedRules::Custom(*self.rules()), SavedRules::Preset),
             start: self.state().start_position().to_string(),
             moves: self.moves().iter().map(ToString::to_string).collect(),
+            start_comment: self.start_comment().map(str::to_owned),
+            comments: self
+                .comments()
+                .iter()
+                .any(Option::is_some)
+                .then(|| self.comments().to_vec()),
             players: self.players(),
             result: self.outcome(),
             created: self.created().to_string(),
             updated: self.updated().to_string(),
+            analysis: self.analysis().iter().any(Option::is_some).then(|| {
+                self.analysis()
+                    .iter()
+                    .map(|ply| ply.as_ref().map(SavedPly::from))
+                    .collect()
+            }),
         }
     }
 
@@ -122,7 +216,7 @@ impl Game {
 }
 
 /// Line and column (both from 1) of byte `offset` in `bytes`, counting characters.
-fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+pub(super) fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let mut lines = before.split(|&b| b == b'\n');
     let last = lines.next_back().unwrap_or_default();
@@ -224,11 +318,7 @@ fn check_result(
         (Some(board), Some(said)) if board == said => Ok(None),
         (None, None) => Ok(None),
         (None, Some(said)) if is_off_board(said.reason) => {
-            let possible = match said.reason {
-                Reason::Resignation => said.winner.is_some(),
-                _ => said.winner.is_none(),
-            };
-            if possible {
+            if has_winner(said.reason) == said.winner.is_some() {
                 Ok(Some(said))
             } else {
                 Err(LoadErrorKind::ImpossibleResult(said))
@@ -280,9 +370,34 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         winner: r.winner,
         reason: r.reason,
     });
+    if let Some(comments) = save.comments {
+        if comments.len() != game.moves().len() {
+            return Err(LoadErrorKind::Comments {
+                comments: comments.len(),
+                moves: game.moves().len(),
+            });
+        }
+        for (i, comment) in comments.into_iter().enumerate() {
+            game.set_comment(i, comment);
+        }
+    }
+    game.set_start_comment(save.start_comment);
     if let Some(ending) = check_result(game.outcome(), recorded)? {
         game.conclude(ending)
             .map_err(|_| LoadErrorKind::ImpossibleResult(ending))?;
+    }
+    if let Some(analysis) = save.analysis {
+        if analysis.len() != game.moves().len() {
+            return Err(LoadErrorKind::AnalysisLength {
+                entries: analysis.len(),
+                moves: game.moves().len(),
+            });
+        }
+        game.restore_analysis(analysis)
+            .map_err(|(i, error)| LoadErrorKind::Analysis {
+                number: i + 1,
+                error,
+            })?;
     }
     game.set_timestamps(created, updated);
     Ok(game)
@@ -322,9 +437,6 @@ impl From<LoadErrorKind> for LoadError {
     }
 }
 
-/// The longest message shown, in characters; hostile files can make serde quote a lot.
-const MAX_MESSAGE_CHARS: usize = 400;
-
 impl fmt::Display for LoadError {
     /// One line, `FILE: problem` or the problem alone, with control characters escaped (a
     /// hostile file must not drive the terminal) and at most a few hundred characters.
@@ -333,17 +445,7 @@ impl fmt::Display for LoadError {
             Some(path) => format!("{}: {}", path.display(), self.kind),
             None => self.kind.to_string(),
         };
-        for (shown, c) in text.chars().enumerate() {
-            if shown >= MAX_MESSAGE_CHARS {
-                return f.write_str("…");
-            }
-            if c.is_control() {
-                write!(f, "{}", c.escape_default())?;
-            } else {
-                write!(f, "{c}")?;
-            }
-        }
-        Ok(())
+        f.write_str(&escaped(&text, MESSAGE_CHARS))
     }
 }
 
@@ -437,6 +539,13 @@ pub enum LoadErrorKind {
         /// What is wrong with it.
         error: MoveError,
     },
+    /// `comments` does not have one entry per move.
+    Comments {
+        /// Entries in `comments`.
+        comments: usize,
+        /// Moves in `moves`.
+        moves: usize,
+    },
     /// The recorded result is not what the moves lead to.
     ResultMismatch {
         /// The result in the file.
@@ -444,9 +553,25 @@ pub enum LoadErrorKind {
         /// The result of replaying the moves.
         replayed: Option<Outcome>,
     },
+    /// A game record of another program (OpenTafl's `.otg`, a move record) cannot be read.
+    Record(RecordError),
     /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
     /// draw with a winner).
     ImpossibleResult(Outcome),
+    /// `analysis` does not have one entry per move.
+    AnalysisLength {
+        /// Entries in `analysis`.
+        entries: usize,
+        /// Moves in `moves`.
+        moves: usize,
+    },
+    /// The analysis of a move is wrong.
+    Analysis {
+        /// The move's number, from 1.
+        number: usize,
+        /// What is wrong with its analysis.
+        error: AnalysisError,
+    },
 }
 
 fn outcome_text(outcome: Option<Outcome>) -> String {
@@ -504,11 +629,11 @@ impl fmt::Display for LoadErrorKind {
             Self::UnknownPreset(name) => write!(
                 f,
                 "rules: unknown preset \"{}\" (expected standard, walker, nielsen, fellhuhn, opentafl or an object of parameters)",
-                name.escape_debug()
+                excerpt(name)
             ),
             Self::BadRules(message) => write!(f, "rules: {message}"),
             Self::Start { text, error } => {
-                write!(f, "start \"{}\": {error}", text.escape_debug())
+                write!(f, "start \"{}\": {error}", excerpt(text))
             }
             Self::Timestamp { field, error } => write!(f, "{field}: {error}"),
             Self::TooManyMoves(n) => {
@@ -518,7 +643,12 @@ impl fmt::Display for LoadErrorKind {
                 number,
                 text,
                 error,
-            } => write!(f, "move {number} \"{}\": {error}", text.escape_debug()),
+            } => write!(f, "move {number} \"{}\": {error}", excerpt(text)),
+            Self::Record(e) => write!(f, "{e}"),
+            Self::Comments { comments, moves } => write!(
+                f,
+                "comments: {comments} entries for {moves} moves (one per move, null where none)"
+            ),
             Self::ResultMismatch {
                 recorded,
                 replayed: None,
@@ -538,10 +668,16 @@ impl fmt::Display for LoadErrorKind {
             Self::ImpossibleResult(outcome) => {
                 let why = match outcome.reason {
                     Reason::Resignation => "a resignation has a winner",
+                    Reason::Time => "a loss on time has a winner",
                     _ => "it is a draw, with no winner",
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")
             }
+            Self::AnalysisLength { entries, moves } => write!(
+                f,
+                "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analysed)"
+            ),
+            Self::Analysis { number, error } => write!(f, "analysis of move {number}: {error}"),
         }
     }
 }

@@ -1,31 +1,52 @@
-//! Saved games on disk: atomic saves, loading with a size cap, the save folder and its listing.
+//! Saved games on disk: atomic saves that replace a file or never do, loading with a size cap,
+//! the save folder and its listing, save names, and one autosave file per game.
 
-use std::ffi::OsString;
+mod autosave;
+mod listing;
+mod name;
+mod temp;
+
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::import::{self, Format};
 use super::save::MAX_SAVE_BYTES;
 use super::{Game, LoadError, LoadErrorKind, Timestamp};
 
+pub use autosave::{AUTOSAVE_DIR, Autosave, LEGACY_AUTOSAVE};
+pub use listing::{ListError, SaveEntry, SaveKind, SaveSummary, latest_unfinished, list_saves};
+pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
+
 /// The environment variable that overrides the default save folder.
 pub const SAVE_DIR_ENV: &str = "BRANDUBH_SAVE_DIR";
-/// The file name of the autosave in the save folder.
-pub const AUTOSAVE_FILE: &str = "autosave.json";
 
 /// Why a game could not be saved. The previous file at the path, if any, is intact.
 #[derive(Debug)]
 pub struct SaveError {
     path: PathBuf,
     error: io::Error,
+    /// The save was of a new file, and a file of that name exists.
+    taken: bool,
 }
 
 impl SaveError {
     /// The file that was to be written.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the save was of a new file and a file of that name exists (it is untouched).
+    /// Other failures that the system reports as "exists" (a file where a folder should be)
+    /// are not this.
+    pub const fn already_exists(&self) -> bool {
+        self.taken
+    }
+
+    /// What the system said, without the path.
+    pub const fn io_error(&self) -> &io::Error {
+        &self.error
     }
 }
 
@@ -41,26 +62,107 @@ impl std::error::Error for SaveError {
     }
 }
 
+/// What an atomic write does when its target exists.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum Existing {
+    /// Replace it (a save of the game's own file).
+    Replace,
+    /// Leave it and fail with [`io::ErrorKind::AlreadyExists`] (a save under a new name).
+    Keep,
+}
+
 /// Saves `game` to `path` atomically: the JSON goes to a temporary file in the same folder,
 /// which is flushed to disk and then renamed over `path`. A failure or crash at any point
 /// leaves either the previous file or the new one, never a mix. Missing folders are created.
 pub fn save_atomic(path: &Path, game: &Game) -> Result<(), SaveError> {
-    write_atomic(path, |out| game.write_json(out), |_| Ok(()))
+    write_atomic(
+        path,
+        Existing::Replace,
+        |out| game.write_json(out),
+        |_| Ok(()),
+    )
 }
 
-/// Tells temporary files of one process apart.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+/// Saves `game` to `path` as a new file, as atomically as [`save_atomic`], but never replaces
+/// a file: if `path` exists, even one created by another program a moment ago, nothing is
+/// written and the error says [`SaveError::already_exists`].
+pub fn save_new(path: &Path, game: &Game) -> Result<(), SaveError> {
+    write_atomic(path, Existing::Keep, |out| game.write_json(out), |_| Ok(()))
+}
 
-/// Writes a file atomically with `write`; `before_rename` runs once the temporary file is
-/// complete and on disk (tests inject failures there).
+/// Writes `text` to `path` atomically, as [`save_atomic`] writes a game (exports use it).
+pub fn write_text_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
+    write_atomic(
+        path,
+        Existing::Replace,
+        |out| out.write_all(text.as_bytes()),
+        |_| Ok(()),
+    )
+}
+
+/// Saves `game` in `dir` as a new file named `name(n)` for the first `n` from `first` whose
+/// file does not exist, never replacing a file (see [`save_new`]). Returns the file.
+pub fn save_first_free(
+    dir: &Path,
+    name: impl Fn(u32) -> String,
+    first: u32,
+    game: &Game,
+) -> Result<PathBuf, SaveError> {
+    /// Names tried before giving up (a folder of that many games is a mistake).
+    const TRIES: u32 = 1_000_000;
+    let mut last = None;
+    for n in (first..).take(TRIES as usize) {
+        let path = dir.join(name(n));
+        if fs::symlink_metadata(&path).is_ok() {
+            continue;
+        }
+        match save_new(&path, game) {
+            Err(e) if e.already_exists() => last = Some(e),
+            result => return result.map(|()| path),
+        }
+    }
+    Err(last.unwrap_or_else(|| SaveError {
+        path: dir.join(name(first)),
+        error: io::Error::new(io::ErrorKind::AlreadyExists, "every name is taken"),
+        taken: true,
+    }))
+}
+
+/// One more than the highest `n` of the files `{prefix}{n}.json` in `dir` (1 when there are
+/// none, or no folder yet), so that numbered saves continue after the files already there.
+pub fn next_number(dir: &Path, prefix: &str) -> io::Result<u32> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(1),
+        Err(e) => return Err(e),
+    };
+    let mut highest = 0;
+    for entry in entries {
+        let name = entry?.file_name();
+        let n = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|n| n.strip_suffix(".json"))
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u32>().ok());
+        highest = highest.max(n.unwrap_or(0));
+    }
+    Ok(highest.saturating_add(1))
+}
+
+/// Writes a file atomically with `write`; `before_commit` runs once the temporary file is
+/// complete and on disk (tests inject failures there). Stale temporary files of writers that
+/// are gone are removed from the folder first (at the first save of this process there).
 fn write_atomic(
     path: &Path,
+    existing: Existing,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-    before_rename: impl FnOnce(&Path) -> io::Result<()>,
+    before_commit: impl FnOnce(&Path) -> io::Result<()>,
 ) -> Result<(), SaveError> {
     let fail = |error| SaveError {
         path: path.to_owned(),
         error,
+        taken: false,
     };
     let name = path
         .file_name()
@@ -70,31 +172,109 @@ fn write_atomic(
         _ => Path::new("."),
     };
     fs::create_dir_all(dir).map_err(fail)?;
-    let mut temp_name = OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(
-        ".{}-{}.tmp",
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let temp = dir.join(temp_name);
+    temp::remove_stale_once(dir);
+    let temp = temp::temp_path(dir, name);
     let file = OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&temp)
         .map_err(fail)?;
-    let written = fill(file, path, write).and_then(|()| before_rename(&temp));
-    let renamed = written.and_then(|()| fs::rename(&temp, path));
-    if let Err(error) = renamed {
+    let written = fill(file, path, write).and_then(|()| before_commit(&temp));
+    #[cfg(test)]
+    let written = written.and_then(|()| fail_writes::injected());
+    let committed = written
+        .map_err(Commit::Failed)
+        .and_then(|()| commit(&temp, path, existing));
+    if let Err(error) = committed {
         // Best effort: the temporary file is useless now; the target is untouched.
         let _ = fs::remove_file(&temp);
-        return Err(fail(error));
+        return Err(match error {
+            Commit::Taken(error) => SaveError {
+                taken: true,
+                ..fail(error)
+            },
+            Commit::Failed(error) => fail(error),
+        });
     }
     // Make the rename itself durable where the platform allows syncing a folder.
     if let Ok(folder) = File::open(dir) {
         let _ = folder.sync_all();
     }
     Ok(())
+}
+
+/// Why a save failed at its last step or before.
+enum Commit {
+    /// The name of a new file is taken.
+    Taken(io::Error),
+    /// Anything else.
+    Failed(io::Error),
+}
+
+impl From<io::Error> for Commit {
+    fn from(e: io::Error) -> Self {
+        Commit::Failed(e)
+    }
+}
+
+/// Gives the complete temporary file `temp` the name `path`.
+fn commit(temp: &Path, path: &Path, existing: Existing) -> Result<(), Commit> {
+    let taken = |e: io::Error| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            Commit::Taken(e)
+        } else {
+            Commit::Failed(e)
+        }
+    };
+    match existing {
+        Existing::Replace => Ok(fs::rename(temp, path)?),
+        // A hard link fails if the name is taken, where a rename would replace the file.
+        Existing::Keep => match fs::hard_link(temp, path) {
+            Ok(()) => {
+                // A leftover link is a stale temporary file, removed by a later save.
+                let _ = fs::remove_file(temp);
+                Ok(())
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(Commit::Taken(e)),
+            Err(_) => {
+                // No hard links here (FAT, some network folders): take the name with an empty
+                // file, then rename the content over it.
+                OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+                    .map_err(taken)?;
+                Ok(fs::rename(temp, path).inspect_err(|_| {
+                    let _ = fs::remove_file(path);
+                })?)
+            }
+        },
+    }
+}
+
+/// Failures injected into every write of the current thread, for tests of the layers above
+/// (a full disk while the terminal game autosaves).
+#[cfg(test)]
+pub(crate) mod fail_writes {
+    use std::cell::Cell;
+    use std::io;
+
+    thread_local! {
+        static FAILURE: Cell<Option<io::ErrorKind>> = const { Cell::new(None) };
+    }
+
+    /// From now on, writes on this thread fail with `kind` (`None`: they work again).
+    pub(crate) fn inject(kind: Option<io::ErrorKind>) {
+        FAILURE.set(kind);
+    }
+
+    /// The injected failure, if any.
+    pub(super) fn injected() -> io::Result<()> {
+        match FAILURE.get() {
+            Some(kind) => Err(io::Error::new(kind, "injected failure")),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Writes the content to the temporary `file`, with the permissions of the file it will
@@ -113,9 +293,16 @@ fn fill(
     file.sync_all()
 }
 
-/// Loads the saved game at `path`, refusing non-files and files over
-/// [`MAX_SAVE_BYTES`] before reading them.
+/// Loads the game at `path`: a saved game, an OpenTafl game record or a move record, told
+/// apart by content (see [`import::detect`]). Non-files and files over [`MAX_SAVE_BYTES`] are
+/// refused before reading them.
 pub fn load(path: &Path) -> Result<Game, LoadError> {
+    load_with_format(path).map(|(game, _)| game)
+}
+
+/// [`load`], also saying which kind of file it was (a game read from another program's
+/// record is saved in a file of its own, never over the record).
+pub fn load_with_format(path: &Path) -> Result<(Game, Format), LoadError> {
     let in_file = |kind: LoadErrorKind| LoadError::from(kind).in_file(path);
     let meta = fs::metadata(path).map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
     if !meta.is_file() {
@@ -130,7 +317,7 @@ pub fn load(path: &Path) -> Result<Game, LoadError> {
     File::open(path)
         .and_then(|file| file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
-    Game::from_json_bytes(&bytes).map_err(|e| e.in_file(path))
+    import::read(&bytes).map_err(|e| e.in_file(path))
 }
 
 /// There is no default save folder: neither the override nor the home folder is set.
@@ -148,132 +335,39 @@ impl fmt::Display for NoSaveDir {
 
 impl std::error::Error for NoSaveDir {}
 
-/// The folder for saved games: `$BRANDUBH_SAVE_DIR` if set; otherwise the user's data
-/// folder: `$XDG_DATA_HOME/brandubh` or `~/.local/share/brandubh` on Linux and other Unix,
-/// `~/Library/Application Support/brandubh` on macOS, `%APPDATA%\brandubh` on Windows.
+/// The folder for saved games: `$BRANDUBH_SAVE_DIR` if set and not empty; otherwise
+/// `brandubh` in the user's data folder as the `directories` crate finds it:
+/// `$XDG_DATA_HOME/brandubh` (when absolute) or `~/.local/share/brandubh` on Linux and other
+/// Unix, `~/Library/Application Support/brandubh` on macOS, `%APPDATA%\brandubh` on Windows.
 pub fn default_save_dir() -> Result<PathBuf, NoSaveDir> {
-    save_dir_from(|name| std::env::var_os(name))
-}
-
-/// [`default_save_dir`] with the environment given as a function.
-fn save_dir_from(var: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, NoSaveDir> {
-    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = set(SAVE_DIR_ENV) {
-        return Ok(dir);
+    if let Some(dir) = std::env::var_os(SAVE_DIR_ENV).filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(dir));
     }
-    let data = if cfg!(windows) {
-        set("APPDATA").or_else(|| set("USERPROFILE").map(|p| p.join("AppData").join("Roaming")))
-    } else if cfg!(target_os = "macos") {
-        set("HOME").map(|home| home.join("Library").join("Application Support"))
-    } else {
-        // The XDG spec says to ignore a relative XDG_DATA_HOME.
-        set("XDG_DATA_HOME")
-            .filter(|p| p.is_absolute())
-            .or_else(|| set("HOME").map(|home| home.join(".local").join("share")))
-    };
-    data.map(|dir| dir.join("brandubh")).ok_or(NoSaveDir)
+    directories::BaseDirs::new()
+        .map(|base| base.data_dir().join("brandubh"))
+        .ok_or(NoSaveDir)
 }
 
-/// The autosave file: [`AUTOSAVE_FILE`] in the default save folder.
-pub fn autosave_path() -> Result<PathBuf, NoSaveDir> {
-    default_save_dir().map(|dir| dir.join(AUTOSAVE_FILE))
+/// A moment as `20261129-141339`, for file names.
+fn compact_stamp(time: Timestamp) -> String {
+    let stamp = time.to_string();
+    let (date, time) = stamp.split_once('T').unwrap_or((&stamp, ""));
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    format!("{}-{}", digits(date), digits(time))
 }
 
 /// A path for a new save of `game` in `dir`, named after its creation time
-/// (`game-20261129-141339.json`), with `-2`, `-3`... added if that name is taken.
+/// (`game-20261129-141339.json`), with `-2`, `-3`... added if that name is taken. Another
+/// program may take the name before the save: save with [`save_new`].
 pub fn new_save_path(dir: &Path, game: &Game) -> PathBuf {
-    let stamp = game.created().to_string();
-    let (date, time) = stamp.split_once('T').unwrap_or((&stamp, ""));
-    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
-    let base = format!("game-{}-{}", digits(date), digits(time));
+    let base = format!("game-{}", compact_stamp(game.created()));
     let mut path = dir.join(format!("{base}.json"));
     let mut n = 2;
-    while path.exists() {
+    while fs::symlink_metadata(&path).is_ok() {
         path = dir.join(format!("{base}-{n}.json"));
         n += 1;
     }
     path
-}
-
-/// A saved game found in a folder.
-#[derive(Debug)]
-pub struct SaveEntry {
-    /// The file.
-    pub path: PathBuf,
-    /// The file name without `.json`.
-    pub name: String,
-    /// When the file was last written, if the system says.
-    pub modified: Option<Timestamp>,
-    /// The game's [`Game::summary`] line, or why it cannot be loaded.
-    pub summary: Result<String, LoadError>,
-}
-
-/// A folder of saves could not be listed.
-#[derive(Debug)]
-pub struct ListError {
-    dir: PathBuf,
-    error: io::Error,
-}
-
-impl fmt::Display for ListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot list saved games in {}: {}",
-            self.dir.display(),
-            self.error
-        )
-    }
-}
-
-impl std::error::Error for ListError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
-/// The `.json` files in `dir` (not hidden ones), newest first, each loaded for its summary.
-/// A folder that does not exist yet holds no saves.
-pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
-    let fail = |error| ListError {
-        dir: dir.to_owned(),
-        error,
-    };
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(fail(e)),
-    };
-    let mut saves = Vec::new();
-    for entry in entries {
-        let path = entry.map_err(fail)?.path();
-        let Some(name) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .filter(|n| !n.starts_with('.'))
-            .and_then(|n| n.strip_suffix(".json"))
-            .map(str::to_owned)
-        else {
-            continue;
-        };
-        let modified = fs::metadata(&path)
-            .and_then(|m| m.modified())
-            .ok()
-            .map(Timestamp::from_system_time);
-        let summary = load(&path).map(|game| game.summary());
-        saves.push(SaveEntry {
-            path,
-            name,
-            modified,
-            summary,
-        });
-    }
-    saves.sort_by(|a, b| {
-        b.modified
-            .cmp(&a.modified)
-            .then_with(|| a.name.cmp(&b.name))
-    });
-    Ok(saves)
 }
 
 #[cfg(test)]
@@ -282,42 +376,62 @@ mod tests {
     use crate::game::Player;
     use crate::rules::{Position, Preset};
 
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-        move |name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| OsString::from(v))
+    /// Set in a copy of this test binary that checks [`default_save_dir`] in the environment
+    /// it was given: the expected folder.
+    const EXPECTED_DIR_ENV: &str = "BRANDUBH_TEST_EXPECTED_SAVE_DIR";
+
+    /// Checks the save folder in a child process per environment (the environment of this
+    /// process cannot be changed safely while other tests run).
+    #[test]
+    fn the_save_folder_follows_the_environment() {
+        if let Some(expected) = std::env::var_os(EXPECTED_DIR_ENV) {
+            assert_eq!(default_save_dir(), Ok(PathBuf::from(expected)));
+            return;
+        }
+        let mut cases = vec![(
+            vec![(SAVE_DIR_ENV, "/tmp/saves"), ("HOME", "/home/u")],
+            "/tmp/saves",
+        )];
+        if cfg!(all(unix, not(target_os = "macos"))) {
+            cases.extend([
+                (vec![("HOME", "/home/u")], "/home/u/.local/share/brandubh"),
+                (
+                    vec![("XDG_DATA_HOME", "/data"), ("HOME", "/home/u")],
+                    "/data/brandubh",
+                ),
+                // The XDG spec says to ignore a relative XDG_DATA_HOME.
+                (
+                    vec![("XDG_DATA_HOME", "relative"), ("HOME", "/home/u")],
+                    "/home/u/.local/share/brandubh",
+                ),
+                (
+                    vec![(SAVE_DIR_ENV, ""), ("XDG_DATA_HOME", ""), ("HOME", "/h")],
+                    "/h/.local/share/brandubh",
+                ),
+            ]);
+        }
+        let me = std::env::current_exe().unwrap();
+        let name = "game::storage::tests::the_save_folder_follows_the_environment";
+        for (vars, expected) in cases {
+            let out = std::process::Command::new(&me)
+                .args([name, "--exact", "--test-threads=1"])
+                .env_clear()
+                .envs(vars.iter().copied())
+                .env(EXPECTED_DIR_ENV, expected)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && stdout.contains("1 passed"),
+                "{vars:?}: {stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
     }
 
-    #[test]
-    fn the_override_wins() {
-        let dir = save_dir_from(env(&[(SAVE_DIR_ENV, "/tmp/saves"), ("HOME", "/home/u")]));
-        assert_eq!(dir, Ok(PathBuf::from("/tmp/saves")));
-        assert_eq!(save_dir_from(env(&[])), Err(NoSaveDir));
-    }
-
-    #[cfg(all(unix, not(target_os = "macos")))]
-    #[test]
-    fn linux_follows_xdg() {
-        let vars = [("XDG_DATA_HOME", "/data"), ("HOME", "/home/u")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/data/brandubh"))
-        );
-        let vars = [("XDG_DATA_HOME", "relative"), ("HOME", "/home/u")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/home/u/.local/share/brandubh"))
-        );
-        let vars = [(SAVE_DIR_ENV, ""), ("XDG_DATA_HOME", ""), ("HOME", "/h")];
-        assert_eq!(
-            save_dir_from(env(&vars)),
-            Ok(PathBuf::from("/h/.local/share/brandubh"))
-        );
-    }
-
-    fn game(moves: &[&str]) -> Game {
+    /// A hot-seat game under `standard` with `moves` played (for the tests of storage and its
+    /// submodules).
+    pub(super) fn game(moves: &[&str]) -> Game {
         let mut g = Game::new(
             Preset::Standard.rules(),
             Position::start(),
@@ -351,6 +465,7 @@ mod tests {
         let mut temp_seen = None;
         let err = write_atomic(
             &path,
+            Existing::Replace,
             |out| new.write_json(out),
             |temp| {
                 // The new game is complete on disk, under another name.
@@ -382,6 +497,7 @@ mod tests {
         let before = fs::read(&path).unwrap();
         let err = write_atomic(
             &path,
+            Existing::Replace,
             |out| {
                 out.write_all(b"{\"format\": \"brandubh-game\", \"ver")?;
                 Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
@@ -395,40 +511,95 @@ mod tests {
     }
 
     #[test]
-    fn saving_creates_the_folder_and_listing_summarises_each_save() {
+    fn new_saves_never_replace_a_file() {
         let dir = tempfile::tempdir().unwrap();
-        let saves = dir.path().join("deep").join("saves");
-        assert!(list_saves(&saves).unwrap().is_empty());
+        let path = dir.path().join("mine.json");
+        save_new(&path, &game(&["d2-c2"])).unwrap();
+        let before = fs::read(&path).unwrap();
+        let err = save_new(&path, &game(&["d2-c2", "d3-e3"])).unwrap_err();
+        assert!(err.already_exists(), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), before);
+        assert_eq!(
+            files_in(dir.path()),
+            ["mine.json"],
+            "no temporary file left"
+        );
+        // Replacing is for the game's own file.
+        save_atomic(&path, &game(&["d2-c2", "d3-e3"])).unwrap();
+        assert_eq!(load(&path).unwrap().moves().len(), 2);
+    }
+
+    #[test]
+    fn numbered_saves_continue_after_the_files_there_and_skip_taken_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = dir.path().join("match");
+        assert_eq!(next_number(&saves, "game-").unwrap(), 1, "no folder yet");
+        let name = |n: u32| format!("game-{n:03}.json");
+        let g = game(&["d2-c2"]);
+        assert_eq!(
+            save_first_free(&saves, name, 1, &g).unwrap(),
+            saves.join("game-001.json")
+        );
+        fs::write(saves.join("game-007.json"), "not ours").unwrap();
+        fs::write(saves.join("game-x.json"), "").unwrap();
+        fs::write(saves.join("other-9.json"), "").unwrap();
+        assert_eq!(next_number(&saves, "game-").unwrap(), 8);
+        // Another run took 8 meanwhile: the next free number is used, nothing is replaced.
+        fs::write(saves.join("game-008.json"), "taken").unwrap();
+        assert_eq!(
+            save_first_free(&saves, name, 8, &g).unwrap(),
+            saves.join("game-009.json")
+        );
+        assert_eq!(
+            fs::read_to_string(saves.join("game-007.json")).unwrap(),
+            "not ours"
+        );
+        assert_eq!(
+            fs::read_to_string(saves.join("game-008.json")).unwrap(),
+            "taken"
+        );
+    }
+
+    #[test]
+    fn a_file_where_the_folder_should_be_is_a_failure_not_a_taken_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("autosave");
+        fs::write(&blocker, "a file").unwrap();
+        let name = |n: u32| format!("{n}.json");
+        let err = save_first_free(&blocker, name, 1, &game(&["d2-c2"])).unwrap_err();
+        assert!(!err.already_exists(), "{err}");
+        assert_eq!(
+            err.path(),
+            blocker.join("1.json"),
+            "gave up at the first name"
+        );
+        let err = save_new(&blocker.join("x.json"), &game(&[])).unwrap_err();
+        assert!(!err.already_exists(), "{err}");
+    }
+
+    #[test]
+    fn default_names_never_collide() {
+        let dir = tempfile::tempdir().unwrap();
         let mut g = game(&["d2-c2", "d3-e3"]);
         let created = Timestamp::from_unix_seconds(1_700_000_000).unwrap();
         g.set_timestamps(created, created);
-        let first = new_save_path(&saves, &g);
-        assert_eq!(first, saves.join("game-20231114-221320.json"));
-        save_atomic(&first, &g).unwrap();
-        let second = new_save_path(&saves, &g);
-        assert_ne!(first, second);
-        assert!(
-            second.to_string_lossy().ends_with("-2.json"),
-            "{}",
-            second.display()
-        );
-        fs::write(saves.join("broken.json"), "{").unwrap();
-        fs::write(saves.join("notes.txt"), "not a save").unwrap();
-        let list = list_saves(&saves).unwrap();
-        let mut names: Vec<&str> = list.iter().map(|e| e.name.as_str()).collect();
-        names.sort_unstable();
-        assert_eq!(names.len(), 2);
-        assert_eq!(names[0], "broken");
-        let good = list.iter().find(|e| e.name != "broken").unwrap();
-        assert_eq!(
-            good.summary.as_deref().unwrap(),
-            "human vs human, standard, 2 plies, ongoing"
-        );
-        assert!(good.modified.is_some());
-        let bad = list.iter().find(|e| e.name == "broken").unwrap();
-        assert!(matches!(
-            bad.summary.as_ref().unwrap_err().kind(),
-            LoadErrorKind::Truncated { .. }
-        ));
+        let first = new_save_path(dir.path(), &g);
+        assert_eq!(first, dir.path().join("game-20231114-221320.json"));
+        save_new(&first, &g).unwrap();
+        let second = new_save_path(dir.path(), &g);
+        assert_eq!(second, dir.path().join("game-20231114-221320-2.json"));
+    }
+
+    #[test]
+    fn an_injected_failure_keeps_the_previous_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        save_atomic(&path, &game(&["d2-c2"])).unwrap();
+        fail_writes::inject(Some(io::ErrorKind::StorageFull));
+        let err = save_atomic(&path, &game(&["d2-c2", "d3-e3"])).unwrap_err();
+        fail_writes::inject(None);
+        assert_eq!(err.io_error().kind(), io::ErrorKind::StorageFull);
+        assert_eq!(load(&path).unwrap().moves().len(), 1);
+        assert_eq!(files_in(dir.path()), ["game.json"]);
     }
 }

@@ -1,26 +1,23 @@
-//! Timestamps as RFC 3339 UTC strings (`2026-11-29T14:13:39Z`), without a date crate.
+//! Timestamps as RFC 3339 UTC strings (`2026-11-29T14:13:39Z`); the calendar is `jiff`'s.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// A moment to the second, from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
+/// A moment to the second, from 1970-01-01T00:00:00Z to 9999-12-30T22:00:00Z (the end of
+/// `jiff`'s range, which keeps room for any offset in year 9999).
 ///
 /// Written as RFC 3339 in UTC (`2026-11-29T14:13:39Z`); read from any RFC 3339 date-time
-/// (fractions of a second are dropped, offsets are converted to UTC).
+/// (fractions of a second are dropped, offsets are converted to UTC): the text must have the
+/// shape of RFC 3339, and `jiff` checks the date and converts it.
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
 pub struct Timestamp(u64);
-
-const SECONDS_PER_DAY: u64 = 86_400;
-/// Days from 0000-03-01 (the start of the proleptic Gregorian era used below) to 1970-01-01.
-const EPOCH_DAYS: i64 = 719_468;
-const DAYS_PER_ERA: i64 = 146_097;
 
 impl Timestamp {
     /// 1970-01-01T00:00:00Z.
     pub const EPOCH: Timestamp = Timestamp(0);
-    /// 9999-12-31T23:59:59Z, the last moment with a four-digit year.
-    pub const MAX: Timestamp = Timestamp(253_402_300_799);
+    /// 9999-12-30T22:00:00Z, the last whole second `jiff` holds.
+    pub const MAX: Timestamp = Timestamp(253_402_207_200);
 
     /// The moment `seconds` after 1970-01-01T00:00:00Z, if it is not after [`Timestamp::MAX`].
     pub const fn from_unix_seconds(seconds: u64) -> Option<Timestamp> {
@@ -54,56 +51,31 @@ impl Timestamp {
     pub fn system_time(self) -> SystemTime {
         UNIX_EPOCH + Duration::from_secs(self.0)
     }
-}
 
-/// The (year, month, day) of a day counted from 1970-01-01 (H. Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + EPOCH_DAYS;
-    let era = z.div_euclid(DAYS_PER_ERA);
-    let doe = z.rem_euclid(DAYS_PER_ERA);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
+    /// The same moment in `jiff`, which holds every timestamp.
+    fn to_jiff(self) -> jiff::Timestamp {
+        i64::try_from(self.0)
+            .ok()
+            .and_then(|s| jiff::Timestamp::from_second(s).ok())
+            .unwrap_or(jiff::Timestamp::MAX)
+    }
 
-/// The day counted from 1970-01-01 of a valid date (H. Hinnant's `days_from_civil`).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let yoe = year - era * 400;
-    let mp = if month > 2 { month - 3 } else { month + 9 };
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * DAYS_PER_ERA + doe - EPOCH_DAYS
-}
-
-const fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
+    /// A `jiff` moment truncated to the second, if it is not before 1970.
+    fn from_jiff(moment: jiff::Timestamp) -> Option<Timestamp> {
+        if moment < jiff::Timestamp::UNIX_EPOCH {
+            return None;
+        }
+        u64::try_from(moment.as_second())
+            .ok()
+            .and_then(Timestamp::from_unix_seconds)
     }
 }
 
 impl fmt::Display for Timestamp {
     /// `YYYY-MM-DDTHH:MM:SSZ`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // At most MAX / 86400 < 2^32 days: the conversion cannot fail.
-        let days = i64::try_from(self.0 / SECONDS_PER_DAY).unwrap_or(i64::MAX);
-        let (year, month, day) = civil_from_days(days);
-        let second = self.0 % SECONDS_PER_DAY;
-        write!(
-            f,
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-            second / 3600,
-            second / 60 % 60,
-            second % 60
-        )
+        // Whole seconds: jiff writes no fraction.
+        write!(f, "{}", self.to_jiff())
     }
 }
 
@@ -116,96 +88,57 @@ impl fmt::Display for ParseTimestampError {
         write!(
             f,
             "\"{}\" is not an RFC 3339 time between 1970 and 9999 like 2026-11-29T14:13:39Z",
-            self.0.escape_debug()
+            crate::quote::excerpt(&self.0)
         )
     }
 }
 
 impl std::error::Error for ParseTimestampError {}
 
-/// Reads a run of exactly `N` ASCII digits from the front of `text`.
-fn digits<const N: usize>(text: &mut &[u8]) -> Option<i64> {
-    let (head, rest) = text.split_at_checked(N)?;
-    let mut value = 0;
-    for &b in head {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        value = value * 10 + i64::from(b - b'0');
-    }
-    *text = rest;
-    Some(value)
-}
+/// The shape of an RFC 3339 date-time (section 5.6) as a regular expression, for the save
+/// format's JSON Schema; [`is_rfc3339_shaped`] checks the same shape.
+pub(super) const RFC3339_PATTERN: &str = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$";
 
-/// Takes `byte` (either case for letters) from the front of `text`.
-fn expect(text: &mut &[u8], byte: u8) -> Option<()> {
-    let (&first, rest) = text.split_first()?;
-    first.eq_ignore_ascii_case(&byte).then(|| *text = rest)
-}
-
-/// Seconds since the epoch of an RFC 3339 date-time, or `None`.
-fn parse_rfc3339(text: &str) -> Option<u64> {
-    let mut s = text.as_bytes();
-    let year = digits::<4>(&mut s)?;
-    expect(&mut s, b'-')?;
-    let month = digits::<2>(&mut s)?;
-    expect(&mut s, b'-')?;
-    let day = digits::<2>(&mut s)?;
-    expect(&mut s, b'T')?;
-    let hour = digits::<2>(&mut s)?;
-    expect(&mut s, b':')?;
-    let minute = digits::<2>(&mut s)?;
-    expect(&mut s, b':')?;
-    let second = digits::<2>(&mut s)?;
-    if expect(&mut s, b'.').is_some() {
-        let fraction = s.iter().take_while(|b| b.is_ascii_digit()).count();
-        if fraction == 0 {
-            return None;
-        }
-        s = &s[fraction..];
-    }
-    let offset = if expect(&mut s, b'Z').is_some() {
-        0
-    } else {
-        let sign = match s.split_first()? {
-            (b'+', rest) => {
-                s = rest;
-                1
-            }
-            (b'-', rest) => {
-                s = rest;
-                -1
-            }
-            _ => return None,
-        };
-        let hours = digits::<2>(&mut s)?;
-        expect(&mut s, b':')?;
-        let minutes = digits::<2>(&mut s)?;
-        if hours > 23 || minutes > 59 {
-            return None;
-        }
-        sign * (hours * 60 + minutes) * 60
+/// Whether `text` has the shape of an RFC 3339 date-time (section 5.6):
+/// `YYYY-MM-DDTHH:MM:SS`, an optional fraction, then `Z` or `+HH:MM`/`-HH:MM`. `jiff` reads a wider format (ISO 8601
+/// and RFC 9557 forms such as `20261129T141339Z` or `2026-11-29 14:13Z[Europe/Dublin]`),
+/// which other programs reading the format would not expect.
+fn is_rfc3339_shaped(text: &str) -> bool {
+    // `d` a digit, `T` the separator; `T` and `Z` may be lowercase (RFC 3339, 5.6).
+    const DATE_TIME: &[u8; 19] = b"dddd-dd-ddTdd:dd:dd";
+    let Some((head, mut rest)) = text.as_bytes().split_at_checked(DATE_TIME.len()) else {
+        return false;
     };
-    let valid = s.is_empty()
-        && (1..=12).contains(&month)
-        && (1..=days_in_month(year, month)).contains(&day)
-        && hour < 24
-        && minute < 60
-        && second < 60;
-    if !valid {
-        return None;
+    let head_ok = head.iter().zip(DATE_TIME).all(|(&b, &t)| match t {
+        b'd' => b.is_ascii_digit(),
+        b'T' => b.eq_ignore_ascii_case(&b'T'),
+        _ => b == t,
+    });
+    if let Some(fraction) = rest.strip_prefix(b".") {
+        let digits = fraction.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            return false;
+        }
+        rest = &fraction[digits..];
     }
-    let seconds =
-        days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset;
-    u64::try_from(seconds).ok()
+    let offset_ok = match rest {
+        [z] => z.eq_ignore_ascii_case(&b'Z'),
+        [sign, h1, h2, b':', m1, m2] => {
+            matches!(sign, b'+' | b'-') && [h1, h2, m1, m2].iter().all(|b| b.is_ascii_digit())
+        }
+        _ => false,
+    };
+    head_ok && offset_ok
 }
 
 impl FromStr for Timestamp {
     type Err = ParseTimestampError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        parse_rfc3339(s)
-            .and_then(Timestamp::from_unix_seconds)
+        Some(s)
+            .filter(|s| is_rfc3339_shaped(s))
+            .and_then(|s| s.parse::<jiff::Timestamp>().ok())
+            .and_then(Timestamp::from_jiff)
             .ok_or_else(|| ParseTimestampError(s.to_owned()))
     }
 }
@@ -227,8 +160,12 @@ mod tests {
         assert_eq!(at(978_307_199), "2000-12-31T23:59:59Z");
         assert_eq!(at(1_700_000_000), "2023-11-14T22:13:20Z");
         assert_eq!(at(4_107_542_400), "2100-03-01T00:00:00Z");
-        assert_eq!(at(253_402_300_799), "9999-12-31T23:59:59Z");
-        assert_eq!(Timestamp::from_unix_seconds(253_402_300_800), None);
+        assert_eq!(at(253_402_207_200), "9999-12-30T22:00:00Z");
+        assert_eq!(Timestamp::from_unix_seconds(253_402_207_201), None);
+        assert_eq!(
+            Some(jiff::Timestamp::MAX.as_second()),
+            i64::try_from(Timestamp::MAX.unix_seconds()).ok()
+        );
     }
 
     #[test]
@@ -240,34 +177,62 @@ mod tests {
         assert_eq!(t("2023-11-15T00:13:20+02:00"), Ok(1_700_000_000));
         assert_eq!(t("2023-11-14T20:43:20-01:30"), Ok(1_700_000_000));
         assert_eq!(t("2000-02-29T00:00:00Z"), Ok(951_782_400));
+        assert_eq!(t("1970-01-01T00:00:00Z"), Ok(0));
+        assert_eq!(t("9999-12-30T22:00:00.999Z"), Ok(Timestamp::MAX.0));
+        // RFC 3339 allows a leap second; jiff reads it as the second before.
+        assert_eq!(t("2016-12-31T23:59:60Z"), t("2016-12-31T23:59:59Z"));
     }
 
     #[test]
     fn rejects_impossible_or_malformed_times() {
         for bad in [
             "",
+            "yesterday",
             "2023-11-14",
             "2023-11-14T22:13:20",
-            "2023-11-14 22:13:20Z",
             "2023-13-01T00:00:00Z",
             "2023-00-01T00:00:00Z",
             "2023-02-29T00:00:00Z",
             "1900-02-29T00:00:00Z",
             "2023-04-31T00:00:00Z",
+            "2026-02-30T12:00:00Z",
             "2023-11-14T24:00:00Z",
             "2023-11-14T22:60:00Z",
-            "2023-11-14T22:13:60Z",
+            "2023-11-14T22:13:61Z",
             "2023-11-14T22:13:20.Z",
             "2023-11-14T22:13:20+2:00",
-            "2023-11-14T22:13:20+24:00",
+            "2023-11-14T22:13:20+26:00",
             "2023-11-14T22:13:20Zjunk",
             "1969-12-31T23:59:59Z",
+            "9999-12-30T22:00:01Z",
+            "9999-12-31T23:59:59Z",
+            "1969-12-31T23:59:59.5Z",
             "1970-01-01T00:30:00+01:00",
-            "+2023-11-14T22:13:20Z",
             "２023-11-14T22:13:20Z",
+            // Read by jiff, but not RFC 3339.
+            "+2023-11-14T22:13:20Z",
+            "+002023-11-14T22:13:20Z",
+            "2023-11-14 22:13:20Z",
+            "2023-11-14T22:13:20+02",
+            "2023-11-14T22:13:20+0200",
+            "20231114T221320Z",
+            "2023-11-14T22:13:20Z[Europe/Dublin]",
+            "2023-11-14T22:13Z",
+            "2023-11-14T22:13:20,5Z",
         ] {
             assert!(bad.parse::<Timestamp>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn errors_quote_the_text_escaped() {
+        let err = "2026-02-30T12:00:00Z".parse::<Timestamp>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "\"2026-02-30T12:00:00Z\" is not an RFC 3339 time between 1970 and 9999 like 2026-11-29T14:13:39Z"
+        );
+        let text = "\u{1b}[2J".parse::<Timestamp>().unwrap_err().to_string();
+        assert!(text.starts_with("\"\\u{1b}[2J\" is not"), "{text}");
     }
 
     #[test]
@@ -292,13 +257,6 @@ mod tests {
             let text = t.to_string();
             prop_assert_eq!(text.len(), 20);
             prop_assert_eq!(text.parse::<Timestamp>(), Ok(t));
-        }
-
-        #[test]
-        fn days_convert_both_ways(days in 0i64..2_932_897) {
-            let (y, m, d) = civil_from_days(days);
-            prop_assert!((1..=12).contains(&m) && (1..=days_in_month(y, m)).contains(&d));
-            prop_assert_eq!(days_from_civil(y, m, d), days);
         }
     }
 }

@@ -2,7 +2,7 @@
 //! search engine's moves and analysis. The search runs on a worker thread, so `goodbye`,
 //! `finish` or a new `rules` stop it at once and nothing waits on a blocked read.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -10,10 +10,13 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::clock::Clock;
-use super::rules_string::{parse_position_record, parse_rules_string, position_record};
 use crate::ai::{self, Ai, Limits, SearchInfo};
 use crate::game::{EngineKind, Level};
-use crate::rules::{GameState, Move, MoveText, Preset, Rules, Side, excerpt};
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
+use crate::rules::{
+    GameState, Move, MoveText, Preset, Rules, Side, parse_position_record, parse_rules_string,
+    position_record,
+};
 
 /// How the engine plays.
 #[derive(Copy, Clone, Debug)]
@@ -31,6 +34,8 @@ const CLOCK_GRACE: Duration = Duration::from_millis(100);
 
 enum Event {
     Line(String),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped.
+    LineTooLong,
     Closed,
     Progress(u64, SearchInfo),
     Done {
@@ -79,19 +84,59 @@ fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, tx: Sender<Event>) {
     thread::spawn(move || {
         let mut bytes = Vec::new();
         loop {
-            bytes.clear();
-            match input.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&bytes).trim().to_owned();
-                    if tx.send(Event::Line(line)).is_err() {
-                        return;
-                    }
-                }
+            let event = match read_line(&mut input, &mut bytes) {
+                Ok(Some(true)) => Event::Line(String::from_utf8_lossy(&bytes).trim().to_owned()),
+                Ok(Some(false)) => Event::LineTooLong,
+                Ok(None) | Err(_) => break,
+            };
+            if tx.send(event).is_err() {
+                return;
             }
         }
         let _ = tx.send(Event::Closed);
     });
+}
+
+/// The longest input line kept, in bytes, without its end; a longer one is skipped.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Reads the next line into `bytes`: `Some(true)` when it fits in [`MAX_LINE_BYTES`],
+/// `Some(false)` when it is longer (then it is skipped to its end, never held whole in memory),
+/// `None` at the end of input.
+fn read_line<R: BufRead>(input: &mut R, bytes: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    bytes.clear();
+    // The line and its end, or one byte too many.
+    let limit = MAX_LINE_BYTES as u64 + 1;
+    let read = input.by_ref().take(limit).read_until(b'\n', bytes)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') || read <= MAX_LINE_BYTES {
+        return Ok(Some(true));
+    }
+    bytes.clear();
+    skip_line(input)?;
+    Ok(Some(false))
+}
+
+/// Consumes input up to and including the next line end (or to the end of input).
+fn skip_line<R: BufRead>(input: &mut R) -> io::Result<()> {
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        if let Some(end) = buffer.iter().position(|&b| b == b'\n') {
+            input.consume(end + 1);
+            return Ok(());
+        }
+        let all = buffer.len();
+        input.consume(all);
+    }
 }
 
 struct Session<W> {
@@ -161,6 +206,13 @@ impl<W: Write> Session<W> {
                     self.note('<', &line);
                     self.handle(&line)?;
                 }
+                Event::LineTooLong => {
+                    self.note('<', "(a line over the length limit, skipped)");
+                    self.error(
+                        0,
+                        &format!("line longer than {MAX_LINE_BYTES} bytes: skipped"),
+                    )?;
+                }
                 Event::Closed => break,
                 Event::Progress(id, info) => {
                     if self.search.as_ref().is_some_and(|s| s.id == id) {
@@ -191,8 +243,10 @@ impl<W: Write> Session<W> {
         self.out.flush()
     }
 
+    /// Reports an error; whatever input the message quotes cannot put a control character on
+    /// the line.
     fn error(&mut self, code: i32, message: &str) -> io::Result<()> {
-        self.send(&format!("error {code} {message}"))
+        self.send(&format!("error {code} {}", escaped(message, MESSAGE_CHARS)))
     }
 
     fn handle(&mut self, line: &str) -> io::Result<()> {
@@ -458,22 +512,9 @@ fn parse_side(text: &str) -> Option<Side> {
     }
 }
 
-/// A move in simple or full OpenTafl notation: a piece letter in front (`Ke5-e1`) and a
-/// one-character threat mark (`+`, `-`) at the end are dropped; captures are not needed.
+/// A move in simple or full OpenTafl notation (`e5-e1`, `Ke5-e1xe2+`); only the move is
+/// taken: the board after it comes with every message and is checked against ours.
 fn parse_protocol_move(text: &str) -> Result<Move, String> {
-    let text = match text.chars().next() {
-        Some('t' | 'T' | 'K' | 'k')
-            if text.chars().nth(1).is_some_and(|c| c.is_ascii_lowercase()) =>
-        {
-            &text[1..]
-        }
-        _ => text,
-    };
-    let text = if text.ends_with("++") || text.ends_with("--") {
-        text
-    } else {
-        text.trim_end_matches(['+', '-'])
-    };
     text.parse::<MoveText>()
         .map(|t| t.mv)
         .map_err(|e| e.to_string())
@@ -505,5 +546,40 @@ mod tests {
         }
         assert!(parse_protocol_move("e5").is_err());
         assert!(parse_protocol_move("").is_err());
+    }
+
+    /// The lines `read_line` gives for `input`: the text, or `None` for a skipped one.
+    fn lines(input: &[u8]) -> Vec<Option<String>> {
+        let mut input = io::BufReader::with_capacity(1000, input);
+        let mut bytes = Vec::new();
+        let mut lines = Vec::new();
+        while let Some(fits) = read_line(&mut input, &mut bytes).unwrap() {
+            lines.push(fits.then(|| String::from_utf8_lossy(&bytes).into_owned()));
+            if !fits {
+                assert!(bytes.is_empty(), "a skipped line is not kept");
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_skipped_and_the_next_one_read() {
+        let longest = "x".repeat(MAX_LINE_BYTES);
+        let input = format!("{longest}\n{longest}y\nhello\n{longest}yz");
+        assert_eq!(
+            lines(input.as_bytes()),
+            [
+                Some(format!("{longest}\n")),
+                None,
+                Some("hello\n".to_owned()),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn a_last_line_without_its_end_is_read() {
+        assert_eq!(lines(b"goodbye"), [Some("goodbye".to_owned())]);
+        assert!(lines(b"").is_empty());
     }
 }

@@ -1,19 +1,12 @@
 //! Move notation: `d2-d5`, with captures `d2-d5xd6/e5`, and end marks `++` (king captured)
-//! and `--` (king escaped).
+//! and `--` (king escaped); read also in OpenTafl's notation (`Ke5-e1`, the marks `+` and
+//! `-`, `---` for a resignation) and the archive notation (`e2-d2xc2xd3`, `timeout`).
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bitboard, Move, ParseSquareError, Square};
-
-/// `text` as quoted in an error message: at most 40 characters, with `…` when cut.
-pub fn excerpt(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
+use super::{Bitboard, Move, ParseSquareError, Piece, Square};
+use crate::quote::excerpt;
 
 /// The mark that ends a move which ends the game on the board.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
@@ -60,21 +53,48 @@ impl fmt::Display for AnnotatedMove {
     }
 }
 
+/// A mark after a move that tells, without ending the game, how the king stands (OpenTafl's
+/// notation): checked like every annotation.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum InfoMark {
+    /// `+`: after the move the attackers could capture the king with one move.
+    KingThreatened,
+    /// `-`: after the move the king has an open line to a corner.
+    KingCanEscape,
+}
+
+impl InfoMark {
+    /// `+` or `-`.
+    pub const fn text(self) -> &'static str {
+        match self {
+            InfoMark::KingThreatened => "+",
+            InfoMark::KingCanEscape => "-",
+        }
+    }
+}
+
 /// A move as a player or file wrote it: the move, and the annotations to check, if given.
+/// Our form is `d2-d5xd6/e5++`; OpenTafl's notation adds piece letters (`Ke5-e1`, `xKd4`)
+/// and the marks `+` and `-`, and other archives list captures as `xc2xd3`.
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub struct MoveText {
     /// The move.
     pub mv: Move,
     /// The captures listed after `x`, in the order written; `None` when there is no `x` part.
     pub captures: Option<Vec<Square>>,
+    /// The squares written with a piece letter (`t`, `T`, `K`) in front, with that piece:
+    /// the moving piece's square or captured ones. Each must hold that piece before the move.
+    pub letters: Vec<(Square, Piece)>,
     /// The end mark, if one was written.
     pub mark: Option<EndMark>,
+    /// The information mark (`+`, `-`), if one was written.
+    pub info: Option<InfoMark>,
 }
 
 /// Why a text is not a move.
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub enum ParseMoveError {
-    /// Not of the shape `d2-d5[xd6[/e5]][++|--]`.
+    /// Not of the shape `d2-d5[xd6[/e5]][++|--|+|-]`.
     Malformed(String),
     /// A square in it is not a square.
     Square(ParseSquareError),
@@ -107,19 +127,45 @@ impl From<ParseSquareError> for ParseMoveError {
     }
 }
 
+/// Splits the marks off the end of a move: `++`, `--`, `+` or `-`.
+fn split_marks(text: &str) -> (&str, Option<EndMark>, Option<InfoMark>) {
+    if let Some(rest) = text.strip_suffix("++") {
+        (rest, Some(EndMark::KingCaptured), None)
+    } else if let Some(rest) = text.strip_suffix("--") {
+        (rest, Some(EndMark::KingEscaped), None)
+    } else if let Some(rest) = text.strip_suffix('+') {
+        (rest, None, Some(InfoMark::KingThreatened))
+    } else if let Some(rest) = text.strip_suffix('-') {
+        (rest, None, Some(InfoMark::KingCanEscape))
+    } else {
+        (text, None, None)
+    }
+}
+
+/// A square with an optional piece letter in front (`e5`, `Ke5`), the letter recorded in
+/// `letters`.
+fn lettered_square(
+    text: &str,
+    letters: &mut Vec<(Square, Piece)>,
+) -> Result<Square, ParseMoveError> {
+    let mut chars = text.chars();
+    let letter = chars.next().and_then(Piece::from_letter);
+    match letter {
+        Some(piece) if chars.next().is_some_and(|c| c.is_ascii_alphabetic()) => {
+            let sq: Square = text[1..].parse()?;
+            letters.push((sq, piece));
+            Ok(sq)
+        }
+        _ => Ok(text.parse()?),
+    }
+}
+
 impl FromStr for MoveText {
     type Err = ParseMoveError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let malformed = || ParseMoveError::Malformed(s.to_owned());
-        let text = s.trim();
-        let (text, mark) = if let Some(rest) = text.strip_suffix("++") {
-            (rest, Some(EndMark::KingCaptured))
-        } else if let Some(rest) = text.strip_suffix("--") {
-            (rest, Some(EndMark::KingEscaped))
-        } else {
-            (text, None)
-        };
+        let (text, mark, info) = split_marks(s.trim());
         let (squares, captures) = match text.split_once(['x', 'X']) {
             Some((squares, captures)) => (squares, Some(captures)),
             None => (text, None),
@@ -128,16 +174,17 @@ impl FromStr for MoveText {
         if from.is_empty() || to.is_empty() {
             return Err(malformed());
         }
-        let mv = Move::new(from.parse()?, to.parse()?);
+        let mut letters = Vec::new();
+        let mv = Move::new(lettered_square(from, &mut letters)?, to.parse()?);
         let captures = match captures {
             None => None,
             Some(list) => {
                 let mut seen = Vec::new();
-                for name in list.split('/') {
+                for name in list.split(['/', 'x', 'X']) {
                     if name.is_empty() {
                         return Err(malformed());
                     }
-                    let sq: Square = name.parse()?;
+                    let sq = lettered_square(name, &mut letters)?;
                     if seen.contains(&sq) {
                         return Err(ParseMoveError::DuplicateCapture(sq));
                     }
@@ -146,7 +193,36 @@ impl FromStr for MoveText {
                 Some(seen)
             }
         };
-        Ok(MoveText { mv, captures, mark })
+        Ok(MoveText {
+            mv,
+            captures,
+            letters,
+            mark,
+            info,
+        })
+    }
+}
+
+/// One entry of a move record: a move, or an ending written in the place of a move.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum RecordEntry {
+    /// A move, with its annotations to check.
+    Move(MoveText),
+    /// `---` (OpenTafl's notation): the side to move resigns.
+    Resignation,
+    /// `timeout` (the archive notation): the side to move ran out of time.
+    Timeout,
+}
+
+impl FromStr for RecordEntry {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim() {
+            "---" => Ok(RecordEntry::Resignation),
+            "timeout" => Ok(RecordEntry::Timeout),
+            _ => s.parse().map(RecordEntry::Move),
+        }
     }
 }
 
@@ -176,6 +252,57 @@ mod tests {
         assert_eq!(t.mark, Some(EndMark::KingCaptured));
         let t: MoveText = " c4-c1-- ".parse().unwrap();
         assert_eq!((t.captures, t.mark), (None, Some(EndMark::KingEscaped)));
+    }
+
+    #[test]
+    fn reads_opentafl_letters_and_marks() {
+        let t: MoveText = "Ke5-e1xe2/Kd1+".parse().unwrap();
+        assert_eq!(t.mv, Move::new(sq("e5"), sq("e1")));
+        assert_eq!(t.captures, Some(vec![sq("e2"), sq("d1")]));
+        assert_eq!(
+            t.letters,
+            [(sq("e5"), Piece::King), (sq("d1"), Piece::King)]
+        );
+        assert_eq!((t.mark, t.info), (None, Some(InfoMark::KingThreatened)));
+        let t: MoveText = "td2-d5-".parse().unwrap();
+        assert_eq!(t.letters, [(sq("d2"), Piece::Attacker)]);
+        assert_eq!((t.mark, t.info), (None, Some(InfoMark::KingCanEscape)));
+        let t: MoveText = "Kc4-c1--".parse().unwrap();
+        assert_eq!((t.mark, t.info), (Some(EndMark::KingEscaped), None));
+        for bad in ["k5-e1", "Ze5-e1", "e5-e1+-", "e5-e1xZd2"] {
+            assert!(bad.parse::<MoveText>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reads_the_archive_form_of_several_captures() {
+        let t: MoveText = "e2-d2xc2xd3".parse().unwrap();
+        assert_eq!(t.captures, Some(vec![sq("c2"), sq("d3")]));
+        let t: MoveText = "e2-d2xc2/d3xe1".parse().unwrap();
+        assert_eq!(t.captures, Some(vec![sq("c2"), sq("d3"), sq("e1")]));
+        assert_eq!(
+            "e2-d2xc2xc2".parse::<MoveText>(),
+            Err(ParseMoveError::DuplicateCapture(sq("c2")))
+        );
+        assert!(matches!(
+            "e2-d2xc2x".parse::<MoveText>(),
+            Err(ParseMoveError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn record_entries_are_moves_resignations_and_timeouts() {
+        assert_eq!("---".parse(), Ok(RecordEntry::Resignation));
+        assert_eq!(" timeout ".parse(), Ok(RecordEntry::Timeout));
+        assert!(matches!(
+            "d2-d5xd6".parse::<RecordEntry>(),
+            Ok(RecordEntry::Move(MoveText {
+                captures: Some(_),
+                ..
+            }))
+        ));
+        assert!("----".parse::<RecordEntry>().is_err());
+        assert!("Timeout".parse::<RecordEntry>().is_err());
     }
 
     #[test]

@@ -2,12 +2,13 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Bitboard, Position, Repetition, Rules, Side};
 
 /// Why a game ended.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// The king reached a corner.
@@ -24,11 +25,26 @@ pub enum Reason {
     Agreement,
     /// A player resigned.
     Resignation,
+    /// A player ran out of time (the flag fell); the other side wins.
+    Time,
     /// A match runner stopped the game (for example at a ply cap).
     Adjudicated,
 }
 
 impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 9] = [
+        Reason::KingEscaped,
+        Reason::KingCaptured,
+        Reason::Encircled,
+        Reason::NoMoves,
+        Reason::Repetition,
+        Reason::Agreement,
+        Reason::Resignation,
+        Reason::Time,
+        Reason::Adjudicated,
+    ];
+
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -39,6 +55,7 @@ impl Reason {
             Reason::Repetition => "repetition",
             Reason::Agreement => "agreement",
             Reason::Resignation => "resignation",
+            Reason::Time => "time",
             Reason::Adjudicated => "adjudicated",
         }
     }
@@ -127,21 +144,27 @@ pub fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
 }
 
 /// Whether the last position of `history` (oldest first) occurs there for the third time.
-/// Only the stretch since the last capture is searched: no earlier position can recur.
 #[inline]
 pub fn is_third_occurrence(history: &[Position]) -> bool {
-    let Some(current) = history.last() else {
-        return false;
-    };
-    let pieces = current.occupied().count();
     history
+        .split_last()
+        .is_some_and(|(current, earlier)| occurrences_before(earlier, current) >= 2)
+}
+
+/// How often `position` occurred in `earlier`, the positions before it (oldest first, the
+/// last one being the position it arises from). Only positions with the same side to move
+/// since the last capture are compared: no earlier position can recur.
+#[inline]
+pub(crate) fn occurrences_before(earlier: &[Position], position: &Position) -> usize {
+    let pieces = position.occupied().count();
+    earlier
         .iter()
         .rev()
+        .skip(1)
         .step_by(2)
         .take_while(|p| p.occupied().count() == pieces)
-        .filter(|p| *p == current)
+        .filter(|p| *p == position)
         .count()
-        >= 3
 }
 
 /// What the rules decide when the last move created a third occurrence; `side_to_move` is

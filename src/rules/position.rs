@@ -6,7 +6,8 @@ use std::str::FromStr;
 use super::capture::{self, Board};
 use super::tables::{reach_from, soldier_move_count};
 use super::zobrist::{piece_key, side_key};
-use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square, excerpt};
+use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square};
+use crate::quote::excerpt;
 
 /// A legal arrangement of pieces with the side to move. Fields are private: every `Position`
 /// has at most one king and no soldier on the throne or a corner.
@@ -73,6 +74,16 @@ impl Position {
     /// The side to move.
     pub const fn side_to_move(&self) -> Side {
         self.side
+    }
+
+    /// The same board with `side` to move.
+    #[must_use]
+    pub(crate) fn with_side_to_move(mut self, side: Side) -> Position {
+        if side != self.side {
+            self.side = side;
+            self.key ^= side_key(Side::Attackers) ^ side_key(Side::Defenders);
+        }
+        self
     }
 
     /// The attacking soldiers.
@@ -360,7 +371,7 @@ impl fmt::Display for SetupError {
             Self::BadChar { rank, ch } => write!(
                 f,
                 "rank {rank}: '{}' is not t, T, K or a digit 1-7",
-                ch.escape_default()
+                excerpt(&ch.to_string())
             ),
             Self::BadSide(s) => write!(f, "side to move \"{}\" is not a or d", excerpt(s)),
             Self::Trailing(s) => {

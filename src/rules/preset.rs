@@ -2,10 +2,11 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// How the king standing on the throne is captured.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum KingOnThrone {
     /// Attackers on all four sides.
@@ -15,7 +16,7 @@ pub enum KingOnThrone {
 }
 
 /// How the king on a square beside the (then empty) throne is captured.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum KingBesideThrone {
     /// Attackers on the three sides away from the throne.
@@ -27,7 +28,7 @@ pub enum KingBesideThrone {
 }
 
 /// What the third occurrence of a position (board + side to move) decides.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Repetition {
     /// The player whose move created the third occurrence loses.
@@ -41,7 +42,7 @@ pub enum Repetition {
 }
 
 /// Every rule parameter that differs between rule sets. Plain data: any combination is playable.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
     /// The empty throne is hostile to attackers (an anvil against them).
@@ -66,7 +67,17 @@ pub struct Rules {
 
 /// The named rule sets of RULES.md §3.
 #[derive(
-    Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, clap::ValueEnum,
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Hash,
+    Debug,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {

@@ -3,7 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bitboard, excerpt};
+use super::Bitboard;
+use crate::quote::excerpt;
 
 /// Number of files (and of ranks) on the board.
 pub const SIZE: u8 = 7;

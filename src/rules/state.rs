@@ -3,10 +3,12 @@
 
 use std::fmt;
 
-use super::outcome::{decided_at_setup, decided_by_move, is_third_occurrence, repetition_outcome};
+use super::outcome::{
+    decided_at_setup, decided_by_move, is_third_occurrence, occurrences_before, repetition_outcome,
+};
 use super::{
-    AnnotatedMove, Bitboard, EndMark, IllegalMove, Move, MoveList, MoveText, Outcome,
-    ParseMoveError, Position, Reason, Rules, Side, Square,
+    AnnotatedMove, Bitboard, EndMark, IllegalMove, InfoMark, Move, MoveList, MoveText, Outcome,
+    ParseMoveError, Piece, Position, Reason, Rules, Side, Square,
 };
 
 /// Rules, the positions of a game so far and its outcome. Playing a move updates all three.
@@ -80,13 +82,7 @@ impl GameState {
 
     /// How often the current position has occurred so far, this time included.
     pub fn occurrences(&self) -> usize {
-        let current = self.position();
-        self.history
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|p| *p == current)
-            .count()
+        1 + occurrences_before(&self.history[..self.ply()], self.position())
     }
 
     /// Checks `mv` without playing it.
@@ -132,18 +128,38 @@ impl GameState {
 
     /// Plays a move written as text. Annotations are checked, not trusted: listed captures
     /// must be exactly the soldiers the move captures (in any order; the king's square may be
-    /// added when he is captured), and an end mark must be right.
+    /// added when he is captured), piece letters must name the pieces on their squares, an
+    /// end mark must be right, and so must OpenTafl's marks `+` and `-`.
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let written: MoveText = text.parse()?;
         self.check_move(written.mv)?;
-        let king = self.position().king();
+        let before = *self.position();
+        if let Some(&(square, letter)) = written
+            .letters
+            .iter()
+            .find(|&&(sq, piece)| before.piece_at(sq) != Some(piece))
+        {
+            return Err(MoveError::WrongPiece {
+                square,
+                letter,
+                actual: before.piece_at(square),
+            });
+        }
         let done = self.play_unchecked(written.mv);
-        let wrong = annotation_error(&written, done, king);
+        let wrong = annotation_error(&written, done, before.king())
+            .or_else(|| info_error(&written, done, self.position(), &self.rules));
         if let Some(error) = wrong {
             self.undo();
             return Err(error);
         }
         Ok(done)
+    }
+
+    /// The moves of `line` as they would be played from here, annotated, up to the first
+    /// one that cannot be played (the game is unchanged).
+    pub fn annotate(&self, line: &[Move]) -> Vec<AnnotatedMove> {
+        let mut state = self.clone();
+        line.iter().map_while(|&mv| state.play(mv).ok()).collect()
     }
 
     /// Takes back the last move, if any, and returns the position it was played from.
@@ -183,6 +199,21 @@ fn annotation_error(
     (written.mark.is_some() && written.mark != done.mark).then_some(MoveError::WrongMark(done))
 }
 
+/// What is wrong with an information mark of `written`, given the position `after` the move.
+fn info_error(
+    written: &MoveText,
+    done: AnnotatedMove,
+    after: &Position,
+    rules: &Rules,
+) -> Option<MoveError> {
+    let mark = written.info?;
+    let holds = match mark {
+        InfoMark::KingThreatened => !after.king_capture_moves(rules).is_empty(),
+        InfoMark::KingCanEscape => !after.king_open_corners().is_empty(),
+    };
+    (!holds).then_some(MoveError::WrongInfo { mark, actual: done })
+}
+
 /// Why a written move cannot be played.
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub enum MoveError {
@@ -199,6 +230,22 @@ pub enum MoveError {
     },
     /// The end mark does not match what the move does.
     WrongMark(AnnotatedMove),
+    /// A piece letter names a piece that is not on its square.
+    WrongPiece {
+        /// The square written with the letter.
+        square: Square,
+        /// The piece the letter names.
+        letter: Piece,
+        /// What stands there before the move.
+        actual: Option<Piece>,
+    },
+    /// An information mark (`+`, `-`) that does not hold after the move.
+    WrongInfo {
+        /// The mark written.
+        mark: InfoMark,
+        /// The move.
+        actual: AnnotatedMove,
+    },
 }
 
 impl fmt::Display for MoveError {
@@ -226,6 +273,35 @@ impl fmt::Display for MoveError {
                     "end mark given, but the move {actual} does not end the game"
                 ),
             },
+            Self::WrongPiece {
+                square,
+                letter,
+                actual,
+            } => {
+                let letter = letter.letter();
+                match actual {
+                    Some(piece) => write!(
+                        f,
+                        "{letter}{square} written, but the piece on {square} is {}",
+                        piece.letter()
+                    ),
+                    None => write!(f, "{letter}{square} written, but {square} is empty"),
+                }
+            }
+            Self::WrongInfo {
+                mark: InfoMark::KingThreatened,
+                actual,
+            } => write!(
+                f,
+                "\"+\" written, but after {actual} the attackers cannot capture the king with one move"
+            ),
+            Self::WrongInfo {
+                mark: InfoMark::KingCanEscape,
+                actual,
+            } => write!(
+                f,
+                "\"-\" written, but after {actual} the king has no open line to a corner"
+            ),
         }
     }
 }

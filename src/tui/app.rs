@@ -3,29 +3,38 @@
 
 mod ai;
 mod files;
+mod review;
 #[cfg(test)]
 mod tests;
+mod warnings;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
+use self::files::continue_text;
+use self::warnings::Warnings;
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{self, Question, SavePrompt, SavesList};
+use super::dialogs::{self, Leaving, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
+use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::panels::{self, PanelData};
-use super::screens::{self, RulesScreen, SetupForm};
+use super::review::Review;
+use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
 use super::theme::Look;
 use crate::game::Player;
-use crate::rules::{Bitboard, EndMark, IllegalMove, Move, MoveError, Piece, Preset, Side, Square};
+use crate::game::storage::SaveEntry;
+use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Side, Square};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Rule preset.
     pub preset: Preset,
+    /// The position the game starts from.
+    pub start: Position,
     /// Who plays the attackers.
     pub attackers: Player,
     /// Who plays the defenders.
@@ -44,6 +53,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             preset: Preset::default(),
+            start: Position::start(),
             attackers: Player::Human,
             defenders: Player::Human,
             skip_setup: false,
@@ -59,6 +69,8 @@ impl Default for Config {
 pub enum Tone {
     /// Information.
     Info,
+    /// A danger in the game: a threat to the king, an open line, a repetition.
+    Warning,
     /// Something could not be done.
     Error,
 }
@@ -87,6 +99,18 @@ enum Overlay {
 enum Screen {
     Setup(SetupForm),
     Game,
+    Review(Review),
+}
+
+impl Screen {
+    /// The screen a game is played on: the board, or the review if the game is over.
+    fn playing(session: &Session) -> Screen {
+        if session.outcome().is_some() {
+            Screen::Review(Review::new(session.moves().len()))
+        } else {
+            Screen::Game
+        }
+    }
 }
 
 /// The whole state of the terminal game.
@@ -105,9 +129,14 @@ pub struct App {
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
+    /// Why the last autosave failed, until a save succeeds.
+    autosave_error: Option<String>,
+    /// The game the new-game screen offers to continue.
+    offer: Option<SaveEntry>,
     /// Whether a game has been on screen (the new-game screen can go back to it).
     played: bool,
     ai: AiState,
+    warnings: Warnings,
     quit: bool,
     size: Rect,
 }
@@ -118,19 +147,12 @@ impl App {
         let skip_setup = config.skip_setup || config.resume.is_some();
         // A game loaded from its file is saved as it is.
         let skip_setup_saved = config.resume.as_ref().is_some_and(|s| s.file().is_some());
-        let session = config
-            .resume
-            .unwrap_or_else(|| Session::new(config.preset, config.attackers, config.defenders));
-        let screen = if skip_setup {
-            Screen::Game
-        } else {
-            Screen::Setup(SetupForm::new(
-                config.preset,
-                config.attackers,
-                config.defenders,
-            ))
-        };
-        App {
+        let rules = config.preset.rules();
+        let session = config.resume.unwrap_or_else(|| {
+            Session::new(rules, config.start, config.attackers, config.defenders)
+        });
+        let screen = Screen::playing(&session);
+        let mut app = App {
             look: config.look,
             screen,
             overlay: None,
@@ -143,11 +165,21 @@ impl App {
             list_scroll: None,
             hint: None,
             saved: skip_setup_saved,
+            autosave_error: None,
+            offer: None,
             played: skip_setup,
             ai: AiState::default(),
+            warnings: Warnings::default(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
+        };
+        if !skip_setup {
+            app.show_setup(
+                SetupForm::new(config.preset, config.attackers, config.defenders)
+                    .starting_from(rules, &config.start),
+            );
         }
+        app
     }
 
     /// Whether the player asked to quit.
@@ -182,12 +214,14 @@ impl App {
     }
 
     /// How keys are read now.
-    pub const fn mode(&self) -> Mode {
+    pub fn mode(&self) -> Mode {
         match (&self.overlay, &self.screen) {
             (Some(Overlay::Question(_)), _) => Mode::Question,
             (Some(Overlay::Save(_)), _) => Mode::Text,
+            (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (Some(Overlay::Help | Overlay::Rules(_) | Overlay::Load(_)), _)
             | (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
@@ -208,6 +242,10 @@ impl App {
                 let form = form.clone();
                 self.update_setup(form, action);
             }
+            Screen::Review(review) => {
+                let review = *review;
+                self.update_review(review, action);
+            }
             Screen::Game if self.typing.is_some() => self.update_typing(action),
             Screen::Game => self.update_game(action),
         }
@@ -227,14 +265,19 @@ impl App {
                     Some(Overlay::Rules(rules))
                 }
             },
+            // An answer may open another overlay.
             Overlay::Question(q) => match action {
                 Action::Yes => {
                     self.answer_yes(q);
-                    None
+                    self.overlay.take()
                 }
                 Action::No | Action::Cancel => {
                     self.answer_no(q);
-                    None
+                    self.overlay.take()
+                }
+                Action::Save if q.offers_save() => {
+                    self.ask_save();
+                    self.overlay.take()
                 }
                 _ => Some(Overlay::Question(q)),
             },
@@ -247,13 +290,7 @@ impl App {
                     prompt.pop();
                     Some(Overlay::Save(prompt))
                 }
-                Action::Confirm => match prompt.path() {
-                    Some(path) => {
-                        self.save_to(&path);
-                        None
-                    }
-                    None => Some(Overlay::Save(prompt)),
-                },
+                Action::Confirm => self.confirm_save(prompt),
                 Action::Cancel => None,
                 _ => Some(Overlay::Save(prompt)),
             },
@@ -278,7 +315,8 @@ impl App {
 
     fn answer_yes(&mut self, question: Question) {
         match question {
-            Question::Quit { .. } => self.quit = true,
+            Question::Leave { to, .. } => self.leave(to),
+            Question::Overwrite(o) => self.overwrite(*o),
             Question::Resign(side) => {
                 self.cancel_thinking();
                 if let Err(e) = self.session.resign(side) {
@@ -301,17 +339,25 @@ impl App {
                 "the {} decline the draw offered by the {offered_by}",
                 offered_by.opponent()
             )),
-            Question::Quit { .. } | Question::Resign(_) => self.status = None,
+            Question::Overwrite(o) => self.overlay = Some(Overlay::Save(o.prompt)),
+            Question::Leave { .. } | Question::Resign(_) => self.status = None,
         }
     }
 
     fn update_setup(&mut self, mut form: SetupForm, action: Action) {
         match action {
             // Enter starts from any field: the form shows every choice at once.
-            Action::Confirm => return self.start_chosen(&form),
-            Action::Click { column, row } if form.click(self.size, column, row) => {
-                return self.start_chosen(&form);
+            Action::Confirm => {
+                let choice = form.chosen();
+                self.start_chosen(&mut form, choice);
             }
+            Action::Click { column, row } => {
+                if let Some(choice) = form.click(self.size, column, row) {
+                    self.start_chosen(&mut form, choice);
+                }
+            }
+            Action::Type(c) => form.type_char(c),
+            Action::Backspace => form.backspace(),
             Action::Move(dir) => form.move_focus(dir),
             Action::Cancel => {
                 // Back to the game in play, or out if there is none to go back to.
@@ -323,7 +369,7 @@ impl App {
                 return;
             }
             Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0.rules())));
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
             }
             Action::Help => self.overlay = Some(Overlay::Help),
             Action::Load => self.ask_load(),
@@ -334,10 +380,28 @@ impl App {
         }
     }
 
-    /// Starts a new game with the choices of the new-game form.
-    fn start_chosen(&mut self, form: &SetupForm) {
-        let (preset, attackers, defenders) = form.choice();
-        self.start(Session::new(preset, attackers, defenders));
+    /// Continues the game the new-game form offers, or starts a new game with its choices;
+    /// if its position cannot start a game (the form says why), moves the focus there instead.
+    fn start_chosen(&mut self, form: &mut SetupForm, choice: SetupChoice) {
+        if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
+            self.open(&entry);
+            return;
+        }
+        let (rules, attackers, defenders) = form.choice();
+        match form.start() {
+            Ok(start) => self.start(Session::new(rules, start, attackers, defenders)),
+            Err(_) => form.focus_position(),
+        }
+    }
+
+    /// Shows the new-game `form`, offering to continue the latest unfinished game other than
+    /// the one in play (the first entry, focused at the start).
+    fn show_setup(&mut self, form: SetupForm) {
+        self.offer = self.latest_unfinished();
+        self.screen = Screen::Setup(match &self.offer {
+            Some(entry) => form.with_continue(continue_text(entry), !self.played),
+            None => form,
+        });
     }
 
     /// Starts playing `session`.
@@ -347,8 +411,10 @@ impl App {
         self.ai.judgement = None;
         self.session = session;
         self.saved = false;
+        self.autosave_error = None;
+        self.offer = None;
         self.played = true;
-        self.screen = Screen::Game;
+        self.screen = Screen::playing(&self.session);
         self.cursor = Square::THRONE;
         self.selected = None;
         self.hint = None;
@@ -378,7 +444,7 @@ impl App {
                 self.typing = None;
                 if text.is_empty() {
                     self.status = None;
-                } else if self.can_move_by_hand() {
+                } else if self.can_move_by_hand() && !self.holds_typed(&text) {
                     match self.session.play_text(&text) {
                         Ok(_) => self.after_move(),
                         Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
@@ -414,6 +480,7 @@ impl App {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
+            Action::ToggleWarnings => self.toggle_warnings(),
             Action::MoveNow => self.move_now(),
             Action::Pause => self.toggle_pause(),
             Action::Faster | Action::Slower => {
@@ -425,14 +492,7 @@ impl App {
             }
             Action::OfferDraw => self.offer_draw(),
             Action::Resign => self.ask_resign(),
-            Action::NewGame => {
-                self.cancel_thinking();
-                self.screen = Screen::Setup(SetupForm::new(
-                    self.session.preset().unwrap_or_default(),
-                    self.session.player(Side::Attackers),
-                    self.session.player(Side::Defenders),
-                ));
-            }
+            Action::NewGame => self.ask_leave(Leaving::NewGame),
             Action::Rules => {
                 self.overlay = Some(Overlay::Rules(RulesScreen::new(
                     self.session.state().rules(),
@@ -440,17 +500,10 @@ impl App {
             }
             Action::Help => self.overlay = Some(Overlay::Help),
             Action::Save => self.ask_save(),
-            Action::Load => self.ask_load(),
+            Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
-            Action::Quit => {
-                if self.is_dirty() {
-                    self.overlay = Some(Overlay::Question(Question::Quit {
-                        autosaved: self.storage.autosave.is_some(),
-                    }));
-                } else {
-                    self.quit = true;
-                }
-            }
+            Action::Review => self.open_review(),
+            Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
         }
     }
@@ -471,7 +524,7 @@ impl App {
     fn can_move_by_hand(&mut self) -> bool {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
-                "the game is over ({}): n for a new game, u to undo",
+                "the game is over ({}): v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
             return false;
@@ -500,6 +553,9 @@ impl App {
                 return;
             }
             let mv = Move::new(from, sq);
+            if self.holds_move(mv) {
+                return;
+            }
             match self.session.play(mv) {
                 Ok(_) => {
                     self.after_move();
@@ -524,6 +580,7 @@ impl App {
                         "{} on {sq} selected: choose a highlighted square",
                         piece_name(piece)
                     ));
+                    self.warn_selection();
                 }
             }
             Some(piece) => self.error(format!(
@@ -548,7 +605,7 @@ impl App {
                 Player::Human => "",
                 Player::Ai { .. } => "the AI ",
             };
-            self.info(format!("{who}played {last}; the {to_move} to move"));
+            self.info_warned(format!("{who}played {last}; the {to_move} to move"));
         }
     }
 
@@ -564,19 +621,32 @@ impl App {
         self.info(message);
     }
 
+    /// Writes the autosave now if the game has changes that are in no file (before the program
+    /// ends on a signal).
+    pub fn autosave_now(&mut self) {
+        if self.is_dirty() {
+            self.changed();
+        }
+    }
+
     fn changed(&mut self) {
         self.saved = false;
-        if let Some(path) = &self.storage.autosave
-            && let Err(e) = self.session.autosave(path)
-        {
-            self.error(format!("autosave failed: {e}"));
+        let Some(dir) = self.storage.save_dir.clone() else {
+            return;
+        };
+        match self.session.autosave(&dir) {
+            Ok(()) => self.autosave_error = None,
+            Err(e) => {
+                self.error(format!("autosave failed: {e}"));
+                self.autosave_error = Some(e.io_error().to_string());
+            }
         }
     }
 
     fn say_outcome(&mut self) {
         if let Some(outcome) = self.session.outcome() {
             self.info(format!(
-                "{}: n for a new game, u to undo",
+                "{}: v to review, n new game, u undo",
                 panels::outcome_text(outcome)
             ));
         }
@@ -604,7 +674,7 @@ impl App {
                 self.ai.paused = true;
             }
             self.changed();
-            self.info("move taken back: r to redo".to_owned());
+            self.info_warned("move taken back: r to redo".to_owned());
         } else {
             self.error("nothing to undo".to_owned());
         }
@@ -621,7 +691,7 @@ impl App {
                 && self.session.redo()
             {}
             self.changed();
-            self.info("move played again".to_owned());
+            self.info_warned("move played again".to_owned());
         } else {
             self.error("nothing to redo".to_owned());
         }
@@ -688,24 +758,17 @@ impl App {
 
     /// The marks to draw on the board.
     fn marks(&self) -> Marks {
-        let state = self.session.state();
-        let position = state.position();
-        let last = self.session.moves().last();
-        // The king's capture is not among the listed captures: he stood where he was before.
-        let king_taken = match (last.and_then(|l| l.mark), state.history()) {
-            (Some(EndMark::KingCaptured), [.., before, _]) => before.king(),
-            _ => None,
-        };
-        let captured = last.map_or(Bitboard::EMPTY, |l| l.captured);
+        let game = self.session.game();
+        let last = game.at_ply(game.moves().len());
         Marks {
             cursor: Some(self.cursor),
             selected: self.selected,
-            destinations: self
-                .selected
-                .map_or(Bitboard::EMPTY, |sq| position.destinations(sq)),
-            last_move: last.map(|l| l.mv),
-            captured: king_taken.map_or(captured, |k| captured.with(k)),
+            destinations: self.selected.map_or(Bitboard::EMPTY, |sq| {
+                self.session.state().position().destinations(sq)
+            }),
             hint: self.hint,
+            repeats: self.repeating_destinations(),
+            ..last.as_ref().map(Marks::after).unwrap_or_default()
         }
     }
 
@@ -723,10 +786,19 @@ impl App {
                 screens::render_setup(form, &self.look, area, frame.buffer_mut());
             }
             Screen::Game => self.draw_game(layout, frame),
+            Screen::Review(review) => self.draw_review(*review, layout, frame),
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help) => dialogs::render_help(&self.look, area, frame.buffer_mut()),
+            Some(Overlay::Help) => {
+                let (title, keys, notes) = if let Screen::Review(_) = self.screen {
+                    ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+                } else {
+                    let state = if self.warnings.on() { "on" } else { "off" };
+                    (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
+                };
+                dialogs::render_help(&title, keys, notes, &self.look, area, frame.buffer_mut());
+            }
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
@@ -748,12 +820,15 @@ impl App {
             moves: self.session.moves(),
             scroll: self.list_scroll,
             outcome: self.session.outcome(),
+            warnings: self.warnings.on(),
             ai: self.ai_view(),
+            autosave_error: self.autosave_error.as_deref(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
         panels::render_status(
             self.typing.as_deref(),
             self.status.as_ref(),
+            self.autosave_error.is_some(),
             &self.look,
             layout.status,
             frame.buffer_mut(),

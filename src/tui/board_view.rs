@@ -7,6 +7,7 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use super::theme::Look;
+use crate::game::Ply;
 use crate::rules::{Bitboard, Move, Position, SIZE, Square};
 
 /// Columns taken by the rank labels left of the board.
@@ -107,6 +108,19 @@ pub struct Marks {
     pub captured: Bitboard,
     /// A suggested move.
     pub hint: Option<Move>,
+    /// The selected piece's destinations that would repeat a position.
+    pub repeats: Bitboard,
+}
+
+impl Marks {
+    /// The move that led to `ply` and what it captured, the king included; nothing else.
+    pub fn after(ply: &Ply) -> Marks {
+        Marks {
+            last_move: ply.played.map(|p| p.mv),
+            captured: ply.captured,
+            ..Marks::default()
+        }
+    }
 }
 
 /// The board widget.
@@ -160,6 +174,8 @@ impl<'a> BoardView<'a> {
         let (theme, glyphs) = (&self.look.theme, &self.look.glyphs);
         if let Some(piece) = self.position.piece_at(sq) {
             (glyphs.piece(piece), theme.piece(piece))
+        } else if self.marks.repeats.contains(sq) {
+            (glyphs.repeat, theme.destination)
         } else if self.marks.destinations.contains(sq) {
             (glyphs.destination, theme.destination)
         } else if self.marks.captured.contains(sq) {

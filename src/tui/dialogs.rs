@@ -8,10 +8,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
-use super::input::{BOARD_KEYS, Direction};
+use super::input::Direction;
 use super::screens::wrap;
 use super::theme::Look;
-use crate::game::storage::SaveEntry;
+use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
 
 /// A rectangle of `width`×`height` centred in `area` (clipped to it).
@@ -38,15 +38,21 @@ fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     inner
 }
 
-/// Draws the list of keys.
-pub fn render_help(look: &Look, area: Rect, buf: &mut Buffer) {
-    let key_width = BOARD_KEYS.iter().map(|(k, _)| k.len()).max().unwrap_or(0) + 2;
-    let text_width = BOARD_KEYS.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
-    let rows = u16::try_from(BOARD_KEYS.len() + 2).unwrap_or(u16::MAX);
-    let width = u16::try_from(key_width + text_width + 4).unwrap_or(u16::MAX);
-    let rect = centered(area, width, rows + 2);
-    let inner = popup("Keys", look, rect, buf);
-    let mut lines: Vec<Line> = BOARD_KEYS
+/// Draws the pop-up `title` with the list of `keys` (keys, what they do), then `notes` wrapped
+/// to the width.
+pub fn render_help(
+    title: &str,
+    keys: &[(&str, &str)],
+    notes: &[&str],
+    look: &Look,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let chars = |t: &str| t.chars().count();
+    let key_width = keys.iter().map(|(k, _)| chars(k)).max().unwrap_or(0) + 2;
+    let text_width = keys.iter().map(|(_, t)| chars(t)).max().unwrap_or(0);
+    let inner_width = key_width + text_width;
+    let mut lines: Vec<Line> = keys
         .iter()
         .map(|(keys, what)| {
             Line::from(vec![
@@ -55,45 +61,110 @@ pub fn render_help(look: &Look, area: Rect, buf: &mut Buffer) {
             ])
         })
         .collect();
-    lines.push(Line::default());
-    lines.push(Line::styled("Esc or ? to close", look.theme.label));
+    for note in notes {
+        lines.push(Line::default());
+        lines.extend(wrap(note, inner_width).into_iter().map(Line::raw));
+    }
+    let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let width = u16::try_from(inner_width + 4).unwrap_or(u16::MAX);
+    let rect = centered(area, width, rows.saturating_add(2));
+    let inner = popup(title, look, rect, buf);
     Paragraph::new(lines).render(inner, buf);
+    // How to close it, on the bottom border.
+    let close = Rect::new(
+        rect.x + 1,
+        rect.bottom() - 1,
+        rect.width.saturating_sub(2),
+        1,
+    );
+    Line::styled(" Esc or ? to close ", look.theme.label).render(close, buf);
+}
+
+/// Where the player is going when leaving the game in play.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Leaving {
+    /// Out of the program.
+    Quit,
+    /// To the new-game screen.
+    NewGame,
+    /// To the list of saves.
+    Load,
+}
+
+/// A save is about to replace another file: the question keeps the prompt to go back to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overwrite {
+    /// The prompt the name was typed in.
+    pub prompt: SavePrompt,
+    /// The file that exists.
+    pub path: PathBuf,
+    /// What it holds, in words.
+    pub holds: String,
 }
 
 /// A yes/no question.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Question {
-    /// Quit with moves not saved to a file? (Says whether the autosave keeps them.)
-    Quit {
-        /// Whether the game is autosaved.
-        autosaved: bool,
+    /// Leave a game whose moves are not saved to a file?
+    Leave {
+        /// Where to.
+        to: Leaving,
+        /// Why the game would be lost (no working autosave), or `None` if the autosave keeps
+        /// it.
+        lost: Option<String>,
     },
     /// Resign for this side?
     Resign(Side),
     /// This side offers a draw: does the other accept?
     Draw(Side),
+    /// Replace another save with this game?
+    Overwrite(Box<Overwrite>),
 }
 
 impl Question {
     /// The question in words.
-    pub fn text(self) -> String {
+    pub fn text(&self) -> String {
         match self {
-            Question::Quit { autosaved: true } => "The game is not saved to a file (the autosave \
-                 keeps it: brandubh --resume). Quit anyway?"
+            Question::Leave {
+                to: Leaving::Quit,
+                lost: None,
+            } => "The game is not saved to a file; its autosave keeps it (Continue on the \
+                  new-game screen, or brandubh --resume). Quit anyway?"
                 .to_owned(),
-            Question::Quit { autosaved: false } => {
-                "The game is not saved to a file. Quit anyway?".to_owned()
+            Question::Leave {
+                to,
+                lost: Some(why),
+            } => {
+                let leave = match to {
+                    Leaving::Quit => "Quit anyway",
+                    Leaving::NewGame => "Leave it for a new game",
+                    Leaving::Load => "Leave it to load another",
+                };
+                format!("The game is NOT saved: {why}. {leave}?")
             }
+            Question::Leave { lost: None, .. } => "Leave this game?".to_owned(),
             Question::Resign(side) => format!("Resign the game for the {side}?"),
             Question::Draw(side) => format!(
                 "The {side} offer a draw. Do the {} accept?",
                 side.opponent()
             ),
+            Question::Overwrite(o) => {
+                let name = o.path.file_stem().unwrap_or_default().to_string_lossy();
+                format!(
+                    "A save named \"{name}\" exists: {}. Replace it with this game?",
+                    o.holds
+                )
+            }
         }
     }
 
+    /// Whether `s` answers it by opening the save prompt.
+    pub const fn offers_save(&self) -> bool {
+        matches!(self, Question::Leave { .. })
+    }
+
     /// Draws the question in a pop-up.
-    pub fn render(self, look: &Look, area: Rect, buf: &mut Buffer) {
+    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
         let text = self.text();
         let width = u16::try_from(text.len() + 4)
             .unwrap_or(u16::MAX)
@@ -103,78 +174,90 @@ impl Question {
         let height = u16::try_from(text_rows).unwrap_or(1) + 4;
         let rect = centered(area, width, height);
         let inner = popup("Question", look, rect, buf);
-        Paragraph::new(vec![
-            Line::raw(text),
-            Line::default(),
-            Line::from(vec![
-                Span::styled("y", look.theme.heading),
-                Span::raw(" yes   "),
-                Span::styled("n", look.theme.heading),
-                Span::raw(" no"),
-            ]),
-        ])
-        .wrap(Wrap { trim: true })
-        .render(inner, buf);
+        let mut keys = vec![
+            Span::styled("y", look.theme.heading),
+            Span::raw(" yes   "),
+            Span::styled("n", look.theme.heading),
+            Span::raw(" no"),
+        ];
+        if self.offers_save() {
+            keys.push(Span::raw("   "));
+            keys.push(Span::styled("s", look.theme.heading));
+            keys.push(Span::raw(" save"));
+        }
+        Paragraph::new(vec![Line::raw(text), Line::default(), Line::from(keys)])
+            .wrap(Wrap { trim: true })
+            .render(inner, buf);
     }
 }
 
-/// The prompt for the file to save to: a name in the save folder, or a path.
+/// The prompt for a save's name: a file in one folder (the save folder, or the folder of the
+/// game's own file), checked as it is typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SavePrompt {
     dir: PathBuf,
     text: String,
+    /// Why the last save failed, until the name changes.
+    failure: Option<String>,
 }
 
 impl SavePrompt {
-    /// A prompt in `dir` offering `default` (shown as a bare name when it lies in `dir`).
-    pub fn new(dir: PathBuf, default: &Path) -> SavePrompt {
-        let text = match (default.parent(), default.file_name()) {
-            (Some(parent), Some(name)) if parent == dir => name.to_string_lossy().into_owned(),
-            _ => default.display().to_string(),
-        };
-        SavePrompt { dir, text }
+    /// A prompt in `dir` offering the name `default`.
+    pub const fn new(dir: PathBuf, default: String) -> SavePrompt {
+        SavePrompt {
+            dir,
+            text: default,
+            failure: None,
+        }
     }
 
     /// Types a character.
     pub fn push(&mut self, c: char) {
         self.text.push(c);
+        self.failure = None;
     }
 
     /// Deletes the last character.
     pub fn pop(&mut self) {
         self.text.pop();
+        self.failure = None;
     }
 
-    /// The file the text names: a bare name goes in the save folder and gets `.json` if it has
-    /// no extension; a text with a `/` is a path. `None` when the text is empty.
-    pub fn path(&self) -> Option<PathBuf> {
-        let text = self.text.trim();
-        if text.is_empty() {
-            return None;
-        }
-        let mut path = if text.contains(std::path::MAIN_SEPARATOR) || text.contains('/') {
-            PathBuf::from(text)
-        } else {
-            self.dir.join(text)
-        };
-        if path.extension().is_none() {
-            path.set_extension("json");
-        }
-        Some(path)
+    /// The folder the save goes in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
-    /// Draws the prompt.
+    /// The name typed, checked.
+    pub fn name(&self) -> Result<SaveName, BadSaveName> {
+        SaveName::parse(&self.text)
+    }
+
+    /// Shows why saving failed.
+    pub fn set_failure(&mut self, why: String) {
+        self.failure = Some(why);
+    }
+
+    /// Draws the prompt: the folder, the name, and what is wrong with it if anything.
     pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
-        let rect = centered(area, 64, 7);
+        let rect = centered(area, 64, 8);
         let inner = popup("Save game", look, rect, buf);
+        let problem = match (&self.failure, self.name()) {
+            (Some(failure), _) => Line::styled(failure.clone(), look.theme.error),
+            (None, Err(bad)) => Line::styled(bad.to_string(), look.theme.error),
+            (None, Ok(name)) => {
+                Line::styled(format!("saves {}", name.file_name()), look.theme.label)
+            }
+        };
         Paragraph::new(vec![
             Line::styled(format!("in {}", self.dir.display()), look.theme.label),
             Line::default(),
             Line::from(vec![
-                Span::styled("file: ", look.theme.heading),
-                Span::raw(self.text.clone()),
+                Span::styled("name: ", look.theme.heading),
+                Span::raw(printable(&self.text)),
                 Span::styled("_", look.theme.focus),
             ]),
+            problem,
             Line::default(),
             Line::styled("Enter save · Esc cancel", look.theme.label),
         ])
@@ -182,20 +265,31 @@ impl SavePrompt {
     }
 }
 
+/// `text` with control characters shown as `�`.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}
+
 /// The list of saved games to load from.
 #[derive(Debug)]
 pub struct SavesList {
     dir: PathBuf,
     entries: Vec<SaveEntry>,
+    /// The files of the game in play.
+    in_play: Vec<PathBuf>,
     selected: usize,
 }
 
 impl SavesList {
-    /// The saves found in `dir`, newest first, the first one selected.
-    pub const fn new(dir: PathBuf, entries: Vec<SaveEntry>) -> SavesList {
+    /// The saves found in `dir`, newest first, the first one selected; those among the files
+    /// `in_play` are marked as the game in play.
+    pub fn new(dir: PathBuf, entries: Vec<SaveEntry>, in_play: &[&Path]) -> SavesList {
         SavesList {
             dir,
             entries,
+            in_play: in_play.iter().map(|p| p.to_path_buf()).collect(),
             selected: 0,
         }
     }
@@ -249,11 +343,25 @@ impl SavesList {
             .take(rows)
             .map(|(i, e)| {
                 let summary = match &e.summary {
-                    Ok(s) => Span::raw(s.clone()),
+                    Ok(s) => Span::raw(s.to_string()),
                     Err(err) => Span::styled(format!("cannot load: {err}"), look.theme.error),
                 };
-                let name = Span::styled(format!("{:<24} ", e.name), look.theme.heading);
-                let line = Line::from(vec![name, summary]);
+                let name = match e.kind {
+                    SaveKind::Named => e.name.as_str(),
+                    SaveKind::Autosave => "autosave",
+                };
+                let mark = match (e.kind, &e.summary) {
+                    _ if self.in_play.contains(&e.path) => {
+                        Span::styled("in play    ", look.theme.label)
+                    }
+                    (SaveKind::Named, _) => Span::raw(""),
+                    (SaveKind::Autosave, Ok(s)) if s.finished => {
+                        Span::styled("finished   ", look.theme.label)
+                    }
+                    (SaveKind::Autosave, _) => Span::styled("unfinished ", look.theme.heading),
+                };
+                let name = Span::styled(format!("{:<16} ", printable(name)), look.theme.heading);
+                let line = Line::from(vec![name, mark, summary]);
                 if i == self.selected {
                     line.style(look.theme.focus)
                 } else {

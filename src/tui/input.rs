@@ -45,6 +45,8 @@ pub enum Action {
     Redo,
     /// Ask the AI for a suggestion.
     Hint,
+    /// Turn the warnings (threats to the king, open lines, repetitions) off or on.
+    ToggleWarnings,
     /// Tell the thinking AI to move now.
     MoveNow,
     /// Save the game.
@@ -67,6 +69,12 @@ pub enum Action {
     Faster,
     /// Play AI moves slower.
     Slower,
+    /// Open or close the review of the game.
+    Review,
+    /// Home: go to the start (of the game under review).
+    ToStart,
+    /// End: go to the end (of the game under review).
+    ToEnd,
     /// Scroll the move list or text up by a page.
     PageUp,
     /// Scroll the move list or text down by a page.
@@ -90,8 +98,10 @@ pub enum Mode {
     Menu,
     /// A line of text being typed (a move, a file name).
     Text,
-    /// A yes/no question.
+    /// A yes/no question (some also take `s` to save).
     Question,
+    /// Stepping through the game under review.
+    Review,
 }
 
 /// The action for `event` in `mode`, if it means one.
@@ -143,6 +153,8 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         return match (key.code, mode) {
             (KeyCode::Backspace, Mode::Text) => Some(Action::Backspace),
             (KeyCode::F(1), _) => Some(Action::Help),
+            (KeyCode::Home, Mode::Review) => Some(Action::ToStart),
+            (KeyCode::End, Mode::Review) => Some(Action::ToEnd),
             _ => None,
         };
     };
@@ -151,10 +163,27 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Question => match c {
             'y' | 'Y' => Some(Action::Yes),
             'n' | 'N' => Some(Action::No),
+            // Questions about leaving an unsaved game offer to save it.
+            's' | 'S' => Some(Action::Save),
             _ => None,
         },
         Mode::Menu => menu_char(c),
         Mode::Board => board_char(c),
+        Mode::Review => review_char(c),
+    }
+}
+
+fn review_char(c: char) -> Option<Action> {
+    match c {
+        'h' => Some(Action::Move(Direction::Left)),
+        'l' => Some(Action::Move(Direction::Right)),
+        'k' => Some(Action::Move(Direction::Up)),
+        'j' => Some(Action::Move(Direction::Down)),
+        'v' => Some(Action::Review),
+        'i' => Some(Action::Rules),
+        '?' => Some(Action::Help),
+        'q' => Some(Action::Quit),
+        _ => None,
     }
 }
 
@@ -184,6 +213,7 @@ fn board_char(c: char) -> Option<Action> {
         'u' => Action::Undo,
         'r' => Action::Redo,
         't' => Action::Hint,
+        'w' => Action::ToggleWarnings,
         'm' => Action::MoveNow,
         's' => Action::Save,
         'o' => Action::Load,
@@ -193,6 +223,7 @@ fn board_char(c: char) -> Option<Action> {
         'i' => Action::Rules,
         '?' => Action::Help,
         'p' => Action::Pause,
+        'v' => Action::Review,
         '+' | '=' => Action::Faster,
         '-' => Action::Slower,
         'q' => Action::Quit,
@@ -203,17 +234,18 @@ fn board_char(c: char) -> Option<Action> {
 /// Every key of the board, as the help overlay lists them: (keys, what they do).
 pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("arrows / h j k l", "move the cursor"),
-    ("Enter / Space", "select a piece, then move it"),
-    ("mouse click", "select a piece, then its destination"),
+    ("Enter / Space / click", "select a piece, then move it"),
     ("Esc", "cancel the selection"),
     (":", "type a move, e.g. d2-d5"),
     ("u / Ctrl-z", "undo (against the AI: to your last turn)"),
     ("r / Ctrl-r", "redo"),
-    ("t", "hint: the AI's suggestion"),
+    ("t", "hint: the best move found in about 1 s"),
+    ("w", "warnings on/off: king threats, repeats"),
     ("m", "make the thinking AI move now"),
     ("p", "pause / resume an AI-vs-AI game"),
     ("+ / -", "AI-vs-AI: faster / slower"),
     ("PgUp / PgDn", "scroll the move list"),
+    ("v", "review the game: step through its moves"),
     ("s", "save the game"),
     ("o", "load a saved game"),
     ("d", "offer or accept a draw"),
@@ -223,6 +255,28 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("?", "this help"),
     ("q", "quit (the game is autosaved)"),
     ("Ctrl-c", "quit at once (autosaved)"),
+];
+
+/// Every key of the review, as the help overlay lists them in review: (keys, what they do).
+pub const REVIEW_KEYS: &[(&str, &str)] = &[
+    ("← → / h l", "one ply back / forward"),
+    ("↑ ↓ / k j", "one ply back / forward"),
+    ("Home / End", "the start / the end of the game"),
+    ("PgUp / PgDn", "ten plies back / forward"),
+    ("click a move", "go to that move"),
+    ("Enter", "play from here: a new game from this position"),
+    ("v / Esc", "back to the game"),
+    ("i", "rules of this game"),
+    ("?", "this help"),
+    ("q", "quit (the game is autosaved)"),
+];
+
+/// What the help overlay says in review besides the keys.
+pub const REVIEW_NOTES: &[&str] = &[
+    "Reviewing changes nothing: not the game, its file or the autosave.",
+    "Play from here starts a new game with its own record from the position shown; the game \
+     reviewed stays as it is. The new game has no history before that position: repetitions \
+     count from there.",
 ];
 
 #[cfg(test)]
@@ -272,6 +326,41 @@ mod tests {
     }
 
     #[test]
+    fn review_keys_step_jump_and_leave() {
+        let m = Mode::Review;
+        assert_eq!(action(&ch('v'), Mode::Board), Some(Action::Review));
+        assert_eq!(action(&ch('v'), m), Some(Action::Review));
+        assert_eq!(action(&key(KeyCode::Home), m), Some(Action::ToStart));
+        assert_eq!(action(&key(KeyCode::End), m), Some(Action::ToEnd));
+        assert_eq!(action(&key(KeyCode::Home), Mode::Board), None);
+        assert_eq!(action(&key(KeyCode::PageUp), m), Some(Action::PageUp));
+        assert_eq!(action(&ch('l'), m), Some(Action::Move(Direction::Right)));
+        assert_eq!(
+            action(&key(KeyCode::Left), m),
+            Some(Action::Move(Direction::Left))
+        );
+        assert_eq!(action(&key(KeyCode::Enter), m), Some(Action::Confirm));
+        assert_eq!(action(&key(KeyCode::Esc), m), Some(Action::Cancel));
+        for c in ['u', 'r', 't', 's', 'x', 'n', ':', ' '] {
+            assert_eq!(
+                action(&ch(c), m),
+                None,
+                "{c} changes the game: not in review"
+            );
+        }
+        for (keys, _) in REVIEW_KEYS {
+            for k in keys.split(" / ") {
+                if k.chars().count() == 1 {
+                    let c = k.chars().next().unwrap();
+                    if c.is_ascii() {
+                        assert!(action(&ch(c), m).is_some(), "{k}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn text_mode_types_letters_that_are_keys_elsewhere() {
         assert_eq!(action(&ch('q'), Mode::Text), Some(Action::Type('q')));
         assert_eq!(action(&ch('d'), Mode::Text), Some(Action::Type('d')));
@@ -287,9 +376,10 @@ mod tests {
     }
 
     #[test]
-    fn questions_take_y_and_n_only() {
+    fn questions_take_y_n_and_s_only() {
         assert_eq!(action(&ch('y'), Mode::Question), Some(Action::Yes));
         assert_eq!(action(&ch('N'), Mode::Question), Some(Action::No));
+        assert_eq!(action(&ch('s'), Mode::Question), Some(Action::Save));
         assert_eq!(action(&ch('q'), Mode::Question), None);
         assert_eq!(
             action(&key(KeyCode::Esc), Mode::Question),
@@ -300,7 +390,13 @@ mod tests {
     #[test]
     fn ctrl_c_interrupts_in_every_mode_and_releases_are_ignored() {
         let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-        for m in [Mode::Board, Mode::Menu, Mode::Text, Mode::Question] {
+        for m in [
+            Mode::Board,
+            Mode::Menu,
+            Mode::Text,
+            Mode::Question,
+            Mode::Review,
+        ] {
             assert_eq!(action(&ctrl_c, m), Some(Action::Interrupt));
         }
         let release = Event::Key(KeyEvent {

@@ -1,8 +1,8 @@
 //! The side panel (players, captures, the move list, the game-over banner) and the status line.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
@@ -12,7 +12,7 @@ use super::app::{Status, Tone};
 use super::screens::wrap;
 use super::theme::Look;
 use crate::ai::{Score, SearchInfo, format_duration};
-use crate::game::{EngineKind, Player};
+use crate::game::{EngineKind, Player, Players};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
@@ -35,8 +35,12 @@ pub struct PanelData<'a> {
     pub scroll: Option<usize>,
     /// The outcome, once the game is over.
     pub outcome: Option<Outcome>,
+    /// Whether warnings are on (shown while the game goes on).
+    pub warnings: bool,
     /// What the AI is doing.
     pub ai: AiView<'a>,
+    /// Why the last autosave failed, until a save succeeds.
+    pub autosave_error: Option<&'a str>,
 }
 
 /// What the panel shows of the AI.
@@ -121,7 +125,7 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
 }
 
 /// `Attackers`, `Defenders`.
-fn title(side: Side) -> &'static str {
+pub fn title(side: Side) -> &'static str {
     match side {
         Side::Attackers => "Attackers",
         Side::Defenders => "Defenders",
@@ -159,7 +163,7 @@ pub fn outcome_text(outcome: Outcome) -> String {
 }
 
 /// The result as a headline (`Attackers win`, `Draw`) and the reason in words.
-fn outcome_parts(outcome: Outcome) -> (String, String) {
+pub fn outcome_parts(outcome: Outcome) -> (String, String) {
     let loser = outcome.winner.map_or(Side::Attackers, Side::opponent);
     let why = match outcome.reason {
         Reason::KingEscaped => "the king escaped to a corner".to_owned(),
@@ -169,6 +173,7 @@ fn outcome_parts(outcome: Outcome) -> (String, String) {
         Reason::Repetition => "threefold repetition".to_owned(),
         Reason::Agreement => "agreed by both players".to_owned(),
         Reason::Resignation => format!("the {loser} resigned"),
+        Reason::Time => format!("the {loser} ran out of time"),
         Reason::Adjudicated => "adjudicated".to_owned(),
     };
     let headline = match outcome.winner {
@@ -188,30 +193,17 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
     let inner = block.inner(area);
     block.render(area, buf);
 
-    let mut lines = Vec::new();
-    for side in [Side::Attackers, Side::Defenders] {
-        let player = match side {
-            Side::Attackers => data.attackers,
-            Side::Defenders => data.defenders,
-        };
-        let marker = if data.outcome.is_none() && side == data.to_move {
-            "▶ "
-        } else {
-            "  "
-        };
-        let glyph = match side {
-            Side::Attackers => Span::styled(look.glyphs.attacker, theme.attacker),
-            Side::Defenders => Span::styled(look.glyphs.king, theme.king),
-        };
-        lines.push(Line::from(vec![
-            Span::styled(marker, theme.heading),
-            glyph,
-            Span::raw(" "),
-            Span::styled(title(side), theme.heading),
-            Span::raw(format!("  {}", player_text(player))),
-        ]));
-        lines.push(captured_line(data.start, data.position, side, look));
-    }
+    let marker = data.outcome.is_none().then_some(data.to_move);
+    let mut lines = players_lines(
+        Players {
+            attackers: data.attackers,
+            defenders: data.defenders,
+        },
+        marker,
+        data.start,
+        data.position,
+        look,
+    );
     lines.push(Line::default());
     match data.outcome {
         Some(outcome) => {
@@ -222,12 +214,27 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
                 theme.banner,
             ));
             lines.extend(wrap(&why, width).into_iter().map(Line::raw));
+            lines.push(Line::styled("v: review the game", theme.label));
             lines.push(Line::styled("n: new game  u: undo", theme.label));
         }
         None => lines.push(Line::from(vec![
             Span::styled(title(data.to_move), theme.heading),
             Span::raw(" to move"),
         ])),
+    }
+    if data.outcome.is_none() {
+        let state = if data.warnings { "on" } else { "off" };
+        lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
+    }
+    if let Some(reason) = data.autosave_error {
+        let width = usize::from(inner.width);
+        lines.push(Line::styled("Not saved: autosave failed", theme.error));
+        lines.extend(
+            wrap(reason, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.error)),
+        );
+        lines.push(Line::styled("s: save under a name", theme.label));
     }
     lines.extend(ai_lines(&data.ai, look, usize::from(inner.width)));
     lines.push(Line::default());
@@ -239,7 +246,42 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
         height: inner.height.saturating_sub(header),
         ..inner
     };
-    render_move_list(data.moves, data.scroll, look, list_area, buf);
+    let last = data.moves.len().checked_sub(1);
+    MoveListView::following(list_area, data.moves.len(), data.scroll).render(
+        data.moves,
+        last.map(|i| (i, theme.heading)),
+        look,
+        buf,
+    );
+}
+
+/// Two lines per side: who plays it (`▶` before the side `to_move`, if any), and the
+/// soldiers it has lost between `start` and `now`.
+pub fn players_lines<'a>(
+    players: Players,
+    to_move: Option<Side>,
+    start: &Position,
+    now: &Position,
+    look: &'a Look,
+) -> Vec<Line<'a>> {
+    let theme = &look.theme;
+    let mut lines = Vec::new();
+    for side in [Side::Attackers, Side::Defenders] {
+        let marker = if to_move == Some(side) { "▶ " } else { "  " };
+        let glyph = match side {
+            Side::Attackers => Span::styled(look.glyphs.attacker, theme.attacker),
+            Side::Defenders => Span::styled(look.glyphs.king, theme.king),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(marker, theme.heading),
+            glyph,
+            Span::raw(" "),
+            Span::styled(title(side), theme.heading),
+            Span::raw(format!("  {}", player_text(players.side(side)))),
+        ]));
+        lines.push(captured_line(start, now, side, look));
+    }
+    lines
 }
 
 /// `lost 2 ●●`: the soldiers `side` has lost since the start.
@@ -263,55 +305,140 @@ fn captured_line<'a>(start: &Position, now: &Position, side: Side, look: &'a Loo
 
 /// The widest column of the move list: room for a move with two captures and an end mark.
 const MOVE_WIDTH: usize = 14;
+/// Columns before the first move of a row: the move number and a space.
+const NUMBER_WIDTH: usize = 3;
 
-fn render_move_list(
-    moves: &[AnnotatedMove],
-    scroll: Option<usize>,
-    look: &Look,
+/// The move list as drawn in `area`: a heading, then one row per full move (the attackers'
+/// and the defenders' ply side by side), from row `top` on. Computed from the area and the
+/// number of moves alone, so that a click can be mapped back to its move.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct MoveListView {
     area: Rect,
-    buf: &mut Buffer,
-) {
-    if area.height < 2 {
-        return;
+    /// The first row shown.
+    top: usize,
+    /// The number of moves.
+    moves: usize,
+}
+
+impl MoveListView {
+    /// The list of `moves` moves scrolled to row `scroll`, or showing the last ones.
+    pub fn following(area: Rect, moves: usize, scroll: Option<usize>) -> MoveListView {
+        let rows = moves.div_ceil(2);
+        let visible = MoveListView::visible(area);
+        let top = scroll
+            .unwrap_or(rows.saturating_sub(visible))
+            .min(rows.saturating_sub(1));
+        MoveListView { area, top, moves }
     }
-    let rows = moves.len().div_ceil(2);
-    let visible = usize::from(area.height - 1);
-    let top = scroll
-        .unwrap_or(rows.saturating_sub(visible))
-        .min(rows.saturating_sub(1));
-    let more_above = top > 0;
-    let more_below = top + visible < rows;
-    let heading = format!(
-        "Moves{}{}",
-        if more_above { " ↑" } else { "" },
-        if more_below { " ↓ PgDn" } else { "" }
-    );
-    buf.set_string(area.x, area.y, heading, look.theme.heading);
-    let width = (usize::from(area.width).saturating_sub(4) / 2).min(MOVE_WIDTH);
-    let last = moves.len().checked_sub(1);
-    for (row, pair) in moves.chunks(2).enumerate().skip(top).take(visible) {
-        let y = area.y + 1 + u16::try_from(row - top).unwrap_or(0);
-        let mut spans = vec![Span::styled(format!("{:>2} ", row + 1), look.theme.label)];
-        for (i, mv) in pair.iter().enumerate() {
-            let style = if Some(row * 2 + i) == last {
-                look.theme.heading
-            } else {
-                Style::new()
-            };
-            spans.push(Span::styled(format!("{:<width$} ", mv.to_string()), style));
+
+    /// The list of `moves` moves scrolled so that move `index` (0-based) is in the middle,
+    /// as far as the ends allow.
+    pub fn around(area: Rect, moves: usize, index: usize) -> MoveListView {
+        let rows = moves.div_ceil(2);
+        let visible = MoveListView::visible(area);
+        let top = (index / 2)
+            .saturating_sub(visible.saturating_sub(1) / 2)
+            .min(rows.saturating_sub(visible));
+        MoveListView { area, top, moves }
+    }
+
+    /// Rows of moves that fit under the heading.
+    fn visible(area: Rect) -> usize {
+        usize::from(area.height.saturating_sub(1))
+    }
+
+    /// The width of a move's column.
+    fn column_width(self) -> usize {
+        (usize::from(self.area.width).saturating_sub(NUMBER_WIDTH + 1) / 2).min(MOVE_WIDTH)
+    }
+
+    /// The move (0-based) drawn at the screen cell (`column`, `row`), if any.
+    pub fn move_at(self, column: u16, row: u16) -> Option<usize> {
+        if self.area.height < 2
+            || !self
+                .area
+                .contains(ratatui::layout::Position::new(column, row))
+        {
+            return None;
         }
-        Line::from(spans).render(Rect::new(area.x, y, area.width, 1), buf);
+        let list_row = usize::from(row.checked_sub(self.area.y + 1)?);
+        if list_row >= MoveListView::visible(self.area) {
+            return None;
+        }
+        let x = usize::from(column - self.area.x).checked_sub(NUMBER_WIDTH)?;
+        let side = x / (self.column_width() + 1);
+        let index = (self.top + list_row) * 2 + side;
+        (side < 2 && index < self.moves).then_some(index)
+    }
+
+    /// Draws `moves` (as many as the view was made for), the move `highlight` (0-based) in
+    /// `style`.
+    pub fn render(
+        self,
+        moves: &[AnnotatedMove],
+        highlight: Option<(usize, Style)>,
+        look: &Look,
+        buf: &mut Buffer,
+    ) {
+        let area = self.area;
+        if area.height < 2 {
+            return;
+        }
+        let rows = moves.len().div_ceil(2);
+        let visible = MoveListView::visible(area);
+        let top = self.top;
+        let more_above = top > 0;
+        let more_below = top + visible < rows;
+        let heading = format!(
+            "Moves{}{}",
+            if more_above { " ↑" } else { "" },
+            if more_below { " ↓ PgDn" } else { "" }
+        );
+        buf.set_string(area.x, area.y, heading, look.theme.heading);
+        let width = self.column_width();
+        for (row, pair) in moves.chunks(2).enumerate().skip(top).take(visible) {
+            let y = area.y + 1 + u16::try_from(row - top).unwrap_or(0);
+            let mut spans = vec![Span::styled(
+                format!("{:>w$} ", row + 1, w = NUMBER_WIDTH - 1),
+                look.theme.label,
+            )];
+            for (i, mv) in pair.iter().enumerate() {
+                let style = match highlight {
+                    Some((index, style)) if index == row * 2 + i => style,
+                    _ => Style::new(),
+                };
+                spans.push(Span::styled(format!("{:<width$}", mv.to_string()), style));
+                spans.push(Span::raw(" "));
+            }
+            Line::from(spans).render(Rect::new(area.x, y, area.width, 1), buf);
+        }
     }
 }
 
-/// Draws the status line: the move being typed, or the last message.
+/// The mark at the start of the status line while the game is not saved after a failed
+/// autosave.
+pub const NOT_SAVED: &str = "NOT SAVED ";
+
+/// Draws the status line: the move being typed, or the last message; after a failed autosave
+/// marked [`NOT_SAVED`] until a save succeeds.
 pub fn render_status(
     typing: Option<&str>,
     status: Option<&Status>,
+    not_saved: bool,
     look: &Look,
     area: Rect,
     buf: &mut Buffer,
 ) {
+    let area = if not_saved {
+        let width = u16::try_from(NOT_SAVED.len()).unwrap_or(0);
+        let [mark, rest] =
+            Layout::horizontal([Constraint::Length(width + 1), Constraint::Fill(1)]).areas(area);
+        Line::styled(NOT_SAVED, look.theme.error.add_modifier(Modifier::REVERSED))
+            .render(mark, buf);
+        rest
+    } else {
+        area
+    };
     let line = match (typing, status) {
         (Some(text), _) => Line::from(vec![
             Span::styled("move: ", look.theme.heading),
@@ -322,6 +449,7 @@ pub fn render_status(
         (None, Some(status)) => {
             let style = match status.tone {
                 Tone::Info => Style::new(),
+                Tone::Warning => look.theme.heading,
                 Tone::Error => look.theme.error,
             };
             Line::styled(status.text.clone(), style)

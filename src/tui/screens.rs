@@ -11,9 +11,10 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 use super::dialogs::centered;
 use super::input::{Action, Direction};
 use super::panels::player_text;
+use super::position_field::PositionField;
 use super::theme::Look;
-use crate::game::{EngineKind, Level, Player};
-use crate::rules::{KingBesideThrone, KingOnThrone, Preset, Repetition, Rules};
+use crate::game::{EngineKind, Level, Player, StartError};
+use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
 
 /// The players offered on the new-game screen, in order.
 const PLAYERS: [Player; 6] = [
@@ -43,52 +44,85 @@ const PLAYERS: [Player; 6] = [
 /// The fields of the new-game form, top to bottom.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 enum Field {
+    Continue,
     Rules,
     Attackers,
     Defenders,
+    Position,
     Start,
 }
 
-const FIELDS: [Field; 4] = [
+/// Every field; the form without a game to continue starts at the second.
+const FIELDS: [Field; 6] = [
+    Field::Continue,
     Field::Rules,
     Field::Attackers,
     Field::Defenders,
+    Field::Position,
     Field::Start,
 ];
 
-/// The new-game form: a preset and the two players.
+/// What the new-game form was left with.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum SetupChoice {
+    /// Continue the game offered.
+    Continue,
+    /// Start a new game with the chosen rules, players and position.
+    Start,
+}
+
+/// The new-game form: a game to continue if there is one, else the rules (a preset, or the
+/// custom rules of a game played on from a review), the two players and the start position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupForm {
+    /// Index into [`SetupForm::fields`].
     focus: usize,
+    /// The game offered to continue, in words.
+    resume: Option<String>,
     preset: Preset,
+    /// Rules that match no preset, until a preset is chosen.
+    custom: Option<Rules>,
     attackers: Player,
     defenders: Player,
+    position: PositionField,
 }
 
 /// The screen rows of the form's parts.
 struct SetupRows {
     frame: Rect,
+    resume: Option<u16>,
     presets: u16,
     summary: u16,
     attackers: u16,
     defenders: u16,
+    position: u16,
     start: u16,
     keys: u16,
 }
 
 impl SetupRows {
     const HEIGHT: u16 = 16;
+    /// The rows the Continue entry adds.
+    const RESUME_HEIGHT: u16 = 2;
 
-    fn new(area: Rect) -> SetupRows {
-        let frame = centered(area, 78, SetupRows::HEIGHT);
-        let y = frame.y;
+    fn new(area: Rect, form: &SetupForm) -> SetupRows {
+        let extra = if form.resume.is_some() {
+            SetupRows::RESUME_HEIGHT
+        } else {
+            0
+        };
+        let frame = centered(area, 78, SetupRows::HEIGHT + extra);
+        let resume = form.resume.is_some().then_some(frame.y + 1);
+        let y = frame.y + extra;
         SetupRows {
             frame,
-            presets: y + 2,
-            summary: y + 7,
-            attackers: y + 10,
-            defenders: y + 11,
-            start: y + 13,
+            resume,
+            presets: y + 1,
+            summary: y + 6,
+            attackers: y + 9,
+            defenders: y + 10,
+            position: y + 11,
+            start: y + 14,
             keys: y + 15,
         }
     }
@@ -106,72 +140,162 @@ fn cycle<T: Copy + PartialEq>(items: &[T], current: T, forward: bool) -> T {
 }
 
 impl SetupForm {
-    /// The form filled in with these choices, the focus on Start.
-    pub const fn new(preset: Preset, attackers: Player, defenders: Player) -> SetupForm {
+    /// The form filled in with these choices, from the standard start, the focus on Start.
+    pub fn new(preset: Preset, attackers: Player, defenders: Player) -> SetupForm {
         SetupForm {
-            focus: 3,
+            focus: FIELDS.len() - 2,
+            resume: None,
             preset,
+            custom: None,
             attackers,
             defenders,
+            position: PositionField::default(),
         }
     }
 
-    /// The chosen preset and players.
-    pub const fn choice(&self) -> (Preset, Player, Player) {
-        (self.preset, self.attackers, self.defenders)
+    /// The form with `rules` (a preset's, or custom ones) and the start position filled in.
+    #[must_use]
+    pub fn starting_from(self, rules: Rules, start: &Position) -> SetupForm {
+        SetupForm {
+            preset: rules.preset().unwrap_or(self.preset),
+            custom: rules.preset().is_none().then_some(rules),
+            position: PositionField::new(start),
+            ..self
+        }
+    }
+
+    /// The form with a first entry offering to continue the game `text` describes, focused
+    /// if `focus` (else the focus stays on Start).
+    #[must_use]
+    pub fn with_continue(mut self, text: String, focus: bool) -> SetupForm {
+        self.resume = Some(text);
+        self.focus = if focus { 0 } else { self.fields().len() - 1 };
+        self
+    }
+
+    /// The chosen rules and players.
+    pub fn choice(&self) -> (Rules, Player, Player) {
+        (self.rules(), self.attackers, self.defenders)
+    }
+
+    fn rules(&self) -> Rules {
+        self.custom.unwrap_or_else(|| self.preset.rules())
+    }
+
+    /// The chosen start position, checked under the chosen rules.
+    pub fn start(&self) -> Result<Position, StartError> {
+        self.position.start(&self.rules())
+    }
+
+    /// Whether keys are typed into the position field.
+    pub fn is_typing(&self) -> bool {
+        self.field() == Field::Position
+    }
+
+    /// Types `c` into the position field.
+    pub fn type_char(&mut self, c: char) {
+        self.position.push(c);
+    }
+
+    /// Deletes the last character of the position field.
+    pub fn backspace(&mut self) {
+        self.position.pop();
+    }
+
+    /// Moves the focus to the position field (to correct it).
+    pub fn focus_position(&mut self) {
+        self.focus_on(Field::Position);
+    }
+
+    /// What Enter chooses: continuing if the Continue entry is focused, else a new game.
+    pub fn chosen(&self) -> SetupChoice {
+        if self.field() == Field::Continue {
+            SetupChoice::Continue
+        } else {
+            SetupChoice::Start
+        }
+    }
+
+    /// The fields shown, top to bottom.
+    fn fields(&self) -> &'static [Field] {
+        if self.resume.is_some() {
+            &FIELDS
+        } else {
+            &FIELDS[1..]
+        }
     }
 
     fn field(&self) -> Field {
-        FIELDS[self.focus]
+        self.fields()[self.focus]
     }
 
     /// Up/Down move between fields; Left/Right change the focused value.
     pub fn move_focus(&mut self, dir: Direction) {
         match dir {
             Direction::Up => self.focus = self.focus.saturating_sub(1),
-            Direction::Down => self.focus = (self.focus + 1).min(FIELDS.len() - 1),
+            Direction::Down => self.focus = (self.focus + 1).min(self.fields().len() - 1),
             Direction::Left | Direction::Right => self.change(dir == Direction::Right),
         }
     }
 
     fn change(&mut self, forward: bool) {
         match self.field() {
-            Field::Rules => self.preset = cycle(&Preset::ALL, self.preset, forward),
+            Field::Rules => {
+                self.preset = cycle(&Preset::ALL, self.preset, forward);
+                self.custom = None;
+            }
             Field::Attackers => self.attackers = cycle(&PLAYERS, self.attackers, forward),
             Field::Defenders => self.defenders = cycle(&PLAYERS, self.defenders, forward),
-            Field::Start => {}
+            Field::Continue | Field::Position | Field::Start => {}
         }
     }
 
-    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player, or
-    /// returns true on Start.
-    pub fn click(&mut self, size: Rect, column: u16, row: u16) -> bool {
-        let rows = SetupRows::new(size);
+    /// Focuses `field`, if it is shown.
+    fn focus_on(&mut self, field: Field) {
+        if let Some(i) = self.fields().iter().position(|&f| f == field) {
+            self.focus = i;
+        }
+    }
+
+    /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player or
+    /// focuses the position field, or chooses Continue or Start.
+    pub fn click(&mut self, size: Rect, column: u16, row: u16) -> Option<SetupChoice> {
+        let rows = SetupRows::new(size, self);
         if !rows
             .frame
             .contains(ratatui::layout::Position::new(column, row))
         {
-            return false;
+            return None;
         }
         if let Some(i) = row.checked_sub(rows.presets).map(usize::from)
             && i < Preset::ALL.len()
         {
-            self.focus = 0;
+            self.focus_on(Field::Rules);
             self.preset = Preset::ALL[i];
+            self.custom = None;
         } else if row == rows.attackers || row == rows.defenders {
-            self.focus = if row == rows.attackers { 1 } else { 2 };
+            self.focus_on(if row == rows.attackers {
+                Field::Attackers
+            } else {
+                Field::Defenders
+            });
             self.change(true);
+        } else if row == rows.position {
+            self.focus_position();
         } else if row == rows.start {
-            return true;
+            return Some(SetupChoice::Start);
+        } else if Some(row) == rows.resume {
+            self.focus_on(Field::Continue);
+            return Some(SetupChoice::Continue);
         }
-        false
+        None
     }
 }
 
 /// Draws the new-game form.
 pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer) {
     let theme = &look.theme;
-    let rows = SetupRows::new(area);
+    let rows = SetupRows::new(area, form);
     let f = rows.frame;
     let focus_style = |field: Field| {
         if form.field() == field {
@@ -186,15 +310,11 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             line.render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
         }
     };
-    line_at(
-        f.y,
-        Line::styled("Brandubh: new game", theme.heading).centered(),
-        buf,
-    );
+    render_heading(form, &rows, look, buf);
     // The label, the mark and the name take 27 columns.
     let summary_width = usize::from(f.width.saturating_sub(2 + 27 + 1));
     for (i, preset) in Preset::ALL.into_iter().enumerate() {
-        let chosen = preset == form.preset;
+        let chosen = form.custom.is_none() && preset == form.preset;
         let label = if i == 0 { "Rules      " } else { "           " };
         let mark = if chosen { "(•) " } else { "( ) " };
         let style = if chosen {
@@ -216,10 +336,12 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             buf,
         );
     }
-    let summary = wrap(
-        form.preset.summary(),
-        usize::from(f.width.saturating_sub(2 + 15)),
-    );
+    let summary_text = if form.custom.is_some() {
+        "Custom rules: those of the game played on (i shows them; ←→ picks a preset instead)"
+    } else {
+        form.preset.summary()
+    };
+    let summary = wrap(summary_text, usize::from(f.width.saturating_sub(2 + 15)));
     for (i, text) in summary.into_iter().take(2).enumerate() {
         let y = rows.summary + u16::try_from(i).unwrap_or(0);
         line_at(
@@ -254,6 +376,7 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             buf,
         );
     }
+    render_position(form, &rows, look, buf);
     line_at(
         rows.start,
         Line::from(vec![
@@ -263,15 +386,54 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
         buf,
     );
     render_focus_marker(form, &rows, look, buf);
-    line_at(
-        rows.keys,
-        Line::styled(
-            "↑↓ field · ←→ change · Enter start · i rules · o load · Esc back",
-            theme.label,
-        )
-        .centered(),
-        buf,
-    );
+    let keys = if form.is_typing() {
+        "type a position · Backspace delete · ↑↓ field · Enter start · Esc back"
+    } else {
+        "↑↓ field · ←→ change · Enter start · i rules · o load · Esc back"
+    };
+    line_at(rows.keys, Line::styled(keys, theme.label).centered(), buf);
+}
+
+/// The position field of the new-game form and, below it, what the position means.
+fn render_position(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
+    let f = rows.frame;
+    if rows.position < f.bottom() {
+        form.position.render(
+            Span::styled("Position   ", look.theme.heading),
+            form.field() == Field::Position,
+            &form.rules(),
+            look,
+            Rect::new(
+                f.x + 2,
+                rows.position,
+                f.width.saturating_sub(2),
+                (f.bottom() - rows.position).min(2),
+            ),
+            buf,
+        );
+    }
+}
+
+/// The title of the new-game form, and its Continue entry if it has one.
+fn render_heading(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
+    let f = rows.frame;
+    Line::styled("Brandubh: new game", look.theme.heading)
+        .centered()
+        .render(Rect::new(f.x + 2, f.y, f.width.saturating_sub(2), 1), buf);
+    let (Some(y), Some(text)) = (rows.resume, &form.resume) else {
+        return;
+    };
+    let style = if form.field() == Field::Continue {
+        look.theme.focus
+    } else {
+        Style::new()
+    };
+    let width = usize::from(f.width.saturating_sub(2 + 11));
+    Line::from(vec![
+        Span::styled("Continue   ", look.theme.heading),
+        Span::styled(truncate(text, width), style),
+    ])
+    .render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
 }
 
 /// The `›` left of the focused field of the new-game form.
@@ -280,8 +442,11 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
         .iter()
         .position(|&p| p == form.preset)
         .unwrap_or(0);
+    let chosen = if form.custom.is_some() { 0 } else { chosen };
     let focus_row = match form.field() {
+        Field::Continue => rows.resume.unwrap_or(rows.start),
         Field::Rules => rows.presets + u16::try_from(chosen).unwrap_or(0),
+        Field::Position => rows.position,
         Field::Attackers => rows.attackers,
         Field::Defenders => rows.defenders,
         Field::Start => rows.start,
@@ -541,26 +706,126 @@ mod tests {
         let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
         assert_eq!(form.field(), Field::Start);
         form.move_focus(Direction::Up);
+        assert!(form.is_typing(), "the position field");
+        form.move_focus(Direction::Up);
         form.move_focus(Direction::Right);
         assert_eq!(form.choice().2, PLAYERS[1]);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Left);
-        assert_eq!(form.choice().0, Preset::OpenTafl);
+        assert_eq!(form.choice().0, Preset::OpenTafl.rules());
         assert_ne!(form.field(), Field::Start);
     }
 
     #[test]
     fn clicks_pick_presets_and_players_and_start() {
         let size = Rect::new(0, 0, 80, 24);
-        let rows = SetupRows::new(size);
         let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
-        assert!(!form.click(size, rows.frame.x + 15, rows.presets + 2));
-        assert_eq!(form.choice().0, Preset::Nielsen);
-        assert!(!form.click(size, rows.frame.x + 15, rows.defenders));
+        let rows = SetupRows::new(size, &form);
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.presets + 2), None);
+        assert_eq!(form.choice().0, Preset::Nielsen.rules());
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.defenders), None);
         assert_eq!(form.choice().2, PLAYERS[1]);
-        assert!(!form.click(size, rows.frame.x + 15, rows.keys));
-        assert!(form.click(size, rows.frame.x + 15, rows.start));
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.keys), None);
+        assert_eq!(form.click(size, rows.frame.x + 15, rows.position), None);
+        assert!(form.is_typing());
+        assert_eq!(
+            form.click(size, rows.frame.x + 15, rows.start),
+            Some(SetupChoice::Start)
+        );
+    }
+
+    #[test]
+    fn a_game_to_continue_is_the_first_entry() {
+        let size = Rect::new(0, 0, 80, 24);
+        let plain = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        let form = plain
+            .clone()
+            .with_continue("human vs human".to_owned(), true);
+        assert_eq!(form.field(), Field::Continue);
+        assert_eq!(form.chosen(), SetupChoice::Continue);
+        let mut later = plain.with_continue("human vs human".to_owned(), false);
+        assert_eq!(later.chosen(), SetupChoice::Start, "focus on Start");
+        for _ in 0..5 {
+            later.move_focus(Direction::Up);
+        }
+        assert_eq!(later.chosen(), SetupChoice::Continue);
+        later.move_focus(Direction::Down);
+        assert_eq!(later.field(), Field::Rules);
+        // Clicks: the Continue row continues; the rest moved down by its rows.
+        let rows = SetupRows::new(size, &later);
+        let resume = rows.resume.unwrap();
+        assert!(resume < rows.presets);
+        assert_eq!(
+            later.click(size, rows.frame.x + 15, rows.start),
+            Some(SetupChoice::Start)
+        );
+        assert_eq!(
+            later.click(size, rows.frame.x + 15, resume),
+            Some(SetupChoice::Continue)
+        );
+        assert_eq!(later.field(), Field::Continue);
+        let mut buf = Buffer::empty(size);
+        render_setup(&later, &Look::default(), size, &mut buf);
+        let row: String = (0..size.width)
+            .map(|x| buf[(x, resume)].symbol().to_owned())
+            .collect();
+        assert!(row.contains("Continue   human vs human"), "{row}");
+    }
+
+    #[test]
+    fn a_game_played_on_keeps_its_custom_rules_until_a_preset_is_chosen() {
+        let custom = Rules {
+            encirclement: false,
+            ..Preset::Standard.rules()
+        };
+        let start: Position = "/7/7/7/3K3/7/t6/7/ d".parse().unwrap();
+        let mut form = SetupForm::new(Preset::Walker, Player::Human, Player::Human)
+            .starting_from(custom, &start);
+        assert_eq!(form.choice().0, custom);
+        assert_eq!(form.start(), Ok(start));
+        for _ in 0..4 {
+            form.move_focus(Direction::Up);
+        }
+        assert_eq!(form.field(), Field::Rules);
+        form.move_focus(Direction::Right);
+        assert_eq!(
+            form.choice().0,
+            Preset::Nielsen.rules(),
+            "next after walker"
+        );
+        let preset = SetupForm::new(Preset::Standard, Player::Human, Player::Human)
+            .starting_from(Preset::OpenTafl.rules(), &start);
+        assert_eq!(preset.choice().0, Preset::OpenTafl.rules());
+        assert_eq!(preset.custom, None);
+    }
+
+    #[test]
+    fn the_position_is_typed_and_checked_under_the_chosen_rules() {
+        let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        form.focus_position();
+        // The defenders to move, encircled: over under standard, playable under walker.
+        for c in "/7/1ttttt1/1tTKTt1/1t3t1/1ttttt1/7/7/ dx".chars() {
+            form.type_char(c);
+        }
+        assert!(matches!(form.start(), Err(StartError::Setup(_))));
+        form.backspace();
+        assert!(matches!(form.start(), Err(StartError::Over(_))));
+        let size = Rect::new(0, 0, 80, 24);
+        let mut buf = Buffer::empty(size);
+        render_setup(&form, &Look::default(), size, &mut buf);
+        let text: String = buf
+            .content()
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect();
+        assert!(text.contains("already over"), "{text}");
+        let rows = SetupRows::new(size, &form);
+        form.click(size, rows.frame.x + 15, rows.presets + 1);
+        assert_eq!(
+            form.start().unwrap().side_to_move(),
+            crate::rules::Side::Defenders
+        );
     }
 
     #[test]

@@ -3,76 +3,86 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::storage::{self, ListError, SaveEntry, SaveError};
+use crate::game::import::Format;
+use crate::game::storage::{
+    self, Autosave, ListError, SaveEntry, SaveError, SaveKind, SaveSummary, latest_unfinished,
+};
 use crate::game::{AlreadyOver, Game, LoadError, Player};
 use crate::rules::{
     AnnotatedMove, GameState, IllegalMove, Move, MoveError, Outcome, Position, Preset, Rules, Side,
 };
 
-/// Where games are kept: the save folder and the autosave file (either may be unknown, for
-/// example without a home folder; tests use their own).
+/// Where games are kept: the save folder (unknown without a home folder, for example; tests
+/// use their own). Saves are offered in and listed from it, and every game is autosaved in
+/// its autosave folder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Storage {
-    /// The folder saves are offered in and listed from.
+    /// The save folder.
     pub save_dir: Option<PathBuf>,
-    /// The file the game in play is autosaved to after every change.
-    pub autosave: Option<PathBuf>,
 }
 
 impl Storage {
-    /// The default places: `storage::default_save_dir` and `storage::autosave_path`.
+    /// The default place: `storage::default_save_dir`.
     pub fn default_places() -> Storage {
         Storage {
             save_dir: storage::default_save_dir().ok(),
-            autosave: storage::autosave_path().ok(),
         }
     }
 
-    /// Saves, their listing and the autosave all in `dir`.
-    pub fn in_dir(dir: PathBuf) -> Storage {
+    /// Saves, their listing and the autosaves all in `dir`.
+    pub const fn in_dir(dir: PathBuf) -> Storage {
         Storage {
-            autosave: Some(dir.join(storage::AUTOSAVE_FILE)),
             save_dir: Some(dir),
         }
     }
 }
 
-/// A game in progress and the file it was last saved to or loaded from.
+/// A game in progress, the file it was last saved to or loaded from, and its autosave.
 #[derive(Clone, Debug)]
 pub struct Session {
     game: Game,
     file: Option<PathBuf>,
+    autosave: Autosave,
 }
 
 impl Session {
-    /// A new game under `preset` from the standard start.
-    pub fn new(preset: Preset, attackers: Player, defenders: Player) -> Session {
-        Session::from_game(Game::new(
-            Rules::from(preset),
-            Position::start(),
-            attackers,
-            defenders,
-        ))
+    /// A new game under `rules` from `start`.
+    pub fn new(rules: Rules, start: Position, attackers: Player, defenders: Player) -> Session {
+        Session::from_game(Game::new(rules, start, attackers, defenders))
     }
 
     /// The session of a game that belongs to no file yet.
-    pub const fn from_game(game: Game) -> Session {
-        Session { game, file: None }
+    pub fn from_game(game: Game) -> Session {
+        Session {
+            game,
+            file: None,
+            autosave: Autosave::new(),
+        }
     }
 
-    /// Loads the game saved at `path`.
+    /// Loads the game at `path`; a save belongs to that file. A game read from another
+    /// program's record (an OpenTafl record, a move record) belongs to no file: saving it
+    /// writes a new save, never over the record.
     pub fn load(path: &Path) -> Result<Session, LoadError> {
+        let (game, format) = storage::load_with_format(path)?;
         Ok(Session {
-            game: storage::load(path)?,
-            file: Some(path.to_owned()),
+            game,
+            file: (format == Format::Json).then(|| path.to_owned()),
+            autosave: Autosave::new(),
         })
     }
 
-    /// The same game, belonging to no file (a game continued from the autosave is saved
-    /// under a new name).
-    #[must_use]
-    pub fn without_file(self) -> Session {
-        Session::from_game(self.game)
+    /// Loads a listed save: a named save belongs to its file; a game continued from an
+    /// autosave belongs to no file and moves to an autosave of its own (see [`Autosave`]).
+    pub fn open(entry: &SaveEntry) -> Result<Session, LoadError> {
+        match entry.kind {
+            SaveKind::Named => Session::load(&entry.path),
+            SaveKind::Autosave => Ok(Session {
+                game: storage::load(&entry.path)?,
+                file: None,
+                autosave: Autosave::continuing(entry.path.clone()),
+            }),
+        }
     }
 
     /// The game record.
@@ -145,23 +155,76 @@ impl Session {
         self.game.agree_draw()
     }
 
-    /// Saves the game to `path` atomically; the game then belongs to that file.
+    /// Saves the game to `path`: replacing the file if it is the game's own, as a new file
+    /// otherwise (an existing file is left alone: [`SaveError::already_exists`]). The game
+    /// then belongs to that file, and its autosave is not needed any more.
     pub fn save(&mut self, path: &Path) -> Result<(), SaveError> {
+        if self.is_own_file(path) {
+            self.replace(path)
+        } else {
+            storage::save_new(path, &self.game)?;
+            self.saved_to(path);
+            Ok(())
+        }
+    }
+
+    /// Saves the game to `path`, replacing the file there (the player agreed to).
+    pub fn replace(&mut self, path: &Path) -> Result<(), SaveError> {
         storage::save_atomic(path, &self.game)?;
-        self.file = Some(path.to_owned());
+        self.saved_to(path);
         Ok(())
     }
 
-    /// Writes the game to the autosave file `path` (the game keeps its own file).
-    pub fn autosave(&self, path: &Path) -> Result<(), SaveError> {
-        storage::save_atomic(path, &self.game)
+    fn saved_to(&mut self, path: &Path) {
+        self.file = Some(path.to_owned());
+        self.autosave.discard();
     }
 
-    /// The file a save is offered to: the game's own file, or a new name in `dir`.
-    pub fn save_path(&self, dir: &Path) -> PathBuf {
+    /// Whether `path` is the file the game was last saved to or loaded from.
+    pub fn is_own_file(&self, path: &Path) -> bool {
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
         self.file
-            .clone()
-            .unwrap_or_else(|| storage::new_save_path(dir, &self.game))
+            .as_deref()
+            .is_some_and(|file| file == path || absolute(file) == absolute(path))
+    }
+
+    /// Writes the game to its own autosave file in the autosave folder of `save_dir` (the
+    /// game keeps its file).
+    pub fn autosave(&mut self, save_dir: &Path) -> Result<(), SaveError> {
+        self.autosave.write(save_dir, &self.game)
+    }
+
+    /// The files that hold this game: its own, its autosave, and the autosave it was
+    /// continued from.
+    pub fn files(&self) -> Vec<&Path> {
+        [
+            self.file(),
+            self.autosave.file(),
+            self.autosave.continued_from(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    /// The folder a save is offered in: the folder of the game's own file, or `save_dir`.
+    pub fn save_folder(&self, save_dir: Option<&Path>) -> Option<PathBuf> {
+        match self.file.as_deref().and_then(Path::parent) {
+            Some(parent) if parent.as_os_str().is_empty() => Some(PathBuf::from(".")),
+            Some(parent) => Some(parent.to_owned()),
+            None => save_dir.map(Path::to_owned),
+        }
+    }
+
+    /// The name a save is offered under in `dir`: the game's own file's, or a new one.
+    pub fn save_name(&self, dir: &Path) -> String {
+        let path = match &self.file {
+            Some(file) => file.clone(),
+            None => storage::new_save_path(dir, &self.game),
+        };
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 }
 
@@ -170,20 +233,47 @@ pub fn saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     storage::list_saves(dir)
 }
 
+/// What the save at `path` holds, in words, or why it does not load.
+pub fn describe(path: &Path) -> String {
+    match SaveSummary::read(path) {
+        Ok(summary) => summary.to_string(),
+        Err(e) => format!("a file that does not load ({e})"),
+    }
+}
+
+/// The game to continue in `dir`, other than the files in `except`: see
+/// [`storage::latest_unfinished`].
+pub fn latest(dir: &Path, except: &[&Path]) -> Result<Option<SaveEntry>, ListError> {
+    latest_unfinished(dir, except)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::storage::AUTOSAVE_DIR;
 
     #[test]
     fn a_saved_game_loads_back_and_keeps_its_file() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = Session::new(Preset::Walker, Player::Human, Player::Human);
+        let mut s = Session::new(
+            Preset::Walker.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
         s.play_text("d2-e2").unwrap();
-        let path = s.save_path(dir.path());
-        assert!(path.starts_with(dir.path()));
+        let name = s.save_name(dir.path());
+        assert!(name.starts_with("game-"), "{name}");
+        let path = dir.path().join(format!("{name}.json"));
         s.save(&path).unwrap();
         assert_eq!(s.file(), Some(path.as_path()));
-        assert_eq!(s.save_path(dir.path()), path);
+        assert_eq!(s.save_name(dir.path()), name);
+        assert_eq!(s.save_folder(None).as_deref(), Some(dir.path()));
+        assert!(s.is_own_file(&dir.path().join(".").join(format!("{name}.json"))));
+        assert!(!s.is_own_file(&dir.path().join("other.json")));
+        // Saving again to its own file replaces it without a question.
+        s.play_text("d3-c3").unwrap();
+        s.save(&path).unwrap();
         let back = Session::load(&path).unwrap();
         assert_eq!(back.state(), s.state());
         assert_eq!(back.preset(), Some(Preset::Walker));
@@ -193,12 +283,92 @@ mod tests {
     }
 
     #[test]
-    fn an_autosave_does_not_change_the_games_file() {
+    fn a_game_from_another_programs_record_is_saved_under_a_new_name() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Session::new(Preset::Standard, Player::Human, Player::Human);
-        let auto = dir.path().join("autosave.json");
-        s.autosave(&auto).unwrap();
-        assert!(auto.is_file());
+        let record = dir.path().join("club.otg");
+        std::fs::write(
+            &record,
+            "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n",
+        )
+        .unwrap();
+        let before = std::fs::read(&record).unwrap();
+        let mut s = Session::load(&record).unwrap();
+        assert_eq!(s.preset(), Some(Preset::OpenTafl));
+        assert_eq!(s.moves().len(), 2);
         assert_eq!(s.file(), None);
+        assert_eq!(s.save_folder(Some(dir.path())).as_deref(), Some(dir.path()));
+        let path = dir.path().join(format!("{}.json", s.save_name(dir.path())));
+        assert_ne!(path, record);
+        s.save(&path).unwrap();
+        assert_eq!(
+            std::fs::read(&record).unwrap(),
+            before,
+            "the record is untouched"
+        );
+        let mut listed: Vec<String> = saves(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        listed.sort();
+        assert_eq!(listed.len(), 2);
+        assert_eq!(listed[0], "club.otg");
+        assert!(listed[1].starts_with("game-"), "{listed:?}");
+    }
+
+    #[test]
+    fn another_file_is_never_replaced_without_asking() {
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("other.json");
+        let mut first = Session::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        first.play_text("d2-c2").unwrap();
+        first.save(&other).unwrap();
+        let mut second = Session::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        second.play_text("d2-e2").unwrap();
+        assert!(second.save(&other).unwrap_err().already_exists());
+        assert_eq!(second.file(), None);
+        assert_eq!(Session::load(&other).unwrap().moves(), first.moves());
+        second.replace(&other).unwrap();
+        assert_eq!(Session::load(&other).unwrap().moves(), second.moves());
+        assert_eq!(second.file(), Some(other.as_path()));
+    }
+
+    #[test]
+    fn autosaves_keep_the_games_file_and_go_once_it_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Session::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        s.play_text("d2-c2").unwrap();
+        s.autosave(dir.path()).unwrap();
+        assert_eq!(s.file(), None);
+        let auto = s.files()[0].to_owned();
+        assert!(auto.starts_with(dir.path().join(AUTOSAVE_DIR)));
+        let listed = saves(dir.path()).unwrap();
+        assert_eq!(listed[0].kind, SaveKind::Autosave);
+        // Continued from the list, the game moves to an autosave of its own.
+        let mut continued = Session::open(&listed[0]).unwrap();
+        assert_eq!(continued.file(), None);
+        assert_eq!(continued.files(), [auto.as_path()]);
+        continued.play_text("d3-e3").unwrap();
+        continued.autosave(dir.path()).unwrap();
+        assert!(!auto.exists());
+        let path = dir.path().join("kept.json");
+        continued.save(&path).unwrap();
+        assert_eq!(continued.files(), [path.as_path()], "no autosave left");
+        assert_eq!(saves(dir.path()).unwrap().len(), 1);
     }
 }

@@ -191,6 +191,8 @@ pub struct Glyphs {
     pub corner: &'static str,
     /// A destination of the selected piece.
     pub destination: &'static str,
+    /// A destination of the selected piece that would repeat a position.
+    pub repeat: &'static str,
     /// A square whose piece the last move captured.
     pub captured: &'static str,
 }
@@ -204,6 +206,7 @@ impl Glyphs {
         throne: "⊡",
         corner: "⊠",
         destination: "•",
+        repeat: "!",
         captured: "×",
     };
 
@@ -215,6 +218,7 @@ impl Glyphs {
         throne: "+",
         corner: "#",
         destination: ".",
+        repeat: "!",
         captured: "x",
     };
 

@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::{App, Screen};
-use crate::ai::{Score, SearchInfo, limits_for};
+use crate::ai::{Limits, Score, SearchInfo, limits_for};
 use crate::game::{EngineKind, Level, Player};
-use crate::rules::Side;
+use crate::rules::{Move, Side};
 use crate::tui::panels::{self, AiView, Search, score_text};
 use crate::tui::worker::{JobId, Report, Worker};
 
@@ -16,8 +16,7 @@ impl App {
     pub fn tick(&mut self, now: Instant) -> bool {
         let mut changed = false;
         while let Some(report) = self.ai.worker.as_mut().and_then(Worker::try_report) {
-            changed = true;
-            self.on_report(report, now);
+            changed |= self.on_report(report, now);
         }
         if self.ai.thinking.is_none() && self.ai_to_move(now) {
             self.start_thinking(Purpose::Move);
@@ -44,9 +43,9 @@ impl App {
     /// Starts the worker on the side to move: its own move, or a hint for a person.
     pub(super) fn start_thinking(&mut self, purpose: Purpose) {
         let side = self.session.side_to_move();
-        let (engine, level) = match (purpose, self.session.player(side)) {
-            (Purpose::Move, Player::Ai { engine, level }) => (engine, level),
-            _ => (EngineKind::Search, HINT_LEVEL),
+        let (engine, level, limits) = match (purpose, self.session.player(side)) {
+            (Purpose::Move, Player::Ai { engine, level }) => (engine, level, limits_for(level)),
+            _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits),
         };
         if self.ai.worker.is_none() {
             match Worker::spawn(self.ai.seed) {
@@ -61,7 +60,7 @@ impl App {
         let Some(worker) = self.ai.worker.as_mut() else {
             return;
         };
-        let id = worker.start(engine, level, self.session.state(), limits_for(level));
+        let id = worker.start(engine, level, self.session.state(), limits);
         self.ai.thinking = Some(Thinking {
             id,
             side,
@@ -71,24 +70,26 @@ impl App {
         });
     }
 
-    pub(super) fn on_report(&mut self, report: Report, now: Instant) {
+    /// Takes one report of the worker; returns whether it changed anything (a late report of
+    /// a job that was cancelled changes nothing).
+    pub(super) fn on_report(&mut self, report: Report, now: Instant) -> bool {
         if report == Report::Gone {
             // Dropping the worker joins the ended thread; the next AI turn starts a new one.
             self.ai.worker = None;
             self.ai.thinking = None;
             self.ai.paused = true;
             self.error("the AI stopped working: p to try again".to_owned());
-            return;
+            return true;
         }
         let Some(thinking) = self.ai.thinking.as_mut() else {
-            return;
+            return false;
         };
         match report {
             Report::Progress(id, info) if id == thinking.id => thinking.info = Some(info),
             Report::Done(id, mv) if id == thinking.id => {
                 let thinking = self.ai.thinking.take();
                 let Some(thinking) = thinking else {
-                    return;
+                    return false;
                 };
                 if let Some(info) = &thinking.info {
                     self.ai.judgement = Some((thinking.side, info.score));
@@ -107,13 +108,14 @@ impl App {
                     (Purpose::Hint, Some(mv)) => {
                         self.hint = Some(mv);
                         self.selected = None;
-                        self.info(format!("hint: {mv} (marked with ? ?)"));
+                        self.info(hint_text(mv, thinking.info.as_ref()));
                     }
                     (_, None) => self.error("the AI found no move".to_owned()),
                 }
             }
-            Report::Progress(..) | Report::Done(..) | Report::Gone => {}
+            Report::Progress(..) | Report::Done(..) | Report::Gone => return false,
         }
+        true
     }
 
     /// What the panel shows of the AI.
@@ -196,8 +198,25 @@ impl App {
     }
 }
 
-/// The level the hints are searched at.
-const HINT_LEVEL: Level = Level::Hard;
+/// The level the hints are searched at: the strongest, given [`HINT_TIME`].
+const HINT_LEVEL: Level = Level::Max;
+
+/// How long a hint is searched.
+const HINT_TIME: Duration = Duration::from_secs(1);
+
+/// The hint in words: the move, and what the search proved. `info` is the search's last
+/// report; its score counts for `mv` when its line starts with it. Distances are in plies,
+/// as the panel's score gives them.
+fn hint_text(mv: Move, info: Option<&SearchInfo>) -> String {
+    let score = info.filter(|i| i.pv.first() == Some(&mv)).map(|i| i.score);
+    match score {
+        Some(Score::Win(n)) => format!("hint: win in {n}: {mv} (marked with ? ?)"),
+        Some(Score::Loss(n)) => {
+            format!("hint: every move loses; longest resistance {mv}, lost in {n}")
+        }
+        _ => format!("hint: {mv} (marked with ? ?)"),
+    }
+}
 
 /// Whether a search score says the side that searched stands better.
 const fn is_better(score: Score) -> bool {
@@ -237,6 +256,8 @@ pub(super) struct AiState {
     pub(super) last_move_at: Option<Instant>,
     /// The last search's score, for the side that searched.
     pub(super) judgement: Option<(Side, Score)>,
+    /// The budget of a hint search.
+    pub(super) hint_limits: Limits,
     pub(super) seed: u64,
 }
 
@@ -253,6 +274,7 @@ impl Default for AiState {
             pace: Pace::default(),
             last_move_at: None,
             judgement: None,
+            hint_limits: Limits::time(HINT_TIME),
             seed,
         }
     }

@@ -132,10 +132,169 @@ fn watching_waits_for_the_pace_and_pauses() {
 fn enter_on_any_field_of_the_new_game_form_starts_the_game() {
     let mut app = App::new(Config::default());
     assert!(matches!(app.screen, Screen::Setup(_)));
+    // Up past the position field to the defenders.
+    app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Right));
     app.update(Action::Confirm);
     assert!(matches!(app.screen, Screen::Game));
     assert_ne!(app.session.player(Side::Defenders), Player::Human);
     assert_eq!(app.session.player(Side::Attackers), Player::Human);
+}
+
+/// Asks for a hint in a hot-seat game from `start`, searched to `depth` plies (no clock, so
+/// the answer is the same on any machine), and returns the status line it gives.
+fn hint_from(start: &str, depth: u32) -> (Option<Move>, String) {
+    let start: crate::rules::Position = start.parse().unwrap();
+    let game = crate::game::Game::new(
+        Preset::Standard.rules(),
+        start,
+        Player::Human,
+        Player::Human,
+    );
+    let mut app = App::new(Config {
+        resume: Some(Session::from_game(game)),
+        ..Config::default()
+    });
+    app.ai.hint_limits = crate::ai::Limits::depth(depth);
+    app.update(Action::Hint);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app.hint.is_none() {
+        assert!(Instant::now() < deadline, "no hint");
+        app.tick(Instant::now());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (app.hint, app.status().unwrap().text.clone())
+}
+
+#[test]
+fn a_hint_names_a_forced_win() {
+    // The king on b3 steps onto the edge with two open lines; one attacker blocks one.
+    let (hint, text) = hint_from("/7/7/1K5/7/7/7/3t3/ d", 4);
+    let hint = hint.unwrap().to_string();
+    assert_eq!(text, format!("hint: win in 3: {hint} (marked with ? ?)"));
+}
+
+#[test]
+fn a_hint_in_a_lost_position_names_the_longest_resistance() {
+    // The king on c1 sees a1; blocking on b1 only delays: he runs up to c7 with two lines.
+    // Every other move loses at once.
+    let (hint, text) = hint_from("/2KT3/7/7/7/1t5/7/7/ a", 6);
+    assert_eq!(hint, Some("b5-b1".parse().unwrap()));
+    assert_eq!(
+        text,
+        "hint: every move loses; longest resistance b5-b1, lost in 4"
+    );
+}
+
+#[test]
+fn hints_search_for_a_second_by_default() {
+    let app = against_ai();
+    assert_eq!(
+        app.ai.hint_limits,
+        crate::ai::Limits::time(Duration::from_secs(1))
+    );
+}
+
+fn type_move(app: &mut App, text: &str) {
+    app.update(Action::StartTyping);
+    for c in text.chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+}
+
+fn screen(app: &mut App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    format!("{}", terminal.backend())
+}
+
+#[test]
+fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
+    use crate::game::storage::fail_writes;
+    use crate::tui::panels::NOT_SAVED;
+    use std::io::ErrorKind;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-e2");
+    assert!(app.autosave_error.is_none());
+    fail_writes::inject(Some(ErrorKind::StorageFull));
+    type_move(&mut app, "c4-c5");
+    // The move's own message follows, yet the failure stays: on the status line and the panel.
+    assert!(app.status().unwrap().text.starts_with("played c4-c5"));
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains(NOT_SAVED) && shown.contains("autosave failed"),
+        "{shown}"
+    );
+    type_move(&mut app, "d1-d2");
+    app.update(Action::Help);
+    app.update(Action::Cancel);
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains(NOT_SAVED) && shown.contains("injected failure"),
+        "{shown}"
+    );
+
+    // Quitting, a new game and loading say the game is not saved and offer to save it.
+    for (key, leave) in [
+        (Action::Quit, "Quit anyway?"),
+        (Action::NewGame, "Leave it for a new game?"),
+        (Action::Load, "Leave it to load another?"),
+    ] {
+        app.update(key);
+        assert_eq!(app.mode(), Mode::Question);
+        let shown = screen(&mut app);
+        assert!(
+            shown.contains("The game is NOT saved: the autosave"),
+            "{shown}"
+        );
+        assert!(shown.contains(leave) && shown.contains("s save"), "{shown}");
+        app.update(Action::No);
+        assert!(!app.should_quit());
+    }
+    app.update(Action::Quit);
+    app.update(Action::Save);
+    assert_eq!(app.mode(), Mode::Text, "the save prompt");
+    // The save fails too while the disk is full: the prompt stays with the reason.
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Text);
+    assert!(screen(&mut app).contains(NOT_SAVED));
+
+    fail_writes::inject(None);
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    assert!(app.status().unwrap().text.starts_with("saved to"));
+    assert!(!screen(&mut app).contains(NOT_SAVED));
+    let saved = crate::game::storage::load(app.session().file().unwrap()).unwrap();
+    assert_eq!(saved.moves().len(), 3, "every move");
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "saved: no question");
+}
+
+#[test]
+fn an_autosave_that_works_again_clears_the_failure() {
+    use crate::game::storage::fail_writes;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    fail_writes::inject(Some(std::io::ErrorKind::PermissionDenied));
+    type_move(&mut app, "d2-e2");
+    assert!(app.autosave_error.is_some());
+    fail_writes::inject(None);
+    type_move(&mut app, "c4-c5");
+    assert!(app.autosave_error.is_none());
+    app.update(Action::Quit);
+    let shown = screen(&mut app);
+    assert!(shown.contains("its autosave keeps it"), "{shown}");
 }

@@ -1,4 +1,5 @@
-//! OpenTafl rules strings (`dim:7 ks:w cenhe: start:/3t3/.../`) to and from [`Rules`].
+//! OpenTafl's text forms: rules strings (`dim:7 ks:w cenhe: start:/3t3/.../`) to and from
+//! [`Rules`], and position records. Used by the engine protocol and by game-record import.
 //!
 //! Every entry that maps onto a parameter of RULES.md is honoured; an entry we cannot play
 //! exactly (another board size, edge escape, shieldwalls, a strong king everywhere, ...) is
@@ -7,9 +8,10 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::rules::{
-    KingBesideThrone, KingOnThrone, Position, Repetition, Rules, SetupError, Side, Square, excerpt,
+use super::{
+    KingBesideThrone, KingOnThrone, Position, Repetition, Rules, SetupError, Side, Square,
 };
+use crate::quote::excerpt;
 
 /// Why a rules string cannot be played.
 #[derive(Clone, Eq, PartialEq, Debug)]

@@ -1,0 +1,336 @@
+//! Game records written by other programs, and export for them: OpenTafl game records
+//! (`.otg`, summarised in README.md), and plain move records in our notation, OpenTafl's
+//! (`Ke5-e1`, `+`, `-`, `---`) or the archive's (`e2-d2xc2xd3`, `timeout`).
+//!
+//! Which kind a file is, is decided by its content ([`detect`]), so every command that accepts
+//! a game file accepts them all ([`read`], used by `storage::load`). Every move is replayed
+//! and its annotations checked, as for our own saves.
+
+mod export;
+mod otg;
+
+use std::fmt;
+
+use super::save::{MAX_PLIES, line_column};
+use super::{Game, LoadError, LoadErrorKind, Player};
+use crate::quote::excerpt;
+use crate::rules::{
+    IllegalMove, MoveError, Position, Preset, RecordEntry, RulesStringError, SetupError,
+};
+
+pub use export::{ExportError, to_otg};
+
+/// The kinds of game file read.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum Format {
+    /// Our JSON save format.
+    Json,
+    /// An OpenTafl game record: tags in brackets, then numbered turns.
+    Otg,
+    /// Moves separated by white space (turn numbers such as `1.` allowed), played under the
+    /// `standard` rules from the standard start.
+    MoveRecord,
+}
+
+/// The kind of game file `text` is (after any UTF-8 byte order mark): an OpenTafl record if
+/// it starts with a tag (`[name:`), a move record if it starts with a move, a turn number,
+/// `---` or `timeout`, and otherwise our JSON format (whose reader then says what is wrong).
+pub fn detect(bytes: &[u8]) -> Format {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let first: &[u8] = bytes[start..]
+        .split(u8::is_ascii_whitespace)
+        .next()
+        .unwrap_or_default();
+    if let Some(rest) = first.strip_prefix(b"[") {
+        let name_len = rest
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
+            .count();
+        if name_len > 0 && rest.get(name_len) == Some(&b':') {
+            return Format::Otg;
+        }
+    }
+    let turn_number = first.len() > 1
+        && first.ends_with(b".")
+        && first[..first.len() - 1].iter().all(u8::is_ascii_digit);
+    let a_move = first.first().is_some_and(u8::is_ascii_alphabetic) && first.contains(&b'-');
+    if turn_number || a_move || first == b"---" || first == b"timeout" {
+        Format::MoveRecord
+    } else {
+        Format::Json
+    }
+}
+
+/// Reads a game file of any [`Format`], found by [`detect`]; bytes as read from the file.
+pub fn read(bytes: &[u8]) -> Result<(Game, Format), LoadError> {
+    let format = detect(bytes);
+    let game = match format {
+        Format::Json => Game::from_json_bytes(bytes)?,
+        Format::Otg => otg::read(&text_of(bytes)?).map_err(LoadErrorKind::from)?,
+        Format::MoveRecord => read_move_record(&text_of(bytes)?).map_err(LoadErrorKind::from)?,
+    };
+    Ok((game, format))
+}
+
+/// The text of a record file: UTF-8 without a byte order mark, within the size limit.
+fn text_of(bytes: &[u8]) -> Result<String, LoadErrorKind> {
+    let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if len > super::MAX_SAVE_BYTES {
+        return Err(LoadErrorKind::TooLarge(len));
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map(str::to_owned).map_err(|e| {
+        let (line, column) = line_column(bytes, e.valid_up_to());
+        LoadErrorKind::NotUtf8 { line, column }
+    })
+}
+
+/// A plain move record: a `standard` game from the standard start, human against human.
+fn read_move_record(text: &str) -> Result<Game, RecordError> {
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    let entries = text.lines().enumerate().flat_map(|(i, line)| {
+        line.split_whitespace()
+            .filter(|token| !is_turn_number(token))
+            .map(move |token| (i + 1, token))
+    });
+    play_entries(&mut game, entries)?;
+    Ok(game)
+}
+
+/// Plays the moves of a move record on `game`: tokens separated by white space, turn numbers
+/// (`1.`) skipped, with `---` (the side to move resigns) and `timeout` (the side to move
+/// loses on time) ending the game. On an error the game keeps the moves before it.
+pub fn play_record(game: &mut Game, text: &str) -> Result<(), RecordErrorKind> {
+    let entries = text
+        .split_whitespace()
+        .filter(|token| !is_turn_number(token))
+        .map(|token| (1, token));
+    play_entries(game, entries).map_err(|e| e.kind)
+}
+
+/// Whether `token` is a turn number of the main line: digits and a period (`12.`).
+fn is_turn_number(token: &str) -> bool {
+    token
+        .strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Plays record entries, each with its line, on `game`.
+fn play_entries<'a>(
+    game: &mut Game,
+    entries: impl IntoIterator<Item = (usize, &'a str)>,
+) -> Result<(), RecordError> {
+    for (line, text) in entries {
+        play_entry(game, text).map_err(|kind| RecordError { line, kind })?;
+    }
+    Ok(())
+}
+
+/// Plays one record entry: a move (annotations checked), `---` or `timeout`.
+fn play_entry(game: &mut Game, text: &str) -> Result<(), RecordErrorKind> {
+    let number = game.moves().len() + 1;
+    let error = |error| RecordErrorKind::Move {
+        number,
+        text: text.to_owned(),
+        error,
+    };
+    let side = game.state().position().side_to_move();
+    let ended = match text.parse::<RecordEntry>() {
+        Ok(RecordEntry::Move(_)) | Err(_) => {
+            if game.moves().len() >= MAX_PLIES {
+                return Err(RecordErrorKind::TooManyMoves);
+            }
+            return game.play_text(text).map(drop).map_err(error);
+        }
+        Ok(RecordEntry::Resignation) => game.resign(side),
+        Ok(RecordEntry::Timeout) => game.lose_on_time(side),
+    };
+    ended.map_err(|_| error(MoveError::Illegal(IllegalMove::GameOver)))
+}
+
+/// A game record that cannot be read, and the line of the problem (from 1).
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct RecordError {
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: RecordErrorKind,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl From<RecordError> for LoadErrorKind {
+    fn from(e: RecordError) -> Self {
+        LoadErrorKind::Record(e)
+    }
+}
+
+/// What is wrong with a game record.
+#[derive(Clone, Eq, PartialEq, Debug)]
+#[non_exhaustive]
+pub enum RecordErrorKind {
+    /// A move (or `---`, `timeout`) that cannot be played, or whose annotations are wrong.
+    Move {
+        /// The move's number, from 1.
+        number: usize,
+        /// The move as written.
+        text: String,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+    /// More moves than a game may hold.
+    TooManyMoves,
+    /// A header line that is not a tag `[name:value]`.
+    Tag(String),
+    /// There is no `rules` tag.
+    NoRules,
+    /// The rules string cannot be played exactly.
+    Rules(RulesStringError),
+    /// The `position` tag is not a position.
+    Position(SetupError),
+    /// The `result` tag is not `1`, `0`, `-1` or `?`.
+    ResultTag(String),
+    /// The `result` tag disagrees with the end the moves reach.
+    ResultMismatch {
+        /// The `result` tag.
+        tag: String,
+        /// The end of the game after the moves.
+        replayed: crate::rules::Outcome,
+    },
+    /// A turn of the main line is not numbered as the next one.
+    TurnNumber {
+        /// The number expected.
+        expected: usize,
+        /// The label found.
+        found: String,
+    },
+    /// A turn with more than two moves, or with one move that is not the last turn.
+    TurnLength {
+        /// The turn's number.
+        turn: usize,
+        /// Its moves.
+        moves: usize,
+    },
+    /// A comment line with no turn before it, or a second one after a turn.
+    StrayComment,
+    /// A line of the moves section that is none of a turn, a comment or a variation.
+    Unexpected(String),
+}
+
+impl fmt::Display for RecordErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Move {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} \"{}\": {error}", excerpt(text)),
+            Self::TooManyMoves => write!(f, "more than {MAX_PLIES} moves"),
+            Self::Tag(line) => write!(
+                f,
+                "\"{}\" is not a tag (expected [name:value])",
+                excerpt(line)
+            ),
+            Self::NoRules => write!(f, "no [rules:...] tag before the moves"),
+            Self::Rules(e) => write!(f, "{e}"),
+            Self::Position(e) => write!(f, "position tag: {e}"),
+            Self::ResultTag(value) => write!(
+                f,
+                "result tag \"{}\": expected 1 (attackers win), 0 (draw), -1 (defenders win) or ?",
+                excerpt(value)
+            ),
+            Self::ResultMismatch { tag, replayed } => write!(
+                f,
+                "the result tag says {tag}, but the moves end the game with \"{replayed}\""
+            ),
+            Self::TurnNumber { expected, found } => write!(
+                f,
+                "turn \"{}\" where turn {expected}. was expected",
+                excerpt(found)
+            ),
+            Self::TurnLength { turn, moves } => write!(
+                f,
+                "turn {turn} has {moves} move{}; a turn holds two, the last one may hold one",
+                if *moves == 1 { "" } else { "s" }
+            ),
+            Self::StrayComment => write!(f, "a comment line that follows no turn"),
+            Self::Unexpected(line) => write!(
+                f,
+                "\"{}\" is not a turn (expected a form like \"3. d2-d5 c4-c3\")",
+                excerpt(line)
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_told_apart_by_content() {
+        let cases: [(&[u8], Format); 12] = [
+            (b"{\"format\": \"brandubh-game\"}", Format::Json),
+            (b"\xEF\xBB\xBF  {}", Format::Json),
+            (b"[1, 2]", Format::Json),
+            (b"[null]", Format::Json),
+            (b"null", Format::Json),
+            (b"brandubh game: d2-e2", Format::Json),
+            (b"", Format::Json),
+            (b"\n[date:2016.08.27]\n[rules:dim:7]", Format::Otg),
+            (b"[start-comment:hello]", Format::Otg),
+            (b"d2-e2 c4-c5", Format::MoveRecord),
+            (b"1. d2-e2 c4-c5", Format::MoveRecord),
+            (b"Kd4-d5 ---", Format::MoveRecord),
+        ];
+        for (bytes, format) in cases {
+            assert_eq!(detect(bytes), format, "{}", String::from_utf8_lossy(bytes));
+        }
+        assert_eq!(detect(b"timeout"), Format::MoveRecord);
+        assert_eq!(detect(b"---"), Format::MoveRecord);
+    }
+
+    #[test]
+    fn move_records_skip_turn_numbers_and_count_lines() {
+        let (game, format) = read(b"1. d2-e2 c4-c5\n2. e2-e3").unwrap();
+        assert_eq!(format, Format::MoveRecord);
+        assert_eq!(game.moves().len(), 3);
+        assert_eq!(game.preset(), Some(Preset::Standard));
+        let err = read(b"1. d2-e2 c4-c5\n\n2. e2-e3 c5-c4x").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 3: move 4 \"c5-c4x\": \"c5-c4x\" is not a move (expected a form like d2-d5 or d2-d5xd6)"
+        );
+        assert!(is_turn_number("12.") && !is_turn_number(".") && !is_turn_number("1b."));
+    }
+
+    #[test]
+    fn records_are_utf8_within_the_size_limit() {
+        let err = read(b"d2-e2 c4-c5\n\xFF").unwrap_err();
+        assert!(matches!(
+            err.kind(),
+            LoadErrorKind::NotUtf8 { line: 2, column: 1 }
+        ));
+        let mut big = b"d2-e2 ".repeat(200_000);
+        big.truncate(usize::try_from(super::super::MAX_SAVE_BYTES).unwrap() + 1);
+        assert!(matches!(
+            read(&big).unwrap_err().kind(),
+            LoadErrorKind::TooLarge(_)
+        ));
+    }
+}

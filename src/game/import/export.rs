@@ -1,0 +1,156 @@
+//! Writing a game as an OpenTafl game record (`.otg`): tags from our players, result,
+//! termination and dates, the rules string of our rules, the moves in OpenTafl's notation
+//! (the king's letter, captures, `++` and `--`, `---` for a resignation on the move) and the
+//! comments.
+
+use std::fmt::{self, Write as _};
+
+use crate::game::{EngineKind, Game, Player};
+use crate::rules::{
+    AnnotatedMove, Position, Reason, Repetition, Rules, Side, parse_position_record,
+    position_record, rules_string,
+};
+
+/// A game that OpenTafl's notation cannot describe.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct ExportError {
+    /// The name of the rules (a preset's, or `custom`).
+    rules: &'static str,
+    /// What in them has no OpenTafl entry.
+    why: &'static str,
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the {} rules cannot be written as an OpenTafl record: OpenTafl's rules strings have no {}",
+            self.rules, self.why
+        )
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// Why `rules` have no rules string: the first parameter OpenTafl cannot express.
+fn inexpressible(rules: &Rules) -> ExportError {
+    let why = if rules.king_safe_on_edge {
+        "king safe on the edge"
+    } else if rules.repetition == Repetition::DefendersLose {
+        "repetition rule against the defenders"
+    } else {
+        "such a mix of king strengths on and beside the throne"
+    };
+    ExportError {
+        rules: rules.preset().map_or("custom", |p| p.name()),
+        why,
+    }
+}
+
+/// The game as an OpenTafl game record, or why OpenTafl cannot describe its rules.
+pub fn to_otg(game: &Game) -> Result<String, ExportError> {
+    let start = *game.state().start_position();
+    let standard_board = position_record(&Position::start());
+    // The rules string carries the variant's start with the side to move first; a game
+    // from another position says so in a `position` tag. (The standard board always
+    // parses; were it not to, the game's own start in the rules string would do as well.)
+    let variant_start =
+        parse_position_record(&standard_board, start.side_to_move()).unwrap_or(start);
+    let rules =
+        rules_string(game.rules(), &variant_start).ok_or_else(|| inexpressible(game.rules()))?;
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        let _ = writeln!(out, "[{name}:{}]", one_line(value));
+    };
+    tag("date", &date(game));
+    tag("attackers", &player_name(game.players().attackers));
+    tag("defenders", &player_name(game.players().defenders));
+    if let Some(outcome) = game.outcome() {
+        let result = match outcome.winner {
+            Some(Side::Attackers) => "1",
+            Some(Side::Defenders) => "-1",
+            None => "0",
+        };
+        tag("result", result);
+        tag("termination", &outcome.reason.name().replace('-', " "));
+    }
+    if let Some(comment) = game.start_comment() {
+        tag("start-comment", comment);
+    }
+    let record = position_record(&start);
+    if record != standard_board {
+        tag("position", &record);
+    }
+    tag("rules", &rules);
+    out.push('\n');
+    write_turns(&mut out, game);
+    Ok(out)
+}
+
+/// The moves, two to a numbered turn, each turn followed by its comments, if any.
+fn write_turns(out: &mut String, game: &Game) {
+    let history = game.state().history();
+    let mut entries: Vec<(String, Option<&str>)> = game
+        .moves()
+        .iter()
+        .zip(history)
+        .zip(game.comments())
+        .map(|((done, before), comment)| (move_text(*done, before), comment.as_deref()))
+        .collect();
+    if let Some(outcome) = game.outcome()
+        && outcome.reason == Reason::Resignation
+        && outcome.winner == Some(game.state().position().side_to_move().opponent())
+    {
+        entries.push(("---".to_owned(), None));
+    }
+    for (turn, pair) in entries.chunks(2).enumerate() {
+        let moves: Vec<&str> = pair.iter().map(|(text, _)| text.as_str()).collect();
+        let _ = writeln!(out, "{}. {}", turn + 1, moves.join(" "));
+        if pair.iter().any(|(_, comment)| comment.is_some()) {
+            let comments: Vec<String> = pair
+                .iter()
+                .map(|(_, comment)| {
+                    comment.map_or_else(String::new, |c| one_line(c).replace('|', "/"))
+                })
+                .collect();
+            let _ = writeln!(out, "[{}]", comments.join("|"));
+        }
+    }
+}
+
+/// A move in OpenTafl's notation: our notation with the king's letter when he moves.
+fn move_text(done: AnnotatedMove, before: &Position) -> String {
+    if before.king() == Some(done.mv.from()) {
+        format!("K{done}")
+    } else {
+        done.to_string()
+    }
+}
+
+/// A player as a tag value our import reads back (`human`, `ai:hard`, `random:easy`).
+fn player_name(player: Player) -> String {
+    match player {
+        Player::Human => "human".to_owned(),
+        Player::Ai {
+            engine: EngineKind::Search,
+            level,
+        } => format!("ai:{level}"),
+        Player::Ai {
+            engine: EngineKind::Random,
+            level,
+        } => format!("random:{level}"),
+    }
+}
+
+/// The day the game was created, `YYYY.MM.DD`.
+fn date(game: &Game) -> String {
+    let stamp = game.created().to_string();
+    stamp.get(..10).unwrap_or_default().replace('-', ".")
+}
+
+/// `text` on one line: control characters (line breaks among them) become spaces.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}

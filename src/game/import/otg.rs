@@ -1,0 +1,331 @@
+//! Reading OpenTafl game records (`.otg`): a header of tags `[name:value]` (the `rules` tag
+//! holds an OpenTafl rules string), then numbered turns of the main line, each optionally
+//! followed by a comment line `[comment on the first move|comment on the second]`.
+//! Variations (turns numbered with letters or several dots, `3b.3.1a.`) are skipped.
+
+use super::{RecordError, RecordErrorKind, play_entry};
+use crate::game::record::{has_winner, is_off_board};
+use crate::game::{Game, Player, Timestamp};
+use crate::rules::{Outcome, Reason, Side, parse_position_record, parse_rules_string};
+
+/// One turn of the main line: its line, its entries and the comments on them.
+struct Turn<'a> {
+    line: usize,
+    entries: Vec<&'a str>,
+    comments: Vec<Option<String>>,
+}
+
+/// The record split into tags and the turns of its main line.
+#[derive(Default)]
+struct Parts<'a> {
+    tags: Vec<(usize, &'a str, &'a str)>,
+    turns: Vec<Turn<'a>>,
+}
+
+/// What the line before the current one was, for comment lines.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Previous {
+    Nothing,
+    MainTurn,
+    Variation,
+    Comment,
+}
+
+/// Reads an OpenTafl game record.
+pub(super) fn read(text: &str) -> Result<Game, RecordError> {
+    let parts = split(text)?;
+    let tag = |name: &str| {
+        parts
+            .tags
+            .iter()
+            .rev()
+            .find(|(_, n, _)| *n == name)
+            .map(|&(line, _, value)| (line, value))
+    };
+    let header_end = parts.tags.last().map_or(1, |t| t.0);
+    let (rules_line, rules_text) = tag("rules").ok_or(RecordError {
+        line: header_end,
+        kind: RecordErrorKind::NoRules,
+    })?;
+    let at = |line| move |kind| RecordError { line, kind };
+    let (rules, mut start) =
+        parse_rules_string(rules_text).map_err(|e| at(rules_line)(RecordErrorKind::Rules(e)))?;
+    if let Some((line, record)) = tag("position") {
+        start = parse_position_record(record.trim(), start.side_to_move())
+            .map_err(|e| at(line)(RecordErrorKind::Position(e)))?;
+    }
+    let player = |name| {
+        tag(name)
+            .and_then(|(_, value)| value.trim().parse().ok())
+            .unwrap_or(Player::Human)
+    };
+    let mut game = Game::new(rules, start, player("attackers"), player("defenders"));
+    game.set_start_comment(tag("start-comment").map(|(_, text)| text.trim().to_owned()));
+    for turn in &parts.turns {
+        for (entry, comment) in turn.entries.iter().zip(&turn.comments) {
+            let before = game.moves().len();
+            play_entry(&mut game, entry).map_err(at(turn.line))?;
+            if game.moves().len() > before {
+                game.set_comment(before, comment.clone());
+            }
+        }
+    }
+    if let Some((line, value)) = tag("result") {
+        let termination = tag("termination").map(|(_, text)| text);
+        apply_result(&mut game, value.trim(), termination).map_err(at(line))?;
+    }
+    let created = tag("date")
+        .and_then(|(_, date)| date_of(date.trim()))
+        .unwrap_or_else(Timestamp::now);
+    game.set_timestamps(created, created);
+    Ok(game)
+}
+
+/// Splits the text into tags and main-line turns, skipping variations.
+fn split(text: &str) -> Result<Parts<'_>, RecordError> {
+    let mut parts = Parts::default();
+    let mut in_header = true;
+    let mut previous = Previous::Nothing;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let at = |kind| RecordError { line, kind };
+        let content = raw.trim();
+        if content.is_empty() {
+            // A blank line ends the header.
+            in_header = parts.tags.is_empty();
+            continue;
+        }
+        if in_header && content.starts_with('[') {
+            let (name, value) =
+                tag_of(content).ok_or_else(|| at(RecordErrorKind::Tag(content.to_owned())))?;
+            parts.tags.push((line, name, value));
+            continue;
+        }
+        in_header = false;
+        if let Some(comment) = content.strip_prefix('[') {
+            match previous {
+                Previous::MainTurn => {
+                    if let Some(turn) = parts.turns.last_mut() {
+                        turn.comments = comments_of(comment, turn.entries.len());
+                    }
+                }
+                Previous::Variation => {}
+                Previous::Nothing | Previous::Comment => {
+                    return Err(at(RecordErrorKind::StrayComment));
+                }
+            }
+            previous = match previous {
+                Previous::Variation => Previous::Variation,
+                _ => Previous::Comment,
+            };
+            continue;
+        }
+        let mut tokens = content.split_whitespace();
+        let label = tokens.next().unwrap_or_default();
+        if is_variation_label(label) {
+            previous = Previous::Variation;
+            continue;
+        }
+        let expected = parts.turns.len() + 1;
+        if !super::is_turn_number(label) {
+            return Err(at(RecordErrorKind::Unexpected(content.to_owned())));
+        }
+        if label.trim_end_matches('.').parse() != Ok(expected) {
+            return Err(at(RecordErrorKind::TurnNumber {
+                expected,
+                found: label.to_owned(),
+            }));
+        }
+        if let Some(short) = parts.turns.last().filter(|t| t.entries.len() < 2) {
+            return Err(RecordError {
+                line: short.line,
+                kind: RecordErrorKind::TurnLength {
+                    turn: expected - 1,
+                    moves: short.entries.len(),
+                },
+            });
+        }
+        let entries: Vec<&str> = tokens.collect();
+        if entries.is_empty() || entries.len() > 2 {
+            return Err(at(RecordErrorKind::TurnLength {
+                turn: expected,
+                moves: entries.len(),
+            }));
+        }
+        parts.turns.push(Turn {
+            line,
+            comments: vec![None; entries.len()],
+            entries,
+        });
+        previous = Previous::MainTurn;
+    }
+    Ok(parts)
+}
+
+/// The name and value of a tag line `[name:value]`; the name is letters, digits and `-`.
+fn tag_of(line: &str) -> Option<(&str, &str)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, value) = inner.split_once(':')?;
+    let is_name = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    is_name.then_some((name, value))
+}
+
+/// The comments of a comment line (without its `[`) on a turn of `entries` moves: the text
+/// up to the last `]`, split at the first `|`; empty parts are no comment.
+fn comments_of(line: &str, entries: usize) -> Vec<Option<String>> {
+    let inner = line.rfind(']').map_or(line, |end| &line[..end]);
+    let (first, second) = inner.split_once('|').unwrap_or((inner, ""));
+    [first, second]
+        .into_iter()
+        .take(entries)
+        .map(|text| Some(text.trim().to_owned()).filter(|t| !t.is_empty()))
+        .collect()
+}
+
+/// Whether `label` numbers a variation: it ends with a period and has a letter or more
+/// than one period (`3b.`, `3b.3.1a.`), or is the `.....` of a move matching the parent line.
+fn is_variation_label(label: &str) -> bool {
+    label.ends_with('.')
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.')
+        && (label.bytes().any(|b| b.is_ascii_alphabetic()) || label.matches('.').count() > 1)
+}
+
+/// Records the result of the `result` tag (`1`, `0`, `-1`, `?`): checked against the end
+/// the moves reach, or, where they reach none, recorded when `termination` names an ending
+/// outside the board that fits it (`resignation`, `time`, `agreement`, `adjudicated`).
+/// Otherwise the game stays unfinished.
+fn apply_result(
+    game: &mut Game,
+    value: &str,
+    termination: Option<&str>,
+) -> Result<(), RecordErrorKind> {
+    let winner = match value {
+        "1" => Some(Side::Attackers),
+        "-1" => Some(Side::Defenders),
+        "0" => None,
+        "?" | "" => return Ok(()),
+        _ => return Err(RecordErrorKind::ResultTag(value.to_owned())),
+    };
+    if let Some(replayed) = game.outcome() {
+        if replayed.winner != winner {
+            return Err(RecordErrorKind::ResultMismatch {
+                tag: value.to_owned(),
+                replayed,
+            });
+        }
+        return Ok(());
+    }
+    let reason = termination
+        .and_then(reason_named)
+        .filter(|&r| is_off_board(r) && has_winner(r) == winner.is_some());
+    if let Some(reason) = reason {
+        // The game is not over (checked above), so it can be concluded.
+        let _ = game.conclude(Outcome { winner, reason });
+    }
+    Ok(())
+}
+
+/// The reason named by a termination text: our names, with spaces or hyphens, any case.
+fn reason_named(text: &str) -> Option<Reason> {
+    let name = text.trim().to_ascii_lowercase().replace([' ', '_'], "-");
+    Reason::ALL.into_iter().find(|r| r.name() == name)
+}
+
+/// Midnight UTC of a `date` tag `YYYY.MM.DD`.
+fn date_of(text: &str) -> Option<Timestamp> {
+    let mut parts = text.split('.');
+    let (year, month, day) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    (parts.next().is_none() && digits(year, 4) && digits(month, 2) && digits(day, 2))
+        .then(|| format!("{year}-{month}-{day}T00:00:00Z").parse().ok())
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_name_colon_value_in_brackets() {
+        assert_eq!(tag_of("[date:2016.08.27]"), Some(("date", "2016.08.27")));
+        assert_eq!(
+            tag_of("[rules:dim:7 start:/3t3/]"),
+            Some(("rules", "dim:7 start:/3t3/"))
+        );
+        assert_eq!(tag_of("[start-comment:]"), Some(("start-comment", "")));
+        for bad in ["[date 2016]", "[:x]", "[da te:x]", "[date:x", "date:x]"] {
+            assert_eq!(tag_of(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn comment_lines_split_at_the_first_bar() {
+        assert_eq!(
+            comments_of("a|b]", 2),
+            [Some("a".to_owned()), Some("b".to_owned())]
+        );
+        assert_eq!(comments_of("|b|c]", 2), [None, Some("b|c".to_owned())]);
+        assert_eq!(comments_of(" a ]", 2), [Some("a".to_owned()), None]);
+        assert_eq!(comments_of("x]y|z]", 1), [Some("x]y".to_owned())]);
+    }
+
+    #[test]
+    fn variations_are_told_from_the_main_line() {
+        for label in ["3b.", "3b.3.1a.", ".....", "1.2."] {
+            assert!(is_variation_label(label), "{label}");
+        }
+        for label in ["3.", "12.", "d2-e2", "[x]"] {
+            assert!(!is_variation_label(label), "{label}");
+        }
+    }
+
+    #[test]
+    fn dates_are_midnight_utc() {
+        assert_eq!(
+            date_of("2016.08.27").map(|t| t.to_string()),
+            Some("2016-08-27T00:00:00Z".to_owned())
+        );
+        for bad in ["2016.8.27", "2016.02.30", "2016-08-27", "2016.08.27.1", ""] {
+            assert_eq!(date_of(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn terminations_name_our_reasons_in_any_spelling() {
+        assert_eq!(reason_named("king captured"), Some(Reason::KingCaptured));
+        assert_eq!(reason_named(" Resignation "), Some(Reason::Resignation));
+        assert_eq!(reason_named("no_moves"), Some(Reason::NoMoves));
+        assert_eq!(reason_named("checkmate"), None);
+    }
+
+    #[test]
+    fn the_main_line_is_read_and_variations_with_their_comments_skipped() {
+        let text = "[rules:x]\n\n1. d2-e2 c4-c5\n[a|b]\n1b. ..... c4-c3\n[skipped]\n\
+                    1b.2.1a. e2-e3\n2. e2-e3\n[c]\n";
+        let parts = split(text).unwrap();
+        assert_eq!(parts.tags, [(1, "rules", "x")]);
+        let turns: Vec<_> = parts
+            .turns
+            .into_iter()
+            .map(|t| (t.line, t.entries, t.comments))
+            .collect();
+        assert_eq!(
+            turns,
+            [
+                (
+                    3,
+                    vec!["d2-e2", "c4-c5"],
+                    vec![Some("a".to_owned()), Some("b".to_owned())]
+                ),
+                (8, vec!["e2-e3"], vec![Some("c".to_owned())]),
+            ]
+        );
+        let two_comments = split("[rules:x]\n\n1. d2-e2\n[a]\n[b]\n").err();
+        assert_eq!(
+            two_comments.map(|e| e.to_string()).as_deref(),
+            Some("line 5: a comment line that follows no turn")
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! One autosave file per game, in the autosave folder of the save folder, under a name no other
+//! game or program instance can take. Leaving a game for another never overwrites its
+//! autosave, so an unfinished game stays recoverable; finished ones are pruned after a while.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::listing::{self, SaveEntry, SaveKind};
+use super::{SaveError, compact_stamp, save_atomic, save_first_free};
+use crate::game::{Game, Timestamp};
+
+/// The folder of autosaves, in the save folder.
+pub const AUTOSAVE_DIR: &str = "autosave";
+/// The single autosave file of older versions, in the save folder: listed, and continued like
+/// any autosave.
+pub const LEGACY_AUTOSAVE: &str = "autosave.json";
+
+/// Finished autosaves kept: the newest ones; older ones go when a new game is autosaved.
+const KEEP_FINISHED: usize = 20;
+/// Finished autosaves older than this go too.
+const KEEP_FINISHED_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The autosave of one game: its own file, named when the game is first autosaved
+/// (`autosave/20261129-141339-4321.json`: the time and the process number, with a counter if
+/// that is taken).
+///
+/// A game continued from an autosave gets a file of its own at its first autosave, and the
+/// file it came from is removed then: two program instances continuing the same game each
+/// keep their own line of play.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Autosave {
+    file: Option<PathBuf>,
+    continued_from: Option<PathBuf>,
+}
+
+impl Autosave {
+    /// The autosave of a new game: no file until the first write.
+    pub fn new() -> Autosave {
+        Autosave::default()
+    }
+
+    /// The autosave of a game continued from the autosave at `path`, which is removed once
+    /// the game has its own.
+    pub fn continuing(path: PathBuf) -> Autosave {
+        Autosave {
+            file: None,
+            continued_from: Some(path),
+        }
+    }
+
+    /// The game's autosave file, once written.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The autosave this game was continued from, until the game has its own.
+    pub fn continued_from(&self) -> Option<&Path> {
+        self.continued_from.as_deref()
+    }
+
+    /// Writes `game` to its autosave file in the autosave folder of `save_dir`, taking a new
+    /// name the first time (and pruning old finished autosaves then).
+    pub fn write(&mut self, save_dir: &Path, game: &Game) -> Result<(), SaveError> {
+        if let Some(file) = &self.file {
+            save_atomic(file, game)?;
+        } else {
+            let dir = save_dir.join(AUTOSAVE_DIR);
+            prune_finished(&dir, Timestamp::now());
+            let base = format!("{}-{}", compact_stamp(Timestamp::now()), std::process::id());
+            let name = |n: u32| match n {
+                1 => format!("{base}.json"),
+                n => format!("{base}-{n}.json"),
+            };
+            self.file = Some(save_first_free(&dir, name, 1, game)?);
+        }
+        if let Some(old) = self.continued_from.take() {
+            // Best effort: at worst the game is listed twice.
+            let _ = fs::remove_file(old);
+        }
+        Ok(())
+    }
+
+    /// The game is saved to a file of its own: its autosave (and the one it was continued
+    /// from) are not needed any more and are removed. The next write takes a new file.
+    pub fn discard(&mut self) {
+        for file in [self.file.take(), self.continued_from.take()]
+            .into_iter()
+            .flatten()
+        {
+            let _ = fs::remove_file(file);
+        }
+    }
+}
+
+/// Removes the finished autosaves in `dir` beyond the newest [`KEEP_FINISHED`] or older than
+/// [`KEEP_FINISHED_FOR`] at `now`. Unfinished games, and files that do not load, are never
+/// removed. Best effort.
+fn prune_finished(dir: &Path, now: Timestamp) {
+    let mut saves = Vec::new();
+    if listing::list_folder(dir, &mut saves, |_| SaveKind::Autosave).is_err() {
+        return;
+    }
+    listing::sort_newest_first(&mut saves);
+    let too_old = |e: &SaveEntry| {
+        e.modified
+            .and_then(|m| now.system_time().duration_since(m).ok())
+            .is_some_and(|age| age > KEEP_FINISHED_FOR)
+    };
+    let finished = saves
+        .iter()
+        .filter(|e| e.summary.as_ref().is_ok_and(|s| s.finished));
+    for (i, entry) in finished.enumerate() {
+        if i >= KEEP_FINISHED || too_old(entry) {
+            let _ = fs::remove_file(&entry.path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::storage::tests::game;
+    use crate::rules::Side;
+    use std::fs::File;
+    use std::time::SystemTime;
+
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn every_game_gets_its_own_autosave() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut first = Autosave::new();
+        let mut second = Autosave::new();
+        first.write(dir.path(), &game(&["d2-c2"])).unwrap();
+        second.write(dir.path(), &game(&["d2-e2"])).unwrap();
+        let (a, b) = (
+            first.file().unwrap().to_owned(),
+            second.file().unwrap().to_owned(),
+        );
+        assert_ne!(a, b, "the same second and process, yet two files");
+        assert!(a.starts_with(dir.path().join(AUTOSAVE_DIR)));
+        let name = a.file_name().unwrap().to_str().unwrap();
+        assert!(
+            name.ends_with(&format!("-{}.json", std::process::id())),
+            "{name}"
+        );
+        first.write(dir.path(), &game(&["d2-c2", "d3-e3"])).unwrap();
+        assert_eq!(
+            first.file(),
+            Some(a.as_path()),
+            "later writes keep the file"
+        );
+        assert_eq!(super::super::load(&a).unwrap().moves().len(), 2);
+        assert_eq!(super::super::load(&b).unwrap().moves().len(), 1);
+        assert_eq!(files(&dir.path().join(AUTOSAVE_DIR)).len(), 2);
+    }
+
+    #[test]
+    fn a_continued_game_moves_to_a_file_of_its_own_at_its_first_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let legacy = dir.path().join(LEGACY_AUTOSAVE);
+        save_atomic(&legacy, &game(&["d2-c2"])).unwrap();
+        let mut auto = Autosave::continuing(legacy.clone());
+        assert_eq!(auto.continued_from(), Some(legacy.as_path()));
+        assert!(legacy.exists(), "nothing changes before the game does");
+        auto.write(dir.path(), &game(&["d2-c2", "d3-e3"])).unwrap();
+        assert!(!legacy.exists());
+        assert_eq!(auto.continued_from(), None);
+        let own = auto.file().unwrap().to_owned();
+        assert_eq!(super::super::load(&own).unwrap().moves().len(), 2);
+        // Saved to a file of its own: the autosave goes.
+        auto.discard();
+        assert!(!own.exists() && auto.file().is_none());
+        auto.write(dir.path(), &game(&["d2-c2", "d3-e3", "c2-c3"]))
+            .unwrap();
+        let again = auto.file().unwrap();
+        assert_eq!(super::super::load(again).unwrap().moves().len(), 3);
+    }
+
+    fn aged(path: &Path, game: &Game, days: u64) {
+        save_atomic(path, game).unwrap();
+        File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(days * 86_400 + 60))
+            .unwrap();
+    }
+
+    #[test]
+    fn only_old_or_surplus_finished_autosaves_are_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let auto = dir.path().join(AUTOSAVE_DIR);
+        let mut finished = game(&["d2-c2"]);
+        finished.resign(Side::Attackers).unwrap();
+        // Finished games from 1 to KEEP_FINISHED + 2 days old, and old unfinished ones.
+        for day in 1..=KEEP_FINISHED as u64 + 2 {
+            aged(&auto.join(format!("f{day:02}.json")), &finished, day);
+        }
+        aged(&auto.join("unfinished-old.json"), &game(&["d2-c2"]), 400);
+        aged(&auto.join("empty-old.json"), &game(&[]), 400);
+        fs::write(auto.join("broken.json"), "{").unwrap();
+        let f = |day: u64| auto.join(format!("f{day:02}.json"));
+        let old = Timestamp::now();
+        prune_finished(&auto, old);
+        for day in 1..=KEEP_FINISHED as u64 {
+            assert!(f(day).exists(), "day {day} is among the newest");
+        }
+        assert!(!f(KEEP_FINISHED as u64 + 1).exists() && !f(KEEP_FINISHED as u64 + 2).exists());
+        assert!(auto.join("unfinished-old.json").exists());
+        assert!(auto.join("empty-old.json").exists());
+        assert!(auto.join("broken.json").exists());
+        // A month later every finished one is too old; the others stay.
+        let later = Timestamp::from_unix_seconds(old.unix_seconds() + 31 * 86_400).unwrap();
+        prune_finished(&auto, later);
+        assert_eq!(
+            files(&auto),
+            ["broken.json", "empty-old.json", "unfinished-old.json"].map(|n| auto.join(n))
+        );
+    }
+}

@@ -1,0 +1,288 @@
+//! The saves in a folder, named ones and autosaves, newest first, each with a summary of what
+//! it holds; and the game to continue: the most recent unfinished one.
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
+use super::load;
+use crate::game::{Game, LoadError, Timestamp};
+
+/// Who wrote a save.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum SaveKind {
+    /// The player, under a name.
+    Named,
+    /// The autosave (one file per game, or `autosave.json` of older versions).
+    Autosave,
+}
+
+/// What a save holds, in short.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct SaveSummary {
+    /// Players, rules, plies and result ([`Game::summary`]).
+    pub text: String,
+    /// Moves played.
+    pub plies: usize,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// When the game last changed.
+    pub updated: Timestamp,
+}
+
+impl SaveSummary {
+    /// The summary of `game`.
+    pub fn of(game: &Game) -> SaveSummary {
+        SaveSummary {
+            text: game.summary(),
+            plies: game.moves().len(),
+            finished: game.outcome().is_some(),
+            updated: game.updated(),
+        }
+    }
+
+    /// The summary of the game saved at `path`.
+    pub fn read(path: &Path) -> Result<SaveSummary, LoadError> {
+        load(path).map(|game| SaveSummary::of(&game))
+    }
+}
+
+impl fmt::Display for SaveSummary {
+    /// `human vs human, standard, 14 plies, ongoing, 2026-11-29 14:13 UTC`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stamp = self.updated.to_string();
+        let minute = stamp.get(..16).unwrap_or(&stamp).replace('T', " ");
+        write!(f, "{}, {minute} UTC", self.text)
+    }
+}
+
+/// A saved game found in a folder.
+#[derive(Debug)]
+pub struct SaveEntry {
+    /// The file.
+    pub path: PathBuf,
+    /// The file name without `.json` (OpenTafl records keep their `.otg`).
+    pub name: String,
+    /// Who wrote it.
+    pub kind: SaveKind,
+    /// When the file was last written, if the system says (to the system's precision: saves
+    /// of the same second are told apart).
+    pub modified: Option<SystemTime>,
+    /// What the game holds, or why it cannot be loaded.
+    pub summary: Result<SaveSummary, LoadError>,
+}
+
+impl SaveEntry {
+    /// Whether this is a game to continue: it loads, is not over and has moves.
+    pub fn is_unfinished(&self) -> bool {
+        self.summary
+            .as_ref()
+            .is_ok_and(|s| !s.finished && s.plies > 0)
+    }
+}
+
+/// A folder of saves could not be listed.
+#[derive(Debug)]
+pub struct ListError {
+    dir: PathBuf,
+    error: io::Error,
+}
+
+impl fmt::Display for ListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot list saved games in {}: {}",
+            self.dir.display(),
+            self.error
+        )
+    }
+}
+
+impl std::error::Error for ListError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// The saves in `dir`: its `.json` and `.otg` files (not hidden ones) and the `.json` files
+/// of its autosave folder, newest first, each loaded for its summary. A folder that does not
+/// exist yet holds none.
+pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
+    let mut saves = Vec::new();
+    list_folder(dir, &mut saves, |name| {
+        if name == LEGACY_AUTOSAVE.trim_end_matches(".json") {
+            SaveKind::Autosave
+        } else {
+            SaveKind::Named
+        }
+    })?;
+    list_folder(&dir.join(AUTOSAVE_DIR), &mut saves, |_| SaveKind::Autosave)?;
+    sort_newest_first(&mut saves);
+    Ok(saves)
+}
+
+/// Newest first; the same moment by name.
+pub(super) fn sort_newest_first(saves: &mut [SaveEntry]) {
+    saves.sort_by(|a, b| {
+        b.modified
+            .cmp(&a.modified)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+}
+
+/// Adds the saves of `dir` (not of its subfolders) to `saves`, of the kind `kind` gives their
+/// name.
+pub(super) fn list_folder(
+    dir: &Path,
+    saves: &mut Vec<SaveEntry>,
+    kind: impl Fn(&str) -> SaveKind,
+) -> Result<(), ListError> {
+    let fail = |error| ListError {
+        dir: dir.to_owned(),
+        error,
+    };
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(fail(e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(fail)?;
+        let path = entry.path();
+        let is_otg = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("otg"));
+        let Some(name) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .filter(|n| !n.starts_with('.'))
+            .and_then(|n| n.strip_suffix(".json").or(is_otg.then_some(n)))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+        saves.push(SaveEntry {
+            summary: SaveSummary::read(&path),
+            kind: kind(&name),
+            path,
+            name,
+            modified,
+        });
+    }
+    Ok(())
+}
+
+/// The game to continue in `dir`: the most recently written unfinished save with moves, named
+/// or autosaved, other than the files in `except` (the game in play).
+pub fn latest_unfinished(dir: &Path, except: &[&Path]) -> Result<Option<SaveEntry>, ListError> {
+    Ok(list_saves(dir)?
+        .into_iter()
+        .find(|e| e.is_unfinished() && !except.contains(&e.path.as_path())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::storage::tests::game;
+    use crate::game::storage::{save_atomic, save_new};
+    use crate::rules::Side;
+    use std::fs::File;
+    use std::time::Duration;
+
+    /// Saves `game` at `path`, written `age` ago.
+    fn saved(path: &Path, game: &Game, age: u64) {
+        save_atomic(path, game).unwrap();
+        File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(age))
+            .unwrap();
+    }
+
+    #[test]
+    fn listing_summarises_named_saves_and_autosaves_newest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = dir.path().join("deep").join("saves");
+        assert!(list_saves(&saves).unwrap().is_empty(), "no folder yet");
+        let mut g = game(&["d2-c2", "d3-e3"]);
+        let created = Timestamp::from_unix_seconds(1_700_000_000).unwrap();
+        g.set_timestamps(created, created);
+        saved(&saves.join("opening.json"), &g, 30);
+        saved(
+            &saves.join(AUTOSAVE_DIR).join("1-2.json"),
+            &game(&["d2-c2"]),
+            20,
+        );
+        saved(&saves.join(LEGACY_AUTOSAVE), &game(&[]), 10);
+        fs::write(saves.join("broken.json"), "{").unwrap();
+        fs::write(saves.join("notes.txt"), "not a save").unwrap();
+        fs::write(saves.join(".hidden.json"), "{").unwrap();
+        fs::create_dir(saves.join("folder.json")).unwrap();
+        let list = list_saves(&saves).unwrap();
+        let names: Vec<(&str, SaveKind)> = list.iter().map(|e| (e.name.as_str(), e.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                ("broken", SaveKind::Named),
+                ("autosave", SaveKind::Autosave),
+                ("1-2", SaveKind::Autosave),
+                ("opening", SaveKind::Named),
+            ]
+        );
+        let opening = list[3].summary.as_ref().unwrap();
+        assert_eq!(
+            opening.to_string(),
+            "human vs human, standard, 2 plies, ongoing, 2023-11-14 22:13 UTC"
+        );
+        assert_eq!((opening.plies, opening.finished), (2, false));
+        assert!(list[3].modified.is_some());
+        assert!(list[0].summary.is_err());
+    }
+
+    #[test]
+    fn the_game_to_continue_is_the_latest_unfinished_one_with_moves() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = dir.path();
+        let auto = saves.join(AUTOSAVE_DIR);
+        assert!(latest_unfinished(saves, &[]).unwrap().is_none());
+        let mut finished = game(&["d2-c2"]);
+        finished.resign(Side::Defenders).unwrap();
+        saved(
+            &auto.join("old.json"),
+            &game(&["d2-c2", "d3-e3", "c2-c3"]),
+            300,
+        );
+        saved(&saves.join("named.json"), &game(&["d2-c2", "d3-e3"]), 200);
+        saved(&auto.join("newer.json"), &game(&["d2-e2"]), 100);
+        saved(&auto.join("finished.json"), &finished, 50);
+        saved(&auto.join("empty.json"), &game(&[]), 40);
+        fs::write(saves.join("broken.json"), "{").unwrap();
+        let first = latest_unfinished(saves, &[]).unwrap().unwrap();
+        assert_eq!(
+            (first.name.as_str(), first.kind),
+            ("newer", SaveKind::Autosave)
+        );
+        // The game in play is not offered.
+        let next = latest_unfinished(saves, &[&first.path]).unwrap().unwrap();
+        assert_eq!((next.name.as_str(), next.kind), ("named", SaveKind::Named));
+        let last = latest_unfinished(saves, &[&first.path, &next.path])
+            .unwrap()
+            .unwrap();
+        assert_eq!(last.name, "old");
+        // A named save of the same game written later wins.
+        save_new(&saves.join("later.json"), &game(&["d2-e2", "d3-e3"])).unwrap();
+        assert_eq!(
+            latest_unfinished(saves, &[]).unwrap().unwrap().name,
+            "later"
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! The temporary files of atomic saves, `.NAME.PID-N.tmp` beside the file they will become, and
+//! the removal of those left behind by writers that are gone (a save killed mid-write).
+
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+/// A temporary file this old is left over whoever wrote it: a save takes milliseconds.
+const STALE_AGE: Duration = Duration::from_secs(24 * 60 * 60);
+/// A temporary file of a writer that is gone is removed once it is this old. The wait keeps
+/// the files of a live writer whose process number means another process here (a writer in
+/// another PID namespace sharing the folder).
+const DEAD_WRITER_GRACE: Duration = Duration::from_secs(60);
+
+/// Tells the temporary files of one process apart.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh temporary file name in `dir` for a save that will be named `name`.
+pub(super) fn temp_path(dir: &Path, name: &OsStr) -> PathBuf {
+    let mut temp = OsString::from(".");
+    temp.push(name);
+    temp.push(format!(
+        ".{}-{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    dir.join(temp)
+}
+
+/// The process number of the writer of a temporary file named like [`temp_path`]'s, or
+/// `None` for any other file.
+fn writer_pid(file_name: &str) -> Option<u32> {
+    let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (target, tag) = inner.rsplit_once('.')?;
+    let (pid, n) = tag.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if target.is_empty() || !digits(n) || !digits(pid) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether process `pid` is running, where the system says (`/proc` on Linux); `None` where
+/// it cannot be known.
+fn process_alive(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    proc.join("self")
+        .exists()
+        .then(|| proc.join(pid.to_string()).exists())
+}
+
+/// Whether the temporary file of writer `pid`, last written `age` ago, is left over: older
+/// than a day, or its writer is known to be gone (and it is not brand new). The files of this
+/// process are its own saves in progress.
+fn is_stale(pid: u32, age: Duration) -> bool {
+    if age >= STALE_AGE {
+        return true;
+    }
+    pid != std::process::id() && age >= DEAD_WRITER_GRACE && process_alive(pid) == Some(false)
+}
+
+/// The folders this process has cleaned of stale temporary files.
+static CLEANED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// [`remove_stale`] at the first save of this process into `dir`: later saves would only read
+/// the folder again (a match saving thousands of games would read it thousands of times).
+pub(super) fn remove_stale_once(dir: &Path) {
+    let first = CLEANED.lock().is_ok_and(|mut cleaned| {
+        let first = !cleaned.iter().any(|d| d == dir);
+        if first {
+            cleaned.push(dir.to_owned());
+        }
+        first
+    });
+    if first {
+        remove_stale(dir);
+    }
+}
+
+/// Removes the temporary files in `dir` left by writers that are gone (see [`is_stale`]).
+/// Best effort: a folder or file that cannot be read or removed is left alone.
+fn remove_stale(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(writer_pid) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .unwrap_or_default();
+        if meta.is_file() && is_stale(pid, age) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs::File;
+
+    #[test]
+    fn temporary_names_carry_the_writer() {
+        let path = temp_path(Path::new("/saves"), OsStr::new("game.json"));
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with(".game.json."), "{name}");
+        assert_eq!(writer_pid(name), Some(std::process::id()));
+        assert_eq!(writer_pid(".a.b.json.12-3.tmp"), Some(12));
+        for other in [
+            "game.json",
+            ".hidden",
+            "x.12-3.tmp",
+            "..12-3.tmp",
+            ".a.json.12.tmp",
+            ".a.json.x-3.tmp",
+            ".a.json.12-.tmp",
+            ".a.json.-3.tmp",
+        ] {
+            assert_eq!(writer_pid(other), None, "{other}");
+        }
+    }
+
+    fn aged(dir: &Path, name: &str, age: Duration) -> PathBuf {
+        let path = dir.join(name);
+        let file = File::create(&path).unwrap();
+        file.set_modified(SystemTime::now() - age).unwrap();
+        path
+    }
+
+    #[test]
+    fn old_temporary_files_go_and_live_writers_keep_theirs() {
+        let dir = tempfile::tempdir().unwrap();
+        let me = std::process::id();
+        let minute = Duration::from_secs(60);
+        let day = Duration::from_secs(24 * 60 * 60);
+        let live_fresh = aged(dir.path(), &format!(".a.json.{me}-1.tmp"), minute * 5);
+        let live_old = aged(dir.path(), &format!(".b.json.{me}-2.tmp"), day * 2);
+        let unrelated = aged(dir.path(), "notes.tmp", day * 2);
+        let hidden = aged(dir.path(), ".keep", day * 2);
+        let save = aged(dir.path(), "c.json", day * 2);
+        remove_stale(dir.path());
+        assert!(live_fresh.exists(), "this process is alive");
+        assert!(!live_old.exists(), "a day old: nobody is still writing it");
+        assert!(unrelated.exists() && hidden.exists() && save.exists());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn temporary_files_of_gone_writers_go_on_linux() {
+        let dir = tempfile::tempdir().unwrap();
+        // Above Linux's largest process number (2^22): no such process can run.
+        let gone = 2_000_000_000_u32;
+        assert_eq!(process_alive(gone), Some(false));
+        assert_eq!(process_alive(std::process::id()), Some(true));
+        // Process 1 is alive in every PID namespace.
+        let other_live = aged(dir.path(), ".a.json.1-7.tmp", Duration::from_secs(600));
+        let gone_old = aged(
+            dir.path(),
+            &format!(".a.json.{gone}-7.tmp"),
+            Duration::from_secs(600),
+        );
+        let gone_new = aged(dir.path(), &format!(".a.json.{gone}-8.tmp"), Duration::ZERO);
+        remove_stale(dir.path());
+        assert!(other_live.exists(), "a live writer's file is never touched");
+        assert!(!gone_old.exists(), "the writer is gone");
+        assert!(gone_new.exists(), "too new to judge");
+    }
+
+    #[test]
+    fn a_folder_is_cleaned_at_the_first_save_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let day = Duration::from_secs(2 * 24 * 60 * 60);
+        let old = aged(dir.path(), ".a.json.1-1.tmp", day);
+        remove_stale_once(dir.path());
+        assert!(!old.exists());
+        let later = aged(dir.path(), ".a.json.1-2.tmp", day);
+        remove_stale_once(dir.path());
+        assert!(later.exists(), "once per process");
+    }
+}

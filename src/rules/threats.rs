@@ -1,0 +1,96 @@
+//! What the next move can do: the king's open lines to the corners, the attackers' moves that
+//! capture him, and how often a move would repeat a position. These are the facts behind the
+//! terminal game's warnings; nothing here changes a game.
+
+use super::outcome::occurrences_before;
+use super::tables::reach_from;
+use super::{Bitboard, GameState, IllegalMove, Move, MoveList, Position, Rules, Side};
+
+impl Position {
+    /// The corners the king reaches in one move: his open lines to them (whichever side is to
+    /// move). Empty without a king.
+    ///
+    /// ```
+    /// use brandubh::rules::{Position, Square};
+    ///
+    /// // The king on c7 sees a7 along the top edge; g7 is blocked by the attacker on e7.
+    /// let position: Position = "/7/7/7/7/7/7/2K1t2/ d".parse()?;
+    /// let a7: Square = "a7".parse()?;
+    /// assert_eq!(position.king_open_corners().into_iter().collect::<Vec<_>>(), [a7]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn king_open_corners(&self) -> Bitboard {
+        self.king()
+            .map_or(Bitboard::EMPTY, |k| reach_from(k, self.occupied()))
+            & Bitboard::CORNERS
+    }
+
+    /// The attackers' moves that would capture the king under `rules` if the attackers were
+    /// to move: with the attackers to move, the captures they can make now; with the
+    /// defenders to move, the threats the defenders must answer. Empty without a king.
+    ///
+    /// Each candidate (an attacker arriving next to the king) is played on a copy and judged
+    /// by the capture rules themselves, so every preset's king rule applies as in play.
+    pub fn king_capture_moves(&self, rules: &Rules) -> MoveList {
+        let mut found = MoveList::new();
+        let Some(king) = self.king() else {
+            return found;
+        };
+        let attacking = self.with_side_to_move(Side::Attackers);
+        let beside_king = king.bit().neighbours();
+        attacking.for_each_piece_moves(|from, destinations| {
+            for to in destinations & beside_king {
+                let mv = Move::new(from, to);
+                let mut after = attacking;
+                after.play_unchecked(mv, rules);
+                if after.king().is_none() {
+                    found.push(mv);
+                }
+            }
+        });
+        found
+    }
+}
+
+impl GameState {
+    /// How many times the position after `mv` would have occurred, itself included: 1 for a
+    /// new position, 2 for its second occurrence, 3 when the move would decide the game by
+    /// repetition (see [`repetition_outcome`](super::repetition_outcome) for how). Counted
+    /// from the game's history, the move is not played.
+    ///
+    /// ```
+    /// use brandubh::rules::{GameState, Preset};
+    ///
+    /// let mut game = GameState::start(Preset::Standard.rules());
+    /// for text in ["d1-c1", "e4-e5", "c1-d1"] {
+    ///     game.play_text(text)?;
+    /// }
+    /// // Back to the start position: its second occurrence.
+    /// assert_eq!(game.occurrences_after("e5-e4".parse()?)?, 2);
+    /// assert_eq!(game.occurrences_after("e5-e6".parse()?)?, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn occurrences_after(&self, mv: Move) -> Result<usize, IllegalMove> {
+        self.check_move(mv)?;
+        let mut after = *self.position();
+        after.play_unchecked(mv, self.rules());
+        Ok(1 + occurrences_before(self.history(), &after))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    #[test]
+    fn a_position_without_a_king_has_no_king_threats() {
+        let position: Position = "/7/7/7/2t4/7/7/7/ a".parse().unwrap();
+        assert!(position.king_open_corners().is_empty());
+        assert!(
+            position
+                .king_capture_moves(&Preset::Standard.rules())
+                .is_empty()
+        );
+    }
+}

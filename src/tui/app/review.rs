@@ -1,0 +1,384 @@
+//! Review mode in the app: opening and closing it, its keys, drawing it, and playing on from
+//! the reviewed position. Reviewing reads the game record and never changes it, its file or
+//! the autosave.
+
+use ratatui::Frame;
+use ratatui::text::Line;
+use ratatui::widgets::Widget;
+
+use super::{App, Screen, rules_name};
+use crate::game::check_start;
+use crate::tui::board_view::{BoardView, Marks};
+use crate::tui::input::Action;
+use crate::tui::layout::GameLayout;
+use crate::tui::panels;
+use crate::tui::review::{KEY_LINE, Review, ReviewLayout, ReviewPanel, Step};
+use crate::tui::screens::SetupForm;
+
+impl App {
+    /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
+    /// move would land in the middle of the review); an AI-vs-AI game waits while reviewed.
+    pub(super) fn open_review(&mut self) {
+        if self.ai.thinking.is_some() {
+            if self.has_human() {
+                self.error("wait: the AI is thinking (then v to review)".to_owned());
+                return;
+            }
+            self.cancel_thinking();
+        }
+        self.selected = None;
+        self.status = None;
+        self.screen = Screen::Review(Review::new(self.session.moves().len()));
+    }
+
+    /// Back to the game, as it was.
+    fn close_review(&mut self) {
+        self.screen = Screen::Game;
+        self.status = None;
+    }
+
+    pub(super) fn update_review(&mut self, mut review: Review, action: Action) {
+        match action {
+            Action::Review | Action::Cancel => return self.close_review(),
+            Action::Confirm => return self.play_from_here(review.ply()),
+            Action::Click { column, row } => {
+                let ply = GameLayout::new(self.size)
+                    .and_then(|l| ReviewLayout::new(l.panel).ply_at(review, column, row));
+                if let Some(ply) = ply {
+                    review.go(Step::To(ply));
+                    self.status = None;
+                }
+            }
+            Action::Help | Action::Rules | Action::Quit => self.update_game(action),
+            other => {
+                if let Some(step) = Step::for_action(other) {
+                    review.go(step);
+                    self.status = None;
+                }
+            }
+        }
+        if let Screen::Review(shown) = &mut self.screen {
+            *shown = review;
+        }
+    }
+
+    /// Enter in review: the new-game form, filled in with this game's rules and players and
+    /// the reviewed position. The game reviewed is left as it is; starting the new game gives
+    /// it a record of its own.
+    fn play_from_here(&mut self, ply: usize) {
+        let game = self.session.game();
+        let Some(at) = game.at_ply(ply) else {
+            return;
+        };
+        let rules = *game.rules();
+        if let Err(e) = check_start(&rules, at.position) {
+            self.error(format!("cannot play from here: {e}"));
+            return;
+        }
+        let players = game.players();
+        let form = SetupForm::new(
+            self.session.preset().unwrap_or_default(),
+            players.attackers,
+            players.defenders,
+        )
+        .starting_from(rules, &at.position);
+        self.screen = Screen::Setup(form);
+        self.status = None;
+    }
+
+    pub(super) fn draw_review(&self, review: Review, layout: GameLayout, frame: &mut Frame) {
+        let game = self.session.game();
+        let Some(ply) = game.at_ply(review.ply()) else {
+            return;
+        };
+        let buf = frame.buffer_mut();
+        let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
+        (&view).render(layout.board.area(), buf);
+        let panel = ReviewPanel {
+            rules: rules_name(&self.session),
+            players: game.players(),
+            start: game.state().start_position(),
+            ply,
+            moves: game.moves(),
+            outcome: game.outcome(),
+        };
+        panel.render(review, ReviewLayout::new(layout.panel), &self.look, buf);
+        match &self.status {
+            Some(status) => {
+                panels::render_status(
+                    None,
+                    Some(status),
+                    self.autosave_error.is_some(),
+                    &self.look,
+                    layout.status,
+                    buf,
+                );
+            }
+            None => Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::super::ai::{Purpose, Thinking};
+    use super::super::{App, Config, Screen};
+    use crate::game::storage::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
+    use crate::game::{EngineKind, Game, Level, Player};
+    use crate::rules::{Position, Side};
+    use crate::tui::input::{Action, Direction, Mode};
+    use crate::tui::session::{Session, Storage};
+
+    const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
+
+    fn play(app: &mut App, moves: &str) {
+        for mv in moves.split_whitespace() {
+            app.session.play_text(mv).unwrap();
+            app.after_move();
+        }
+    }
+
+    fn hot_seat(dir: &Path) -> App {
+        App::new(Config {
+            skip_setup: true,
+            storage: Storage::in_dir(dir.to_owned()),
+            ..Config::default()
+        })
+    }
+
+    /// The autosave files of the games played with `dir` as the save folder.
+    fn autosave_files(dir: &Path) -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir.join(AUTOSAVE_DIR))
+            .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default()
+    }
+
+    fn review_ply(app: &App) -> Option<usize> {
+        match &app.screen {
+            Screen::Review(r) => Some(r.ply()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn v_opens_and_closes_the_review_without_touching_the_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = hot_seat(dir.path());
+        play(&mut app, "d2-b2 c4-c2 d1-d2xc2 d3-e3");
+        let [autosave] = &autosave_files(dir.path())[..] else {
+            panic!("one autosave")
+        };
+        let saved_bytes = std::fs::read(autosave).unwrap();
+        let before = app.session.game().to_json();
+        let dirty = app.is_dirty();
+        assert!(dirty);
+
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Review);
+        assert_eq!(review_ply(&app), Some(4));
+        for action in [
+            Action::Move(Direction::Left),
+            Action::ToStart,
+            Action::PageDown,
+            Action::Move(Direction::Right),
+            Action::Confirm,
+        ] {
+            app.update(action);
+        }
+        // Enter opened the new-game form; Esc goes back to the game, unchanged.
+        assert!(matches!(app.screen, Screen::Setup(_)));
+        app.update(Action::Cancel);
+        assert_eq!(app.mode(), Mode::Board);
+        app.update(Action::Review);
+        app.update(Action::ToStart);
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Board, "v closes the review too");
+        app.update(Action::Review);
+        app.update(Action::Cancel);
+        assert_eq!(app.mode(), Mode::Board);
+        assert_eq!(app.session.game().to_json(), before);
+        assert_eq!(app.is_dirty(), dirty);
+        assert_eq!(std::fs::read(autosave).unwrap(), saved_bytes);
+        assert_eq!(autosave_files(dir.path()).len(), 1, "no other autosave");
+    }
+
+    #[test]
+    fn the_board_shows_the_reviewed_ply_with_its_move_and_captures() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = hot_seat(dir.path());
+        play(&mut app, "d2-b2 c4-c2 d1-d2xc2 d3-e3");
+        app.update(Action::Review);
+        app.update(Action::Move(Direction::Left));
+        let Screen::Review(review) = &app.screen else {
+            panic!("not in review");
+        };
+        let ply = app.session.game().at_ply(review.ply()).unwrap();
+        assert_eq!(ply.played.unwrap().to_string(), "d1-d2xc2");
+        assert_eq!(ply.position, app.session.state().history()[3]);
+        let marks = crate::tui::board_view::Marks::after(&ply);
+        assert_eq!(
+            marks.captured,
+            "c2".parse::<crate::rules::Square>().unwrap().bit()
+        );
+        assert_eq!(marks.last_move, Some("d1-d2".parse().unwrap()));
+    }
+
+    #[test]
+    fn review_is_refused_while_the_ai_thinks_for_a_persons_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = App::new(Config {
+            skip_setup: true,
+            defenders: Player::Ai {
+                engine: EngineKind::Search,
+                level: Level::Hard,
+            },
+            storage: Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        });
+        play(&mut app, "d2-e2");
+        app.ai.thinking = Some(Thinking {
+            id: 1,
+            side: Side::Defenders,
+            purpose: Purpose::Move,
+            player: app.session.player(Side::Defenders),
+            info: None,
+        });
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Board);
+        assert!(app.status().unwrap().text.contains("AI is thinking"));
+        app.ai.thinking = None;
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Review);
+        // While reviewing, the AI does not start on its move.
+        assert!(!app.ai_to_move(std::time::Instant::now()));
+        app.update(Action::Cancel);
+        assert!(app.ai_to_move(std::time::Instant::now()));
+    }
+
+    #[test]
+    fn an_ai_game_waits_while_it_is_reviewed() {
+        let random = Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Easy,
+        };
+        let mut app = App::new(Config {
+            skip_setup: true,
+            attackers: random,
+            defenders: random,
+            storage: Storage::default(),
+            ..Config::default()
+        });
+        app.ai.thinking = Some(Thinking {
+            id: 1,
+            side: Side::Attackers,
+            purpose: Purpose::Move,
+            player: random,
+            info: None,
+        });
+        app.update(Action::Review);
+        assert_eq!(app.mode(), Mode::Review);
+        assert!(app.ai.thinking.is_none(), "the AI's search was stopped");
+        assert!(!app.tick(std::time::Instant::now() + app.ai.pace.delay()));
+        assert!(app.ai.thinking.is_none());
+        app.update(Action::Review);
+        assert!(app.tick(std::time::Instant::now() + app.ai.pace.delay()));
+        assert!(
+            app.ai.thinking.is_some(),
+            "the AIs play on after the review"
+        );
+    }
+
+    #[test]
+    fn a_finished_game_loaded_opens_in_review_and_plays_on_from_a_ply() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("escape.json");
+        std::fs::write(&file, ESCAPE).unwrap();
+        let autosave = dir.path().join(LEGACY_AUTOSAVE);
+        std::fs::write(&autosave, "an older autosave").unwrap();
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            storage: Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        });
+        let original = app.session.game().to_json();
+        assert_eq!(review_ply(&app), Some(16), "opened at the end");
+        app.update(Action::Confirm);
+        assert!(
+            app.status().unwrap().text.contains("already over"),
+            "{:?}",
+            app.status()
+        );
+        app.update(Action::ToStart);
+        for _ in 0..4 {
+            app.update(Action::Move(Direction::Right));
+        }
+        let reviewed = app.session.game().at_ply(4).unwrap().position;
+        app.update(Action::Confirm);
+        let Screen::Setup(form) = &app.screen else {
+            panic!("the new-game form")
+        };
+        assert_eq!(form.start(), Ok(reviewed));
+        let (rules, attackers, defenders) = form.choice();
+        assert_eq!(rules, *app.session.state().rules());
+        assert_eq!(
+            (attackers, defenders),
+            (
+                app.session.player(Side::Attackers),
+                app.session.player(Side::Defenders)
+            )
+        );
+        // The player changes nothing: the new game starts from the reviewed position.
+        let old = app.session.game().clone();
+        app.update(Action::Confirm);
+        assert_eq!(app.mode(), Mode::Board);
+        assert_eq!(app.session.state().start_position(), &reviewed);
+        assert_eq!(
+            app.session.state().history().len(),
+            1,
+            "no history before it"
+        );
+        assert!(app.session.moves().is_empty());
+        assert_eq!(app.session.file(), None, "a record of its own");
+        assert_eq!(old.to_json(), original, "the original record is untouched");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
+        assert_eq!(
+            std::fs::read_to_string(&autosave).unwrap(),
+            "an older autosave"
+        );
+        // Moves of the new game go to the autosave, never to the original's file.
+        app.tick(std::time::Instant::now());
+        let mv = app.session.state().legal_moves()[0];
+        app.session.play(mv).unwrap();
+        app.after_move();
+        let [own] = &autosave_files(dir.path())[..] else {
+            panic!("the new game's own autosave")
+        };
+        let autosaved = Game::from_json(&std::fs::read_to_string(own).unwrap()).unwrap();
+        assert_eq!(autosaved.state().start_position(), &reviewed);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
+    }
+
+    #[test]
+    fn play_from_here_keeps_custom_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("custom.json");
+        std::fs::write(
+            &file,
+            include_str!("../../../assets/games/custom-rules-resignation.json"),
+        )
+        .unwrap();
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            ..Config::default()
+        });
+        assert_eq!(app.session.preset(), None);
+        let rules = *app.session.state().rules();
+        app.update(Action::ToStart);
+        app.update(Action::Confirm);
+        app.update(Action::Confirm);
+        assert_eq!(app.session.state().rules(), &rules);
+        assert_eq!(app.session.state().position(), &Position::start());
+    }
+}

@@ -1,0 +1,63 @@
+//! The signals that end the program (SIGTERM, SIGHUP, SIGQUIT, and SIGINT sent with `kill`; a
+//! Ctrl-C typed in the game is a key, since the terminal is raw). Their default action would
+//! kill the game on the spot, leaving the terminal raw, in the alternate screen, with the
+//! cursor hidden and mouse reporting on. Instead each one only raises a flag, which the event
+//! loop reads between two polls: it autosaves, leaves the loop so the terminal is restored, and
+//! the program exits with 128 + the signal's number, as if killed.
+//!
+//! A second signal, when the first has not ended the game (stuck writing to a dead terminal),
+//! exits at once with the same code; so does any of them once the game is over.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+#[cfg(unix)]
+use signal_hook::consts::signal::{SIGHUP, SIGQUIT};
+use signal_hook::consts::signal::{SIGINT, SIGTERM};
+use signal_hook::flag;
+
+/// The signals caught.
+#[cfg(unix)]
+const CAUGHT: [i32; 4] = [SIGTERM, SIGHUP, SIGQUIT, SIGINT];
+#[cfg(not(unix))]
+const CAUGHT: [i32; 2] = [SIGTERM, SIGINT];
+
+/// The ending signals, caught while the game runs.
+pub(super) struct Signals {
+    /// The number of the last signal received, 0 before any.
+    received: Arc<AtomicUsize>,
+    /// Whether the next signal exits at once.
+    armed: Arc<AtomicBool>,
+}
+
+impl Signals {
+    /// Catches the ending signals from now on.
+    pub(super) fn catch() -> io::Result<Signals> {
+        let received = Arc::new(AtomicUsize::new(0));
+        let armed = Arc::new(AtomicBool::new(false));
+        for signal in CAUGHT {
+            // In this order: the exit checks `armed` before the same signal sets it.
+            flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&armed))?;
+            flag::register(signal, Arc::clone(&armed))?;
+            let number = usize::try_from(signal).map_err(io::Error::other)?;
+            flag::register_usize(signal, Arc::clone(&received), number)?;
+        }
+        Ok(Signals { received, armed })
+    }
+
+    /// The signal received, if any.
+    pub(super) fn received(&self) -> Option<i32> {
+        match self.received.load(Ordering::SeqCst) {
+            0 => None,
+            n => i32::try_from(n).ok(),
+        }
+    }
+}
+
+impl Drop for Signals {
+    /// Once the game is over, an ending signal ends the program at once.
+    fn drop(&mut self) {
+        self.armed.store(true, Ordering::SeqCst);
+    }
+}
