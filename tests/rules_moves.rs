@@ -247,6 +247,19 @@ fn annotations_are_printed_and_checked() {
 }
 
 #[test]
+fn a_line_is_annotated_up_to_its_first_illegal_move() {
+    let state = double_capture();
+    let line = ["d1-d3", "a6-a5", "c3-c4", "d3-d2"].map(mv);
+    let annotated: Vec<String> = state
+        .annotate(&line)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(annotated, ["d1-d3xc3/e3", "a6-a5"]);
+    assert!(state.annotate(&[]).is_empty());
+}
+
+#[test]
 fn end_marks_may_be_omitted_but_not_wrong() {
     let position = diagram(
         "
