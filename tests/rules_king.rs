@@ -3,7 +3,7 @@
 
 mod common;
 
-use brandubh::rules::{Outcome, Preset, Reason, Side};
+use brandubh::rules::{GameState, Outcome, Preset, Reason, Side};
 use common::{Case, diagram, play, squares};
 
 const K: &[&str] = &["d4"];
@@ -230,6 +230,16 @@ fn king_capture_table() {
             }
             let marked = done.to_string().ends_with("++");
             assert_eq!(marked, king_taken, "{} [{preset}]: {done}", case.name);
+            // The king's square may be listed among the captures exactly when he is taken.
+            let listed: Vec<String> = done.captured.with(king).map(|s| s.to_string()).collect();
+            let text = format!("{}x{}", case.mv, listed.join("/"));
+            let accepted = GameState::new(preset.rules(), position).play_text(&text);
+            assert_eq!(
+                accepted.is_ok(),
+                king_taken,
+                "{} [{preset}]: {text}",
+                case.name
+            );
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -3,7 +3,9 @@
 
 mod common;
 
-use brandubh::rules::{GameState, IllegalMove, Move, MoveError, Position, Preset, Side, Square};
+use brandubh::rules::{
+    Bitboard, GameState, IllegalMove, Move, MoveError, Position, Preset, SetupError, Side, Square,
+};
 use common::{diagram, mv, sq, squares};
 
 fn destinations(position: &Position, from: &str) -> Vec<String> {
@@ -245,6 +247,19 @@ fn annotations_are_printed_and_checked() {
 }
 
 #[test]
+fn a_line_is_annotated_up_to_its_first_illegal_move() {
+    let state = double_capture();
+    let line = ["d1-d3", "a6-a5", "c3-c4", "d3-d2"].map(mv);
+    let annotated: Vec<String> = state
+        .annotate(&line)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(annotated, ["d1-d3xc3/e3", "a6-a5"]);
+    assert!(state.annotate(&[]).is_empty());
+}
+
+#[test]
 fn end_marks_may_be_omitted_but_not_wrong() {
     let position = diagram(
         "
@@ -320,6 +335,48 @@ fn position_strings_parse_and_print() {
         let err = text.parse::<Position>().unwrap_err();
         assert_eq!(err.to_string(), message, "{text}");
     }
+}
+
+#[test]
+fn setups_refuse_overlaps_and_soldiers_on_restricted_squares() {
+    let none = Bitboard::EMPTY;
+    let c3 = squares(&["c3"]);
+    let overlap = Err(SetupError::Overlap(sq("c3")));
+    let cases = [
+        (c3, c3, None, overlap.clone()),
+        (c3, none, Some("c3"), overlap.clone()),
+        (none, c3, Some("c3"), overlap.clone()),
+        (c3, c3, Some("c3"), overlap),
+        (
+            squares(&["d4"]),
+            none,
+            None,
+            Err(SetupError::SoldierOnRestricted(sq("d4"))),
+        ),
+        (
+            none,
+            squares(&["g7"]),
+            None,
+            Err(SetupError::SoldierOnRestricted(sq("g7"))),
+        ),
+        (squares(&["b1"]), c3, Some("a1"), Ok(())),
+        (squares(&["b1"]), c3, Some("d4"), Ok(())),
+    ];
+    for (attackers, defenders, king, expected) in cases {
+        let king = king.map(sq);
+        let position = Position::from_parts(attackers, defenders, king, Side::Attackers);
+        assert_eq!(position.clone().map(|_| ()), expected, "{king:?}");
+        if let Ok(p) = position {
+            assert_eq!(
+                (p.attackers(), p.defenders(), p.king()),
+                (attackers, defenders, king)
+            );
+        }
+    }
+    assert_eq!(
+        SetupError::Overlap(sq("c3")).to_string(),
+        "two pieces on c3"
+    );
 }
 
 #[test]

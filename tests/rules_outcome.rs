@@ -4,6 +4,7 @@
 mod common;
 
 use brandubh::rules::{GameState, IllegalMove, Outcome, Position, Preset, Reason, Side};
+use common::naive::Naive;
 use common::{diagram, mv, play};
 
 const ATT: Option<Side> = Some(Side::Attackers);
@@ -32,34 +33,6 @@ fn the_king_escapes_to_a_corner_in_every_preset() {
     }
 }
 
-/// The closing attacker shuts the king and a defender in {d4, d5, d6}; they can still move.
-const RING: &str = "
-    .t.....
-    ..t.t..
-    ..tTt..
-    ..tKt..
-    ...t...
-    .......
-    .......";
-
-#[test]
-fn encirclement_wins_only_where_the_preset_says() {
-    let position = diagram(RING, Side::Attackers);
-    for preset in Preset::ALL {
-        let (done, outcome) = play(preset, position, "b7-d7");
-        assert!(done.captured.is_empty());
-        let expected = preset
-            .rules()
-            .encirclement
-            .then_some(Outcome::win(Side::Attackers, Reason::Encircled));
-        assert_eq!(outcome, expected, "{preset}");
-    }
-    assert_eq!(
-        Preset::ALL.map(|p| p.rules().encirclement),
-        [true, false, false, true, false]
-    );
-}
-
 #[test]
 fn encirclement_completed_by_a_capture() {
     let position = diagram(
@@ -85,21 +58,121 @@ fn encirclement_completed_by_a_capture() {
     assert_eq!(outcome, None);
 }
 
+/// An attackers' move and whether it leaves every defender and the king shut off from the
+/// edge.
+struct Ring {
+    name: &'static str,
+    board: &'static str,
+    mv: &'static str,
+    encircled: bool,
+}
+
+const RINGS: &[Ring] = &[
+    Ring {
+        name: "the king on the throne and a defender shut in (d4-d6); they can still move",
+        board: "
+            .t.....
+            ..t.t..
+            ..tTt..
+            ..tKt..
+            ...t...
+            .......
+            .......",
+        mv: "b7-d7",
+        encircled: true,
+    },
+    Ring {
+        name: "a defender on the edge breaks the ring",
+        board: "
+            .t.....
+            ..t.t..
+            ..tTt..
+            ..tKt..
+            ...t...
+            T......
+            .......",
+        mv: "b7-d7",
+        encircled: false,
+    },
+    Ring {
+        name: "the king and a defender shut in with the empty throne (d4-d6)",
+        board: "
+            .t.....
+            ..tKt..
+            ..tTt..
+            ..t.t..
+            ...t...
+            .......
+            .......",
+        mv: "b7-d7",
+        encircled: true,
+    },
+    Ring {
+        name: "the empty throne does not block: d5-d6 leak out through d4 to d3 \
+               (/7/7/7/2t1t2/2tTt2/2tKt2/1t5/ a)",
+        board: "
+            .t.....
+            ..tKt..
+            ..tTt..
+            ..t.t..
+            .......
+            .......
+            .......",
+        mv: "b7-d7",
+        encircled: false,
+    },
+    Ring {
+        name: "two separate pockets (b2 and d2), closed by capturing the last free defender",
+        board: "
+            .T..t..
+            .......
+            .......
+            .......
+            .t.t...
+            tKtTt..
+            .t.t...",
+        mv: "e7-c7",
+        encircled: true,
+    },
+    Ring {
+        name: "two pockets, but the one of d2 is open at d1",
+        board: "
+            .T..t..
+            .......
+            .......
+            .......
+            .t.t...
+            tKtTt..
+            .t.....",
+        mv: "e7-c7",
+        encircled: false,
+    },
+];
+
+/// Encirclement wins where the preset has it, and only when the naive flood fill agrees.
 #[test]
-fn a_defender_on_the_edge_breaks_the_ring() {
-    let position = diagram(
-        "
-        .t.....
-        ..t.t..
-        ..tTt..
-        ..tKt..
-        ...t...
-        T......
-        .......",
-        Side::Attackers,
+fn encirclement_table() {
+    assert_eq!(
+        Preset::ALL.map(|p| p.rules().encirclement),
+        [true, false, false, true, false]
     );
-    let (_, outcome) = play(Preset::Standard, position, "b7-d7");
-    assert_eq!(outcome, None);
+    for ring in RINGS {
+        let position = diagram(ring.board, Side::Attackers);
+        let mut naive = Naive::from_position(&position);
+        let mv = mv(ring.mv);
+        naive.play(mv.from(), mv.to(), &Preset::Standard.rules());
+        assert_eq!(naive.encircled(), ring.encircled, "naive: {}", ring.name);
+        for preset in Preset::ALL {
+            let (_, outcome) = play(preset, position, ring.mv);
+            let won = outcome == Some(Outcome::win(Side::Attackers, Reason::Encircled));
+            assert_eq!(
+                won,
+                ring.encircled && preset.rules().encirclement,
+                "{preset}: {}",
+                ring.name
+            );
+        }
+    }
 }
 
 #[test]
@@ -213,6 +286,9 @@ fn a_finished_game_takes_no_moves_and_undo_reopens_it() {
     );
     let mut state = GameState::new(Preset::Standard.rules(), position);
     state.play(mv("d7-a7")).unwrap();
+    assert_eq!(state.start_position(), &position);
+    assert_eq!(state.history(), [position, *state.position()]);
+    assert_eq!(state.ply(), 1);
     assert!(state.is_over());
     assert!(state.legal_moves().is_empty());
     assert_eq!(state.play(mv("d5-d4")), Err(IllegalMove::GameOver));

@@ -4,7 +4,7 @@
 
 mod common;
 
-use brandubh::rules::{Bitboard, GameState, Move, Outcome, Position, Preset, Reason, Side};
+use brandubh::rules::{Bitboard, GameState, Move, Outcome, Position, Preset, Reason, Side, Square};
 use common::naive::Naive;
 use proptest::prelude::*;
 
@@ -108,11 +108,111 @@ proptest! {
                 matches!(o.reason, Reason::KingCaptured | Reason::KingEscaped | Reason::Encircled)
             });
             assert_eq!(board_end, naive_end, "{} {mv}", before.position());
-            if after.outcome().is_some_and(|o| o.reason == Reason::NoMoves) {
-                assert!(naive.moves().is_empty());
+            // With the board undecided and no repetition, the side to move loses exactly
+            // when the naive rules find it no move.
+            if naive_end.is_none() && after.outcome().is_none_or(|o| o.reason != Reason::Repetition) {
+                let no_moves = naive.moves().is_empty();
+                let expected = no_moves.then(|| Outcome::win(mover, Reason::NoMoves));
+                assert_eq!(after.outcome(), expected, "{} {mv}", before.position());
             }
         });
     }
+
+    #[test]
+    fn encirclement_with_two_separate_pockets_agrees_with_the_naive_rules(
+        seeds in (inside(), inside()),
+        grow in (prop::option::of(any::<usize>()), prop::option::of(any::<usize>())),
+        gap in prop::option::of(any::<usize>()),
+    ) {
+        let (mut a, mut b) = (pocket(seeds.0, grow.0), pocket(seeds.1, grow.1));
+        // No soldier may wall the throne: it joins a pocket that touches it.
+        for p in [&mut a, &mut b] {
+            if (*p | p.neighbours()).contains(Square::THRONE) {
+                *p |= Bitboard::THRONE;
+            }
+        }
+        prop_assume!(((a | a.neighbours()) & b).is_empty(), "the pockets touch");
+        if b == Bitboard::THRONE {
+            (a, b) = (b, a);
+        }
+        // The king in one pocket, a defender in the other; attackers on every wall, but
+        // perhaps one.
+        let king = a.first().unwrap();
+        let defender = (b & !Bitboard::THRONE).first().unwrap();
+        let walls = (a | b).neighbours() & !(a | b);
+        let gap = gap.map(|i| walls.collect::<Vec<_>>()[i % walls.count() as usize]);
+        let attackers = gap.map_or(walls, |g| walls.without(g));
+        let position =
+            Position::from_parts(attackers, defender.bit(), Some(king), Side::Defenders).unwrap();
+        let naive = Naive::from_position(&position);
+        prop_assert_eq!(position.is_encircled(), naive.encircled(), "{}", position);
+        match gap {
+            None => prop_assert!(naive.encircled(), "{}", position),
+            Some(g) if g.is_edge() => prop_assert!(!naive.encircled(), "{}", position),
+            Some(_) => {}
+        }
+        for preset in Preset::ALL {
+            let rules = preset.rules();
+            let encircled = GameState::new(rules, position).outcome()
+                == Some(Outcome::win(Side::Attackers, Reason::Encircled));
+            prop_assert_eq!(encircled, rules.encirclement && naive.encircled(), "{} {}", preset, position);
+        }
+    }
+
+    #[test]
+    fn a_side_has_no_legal_move_exactly_when_the_naive_rules_find_none(
+        (attackers, defenders, king) in crowded_board()
+    ) {
+        for side in [Side::Attackers, Side::Defenders] {
+            let position = Position::from_parts(attackers, defenders, king, side).unwrap();
+            let naive = Naive::from_position(&position);
+            let naive_moves = naive.moves();
+            prop_assert_eq!(position.has_moves(), !naive_moves.is_empty(), "{}", position);
+            prop_assert_eq!(position.count_moves(), naive_moves.len() as u64, "{}", position);
+            for preset in Preset::ALL {
+                let rules = preset.rules();
+                let decided_before = naive.king_gone()
+                    || naive.escaped()
+                    || (side == Side::Defenders && rules.encirclement && naive.encircled());
+                let expected = (!decided_before && naive_moves.is_empty())
+                    .then(|| Outcome::win(side.opponent(), Reason::NoMoves));
+                let no_moves = GameState::new(rules, position)
+                    .outcome()
+                    .filter(|o| o.reason == Reason::NoMoves);
+                prop_assert_eq!(no_moves, expected, "{} {}", preset, position);
+            }
+        }
+    }
+}
+
+/// A square off the board's edge (b2 to f6).
+fn inside() -> impl Strategy<Value = Square> {
+    (1..6u8, 1..6u8).prop_map(|(file, rank)| Square::new(file, rank).unwrap())
+}
+
+/// A pocket off the edge: `seed`, and with `grow` one of its neighbours off the edge too.
+fn pocket(seed: Square, grow: Option<usize>) -> Bitboard {
+    let around: Vec<Square> = (seed.bit().neighbours() & !Bitboard::EDGE).collect();
+    grow.map_or(seed.bit(), |i| seed.bit().with(around[i % around.len()]))
+}
+
+/// A crowded board, where a side without moves is common: up to five empty squares besides
+/// the throne and corners, every other square an attacker or a defender (the king's aside,
+/// when there is one).
+fn crowded_board() -> impl Strategy<Value = (Bitboard, Bitboard, Option<Square>)> {
+    (
+        any::<u64>(),
+        prop::collection::vec(0..49usize, 0..6),
+        prop::option::of(0..49usize),
+    )
+        .prop_map(|(sides, empty, king)| {
+            let king = king.and_then(Square::from_index);
+            let empty: Bitboard = empty.into_iter().filter_map(Square::from_index).collect();
+            let soldiers =
+                !(empty | Bitboard::RESTRICTED | king.map_or(Bitboard::EMPTY, Square::bit));
+            let attackers = soldiers & Bitboard::from_bits(sides);
+            (attackers, soldiers & !attackers, king)
+        })
 }
 
 proptest! {

@@ -469,3 +469,19 @@ impl fmt::Display for Position {
         write!(f, " {side}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changing_the_side_to_move_keeps_the_key_right() {
+        let start = Position::start();
+        let defenders = start.with_side_to_move(Side::Defenders);
+        assert_eq!(defenders.side_to_move(), Side::Defenders);
+        assert_eq!(defenders.key(), defenders.computed_key());
+        assert_ne!(defenders.key(), start.key());
+        assert_eq!(defenders.with_side_to_move(Side::Attackers), start);
+        assert_eq!(start.with_side_to_move(Side::Attackers), start);
+    }
+}

@@ -216,4 +216,50 @@ impl Naive {
     pub fn king_gone(&self) -> bool {
         self.king().is_none()
     }
+
+    /// Whether the move that led from a position where `mover` was to move to this one ended
+    /// the game on the board: the king captured or escaped, or the defenders encircled.
+    pub fn decided_by(&self, mover: Side, rules: &Rules) -> bool {
+        match mover {
+            Side::Attackers => self.king_gone() || (rules.encirclement && self.encircled()),
+            Side::Defenders => self.escaped(),
+        }
+    }
+}
+
+/// Whether the last position of `path` (every position of a game, oldest first) occurs in it
+/// for the third time, counting over the whole game.
+pub fn third_occurrence(path: &[Naive]) -> bool {
+    path.last()
+        .is_some_and(|last| path.iter().filter(|p| *p == last).count() >= 3)
+}
+
+/// The naive perft from the last position of `path` (every position of the game so far,
+/// oldest first): lists every move, plays it, and decides the end by hand, repetition
+/// included. The game at the last position of `path` must not be over.
+pub fn perft(path: &mut Vec<Naive>, rules: &Rules, depth: u32) -> u64 {
+    let Some(board) = path.last().cloned() else {
+        return 0;
+    };
+    if depth == 0 {
+        return 1;
+    }
+    let moves = board.moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for (from, to) in moves {
+        let mut child = board.clone();
+        child.play(from, to, rules);
+        if child.decided_by(board.side, rules) {
+            continue;
+        }
+        path.push(child);
+        if !third_occurrence(path) {
+            total += perft(path, rules, depth - 1);
+        }
+        path.pop();
+    }
+    total
 }
