@@ -164,6 +164,7 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("result-null-but-over.json", |k| matches!(k, LoadErrorKind::ResultMismatch { recorded: None, replayed: Some(_) }), "the file says null (ongoing), but the moves end the game"),
     ("result-claimed-not-over.json", |k| matches!(k, LoadErrorKind::ResultMismatch { recorded: Some(_), replayed: None }), "after the moves the game is not over"),
     ("impossible-resignation.json", |k| matches!(k, LoadErrorKind::ImpossibleResult(Outcome { winner: None, reason: Reason::Resignation })), "a resignation has a winner"),
+    ("impossible-timeout.json", |k| matches!(k, LoadErrorKind::ImpossibleResult(Outcome { winner: None, reason: Reason::Time })), "result \"draw time\" is impossible: a loss on time has a winner"),
     ("impossible-agreement.json", |k| matches!(k, LoadErrorKind::ImpossibleResult(Outcome { winner: Some(_), reason: Reason::Agreement })), "it is a draw, with no winner"),
     ("resigned-after-the-end.json", |k| matches!(k, LoadErrorKind::ResultMismatch { recorded: Some(Outcome { reason: Reason::Resignation, .. }), replayed: Some(_) }), "\"attackers resignation\", but the moves end the game"),
     ("result-unknown-reason.json", |k| matches!(k, LoadErrorKind::Field { line: 36, .. }), "unknown variant `checkmate`"),
@@ -200,6 +201,7 @@ fn hostile_files_each_get_their_own_one_line_error() {
             Err(e) => e,
         };
         assert!(check(err.kind()), "{name}: {:?}", err.kind());
+        assert_eq!(err.path(), Some(path.as_path()), "{name}");
         let text = err.to_string();
         assert!(text.starts_with(&format!("{}: ", path.display())), "{text}");
         assert!(text.contains(words), "{name}: {text:?} lacks {words:?}");
@@ -267,6 +269,31 @@ fn a_huge_file_is_refused_by_its_size_before_reading() {
 }
 
 #[test]
+fn a_save_of_exactly_the_size_limit_loads() {
+    let expected = load(&asset("escape.json")).unwrap();
+    let mut text = fs::read_to_string(asset("escape.json")).unwrap();
+    let limit = usize::try_from(MAX_SAVE_BYTES).unwrap();
+    text.push_str(&" ".repeat(limit - text.len()));
+    assert_eq!(text.len(), limit);
+    assert_eq!(Game::from_json(&text).unwrap(), expected);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("padded.json");
+    fs::write(&path, &text).unwrap();
+    assert_eq!(load(&path).unwrap(), expected);
+    // One byte more is too many, in memory and in a file.
+    text.push(' ');
+    assert!(matches!(
+        Game::from_json(&text).unwrap_err().kind(),
+        LoadErrorKind::TooLarge(n) if *n == MAX_SAVE_BYTES + 1
+    ));
+    fs::write(&path, &text).unwrap();
+    assert!(matches!(
+        load(&path).unwrap_err().kind(),
+        LoadErrorKind::TooLarge(n) if *n == MAX_SAVE_BYTES + 1
+    ));
+}
+
+#[test]
 fn folders_and_missing_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let err = load(dir.path()).unwrap_err();
@@ -288,6 +315,13 @@ fn too_many_moves_are_refused_before_replaying() {
     let err = Game::from_json(&save.to_string()).unwrap_err();
     assert!(
         matches!(err.kind(), LoadErrorKind::TooManyMoves(n) if *n == MAX_PLIES + 1),
+        "{err}"
+    );
+    // At the limit the moves are replayed: the second `d2-c2` finds d2 empty.
+    save["moves"] = Value::Array(vec![Value::from("d2-c2"); MAX_PLIES]);
+    let err = Game::from_json(&save.to_string()).unwrap_err();
+    assert!(
+        matches!(err.kind(), LoadErrorKind::Move { number: 2, .. }),
         "{err}"
     );
 }

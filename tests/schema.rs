@@ -200,6 +200,7 @@ const BEYOND_THE_SCHEMA: &[&str] = &[
     "illegal-move.json",
     "impossible-agreement.json",
     "impossible-resignation.json",
+    "impossible-timeout.json",
     "missing-listed-capture.json",
     "move-after-end.json",
     "not-a-move.json",

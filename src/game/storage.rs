@@ -229,7 +229,7 @@ fn commit(temp: &Path, path: &Path, existing: Existing) -> Result<(), Commit> {
     match existing {
         Existing::Replace => Ok(fs::rename(temp, path)?),
         // A hard link fails if the name is taken, where a rename would replace the file.
-        Existing::Keep => match fs::hard_link(temp, path) {
+        Existing::Keep => match hard_link(temp, path) {
             Ok(()) => {
                 // A leftover link is a stale temporary file, removed by a later save.
                 let _ = fs::remove_file(temp);
@@ -252,20 +252,44 @@ fn commit(temp: &Path, path: &Path, existing: Existing) -> Result<(), Commit> {
     }
 }
 
+#[cfg(test)]
+use fail_writes::hard_link;
+#[cfg(not(test))]
+use fs::hard_link;
+
 /// Failures injected into every write of the current thread, for tests of the layers above
-/// (a full disk while the terminal game autosaves).
+/// (a full disk while the terminal game autosaves), and a file system without hard links.
 #[cfg(test)]
 pub(crate) mod fail_writes {
     use std::cell::Cell;
     use std::io;
+    use std::path::Path;
 
     thread_local! {
         static FAILURE: Cell<Option<io::ErrorKind>> = const { Cell::new(None) };
+        static NO_HARD_LINKS: Cell<bool> = const { Cell::new(false) };
     }
 
     /// From now on, writes on this thread fail with `kind` (`None`: they work again).
     pub(crate) fn inject(kind: Option<io::ErrorKind>) {
         FAILURE.set(kind);
+    }
+
+    /// From now on, hard links on this thread fail as on a file system without them (FAT,
+    /// some network folders), or work again.
+    pub(crate) fn without_hard_links(off: bool) {
+        NO_HARD_LINKS.set(off);
+    }
+
+    /// [`std::fs::hard_link`], unless hard links are off on this thread.
+    pub(super) fn hard_link(original: &Path, link: &Path) -> io::Result<()> {
+        if NO_HARD_LINKS.get() {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "no hard links here (injected)",
+            ));
+        }
+        std::fs::hard_link(original, link)
     }
 
     /// The injected failure, if any.
@@ -311,13 +335,18 @@ pub fn load_with_format(path: &Path) -> Result<(Game, Format), LoadError> {
     if meta.len() > MAX_SAVE_BYTES {
         return Err(in_file(LoadErrorKind::TooLarge(meta.len())));
     }
-    // Read one byte over the limit at most: the file may have grown since it was measured,
-    // and the parser refuses what is too long.
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|file| file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes))
+    let bytes = File::open(path)
+        .and_then(read_capped)
         .map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
     import::read(&bytes).map_err(|e| e.in_file(path))
+}
+
+/// Reads a file one byte over [`MAX_SAVE_BYTES`] at most: it may have grown since it was
+/// measured, and the parser refuses what is too long.
+fn read_capped(file: impl Read) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// There is no default save folder: neither the override nor the home folder is set.
@@ -506,6 +535,12 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.to_string().starts_with("cannot save to "), "{err}");
+        let source = std::error::Error::source(&err).map(ToString::to_string);
+        assert_eq!(
+            source.as_deref(),
+            Some("disk full"),
+            "the cause, for error chains"
+        );
         assert_eq!(fs::read(&path).unwrap(), before);
         assert_eq!(files_in(dir.path()), ["game.json"]);
     }
@@ -575,6 +610,8 @@ mod tests {
         );
         let err = save_new(&blocker.join("x.json"), &game(&[])).unwrap_err();
         assert!(!err.already_exists(), "{err}");
+        // Numbering there is a failure too, not a folder without saves.
+        assert!(next_number(&blocker, "game-").is_err());
     }
 
     #[test]
@@ -588,6 +625,86 @@ mod tests {
         save_new(&first, &g).unwrap();
         let second = new_save_path(dir.path(), &g);
         assert_eq!(second, dir.path().join("game-20231114-221320-2.json"));
+        save_new(&second, &g).unwrap();
+        let third = new_save_path(dir.path(), &g);
+        assert_eq!(third, dir.path().join("game-20231114-221320-3.json"));
+    }
+
+    #[test]
+    fn without_hard_links_new_saves_still_never_replace_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.json");
+        fail_writes::without_hard_links(true);
+        let first = save_new(&path, &game(&["d2-c2"]));
+        let before = fs::read(&path);
+        let taken = save_new(&path, &game(&["d2-c2", "d3-e3"]));
+        fail_writes::without_hard_links(false);
+        first.unwrap();
+        assert_eq!(load(&path).unwrap().moves().len(), 1);
+        let err = taken.unwrap_err();
+        assert!(err.already_exists(), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), before.unwrap());
+        assert_eq!(
+            files_in(dir.path()),
+            ["mine.json"],
+            "no temporary file left"
+        );
+    }
+
+    #[test]
+    fn a_file_that_grows_after_it_was_measured_is_read_one_byte_over_the_limit() {
+        let limit = usize::try_from(MAX_SAVE_BYTES).unwrap();
+        let grown = io::repeat(b' ').take(MAX_SAVE_BYTES * 2);
+        let bytes = read_capped(grown).unwrap();
+        assert_eq!(bytes.len(), limit + 1);
+        assert!(matches!(
+            Game::from_json_bytes(&bytes).unwrap_err().kind(),
+            LoadErrorKind::TooLarge(n) if *n == MAX_SAVE_BYTES + 1
+        ));
+        assert_eq!(read_capped(&b"{}"[..]).unwrap(), b"{}");
+    }
+
+    /// Set in a copy of this test binary that saves to a bare file name in its current folder.
+    const BARE_NAME_ENV: &str = "BRANDUBH_TEST_SAVE_TO_BARE_NAME";
+
+    /// A save to `game.json` (no folder): in the current folder, which is cleaned of stale
+    /// temporary files like any other. Checked in a child process started in a folder of its
+    /// own (the current folder of this process is shared by every test).
+    #[test]
+    fn a_bare_file_name_saves_in_the_current_folder_and_cleans_it() {
+        if std::env::var_os(BARE_NAME_ENV).is_some() {
+            save_atomic(Path::new("game.json"), &game(&["d2-c2"])).unwrap();
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(".old.json.1-1.tmp");
+        File::create(&stale)
+            .unwrap()
+            .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400))
+            .unwrap();
+        let name =
+            "game::storage::tests::a_bare_file_name_saves_in_the_current_folder_and_cleans_it";
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--test-threads=1"])
+            .current_dir(dir.path())
+            .env(BARE_NAME_ENV, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("1 passed"),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            files_in(dir.path()),
+            ["game.json"],
+            "the stale file is gone"
+        );
+        assert_eq!(
+            load(&dir.path().join("game.json")).unwrap().moves().len(),
+            1
+        );
     }
 
     #[test]

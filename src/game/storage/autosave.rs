@@ -282,4 +282,27 @@ mod tests {
             ["broken.json", "empty-old.json", "unfinished-old.json"].map(|n| auto.join(n))
         );
     }
+
+    #[test]
+    fn a_finished_autosave_goes_once_older_than_the_limit_not_at_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let auto = dir.path().join(AUTOSAVE_DIR);
+        let path = auto.join("finished.json");
+        let mut finished = game(&["d2-c2"]);
+        finished.resign(Side::Attackers).unwrap();
+        save_atomic(&path, &finished).unwrap();
+        let written = Timestamp::from_unix_seconds(1_700_000_000).unwrap();
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(written.system_time())
+            .unwrap();
+        let after =
+            |seconds| Timestamp::from_unix_seconds(written.unix_seconds() + seconds).unwrap();
+        prune_finished(&auto, after(KEEP_FINISHED_FOR.as_secs()));
+        assert!(path.exists(), "exactly 30 days old");
+        prune_finished(&auto, after(KEEP_FINISHED_FOR.as_secs() + 1));
+        assert!(!path.exists(), "older than 30 days");
+    }
 }

@@ -249,6 +249,25 @@ mod tests {
     }
 
     #[test]
+    fn a_file_where_the_save_folder_should_be_cannot_be_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("saves");
+        fs::write(&file, "not a folder").unwrap();
+        let err = list_saves(&file).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with(&format!("cannot list saved games in {}: ", file.display())),
+            "{err}"
+        );
+        let source = std::error::Error::source(&err).and_then(|e| e.downcast_ref::<io::Error>());
+        assert_eq!(
+            source.map(io::Error::kind),
+            Some(io::ErrorKind::NotADirectory)
+        );
+        assert!(latest_unfinished(&file, &[]).is_err());
+    }
+
+    #[test]
     fn the_game_to_continue_is_the_latest_unfinished_one_with_moves() {
         let dir = tempfile::tempdir().unwrap();
         let saves = dir.path();

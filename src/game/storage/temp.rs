@@ -146,12 +146,14 @@ mod tests {
         let minute = Duration::from_secs(60);
         let day = Duration::from_secs(24 * 60 * 60);
         let live_fresh = aged(dir.path(), &format!(".a.json.{me}-1.tmp"), minute * 5);
+        let live_yesterday = aged(dir.path(), &format!(".c.json.{me}-3.tmp"), minute * 60 * 23);
         let live_old = aged(dir.path(), &format!(".b.json.{me}-2.tmp"), day * 2);
         let unrelated = aged(dir.path(), "notes.tmp", day * 2);
         let hidden = aged(dir.path(), ".keep", day * 2);
         let save = aged(dir.path(), "c.json", day * 2);
         remove_stale(dir.path());
         assert!(live_fresh.exists(), "this process is alive");
+        assert!(live_yesterday.exists(), "not yet a day old");
         assert!(!live_old.exists(), "a day old: nobody is still writing it");
         assert!(unrelated.exists() && hidden.exists() && save.exists());
     }
