@@ -15,6 +15,8 @@ use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system}
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
 const WAIT: Duration = Duration::from_secs(20);
+/// How long the screen must stay unchanged to count as a whole frame.
+const SETTLE: Duration = Duration::from_millis(60);
 
 /// The game running in a pseudo-terminal.
 struct Term {
@@ -150,13 +152,22 @@ impl Term {
         self.writer.flush().unwrap();
     }
 
-    /// Waits until the screen shows `text`; panics with the screen if it never does.
+    /// Waits until the screen shows `text` and has stopped changing: a frame arrives in
+    /// several writes, so the first screen to show `text` may still hold part of the frame
+    /// before. A screen that never rests (a ticking clock) is taken after a few tries. Panics
+    /// with the screen if `text` never shows.
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
+        let mut tries = 0;
         loop {
             let screen = self.screen();
             if screen.contains(text) {
-                return screen;
+                thread::sleep(SETTLE);
+                tries += 1;
+                if self.screen() == screen || tries == 5 {
+                    return screen;
+                }
+                continue;
             }
             assert!(
                 start.elapsed() < WAIT,
