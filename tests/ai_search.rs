@@ -279,3 +279,79 @@ fn levels_have_budgets_and_names() {
         None
     );
 }
+
+#[test]
+fn the_principal_variation_ends_with_the_escape() {
+    // c3-c1 opens a1 and g1 at once; the one attacker blocks one, the king takes the other.
+    let s = state(Preset::Standard, "/7/7/2K4/7/7/7/3t3/ d");
+    let (_, info) = search(&s, 5);
+    assert_eq!(info.score, Score::Win(3));
+    assert_eq!(info.pv.len(), 3, "{:?}", info.pv);
+    let mut line = s.clone();
+    for &mv in &info.pv {
+        line.play(mv).unwrap();
+    }
+    assert_eq!(
+        line.outcome().map(|o| o.reason),
+        Some(Reason::KingEscaped),
+        "{:?}",
+        info.pv
+    );
+}
+
+/// Every report of one search to `depth` by `engine`.
+fn reports(engine: &mut SearchAi, state: &GameState, depth: u32) -> Vec<SearchInfo> {
+    let stop = AtomicBool::new(false);
+    let mut reports = Vec::new();
+    engine.choose(state, &Limits::depth(depth), &stop, &mut |info| {
+        reports.push(info.clone());
+    });
+    reports
+        .into_iter()
+        .map(|info| SearchInfo {
+            elapsed: Duration::ZERO,
+            nps: 0,
+            ..info
+        })
+        .collect()
+}
+
+#[test]
+fn an_engine_forgets_what_it_learned_under_other_rules() {
+    let position = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a";
+    let standard = state(Preset::Standard, position);
+    let walker = state(Preset::Walker, position);
+    let mut fresh = SearchAi::new(Level::Max, 1, 4);
+    let expected = reports(&mut fresh, &walker, 6);
+    let mut reused = SearchAi::new(Level::Max, 1, 4);
+    reports(&mut reused, &standard, 6);
+    assert_eq!(
+        reports(&mut reused, &walker, 6),
+        expected,
+        "a search under walker after one under standard is a fresh walker search"
+    );
+    // Under the same rules, what it learned is kept: the search goes otherwise.
+    assert_ne!(reports(&mut reused, &walker, 6), expected);
+}
+
+#[test]
+fn lines_are_distinct_legal_moves_best_first() {
+    let s = GameState::start(Preset::Standard.rules());
+    let mut engine = SearchAi::new(Level::Max, 1, 4);
+    let stop = AtomicBool::new(false);
+    let lines = engine.lines(&s, 3, &Limits::depth(4), &stop);
+    assert_eq!(lines.len(), 3);
+    let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    assert!(
+        lines
+            .windows(2)
+            .all(|w| w[0].score.value() >= w[1].score.value())
+    );
+    let (best, _) = search(&s, 4);
+    assert_eq!(firsts[0], best, "the first line is the engine's choice");
+    assert!(engine.lines(&s, 0, &Limits::depth(4), &stop).is_empty());
+}

@@ -21,8 +21,14 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&["--time", "100ms"])
+    }
+
+    /// The engine started with `brandubh otep ARGS`.
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
-            .args(["otep", "--time", "100ms"])
+            .arg("otep")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -64,11 +70,18 @@ impl Engine {
 
     /// The next line that is not a `status` report.
     fn reply(&mut self) -> String {
+        self.reply_and_status().0
+    }
+
+    /// The next line that is not a `status` report, and the status reports before it.
+    fn reply_and_status(&mut self) -> (String, Vec<String>) {
+        let mut status = Vec::new();
         loop {
             let line = self.next_line();
             if !line.starts_with("status ") {
-                return line;
+                return (line, status);
             }
+            status.push(line);
         }
     }
 
@@ -147,7 +160,7 @@ fn plays_whole_games_on_both_sides() {
 fn analysis_returns_a_legal_line() {
     let mut engine = Engine::start();
     engine.send(BUILT_IN);
-    engine.send("analyze 3 0.3");
+    engine.send("analyze 1 0.3");
     let reply = engine.reply();
     let words: Vec<&str> = reply.split_whitespace().collect();
     assert_eq!(words[..2], ["analysis", "1"], "{reply}");
@@ -309,4 +322,72 @@ fn end_of_input_ends_the_engine() {
     } = engine;
     drop(stdin);
     assert!(child.wait().unwrap().success());
+}
+
+/// The depth a `status depth N ...` report names.
+fn status_depth(line: &str) -> u32 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[..2], ["status", "depth"], "{line}");
+    words[2].parse().unwrap()
+}
+
+#[test]
+fn the_level_bounds_the_search_within_the_clock() {
+    for (level, deepest) in [("easy", 1), ("medium", 2), ("hard", 5)] {
+        let mut engine = Engine::start_with(&["--level", level]);
+        engine.send(BUILT_IN);
+        // A minute a side: time would allow far deeper searches than these levels make.
+        engine.send("clock 60000 60000 0 0 0");
+        engine.send("play attackers");
+        let (reply, status) = engine.reply_and_status();
+        assert!(reply.starts_with("move "), "{reply}");
+        let depths: Vec<u32> = status.iter().map(|l| status_depth(l)).collect();
+        assert_eq!(depths.last(), Some(&deepest), "{level}: {status:?}");
+        engine.quit();
+    }
+}
+
+#[test]
+fn status_reports_never_name_a_depth_twice() {
+    let mut engine = Engine::start_with(&["--time", "150ms"]);
+    engine.send(BUILT_IN);
+    let mut state = GameState::start(Preset::OpenTafl.rules());
+    for _ in 0..12 {
+        if state.is_over() {
+            break;
+        }
+        let side = side_name(state.position().side_to_move());
+        engine.send(&format!("play {side}"));
+        let (reply, status) = engine.reply_and_status();
+        let depths: Vec<u32> = status.iter().map(|l| status_depth(l)).collect();
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{status:#?}");
+        let mv: Move = reply.strip_prefix("move ").unwrap().parse().unwrap();
+        state.play(mv).unwrap();
+        engine.send(&format!("move {}", position_record(state.position())));
+    }
+    engine.quit();
+}
+
+#[test]
+fn analysis_answers_as_many_lines_as_asked() {
+    let mut engine = Engine::start();
+    engine.send(BUILT_IN);
+    engine.send("analyze 3 0.6");
+    let reply = engine.reply();
+    let words: Vec<&str> = reply.split_whitespace().collect();
+    assert_eq!(words[..2], ["analysis", "3"], "{reply}");
+    assert_eq!(words.len(), 2 + 2 * 3, "{reply}");
+    let mut firsts = Vec::new();
+    for pair in words[2..].chunks(2) {
+        let mut state = GameState::start(Preset::OpenTafl.rules());
+        for text in pair[0].split('|') {
+            state.play(text.parse().unwrap()).unwrap();
+        }
+        pair[1].parse::<i32>().unwrap();
+        firsts.push(pair[0].split('|').next().unwrap());
+    }
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "three different first moves: {reply}");
+    engine.quit();
 }

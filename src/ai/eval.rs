@@ -1,9 +1,13 @@
 //! The static evaluation: every term and weight in one place.
 //!
 //! Scores are in hundredths of an attacking soldier, from the side to move's point of view.
-//! Terms: material; the king's distance to the corners in king moves and his open lines to
-//! them; the king's freedom and the danger around him; attackers guarding the corner
-//! approaches; and the mobility of both sides.
+//! Terms: material; the king's distance to the corners in king moves; the king's freedom and
+//! the danger around him; attackers guarding the corner approaches; and the mobility of both
+//! sides.
+//!
+//! The king never has an open line to a corner where the search evaluates: with the
+//! defenders to move that is a win, with the attackers to move their replies are searched.
+//! So no term scores open lines.
 
 use super::fill::reach;
 use crate::rules::{Bitboard, Position, Rules, Side, Square};
@@ -12,10 +16,6 @@ use crate::rules::{Bitboard, Position, Rules, Side, Square};
 struct Weights {
     attacker: i32,
     defender: i32,
-    /// Per open line from the king to a corner (the attackers to move must block it).
-    open_line: i32,
-    /// Extra when the king sees two corners at once: one move cannot block both.
-    double_open_line: i32,
     /// Per square the king reaches from which he would see a corner (escape in two moves).
     escape_route: i32,
     /// Per square reached in two king moves from which a corner is open (escape in three).
@@ -39,8 +39,6 @@ struct Weights {
 const W: Weights = Weights {
     attacker: 100,
     defender: 200,
-    open_line: 180,
-    double_open_line: 900,
     escape_route: 35,
     far_route: 6,
     king_freedom: 4,
@@ -61,12 +59,6 @@ const CORNER_APPROACH: Bitboard =
 
 /// The squares diagonally next to a corner: b2, f2, b6, f6.
 const CORNER_DIAGONAL: Bitboard = Bitboard::from_bits(1 << 8 | 1 << 12 | 1 << 36 | 1 << 40);
-
-/// Whether the king has an open line to a corner (he could escape with his next move).
-#[inline]
-pub fn king_sees_corner(pos: &Position) -> bool {
-    !pos.king_open_corners().is_empty()
-}
 
 /// The squares the king reaches from which he would see a corner, plus the corners he sees:
 /// the destinations that bring him closest to escaping (empty if there is no king).
@@ -116,14 +108,9 @@ fn king_terms(king: Square, pos: &Position, rules: &Rules, empty: Bitboard) -> i
     let mut score = 0;
     let king_reach = reach(king.bit(), empty);
     let corner_reach = reach(Bitboard::CORNERS, empty);
-    let open_lines = count(king_reach & Bitboard::CORNERS);
-    score += W.open_line * open_lines;
-    if open_lines >= 2 {
-        score += W.double_open_line;
-    }
     let routes = king_reach & corner_reach & !Bitboard::CORNERS;
     score += W.escape_route * count(routes);
-    if open_lines == 0 && routes.is_empty() {
+    if routes.is_empty() {
         let second = reach(king_reach, empty) & corner_reach;
         score += W.far_route * count(second);
     }
@@ -162,14 +149,16 @@ mod tests {
     }
 
     #[test]
-    fn an_open_line_to_a_corner_is_good_for_the_defenders() {
+    fn routes_to_the_corners_are_good_for_the_defenders() {
         let rules = Preset::Standard.rules();
-        // King on a2 seeing a1 (attackers to move) against the king on c3 seeing nothing.
-        let open = pos("/7/K6/7/t6/7/7/7/ a");
-        let closed = pos("/7/7/2K4/t6/7/7/7/ a");
-        assert!(king_sees_corner(&open));
-        assert!(!king_sees_corner(&closed));
-        assert!(evaluate(&open, &rules) < evaluate(&closed, &rules));
+        // The same three attackers (attackers to move): the king on c2 reaches a2, g2, c1
+        // and c7, each with an open line to a corner; on d7 between them he reaches nothing.
+        let routes = pos("/7/2K4/7/7/3t3/3tt2/7/ a");
+        let boxed = pos("/7/7/7/7/7/3t3/2tKt2/ a");
+        assert!(routes.king_open_corners().is_empty());
+        assert!(!king_targets(&routes).is_empty());
+        assert!(king_targets(&boxed).is_empty());
+        assert!(evaluate(&routes, &rules) < evaluate(&boxed, &rules));
     }
 
     #[test]

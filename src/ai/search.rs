@@ -54,6 +54,10 @@ pub struct SearchInfo {
     pub elapsed: Duration,
     /// The principal variation, starting with the best move.
     pub pv: Vec<Move>,
+    /// Whether this report comes from an iteration cut off by the limits or the stop flag
+    /// after it found a new best move: `depth` is then the last depth completed, and the best
+    /// move and score are from the unfinished iteration one deeper.
+    pub partial: bool,
 }
 
 /// Killer moves and the history table, kept between searches (history is aged).
@@ -114,6 +118,9 @@ pub struct SearchAi {
     rng: Xoshiro256PlusPlus,
     table: Table,
     heuristics: Box<Heuristics>,
+    /// The rules of the last search: the table and heuristics learned under them, and hold
+    /// under no others.
+    rules: Option<Rules>,
 }
 
 impl SearchAi {
@@ -132,7 +139,19 @@ impl SearchAi {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             table: Table::new(tt_megabytes),
             heuristics: Box::new(Heuristics::new()),
+            rules: None,
         }
+    }
+
+    /// Forgets what earlier searches learned if `state` is played under other rules than the
+    /// last search: a score proven under one preset may be wrong under another.
+    fn adopt_rules(&mut self, state: &GameState) {
+        let rules = *state.rules();
+        if self.rules.is_some_and(|r| r != rules) {
+            self.table.clear();
+            *self.heuristics = Heuristics::new();
+        }
+        self.rules = Some(rules);
     }
 }
 
@@ -152,6 +171,7 @@ impl Ai for SearchAi {
         if moves.is_empty() {
             return None;
         }
+        self.adopt_rules(state);
         let mut searcher =
             Searcher::new(state, limits, &mut self.table, &mut self.heuristics, stop);
         let root_moves = searcher.root_order(state.position(), &mut moves);
@@ -173,6 +193,50 @@ impl Ai for SearchAi {
 }
 
 impl SearchAi {
+    /// The `count` best lines of `state` (fewer if it has fewer legal moves), best first, each
+    /// the last report of its own search: the first searches every move, the next every move
+    /// but the first line's, and so on, each with an equal share of the time in `limits`
+    /// (the table carries over, so later searches start with what earlier ones learned).
+    /// Lines found before `stop` is set are kept; none without legal moves.
+    pub fn lines(
+        &mut self,
+        state: &GameState,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<SearchInfo> {
+        let mut moves = state.legal_moves();
+        let count = count.min(moves.len());
+        if count == 0 {
+            return Vec::new();
+        }
+        self.adopt_rules(state);
+        let mut share = *limits;
+        if let Some(time) = limits.time {
+            share.time = Some(time / u32::try_from(count).unwrap_or(u32::MAX));
+        }
+        let mut lines: Vec<SearchInfo> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let mut searcher =
+                Searcher::new(state, &share, &mut self.table, &mut self.heuristics, stop);
+            let mut root: Vec<RootMove> = searcher
+                .root_order(state.position(), &mut moves)
+                .into_iter()
+                .filter(|mv| lines.iter().all(|line| line.pv.first() != Some(mv)))
+                .map(|mv| RootMove { mv, bonus: 0 })
+                .collect();
+            let mut last = None;
+            searcher.deepen(&mut root, max_depth(&share), &mut |info| {
+                last = Some(info.clone());
+            });
+            match last.filter(|info| !info.pv.is_empty()) {
+                Some(info) => lines.push(info),
+                None => break,
+            }
+        }
+        lines
+    }
+
     /// Whether every legal move of `state` other than `except` loses by force, as far as a
     /// search within `limits` proves it: `Some(true)` when each of them (and there is at least
     /// one) is shown to lose, `Some(false)` when one is not shown to lose by the deepest depth
@@ -198,6 +262,7 @@ impl SearchAi {
         if moves.is_empty() {
             return Some(false);
         }
+        self.adopt_rules(state);
         let mut searcher =
             Searcher::new(state, limits, &mut self.table, &mut self.heuristics, stop);
         let mut root: Vec<RootMove> = searcher
@@ -366,7 +431,7 @@ impl<'a> Searcher<'a> {
         self.start.elapsed()
     }
 
-    fn info(&self, depth: usize, score: i32) -> SearchInfo {
+    fn info(&self, depth: usize, score: i32, partial: bool) -> SearchInfo {
         let elapsed = self.elapsed();
         let secs = elapsed.as_secs_f64();
         #[allow(
@@ -390,6 +455,7 @@ impl<'a> Searcher<'a> {
                 .flatten()
                 .copied()
                 .collect(),
+            partial,
         }
     }
 
@@ -429,12 +495,12 @@ impl<'a> Searcher<'a> {
             };
             if self.aborted {
                 if self.best != best_before && self.pv_len[0] > 0 {
-                    progress(&self.info(depth - 1, score));
+                    progress(&self.info(depth - 1, score, true));
                 }
                 break;
             }
             previous = Some(score);
-            progress(&self.info(depth, score));
+            progress(&self.info(depth, score, false));
             #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
             if score.abs() >= WIN_BOUND && MATE - score.abs() <= depth as i32 {
                 break;
@@ -523,9 +589,14 @@ impl<'a> Searcher<'a> {
         }
         let pos = self.path[self.path.len() - 1];
         let us = pos.side_to_move();
-        let king_free = eval::king_sees_corner(&pos);
+        let open_corners = pos.king_open_corners();
+        let king_free = !open_corners.is_empty();
         if king_free && us == Side::Defenders {
-            // The king walks into the corner with this move.
+            // The king walks into the corner with this move: the line ends with it.
+            if let (Some(king), Some(corner)) = (pos.king(), open_corners.first()) {
+                self.pv[ply][ply] = Some(Move::new(king, corner));
+                self.pv_len[ply] = ply + 1;
+            }
             return win_in(ply + 1);
         }
         if depth <= 0 || ply + 2 >= MAX_PLY {

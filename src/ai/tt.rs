@@ -69,6 +69,11 @@ impl Table {
         self.generation = (self.generation + 1) & 0x3f;
     }
 
+    /// Forgets every entry (for a search under other rules, where none of them holds).
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+
     #[inline]
     #[allow(clippy::cast_possible_truncation)]
     fn slot(&self, key: u64) -> usize {

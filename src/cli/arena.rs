@@ -251,8 +251,19 @@ fn elo_text(elo: Option<(f64, Option<f64>)>) -> String {
                 if d > 0.0 { "+" } else { "-" }
             )
         }
-        Some((d, Some(margin))) => format!("{d:+.0} ± {margin:.0} (95%)"),
-        Some((d, None)) => format!("{d:+.0} (error bar unbounded)"),
+        Some((d, Some(margin))) => format!("{} ± {margin:.0} (95%)", signed(d)),
+        Some((d, None)) => format!("{} (error bar unbounded)", signed(d)),
+    }
+}
+
+/// A difference rounded to a whole number with its sign: `+12`, `-3`, and `0` for anything
+/// that rounds to zero (never `-0`).
+fn signed(d: f64) -> String {
+    let d = d.round();
+    if d == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{d:+.0}")
     }
 }
 
@@ -285,5 +296,22 @@ fn game_report(game: &GameResult, file: Option<String>) -> GameReport {
         opening_plies: game.opening_plies,
         moves: game.game.moves().iter().map(ToString::to_string).collect(),
         file,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_differences_round_to_a_signed_whole_number() {
+        assert_eq!(elo_text(Some((-0.3, Some(40.2)))), "0 ± 40 (95%)");
+        assert_eq!(elo_text(Some((0.4, None))), "0 (error bar unbounded)");
+        assert_eq!(elo_text(Some((12.6, Some(30.0)))), "+13 ± 30 (95%)");
+        assert_eq!(elo_text(Some((-7.5, Some(30.0)))), "-8 ± 30 (95%)");
+        assert_eq!(
+            elo_text(Some((f64::NEG_INFINITY, None))),
+            "-inf (no error bar: every game went one way)"
+        );
     }
 }

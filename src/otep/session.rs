@@ -10,8 +10,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::clock::Clock;
-use crate::ai::{self, Ai, Limits, SearchInfo};
-use crate::game::{EngineKind, Level};
+use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo};
+use crate::game::Level;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, Move, MoveText, Preset, Rules, Side, parse_position_record, parse_rules_string,
@@ -29,9 +29,6 @@ pub struct Options {
     pub seed: u64,
 }
 
-/// How long to wait after `play` for the `clock` that follows it.
-const CLOCK_GRACE: Duration = Duration::from_millis(100);
-
 enum Event {
     Line(String),
     /// A line longer than [`MAX_LINE_BYTES`], skipped.
@@ -40,16 +37,24 @@ enum Event {
     Progress(u64, SearchInfo),
     Done {
         id: u64,
-        engine: Box<dyn Ai>,
-        best: Option<Move>,
-        last: Option<SearchInfo>,
+        engine: SearchAi,
+        answer: Answer,
     },
 }
 
+/// What a search is for.
 #[derive(Copy, Clone, Debug)]
 enum Job {
-    Play,
-    Analyze,
+    /// A move for this side, on the clock.
+    Play(Side),
+    /// Up to this many lines.
+    Analyze(usize),
+}
+
+/// What a finished search found.
+enum Answer {
+    Move(Option<Move>),
+    Lines(Vec<SearchInfo>),
 }
 
 struct Running {
@@ -57,6 +62,11 @@ struct Running {
     job: Job,
     stop: Arc<AtomicBool>,
     handle: JoinHandle<()>,
+    /// When the search began.
+    started: Instant,
+    /// When the session stops it (a move's time, from the clock); `None` once stopped, or for
+    /// a search that ends by its own limits.
+    deadline: Option<Instant>,
 }
 
 /// Speaks the protocol on `input`/`output` until `goodbye` or the end of input. `log`, if
@@ -147,9 +157,7 @@ struct Session<W> {
     rules: Rules,
     state: GameState,
     clock: Option<Clock>,
-    /// A `play` waiting for its `clock`, and when to stop waiting.
-    pending_play: Option<(Side, Instant)>,
-    engine: Option<Box<dyn Ai>>,
+    engine: Option<SearchAi>,
     search: Option<Running>,
     next_id: u64,
     /// Whether our last output was a move OpenTafl has not yet confirmed.
@@ -173,7 +181,6 @@ impl<W: Write> Session<W> {
             rules,
             state: GameState::start(rules),
             clock: None,
-            pending_play: None,
             engine: None,
             search: None,
             next_id: 0,
@@ -184,13 +191,14 @@ impl<W: Write> Session<W> {
 
     fn run(&mut self, rx: &Receiver<Event>) -> io::Result<()> {
         while !self.quit {
-            let event = match self.pending_play {
-                Some((_, deadline)) => {
+            let deadline = self.search.as_ref().and_then(|s| s.deadline);
+            let event = match deadline {
+                Some(deadline) => {
                     let wait = deadline.saturating_duration_since(Instant::now());
                     match rx.recv_timeout(wait) {
                         Ok(event) => event,
                         Err(RecvTimeoutError::Timeout) => {
-                            self.start_pending_play();
+                            self.out_of_time();
                             continue;
                         }
                         Err(RecvTimeoutError::Disconnected) => break,
@@ -219,12 +227,7 @@ impl<W: Write> Session<W> {
                         self.send(&status_line(&info))?;
                     }
                 }
-                Event::Done {
-                    id,
-                    engine,
-                    best,
-                    last,
-                } => self.finish_search(id, engine, best, last.as_ref())?,
+                Event::Done { id, engine, answer } => self.finish_search(id, engine, answer)?,
             }
         }
         Ok(())
@@ -281,9 +284,7 @@ impl<W: Write> Session<W> {
             ["clock", args @ ..] => match Clock::parse(args) {
                 Some(clock) => {
                     self.clock = Some(clock);
-                    if self.pending_play.is_some() {
-                        self.start_pending_play();
-                    }
+                    self.time_the_move();
                     Ok(())
                 }
                 None => self.error(0, &format!("malformed clock \"{}\"", excerpt(line))),
@@ -295,10 +296,11 @@ impl<W: Write> Session<W> {
             ["move", record] => self.confirm_our_move(record),
             ["opponent-move", moves, record] => self.opponent_moved(moves, record),
             ["analyze", count, seconds] => match (count.parse::<u32>(), seconds.parse::<f64>()) {
-                (Ok(_), Ok(s)) if s.is_finite() && s > 0.0 => {
+                (Ok(n), Ok(s)) if n > 0 && s.is_finite() && s > 0.0 => {
                     self.cancel_search();
                     let limits = Limits::time(Duration::from_secs_f64(s.min(86_400.0)));
-                    self.start_search(Job::Analyze, limits);
+                    let lines = usize::try_from(n).unwrap_or(usize::MAX);
+                    self.start_search(Job::Analyze(lines), limits);
                     Ok(())
                 }
                 _ => self.error(0, &format!("malformed analyze \"{}\"", excerpt(line))),
@@ -357,17 +359,39 @@ impl<W: Write> Session<W> {
         if let Some(outcome) = self.state.outcome() {
             return self.error(-1, &format!("the game is already over here ({outcome})"));
         }
-        self.pending_play = Some((side, Instant::now() + CLOCK_GRACE));
+        // Thinking starts at once, bounded by the level alone (a depth for the lower levels);
+        // the session stops it when the move's time from the clock is up. A `clock` line
+        // before `play` (as OpenTafl sends it) or after it (as its specification has it) sets
+        // that time.
+        let limits = Limits {
+            time: None,
+            ..ai::limits_for(self.options.level)
+        };
+        self.start_search(Job::Play(side), limits);
+        self.time_the_move();
         Ok(())
     }
 
-    fn start_pending_play(&mut self) {
-        if let Some((side, _)) = self.pending_play.take() {
+    /// Sets when the move being thought about must be played: the clock's budget for its
+    /// side from when thinking began, or the default time without a running clock.
+    fn time_the_move(&mut self) {
+        let Some(running) = &mut self.search else {
+            return;
+        };
+        if let Job::Play(side) = running.job {
             let time = self
                 .clock
                 .and_then(|c| c.budget(side))
                 .unwrap_or(self.options.default_time);
-            self.start_search(Job::Play, Limits::time(time));
+            running.deadline = Some(running.started + time);
+        }
+    }
+
+    /// The move's time is up: the search stops and answers with its best move so far.
+    fn out_of_time(&mut self) {
+        if let Some(running) = &mut self.search {
+            running.stop.store(true, Ordering::Relaxed);
+            running.deadline = None;
         }
     }
 
@@ -376,7 +400,7 @@ impl<W: Write> Session<W> {
         let mut engine = self
             .engine
             .take()
-            .unwrap_or_else(|| ai::engine_for(EngineKind::Search, level, seed));
+            .unwrap_or_else(|| SearchAi::new(level, seed, DEFAULT_TT_MB));
         let state = self.state.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
@@ -384,42 +408,33 @@ impl<W: Write> Session<W> {
         let id = self.next_id;
         self.next_id += 1;
         let handle = thread::spawn(move || {
-            let mut last = None;
-            let best = engine.choose(&state, &limits, &flag, &mut |info| {
-                last = Some(info.clone());
-                let _ = tx.send(Event::Progress(id, info.clone()));
-            });
-            let _ = tx.send(Event::Done {
-                id,
-                engine,
-                best,
-                last,
-            });
+            let answer = match job {
+                Job::Play(_) => Answer::Move(engine.choose(&state, &limits, &flag, &mut |info| {
+                    let _ = tx.send(Event::Progress(id, info.clone()));
+                })),
+                Job::Analyze(count) => Answer::Lines(engine.lines(&state, count, &limits, &flag)),
+            };
+            let _ = tx.send(Event::Done { id, engine, answer });
         });
         self.search = Some(Running {
             id,
             job,
             stop,
             handle,
+            started: Instant::now(),
+            deadline: None,
         });
     }
 
     /// Stops a running search and waits for its thread; its result is dropped.
     fn cancel_search(&mut self) {
-        self.pending_play = None;
         if let Some(running) = self.search.take() {
             running.stop.store(true, Ordering::Relaxed);
             let _ = running.handle.join();
         }
     }
 
-    fn finish_search(
-        &mut self,
-        id: u64,
-        engine: Box<dyn Ai>,
-        best: Option<Move>,
-        last: Option<&SearchInfo>,
-    ) -> io::Result<()> {
+    fn finish_search(&mut self, id: u64, engine: SearchAi, answer: Answer) -> io::Result<()> {
         let current = self.search.as_ref().is_some_and(|s| s.id == id);
         if self.engine.is_none() && (current || self.search.is_none()) {
             self.engine = Some(engine);
@@ -431,28 +446,16 @@ impl<W: Write> Session<W> {
             return Ok(());
         };
         let _ = running.handle.join();
-        match (running.job, best) {
-            (Job::Play, Some(mv)) => {
+        match answer {
+            Answer::Move(Some(mv)) => {
                 if self.state.play(mv).is_err() {
                     return self.error(-1, &format!("the engine chose an illegal move {mv}"));
                 }
                 self.move_unconfirmed = true;
                 self.send(&format!("move {mv}"))
             }
-            (Job::Play, None) => self.error(-1, "no legal move"),
-            (Job::Analyze, _) => {
-                let line = match last.filter(|i| !i.pv.is_empty()) {
-                    Some(info) => {
-                        let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
-                        format!("analysis 1 {} {}", pv.join("|"), info.score.value())
-                    }
-                    None => match best {
-                        Some(mv) => format!("analysis 1 {mv} 0"),
-                        None => "analysis 0".to_owned(),
-                    },
-                };
-                self.send(&line)
-            }
+            Answer::Move(None) => self.error(-1, "no legal move"),
+            Answer::Lines(lines) => self.send(&analysis_line(&lines)),
         }
     }
 
@@ -520,16 +523,34 @@ fn parse_protocol_move(text: &str) -> Result<Move, String> {
         .map_err(|e| e.to_string())
 }
 
+/// A progress report for OpenTafl's status line. A report from an unfinished iteration (a
+/// new best move found before time ran out) names the depth it was searching, marked
+/// `unfinished`, so no depth is reported twice.
 fn status_line(info: &SearchInfo) -> String {
     let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+    let depth = if info.partial {
+        format!("{} unfinished", info.depth + 1)
+    } else {
+        info.depth.to_string()
+    };
     format!(
-        "status depth {} score {} nodes {} nps {} pv {}",
-        info.depth,
+        "status depth {depth} score {} nodes {} nps {} pv {}",
         info.score,
         info.nodes,
         info.nps,
         pv.join(" ")
     )
+}
+
+/// `analysis <n> <line> <eval> ...`: each line's moves joined by `|`, its score for the side
+/// to move.
+fn analysis_line(lines: &[SearchInfo]) -> String {
+    let mut text = format!("analysis {}", lines.len());
+    for line in lines {
+        let moves: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
+        text = format!("{text} {} {}", moves.join("|"), line.score.value());
+    }
+    text
 }
 
 #[cfg(test)]

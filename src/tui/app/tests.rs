@@ -40,6 +40,7 @@ fn ai_thinking_shows_its_search() {
             nps: 850_000,
             elapsed: Duration::from_millis(1450),
             pv: vec![mv("d5-e5"), mv("d1-d2"), mv("c4-c1")],
+            partial: false,
         }),
     });
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
