@@ -7,19 +7,23 @@
 mod analysis;
 mod arena;
 mod eval;
+mod external;
 mod fill;
 mod limits;
 mod random;
 mod search;
 mod tt;
 
+use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
     elo_difference, play_match,
 };
+pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};
 pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
 pub use random::RandomAi;
 pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
@@ -27,7 +31,7 @@ pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
 /// Scores are game-layer data (analyses save them); the search reports them.
 pub use crate::game::Score;
 use crate::game::{EngineKind, Level};
-use crate::rules::{GameState, Move};
+use crate::rules::{GameState, Move, Outcome};
 
 /// An engine that picks moves.
 pub trait Ai: Send {
@@ -44,6 +48,57 @@ pub trait Ai: Send {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&SearchInfo),
     ) -> Option<Move>;
+
+    /// Why the engine gave no move in an unfinished game, once it has failed: an engine in
+    /// another program that crashed, ran over its time or played an illegal move. Engines
+    /// that cannot fail keep the default, `None`.
+    fn failure(&self) -> Option<Failure> {
+        None
+    }
+
+    /// The game the engine played is over, with `outcome`.
+    fn game_over(&mut self, _outcome: &Outcome) {}
+}
+
+/// Why an engine gave no move in an unfinished game: it loses the game.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum Failure {
+    /// Its program could not start, or stopped answering.
+    Crashed(String),
+    /// It thought longer than [`SLOWNESS_ALLOWED`] times its budget.
+    Time {
+        /// The time it was given for the move.
+        budget: Duration,
+        /// The time it had taken when it was given up.
+        taken: Duration,
+    },
+    /// It answered with an illegal move.
+    IllegalMove(String),
+    /// It broke the protocol or gave up.
+    Protocol(String),
+}
+
+impl Failure {
+    /// Whether the failure is a loss on time (the others are losses by resignation).
+    pub const fn is_time(&self) -> bool {
+        matches!(self, Failure::Time { .. })
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Crashed(why) => write!(f, "the engine crashed: {why}"),
+            Failure::Time { budget, taken } => write!(
+                f,
+                "the engine took over {} for a move, {SLOWNESS_ALLOWED} times its {}",
+                format_duration(*taken),
+                format_duration(*budget)
+            ),
+            Failure::IllegalMove(why) => write!(f, "the engine played an illegal move {why}"),
+            Failure::Protocol(why) => write!(f, "the engine broke the protocol: {why}"),
+        }
+    }
 }
 
 /// A new engine of `kind` playing at `level`, seeded with `seed` (its only source of randomness).

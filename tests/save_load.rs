@@ -172,7 +172,7 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("missing-result.json", |k| matches!(k, LoadErrorKind::Field { .. }), "missing field `result`"),
     ("bad-timestamp.json", |k| matches!(k, LoadErrorKind::Timestamp { field: "created", .. }), "created: \"yesterday\" is not an RFC 3339 time"),
     ("impossible-date.json", |k| matches!(k, LoadErrorKind::Timestamp { field: "updated", .. }), "updated: \"2026-02-30T12:00:00Z\""),
-    ("bad-player.json", |k| matches!(k, LoadErrorKind::Field { line: 31, .. }), "unknown variant `robot`, expected `human` or `ai`"),
+    ("bad-player.json", |k| matches!(k, LoadErrorKind::Field { line: 31, .. }), "unknown variant `robot`, expected one of `human`, `ai`, `program`"),
     ("bad-level.json", |k| matches!(k, LoadErrorKind::Field { line: 29, .. }), "unknown variant `godlike`"),
     ("human-with-fields.json", |k| matches!(k, LoadErrorKind::Field { line: 35, .. }), "unknown field `level`, there are no fields"),
     ("missing-player.json", |k| matches!(k, LoadErrorKind::Field { line: 30, .. }), "missing field `defenders`"),

@@ -12,44 +12,80 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
-use super::{Limits, engine_for, limits_for};
+use super::{Ai, DEFAULT_MOVE_TIME, ExternalAi, Failure, Limits, engine_for, limits_for};
 use crate::game::{EngineKind, Game, Level, Player};
 use crate::rules::{Outcome, Position, Reason, Rules, Side};
 
-/// An engine and its level, written `search:hard`, `ai:max` or `random`.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub struct EngineSpec {
-    /// Which engine.
-    pub kind: EngineKind,
-    /// Its level.
-    pub level: Level,
+/// An engine of a match: a built-in one at a level, written `search:hard`, `ai:max` or
+/// `random`, or an engine in another program that speaks the OpenTafl Engine Protocol,
+/// written `otep:COMMAND ARGS` (the command line, split at spaces).
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum EngineSpec {
+    /// One of this program's engines.
+    BuiltIn {
+        /// Which engine.
+        kind: EngineKind,
+        /// Its level.
+        level: Level,
+    },
+    /// A program run as a subprocess, one per game.
+    Otep {
+        /// Its command line.
+        command: String,
+    },
 }
 
 impl EngineSpec {
     /// The budget per move: the level's, with the time bound replaced by `time` if given.
-    /// The random engine needs none.
-    pub fn limits(self, time: Option<Duration>) -> Limits {
-        match (self.kind, time) {
-            (EngineKind::Random, _) => Limits::INFINITE,
-            (EngineKind::Search, None) => limits_for(self.level),
-            (EngineKind::Search, Some(t)) => limits_for(self.level).with_time(t),
+    /// The random engine needs none; another program gets `time` or [`DEFAULT_MOVE_TIME`].
+    pub fn limits(&self, time: Option<Duration>) -> Limits {
+        match (self, time) {
+            (
+                EngineSpec::BuiltIn {
+                    kind: EngineKind::Random,
+                    ..
+                },
+                _,
+            ) => Limits::INFINITE,
+            (EngineSpec::BuiltIn { level, .. }, None) => limits_for(*level),
+            (EngineSpec::BuiltIn { level, .. }, Some(t)) => limits_for(*level).with_time(t),
+            (EngineSpec::Otep { .. }, t) => Limits::time(t.unwrap_or(DEFAULT_MOVE_TIME)),
         }
     }
 
     /// The player this engine is in a game record.
-    pub const fn player(self) -> Player {
-        Player::Ai {
-            engine: self.kind,
-            level: self.level,
+    pub const fn player(&self) -> Player {
+        match self {
+            EngineSpec::BuiltIn { kind, level } => Player::Ai {
+                engine: *kind,
+                level: *level,
+            },
+            EngineSpec::Otep { .. } => Player::Program,
+        }
+    }
+
+    /// A new engine for one game, seeded with `seed` (another program has its own
+    /// randomness, if any).
+    pub fn engine(&self, seed: u64) -> Box<dyn Ai> {
+        match self {
+            EngineSpec::BuiltIn { kind, level } => engine_for(*kind, *level, seed),
+            EngineSpec::Otep { command } => Box::new(ExternalAi::new(command)),
         }
     }
 }
 
 impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            EngineKind::Search => write!(f, "search:{}", self.level),
-            EngineKind::Random => f.write_str("random"),
+        match self {
+            EngineSpec::BuiltIn {
+                kind: EngineKind::Search,
+                level,
+            } => write!(f, "search:{level}"),
+            EngineSpec::BuiltIn {
+                kind: EngineKind::Random,
+                ..
+            } => f.write_str("random"),
+            EngineSpec::Otep { command } => write!(f, "otep:{command}"),
         }
     }
 }
@@ -62,7 +98,7 @@ impl fmt::Display for ParseEngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "\"{}\" is not an engine (expected search:LEVEL with LEVEL easy|medium|hard|max, or random)",
+            "\"{}\" is not an engine (expected search:LEVEL with LEVEL easy|medium|hard|max, random, or otep:COMMAND)",
             crate::quote::excerpt(&self.0)
         )
     }
@@ -74,8 +110,15 @@ impl FromStr for EngineSpec {
     type Err = ParseEngineError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(command) = s.strip_prefix("otep:") {
+            let command = command.split_whitespace().collect::<Vec<_>>().join(" ");
+            if command.is_empty() {
+                return Err(ParseEngineError(s.to_owned()));
+            }
+            return Ok(EngineSpec::Otep { command });
+        }
         match s.parse::<Player>() {
-            Ok(Player::Ai { engine, level }) => Ok(EngineSpec {
+            Ok(Player::Ai { engine, level }) => Ok(EngineSpec::BuiltIn {
                 kind: engine,
                 level,
             }),
@@ -101,7 +144,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Games played at once.
     pub jobs: usize,
-    /// Time per move for the search engine (its level's budget if `None`).
+    /// Time per move for the search engine (its level's budget if `None`) and for engines in
+    /// other programs ([`DEFAULT_MOVE_TIME`] if `None`).
     pub time: Option<Duration>,
     /// A game still running after this many plies is adjudicated a draw.
     pub max_plies: usize,
@@ -124,6 +168,9 @@ pub struct GameResult {
     pub opening_plies: usize,
     /// How it ended (a draw by adjudication at the ply cap).
     pub outcome: Outcome,
+    /// Why the losing engine gave no move, when it failed (a crash, an illegal move, too
+    /// long a think): the game is its loss, on time or by resignation.
+    pub forfeit: Option<Failure>,
     /// The game record, ready to save.
     pub game: Game,
 }
@@ -251,8 +298,8 @@ fn play_game(config: &MatchConfig, index: u32) -> GameResult {
         Side::Defenders
     };
     let (attackers, defenders) = match first_side {
-        Side::Attackers => (config.first, config.second),
-        Side::Defenders => (config.second, config.first),
+        Side::Attackers => (&config.first, &config.second),
+        Side::Defenders => (&config.second, &config.first),
     };
     let mut game = Game::new(
         config.rules,
@@ -260,6 +307,15 @@ fn play_game(config: &MatchConfig, index: u32) -> GameResult {
         attackers.player(),
         defenders.player(),
     );
+    if [attackers, defenders]
+        .iter()
+        .any(|spec| matches!(spec, EngineSpec::Otep { .. }))
+    {
+        // The record's players say only "program": the comment names them.
+        game.set_start_comment(Some(format!(
+            "attackers: {attackers}; defenders: {defenders}"
+        )));
+    }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(config.seed, u64::from(index / 2)));
     let mut opening_plies = 0;
     while opening_plies < config.opening_plies {
@@ -273,37 +329,76 @@ fn play_game(config: &MatchConfig, index: u32) -> GameResult {
     }
     let game_seed = mix(config.seed ^ 0x5eed, u64::from(index));
     let mut engines = [
-        engine_for(attackers.kind, attackers.level, game_seed),
-        engine_for(defenders.kind, defenders.level, game_seed.rotate_left(17)),
+        attackers.engine(game_seed),
+        defenders.engine(game_seed.rotate_left(17)),
     ];
     let limits = [attackers.limits(config.time), defenders.limits(config.time)];
-    let stop = AtomicBool::new(false);
-    while !game.state().is_over() {
-        if game.state().ply() >= config.max_plies {
-            // The game is not over, so this cannot fail.
-            let _ = game.adjudicate_draw();
-            break;
-        }
-        let side = game.state().position().side_to_move();
-        let i = usize::from(side == Side::Defenders);
-        let chosen = engines[i].choose(game.state(), &limits[i], &stop, &mut |_| {});
-        if chosen.is_none_or(|mv| game.play(mv).is_err()) {
-            // An engine without a move in an unfinished game, or with an illegal one, resigns.
-            let _ = game.resign(side);
-        }
+    let forfeit = play_out(&mut game, &mut engines, &limits, config.max_plies);
+    let outcome = game
+        .state()
+        .outcome()
+        .unwrap_or(Outcome::draw(Reason::Adjudicated));
+    for engine in &mut engines {
+        engine.game_over(&outcome);
     }
     GameResult {
         index,
         first_side,
-        attackers,
-        defenders,
+        attackers: attackers.clone(),
+        defenders: defenders.clone(),
         opening_plies,
-        outcome: game
-            .state()
-            .outcome()
-            .unwrap_or(Outcome::draw(Reason::Adjudicated)),
+        outcome,
+        forfeit,
         game,
     }
+}
+
+/// Plays `game` to its end with `engines` (attackers', defenders'), a draw by adjudication
+/// after `max_plies`. An engine that gives no move in an unfinished game, or an illegal one,
+/// loses: on time if it failed by thinking too long, else by resignation; the failure is
+/// returned and written as the game's last comment.
+fn play_out(
+    game: &mut Game,
+    engines: &mut [Box<dyn Ai>; 2],
+    limits: &[Limits; 2],
+    max_plies: usize,
+) -> Option<Failure> {
+    let stop = AtomicBool::new(false);
+    while !game.state().is_over() {
+        if game.state().ply() >= max_plies {
+            // The game is not over, so this cannot fail.
+            let _ = game.adjudicate_draw();
+            return None;
+        }
+        let side = game.state().position().side_to_move();
+        let i = usize::from(side == Side::Defenders);
+        let chosen = engines[i].choose(game.state(), &limits[i], &stop, &mut |_| {});
+        if chosen.is_some_and(|mv| game.play(mv).is_ok()) {
+            continue;
+        }
+        let failure = engines[i].failure().unwrap_or_else(|| match chosen {
+            Some(mv) => Failure::IllegalMove(mv.to_string()),
+            None => Failure::Protocol("no move in an unfinished game".to_owned()),
+        });
+        // The game is not over, so neither can fail.
+        let _ = if failure.is_time() {
+            game.lose_on_time(side)
+        } else {
+            game.resign(side)
+        };
+        let why = format!("{} {side} lose: {failure}", engines[i].name());
+        match game.moves().len() {
+            0 => {
+                let start = game.start_comment().map(|c| format!("{c}; "));
+                game.set_start_comment(Some(format!("{}{why}", start.unwrap_or_default())));
+            }
+            n => {
+                game.set_comment(n - 1, Some(why));
+            }
+        }
+        return Some(failure);
+    }
+    None
 }
 
 /// Plays the match on `config.jobs` threads, calling `on_game` (on the calling thread) as each
@@ -344,7 +439,18 @@ mod tests {
     fn engines_parse() {
         let spec: EngineSpec = "search:hard".parse().unwrap();
         assert_eq!(spec.to_string(), "search:hard");
-        assert_eq!(spec.kind, EngineKind::Search);
+        assert_eq!(
+            spec,
+            EngineSpec::BuiltIn {
+                kind: EngineKind::Search,
+                level: Level::Hard
+            }
+        );
+        let other: EngineSpec = "otep:./engine  --level easy".parse().unwrap();
+        assert_eq!(other.to_string(), "otep:./engine --level easy");
+        assert_eq!(other.player(), Player::Program);
+        assert!("otep:".parse::<EngineSpec>().is_err());
+        assert!("otep:  ".parse::<EngineSpec>().is_err());
         assert_eq!(
             "random".parse::<EngineSpec>().unwrap().to_string(),
             "random"

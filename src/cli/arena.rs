@@ -18,7 +18,8 @@ use crate::rules::Side;
 /// Arguments of `brandubh match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The engine playing the attackers in the first game (sides alternate): search:LEVEL or random.
+    /// The engine playing the attackers in the first game (sides alternate): search:LEVEL,
+    /// random, or otep:COMMAND (any OpenTafl Engine Protocol engine, run once per game).
     #[arg(long, value_name = "ENGINE")]
     pub attackers: EngineSpec,
     /// The engine playing the defenders in the first game.
@@ -68,6 +69,9 @@ struct GameReport {
     plies: usize,
     opening_plies: usize,
     moves: Vec<String>,
+    /// Why the loser gave no move, when an engine failed (crashed, too slow, illegal move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forfeit: Option<String>,
     /// The file the game was saved to, with `--save-dir`.
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<String>,
@@ -114,8 +118,8 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
     let config = MatchConfig {
         rules,
         start,
-        first: args.attackers,
-        second: args.defenders,
+        first: args.attackers.clone(),
+        second: args.defenders.clone(),
         games: args.games,
         seed: args.seed,
         jobs: usize::from(args.jobs),
@@ -161,7 +165,7 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
             .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
         writeln!(out, "{text}")?;
     } else {
-        let first = config.first;
+        let first = &config.first;
         writeln!(
             out,
             "{first} vs {}: {} games, rules {}",
@@ -272,7 +276,7 @@ fn game_line(game: &GameResult) -> String {
         Side::Attackers => "attackers",
         Side::Defenders => "defenders",
     };
-    format!(
+    let line = format!(
         "game {}: {} ({}) vs {} ({}): {} in {} plies",
         game.index + 1,
         game.attackers,
@@ -281,7 +285,11 @@ fn game_line(game: &GameResult) -> String {
         side(Side::Defenders),
         game.outcome,
         game.game.moves().len()
-    )
+    );
+    match &game.forfeit {
+        Some(failure) => format!("{line} ({failure})"),
+        None => line,
+    }
 }
 
 fn game_report(game: &GameResult, file: Option<String>) -> GameReport {
@@ -295,6 +303,7 @@ fn game_report(game: &GameResult, file: Option<String>) -> GameReport {
         plies: game.game.moves().len(),
         opening_plies: game.opening_plies,
         moves: game.game.moves().iter().map(ToString::to_string).collect(),
+        forfeit: game.forfeit.as_ref().map(ToString::to_string),
         file,
     }
 }

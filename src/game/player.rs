@@ -93,8 +93,8 @@ impl fmt::Display for EngineKind {
     }
 }
 
-/// Who plays one side of a game: `{"type": "human"}` or `{"type": "ai", "engine": ...,
-/// "level": ...}` in a save, with no other field for either kind.
+/// Who plays one side of a game: `{"type": "human"}`, `{"type": "ai", "engine": ...,
+/// "level": ...}` or `{"type": "program"}` in a save, with no other field for any kind.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(from = "PlayerFields", into = "PlayerFields")]
 pub enum Player {
@@ -108,6 +108,9 @@ pub enum Player {
         /// How strong.
         level: Level,
     },
+    /// Another program, such as an engine a `match` ran through the OpenTafl Engine Protocol
+    /// (the game's start comment names it). A person takes its side if the game is played on.
+    Program,
 }
 
 // A player as written in a save. A unit variant of an internally tagged enum would accept
@@ -125,6 +128,8 @@ enum PlayerFields {
         /// How strong.
         level: Level,
     },
+    /// Another program.
+    Program {},
 }
 
 impl From<PlayerFields> for Player {
@@ -132,6 +137,7 @@ impl From<PlayerFields> for Player {
         match fields {
             PlayerFields::Human {} => Player::Human,
             PlayerFields::Ai { engine, level } => Player::Ai { engine, level },
+            PlayerFields::Program {} => Player::Program,
         }
     }
 }
@@ -141,15 +147,17 @@ impl From<Player> for PlayerFields {
         match player {
             Player::Human => PlayerFields::Human {},
             Player::Ai { engine, level } => PlayerFields::Ai { engine, level },
+            Player::Program => PlayerFields::Program {},
         }
     }
 }
 
 impl fmt::Display for Player {
-    /// `human`, `ai:hard` (the search engine), `random`, or `random:easy` style names.
+    /// `human`, `ai:hard` (the search engine), `random`, or `program`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Player::Human => f.write_str("human"),
+            Player::Program => f.write_str("program"),
             Player::Ai {
                 engine: EngineKind::Search,
                 level,
@@ -237,7 +245,7 @@ mod tests {
             engine: EngineKind::Random,
             level: Level::Hard,
         };
-        for player in [Player::Human, hard] {
+        for player in [Player::Human, hard, Player::Program] {
             let text = serde_json::to_string(&player).unwrap();
             assert_eq!(read(&text), Ok(player), "{text}");
         }
@@ -251,6 +259,7 @@ mod tests {
                 "unknown field `level`",
             ),
             (r#"{"type":"human","x":1}"#, "unknown field `x`"),
+            (r#"{"type":"program","name":"x"}"#, "unknown field `name`"),
             (
                 r#"{"type":"ai","engine":"search","level":"max","x":1}"#,
                 "unknown field `x`",

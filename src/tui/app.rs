@@ -649,7 +649,7 @@ impl App {
         } else if let Some(last) = self.session.moves().last() {
             let to_move = self.session.side_to_move();
             let who = match self.session.player(to_move.opponent()) {
-                Player::Human => "",
+                Player::Human | Player::Program => "",
                 Player::Ai { .. } => "the AI ",
             };
             self.info_warned(format!("{who}played {last}; the {to_move} to move"));

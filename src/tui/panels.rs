@@ -139,6 +139,7 @@ pub fn title(side: Side) -> &'static str {
 pub fn player_text(player: Player) -> String {
     match player {
         Player::Human => "human".to_owned(),
+        Player::Program => "program".to_owned(),
         Player::Ai {
             engine: EngineKind::Search,
             level,

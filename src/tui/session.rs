@@ -128,9 +128,13 @@ impl Session {
         self.game.moves()
     }
 
-    /// Who plays `side`.
+    /// Who plays `side` here: a person takes the side of another program (in a game a
+    /// match recorded), so the game can be played on.
     pub const fn player(&self, side: Side) -> Player {
-        self.game.players().side(side)
+        match self.game.players().side(side) {
+            Player::Program => Player::Human,
+            player => player,
+        }
     }
 
     /// The side to move (also once the game is over: the side that would move).

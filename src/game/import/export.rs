@@ -131,6 +131,7 @@ fn move_text(done: AnnotatedMove, before: &Position) -> String {
 fn player_name(player: Player) -> String {
     match player {
         Player::Human => "human".to_owned(),
+        Player::Program => "program".to_owned(),
         Player::Ai {
             engine: EngineKind::Search,
             level,

@@ -1,0 +1,376 @@
+//! An engine in another program, driven through the OpenTafl Engine Protocol as OpenTafl
+//! drives it: `rules`, then for each of its moves `opponent-move` (the moves it has not
+//! seen), `play` and `clock`, its `move` answered by `move <position>`, and `finish` and
+//! `goodbye` at the end. Any OTEP engine can play a `match` this way: OpenTafl's own, or
+//! another build of this one.
+//!
+//! An engine that crashes, says `error -1`, answers with an illegal move, or takes more than
+//! [`SLOWNESS_ALLOWED`] times its budget gives no move; [`Ai::failure`] says why, and the
+//! match scores the game as its loss.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::{Ai, Failure, Limits, SearchInfo};
+use crate::quote::excerpt;
+use crate::rules::{
+    GameState, Move, MoveText, Outcome, Position, Rules, Side, position_record, rules_string,
+};
+
+/// The budget per move when the limits give no time.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+/// An engine may take this many times its budget before it loses on time.
+pub const SLOWNESS_ALLOWED: u32 = 3;
+/// How long an engine has to say `hello` (OpenTafl's own limit).
+const HELLO_TIME: Duration = Duration::from_secs(5);
+/// How long an engine has to exit after `goodbye` before it is killed.
+const GOODBYE_TIME: Duration = Duration::from_millis(500);
+/// How often a wait for the engine looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// An OTEP engine run as a subprocess, started at its first move.
+pub struct ExternalAi {
+    /// The command line, as given (`./engine --flag`).
+    command: String,
+    process: Option<Process>,
+    /// The game the engine knows: its rules, and its positions up to the last the engine saw.
+    game: Option<(Rules, Vec<Position>)>,
+    failure: Option<Failure>,
+}
+
+/// Why a wait for the engine ended without its move.
+enum Halt {
+    /// The stop flag was set: the engine is not at fault.
+    Stopped,
+    Failed(Failure),
+}
+
+impl From<Failure> for Halt {
+    fn from(failure: Failure) -> Halt {
+        Halt::Failed(failure)
+    }
+}
+
+/// The running engine: its input, and its output lines as a reading thread receives them.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// What waiting for a line gave.
+enum Wait {
+    Line(String),
+    TimedOut,
+    Stopped,
+    Closed,
+}
+
+impl ExternalAi {
+    /// The engine that `command` starts: a program and its arguments, separated by spaces.
+    /// Nothing runs until its first move.
+    pub fn new(command: &str) -> ExternalAi {
+        ExternalAi {
+            command: command.trim().to_owned(),
+            process: None,
+            game: None,
+            failure: None,
+        }
+    }
+
+    /// Starts the program and waits for its `hello`.
+    fn start(&mut self, stop: &AtomicBool) -> Result<(), Halt> {
+        let mut words = self.command.split_whitespace();
+        let program = words
+            .next()
+            .ok_or_else(|| Failure::Crashed("no command to run".to_owned()))?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Failure::Crashed(format!("cannot start \"{}\": {e}", excerpt(program))))
+            .map_err(Halt::from)?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(Failure::Crashed("no pipes to the engine".to_owned()).into());
+        };
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut process = Process {
+            child,
+            stdin,
+            lines,
+        };
+        let deadline = Instant::now() + HELLO_TIME;
+        loop {
+            match process.wait_line(deadline, stop) {
+                Wait::Line(line) if line.trim() == "hello" => break,
+                Wait::Line(_) => {}
+                Wait::TimedOut => {
+                    process.end();
+                    let why = format!("no hello within {} s", HELLO_TIME.as_secs());
+                    return Err(Failure::Crashed(why).into());
+                }
+                Wait::Stopped => {
+                    process.end();
+                    return Err(Halt::Stopped);
+                }
+                Wait::Closed => {
+                    let failure = process.crashed("before its hello");
+                    process.end();
+                    return Err(failure.into());
+                }
+            }
+        }
+        self.process = Some(process);
+        Ok(())
+    }
+
+    /// Brings the engine to `state`: the rules of a new game (when `state` does not go on
+    /// from the positions the engine knows), then the moves it has not seen.
+    fn catch_up(&mut self, process: &mut Process, state: &GameState) -> Result<(), Failure> {
+        let rules = *state.rules();
+        let seen = match &self.game {
+            Some((r, known)) if *r == rules && state.history().starts_with(known) => known.len(),
+            _ => {
+                let start = state.start_position();
+                let text = rules_string(&rules, start).ok_or_else(|| {
+                    Failure::Protocol("these rules have no OpenTafl rules string".to_owned())
+                })?;
+                process.send(&format!("rules {text}"))?;
+                1
+            }
+        };
+        let unseen = &state.history()[seen - 1..];
+        if unseen.len() > 1 {
+            let moves = unseen
+                .windows(2)
+                .map(|pair| move_between(rules, &pair[0], &pair[1]).map(|mv| mv.to_string()))
+                .collect::<Result<Vec<String>, Failure>>()?;
+            process.send(&format!(
+                "opponent-move {} {}",
+                moves.join("|"),
+                position_record(state.position())
+            ))?;
+        }
+        self.game = Some((rules, state.history().to_vec()));
+        Ok(())
+    }
+
+    /// Asks for a move for the side to move in `state` and checks it.
+    fn ask(
+        &mut self,
+        process: &mut Process,
+        state: &GameState,
+        budget: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Move, Halt> {
+        let side = state.position().side_to_move();
+        process.send(&format!("play {}", side.name()))?;
+        process.send(&clock_line(budget))?;
+        let asked = Instant::now();
+        let deadline = asked + budget * SLOWNESS_ALLOWED;
+        let mv = loop {
+            match process.wait_line(deadline, stop) {
+                Wait::Line(line) => {
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    match words.as_slice() {
+                        ["move", text] => break parse_move(state, text)?,
+                        ["error", "-1", ..] => {
+                            let why = format!("it gave up: {}", excerpt(&line));
+                            return Err(Failure::Protocol(why).into());
+                        }
+                        _ => {}
+                    }
+                }
+                Wait::TimedOut => {
+                    let taken = asked.elapsed();
+                    return Err(Failure::Time { budget, taken }.into());
+                }
+                Wait::Stopped => return Err(Halt::Stopped),
+                Wait::Closed => return Err(process.crashed("while thinking").into()),
+            }
+        };
+        let mut after = state.clone();
+        after.play_unchecked(mv);
+        process.send(&format!("move {}", position_record(after.position())))?;
+        self.game = Some((*state.rules(), after.history().to_vec()));
+        Ok(mv)
+    }
+
+    /// Starts the engine if needed, brings it to `state` and asks for its move.
+    fn move_in(
+        &mut self,
+        state: &GameState,
+        budget: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Move, Halt> {
+        if self.process.is_none() {
+            self.start(stop)?;
+        }
+        let mut process = self.process.take().ok_or(Halt::Stopped)?;
+        let result = self
+            .catch_up(&mut process, state)
+            .map_err(Halt::from)
+            .and_then(|()| self.ask(&mut process, state, budget, stop));
+        self.process = Some(process);
+        result
+    }
+}
+
+impl Ai for ExternalAi {
+    fn name(&self) -> String {
+        format!("otep:{}", self.command)
+    }
+
+    /// The engine's move within the limits' time (or [`DEFAULT_MOVE_TIME`]); no progress is
+    /// reported. `None` when it failed ([`Ai::failure`] says how) or `stop` was set.
+    fn choose(
+        &mut self,
+        state: &GameState,
+        limits: &Limits,
+        stop: &AtomicBool,
+        _progress: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<Move> {
+        if self.failure.is_some() || state.legal_moves().is_empty() {
+            return None;
+        }
+        let budget = limits.time.unwrap_or(DEFAULT_MOVE_TIME);
+        match self.move_in(state, budget, stop) {
+            Ok(mv) => Some(mv),
+            Err(Halt::Stopped) => {
+                // Its answer to this `play` would come when no one waits for it: the engine
+                // starts afresh at the next move.
+                if let Some(mut process) = self.process.take() {
+                    process.end();
+                }
+                self.game = None;
+                None
+            }
+            Err(Halt::Failed(failure)) => {
+                self.failure = Some(failure);
+                None
+            }
+        }
+    }
+
+    fn failure(&self) -> Option<Failure> {
+        self.failure.clone()
+    }
+
+    fn game_over(&mut self, outcome: &Outcome) {
+        if let Some(process) = &mut self.process {
+            let code = match outcome.winner {
+                None => 1,
+                Some(Side::Attackers) => 2,
+                Some(Side::Defenders) => 3,
+            };
+            let _ = process.send(&format!("finish {code}"));
+        }
+        self.game = None;
+    }
+}
+
+impl Drop for ExternalAi {
+    fn drop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.end();
+        }
+    }
+}
+
+impl Process {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| Failure::Crashed(format!("its input is closed: {e}")))
+    }
+
+    /// The next line of output before `deadline`, looking at `stop` as it waits.
+    fn wait_line(&self, deadline: Instant, stop: &AtomicBool) -> Wait {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return Wait::Stopped;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Wait::TimedOut;
+            }
+            match self.lines.recv_timeout(left.min(STOP_POLL)) {
+                Ok(line) => return Wait::Line(line),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Wait::Closed,
+            }
+        }
+    }
+
+    /// The failure of an engine whose output ended `when`, with its exit status if it has one.
+    fn crashed(&mut self, when: &str) -> Failure {
+        let status = match self.child.try_wait() {
+            Ok(Some(status)) => format!(" ({status})"),
+            _ => String::new(),
+        };
+        Failure::Crashed(format!("its output ended {when}{status}"))
+    }
+
+    /// Says `goodbye`, and kills the engine if it has not exited soon after.
+    fn end(&mut self) {
+        let _ = self.send("goodbye");
+        let deadline = Instant::now() + GOODBYE_TIME;
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move that leads from `before` to `after` under `rules` (consecutive positions of a
+/// game).
+fn move_between(rules: Rules, before: &Position, after: &Position) -> Result<Move, Failure> {
+    before
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&mv| {
+            let mut next = *before;
+            next.play_unchecked(mv, &rules);
+            next == *after
+        })
+        .ok_or_else(|| Failure::Protocol("two positions of the game are not a move apart".into()))
+}
+
+/// The engine's `move` text as a legal move of `state`.
+fn parse_move(state: &GameState, text: &str) -> Result<Move, Failure> {
+    let illegal = |why: String| Failure::IllegalMove(format!("\"{}\": {why}", excerpt(text)));
+    let mv = text
+        .parse::<MoveText>()
+        .map_err(|e| illegal(e.to_string()))?
+        .mv;
+    state.check_move(mv).map_err(|e| illegal(e.to_string()))?;
+    Ok(mv)
+}
+
+/// The clock for a move of `budget`: no main time, every side in an overtime period of the
+/// budget (byo-yomi), as OpenTafl sends it for such a time control.
+fn clock_line(budget: Duration) -> String {
+    let ms = budget.as_millis();
+    let seconds = budget.as_secs() + u64::from(budget.subsec_nanos() > 0);
+    format!("clock {ms}* {ms}* {seconds} 1 1")
+}

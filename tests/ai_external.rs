@@ -1,0 +1,149 @@
+//! `match` against engines in other programs, through the OpenTafl Engine Protocol: this
+//! program's own `otep` engine plays whole games, and engines that crash, play an illegal
+//! move or think too long lose, with the reason in the record.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use brandubh::ai::{EngineSpec, Failure, GameResult, MatchConfig, play_match};
+use brandubh::game::{Game, Player};
+use brandubh::rules::{Position, Preset, Reason, Side};
+
+fn config(first: &str, second: &str, games: u32) -> MatchConfig {
+    MatchConfig {
+        rules: Preset::OpenTafl.rules(),
+        start: Position::start(),
+        first: first.parse::<EngineSpec>().unwrap(),
+        second: second.parse::<EngineSpec>().unwrap(),
+        games,
+        seed: 5,
+        jobs: 1,
+        time: Some(Duration::from_millis(300)),
+        max_plies: 60,
+        opening_plies: 2,
+    }
+}
+
+/// The game's record read back from its save text, as any later reader sees it.
+fn reread(game: &Game) -> Game {
+    Game::from_json(&game.to_json()).unwrap()
+}
+
+#[test]
+fn this_programs_otep_engine_plays_a_match() {
+    let engine = format!(
+        "otep:{} otep --level medium",
+        env!("CARGO_BIN_EXE_brandubh")
+    );
+    let games = play_match(&config(&engine, "search:medium", 2), &mut |_| {});
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.forfeit, None, "game {}: {}", game.index, game.outcome);
+        assert_ne!(game.outcome.reason, Reason::Resignation);
+        assert!(
+            game.game.moves().len() > game.opening_plies,
+            "{}",
+            game.outcome
+        );
+        let external = game.first_side;
+        assert_eq!(game.game.players().side(external), Player::Program);
+        let names = game.game.start_comment().unwrap();
+        assert!(names.contains(&format!("{external}: {engine}")), "{names}");
+        assert_eq!(reread(&game.game).moves(), game.game.moves());
+    }
+}
+
+#[cfg(unix)]
+mod failing {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// A shell script as an engine, in a fresh folder that lives as long as the test.
+    fn script(body: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("engine.sh");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (dir, path)
+    }
+
+    /// One game of the script (first, attackers) against the random mover.
+    fn one_game(body: &str) -> GameResult {
+        let (_dir, path) = script(body);
+        let engine = format!("otep:{}", path.display());
+        let mut games = play_match(&config(&engine, "random", 1), &mut |_| {});
+        games.pop().unwrap()
+    }
+
+    /// The game is the attackers' (the script's) loss for `reason`, and its last comment
+    /// says why, in the game and in its save.
+    fn lost(game: &GameResult, reason: Reason, words: &str) {
+        assert_eq!(game.first_side, Side::Attackers);
+        assert_eq!(
+            game.outcome.winner,
+            Some(Side::Defenders),
+            "{}",
+            game.outcome
+        );
+        assert_eq!(game.outcome.reason, reason);
+        let failure = game.forfeit.as_ref().expect("a failure").to_string();
+        assert!(failure.contains(words), "{failure}");
+        let saved = reread(&game.game);
+        let comment = match saved.moves().len() {
+            0 => saved.start_comment().map(str::to_owned),
+            n => saved.comments()[n - 1].clone(),
+        };
+        let comment = comment.expect("the record says why");
+        assert!(
+            comment.contains("attackers lose") && comment.contains(words),
+            "{comment}"
+        );
+    }
+
+    #[test]
+    fn an_engine_that_crashes_loses() {
+        let game = one_game("echo hello\nread line\nexit 3");
+        lost(&game, Reason::Resignation, "crashed");
+        assert!(matches!(game.forfeit, Some(Failure::Crashed(_))));
+    }
+
+    #[test]
+    fn an_engine_that_plays_an_illegal_move_loses() {
+        let body = "echo hello\nwhile read line; do\n  case \"$line\" in play*) echo 'move a1-a2';; esac\ndone";
+        let game = one_game(body);
+        lost(&game, Reason::Resignation, "illegal move \"a1-a2\"");
+    }
+
+    #[test]
+    fn an_engine_that_thinks_too_long_loses_on_time() {
+        let game = one_game("echo hello\nwhile read line; do :; done");
+        lost(&game, Reason::Time, "3 times its 300ms");
+        let Some(Failure::Time { budget, taken }) = game.forfeit else {
+            panic!("{:?}", game.forfeit);
+        };
+        assert!(taken >= budget * 3, "{taken:?}");
+    }
+
+    #[test]
+    fn an_engine_that_never_says_hello_loses() {
+        let game = one_game("while read line; do :; done");
+        lost(&game, Reason::Resignation, "no hello within 5 s");
+    }
+
+    #[test]
+    fn a_command_that_cannot_start_loses() {
+        let game = one_game("");
+        assert!(game.forfeit.is_some());
+        let missing = play_match(
+            &config("otep:/nonexistent/engine", "random", 1),
+            &mut |_| {},
+        );
+        let failure = missing[0].forfeit.as_ref().unwrap().to_string();
+        assert!(
+            failure.contains("cannot start \"/nonexistent/engine\""),
+            "{failure}"
+        );
+    }
+}
