@@ -172,7 +172,7 @@ fn write_atomic(
         _ => Path::new("."),
     };
     fs::create_dir_all(dir).map_err(fail)?;
-    temp::remove_stale_once(dir);
+    temp::remove_stale_at_save(dir);
     let temp = temp::temp_path(dir, name);
     let file = OpenOptions::new()
         .write(true)
@@ -677,7 +677,8 @@ mod tests {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
-        let stale = dir.path().join(".old.json.1-1.tmp");
+        // Written by a process that cannot run (above any process number), two days ago.
+        let stale = dir.path().join(".old.json.2000000000-1.tmp");
         File::create(&stale)
             .unwrap()
             .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400))

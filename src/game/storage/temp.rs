@@ -6,9 +6,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
-/// A temporary file this old is left over whoever wrote it: a save takes milliseconds.
+/// A temporary file this old is left over when its writer cannot be asked about (no `/proc`),
+/// or when it bears this process's own number (a save takes milliseconds: it is an earlier
+/// process's that had the number).
 const STALE_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 /// A temporary file of a writer that is gone is removed once it is this old. The wait keeps
 /// the files of a live writer whose process number means another process here (a writer in
@@ -52,30 +54,45 @@ fn process_alive(pid: u32) -> Option<bool> {
         .then(|| proc.join(pid.to_string()).exists())
 }
 
-/// Whether the temporary file of writer `pid`, last written `age` ago, is left over: older
-/// than a day, or its writer is known to be gone (and it is not brand new). The files of this
-/// process are its own saves in progress.
+/// Whether the temporary file of writer `pid`, last written `age` ago, is left over. Where
+/// the system says which processes run, a file is stale when its writer is gone (and the file
+/// is not brand new); the file of a running writer is never touched. This process's own files
+/// are its saves in progress unless a day old. Where the system cannot say, a file a day old
+/// is stale.
 fn is_stale(pid: u32, age: Duration) -> bool {
-    if age >= STALE_AGE {
-        return true;
+    if pid == std::process::id() {
+        return age >= STALE_AGE;
     }
-    pid != std::process::id() && age >= DEAD_WRITER_GRACE && process_alive(pid) == Some(false)
+    match process_alive(pid) {
+        Some(alive) => !alive && age >= DEAD_WRITER_GRACE,
+        None => age >= STALE_AGE,
+    }
 }
 
-/// The folders this process has cleaned of stale temporary files.
-static CLEANED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// When this process last cleaned each folder of stale temporary files.
+static CLEANED: Mutex<Vec<(PathBuf, Instant)>> = Mutex::new(Vec::new());
 
-/// [`remove_stale`] at the first save of this process into `dir`: later saves would only read
-/// the folder again (a match saving thousands of games would read it thousands of times).
-pub(super) fn remove_stale_once(dir: &Path) {
-    let first = CLEANED.lock().is_ok_and(|mut cleaned| {
-        let first = !cleaned.iter().any(|d| d == dir);
-        if first {
-            cleaned.push(dir.to_owned());
-        }
-        first
-    });
-    if first {
+/// [`remove_stale`] at a save into `dir`, unless this process cleaned it less than
+/// [`DEAD_WRITER_GRACE`] ago: no file has become stale since (a dead writer's file must be
+/// that old to be judged), and a match saving a game a second reads the folder once a minute,
+/// not at every save.
+pub(super) fn remove_stale_at_save(dir: &Path) {
+    let now = Instant::now();
+    let due =
+        CLEANED.lock().is_ok_and(
+            |mut cleaned| match cleaned.iter_mut().find(|(d, _)| d == dir) {
+                Some((_, last)) if now.duration_since(*last) < DEAD_WRITER_GRACE => false,
+                Some((_, last)) => {
+                    *last = now;
+                    true
+                }
+                None => {
+                    cleaned.push((dir.to_owned(), now));
+                    true
+                }
+            },
+        );
+    if due {
         remove_stale(dir);
     }
 }
@@ -147,14 +164,17 @@ mod tests {
         let day = Duration::from_secs(24 * 60 * 60);
         let live_fresh = aged(dir.path(), &format!(".a.json.{me}-1.tmp"), minute * 5);
         let live_yesterday = aged(dir.path(), &format!(".c.json.{me}-3.tmp"), minute * 60 * 23);
-        let live_old = aged(dir.path(), &format!(".b.json.{me}-2.tmp"), day * 2);
+        let earlier_process = aged(dir.path(), &format!(".b.json.{me}-2.tmp"), day * 2);
         let unrelated = aged(dir.path(), "notes.tmp", day * 2);
         let hidden = aged(dir.path(), ".keep", day * 2);
         let save = aged(dir.path(), "c.json", day * 2);
         remove_stale(dir.path());
         assert!(live_fresh.exists(), "this process is alive");
         assert!(live_yesterday.exists(), "not yet a day old");
-        assert!(!live_old.exists(), "a day old: nobody is still writing it");
+        assert!(
+            !earlier_process.exists(),
+            "a day old under this process's number: an earlier process's"
+        );
         assert!(unrelated.exists() && hidden.exists() && save.exists());
     }
 
@@ -166,8 +186,13 @@ mod tests {
         let gone = 2_000_000_000_u32;
         assert_eq!(process_alive(gone), Some(false));
         assert_eq!(process_alive(std::process::id()), Some(true));
-        // Process 1 is alive in every PID namespace.
+        // Process 1 is alive in every PID namespace: its files stay, however old.
         let other_live = aged(dir.path(), ".a.json.1-7.tmp", Duration::from_secs(600));
+        let other_live_old = aged(
+            dir.path(),
+            ".b.json.1-7.tmp",
+            Duration::from_secs(3 * 24 * 60 * 60),
+        );
         let gone_old = aged(
             dir.path(),
             &format!(".a.json.{gone}-7.tmp"),
@@ -176,19 +201,31 @@ mod tests {
         let gone_new = aged(dir.path(), &format!(".a.json.{gone}-8.tmp"), Duration::ZERO);
         remove_stale(dir.path());
         assert!(other_live.exists(), "a live writer's file is never touched");
+        assert!(other_live_old.exists(), "not even an old one");
         assert!(!gone_old.exists(), "the writer is gone");
         assert!(gone_new.exists(), "too new to judge");
     }
 
     #[test]
-    fn a_folder_is_cleaned_at_the_first_save_into_it() {
+    fn a_folder_is_cleaned_at_a_save_at_most_once_a_minute() {
         let dir = tempfile::tempdir().unwrap();
-        let day = Duration::from_secs(2 * 24 * 60 * 60);
-        let old = aged(dir.path(), ".a.json.1-1.tmp", day);
-        remove_stale_once(dir.path());
-        assert!(!old.exists());
-        let later = aged(dir.path(), ".a.json.1-2.tmp", day);
-        remove_stale_once(dir.path());
-        assert!(later.exists(), "once per process");
+        let me = std::process::id();
+        let old = Duration::from_secs(2 * 24 * 60 * 60);
+        let first = aged(dir.path(), &format!(".a.json.{me}-901.tmp"), old);
+        remove_stale_at_save(dir.path());
+        assert!(!first.exists());
+        let second = aged(dir.path(), &format!(".a.json.{me}-902.tmp"), old);
+        remove_stale_at_save(dir.path());
+        assert!(second.exists(), "cleaned less than a minute ago");
+        // A minute on, the next save cleans again.
+        if let Ok(mut cleaned) = CLEANED.lock() {
+            for (d, last) in cleaned.iter_mut() {
+                if d == dir.path() {
+                    *last = last.checked_sub(DEAD_WRITER_GRACE).unwrap_or(*last);
+                }
+            }
+        }
+        remove_stale_at_save(dir.path());
+        assert!(!second.exists(), "a minute later");
     }
 }
