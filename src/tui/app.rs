@@ -313,6 +313,10 @@ impl App {
                     prompt.pop();
                     Some(Overlay::Save(prompt))
                 }
+                Action::Move(Direction::Up | Direction::Down) => {
+                    prompt.switch_field();
+                    Some(Overlay::Save(prompt))
+                }
                 Action::Confirm => self.confirm_save(prompt),
                 Action::Cancel => None,
                 _ => Some(Overlay::Save(prompt)),

@@ -201,7 +201,11 @@ impl Question {
         if self.offers_save() {
             keys.push(Span::raw("   "));
             keys.push(Span::styled("s", look.theme.heading));
-            keys.push(Span::raw(" save"));
+            keys.push(Span::raw(match self {
+                // The save folder does not work: the save prompt asks for another.
+                Question::Leave { lost: Some(_), .. } => " save elsewhere",
+                _ => " save",
+            }));
         }
         Paragraph::new(vec![Line::raw(text), Line::default(), Line::from(keys)])
             .wrap(Wrap { trim: true })
@@ -209,41 +213,86 @@ impl Question {
     }
 }
 
-/// The prompt for a save's name: a file in one folder (the save folder, or the folder of the
-/// game's own file), checked as it is typed.
+/// The prompt for a save: a name, checked as it is typed, in a folder (the save folder, or
+/// the folder of the game's own file), which can be changed to save elsewhere (when the save
+/// folder cannot be written, say). Up and Down go between the two fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SavePrompt {
-    dir: PathBuf,
+    folder: String,
     text: String,
-    /// Why the last save failed, until the name changes.
+    field: PromptField,
+    /// Why the last save failed, until a field changes.
     failure: Option<String>,
+}
+
+/// The field of the save prompt being typed in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum PromptField {
+    Name,
+    Folder,
 }
 
 impl SavePrompt {
     /// A prompt in `dir` offering the name `default`.
-    pub const fn new(dir: PathBuf, default: String) -> SavePrompt {
+    pub fn new(dir: &Path, default: String) -> SavePrompt {
         SavePrompt {
-            dir,
+            folder: dir.display().to_string(),
             text: default,
+            field: PromptField::Name,
             failure: None,
         }
     }
 
-    /// Types a character.
+    /// A prompt to save elsewhere than `dir`, where saving failed for `why`: the folder field
+    /// is the one typed in.
+    pub fn elsewhere(dir: &Path, default: String, why: String) -> SavePrompt {
+        SavePrompt {
+            field: PromptField::Folder,
+            failure: Some(why),
+            ..SavePrompt::new(dir, default)
+        }
+    }
+
+    fn typed(&mut self) -> &mut String {
+        self.failure = None;
+        match self.field {
+            PromptField::Name => &mut self.text,
+            PromptField::Folder => &mut self.folder,
+        }
+    }
+
+    /// Types a character in the field being typed in.
     pub fn push(&mut self, c: char) {
-        self.text.push(c);
-        self.failure = None;
+        self.typed().push(c);
     }
 
-    /// Deletes the last character.
+    /// Deletes the last character of the field being typed in.
     pub fn pop(&mut self) {
-        self.text.pop();
-        self.failure = None;
+        self.typed().pop();
     }
 
-    /// The folder the save goes in.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// Goes to the other field.
+    pub fn switch_field(&mut self) {
+        self.field = match self.field {
+            PromptField::Name => PromptField::Folder,
+            PromptField::Folder => PromptField::Name,
+        };
+    }
+
+    /// The folder typed: a full path, `~` standing for the home folder.
+    pub fn dir(&self) -> Result<PathBuf, String> {
+        let folder = self.folder.trim();
+        let home = || directories::BaseDirs::new().map(|b| b.home_dir().to_owned());
+        let path = match folder.strip_prefix('~') {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                home().map(|h| h.join(rest.trim_start_matches('/')))
+            }
+            _ => Some(PathBuf::from(folder)),
+        };
+        match path {
+            Some(path) if path.is_absolute() => Ok(path),
+            _ => Err("the folder must be a full path (/... or ~/...)".to_owned()),
+        }
     }
 
     /// The name typed, checked.
@@ -256,30 +305,45 @@ impl SavePrompt {
         self.failure = Some(why);
     }
 
-    /// Draws the prompt: the folder, the name, and what is wrong with it if anything.
+    /// Draws the prompt: the folder, the name, and what is wrong with them if anything.
     pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
-        let rect = centered(area, 64, 8);
+        let width = area.width.clamp(30, 72);
+        let rect = centered(area, width, 9);
         let inner = popup("Save game", look, rect, buf);
-        let problem = match (&self.failure, self.name()) {
-            (Some(failure), _) => Line::styled(failure.clone(), look.theme.error),
-            (None, Err(bad)) => Line::styled(bad.to_string(), look.theme.error),
-            (None, Ok(name)) => {
-                Line::styled(format!("saves {}", name.file_name()), look.theme.label)
-            }
+        let (problem, problem_style) = match (&self.failure, self.dir(), self.name()) {
+            (Some(failure), _, _) => (failure.clone(), look.theme.error),
+            (None, Err(bad), _) => (bad, look.theme.error),
+            (None, Ok(_), Err(bad)) => (bad.to_string(), look.theme.error),
+            (None, Ok(_), Ok(name)) => (format!("saves {}", name.file_name()), look.theme.label),
         };
-        Paragraph::new(vec![
-            Line::styled(format!("in {}", self.dir.display()), look.theme.label),
+        let field = |label: &'static str, text: &str, focused: bool| {
+            let mut spans = vec![
+                Span::styled(label, look.theme.heading),
+                Span::raw(printable(text)),
+            ];
+            if focused {
+                spans.push(Span::styled("_", look.theme.focus));
+            }
+            Line::from(spans)
+        };
+        let mut lines = vec![
+            field("folder: ", &self.folder, self.field == PromptField::Folder),
+            field("  name: ", &self.text, self.field == PromptField::Name),
             Line::default(),
-            Line::from(vec![
-                Span::styled("name: ", look.theme.heading),
-                Span::raw(printable(&self.text)),
-                Span::styled("_", look.theme.focus),
-            ]),
-            problem,
-            Line::default(),
-            Line::styled("Enter save · Esc cancel", look.theme.label),
-        ])
-        .render(inner, buf);
+        ];
+        let room = usize::from(inner.width.max(1));
+        lines.extend(
+            wrap(&problem, room)
+                .into_iter()
+                .take(2)
+                .map(|l| Line::styled(l, problem_style)),
+        );
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            "Enter save · ↑↓ folder/name · Esc cancel",
+            look.theme.label,
+        ));
+        Paragraph::new(lines).render(inner, buf);
     }
 }
 

@@ -54,14 +54,28 @@ impl App {
     }
 
     /// Offers to save the game: a name in the save folder (or in its own file's folder).
+    /// When the autosave failed there, or there is no save folder, the prompt asks for
+    /// another folder first.
     pub(super) fn ask_save(&mut self) {
-        match self.session.save_folder(self.storage.save_dir.as_deref()) {
-            Some(dir) => {
+        let folder = self.session.save_folder(self.storage.save_dir.as_deref());
+        let prompt = match (folder, &self.autosave_error) {
+            (Some(dir), None) => {
                 let name = self.session.save_name(&dir);
-                self.overlay = Some(Overlay::Save(SavePrompt::new(dir, name)));
+                SavePrompt::new(&dir, name)
             }
-            None => self.no_save_dir(),
-        }
+            (Some(dir), Some(e)) => {
+                let name = self.session.save_name(&dir);
+                let why = format!("the autosave failed here ({e}): type another folder");
+                SavePrompt::elsewhere(&dir, name, why)
+            }
+            (None, _) => {
+                let home = directories::BaseDirs::new()
+                    .map_or_else(|| Path::new("/").to_owned(), |b| b.home_dir().to_owned());
+                let name = self.session.save_name(&home);
+                SavePrompt::elsewhere(&home, name, "there is no save folder: type one".to_owned())
+            }
+        };
+        self.overlay = Some(Overlay::Save(prompt));
     }
 
     /// Enter in the save prompt: saves under the typed name if it is a valid one. A file of
@@ -69,10 +83,14 @@ impl App {
     /// keeps the prompt open with the reason.
     pub(super) fn confirm_save(&mut self, mut prompt: SavePrompt) -> Option<Overlay> {
         // The prompt shows why a name is refused.
-        let Ok(name) = prompt.name() else {
+        let (Ok(dir), Ok(name)) = (prompt.dir(), prompt.name()) else {
             return Some(Overlay::Save(prompt));
         };
-        let path = name.path_in(prompt.dir());
+        if !dir.is_dir() {
+            prompt.set_failure(format!("there is no folder {}", dir.display()));
+            return Some(Overlay::Save(prompt));
+        }
+        let path = name.path_in(&dir);
         match self.session.save(&path) {
             Ok(()) => {
                 self.saved_to(&path);

@@ -280,6 +280,61 @@ fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
 }
 
 #[test]
+fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    // The save folder is a file: nothing can be written in it.
+    let broken = dir.path().join("not-a-folder");
+    std::fs::write(&broken, "x").unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(broken.clone()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-e2");
+    assert!(app.autosave_error.is_some());
+    app.update(Action::Quit);
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains("NOT saved") && shown.contains("s save elsewhere"),
+        "{shown}"
+    );
+    app.update(Action::Save);
+    assert_eq!(app.mode(), Mode::Text);
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains("another folder") && shown.contains("folder: "),
+        "{shown}"
+    );
+    // The folder field is the one typed in: it is replaced by another folder.
+    for _ in 0..broken.display().to_string().chars().count() {
+        app.update(Action::Backspace);
+    }
+    for c in "relative".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Text, "a relative folder is refused");
+    assert!(screen(&mut app).contains("must be a full path"));
+    for _ in 0.."relative".len() {
+        app.update(Action::Backspace);
+    }
+    for c in elsewhere.display().to_string().chars() {
+        app.update(Action::Type(c));
+    }
+    // Down goes to the name, which is kept as offered.
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    let file = app.session().file().unwrap().to_owned();
+    assert_eq!(file.parent(), Some(elsewhere.as_path()));
+    assert_eq!(crate::game::storage::load(&file).unwrap().moves().len(), 1);
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "saved: no question");
+}
+
+#[test]
 fn an_autosave_that_works_again_clears_the_failure() {
     use crate::game::storage::fail_writes;
 
