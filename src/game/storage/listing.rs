@@ -64,7 +64,7 @@ impl fmt::Display for SaveSummary {
 pub struct SaveEntry {
     /// The file.
     pub path: PathBuf,
-    /// The file name without `.json` (OpenTafl records keep their `.otg`).
+    /// The file name without `.json` (other programs' records keep their whole name).
     pub name: String,
     /// Who wrote it.
     pub kind: SaveKind,
@@ -108,9 +108,10 @@ impl std::error::Error for ListError {
     }
 }
 
-/// The saves in `dir`: its `.json` and `.otg` files (not hidden ones) and the `.json` files
-/// of its autosave folder, newest first, each loaded for its summary. A folder that does not
-/// exist yet holds none.
+/// The saves in `dir` and in its autosave folder, newest first, each loaded for its summary:
+/// every `.json` file (one that does not load is listed with the reason), and every other
+/// file that holds a game by its content, whatever its name (an OpenTafl record, a move
+/// record). Hidden files are left out. A folder that does not exist yet holds none.
 pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     let mut saves = Vec::new();
     list_folder(dir, &mut saves, |name| {
@@ -153,24 +154,26 @@ pub(super) fn list_folder(
     for entry in entries {
         let entry = entry.map_err(fail)?;
         let path = entry.path();
-        let is_otg = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("otg"));
-        let Some(name) = path
+        let Some(file_name) = path
             .file_name()
             .and_then(|n| n.to_str())
             .filter(|n| !n.starts_with('.'))
-            .and_then(|n| n.strip_suffix(".json").or(is_otg.then_some(n)))
-            .map(str::to_owned)
         else {
             continue;
         };
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
+        let json_name = file_name.strip_suffix(".json");
+        let summary = SaveSummary::read(&path);
+        if json_name.is_none() && summary.is_err() {
+            // Not a game: a file of something else beside the saves.
+            continue;
+        }
+        let name = json_name.unwrap_or(file_name).to_owned();
         let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
         saves.push(SaveEntry {
-            summary: SaveSummary::read(&path),
+            summary,
             kind: kind(&name),
             path,
             name,
@@ -225,6 +228,18 @@ mod tests {
         saved(&saves.join(LEGACY_AUTOSAVE), &game(&[]), 10);
         fs::write(saves.join("broken.json"), "{").unwrap();
         fs::write(saves.join("notes.txt"), "not a save").unwrap();
+        // Records of other programs, found by their content whatever their names.
+        fs::write(saves.join("moves.txt"), "1. d2-c2 d3-e3\n2. c2-c1").unwrap();
+        let otg = crate::game::import::to_otg(&game(&["d2-c2"])).unwrap();
+        fs::write(saves.join("opentafl.record"), otg).unwrap();
+        for (file, age) in [("moves.txt", 40), ("opentafl.record", 50)] {
+            File::options()
+                .write(true)
+                .open(saves.join(file))
+                .unwrap()
+                .set_modified(SystemTime::now() - Duration::from_secs(age))
+                .unwrap();
+        }
         fs::write(saves.join(".hidden.json"), "{").unwrap();
         fs::create_dir(saves.join("folder.json")).unwrap();
         let list = list_saves(&saves).unwrap();
@@ -236,8 +251,12 @@ mod tests {
                 ("autosave", SaveKind::Autosave),
                 ("1-2", SaveKind::Autosave),
                 ("opening", SaveKind::Named),
+                ("moves.txt", SaveKind::Named),
+                ("opentafl.record", SaveKind::Named),
             ]
         );
+        assert_eq!(list[4].summary.as_ref().unwrap().plies, 3);
+        assert_eq!(list[5].summary.as_ref().unwrap().plies, 1);
         let opening = list[3].summary.as_ref().unwrap();
         assert_eq!(
             opening.to_string(),
