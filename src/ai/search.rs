@@ -727,10 +727,11 @@ impl<'a> Searcher<'a> {
                 _ => 0,
             };
             let mut s = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
-            if s > alpha && reduction > 0 {
+            // A search cut off by the limits returns 0: it is not searched again.
+            if !self.aborted && s > alpha && reduction > 0 {
                 s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
             }
-            if s > alpha && s < beta {
+            if !self.aborted && s > alpha && s < beta {
                 s = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
             }
             s
