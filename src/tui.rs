@@ -19,6 +19,7 @@ mod review;
 mod screens;
 mod session;
 mod signals;
+mod text;
 mod theme;
 mod worker;
 
@@ -34,10 +35,11 @@ use ratatui::crossterm::execute;
 use self::events::Events;
 use self::signals::Signals;
 
-pub use app::{App, Config, Status, Tone};
+pub use app::{App, Config};
 pub use input::{Action, Direction, Mode};
 pub use layout::minimum_size;
 pub use session::{Session, Storage};
+pub use text::{Status, Tone};
 pub use theme::{Glyphs, Look, Theme, ThemeName};
 
 /// How long the loop waits for input before it looks at the AI again.

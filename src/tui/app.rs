@@ -24,6 +24,7 @@ use super::panels::{self, PanelData};
 use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
+use super::text::{Status, Tone};
 use super::theme::Look;
 use crate::ai::Budget;
 use crate::game::Player;
@@ -68,26 +69,6 @@ impl Default for Config {
             analysis_budgets: Budget::PRESETS.to_vec(),
         }
     }
-}
-
-/// Whether a status message reports a problem.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub enum Tone {
-    /// Information.
-    Info,
-    /// A danger in the game: a threat to the king, an open line, a repetition.
-    Warning,
-    /// Something could not be done.
-    Error,
-}
-
-/// The line at the bottom of the screen.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct Status {
-    /// The text.
-    pub text: String,
-    /// Info or error.
-    pub tone: Tone,
 }
 
 /// What is shown over the game.

@@ -10,23 +10,11 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
-use super::screens::wrap;
+use super::text::{centered, printable, wrap};
 use super::theme::Look;
 use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
-
-/// A rectangle of `width`×`height` centred in `area` (clipped to it).
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let width = width.min(area.width);
-    let height = height.min(area.height);
-    Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    )
-}
 
 /// A cleared, bordered pop-up with `title`; returns its inner area.
 fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
@@ -281,13 +269,6 @@ impl SavePrompt {
         ])
         .render(inner, buf);
     }
-}
-
-/// `text` with control characters shown as `�`.
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect()
 }
 
 /// The list of saved games to load from.

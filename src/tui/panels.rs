@@ -9,11 +9,10 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 use std::time::Duration;
 
 use super::analysis::mark_span;
-use super::app::{Status, Tone};
-use super::screens::wrap;
+use super::text::{Status, Tone, player_text, title, wrap};
 use super::theme::Look;
 use crate::ai::{Score, SearchInfo, format_duration};
-use crate::game::{EngineKind, Player, Players, PlyAnalysis};
+use crate::game::{Player, Players, PlyAnalysis};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
@@ -125,29 +124,6 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
         lines.push(Line::styled("m: move now", theme.label));
     }
     lines
-}
-
-/// `Attackers`, `Defenders`.
-pub fn title(side: Side) -> &'static str {
-    match side {
-        Side::Attackers => "Attackers",
-        Side::Defenders => "Defenders",
-    }
-}
-
-/// How a player is named in the panel.
-pub fn player_text(player: Player) -> String {
-    match player {
-        Player::Human => "human".to_owned(),
-        Player::Ai {
-            engine: EngineKind::Search,
-            level,
-        } => format!("AI {level}"),
-        Player::Ai {
-            engine: EngineKind::Random,
-            ..
-        } => "AI random".to_owned(),
-    }
 }
 
 /// A score for people: `+0.35` (in soldiers), `wins in 3`, `loses in 4`.

@@ -21,7 +21,7 @@ use super::analysis::{class_style, mark_span, summary_spans};
 use super::graph::EvalGraph;
 use super::input::{Action, Direction};
 use super::panels::{self, MoveListView};
-use super::screens::wrap;
+use super::text::{title, wrap};
 use super::theme::Look;
 use crate::game::{Players, Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
@@ -209,7 +209,7 @@ impl ReviewPanel<'_> {
             (Some(played), Some(mover)) => vec![
                 Line::styled(format!("Ply {} of {total}", self.ply.number), theme.heading),
                 Line::from(vec![
-                    Span::raw(format!("{}  ", panels::title(mover))),
+                    Span::raw(format!("{}  ", title(mover))),
                     Span::styled(played.to_string(), theme.heading),
                 ]),
             ],
@@ -217,7 +217,7 @@ impl ReviewPanel<'_> {
                 Line::styled(format!("Start · ply 0 of {total}"), theme.heading),
                 Line::raw(format!(
                     "{} to move",
-                    panels::title(self.ply.position.side_to_move())
+                    title(self.ply.position.side_to_move())
                 )),
             ],
         }
@@ -315,7 +315,7 @@ impl ReviewPanel<'_> {
     fn move_line(&self, look: &Look) -> Option<Line<'static>> {
         let (played, mover) = (self.ply.played?, self.ply.mover()?);
         let mut spans = vec![
-            Span::raw(format!("{}  ", panels::title(mover))),
+            Span::raw(format!("{}  ", title(mover))),
             Span::styled(played.to_string(), look.theme.heading),
         ];
         if let Some(analysis) = self.analysis_shown() {

@@ -8,10 +8,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use super::dialogs::centered;
 use super::input::{Action, Direction};
-use super::panels::player_text;
 use super::position_field::PositionField;
+use super::text::{centered, player_text, truncate, wrap};
 use super::theme::Look;
 use crate::game::{EngineKind, Level, Player, StartError};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
@@ -460,38 +459,6 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
     }
 }
 
-/// `text` cut to `width` characters, with `…` if it was cut.
-fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_owned()
-    } else {
-        let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-        cut.push('…');
-        cut
-    }
-}
-
-/// Greedy word wrap of `text` into lines of at most `width` characters.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let len = line.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
 /// The rules of a preset in words, from `assets/rules/`.
 pub const fn rules_text(preset: Preset) -> &'static str {
     match preset {
@@ -694,16 +661,6 @@ pub fn render_too_small(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wrap_keeps_words_whole_and_lines_short() {
-        let lines = wrap("the quick brown fox jumps over the lazy dog", 10);
-        assert_eq!(
-            lines,
-            ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
-        );
-        assert_eq!(wrap("", 5), Vec::<String>::new());
-    }
 
     #[test]
     fn the_form_cycles_values_and_ends_on_start() {

@@ -8,7 +8,8 @@ use super::{App, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_for};
 use crate::game::{EngineKind, Level, Player};
 use crate::rules::{Move, Side};
-use crate::tui::panels::{self, AiView, Search, score_text};
+use crate::tui::panels::{AiView, Search, score_text};
+use crate::tui::text::player_text;
 use crate::tui::worker::{JobId, Report, Worker};
 
 impl App {
@@ -141,7 +142,7 @@ impl App {
         AiView {
             thinking: self.ai.thinking.as_ref().map(|t| Search {
                 title: match t.purpose {
-                    Purpose::Move => format!("{} thinking…", panels::player_text(t.player)),
+                    Purpose::Move => format!("{} thinking…", player_text(t.player)),
                     Purpose::Hint => "Looking for a hint…".to_owned(),
                 },
                 can_hurry: t.purpose == Purpose::Move,

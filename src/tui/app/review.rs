@@ -7,7 +7,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
-use super::{App, Screen, Status, Tone, rules_name};
+use super::{App, Screen, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
@@ -16,6 +16,7 @@ use crate::tui::layout::GameLayout;
 use crate::tui::panels;
 use crate::tui::review::{KEY_LINE, Review, ReviewLayout, ReviewPanel, Step};
 use crate::tui::screens::SetupForm;
+use crate::tui::text::{Status, Tone};
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
