@@ -7,6 +7,7 @@
 
 mod analysis;
 mod app;
+mod ascii;
 mod board_view;
 mod dialogs;
 mod events;
@@ -37,7 +38,7 @@ use self::signals::Signals;
 
 pub use app::{App, Config};
 pub use input::{Action, Direction, Mode};
-pub use layout::minimum_size;
+pub use layout::{minimum_size, wide_size};
 pub use session::{Session, Storage};
 pub use text::{Status, Tone};
 pub use theme::{Glyphs, Look, Theme, ThemeName};

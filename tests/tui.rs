@@ -76,7 +76,9 @@ fn start_position_in_ascii_on_a_big_terminal() {
         look: Look::new(ThemeName::HighContrast, true, true),
         ..hot_seat()
     });
-    insta::assert_snapshot!(render(&mut app, 120, 40).backend());
+    let terminal = render(&mut app, 120, 40);
+    assert_eq!(non_ascii(terminal.backend().buffer()), []);
+    insta::assert_snapshot!(terminal.backend());
 }
 
 #[test]
@@ -219,11 +221,11 @@ fn help_overlay() {
 fn the_help_overlay_scrolls_on_the_smallest_terminal() {
     let mut app = App::new(hot_seat());
     app.update(Action::Help);
-    let (width, height) = brandubh::tui::minimum_size();
+    let (width, height) = brandubh::tui::wide_size();
     let top = format!("{}", render(&mut app, width, height).backend());
     insta::assert_snapshot!("help_overlay_65x16_top", top);
     assert!(
-        top.contains("↑↓ scroll") && !top.contains("Ctrl-c"),
+        top.contains("↓ more · ↑↓ scroll") && !top.contains("Ctrl-c"),
         "{top}"
     );
     // Further down than the end shows the end, and one line up from there moves at once.
@@ -233,6 +235,7 @@ fn the_help_overlay_scrolls_on_the_smallest_terminal() {
     let end = format!("{}", render(&mut app, width, height).backend());
     insta::assert_snapshot!("help_overlay_65x16_end", end);
     assert!(end.contains("Ctrl-c") && !end.contains("arrows"), "{end}");
+    assert!(end.contains("↑ more") && !end.contains("↓ more"), "{end}");
     app.update(Action::Move(Direction::Up));
     assert_ne!(
         format!("{}", render(&mut app, width, height).backend()),
@@ -573,7 +576,7 @@ fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
         skip_setup: false,
         ..with_storage(dir.path())
     });
-    let (width, height) = brandubh::tui::minimum_size();
+    let (width, height) = brandubh::tui::wide_size();
     let terminal = render(&mut app, width, height);
     let text = format!("{}", terminal.backend());
     for part in [
@@ -875,11 +878,17 @@ fn write_the_analysed_fixture() {
 
 /// The analysed fixture, loaded from a copy in `dir`, in review.
 fn review_analysed(dir: &Path) -> App {
+    review_analysed_in(dir, Look::default())
+}
+
+/// The same in `look`.
+fn review_analysed_in(dir: &Path, look: Look) -> App {
     let file = dir.join("ai-game.json");
     std::fs::copy(ANALYSED, &file).unwrap();
     App::new(Config {
         resume: Some(brandubh::tui::Session::load(&file).unwrap()),
         storage: Storage::in_dir(dir.join("saves")),
+        look,
         ..Config::default()
     })
 }
@@ -1033,5 +1042,139 @@ fn the_analysis_asks_its_budget_then_shows_its_progress() {
             .starts_with("analysis stopped at 0 of 24 positions"),
         "{:?}",
         app.status()
+    );
+}
+
+#[test]
+fn the_compact_layout_plays_on_the_smallest_terminal_with_the_panel_behind_tab() {
+    let mut app = App::new(hot_seat());
+    let (width, height) = brandubh::tui::minimum_size();
+    assert_eq!((width, height), (30, 12));
+    let board = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("compact_30x12_board", board);
+    assert!(board.contains("Attackers to move") && board.contains("Tab panel"));
+    // A click on d2 selects the attacker there, as on the wide layout.
+    let buf = render(&mut app, width, height).backend().buffer().clone();
+    let [(x, y)] = find_text(&buf, "d")[..] else {
+        panic!("one file label d")
+    };
+    app.update(Action::Click {
+        column: x,
+        row: y - 2,
+    });
+    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    app.update(Action::Cancel);
+    app.update(Action::TogglePanel);
+    let panel = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("compact_30x12_panel", panel);
+    assert!(panel.contains("Tab board") && panel.contains("Attackers"));
+    assert!(
+        cells_with(
+            render(&mut app, width, height).backend().buffer(),
+            Look::default().glyphs.king
+        )
+        .len()
+            <= 1
+    );
+    // Clicks do not reach the covered board.
+    app.update(Action::Click {
+        column: x,
+        row: y - 2,
+    });
+    assert_eq!(app.selected(), None);
+    app.update(Action::TogglePanel);
+    type_move(&mut app, "d2-e2");
+    assert_eq!(app.session().moves().len(), 1);
+}
+
+#[test]
+fn the_new_game_screen_fits_65x16_and_30x12() {
+    let mut app = App::new(Config::default());
+    let wide = format!("{}", render(&mut app, 65, 16).backend());
+    insta::assert_snapshot!("new_game_65x16", wide);
+    assert!(
+        wide.contains("Esc back") && wide.contains("[ Start ]"),
+        "{wide}"
+    );
+    assert!(!wide.contains('…'), "no summary is cut: {wide}");
+    let small = format!("{}", render(&mut app, 30, 12).backend());
+    insta::assert_snapshot!("new_game_30x12", small);
+    assert!(
+        small.contains("[ Start ]") && small.contains("standard"),
+        "{small}"
+    );
+}
+
+#[test]
+fn a_big_terminal_caps_the_board_and_the_panel() {
+    let mut app = App::new(hot_seat());
+    insta::assert_snapshot!("start_position_200x60", render(&mut app, 200, 60).backend());
+}
+
+/// The characters of `buf` that are not ASCII, with where they are.
+fn non_ascii(buf: &Buffer) -> Vec<(u16, u16, String)> {
+    let area = buf.area;
+    (area.y..area.bottom())
+        .flat_map(|y| (area.x..area.right()).map(move |x| (x, y)))
+        .filter(|&(x, y)| !buf[(x, y)].symbol().is_ascii())
+        .map(|(x, y)| (x, y, buf[(x, y)].symbol().to_owned()))
+        .collect()
+}
+
+/// Renders `app` at each size and requires every cell to be ASCII.
+fn assert_ascii(app: &mut App, what: &str) {
+    for (w, h) in [(80, 24), (30, 12), (65, 16), (200, 60)] {
+        let terminal = render(app, w, h);
+        let bad = non_ascii(terminal.backend().buffer());
+        assert!(
+            bad.is_empty(),
+            "{what} at {w}x{h}: {bad:?}\n{}",
+            terminal.backend()
+        );
+    }
+}
+
+#[test]
+fn ascii_draws_ascii_only_on_every_screen() {
+    let ascii = Look::new(ThemeName::Default, true, true);
+    let dir = tempfile::tempdir().unwrap();
+    let mut setup = App::new(Config {
+        look: ascii.clone(),
+        ..Config::default()
+    });
+    assert_ascii(&mut setup, "the new-game screen");
+    setup.update(Action::Rules);
+    assert_ascii(&mut setup, "the rules");
+    let mut app = App::new(Config {
+        look: ascii.clone(),
+        ..with_storage(dir.path())
+    });
+    play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    app.update(Action::Confirm);
+    assert_ascii(&mut app, "a game with a selection and a capture");
+    app.update(Action::TogglePanel);
+    assert_ascii(&mut app, "the panel");
+    app.update(Action::TogglePanel);
+    app.update(Action::Help);
+    assert_ascii(&mut app, "the help");
+    app.update(Action::PageDown);
+    assert_ascii(&mut app, "the help scrolled");
+    app.update(Action::Cancel);
+    app.update(Action::Quit);
+    assert_ascii(&mut app, "a question");
+    app.update(Action::Save);
+    assert_ascii(&mut app, "the save prompt");
+    app.update(Action::Cancel);
+    app.update(Action::Load);
+    app.update(Action::Yes);
+    assert_ascii(&mut app, "the load list");
+    let mut review = review_analysed_in(dir.path(), ascii);
+    assert_ascii(&mut review, "the review with its graph");
+    review.update(Action::Help);
+    assert_ascii(&mut review, "the review's help");
+    let terminal = render(&mut review, 29, 11);
+    assert!(
+        non_ascii(terminal.backend().buffer()).is_empty(),
+        "too small"
     );
 }

@@ -15,6 +15,7 @@ use ratatui::layout::Rect;
 use self::ai::AiState;
 use self::files::continue_text;
 use self::warnings::Warnings;
+use super::ascii;
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{self, BudgetChoice, Leaving, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
@@ -24,7 +25,7 @@ use super::panels::{self, PanelData};
 use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
-use super::text::{Status, Tone};
+use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
 use crate::game::Player;
@@ -126,6 +127,8 @@ pub struct App {
     played: bool,
     ai: AiState,
     warnings: Warnings,
+    /// In the compact layout, whether the panel is shown over the board.
+    panel_shown: bool,
     quit: bool,
     size: Rect,
 }
@@ -165,6 +168,7 @@ impl App {
                 ..AiState::default()
             },
             warnings: Warnings::default(),
+            panel_shown: false,
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
@@ -488,8 +492,9 @@ impl App {
             Action::Move(dir) => self.move_cursor(dir),
             Action::Confirm => self.choose(self.cursor),
             Action::Click { column, row } => {
-                if let Some(sq) =
-                    GameLayout::new(self.size).and_then(|l| l.board.square_at(column, row))
+                if let Some(sq) = self
+                    .board_shown()
+                    .and_then(|l| l.board.square_at(column, row))
                 {
                     self.cursor = sq;
                     self.choose(sq);
@@ -531,8 +536,30 @@ impl App {
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
             Action::Analyse => self.ask_analysis(),
+            Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
+        }
+    }
+
+    /// The layout, if the board is on screen (not covered by the panel).
+    fn board_shown(&self) -> Option<GameLayout> {
+        GameLayout::new(self.size).filter(|l| !(l.is_compact() && self.panel_shown))
+    }
+
+    /// The layout, if the panel is on screen (beside the board, or shown over it).
+    pub(super) fn panel_on_screen(&self) -> Option<GameLayout> {
+        GameLayout::new(self.size).filter(|l| !l.is_compact() || self.panel_shown)
+    }
+
+    /// Tab: in the compact layout, the panel over the board or the board again.
+    fn toggle_panel(&mut self) {
+        if GameLayout::new(self.size).is_some_and(|l| l.is_compact()) {
+            self.panel_shown = !self.panel_shown;
+        } else {
+            self.info(
+                "the panel is beside the board: Tab only switches on a small terminal".to_owned(),
+            );
         }
     }
 
@@ -800,8 +827,15 @@ impl App {
         }
     }
 
-    /// Draws the whole screen.
+    /// Draws the whole screen (in ASCII alone with `--ascii`).
     pub fn draw(&mut self, frame: &mut Frame) {
+        self.draw_views(frame);
+        if self.look.glyphs.ascii {
+            ascii::transliterate(frame.buffer_mut());
+        }
+    }
+
+    fn draw_views(&mut self, frame: &mut Frame) {
         self.size = frame.area();
         let area = frame.area();
         let Some(layout) = GameLayout::new(area) else {
@@ -846,8 +880,34 @@ impl App {
 
     fn draw_game(&self, layout: GameLayout, frame: &mut Frame) {
         let state = self.session.state();
-        let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
-        frame.render_widget(&view, layout.board.area());
+        // In the compact layout the panel, when shown, covers the board.
+        let covered = layout.is_compact() && self.panel_shown;
+        if !covered {
+            let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
+            frame.render_widget(&view, layout.board.area());
+        }
+        if !layout.is_compact() || covered {
+            self.draw_panel(layout, frame);
+        }
+        if let Some(line) = layout.turn_line {
+            let turn = match self.session.outcome() {
+                Some(outcome) => panels::outcome_parts(outcome).0,
+                None => format!("{} to move", title(self.session.side_to_move())),
+            };
+            panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
+        }
+        panels::render_status(
+            self.typing.as_deref(),
+            self.status.as_ref(),
+            self.autosave_error.is_some(),
+            &self.look,
+            layout.status,
+            frame.buffer_mut(),
+        );
+    }
+
+    fn draw_panel(&self, layout: GameLayout, frame: &mut Frame) {
+        let state = self.session.state();
         let data = PanelData {
             rules: rules_name(&self.session),
             to_move: self.session.side_to_move(),
@@ -864,14 +924,6 @@ impl App {
             autosave_error: self.autosave_error.as_deref(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
-        panels::render_status(
-            self.typing.as_deref(),
-            self.status.as_ref(),
-            self.autosave_error.is_some(),
-            &self.look,
-            layout.status,
-            frame.buffer_mut(),
-        );
     }
 }
 

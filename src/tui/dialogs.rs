@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
@@ -19,7 +19,8 @@ use crate::rules::Side;
 /// A cleared, bordered pop-up with `title`; returns its inner area.
 fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     Clear.render(rect, buf);
-    let block = Block::bordered()
+    let block = look
+        .block()
         .title(Line::from(format!(" {title} ")).style(look.theme.heading))
         .border_style(look.theme.heading)
         .padding(Padding::horizontal(1));
@@ -66,7 +67,8 @@ pub fn render_help(
     let rect = centered(area, width, rows.saturating_add(2));
     let inner = popup(title, look, rect, buf);
     let top = top.min(lines.len().saturating_sub(usize::from(inner.height)));
-    let scrolls = lines.len() > usize::from(inner.height);
+    let lines_count = lines.len();
+    let scrolls = lines_count > usize::from(inner.height);
     Paragraph::new(lines.split_off(top)).render(inner, buf);
     // How to close it (and scroll it), on the bottom border.
     let close = Rect::new(
@@ -75,12 +77,19 @@ pub fn render_help(
         rect.width.saturating_sub(2),
         1,
     );
-    let hint = if scrolls {
-        " ↑↓ scroll · Esc or ? to close "
-    } else {
-        " Esc or ? to close "
+    let more_below = top + usize::from(inner.height) < lines_count;
+    let hint = match (scrolls, more_below) {
+        (true, true) => " ↓ more · ↑↓ scroll · Esc or ? to close ",
+        (true, false) => " ↑↓ scroll · Esc or ? to close ",
+        (false, _) => " Esc or ? to close ",
     };
     Line::styled(hint, look.theme.label).render(close, buf);
+    if top > 0 {
+        let above = Rect { y: rect.y, ..close };
+        Line::styled(" ↑ more ", look.theme.label)
+            .right_aligned()
+            .render(above, buf);
+    }
     top
 }
 

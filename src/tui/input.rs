@@ -81,6 +81,8 @@ pub enum Action {
     PageUp,
     /// Scroll the move list or text down by a page.
     PageDown,
+    /// Tab: in the compact layout, show the panel over the board, or the board again.
+    TogglePanel,
     /// Answer yes.
     Yes,
     /// Answer no.
@@ -155,6 +157,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         return match (key.code, mode) {
             (KeyCode::Backspace, Mode::Text) => Some(Action::Backspace),
             (KeyCode::F(1), _) => Some(Action::Help),
+            (KeyCode::Tab, Mode::Board | Mode::Review) => Some(Action::TogglePanel),
             (KeyCode::Home, Mode::Review) => Some(Action::ToStart),
             (KeyCode::End, Mode::Review) => Some(Action::ToEnd),
             _ => None,
@@ -250,6 +253,7 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("p", "pause / resume an AI-vs-AI game"),
     ("+ / -", "AI-vs-AI: faster / slower"),
     ("PgUp / PgDn", "scroll the move list"),
+    ("Tab", "small terminal: the panel / the board"),
     ("v / a", "review the game / analyse its moves"),
     ("s", "save the game"),
     ("o", "load a saved game"),
@@ -257,7 +261,6 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("x", "resign"),
     ("n", "new game"),
     ("i", "rules of this game"),
-    ("?", "this help"),
     ("q", "quit (the game is autosaved)"),
     ("Ctrl-c", "quit at once (autosaved)"),
 ];
@@ -268,12 +271,12 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("Home / End", "the start / the end of the game"),
     ("PgUp / PgDn", "ten plies back / forward"),
     ("click a move", "go to that move"),
+    ("Tab", "small terminal: the panel / the board"),
     ("a", "analyse every move: quick, normal or deep"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
     ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),
     ("i", "rules of this game"),
-    ("?", "this help"),
     ("q", "quit (the game is autosaved)"),
 ];
 

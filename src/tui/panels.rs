@@ -4,7 +4,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph, Widget};
+use ratatui::widgets::{Padding, Paragraph, Widget, Wrap};
 
 use std::time::Duration;
 
@@ -165,7 +165,8 @@ pub fn outcome_parts(outcome: Outcome) -> (String, String) {
 /// Draws the side panel.
 pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer) {
     let theme = &look.theme;
-    let block = Block::bordered()
+    let block = look
+        .block()
         .title(Line::from(format!(" Brandubh · {} ", data.rules)).style(theme.heading))
         .title_bottom(Line::from(" ? help  i rules  q quit ").style(theme.label))
         .padding(Padding::horizontal(1));
@@ -423,6 +424,11 @@ impl MoveListView {
 /// autosave.
 pub const NOT_SAVED: &str = "NOT SAVED ";
 
+/// The keys the status line recalls when it has nothing to say.
+const KEYS: &str = "arrows/hjkl move · Enter select · : type a move · ? help";
+/// The same on a narrow terminal.
+const SHORT_KEYS: &str = "Enter select · : type · ? help";
+
 /// Draws the status line: the move being typed, or the last message; after a failed autosave
 /// marked [`NOT_SAVED`] until a save succeeds.
 pub fn render_status(
@@ -458,12 +464,34 @@ pub fn render_status(
             };
             Line::styled(status.text.clone(), style)
         }
-        (None, None) => Line::styled(
-            "arrows/hjkl move · Enter select · : type a move · ? help",
-            look.theme.label,
-        ),
+        (None, None) => {
+            let keys = if usize::from(area.width) < KEYS.chars().count() {
+                SHORT_KEYS
+            } else {
+                KEYS
+            };
+            Line::styled(keys, look.theme.label)
+        }
     };
-    line.render(area, buf);
+    if area.height > 1 {
+        // The compact layout's two rows: long messages go on.
+        Paragraph::new(line)
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
+    } else {
+        line.render(area, buf);
+    }
+}
+
+/// Draws the compact layout's turn line: `text` (whose turn it is, or the result) and, at
+/// the right, what `Tab` shows (the board again if the panel is `shown`).
+pub fn render_turn_line(text: &str, shown: bool, look: &Look, area: Rect, buf: &mut Buffer) {
+    let tab = if shown { "Tab board" } else { "Tab panel" };
+    let tab_width = u16::try_from(tab.len()).unwrap_or(0);
+    let [left, right] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(tab_width)]).areas(area);
+    Line::styled(text.to_owned(), look.theme.heading).render(left, buf);
+    Line::styled(tab, look.theme.label).render(right, buf);
 }
 
 #[cfg(test)]

@@ -83,6 +83,11 @@ impl Review {
         self.ply
     }
 
+    /// The number of moves of the game reviewed.
+    pub const fn plies(self) -> usize {
+        self.plies
+    }
+
     /// Goes where `step` says, never past the start or the end.
     pub fn go(&mut self, step: Step) {
         self.ply = match step {
@@ -328,6 +333,7 @@ impl ReviewPanel<'_> {
     pub fn render(&self, review: Review, layout: ReviewLayout, look: &Look, buf: &mut Buffer) {
         let theme = &look.theme;
         Self::block()
+            .border_set(look.glyphs.border)
             .title(Line::from(format!(" Review · {} ", self.rules)).style(theme.heading))
             .title_bottom(Line::from(" ? keys  v back ").style(theme.label))
             .render(layout.frame, buf);
@@ -504,7 +510,7 @@ mod tests {
 
     #[test]
     fn the_graph_fits_between_the_ply_and_the_list_or_gives_way() {
-        use crate::tui::layout::{GameLayout, minimum_size};
+        use crate::tui::layout::{GameLayout, wide_size};
         let panel = |w, h| GameLayout::new(Rect::new(0, 0, w, h)).unwrap().panel;
         let plain = ReviewLayout::new(panel(80, 24), false);
         assert_eq!(plain.graph, None, "no analysis, no graph");
@@ -517,7 +523,7 @@ mod tests {
         assert!(layout.list.height > LIST_MIN_ROWS, "{layout:?}");
         assert_eq!(layout.list.bottom(), layout.frame.bottom() - 1);
         // The smallest terminal keeps the ply and a list, without the graph.
-        let (w, h) = minimum_size();
+        let (w, h) = wide_size();
         let small = ReviewLayout::new(panel(w, h), true);
         assert_eq!(small.graph, None);
         assert_eq!(small.info.height, ANALYSED_INFO_ROWS);

@@ -2,6 +2,8 @@
 //! and Unicode or ASCII piece glyphs. Pieces always differ by glyph, never by colour alone.
 
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
+use ratatui::widgets::Block;
 
 use crate::rules::{Piece, Square};
 
@@ -204,7 +206,23 @@ pub struct Glyphs {
     pub repeat: &'static str,
     /// A square whose piece the last move captured.
     pub captured: &'static str,
+    /// The lines of frames and pop-ups.
+    pub border: border::Set<'static>,
+    /// Whether the rest of the text is drawn in ASCII too (see [`super::ascii`]).
+    pub ascii: bool,
 }
+
+/// Frames drawn with `+`, `-` and `|`.
+pub const ASCII_BORDER: border::Set<'static> = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
 
 impl Glyphs {
     /// Unicode glyphs.
@@ -217,6 +235,8 @@ impl Glyphs {
         destination: "•",
         repeat: "!",
         captured: "×",
+        border: border::PLAIN,
+        ascii: false,
     };
 
     /// Plain ASCII glyphs for terminals without good Unicode.
@@ -229,6 +249,8 @@ impl Glyphs {
         destination: ".",
         repeat: "!",
         captured: "x",
+        border: ASCII_BORDER,
+        ascii: true,
     };
 
     /// The glyph of `piece`.
@@ -261,6 +283,13 @@ impl Look {
                 Glyphs::UNICODE
             },
         }
+    }
+}
+
+impl Look {
+    /// A bordered block drawn with the glyphs' border lines.
+    pub fn block(&self) -> Block<'static> {
+        Block::bordered().border_set(self.glyphs.border)
     }
 }
 

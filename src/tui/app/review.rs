@@ -55,7 +55,8 @@ impl App {
             }
             Action::Click { column, row } => {
                 let analysed = self.shows_analysis();
-                let ply = GameLayout::new(self.size)
+                let ply = self
+                    .panel_on_screen()
                     .and_then(|l| ReviewLayout::new(l.panel, analysed).ply_at(review, column, row));
                 if let Some(ply) = ply {
                     review.go(Step::To(ply));
@@ -66,7 +67,7 @@ impl App {
                 self.stop_analysis();
                 self.update_game(action);
             }
-            Action::Help | Action::Rules | Action::Save | Action::Analyse => {
+            Action::Help | Action::Rules | Action::Save | Action::Analyse | Action::TogglePanel => {
                 self.update_game(action);
             }
             other => {
@@ -127,8 +128,15 @@ impl App {
             return;
         };
         let buf = frame.buffer_mut();
-        let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
-        (&view).render(layout.board.area(), buf);
+        let covered = layout.is_compact() && self.panel_shown;
+        if !covered {
+            let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
+            (&view).render(layout.board.area(), buf);
+        }
+        if let Some(line) = layout.turn_line {
+            let text = format!("Review: ply {} of {}", review.ply(), review.plies());
+            panels::render_turn_line(&text, covered, &self.look, line, buf);
+        }
         let analysed = self.shows_analysis();
         let panel = ReviewPanel {
             rules: rules_name(&self.session),
@@ -140,12 +148,14 @@ impl App {
             analysis: game.analysis(),
             summary: analysed.then(|| game.analysis_summary()),
         };
-        panel.render(
-            review,
-            ReviewLayout::new(layout.panel, analysed),
-            &self.look,
-            buf,
-        );
+        if !layout.is_compact() || covered {
+            panel.render(
+                review,
+                ReviewLayout::new(layout.panel, analysed),
+                &self.look,
+                buf,
+            );
+        }
         let not_saved = self.autosave_error.is_some();
         // A running analysis shows its progress, unless something went wrong.
         if let Some(underway) = self.analysis_underway()
