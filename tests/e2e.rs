@@ -424,7 +424,10 @@ fn a_tiny_terminal_asks_to_be_enlarged_and_recovers() {
     let home = temp_home("tiny");
     let mut term = Term::start(&["play", "--rules", "standard"], &home);
     term.wait_for("Attackers to move");
+    // 40×12 plays in the compact layout; 28×10 is too small.
     term.resize(12, 40);
+    term.wait_for("Tab panel");
+    term.resize(10, 28);
     term.wait_for("enlarge the terminal");
     term.resize(ROWS, COLS);
     term.wait_for("Attackers to move");

@@ -917,13 +917,19 @@ fn review_with_analysis() {
     let buf = terminal.backend().buffer();
     let blunder = find_text(buf, "f6-f1??");
     assert_eq!(blunder.len(), 2, "the ply's move and the list: {blunder:?}");
-    for &(x, y) in &blunder {
-        assert_eq!(
-            buf[(x + 5, y)].fg,
-            look.theme.error.fg.unwrap(),
-            "?? in red"
-        );
-    }
+    let (x, y) = blunder[0];
+    assert_eq!(
+        buf[(x + 5, y)].fg,
+        look.theme.error.fg.unwrap(),
+        "?? in red"
+    );
+    // In the list's highlight the mark takes the highlight's colours, to stay readable.
+    let (x, y) = blunder[1];
+    assert_eq!(
+        buf[(x + 5, y)].fg,
+        look.theme.focus.fg.unwrap(),
+        "?? readable"
+    );
     assert_eq!(
         buf[blunder[1]].bg,
         look.theme.focus.bg.unwrap(),
@@ -1177,4 +1183,252 @@ fn ascii_draws_ascii_only_on_every_screen() {
         non_ascii(terminal.backend().buffer()).is_empty(),
         "too small"
     );
+}
+
+/// A colour as sRGB: RGB colours as they are, named ones as xterm's default palette draws
+/// them, and the terminal's own colours (`Reset`) as `default`.
+fn rgb(color: Color, default: (u8, u8, u8)) -> (u8, u8, u8) {
+    match color {
+        Color::Reset => default,
+        Color::Black => (0, 0, 0),
+        Color::Red => (205, 0, 0),
+        Color::Green => (0, 205, 0),
+        Color::Yellow => (205, 205, 0),
+        Color::Blue => (0, 0, 238),
+        Color::Magenta => (205, 0, 205),
+        Color::Cyan => (0, 205, 205),
+        Color::Gray => (229, 229, 229),
+        Color::DarkGray => (127, 127, 127),
+        Color::LightRed => (255, 0, 0),
+        Color::LightGreen => (0, 255, 0),
+        Color::LightYellow => (255, 255, 0),
+        Color::LightBlue => (92, 92, 255),
+        Color::LightMagenta => (255, 0, 255),
+        Color::LightCyan => (0, 255, 255),
+        Color::White => (255, 255, 255),
+        Color::Rgb(r, g, b) => (r, g, b),
+        Color::Indexed(i) => panic!("indexed colour {i} has no fixed value"),
+    }
+}
+
+/// WCAG 2 relative luminance.
+fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
+    let channel = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+}
+
+/// WCAG 2 contrast ratio of two colours, 1 to 21.
+fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// An sRGB colour.
+type Rgb = (u8, u8, u8);
+/// The (foreground, background) pairs seen, each with a character drawn so.
+type Pairs = std::collections::BTreeMap<(Rgb, Rgb), String>;
+
+/// The terminal's own colours assumed for `Reset`: light grey on black.
+const TERMINAL_FG: (u8, u8, u8) = (229, 229, 229);
+const TERMINAL_BG: (u8, u8, u8) = (0, 0, 0);
+
+/// The (foreground, background) pairs of every visible character of `buf`, with one of the
+/// characters drawn so.
+fn drawn_pairs(buf: &Buffer, pairs: &mut Pairs) {
+    for cell in &buf.content {
+        // Blocks are areas (the graph's), not characters on a background.
+        let block = cell
+            .symbol()
+            .chars()
+            .all(|c| ('\u{2580}'..='\u{259f}').contains(&c));
+        if cell.symbol().trim().is_empty() || block {
+            continue;
+        }
+        let (mut fg, mut bg) = (rgb(cell.fg, TERMINAL_FG), rgb(cell.bg, TERMINAL_BG));
+        if cell.modifier.contains(ratatui::style::Modifier::REVERSED) {
+            std::mem::swap(&mut fg, &mut bg);
+        }
+        pairs
+            .entry((fg, bg))
+            .or_insert_with(|| cell.symbol().to_owned());
+    }
+}
+
+/// Every screen of the game, with every mark, in `look`: what the contrast test reads.
+fn every_screen(look: &Look, dir: &Path) -> Vec<Buffer> {
+    let mut shots = Vec::new();
+    let mut shoot = |app: &mut App| {
+        for (w, h) in [(80, 24), (30, 12)] {
+            shots.push(render(app, w, h).backend().buffer().clone());
+        }
+    };
+    let mut setup = App::new(Config {
+        look: look.clone(),
+        ..Config::default()
+    });
+    shoot(&mut setup);
+    setup.update(Action::Move(Direction::Up));
+    setup.update(Action::Move(Direction::Up));
+    shoot(&mut setup);
+    setup.update(Action::Rules);
+    shoot(&mut setup);
+    let mut app = App::new(Config {
+        look: look.clone(),
+        ..with_storage(dir)
+    });
+    play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    shoot(&mut app);
+    // A selection with its destinations, and the cursor on a piece of each kind.
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    shoot(&mut app);
+    for dir in [Direction::Up, Direction::Up, Direction::Left] {
+        app.update(Action::Move(dir));
+        shoot(&mut app);
+    }
+    app.update(Action::Cancel);
+    app.update(Action::Confirm);
+    shoot(&mut app); // An error.
+    save_as(&mut app, "first");
+    play_all(&mut app, "d5-e5");
+    app.update(Action::TogglePanel);
+    shoot(&mut app);
+    app.update(Action::TogglePanel);
+    app.update(Action::Help);
+    shoot(&mut app);
+    app.update(Action::Cancel);
+    app.update(Action::Quit);
+    shoot(&mut app);
+    app.update(Action::Save);
+    shoot(&mut app);
+    app.update(Action::Cancel);
+    app.update(Action::Load);
+    app.update(Action::Yes);
+    shoot(&mut app); // The load list: a named save and the autosave, the first selected.
+    app.update(Action::Move(Direction::Down));
+    shoot(&mut app);
+    app.update(Action::Cancel);
+    let mut over = App::new(Config {
+        look: look.clone(),
+        ..hot_seat()
+    });
+    play_all(&mut over, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
+    shoot(&mut over);
+    let mut review = review_analysed_in(dir, look.clone());
+    shoot(&mut review);
+    steps(&mut review, Action::Move(Direction::Left), 15);
+    shoot(&mut review);
+    review.update(Action::Analyse);
+    shoot(&mut review);
+    shots
+}
+
+#[test]
+fn every_colour_pair_each_theme_draws_has_a_contrast_of_at_least_4_5() {
+    for name in [ThemeName::Default, ThemeName::HighContrast] {
+        let look = Look::new(name, true, false);
+        let dir = tempfile::tempdir().unwrap();
+        let mut pairs = Pairs::new();
+        for buf in every_screen(&look, dir.path()) {
+            drawn_pairs(&buf, &mut pairs);
+        }
+        // The board's marks under each piece that can stand there, whether or not a screen
+        // above shows them: only the king stops on the throne and the corners, and only the
+        // captured king stays on a square marked captured.
+        let theme = &look.theme;
+        let everyone = [theme.attacker, theme.defender, theme.king];
+        let marks = [
+            (theme.square[0], &everyone[..]),
+            (theme.square[1], &everyone[..]),
+            (theme.cursor, &everyone[..]),
+            (theme.selected, &everyone[..]),
+            (theme.last_move, &everyone[..]),
+            (theme.hint, &everyone[..]),
+            (theme.throne, &everyone[2..]),
+            (theme.corner, &everyone[2..]),
+            (theme.captured, &everyone[2..]),
+        ];
+        for (mark, pieces) in marks {
+            for &piece in pieces {
+                let fg = rgb(piece.fg.unwrap_or(Color::Reset), TERMINAL_FG);
+                let bg = rgb(mark.bg.unwrap_or(Color::Reset), TERMINAL_BG);
+                pairs
+                    .entry((fg, bg))
+                    .or_insert_with(|| "a piece".to_owned());
+            }
+        }
+        let low: Vec<String> = pairs
+            .iter()
+            .map(|(&(fg, bg), symbol)| (contrast(fg, bg), fg, bg, symbol))
+            .filter(|&(ratio, ..)| ratio < 4.5)
+            .map(|(ratio, fg, bg, symbol)| format!("{symbol:?} {fg:?} on {bg:?}: {ratio:.2}"))
+            .collect();
+        assert!(
+            low.is_empty(),
+            "{name:?}: {} pairs below 4.5:1:\n{}",
+            low.len(),
+            low.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_contrast_formula_matches_wcag() {
+    assert!((contrast((0, 0, 0), (255, 255, 255)) - 21.0).abs() < 1e-9);
+    assert!((contrast((118, 118, 118), (255, 255, 255)) - 4.54).abs() < 0.01);
+}
+
+#[test]
+fn the_load_list_shows_dates_and_whole_summaries_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
+    save_as(&mut app, "escape");
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Load);
+    app.update(Action::Yes);
+    let terminal = render(&mut app, 80, 24);
+    let text = format!("{}", terminal.backend());
+    let summary = "human vs human, standard, 8 plies, defenders king-escaped";
+    assert!(text.contains(summary), "{text}");
+    let year = jiff_year();
+    assert_eq!(
+        text.matches(&format!("{year}-")).count(),
+        2,
+        "a date on each: {text}"
+    );
+    // A click on the second row of the second entry selects it and loads it.
+    let buf = terminal.backend().buffer();
+    let [(_, y)] = find_text(buf, summary)[..] else {
+        panic!("one named save")
+    };
+    app.update(Action::Click { column: 10, row: y });
+    assert_eq!(
+        app.mode(),
+        Mode::Review,
+        "the finished game, loaded: {:?}",
+        app.status()
+    );
+    assert_eq!(app.session().moves().len(), 8);
+}
+
+/// The current year, as the dates in the load list show it.
+fn jiff_year() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let stamp = brandubh::game::Timestamp::from_unix_seconds(now)
+        .unwrap()
+        .to_string();
+    stamp[..4].to_owned()
 }

@@ -266,8 +266,8 @@ pub fn player_line(
     let theme = &look.theme;
     let marker = if to_move == Some(side) { "▶ " } else { "  " };
     let glyph = match side {
-        Side::Attackers => Span::styled(look.glyphs.attacker, theme.attacker),
-        Side::Defenders => Span::styled(look.glyphs.king, theme.king),
+        Side::Attackers => Span::styled(look.glyphs.attacker, theme.chip(Piece::Attacker)),
+        Side::Defenders => Span::styled(look.glyphs.king, theme.chip(Piece::King)),
     };
     Line::from(vec![
         Span::styled(marker, theme.heading),
@@ -291,7 +291,7 @@ fn captured_line<'a>(start: &Position, now: &Position, side: Side, look: &'a Loo
     for _ in 0..lost {
         spans.push(Span::styled(
             look.glyphs.piece(piece),
-            look.theme.piece(piece),
+            look.theme.chip(piece),
         ));
     }
     Line::from(spans)
@@ -411,7 +411,8 @@ impl MoveListView {
                 let text = mv.to_string();
                 let pad = width.saturating_sub(text.chars().count() + mark.width());
                 spans.push(Span::styled(text, style));
-                spans.push(Span::styled(mark.content, style.patch(mark.style)));
+                // The highlight wins: the mark still shows by its characters.
+                spans.push(Span::styled(mark.content, mark.style.patch(style)));
                 spans.push(Span::styled(" ".repeat(pad), style));
                 spans.push(Span::raw(" "));
             }

@@ -3,6 +3,8 @@
 //! and the app all point down to it.
 
 use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
 
 use crate::game::{EngineKind, Player};
 use crate::rules::Side;
@@ -76,6 +78,15 @@ pub fn printable(text: &str) -> String {
     text.chars()
         .map(|c| if c.is_control() { '\u{fffd}' } else { c })
         .collect()
+}
+
+/// `line` drawn in `style` throughout (a selected row): every span's own colours give way,
+/// so that none is left the colour of the highlight.
+pub fn highlight(mut line: Line<'_>, style: Style) -> Line<'_> {
+    for span in &mut line.spans {
+        span.style = span.style.patch(style);
+    }
+    line.style(style)
 }
 
 /// `Attackers`, `Defenders`.
