@@ -25,7 +25,7 @@ mod theme;
 mod worker;
 
 use std::fmt;
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -183,6 +183,9 @@ fn event_loop(
                 return Ok(Ending::HungUp);
             }
             terminal.draw(|frame| app.draw(frame))?;
+            if app.take_bell() {
+                ring_bell()?;
+            }
             redraw = false;
             drawn = Instant::now();
         }
@@ -207,6 +210,13 @@ fn event_loop(
             redraw = true;
         }
     }
+}
+
+/// Rings the terminal's bell (BEL).
+fn ring_bell() -> io::Result<()> {
+    let mut out = io::stdout();
+    out.write_all(b"\x07")?;
+    out.flush()
 }
 
 /// Whether the terminal hung up without a signal reaching us (our parent ignored it): its

@@ -84,9 +84,9 @@ fn start_position_in_ascii_on_a_big_terminal() {
 #[test]
 fn a_selected_piece_shows_its_destinations() {
     let mut app = App::new(hot_seat());
-    // From d4 down twice to d2, the attacker there.
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Move(Direction::Down));
+    // The cursor starts on a piece of the side to move: the attacker on d2, nearest the
+    // throne.
+    assert_eq!(app.cursor(), "d2".parse().unwrap());
     app.update(Action::Confirm);
     assert_eq!(app.selected(), Some("d2".parse().unwrap()));
     // Move the cursor away (onto the defender on d3) so that the selection shows on its own.
@@ -116,6 +116,8 @@ fn a_selected_piece_shows_its_destinations() {
 fn the_last_move_and_its_captures_are_marked() {
     let mut app = App::new(hot_seat());
     play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    // The cursor off d2 (where it started), so that the last move's mark shows.
+    app.update(Action::Move(Direction::Up));
     let look = Look::default();
     let terminal = render(&mut app, 80, 24);
     let buf = terminal.backend().buffer();
@@ -137,12 +139,19 @@ fn the_last_move_and_its_captures_are_marked() {
 #[test]
 fn illegal_attempts_are_explained() {
     let mut app = App::new(hot_seat());
+    // The attacker on d2 selected, then the defender on d3 in its way.
     app.update(Action::Confirm);
-    let status = app.status().unwrap();
-    assert!(
-        status.text.contains("belongs to the defenders"),
-        "{}",
-        status.text
+    app.update(Action::Move(Direction::Up));
+    app.update(Action::Confirm);
+    assert_eq!(
+        app.status().unwrap().text,
+        "cannot move d2-d3: d3 is occupied"
+    );
+    app.update(Action::Cancel);
+    app.update(Action::Confirm);
+    assert_eq!(
+        app.status().unwrap().text,
+        "the attackers are to move, not the defender on d3"
     );
     type_move(&mut app, "a4-a1");
     assert!(

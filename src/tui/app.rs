@@ -30,7 +30,9 @@ use super::theme::Look;
 use crate::ai::Budget;
 use crate::game::Player;
 use crate::game::storage::SaveEntry;
-use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Side, Square};
+use crate::rules::{
+    Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Reason, Side, Square,
+};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
@@ -54,6 +56,8 @@ pub struct Config {
     /// The budgets an analysis of the game is offered at, first selected: quick, normal and
     /// deep ([`Budget::PRESETS`]) unless a caller (a test) wants others.
     pub analysis_budgets: Vec<Budget>,
+    /// Ring the bell when the AI has moved and when a game ends.
+    pub bell: bool,
 }
 
 impl Default for Config {
@@ -68,6 +72,7 @@ impl Default for Config {
             storage: Storage::default(),
             look: Look::default(),
             analysis_budgets: Budget::PRESETS.to_vec(),
+            bell: false,
         }
     }
 }
@@ -129,6 +134,10 @@ pub struct App {
     warnings: Warnings,
     /// In the compact layout, whether the panel is shown over the board.
     panel_shown: bool,
+    /// Whether the bell rings when the AI has moved and when a game ends.
+    bell: bool,
+    /// Whether the bell is to ring (once) after this frame.
+    ring: bool,
     quit: bool,
     size: Rect,
 }
@@ -147,13 +156,14 @@ impl App {
             Session::new(rules, config.start, config.attackers, config.defenders)
         });
         let screen = Screen::playing(&session);
+        let cursor = start_cursor(session.state().position());
         let mut app = App {
             look: config.look,
             screen,
             overlay: None,
             session,
             storage: config.storage,
-            cursor: Square::THRONE,
+            cursor,
             selected: None,
             typing: None,
             status: None,
@@ -169,6 +179,8 @@ impl App {
             },
             warnings: Warnings::default(),
             panel_shown: false,
+            bell: config.bell,
+            ring: false,
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
@@ -181,6 +193,26 @@ impl App {
             );
         }
         app
+    }
+
+    /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
+    /// on); asking clears it.
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.ring)
+    }
+
+    /// Rings the bell after this frame, if it is on.
+    fn ring(&mut self) {
+        self.ring |= self.bell;
+    }
+
+    fn toggle_bell(&mut self) {
+        self.bell = !self.bell;
+        self.info(if self.bell {
+            "bell on: it rings when the AI has moved and when a game ends".to_owned()
+        } else {
+            "bell off".to_owned()
+        });
     }
 
     /// Whether the player asked to quit.
@@ -283,10 +315,18 @@ impl App {
                     self.answer_no(q);
                     self.overlay.take()
                 }
-                Action::Save if q.offers_save() => {
-                    self.ask_save();
-                    self.overlay.take()
-                }
+                Action::Save => match q {
+                    Question::Leave { to, .. } => {
+                        self.ask_save();
+                        match self.overlay.take() {
+                            Some(Overlay::Save(prompt)) => {
+                                Some(Overlay::Save(prompt.then_leave(to)))
+                            }
+                            other => other,
+                        }
+                    }
+                    q => Some(Overlay::Question(q)),
+                },
                 _ => Some(Overlay::Question(q)),
             },
             Overlay::Save(mut prompt) => match action {
@@ -446,7 +486,7 @@ impl App {
         self.offer = None;
         self.played = true;
         self.screen = Screen::playing(&self.session);
-        self.cursor = Square::THRONE;
+        self.cursor = start_cursor(self.session.state().position());
         self.selected = None;
         self.hint = None;
         self.list_scroll = None;
@@ -471,7 +511,7 @@ impl App {
                 self.status = None;
             }
             Action::Confirm => {
-                let text = text.trim().to_owned();
+                let text = typed_move(text);
                 self.typing = None;
                 if text.is_empty() {
                     self.status = None;
@@ -513,6 +553,7 @@ impl App {
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
             Action::ToggleWarnings => self.toggle_warnings(),
+            Action::ToggleBell => self.toggle_bell(),
             Action::MoveNow => self.move_now(),
             Action::Pause => self.toggle_pause(),
             Action::Faster | Action::Slower => {
@@ -580,7 +621,7 @@ impl App {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
                 "the game is over ({}): v to review, n new game, u undo",
-                panels::outcome_text(outcome)
+                panels::outcome_text(outcome, self.you())
             ));
             return false;
         }
@@ -639,9 +680,8 @@ impl App {
                 }
             }
             Some(piece) => self.error(format!(
-                "the {} on {sq} belongs to the {}; the {side} are to move",
-                piece_name(piece),
-                piece.side()
+                "the {side} are to move, not the {} on {sq}",
+                piece_name(piece)
             )),
             None => self.error(format!("no piece on {sq}: select one of the {side}")),
         }
@@ -674,6 +714,7 @@ impl App {
         }
         self.changed();
         self.info(message);
+        self.ring();
     }
 
     /// Writes the autosave now if the game has changes that are in no file (before the program
@@ -700,11 +741,17 @@ impl App {
 
     fn say_outcome(&mut self) {
         if let Some(outcome) = self.session.outcome() {
+            self.ring();
             self.info(format!(
                 "{}: v to review, n new game, u undo",
-                panels::outcome_text(outcome)
+                panels::outcome_text(outcome, self.you())
             ));
         }
+    }
+
+    /// The side the one person plays against the AI, if it is such a game.
+    fn you(&self) -> Option<Side> {
+        panels::you(self.session.game().players())
     }
 
     /// Whether a person plays either side.
@@ -718,7 +765,19 @@ impl App {
         self.cancel_thinking();
         self.selected = None;
         self.hint = None;
-        if self.session.undo() {
+        // A result off the board is taken back alone, without a move.
+        let reopened = self.session.outcome().and_then(|o| match o.reason {
+            Reason::Resignation => Some("resignation"),
+            Reason::Agreement => Some("draw agreement"),
+            Reason::Time => Some("loss on time"),
+            _ => None,
+        });
+        if let Some(what) = reopened
+            && self.session.undo()
+        {
+            self.changed();
+            self.info_warned(format!("{what} taken back: the game goes on"));
+        } else if self.session.undo() {
             if self.has_human() {
                 // Against the AI, go back to the human's turn.
                 while self.session.player(self.session.side_to_move()) != Player::Human
@@ -746,7 +805,11 @@ impl App {
                 && self.session.redo()
             {}
             self.changed();
-            self.info_warned("move played again".to_owned());
+            if self.session.outcome().is_some() {
+                self.say_outcome();
+            } else {
+                self.info_warned("move played again".to_owned());
+            }
         } else {
             self.error("nothing to redo".to_owned());
         }
@@ -856,8 +919,13 @@ impl App {
                 let (title, keys, notes) = if let Screen::Review(_) = self.screen {
                     ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
                 } else {
-                    let state = if self.warnings.on() { "on" } else { "off" };
-                    (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
+                    let on = |b: bool| if b { "on" } else { "off" };
+                    let title = format!(
+                        "Keys · warnings {} · bell {}",
+                        on(self.warnings.on()),
+                        on(self.bell)
+                    );
+                    (title, BOARD_KEYS, &[][..])
                 };
                 let shown = dialogs::render_help(
                     &title,
@@ -891,7 +959,7 @@ impl App {
         }
         if let Some(line) = layout.turn_line {
             let turn = match self.session.outcome() {
-                Some(outcome) => panels::outcome_parts(outcome).0,
+                Some(outcome) => panels::banner_parts(outcome, self.you()).0,
                 None => format!("{} to move", title(self.session.side_to_move())),
             };
             panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
@@ -930,6 +998,39 @@ impl App {
 /// The preset's name, or `custom`.
 fn rules_name(session: &Session) -> &'static str {
     session.preset().map_or("custom", Preset::name)
+}
+
+/// Where the cursor starts on `position`: on the piece of the side to move nearest the
+/// throne that can move (the throne if none can).
+fn start_cursor(position: &Position) -> Square {
+    let side = position.side_to_move();
+    let distance = |sq: Square| {
+        let (file, rank) = (Square::THRONE.file(), Square::THRONE.rank());
+        sq.file().abs_diff(file) + sq.rank().abs_diff(rank)
+    };
+    Square::all()
+        .filter(|&sq| position.piece_at(sq).is_some_and(|p| p.side() == side))
+        .filter(|&sq| !position.destinations(sq).is_empty())
+        .min_by_key(|&sq| distance(sq))
+        .unwrap_or(Square::THRONE)
+}
+
+/// A typed move as the notation has it: lower case, and the two squares joined by `-` when
+/// typed together (`c5c6`) or apart (`c5 c6`). Anything else is left for the parser to name.
+fn typed_move(text: &str) -> String {
+    let text = text.trim().to_lowercase();
+    let is_square = |s: Option<&str>| {
+        s.is_some_and(|s| {
+            let b = s.as_bytes();
+            b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+        })
+    };
+    let rest = text.get(2..).unwrap_or("").trim_start();
+    if is_square(text.get(..2)) && is_square(rest.get(..2)) {
+        format!("{}-{rest}", &text[..2])
+    } else {
+        text
+    }
 }
 
 /// The name of a kind of piece in messages.

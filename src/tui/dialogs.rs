@@ -181,11 +181,6 @@ impl Question {
         }
     }
 
-    /// Whether `s` answers it by opening the save prompt.
-    pub const fn offers_save(&self) -> bool {
-        matches!(self, Question::Leave { .. })
-    }
-
     /// Draws the question in a pop-up.
     pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
         let text = self.text();
@@ -203,10 +198,13 @@ impl Question {
             Span::styled("n", look.theme.heading),
             Span::raw(" no"),
         ];
-        if self.offers_save() {
+        if let Question::Leave { to, .. } = self {
             keys.push(Span::raw("   "));
             keys.push(Span::styled("s", look.theme.heading));
-            keys.push(Span::raw(" save"));
+            keys.push(Span::raw(match to {
+                Leaving::Quit => " save and quit",
+                _ => " save first",
+            }));
         }
         Paragraph::new(vec![Line::raw(text), Line::default(), Line::from(keys)])
             .wrap(Wrap { trim: true })
@@ -222,6 +220,8 @@ pub struct SavePrompt {
     text: String,
     /// Why the last save failed, until the name changes.
     failure: Option<String>,
+    /// Where to go once saved (`s` in a question about leaving), if anywhere.
+    then: Option<Leaving>,
 }
 
 impl SavePrompt {
@@ -231,7 +231,20 @@ impl SavePrompt {
             dir,
             text: default,
             failure: None,
+            then: None,
         }
+    }
+
+    /// The same prompt, leaving for `to` once the game is saved.
+    #[must_use]
+    pub const fn then_leave(mut self, to: Leaving) -> SavePrompt {
+        self.then = Some(to);
+        self
+    }
+
+    /// Where to go once the game is saved, if anywhere.
+    pub const fn leaving(&self) -> Option<Leaving> {
+        self.then
     }
 
     /// Types a character.
@@ -282,7 +295,14 @@ impl SavePrompt {
             ]),
             problem,
             Line::default(),
-            Line::styled("Enter save · Esc cancel", look.theme.label),
+            Line::styled(
+                match self.then {
+                    None => "Enter save · Esc cancel",
+                    Some(Leaving::Quit) => "Enter save and quit · Esc cancel",
+                    Some(_) => "Enter save and go on · Esc cancel",
+                },
+                look.theme.label,
+            ),
         ])
         .render(inner, buf);
     }

@@ -63,6 +63,8 @@ pub struct Search<'a> {
     pub can_hurry: bool,
     /// The last progress report.
     pub info: Option<&'a SearchInfo>,
+    /// How long it has run.
+    pub elapsed: Duration,
 }
 
 /// `950`, `1.2k`, `123k`, `4.56M`.
@@ -97,10 +99,7 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
     let Some(search) = &ai.thinking else {
         return lines;
     };
-    let elapsed = search
-        .info
-        .map(|i| format!(" {:.1}s", i.elapsed.as_secs_f64()))
-        .unwrap_or_default();
+    let elapsed = format!(" {:.1}s", search.elapsed.as_secs_f64());
     lines.push(Line::from(vec![
         Span::styled(search.title.clone(), theme.heading),
         Span::raw(elapsed),
@@ -135,10 +134,39 @@ pub fn score_text(score: Score) -> String {
     }
 }
 
-/// The result in words: `Attackers win: the king was captured`.
-pub fn outcome_text(outcome: Outcome) -> String {
+/// The result in words: `Attackers win: the king was captured`; against the AI, for the
+/// person (who plays `you`): `You lost: the attackers win, the king was captured`.
+pub fn outcome_text(outcome: Outcome, you: Option<Side>) -> String {
     let (headline, why) = outcome_parts(outcome);
-    format!("{headline}: {why}")
+    match (you_parts(outcome, you), outcome.winner) {
+        (Some(yours), Some(winner)) => format!("{yours}: the {winner} win, {why}"),
+        _ => format!("{headline}: {why}"),
+    }
+}
+
+/// The game-over banner's headline and the line below it: as [`outcome_parts`], but against
+/// the AI `You win` or `You lost`, and below it which side won and why.
+pub fn banner_parts(outcome: Outcome, you: Option<Side>) -> (String, String) {
+    let (headline, why) = outcome_parts(outcome);
+    match you_parts(outcome, you) {
+        Some(yours) => (yours.to_owned(), format!("{headline}: {why}")),
+        None => (headline, why),
+    }
+}
+
+/// `You win` or `You lost` for the person playing `you`, if the game has a winner.
+fn you_parts(outcome: Outcome, you: Option<Side>) -> Option<&'static str> {
+    let (you, winner) = (you?, outcome.winner?);
+    Some(if winner == you { "You win" } else { "You lost" })
+}
+
+/// The side the one person plays against the AI; `None` in hot-seat and AI-vs-AI games.
+pub fn you(players: Players) -> Option<Side> {
+    match (players.attackers, players.defenders) {
+        (Player::Human, Player::Ai { .. }) => Some(Side::Attackers),
+        (Player::Ai { .. }, Player::Human) => Some(Side::Defenders),
+        _ => None,
+    }
 }
 
 /// The result as a headline (`Attackers win`, `Draw`) and the reason in words.
@@ -187,7 +215,11 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
     lines.push(Line::default());
     match data.outcome {
         Some(outcome) => {
-            let (headline, why) = outcome_parts(outcome);
+            let players = Players {
+                attackers: data.attackers,
+                defenders: data.defenders,
+            };
+            let (headline, why) = banner_parts(outcome, you(players));
             let width = usize::from(inner.width);
             lines.push(Line::styled(
                 format!("{:^width$}", format!("★ {headline} ★")),
@@ -502,16 +534,50 @@ mod tests {
     #[test]
     fn outcomes_read_as_sentences() {
         assert_eq!(
-            outcome_text(Outcome::win(Side::Attackers, Reason::KingCaptured)),
+            outcome_text(Outcome::win(Side::Attackers, Reason::KingCaptured), None),
             "Attackers win: the king was captured"
         );
         assert_eq!(
-            outcome_text(Outcome::win(Side::Defenders, Reason::Resignation)),
+            outcome_text(Outcome::win(Side::Defenders, Reason::Resignation), None),
             "Defenders win: the attackers resigned"
         );
         assert_eq!(
-            outcome_text(Outcome::draw(Reason::Repetition)),
+            outcome_text(Outcome::draw(Reason::Repetition), None),
             "Draw: threefold repetition"
         );
+    }
+
+    #[test]
+    fn against_the_ai_the_result_is_the_persons_and_keeps_the_side() {
+        let captured = Outcome::win(Side::Attackers, Reason::KingCaptured);
+        assert_eq!(
+            outcome_text(captured, Some(Side::Defenders)),
+            "You lost: the attackers win, the king was captured"
+        );
+        assert_eq!(
+            banner_parts(captured, Some(Side::Attackers)),
+            (
+                "You win".to_owned(),
+                "Attackers win: the king was captured".to_owned()
+            )
+        );
+        let draw = Outcome::draw(Reason::Repetition);
+        assert_eq!(
+            outcome_text(draw, Some(Side::Attackers)),
+            "Draw: threefold repetition"
+        );
+        let human = Player::Human;
+        let ai = Player::Ai {
+            engine: crate::game::EngineKind::Search,
+            level: crate::game::Level::Easy,
+        };
+        let players = |attackers, defenders| Players {
+            attackers,
+            defenders,
+        };
+        assert_eq!(you(players(human, ai)), Some(Side::Attackers));
+        assert_eq!(you(players(ai, human)), Some(Side::Defenders));
+        assert_eq!(you(players(human, human)), None);
+        assert_eq!(you(players(ai, ai)), None);
     }
 }

@@ -304,13 +304,12 @@ mod tests {
             ..Config::default()
         });
         play(&mut app, "d2-e2");
-        app.ai.thinking = Some(Thinking {
-            id: 1,
-            side: Side::Defenders,
-            purpose: Purpose::Move,
-            player: app.session.player(Side::Defenders),
-            info: None,
-        });
+        app.ai.thinking = Some(Thinking::new(
+            1,
+            Side::Defenders,
+            Purpose::Move,
+            app.session.player(Side::Defenders),
+        ));
         app.update(Action::Review);
         assert_eq!(app.mode(), Mode::Board);
         assert!(app.status().unwrap().text.contains("AI is thinking"));
@@ -336,13 +335,7 @@ mod tests {
             storage: Storage::default(),
             ..Config::default()
         });
-        app.ai.thinking = Some(Thinking {
-            id: 1,
-            side: Side::Attackers,
-            purpose: Purpose::Move,
-            player: random,
-            info: None,
-        });
+        app.ai.thinking = Some(Thinking::new(1, Side::Attackers, Purpose::Move, random));
         app.update(Action::Review);
         assert_eq!(app.mode(), Mode::Review);
         assert!(app.ai.thinking.is_none(), "the AI's search was stopped");
