@@ -1441,3 +1441,86 @@ fn jiff_year() -> String {
         .to_string();
     stamp[..4].to_owned()
 }
+
+/// The text of `buf`, one line a row, without trailing spaces: a screen as the README shows it.
+fn screen_lines(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut text = String::new();
+    for y in area.y..area.bottom() {
+        let row: String = (area.x..area.right())
+            .map(|x| buf[(x, y)].symbol())
+            .collect();
+        text.push_str(row.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// A game in progress at 80×24: a person against the AI, the attackers to move, a piece
+/// selected with its destinations.
+fn mid_game_screen() -> String {
+    let mut session = brandubh::tui::Session::new(
+        Preset::Standard.rules(),
+        brandubh::rules::Position::start(),
+        Player::Human,
+        Player::Ai {
+            engine: brandubh::game::EngineKind::Search,
+            level: brandubh::game::Level::Hard,
+        },
+    );
+    for mv in "d6-f6 e4-e6 b4-b5 c4-c6 f4-f5 d5-e5 d7-c7 e6-d6 a4-a6 d4-d5".split(' ') {
+        session.play_text(mv).unwrap();
+    }
+    let mut app = App::new(Config {
+        resume: Some(session),
+        ..Config::default()
+    });
+    app.update(Action::Confirm);
+    screen_lines(render(&mut app, 80, 24).backend().buffer())
+}
+
+/// The analysed fixture in review at 80×24, at its blunder, with the evaluation graph.
+fn review_screen() -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    steps(&mut app, Action::Move(Direction::Left), 15);
+    screen_lines(render(&mut app, 80, 24).backend().buffer())
+}
+
+/// The README's block `name`: the text between the code fences after `<!-- screen: name -->`,
+/// as a byte range.
+fn readme_block(readme: &str, name: &str) -> std::ops::Range<usize> {
+    let marker = format!("<!-- screen: {name} -->\n```text\n");
+    let start = readme
+        .find(&marker)
+        .unwrap_or_else(|| panic!("README has no {marker:?}"))
+        + marker.len();
+    let end = start
+        + readme[start..]
+            .find("```\n")
+            .expect("the block's closing fence");
+    start..end
+}
+
+#[test]
+fn the_readme_shows_the_game_as_it_is_drawn() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let mut readme = std::fs::read_to_string(path).unwrap();
+    let update = std::env::var_os("UPDATE_README").is_some();
+    for (name, screen) in [("mid-game", mid_game_screen()), ("review", review_screen())] {
+        insta::assert_snapshot!(format!("readme_{name}"), screen);
+        let block = readme_block(&readme, name);
+        if update {
+            readme.replace_range(block, &screen);
+        } else {
+            assert!(
+                readme[block] == screen,
+                "the README's {name} screen is not the game's: run \
+                 `UPDATE_README=1 cargo test --test tui readme` and review the diff"
+            );
+        }
+    }
+    if update {
+        std::fs::write(path, readme).unwrap();
+    }
+}
