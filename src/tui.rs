@@ -7,6 +7,7 @@
 
 mod analysis;
 mod app;
+mod ascii;
 mod board_view;
 mod dialogs;
 mod events;
@@ -19,11 +20,12 @@ mod review;
 mod screens;
 mod session;
 mod signals;
+mod text;
 mod theme;
 mod worker;
 
 use std::fmt;
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -34,10 +36,11 @@ use ratatui::crossterm::execute;
 use self::events::Events;
 use self::signals::Signals;
 
-pub use app::{App, Config, Status, Tone};
+pub use app::{App, Config};
 pub use input::{Action, Direction, Mode};
-pub use layout::minimum_size;
+pub use layout::{minimum_size, wide_size};
 pub use session::{Session, Storage};
+pub use text::{Status, Tone};
 pub use theme::{Glyphs, Look, Theme, ThemeName};
 
 /// How long the loop waits for input before it looks at the AI again.
@@ -180,6 +183,9 @@ fn event_loop(
                 return Ok(Ending::HungUp);
             }
             terminal.draw(|frame| app.draw(frame))?;
+            if app.take_bell() {
+                ring_bell()?;
+            }
             redraw = false;
             drawn = Instant::now();
         }
@@ -204,6 +210,13 @@ fn event_loop(
             redraw = true;
         }
     }
+}
+
+/// Rings the terminal's bell (BEL).
+fn ring_bell() -> io::Result<()> {
+    let mut out = io::stdout();
+    out.write_all(b"\x07")?;
+    out.flush()
 }
 
 /// Whether the terminal hung up without a signal reaching us (our parent ignored it): its

@@ -328,8 +328,9 @@ fn a_game_played_by_keys_and_mouse_then_quit() {
     term.send("\r");
     term.wait_for("Attackers to move");
 
-    // By keys: the cursor starts on d4; down twice to d2, select, left three times to a2, move.
-    term.send("jj ");
+    // By keys: the cursor starts on the attacker on d2 (nearest the throne); select, left
+    // three times to a2, move.
+    term.send(" ");
     term.wait_for("attacker on d2 selected");
     term.send("hhh\r");
     term.wait_for("played d2-a2");
@@ -424,7 +425,10 @@ fn a_tiny_terminal_asks_to_be_enlarged_and_recovers() {
     let home = temp_home("tiny");
     let mut term = Term::start(&["play", "--rules", "standard"], &home);
     term.wait_for("Attackers to move");
+    // 40×12 plays in the compact layout; 28×10 is too small.
     term.resize(12, 40);
+    term.wait_for("Tab panel");
+    term.resize(10, 28);
     term.wait_for("enlarge the terminal");
     term.resize(ROWS, COLS);
     term.wait_for("Attackers to move");

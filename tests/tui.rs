@@ -76,15 +76,17 @@ fn start_position_in_ascii_on_a_big_terminal() {
         look: Look::new(ThemeName::HighContrast, true, true),
         ..hot_seat()
     });
-    insta::assert_snapshot!(render(&mut app, 120, 40).backend());
+    let terminal = render(&mut app, 120, 40);
+    assert_eq!(non_ascii(terminal.backend().buffer()), []);
+    insta::assert_snapshot!(terminal.backend());
 }
 
 #[test]
 fn a_selected_piece_shows_its_destinations() {
     let mut app = App::new(hot_seat());
-    // From d4 down twice to d2, the attacker there.
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Move(Direction::Down));
+    // The cursor starts on a piece of the side to move: the attacker on d2, nearest the
+    // throne.
+    assert_eq!(app.cursor(), "d2".parse().unwrap());
     app.update(Action::Confirm);
     assert_eq!(app.selected(), Some("d2".parse().unwrap()));
     // Move the cursor away (onto the defender on d3) so that the selection shows on its own.
@@ -114,6 +116,8 @@ fn a_selected_piece_shows_its_destinations() {
 fn the_last_move_and_its_captures_are_marked() {
     let mut app = App::new(hot_seat());
     play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    // The cursor off d2 (where it started), so that the last move's mark shows.
+    app.update(Action::Move(Direction::Up));
     let look = Look::default();
     let terminal = render(&mut app, 80, 24);
     let buf = terminal.backend().buffer();
@@ -135,12 +139,19 @@ fn the_last_move_and_its_captures_are_marked() {
 #[test]
 fn illegal_attempts_are_explained() {
     let mut app = App::new(hot_seat());
+    // The attacker on d2 selected, then the defender on d3 in its way.
     app.update(Action::Confirm);
-    let status = app.status().unwrap();
-    assert!(
-        status.text.contains("belongs to the defenders"),
-        "{}",
-        status.text
+    app.update(Action::Move(Direction::Up));
+    app.update(Action::Confirm);
+    assert_eq!(
+        app.status().unwrap().text,
+        "cannot move d2-d3: d3 is occupied"
+    );
+    app.update(Action::Cancel);
+    app.update(Action::Confirm);
+    assert_eq!(
+        app.status().unwrap().text,
+        "the attackers are to move, not the defender on d3"
     );
     type_move(&mut app, "a4-a1");
     assert!(
@@ -219,11 +230,11 @@ fn help_overlay() {
 fn the_help_overlay_scrolls_on_the_smallest_terminal() {
     let mut app = App::new(hot_seat());
     app.update(Action::Help);
-    let (width, height) = brandubh::tui::minimum_size();
+    let (width, height) = brandubh::tui::wide_size();
     let top = format!("{}", render(&mut app, width, height).backend());
     insta::assert_snapshot!("help_overlay_65x16_top", top);
     assert!(
-        top.contains("↑↓ scroll") && !top.contains("Ctrl-c"),
+        top.contains("↓ more · ↑↓ scroll") && !top.contains("Ctrl-c"),
         "{top}"
     );
     // Further down than the end shows the end, and one line up from there moves at once.
@@ -233,6 +244,7 @@ fn the_help_overlay_scrolls_on_the_smallest_terminal() {
     let end = format!("{}", render(&mut app, width, height).backend());
     insta::assert_snapshot!("help_overlay_65x16_end", end);
     assert!(end.contains("Ctrl-c") && !end.contains("arrows"), "{end}");
+    assert!(end.contains("↑ more") && !end.contains("↓ more"), "{end}");
     app.update(Action::Move(Direction::Up));
     assert_ne!(
         format!("{}", render(&mut app, width, height).backend()),
@@ -573,7 +585,7 @@ fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
         skip_setup: false,
         ..with_storage(dir.path())
     });
-    let (width, height) = brandubh::tui::minimum_size();
+    let (width, height) = brandubh::tui::wide_size();
     let terminal = render(&mut app, width, height);
     let text = format!("{}", terminal.backend());
     for part in [
@@ -875,11 +887,17 @@ fn write_the_analysed_fixture() {
 
 /// The analysed fixture, loaded from a copy in `dir`, in review.
 fn review_analysed(dir: &Path) -> App {
+    review_analysed_in(dir, Look::default())
+}
+
+/// The same in `look`.
+fn review_analysed_in(dir: &Path, look: Look) -> App {
     let file = dir.join("ai-game.json");
     std::fs::copy(ANALYSED, &file).unwrap();
     App::new(Config {
         resume: Some(brandubh::tui::Session::load(&file).unwrap()),
         storage: Storage::in_dir(dir.join("saves")),
+        look,
         ..Config::default()
     })
 }
@@ -908,13 +926,19 @@ fn review_with_analysis() {
     let buf = terminal.backend().buffer();
     let blunder = find_text(buf, "f6-f1??");
     assert_eq!(blunder.len(), 2, "the ply's move and the list: {blunder:?}");
-    for &(x, y) in &blunder {
-        assert_eq!(
-            buf[(x + 5, y)].fg,
-            look.theme.error.fg.unwrap(),
-            "?? in red"
-        );
-    }
+    let (x, y) = blunder[0];
+    assert_eq!(
+        buf[(x + 5, y)].fg,
+        look.theme.error.fg.unwrap(),
+        "?? in red"
+    );
+    // In the list's highlight the mark takes the highlight's colours, to stay readable.
+    let (x, y) = blunder[1];
+    assert_eq!(
+        buf[(x + 5, y)].fg,
+        look.theme.focus.fg.unwrap(),
+        "?? readable"
+    );
     assert_eq!(
         buf[blunder[1]].bg,
         look.theme.focus.bg.unwrap(),
@@ -1034,4 +1058,469 @@ fn the_analysis_asks_its_budget_then_shows_its_progress() {
         "{:?}",
         app.status()
     );
+}
+
+#[test]
+fn the_compact_layout_plays_on_the_smallest_terminal_with_the_panel_behind_tab() {
+    let mut app = App::new(hot_seat());
+    let (width, height) = brandubh::tui::minimum_size();
+    assert_eq!((width, height), (30, 12));
+    let board = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("compact_30x12_board", board);
+    assert!(board.contains("Attackers to move") && board.contains("Tab panel"));
+    // A click on d2 selects the attacker there, as on the wide layout.
+    let buf = render(&mut app, width, height).backend().buffer().clone();
+    let [(x, y)] = find_text(&buf, "d")[..] else {
+        panic!("one file label d")
+    };
+    app.update(Action::Click {
+        column: x,
+        row: y - 2,
+    });
+    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    app.update(Action::Cancel);
+    app.update(Action::TogglePanel);
+    let panel = format!("{}", render(&mut app, width, height).backend());
+    insta::assert_snapshot!("compact_30x12_panel", panel);
+    assert!(panel.contains("Tab board") && panel.contains("Attackers"));
+    assert!(
+        cells_with(
+            render(&mut app, width, height).backend().buffer(),
+            Look::default().glyphs.king
+        )
+        .len()
+            <= 1
+    );
+    // Clicks do not reach the covered board.
+    app.update(Action::Click {
+        column: x,
+        row: y - 2,
+    });
+    assert_eq!(app.selected(), None);
+    app.update(Action::TogglePanel);
+    type_move(&mut app, "d2-e2");
+    assert_eq!(app.session().moves().len(), 1);
+}
+
+#[test]
+fn the_new_game_screen_fits_65x16_and_30x12() {
+    let mut app = App::new(Config::default());
+    let wide = format!("{}", render(&mut app, 65, 16).backend());
+    insta::assert_snapshot!("new_game_65x16", wide);
+    assert!(
+        wide.contains("Esc back") && wide.contains("[ Start ]"),
+        "{wide}"
+    );
+    assert!(!wide.contains('…'), "no summary is cut: {wide}");
+    let small = format!("{}", render(&mut app, 30, 12).backend());
+    insta::assert_snapshot!("new_game_30x12", small);
+    assert!(
+        small.contains("[ Start ]") && small.contains("standard"),
+        "{small}"
+    );
+}
+
+#[test]
+fn a_big_terminal_caps_the_board_and_the_panel() {
+    let mut app = App::new(hot_seat());
+    insta::assert_snapshot!("start_position_200x60", render(&mut app, 200, 60).backend());
+}
+
+/// The characters of `buf` that are not ASCII, with where they are.
+fn non_ascii(buf: &Buffer) -> Vec<(u16, u16, String)> {
+    let area = buf.area;
+    (area.y..area.bottom())
+        .flat_map(|y| (area.x..area.right()).map(move |x| (x, y)))
+        .filter(|&(x, y)| !buf[(x, y)].symbol().is_ascii())
+        .map(|(x, y)| (x, y, buf[(x, y)].symbol().to_owned()))
+        .collect()
+}
+
+/// Renders `app` at each size and requires every cell to be ASCII.
+fn assert_ascii(app: &mut App, what: &str) {
+    for (w, h) in [(80, 24), (30, 12), (65, 16), (200, 60)] {
+        let terminal = render(app, w, h);
+        let bad = non_ascii(terminal.backend().buffer());
+        assert!(
+            bad.is_empty(),
+            "{what} at {w}x{h}: {bad:?}\n{}",
+            terminal.backend()
+        );
+    }
+}
+
+#[test]
+fn ascii_draws_ascii_only_on_every_screen() {
+    let ascii = Look::new(ThemeName::Default, true, true);
+    let dir = tempfile::tempdir().unwrap();
+    let mut setup = App::new(Config {
+        look: ascii.clone(),
+        ..Config::default()
+    });
+    assert_ascii(&mut setup, "the new-game screen");
+    setup.update(Action::Rules);
+    assert_ascii(&mut setup, "the rules");
+    let mut app = App::new(Config {
+        look: ascii.clone(),
+        ..with_storage(dir.path())
+    });
+    play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    app.update(Action::Confirm);
+    assert_ascii(&mut app, "a game with a selection and a capture");
+    app.update(Action::TogglePanel);
+    assert_ascii(&mut app, "the panel");
+    app.update(Action::TogglePanel);
+    app.update(Action::Help);
+    assert_ascii(&mut app, "the help");
+    app.update(Action::PageDown);
+    assert_ascii(&mut app, "the help scrolled");
+    app.update(Action::Cancel);
+    app.update(Action::Quit);
+    assert_ascii(&mut app, "a question");
+    app.update(Action::Save);
+    assert_ascii(&mut app, "the save prompt");
+    app.update(Action::Cancel);
+    app.update(Action::Load);
+    app.update(Action::Yes);
+    assert_ascii(&mut app, "the load list");
+    let mut review = review_analysed_in(dir.path(), ascii);
+    assert_ascii(&mut review, "the review with its graph");
+    review.update(Action::Help);
+    assert_ascii(&mut review, "the review's help");
+    let terminal = render(&mut review, 29, 11);
+    assert!(
+        non_ascii(terminal.backend().buffer()).is_empty(),
+        "too small"
+    );
+}
+
+/// A colour as sRGB: RGB colours as they are, named ones as xterm's default palette draws
+/// them, and the terminal's own colours (`Reset`) as `default`.
+fn rgb(color: Color, default: (u8, u8, u8)) -> (u8, u8, u8) {
+    match color {
+        Color::Reset => default,
+        Color::Black => (0, 0, 0),
+        Color::Red => (205, 0, 0),
+        Color::Green => (0, 205, 0),
+        Color::Yellow => (205, 205, 0),
+        Color::Blue => (0, 0, 238),
+        Color::Magenta => (205, 0, 205),
+        Color::Cyan => (0, 205, 205),
+        Color::Gray => (229, 229, 229),
+        Color::DarkGray => (127, 127, 127),
+        Color::LightRed => (255, 0, 0),
+        Color::LightGreen => (0, 255, 0),
+        Color::LightYellow => (255, 255, 0),
+        Color::LightBlue => (92, 92, 255),
+        Color::LightMagenta => (255, 0, 255),
+        Color::LightCyan => (0, 255, 255),
+        Color::White => (255, 255, 255),
+        Color::Rgb(r, g, b) => (r, g, b),
+        Color::Indexed(i) => panic!("indexed colour {i} has no fixed value"),
+    }
+}
+
+/// WCAG 2 relative luminance.
+fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
+    let channel = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+}
+
+/// WCAG 2 contrast ratio of two colours, 1 to 21.
+fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// An sRGB colour.
+type Rgb = (u8, u8, u8);
+/// The (foreground, background) pairs seen, each with a character drawn so.
+type Pairs = std::collections::BTreeMap<(Rgb, Rgb), String>;
+
+/// The terminal's own colours assumed for `Reset`: light grey on black.
+const TERMINAL_FG: (u8, u8, u8) = (229, 229, 229);
+const TERMINAL_BG: (u8, u8, u8) = (0, 0, 0);
+
+/// The (foreground, background) pairs of every visible character of `buf`, with one of the
+/// characters drawn so.
+fn drawn_pairs(buf: &Buffer, pairs: &mut Pairs) {
+    for cell in &buf.content {
+        // Blocks are areas (the graph's), not characters on a background.
+        let block = cell
+            .symbol()
+            .chars()
+            .all(|c| ('\u{2580}'..='\u{259f}').contains(&c));
+        if cell.symbol().trim().is_empty() || block {
+            continue;
+        }
+        let (mut fg, mut bg) = (rgb(cell.fg, TERMINAL_FG), rgb(cell.bg, TERMINAL_BG));
+        if cell.modifier.contains(ratatui::style::Modifier::REVERSED) {
+            std::mem::swap(&mut fg, &mut bg);
+        }
+        pairs
+            .entry((fg, bg))
+            .or_insert_with(|| cell.symbol().to_owned());
+    }
+}
+
+/// Every screen of the game, with every mark, in `look`: what the contrast test reads.
+fn every_screen(look: &Look, dir: &Path) -> Vec<Buffer> {
+    let mut shots = Vec::new();
+    let mut shoot = |app: &mut App| {
+        for (w, h) in [(80, 24), (30, 12)] {
+            shots.push(render(app, w, h).backend().buffer().clone());
+        }
+    };
+    let mut setup = App::new(Config {
+        look: look.clone(),
+        ..Config::default()
+    });
+    shoot(&mut setup);
+    setup.update(Action::Move(Direction::Up));
+    setup.update(Action::Move(Direction::Up));
+    shoot(&mut setup);
+    setup.update(Action::Rules);
+    shoot(&mut setup);
+    let mut app = App::new(Config {
+        look: look.clone(),
+        ..with_storage(dir)
+    });
+    play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
+    shoot(&mut app);
+    // A selection with its destinations, and the cursor on a piece of each kind.
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Move(Direction::Down));
+    app.update(Action::Confirm);
+    shoot(&mut app);
+    for dir in [Direction::Up, Direction::Up, Direction::Left] {
+        app.update(Action::Move(dir));
+        shoot(&mut app);
+    }
+    app.update(Action::Cancel);
+    app.update(Action::Confirm);
+    shoot(&mut app); // An error.
+    save_as(&mut app, "first");
+    play_all(&mut app, "d5-e5");
+    app.update(Action::TogglePanel);
+    shoot(&mut app);
+    app.update(Action::TogglePanel);
+    app.update(Action::Help);
+    shoot(&mut app);
+    app.update(Action::Cancel);
+    app.update(Action::Quit);
+    shoot(&mut app);
+    app.update(Action::Save);
+    shoot(&mut app);
+    app.update(Action::Cancel);
+    app.update(Action::Load);
+    app.update(Action::Yes);
+    shoot(&mut app); // The load list: a named save and the autosave, the first selected.
+    app.update(Action::Move(Direction::Down));
+    shoot(&mut app);
+    app.update(Action::Cancel);
+    let mut over = App::new(Config {
+        look: look.clone(),
+        ..hot_seat()
+    });
+    play_all(&mut over, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
+    shoot(&mut over);
+    let mut review = review_analysed_in(dir, look.clone());
+    shoot(&mut review);
+    steps(&mut review, Action::Move(Direction::Left), 15);
+    shoot(&mut review);
+    review.update(Action::Analyse);
+    shoot(&mut review);
+    shots
+}
+
+#[test]
+fn every_colour_pair_each_theme_draws_has_a_contrast_of_at_least_4_5() {
+    for name in [ThemeName::Default, ThemeName::HighContrast] {
+        let look = Look::new(name, true, false);
+        let dir = tempfile::tempdir().unwrap();
+        let mut pairs = Pairs::new();
+        for buf in every_screen(&look, dir.path()) {
+            drawn_pairs(&buf, &mut pairs);
+        }
+        // The board's marks under each piece that can stand there, whether or not a screen
+        // above shows them: only the king stops on the throne and the corners, and only the
+        // captured king stays on a square marked captured.
+        let theme = &look.theme;
+        let everyone = [theme.attacker, theme.defender, theme.king];
+        let marks = [
+            (theme.square[0], &everyone[..]),
+            (theme.square[1], &everyone[..]),
+            (theme.cursor, &everyone[..]),
+            (theme.selected, &everyone[..]),
+            (theme.last_move, &everyone[..]),
+            (theme.hint, &everyone[..]),
+            (theme.throne, &everyone[2..]),
+            (theme.corner, &everyone[2..]),
+            (theme.captured, &everyone[2..]),
+        ];
+        for (mark, pieces) in marks {
+            for &piece in pieces {
+                let fg = rgb(piece.fg.unwrap_or(Color::Reset), TERMINAL_FG);
+                let bg = rgb(mark.bg.unwrap_or(Color::Reset), TERMINAL_BG);
+                pairs
+                    .entry((fg, bg))
+                    .or_insert_with(|| "a piece".to_owned());
+            }
+        }
+        let low: Vec<String> = pairs
+            .iter()
+            .map(|(&(fg, bg), symbol)| (contrast(fg, bg), fg, bg, symbol))
+            .filter(|&(ratio, ..)| ratio < 4.5)
+            .map(|(ratio, fg, bg, symbol)| format!("{symbol:?} {fg:?} on {bg:?}: {ratio:.2}"))
+            .collect();
+        assert!(
+            low.is_empty(),
+            "{name:?}: {} pairs below 4.5:1:\n{}",
+            low.len(),
+            low.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_contrast_formula_matches_wcag() {
+    assert!((contrast((0, 0, 0), (255, 255, 255)) - 21.0).abs() < 1e-9);
+    assert!((contrast((118, 118, 118), (255, 255, 255)) - 4.54).abs() < 0.01);
+}
+
+#[test]
+fn the_load_list_shows_dates_and_whole_summaries_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
+    save_as(&mut app, "escape");
+    let mut app = App::new(with_storage(dir.path()));
+    play_all(&mut app, "d2-e2");
+    app.update(Action::Load);
+    app.update(Action::Yes);
+    let terminal = render(&mut app, 80, 24);
+    let text = format!("{}", terminal.backend());
+    let summary = "human vs human, standard, 8 plies, defenders king-escaped";
+    assert!(text.contains(summary), "{text}");
+    let year = jiff_year();
+    assert_eq!(
+        text.matches(&format!("{year}-")).count(),
+        2,
+        "a date on each: {text}"
+    );
+    // A click on the second row of the second entry selects it and loads it.
+    let buf = terminal.backend().buffer();
+    let [(_, y)] = find_text(buf, summary)[..] else {
+        panic!("one named save")
+    };
+    app.update(Action::Click { column: 10, row: y });
+    assert_eq!(
+        app.mode(),
+        Mode::Review,
+        "the finished game, loaded: {:?}",
+        app.status()
+    );
+    assert_eq!(app.session().moves().len(), 8);
+}
+
+/// The current year, as the dates in the load list show it.
+fn jiff_year() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let stamp = brandubh::game::Timestamp::from_unix_seconds(now)
+        .unwrap()
+        .to_string();
+    stamp[..4].to_owned()
+}
+
+/// The text of `buf`, one line a row, without trailing spaces: a screen as the README shows it.
+fn screen_lines(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut text = String::new();
+    for y in area.y..area.bottom() {
+        let row: String = (area.x..area.right())
+            .map(|x| buf[(x, y)].symbol())
+            .collect();
+        text.push_str(row.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// A game in progress at 80×24: a person against the AI, the attackers to move, a piece
+/// selected with its destinations.
+fn mid_game_screen() -> String {
+    let mut session = brandubh::tui::Session::new(
+        Preset::Standard.rules(),
+        brandubh::rules::Position::start(),
+        Player::Human,
+        Player::Ai {
+            engine: brandubh::game::EngineKind::Search,
+            level: brandubh::game::Level::Hard,
+        },
+    );
+    for mv in "d6-f6 e4-e6 b4-b5 c4-c6 f4-f5 d5-e5 d7-c7 e6-d6 a4-a6 d4-d5".split(' ') {
+        session.play_text(mv).unwrap();
+    }
+    let mut app = App::new(Config {
+        resume: Some(session),
+        ..Config::default()
+    });
+    app.update(Action::Confirm);
+    screen_lines(render(&mut app, 80, 24).backend().buffer())
+}
+
+/// The analysed fixture in review at 80×24, at its blunder, with the evaluation graph.
+fn review_screen() -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    steps(&mut app, Action::Move(Direction::Left), 15);
+    screen_lines(render(&mut app, 80, 24).backend().buffer())
+}
+
+/// The README's block `name`: the text between the code fences after `<!-- screen: name -->`,
+/// as a byte range.
+fn readme_block(readme: &str, name: &str) -> std::ops::Range<usize> {
+    let marker = format!("<!-- screen: {name} -->\n```text\n");
+    let start = readme
+        .find(&marker)
+        .unwrap_or_else(|| panic!("README has no {marker:?}"))
+        + marker.len();
+    let end = start
+        + readme[start..]
+            .find("```\n")
+            .expect("the block's closing fence");
+    start..end
+}
+
+#[test]
+fn the_readme_shows_the_game_as_it_is_drawn() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let mut readme = std::fs::read_to_string(path).unwrap();
+    let update = std::env::var_os("UPDATE_README").is_some();
+    for (name, screen) in [("mid-game", mid_game_screen()), ("review", review_screen())] {
+        insta::assert_snapshot!(format!("readme_{name}"), screen);
+        let block = readme_block(&readme, name);
+        if update {
+            readme.replace_range(block, &screen);
+        } else {
+            assert!(
+                readme[block] == screen,
+                "the README's {name} screen is not the game's: run \
+                 `UPDATE_README=1 cargo test --test tui readme` and review the diff"
+            );
+        }
+    }
+    if update {
+        std::fs::write(path, readme).unwrap();
+    }
 }

@@ -43,6 +43,9 @@ pub struct PlayArgs {
     /// Colour theme (colours are off when `NO_COLOR` is set).
     #[arg(long, value_enum, default_value_t = ThemeName::Default)]
     pub theme: ThemeName,
+    /// Ring the terminal's bell when the AI has moved and when a game ends (`b` toggles it).
+    #[arg(long)]
+    pub bell: bool,
 }
 
 impl PlayArgs {
@@ -72,6 +75,7 @@ impl PlayArgs {
             resume,
             storage,
             look: Look::new(self.theme, !no_color, self.ascii),
+            bell: self.bell,
             ..Config::default()
         })
     }

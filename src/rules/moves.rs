@@ -122,6 +122,7 @@ impl fmt::Display for IllegalMove {
                     "{mv} is not along a rank or file (pieces move like rooks)"
                 )
             }
+            Self::Blocked(mv, sq) if *sq == mv.to() => write!(f, "{sq} is occupied"),
             Self::Blocked(mv, sq) => write!(f, "{mv} is blocked by the piece on {sq}"),
             Self::RestrictedSquare(sq) if sq.is_throne() => {
                 write!(f, "only the king may stop on the throne {sq}")

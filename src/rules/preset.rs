@@ -81,16 +81,16 @@ pub struct Rules {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
-    /// The English page (seed 001): the default.
+    /// The weak-king rules of the common English rules page (the default).
     #[default]
     Standard,
-    /// Walker 2011 / Fetlar 2007 (seed 000).
+    /// Damian Walker's 2011 rules, based on Fetlar: the king taken by two anywhere.
     Walker,
-    /// Aage Nielsen's reconstruction (seed 002 §1–7).
+    /// Aage Nielsen's reconstruction: the king safe on the edge.
     Nielsen,
-    /// The Fellhuhn app (seed 002 §8).
+    /// The Fellhuhn Brandubh app: the king taken by two, surrounding wins.
     Fellhuhn,
-    /// OpenTafl's built-in Brandub.
+    /// OpenTafl's built-in Brandub rules: repetition draws.
     #[value(name = "opentafl")]
     #[serde(rename = "opentafl")]
     OpenTafl,
@@ -117,23 +117,33 @@ impl Preset {
         }
     }
 
-    /// One line saying what sets this preset apart.
+    /// What sets this preset apart, in players' words, and where it comes from.
     pub const fn summary(self) -> &'static str {
         match self {
             Preset::Standard => {
-                "hostile throne and corners; king captured by 4 on the throne, 3 beside it; encirclement wins; repeating loses"
+                "The weak-king rules of the common English rules page: two attackers take the \
+                 king, but four on the throne and three beside it. Throne and corners are \
+                 hostile. Surrounding every defender wins; repeating a position loses."
             }
             Preset::Walker => {
-                "king captured by 2 anywhere; corners are not hostile to the king; repeating loses"
+                "Damian Walker's 2011 rules, based on Fetlar: two attackers take the king \
+                 anywhere, against the empty throne too, but not against a corner. No win by \
+                 surrounding; repeating a position loses."
             }
             Preset::Nielsen => {
-                "king safe on the edge; 4 on the throne, 3 beside it; a threefold repetition loses for the defenders"
+                "Aage Nielsen's reconstruction: the king is safe on the edge; four attackers \
+                 take him on the throne, three beside it. No win by surrounding; a position \
+                 repeated three times loses for the defenders."
             }
             Preset::Fellhuhn => {
-                "king captured by 2 anywhere; encirclement wins; whoever began a threefold repetition loses"
+                "The rules of the Fellhuhn Brandubh app: two attackers take the king anywhere, \
+                 against the empty throne too. Surrounding every defender wins; whoever began \
+                 a threefold repetition loses."
             }
             Preset::OpenTafl => {
-                "OpenTafl's Brandub: the throne is hostile to nobody; king captured by 2; repetition draws"
+                "OpenTafl's built-in Brandub rules, to play its engines: two attackers take the \
+                 king anywhere; the throne is hostile to nobody. No win by surrounding; a \
+                 threefold repetition is a draw."
             }
         }
     }

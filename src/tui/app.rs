@@ -15,6 +15,7 @@ use ratatui::layout::Rect;
 use self::ai::AiState;
 use self::files::continue_text;
 use self::warnings::Warnings;
+use super::ascii;
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{self, BudgetChoice, Leaving, Question, SavePrompt, SavesList};
 use super::input::{Action, Direction, Mode};
@@ -24,11 +25,14 @@ use super::panels::{self, PanelData};
 use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
+use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
 use crate::game::Player;
 use crate::game::storage::SaveEntry;
-use crate::rules::{Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Side, Square};
+use crate::rules::{
+    Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Reason, Side, Square,
+};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
@@ -52,6 +56,8 @@ pub struct Config {
     /// The budgets an analysis of the game is offered at, first selected: quick, normal and
     /// deep ([`Budget::PRESETS`]) unless a caller (a test) wants others.
     pub analysis_budgets: Vec<Budget>,
+    /// Ring the bell when the AI has moved and when a game ends.
+    pub bell: bool,
 }
 
 impl Default for Config {
@@ -66,28 +72,9 @@ impl Default for Config {
             storage: Storage::default(),
             look: Look::default(),
             analysis_budgets: Budget::PRESETS.to_vec(),
+            bell: false,
         }
     }
-}
-
-/// Whether a status message reports a problem.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub enum Tone {
-    /// Information.
-    Info,
-    /// A danger in the game: a threat to the king, an open line, a repetition.
-    Warning,
-    /// Something could not be done.
-    Error,
-}
-
-/// The line at the bottom of the screen.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct Status {
-    /// The text.
-    pub text: String,
-    /// Info or error.
-    pub tone: Tone,
 }
 
 /// What is shown over the game.
@@ -145,6 +132,12 @@ pub struct App {
     played: bool,
     ai: AiState,
     warnings: Warnings,
+    /// In the compact layout, whether the panel is shown over the board.
+    panel_shown: bool,
+    /// Whether the bell rings when the AI has moved and when a game ends.
+    bell: bool,
+    /// Whether the bell is to ring (once) after this frame.
+    ring: bool,
     quit: bool,
     size: Rect,
 }
@@ -163,13 +156,14 @@ impl App {
             Session::new(rules, config.start, config.attackers, config.defenders)
         });
         let screen = Screen::playing(&session);
+        let cursor = start_cursor(session.state().position());
         let mut app = App {
             look: config.look,
             screen,
             overlay: None,
             session,
             storage: config.storage,
-            cursor: Square::THRONE,
+            cursor,
             selected: None,
             typing: None,
             status: None,
@@ -184,6 +178,9 @@ impl App {
                 ..AiState::default()
             },
             warnings: Warnings::default(),
+            panel_shown: false,
+            bell: config.bell,
+            ring: false,
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
@@ -196,6 +193,26 @@ impl App {
             );
         }
         app
+    }
+
+    /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
+    /// on); asking clears it.
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.ring)
+    }
+
+    /// Rings the bell after this frame, if it is on.
+    fn ring(&mut self) {
+        self.ring |= self.bell;
+    }
+
+    fn toggle_bell(&mut self) {
+        self.bell = !self.bell;
+        self.info(if self.bell {
+            "bell on: it rings when the AI has moved and when a game ends".to_owned()
+        } else {
+            "bell off".to_owned()
+        });
     }
 
     /// Whether the player asked to quit.
@@ -298,10 +315,18 @@ impl App {
                     self.answer_no(q);
                     self.overlay.take()
                 }
-                Action::Save if q.offers_save() => {
-                    self.ask_save();
-                    self.overlay.take()
-                }
+                Action::Save => match q {
+                    Question::Leave { to, .. } => {
+                        self.ask_save();
+                        match self.overlay.take() {
+                            Some(Overlay::Save(prompt)) => {
+                                Some(Overlay::Save(prompt.then_leave(to)))
+                            }
+                            other => other,
+                        }
+                    }
+                    q => Some(Overlay::Question(q)),
+                },
                 _ => Some(Overlay::Question(q)),
             },
             Overlay::Save(mut prompt) => match action {
@@ -465,7 +490,7 @@ impl App {
         self.offer = None;
         self.played = true;
         self.screen = Screen::playing(&self.session);
-        self.cursor = Square::THRONE;
+        self.cursor = start_cursor(self.session.state().position());
         self.selected = None;
         self.hint = None;
         self.list_scroll = None;
@@ -490,7 +515,7 @@ impl App {
                 self.status = None;
             }
             Action::Confirm => {
-                let text = text.trim().to_owned();
+                let text = typed_move(text);
                 self.typing = None;
                 if text.is_empty() {
                     self.status = None;
@@ -511,8 +536,9 @@ impl App {
             Action::Move(dir) => self.move_cursor(dir),
             Action::Confirm => self.choose(self.cursor),
             Action::Click { column, row } => {
-                if let Some(sq) =
-                    GameLayout::new(self.size).and_then(|l| l.board.square_at(column, row))
+                if let Some(sq) = self
+                    .board_shown()
+                    .and_then(|l| l.board.square_at(column, row))
                 {
                     self.cursor = sq;
                     self.choose(sq);
@@ -531,6 +557,7 @@ impl App {
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
             Action::ToggleWarnings => self.toggle_warnings(),
+            Action::ToggleBell => self.toggle_bell(),
             Action::MoveNow => self.move_now(),
             Action::Pause => self.toggle_pause(),
             Action::Faster | Action::Slower => {
@@ -554,8 +581,30 @@ impl App {
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
             Action::Analyse => self.ask_analysis(),
+            Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
+        }
+    }
+
+    /// The layout, if the board is on screen (not covered by the panel).
+    fn board_shown(&self) -> Option<GameLayout> {
+        GameLayout::new(self.size).filter(|l| !(l.is_compact() && self.panel_shown))
+    }
+
+    /// The layout, if the panel is on screen (beside the board, or shown over it).
+    pub(super) fn panel_on_screen(&self) -> Option<GameLayout> {
+        GameLayout::new(self.size).filter(|l| !l.is_compact() || self.panel_shown)
+    }
+
+    /// Tab: in the compact layout, the panel over the board or the board again.
+    fn toggle_panel(&mut self) {
+        if GameLayout::new(self.size).is_some_and(|l| l.is_compact()) {
+            self.panel_shown = !self.panel_shown;
+        } else {
+            self.info(
+                "the panel is beside the board: Tab only switches on a small terminal".to_owned(),
+            );
         }
     }
 
@@ -576,7 +625,7 @@ impl App {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
                 "the game is over ({}): v to review, n new game, u undo",
-                panels::outcome_text(outcome)
+                panels::outcome_text(outcome, self.you())
             ));
             return false;
         }
@@ -635,9 +684,8 @@ impl App {
                 }
             }
             Some(piece) => self.error(format!(
-                "the {} on {sq} belongs to the {}; the {side} are to move",
-                piece_name(piece),
-                piece.side()
+                "the {side} are to move, not the {} on {sq}",
+                piece_name(piece)
             )),
             None => self.error(format!("no piece on {sq}: select one of the {side}")),
         }
@@ -670,6 +718,7 @@ impl App {
         }
         self.changed();
         self.info(message);
+        self.ring();
     }
 
     /// Writes the autosave now if the game has changes that are in no file (before the program
@@ -696,11 +745,17 @@ impl App {
 
     fn say_outcome(&mut self) {
         if let Some(outcome) = self.session.outcome() {
+            self.ring();
             self.info(format!(
                 "{}: v to review, n new game, u undo",
-                panels::outcome_text(outcome)
+                panels::outcome_text(outcome, self.you())
             ));
         }
+    }
+
+    /// The side the one person plays against the AI, if it is such a game.
+    fn you(&self) -> Option<Side> {
+        panels::you(self.session.game().players())
     }
 
     /// Whether a person plays either side.
@@ -714,7 +769,19 @@ impl App {
         self.cancel_thinking();
         self.selected = None;
         self.hint = None;
-        if self.session.undo() {
+        // A result off the board is taken back alone, without a move.
+        let reopened = self.session.outcome().and_then(|o| match o.reason {
+            Reason::Resignation => Some("resignation"),
+            Reason::Agreement => Some("draw agreement"),
+            Reason::Time => Some("loss on time"),
+            _ => None,
+        });
+        if let Some(what) = reopened
+            && self.session.undo()
+        {
+            self.changed();
+            self.info_warned(format!("{what} taken back: the game goes on"));
+        } else if self.session.undo() {
             if self.has_human() {
                 // Against the AI, go back to the human's turn.
                 while self.session.player(self.session.side_to_move()) != Player::Human
@@ -742,7 +809,11 @@ impl App {
                 && self.session.redo()
             {}
             self.changed();
-            self.info_warned("move played again".to_owned());
+            if self.session.outcome().is_some() {
+                self.say_outcome();
+            } else {
+                self.info_warned("move played again".to_owned());
+            }
         } else {
             self.error("nothing to redo".to_owned());
         }
@@ -823,8 +894,15 @@ impl App {
         }
     }
 
-    /// Draws the whole screen.
+    /// Draws the whole screen (in ASCII alone with `--ascii`).
     pub fn draw(&mut self, frame: &mut Frame) {
+        self.draw_views(frame);
+        if self.look.glyphs.ascii {
+            ascii::transliterate(frame.buffer_mut());
+        }
+    }
+
+    fn draw_views(&mut self, frame: &mut Frame) {
         self.size = frame.area();
         let area = frame.area();
         let Some(layout) = GameLayout::new(area) else {
@@ -845,8 +923,13 @@ impl App {
                 let (title, keys, notes) = if let Screen::Review(_) = self.screen {
                     ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
                 } else {
-                    let state = if self.warnings.on() { "on" } else { "off" };
-                    (format!("Keys · warnings {state}"), BOARD_KEYS, &[][..])
+                    let on = |b: bool| if b { "on" } else { "off" };
+                    let title = format!(
+                        "Keys · warnings {} · bell {}",
+                        on(self.warnings.on()),
+                        on(self.bell)
+                    );
+                    (title, BOARD_KEYS, &[][..])
                 };
                 let shown = dialogs::render_help(
                     &title,
@@ -869,8 +952,34 @@ impl App {
 
     fn draw_game(&self, layout: GameLayout, frame: &mut Frame) {
         let state = self.session.state();
-        let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
-        frame.render_widget(&view, layout.board.area());
+        // In the compact layout the panel, when shown, covers the board.
+        let covered = layout.is_compact() && self.panel_shown;
+        if !covered {
+            let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
+            frame.render_widget(&view, layout.board.area());
+        }
+        if !layout.is_compact() || covered {
+            self.draw_panel(layout, frame);
+        }
+        if let Some(line) = layout.turn_line {
+            let turn = match self.session.outcome() {
+                Some(outcome) => panels::banner_parts(outcome, self.you()).0,
+                None => format!("{} to move", title(self.session.side_to_move())),
+            };
+            panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
+        }
+        panels::render_status(
+            self.typing.as_deref(),
+            self.status.as_ref(),
+            self.autosave_error.is_some(),
+            &self.look,
+            layout.status,
+            frame.buffer_mut(),
+        );
+    }
+
+    fn draw_panel(&self, layout: GameLayout, frame: &mut Frame) {
+        let state = self.session.state();
         let data = PanelData {
             rules: rules_name(&self.session),
             to_move: self.session.side_to_move(),
@@ -887,20 +996,45 @@ impl App {
             autosave_error: self.autosave_error.as_deref(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
-        panels::render_status(
-            self.typing.as_deref(),
-            self.status.as_ref(),
-            self.autosave_error.is_some(),
-            &self.look,
-            layout.status,
-            frame.buffer_mut(),
-        );
     }
 }
 
 /// The preset's name, or `custom`.
 fn rules_name(session: &Session) -> &'static str {
     session.preset().map_or("custom", Preset::name)
+}
+
+/// Where the cursor starts on `position`: on the piece of the side to move nearest the
+/// throne that can move (the throne if none can).
+fn start_cursor(position: &Position) -> Square {
+    let side = position.side_to_move();
+    let distance = |sq: Square| {
+        let (file, rank) = (Square::THRONE.file(), Square::THRONE.rank());
+        sq.file().abs_diff(file) + sq.rank().abs_diff(rank)
+    };
+    Square::all()
+        .filter(|&sq| position.piece_at(sq).is_some_and(|p| p.side() == side))
+        .filter(|&sq| !position.destinations(sq).is_empty())
+        .min_by_key(|&sq| distance(sq))
+        .unwrap_or(Square::THRONE)
+}
+
+/// A typed move as the notation has it: lower case, and the two squares joined by `-` when
+/// typed together (`c5c6`) or apart (`c5 c6`). Anything else is left for the parser to name.
+fn typed_move(text: &str) -> String {
+    let text = text.trim().to_lowercase();
+    let is_square = |s: Option<&str>| {
+        s.is_some_and(|s| {
+            let b = s.as_bytes();
+            b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+        })
+    };
+    let rest = text.get(2..).unwrap_or("").trim_start();
+    if is_square(text.get(..2)) && is_square(rest.get(..2)) {
+        format!("{}-{rest}", &text[..2])
+    } else {
+        text
+    }
 }
 
 /// The name of a kind of piece in messages.

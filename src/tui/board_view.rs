@@ -216,9 +216,9 @@ impl<'a> BoardView<'a> {
         if let Some((open, close)) = brackets
             && rect.width >= 3
         {
-            let bold = Style::new().add_modifier(ratatui::style::Modifier::BOLD);
-            buf.set_string(mid_x - 1, mid_y, open, bold);
-            buf.set_string(mid_x + 1, mid_y, close, bold);
+            let bracket = self.look.theme.bracket;
+            buf.set_string(mid_x - 1, mid_y, open, bracket);
+            buf.set_string(mid_x + 1, mid_y, close, bracket);
         }
     }
 }

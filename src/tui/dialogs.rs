@@ -10,31 +10,28 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
-use super::screens::wrap;
+use super::text::{centered, highlight, printable, truncate, wrap};
 use super::theme::Look;
 use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
 
-/// A rectangle of `width`×`height` centred in `area` (clipped to it).
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let width = width.min(area.width);
-    let height = height.min(area.height);
-    Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    )
+/// The area inside a pop-up drawn in `rect`.
+fn popup_inner(rect: Rect) -> Rect {
+    Block::bordered().padding(POPUP_PADDING).inner(rect)
 }
 
-/// A cleared, bordered pop-up with `title`; returns its inner area.
+/// A column of air inside a pop-up's borders, left and right.
+const POPUP_PADDING: Padding = Padding::horizontal(1);
+
+/// A cleared, bordered pop-up with `title`; returns its inner area ([`popup_inner`]).
 fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     Clear.render(rect, buf);
-    let block = Block::bordered()
+    let block = look
+        .block()
         .title(Line::from(format!(" {title} ")).style(look.theme.heading))
         .border_style(look.theme.heading)
-        .padding(Padding::horizontal(1));
+        .padding(POPUP_PADDING);
     let inner = block.inner(rect);
     block.render(rect, buf);
     inner
@@ -78,7 +75,8 @@ pub fn render_help(
     let rect = centered(area, width, rows.saturating_add(2));
     let inner = popup(title, look, rect, buf);
     let top = top.min(lines.len().saturating_sub(usize::from(inner.height)));
-    let scrolls = lines.len() > usize::from(inner.height);
+    let lines_count = lines.len();
+    let scrolls = lines_count > usize::from(inner.height);
     Paragraph::new(lines.split_off(top)).render(inner, buf);
     // How to close it (and scroll it), on the bottom border.
     let close = Rect::new(
@@ -87,12 +85,19 @@ pub fn render_help(
         rect.width.saturating_sub(2),
         1,
     );
-    let hint = if scrolls {
-        " ↑↓ scroll · Esc or ? to close "
-    } else {
-        " Esc or ? to close "
+    let more_below = top + usize::from(inner.height) < lines_count;
+    let hint = match (scrolls, more_below) {
+        (true, true) => " ↓ more · ↑↓ scroll · Esc or ? to close ",
+        (true, false) => " ↑↓ scroll · Esc or ? to close ",
+        (false, _) => " Esc or ? to close ",
     };
     Line::styled(hint, look.theme.label).render(close, buf);
+    if top > 0 {
+        let above = Rect { y: rect.y, ..close };
+        Line::styled(" ↑ more ", look.theme.label)
+            .right_aligned()
+            .render(above, buf);
+    }
     top
 }
 
@@ -176,11 +181,6 @@ impl Question {
         }
     }
 
-    /// Whether `s` answers it by opening the save prompt.
-    pub const fn offers_save(&self) -> bool {
-        matches!(self, Question::Leave { .. })
-    }
-
     /// Draws the question in a pop-up.
     pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
         let text = self.text();
@@ -198,13 +198,17 @@ impl Question {
             Span::styled("n", look.theme.heading),
             Span::raw(" no"),
         ];
-        if self.offers_save() {
+        if let Question::Leave { to, .. } = self {
             keys.push(Span::raw("   "));
             keys.push(Span::styled("s", look.theme.heading));
-            keys.push(Span::raw(match self {
+            let save = match self {
                 // The save folder does not work: the save prompt asks for another.
                 Question::Leave { lost: Some(_), .. } => " save elsewhere",
                 _ => " save",
+            };
+            keys.push(Span::raw(match to {
+                Leaving::Quit => format!("{save} and quit"),
+                _ => format!("{save} first"),
             }));
         }
         Paragraph::new(vec![Line::raw(text), Line::default(), Line::from(keys)])
@@ -223,6 +227,8 @@ pub struct SavePrompt {
     field: PromptField,
     /// Why the last save failed, until a field changes.
     failure: Option<String>,
+    /// Where to go once saved (`s` in a question about leaving), if anywhere.
+    then: Option<Leaving>,
 }
 
 /// The field of the save prompt being typed in.
@@ -240,6 +246,7 @@ impl SavePrompt {
             text: default,
             field: PromptField::Name,
             failure: None,
+            then: None,
         }
     }
 
@@ -251,6 +258,18 @@ impl SavePrompt {
             failure: Some(why),
             ..SavePrompt::new(dir, default)
         }
+    }
+
+    /// The same prompt, leaving for `to` once the game is saved.
+    #[must_use]
+    pub const fn then_leave(mut self, to: Leaving) -> SavePrompt {
+        self.then = Some(to);
+        self
+    }
+
+    /// Where to go once the game is saved, if anywhere.
+    pub const fn leaving(&self) -> Option<Leaving> {
+        self.then
     }
 
     fn typed(&mut self) -> &mut String {
@@ -340,18 +359,15 @@ impl SavePrompt {
         );
         lines.push(Line::default());
         lines.push(Line::styled(
-            "Enter save · ↑↓ folder/name · Esc cancel",
+            match self.then {
+                None => "Enter save · ↑↓ folder/name · Esc cancel",
+                Some(Leaving::Quit) => "Enter save and quit · ↑↓ folder/name · Esc cancel",
+                Some(_) => "Enter save and go on · ↑↓ folder/name · Esc cancel",
+            },
             look.theme.label,
         ));
         Paragraph::new(lines).render(inner, buf);
     }
-}
-
-/// `text` with control characters shown as `�`.
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect()
 }
 
 /// The list of saved games to load from.
@@ -387,13 +403,17 @@ impl SavesList {
 
     /// Selects the entry drawn at screen `row` of a screen of `area`, if any.
     pub fn click(&mut self, area: Rect, row: u16) -> bool {
-        let first = SavesList::rect(area).y + 1;
-        match row.checked_sub(first).map(usize::from) {
-            Some(i) if i < self.entries.len() => {
-                self.selected = i;
-                true
-            }
-            _ => false,
+        let inner = SavesList::inner(area);
+        let top = self.top(inner);
+        let Some(offset) = row.checked_sub(inner.y).map(usize::from) else {
+            return false;
+        };
+        let i = top + offset / SavesList::ENTRY_ROWS;
+        if offset < SavesList::shown(inner) * SavesList::ENTRY_ROWS && i < self.entries.len() {
+            self.selected = i;
+            true
+        } else {
+            false
         }
     }
 
@@ -401,6 +421,9 @@ impl SavesList {
     pub fn selected(&self) -> Option<&SaveEntry> {
         self.entries.get(self.selected)
     }
+
+    /// Rows each entry takes: its name, state and date, then what it holds.
+    const ENTRY_ROWS: usize = 2;
 
     fn rect(area: Rect) -> Rect {
         centered(
@@ -410,47 +433,82 @@ impl SavesList {
         )
     }
 
+    /// The pop-up's inside, where the entries are (the title and borders around it).
+    fn inner(area: Rect) -> Rect {
+        popup_inner(SavesList::rect(area))
+    }
+
+    /// How many entries fit in `inner`, above the blank row and the keys.
+    fn shown(inner: Rect) -> usize {
+        (usize::from(inner.height.saturating_sub(2)) / SavesList::ENTRY_ROWS).max(1)
+    }
+
+    /// The first entry shown: the selected one stays in view.
+    fn top(&self, inner: Rect) -> usize {
+        self.selected
+            .saturating_sub(SavesList::shown(inner).saturating_sub(1))
+    }
+
+    /// The two rows of `entry`: its name, whether it is in play or unfinished, and its date;
+    /// then what it holds, or why it cannot be loaded.
+    fn entry_lines(&self, entry: &SaveEntry, look: &Look, width: usize) -> [Line<'static>; 2] {
+        let name = match entry.kind {
+            SaveKind::Named => entry.name.as_str(),
+            SaveKind::Autosave => "autosave",
+        };
+        let mark = match (entry.kind, &entry.summary) {
+            _ if self.in_play.contains(&entry.path) => Span::styled("in play", look.theme.label),
+            (SaveKind::Named, _) => Span::raw(""),
+            (SaveKind::Autosave, Ok(s)) if s.finished => Span::styled("finished", look.theme.label),
+            (SaveKind::Autosave, _) => Span::styled("unfinished", look.theme.heading),
+        };
+        let date = match &entry.summary {
+            Ok(s) => s.updated_text(),
+            Err(_) => String::new(),
+        };
+        let left = format!("{:<16} ", printable(name));
+        let room = width.saturating_sub(left.chars().count() + mark.width() + 1);
+        let head = Line::from(vec![
+            Span::styled(left, look.theme.heading),
+            mark,
+            Span::styled(format!(" {date:>room$}"), look.theme.label),
+        ]);
+        let body = match &entry.summary {
+            Ok(s) => Line::raw(format!("  {}", truncate(&s.text, width.saturating_sub(2)))),
+            Err(err) => Line::styled(
+                format!(
+                    "  cannot load: {}",
+                    truncate(&err.to_string(), width.saturating_sub(16))
+                ),
+                look.theme.error,
+            ),
+        };
+        [head, body]
+    }
+
     /// Draws the list.
     pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
         let rect = SavesList::rect(area);
         let title = format!("Load a game from {}", self.dir.display());
         let inner = popup(&title, look, rect, buf);
-        let rows = usize::from(inner.height.saturating_sub(2));
-        let top = self.selected.saturating_sub(rows.saturating_sub(1));
-        let mut lines: Vec<Line> = self
+        let top = self.top(inner);
+        let width = usize::from(inner.width);
+        let mut lines: Vec<Line> = Vec::new();
+        for (i, entry) in self
             .entries
             .iter()
             .enumerate()
             .skip(top)
-            .take(rows)
-            .map(|(i, e)| {
-                let summary = match &e.summary {
-                    Ok(s) => Span::raw(s.to_string()),
-                    Err(err) => Span::styled(format!("cannot load: {err}"), look.theme.error),
-                };
-                let name = match e.kind {
-                    SaveKind::Named => e.name.as_str(),
-                    SaveKind::Autosave => "autosave",
-                };
-                let mark = match (e.kind, &e.summary) {
-                    _ if self.in_play.contains(&e.path) => {
-                        Span::styled("in play    ", look.theme.label)
-                    }
-                    (SaveKind::Named, _) => Span::raw(""),
-                    (SaveKind::Autosave, Ok(s)) if s.finished => {
-                        Span::styled("finished   ", look.theme.label)
-                    }
-                    (SaveKind::Autosave, _) => Span::styled("unfinished ", look.theme.heading),
-                };
-                let name = Span::styled(format!("{:<16} ", printable(name)), look.theme.heading);
-                let line = Line::from(vec![name, mark, summary]);
-                if i == self.selected {
-                    line.style(look.theme.focus)
+            .take(SavesList::shown(inner))
+        {
+            for line in self.entry_lines(entry, look, width) {
+                lines.push(if i == self.selected {
+                    highlight(line, look.theme.focus)
                 } else {
                     line
-                }
-            })
-            .collect();
+                });
+            }
+        }
         if self.entries.is_empty() {
             lines.push(Line::raw("no saved games yet"));
         }
@@ -539,7 +597,7 @@ impl BudgetChoice {
                 Span::styled(whole, look.theme.label),
             ]);
             lines.push(if i == self.selected {
-                line.style(look.theme.focus)
+                highlight(line, look.theme.focus)
             } else {
                 line
             });

@@ -14,7 +14,7 @@ use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Widget};
 
 use super::theme::Look;
 use crate::game::{PlyAnalysis, Score, THRESHOLDS};
-use crate::rules::Side;
+use crate::rules::{Piece, Side};
 
 /// The score drawn halfway to the edge, in the evaluation's units.
 const HALFWAY: f64 = 250.0;
@@ -93,8 +93,18 @@ impl EvalGraph<'_> {
             return;
         }
         let theme = &look.theme;
-        buf.set_string(area.x, area.y, look.glyphs.attacker, theme.label);
-        buf.set_string(area.x, area.bottom() - 1, look.glyphs.king, theme.king);
+        buf.set_string(
+            area.x,
+            area.y,
+            look.glyphs.attacker,
+            theme.chip(Piece::Attacker),
+        );
+        buf.set_string(
+            area.x,
+            area.bottom() - 1,
+            look.glyphs.king,
+            theme.chip(Piece::King),
+        );
         let graph = Rect {
             x: area.x + 2,
             width: area.width - 2,
@@ -135,7 +145,7 @@ impl EvalGraph<'_> {
         };
         let datasets = runs
             .iter()
-            .flat_map(|(above, below)| [side(above, theme.label), side(below, theme.king)])
+            .flat_map(|(above, below)| [side(above, theme.label), side(below, theme.heading)])
             .collect();
         #[allow(clippy::cast_precision_loss)]
         let right = plies.max(1) as f64;

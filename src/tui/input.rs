@@ -47,6 +47,8 @@ pub enum Action {
     Hint,
     /// Turn the warnings (threats to the king, open lines, repetitions) off or on.
     ToggleWarnings,
+    /// Turn the bell (when the AI has moved, when a game ends) on or off.
+    ToggleBell,
     /// Tell the thinking AI to move now.
     MoveNow,
     /// Save the game.
@@ -81,6 +83,8 @@ pub enum Action {
     PageUp,
     /// Scroll the move list or text down by a page.
     PageDown,
+    /// Tab: in the compact layout, show the panel over the board, or the board again.
+    TogglePanel,
     /// Answer yes.
     Yes,
     /// Answer no.
@@ -110,13 +114,15 @@ pub enum Mode {
 pub fn action(event: &Event, mode: Mode) -> Option<Action> {
     match event {
         Event::Key(key) if key.kind != KeyEventKind::Release => key_action(*key, mode),
-        Event::Mouse(mouse) => mouse_action(*mouse),
+        Event::Mouse(mouse) => mouse_action(*mouse, mode),
         _ => None,
     }
 }
 
-fn mouse_action(mouse: MouseEvent) -> Option<Action> {
+fn mouse_action(mouse: MouseEvent, mode: Mode) -> Option<Action> {
     match mouse.kind {
+        // On the board a right click cancels the selection.
+        MouseEventKind::Down(MouseButton::Right) if mode == Mode::Board => Some(Action::Cancel),
         MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
             column: mouse.column,
             row: mouse.row,
@@ -155,6 +161,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         return match (key.code, mode) {
             (KeyCode::Backspace, Mode::Text) => Some(Action::Backspace),
             (KeyCode::F(1), _) => Some(Action::Help),
+            (KeyCode::Tab, Mode::Board | Mode::Review) => Some(Action::TogglePanel),
             (KeyCode::Home, Mode::Review) => Some(Action::ToStart),
             (KeyCode::End, Mode::Review) => Some(Action::ToEnd),
             _ => None,
@@ -218,6 +225,7 @@ fn board_char(c: char) -> Option<Action> {
         'r' => Action::Redo,
         't' => Action::Hint,
         'w' => Action::ToggleWarnings,
+        'b' => Action::ToggleBell,
         'm' => Action::MoveNow,
         's' => Action::Save,
         'o' => Action::Load,
@@ -240,16 +248,17 @@ fn board_char(c: char) -> Option<Action> {
 pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("arrows / h j k l", "move the cursor"),
     ("Enter / Space / click", "select a piece, then move it"),
-    ("Esc", "cancel the selection"),
+    ("Esc / right click", "cancel the selection"),
     (":", "type a move, e.g. d2-d5"),
     ("u / Ctrl-z", "undo (against the AI: to your last turn)"),
     ("r / Ctrl-r", "redo"),
-    ("t", "hint: the best move found in about 1 s"),
-    ("w", "warnings on/off: king threats, repeats"),
+    ("t", "hint: the strongest search, about 1 s"),
+    ("w / b", "warnings (threats, repeats) / bell on or off"),
     ("m", "make the thinking AI move now"),
     ("p", "pause / resume an AI-vs-AI game"),
     ("+ / -", "AI-vs-AI: faster / slower"),
     ("PgUp / PgDn", "scroll the move list"),
+    ("Tab", "small terminal: the panel / the board"),
     ("v / a", "review the game / analyse its moves"),
     ("s", "save the game"),
     ("o", "load a saved game"),
@@ -257,7 +266,6 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("x", "resign"),
     ("n", "new game"),
     ("i", "rules of this game"),
-    ("?", "this help"),
     ("q", "quit (the game is autosaved)"),
     ("Ctrl-c", "quit at once (autosaved)"),
 ];
@@ -268,12 +276,12 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("Home / End", "the start / the end of the game"),
     ("PgUp / PgDn", "ten plies back / forward"),
     ("click a move", "go to that move"),
+    ("Tab", "small terminal: the panel / the board"),
     ("a", "analyse every move: quick, normal or deep"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
     ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),
     ("i", "rules of this game"),
-    ("?", "this help"),
     ("q", "quit (the game is autosaved)"),
 ];
 
@@ -442,8 +450,13 @@ mod tests {
                 &click(MouseEventKind::Down(MouseButton::Right)),
                 Mode::Board
             ),
-            None
+            Some(Action::Cancel),
+            "a right click cancels the selection"
         );
+        for mode in [Mode::Menu, Mode::Question, Mode::Text, Mode::Review] {
+            let right = click(MouseEventKind::Down(MouseButton::Right));
+            assert_eq!(action(&right, mode), None, "{mode:?}");
+        }
         assert_eq!(action(&click(MouseEventKind::Moved), Mode::Board), None);
     }
 }

@@ -4,16 +4,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Padding, Paragraph, Widget};
+use ratatui::widgets::{Padding, Paragraph, Widget, Wrap};
 
 use std::time::Duration;
 
 use super::analysis::mark_span;
-use super::app::{Status, Tone};
-use super::screens::wrap;
+use super::text::{Status, Tone, player_text, title, wrap};
 use super::theme::Look;
 use crate::ai::{Score, SearchInfo, format_duration};
-use crate::game::{EngineKind, Player, Players, PlyAnalysis};
+use crate::game::{Player, Players, PlyAnalysis};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
@@ -64,6 +63,8 @@ pub struct Search<'a> {
     pub can_hurry: bool,
     /// The last progress report.
     pub info: Option<&'a SearchInfo>,
+    /// How long it has run.
+    pub elapsed: Duration,
 }
 
 /// `950`, `1.2k`, `123k`, `4.56M`.
@@ -98,10 +99,7 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
     let Some(search) = &ai.thinking else {
         return lines;
     };
-    let elapsed = search
-        .info
-        .map(|i| format!(" {:.1}s", i.elapsed.as_secs_f64()))
-        .unwrap_or_default();
+    let elapsed = format!(" {:.1}s", search.elapsed.as_secs_f64());
     lines.push(Line::from(vec![
         Span::styled(search.title.clone(), theme.heading),
         Span::raw(elapsed),
@@ -127,30 +125,6 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
     lines
 }
 
-/// `Attackers`, `Defenders`.
-pub fn title(side: Side) -> &'static str {
-    match side {
-        Side::Attackers => "Attackers",
-        Side::Defenders => "Defenders",
-    }
-}
-
-/// How a player is named in the panel.
-pub fn player_text(player: Player) -> String {
-    match player {
-        Player::Human => "human".to_owned(),
-        Player::Program => "program".to_owned(),
-        Player::Ai {
-            engine: EngineKind::Search,
-            level,
-        } => format!("AI {level}"),
-        Player::Ai {
-            engine: EngineKind::Random,
-            ..
-        } => "AI random".to_owned(),
-    }
-}
-
 /// A score for people: `+0.35` (in soldiers), `wins in 3`, `loses in 4`.
 pub fn score_text(score: Score) -> String {
     match score {
@@ -160,10 +134,39 @@ pub fn score_text(score: Score) -> String {
     }
 }
 
-/// The result in words: `Attackers win: the king was captured`.
-pub fn outcome_text(outcome: Outcome) -> String {
+/// The result in words: `Attackers win: the king was captured`; against the AI, for the
+/// person (who plays `you`): `You lost: the attackers win, the king was captured`.
+pub fn outcome_text(outcome: Outcome, you: Option<Side>) -> String {
     let (headline, why) = outcome_parts(outcome);
-    format!("{headline}: {why}")
+    match (you_parts(outcome, you), outcome.winner) {
+        (Some(yours), Some(winner)) => format!("{yours}: the {winner} win, {why}"),
+        _ => format!("{headline}: {why}"),
+    }
+}
+
+/// The game-over banner's headline and the line below it: as [`outcome_parts`], but against
+/// the AI `You win` or `You lost`, and below it which side won and why.
+pub fn banner_parts(outcome: Outcome, you: Option<Side>) -> (String, String) {
+    let (headline, why) = outcome_parts(outcome);
+    match you_parts(outcome, you) {
+        Some(yours) => (yours.to_owned(), format!("{headline}: {why}")),
+        None => (headline, why),
+    }
+}
+
+/// `You win` or `You lost` for the person playing `you`, if the game has a winner.
+fn you_parts(outcome: Outcome, you: Option<Side>) -> Option<&'static str> {
+    let (you, winner) = (you?, outcome.winner?);
+    Some(if winner == you { "You win" } else { "You lost" })
+}
+
+/// The side the one person plays against the AI; `None` in hot-seat and AI-vs-AI games.
+pub fn you(players: Players) -> Option<Side> {
+    match (players.attackers, players.defenders) {
+        (Player::Human, Player::Ai { .. }) => Some(Side::Attackers),
+        (Player::Ai { .. }, Player::Human) => Some(Side::Defenders),
+        _ => None,
+    }
 }
 
 /// The result as a headline (`Attackers win`, `Draw`) and the reason in words.
@@ -190,7 +193,8 @@ pub fn outcome_parts(outcome: Outcome) -> (String, String) {
 /// Draws the side panel.
 pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer) {
     let theme = &look.theme;
-    let block = Block::bordered()
+    let block = look
+        .block()
         .title(Line::from(format!(" Brandubh · {} ", data.rules)).style(theme.heading))
         .title_bottom(Line::from(" ? help  i rules  q quit ").style(theme.label))
         .padding(Padding::horizontal(1));
@@ -211,7 +215,11 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
     lines.push(Line::default());
     match data.outcome {
         Some(outcome) => {
-            let (headline, why) = outcome_parts(outcome);
+            let players = Players {
+                attackers: data.attackers,
+                defenders: data.defenders,
+            };
+            let (headline, why) = banner_parts(outcome, you(players));
             let width = usize::from(inner.width);
             lines.push(Line::styled(
                 format!("{:^width$}", format!("★ {headline} ★")),
@@ -290,8 +298,8 @@ pub fn player_line(
     let theme = &look.theme;
     let marker = if to_move == Some(side) { "▶ " } else { "  " };
     let glyph = match side {
-        Side::Attackers => Span::styled(look.glyphs.attacker, theme.attacker),
-        Side::Defenders => Span::styled(look.glyphs.king, theme.king),
+        Side::Attackers => Span::styled(look.glyphs.attacker, theme.chip(Piece::Attacker)),
+        Side::Defenders => Span::styled(look.glyphs.king, theme.chip(Piece::King)),
     };
     Line::from(vec![
         Span::styled(marker, theme.heading),
@@ -315,7 +323,7 @@ fn captured_line<'a>(start: &Position, now: &Position, side: Side, look: &'a Loo
     for _ in 0..lost {
         spans.push(Span::styled(
             look.glyphs.piece(piece),
-            look.theme.piece(piece),
+            look.theme.chip(piece),
         ));
     }
     Line::from(spans)
@@ -435,7 +443,8 @@ impl MoveListView {
                 let text = mv.to_string();
                 let pad = width.saturating_sub(text.chars().count() + mark.width());
                 spans.push(Span::styled(text, style));
-                spans.push(Span::styled(mark.content, style.patch(mark.style)));
+                // The highlight wins: the mark still shows by its characters.
+                spans.push(Span::styled(mark.content, mark.style.patch(style)));
                 spans.push(Span::styled(" ".repeat(pad), style));
                 spans.push(Span::raw(" "));
             }
@@ -447,6 +456,11 @@ impl MoveListView {
 /// The mark at the start of the status line while the game is not saved after a failed
 /// autosave.
 pub const NOT_SAVED: &str = "NOT SAVED ";
+
+/// The keys the status line recalls when it has nothing to say.
+const KEYS: &str = "arrows/hjkl move · Enter select · : type a move · ? help";
+/// The same on a narrow terminal.
+const SHORT_KEYS: &str = "Enter select · : type · ? help";
 
 /// Draws the status line: the move being typed, or the last message; after a failed autosave
 /// marked [`NOT_SAVED`] until a save succeeds.
@@ -483,12 +497,34 @@ pub fn render_status(
             };
             Line::styled(status.text.clone(), style)
         }
-        (None, None) => Line::styled(
-            "arrows/hjkl move · Enter select · : type a move · ? help",
-            look.theme.label,
-        ),
+        (None, None) => {
+            let keys = if usize::from(area.width) < KEYS.chars().count() {
+                SHORT_KEYS
+            } else {
+                KEYS
+            };
+            Line::styled(keys, look.theme.label)
+        }
     };
-    line.render(area, buf);
+    if area.height > 1 {
+        // The compact layout's two rows: long messages go on.
+        Paragraph::new(line)
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
+    } else {
+        line.render(area, buf);
+    }
+}
+
+/// Draws the compact layout's turn line: `text` (whose turn it is, or the result) and, at
+/// the right, what `Tab` shows (the board again if the panel is `shown`).
+pub fn render_turn_line(text: &str, shown: bool, look: &Look, area: Rect, buf: &mut Buffer) {
+    let tab = if shown { "Tab board" } else { "Tab panel" };
+    let tab_width = u16::try_from(tab.len()).unwrap_or(0);
+    let [left, right] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(tab_width)]).areas(area);
+    Line::styled(text.to_owned(), look.theme.heading).render(left, buf);
+    Line::styled(tab, look.theme.label).render(right, buf);
 }
 
 #[cfg(test)]
@@ -498,16 +534,50 @@ mod tests {
     #[test]
     fn outcomes_read_as_sentences() {
         assert_eq!(
-            outcome_text(Outcome::win(Side::Attackers, Reason::KingCaptured)),
+            outcome_text(Outcome::win(Side::Attackers, Reason::KingCaptured), None),
             "Attackers win: the king was captured"
         );
         assert_eq!(
-            outcome_text(Outcome::win(Side::Defenders, Reason::Resignation)),
+            outcome_text(Outcome::win(Side::Defenders, Reason::Resignation), None),
             "Defenders win: the attackers resigned"
         );
         assert_eq!(
-            outcome_text(Outcome::draw(Reason::Repetition)),
+            outcome_text(Outcome::draw(Reason::Repetition), None),
             "Draw: threefold repetition"
         );
+    }
+
+    #[test]
+    fn against_the_ai_the_result_is_the_persons_and_keeps_the_side() {
+        let captured = Outcome::win(Side::Attackers, Reason::KingCaptured);
+        assert_eq!(
+            outcome_text(captured, Some(Side::Defenders)),
+            "You lost: the attackers win, the king was captured"
+        );
+        assert_eq!(
+            banner_parts(captured, Some(Side::Attackers)),
+            (
+                "You win".to_owned(),
+                "Attackers win: the king was captured".to_owned()
+            )
+        );
+        let draw = Outcome::draw(Reason::Repetition);
+        assert_eq!(
+            outcome_text(draw, Some(Side::Attackers)),
+            "Draw: threefold repetition"
+        );
+        let human = Player::Human;
+        let ai = Player::Ai {
+            engine: crate::game::EngineKind::Search,
+            level: crate::game::Level::Easy,
+        };
+        let players = |attackers, defenders| Players {
+            attackers,
+            defenders,
+        };
+        assert_eq!(you(players(human, ai)), Some(Side::Attackers));
+        assert_eq!(you(players(ai, human)), Some(Side::Defenders));
+        assert_eq!(you(players(human, human)), None);
+        assert_eq!(you(players(ai, ai)), None);
     }
 }

@@ -14,6 +14,9 @@ use crate::rules::{Position, Rules};
 /// room for stray spaces.
 const MAX_CHARS: usize = 64;
 
+/// How to type a position, under the empty field.
+const HELP: &str = "rank 1 first: t T K, 1-7 empties, / between, a/d";
+
 /// A typed start position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PositionField {
@@ -83,10 +86,13 @@ impl PositionField {
         }
         let note = match self.start(rules) {
             Err(e) => Span::styled(e.to_string(), theme.error),
-            Ok(_) if self.text.trim().is_empty() => Span::styled(
-                "rank 1 first: t T K, digits for empty squares, / between; a or d",
-                theme.label,
-            ),
+            // The help, where it fits whole.
+            Ok(_) if self.text.trim().is_empty() => {
+                if HELP.chars().count() + indent > usize::from(area.width) {
+                    return;
+                }
+                Span::styled(HELP, theme.label)
+            }
             Ok(position) => Span::styled(
                 format!("the {} to move", position.side_to_move()),
                 theme.label,

@@ -21,7 +21,7 @@ use super::analysis::{class_style, mark_span, summary_spans};
 use super::graph::EvalGraph;
 use super::input::{Action, Direction};
 use super::panels::{self, MoveListView};
-use super::screens::wrap;
+use super::text::{title, wrap};
 use super::theme::Look;
 use crate::game::{Players, Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
@@ -81,6 +81,11 @@ impl Review {
     /// The ply shown: the number of moves played to reach the position on the board.
     pub const fn ply(self) -> usize {
         self.ply
+    }
+
+    /// The number of moves of the game reviewed.
+    pub const fn plies(self) -> usize {
+        self.plies
     }
 
     /// Goes where `step` says, never past the start or the end.
@@ -209,7 +214,7 @@ impl ReviewPanel<'_> {
             (Some(played), Some(mover)) => vec![
                 Line::styled(format!("Ply {} of {total}", self.ply.number), theme.heading),
                 Line::from(vec![
-                    Span::raw(format!("{}  ", panels::title(mover))),
+                    Span::raw(format!("{}  ", title(mover))),
                     Span::styled(played.to_string(), theme.heading),
                 ]),
             ],
@@ -217,7 +222,7 @@ impl ReviewPanel<'_> {
                 Line::styled(format!("Start · ply 0 of {total}"), theme.heading),
                 Line::raw(format!(
                     "{} to move",
-                    panels::title(self.ply.position.side_to_move())
+                    title(self.ply.position.side_to_move())
                 )),
             ],
         }
@@ -315,7 +320,7 @@ impl ReviewPanel<'_> {
     fn move_line(&self, look: &Look) -> Option<Line<'static>> {
         let (played, mover) = (self.ply.played?, self.ply.mover()?);
         let mut spans = vec![
-            Span::raw(format!("{}  ", panels::title(mover))),
+            Span::raw(format!("{}  ", title(mover))),
             Span::styled(played.to_string(), look.theme.heading),
         ];
         if let Some(analysis) = self.analysis_shown() {
@@ -328,6 +333,7 @@ impl ReviewPanel<'_> {
     pub fn render(&self, review: Review, layout: ReviewLayout, look: &Look, buf: &mut Buffer) {
         let theme = &look.theme;
         Self::block()
+            .border_set(look.glyphs.border)
             .title(Line::from(format!(" Review · {} ", self.rules)).style(theme.heading))
             .title_bottom(Line::from(" ? keys  v back ").style(theme.label))
             .render(layout.frame, buf);
@@ -504,7 +510,7 @@ mod tests {
 
     #[test]
     fn the_graph_fits_between_the_ply_and_the_list_or_gives_way() {
-        use crate::tui::layout::{GameLayout, minimum_size};
+        use crate::tui::layout::{GameLayout, wide_size};
         let panel = |w, h| GameLayout::new(Rect::new(0, 0, w, h)).unwrap().panel;
         let plain = ReviewLayout::new(panel(80, 24), false);
         assert_eq!(plain.graph, None, "no analysis, no graph");
@@ -517,7 +523,7 @@ mod tests {
         assert!(layout.list.height > LIST_MIN_ROWS, "{layout:?}");
         assert_eq!(layout.list.bottom(), layout.frame.bottom() - 1);
         // The smallest terminal keeps the ply and a list, without the graph.
-        let (w, h) = minimum_size();
+        let (w, h) = wide_size();
         let small = ReviewLayout::new(panel(w, h), true);
         assert_eq!(small.graph, None);
         assert_eq!(small.info.height, ANALYSED_INFO_ROWS);

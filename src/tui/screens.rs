@@ -6,12 +6,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget};
 
-use super::dialogs::centered;
 use super::input::{Action, Direction};
-use super::panels::player_text;
+use super::layout::wide_size;
 use super::position_field::PositionField;
+use super::text::{centered, player_text, truncate, wrap};
 use super::theme::Look;
 use crate::game::{EngineKind, Level, Player, StartError};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
@@ -87,48 +87,98 @@ pub struct SetupForm {
     position: PositionField,
 }
 
-/// The screen rows of the form's parts.
+/// The screen rows of the form's parts. Wide (from [`wide_size`] up): the presets listed
+/// one a row, the chosen one's description beside them. Compact (below it): the rules as
+/// one value cycled like the players, without a description (`i` shows the rules).
 struct SetupRows {
     frame: Rect,
+    compact: bool,
     resume: Option<u16>,
+    /// The first preset's row (compact: the one rules row).
     presets: u16,
-    summary: u16,
     attackers: u16,
     defenders: u16,
     position: u16,
     start: u16,
+    /// The first of the (at most two) rows of keys.
     keys: u16,
 }
 
 impl SetupRows {
-    const HEIGHT: u16 = 16;
+    /// The wide form's rows, without the Continue entry.
+    const HEIGHT: u16 = 15;
+    /// The compact form's rows, without the Continue entry.
+    const COMPACT_HEIGHT: u16 = 9;
+    /// The widest the form gets.
+    const WIDTH: u16 = 78;
     /// The rows the Continue entry adds: its own and a blank one below it.
     const RESUME_HEIGHT: u16 = 2;
+    /// The columns before a value: the focus marker and the label.
+    const LABEL: u16 = 13;
 
     fn new(area: Rect, form: &SetupForm) -> SetupRows {
         let resume = form.resume.is_some();
-        // On a short terminal (the smallest the game runs in) the Continue entry takes the
-        // blank rows below it and below the rules' summary, so that Start stays on screen.
-        let tight = resume && area.height < SetupRows::HEIGHT + SetupRows::RESUME_HEIGHT;
-        let extra = match (resume, tight) {
+        let (wide_w, wide_h) = wide_size();
+        let compact = area.width < wide_w || area.height < wide_h;
+        if compact {
+            let extra = u16::from(resume);
+            let frame = centered(
+                area,
+                area.width.min(SetupRows::WIDTH),
+                SetupRows::COMPACT_HEIGHT + extra,
+            );
+            let y = frame.y + extra;
+            return SetupRows {
+                frame,
+                compact,
+                resume: resume.then_some(frame.y + 1),
+                presets: y + 1,
+                attackers: y + 2,
+                defenders: y + 3,
+                position: y + 4,
+                start: y + 6,
+                keys: y + 7,
+            };
+        }
+        // On a short terminal the Continue entry takes the blank row below it, so that the
+        // keys stay on screen.
+        let extra = match (
+            resume,
+            area.height < SetupRows::HEIGHT + SetupRows::RESUME_HEIGHT,
+        ) {
             (false, _) => 0,
             (true, true) => 1,
             (true, false) => SetupRows::RESUME_HEIGHT,
         };
-        let gap = u16::from(!tight);
-        let frame = centered(area, 78, SetupRows::HEIGHT + extra + gap - 1);
+        let frame = centered(area, SetupRows::WIDTH, SetupRows::HEIGHT + extra);
         let y = frame.y + extra;
         SetupRows {
             frame,
+            compact,
             resume: resume.then_some(frame.y + 1),
             presets: y + 1,
-            summary: y + 6,
-            attackers: y + 8 + gap,
-            defenders: y + 9 + gap,
-            position: y + 10 + gap,
-            start: y + 13 + gap,
-            keys: y + 14 + gap,
+            attackers: y + 7,
+            defenders: y + 8,
+            position: y + 9,
+            start: y + 12,
+            keys: y + 13,
         }
+    }
+
+    /// Row `y` right of the focus marker's columns (two, or one on the compact form).
+    fn line(&self, y: u16) -> Rect {
+        let marker = if self.compact { 1 } else { 2 };
+        Rect::new(
+            self.frame.x + marker,
+            y,
+            self.frame.width.saturating_sub(marker),
+            1,
+        )
+    }
+
+    /// The rows the rules take.
+    fn preset_rows(&self) -> usize {
+        if self.compact { 1 } else { Preset::ALL.len() }
     }
 }
 
@@ -272,11 +322,15 @@ impl SetupForm {
             return None;
         }
         if let Some(i) = row.checked_sub(rows.presets).map(usize::from)
-            && i < Preset::ALL.len()
+            && i < rows.preset_rows()
         {
             self.focus_on(Field::Rules);
-            self.preset = Preset::ALL[i];
-            self.custom = None;
+            if rows.compact {
+                self.change(true);
+            } else {
+                self.preset = Preset::ALL[i];
+                self.custom = None;
+            }
         } else if row == rows.attackers || row == rows.defenders {
             self.focus_on(if row == rows.attackers {
                 Field::Attackers
@@ -311,48 +365,28 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
     // Two columns on the left for the focus marker.
     let line_at = |y: u16, line: Line, buf: &mut Buffer| {
         if y < f.bottom() {
-            line.render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
+            line.render(rows.line(y), buf);
         }
     };
     render_heading(form, &rows, look, buf);
-    // The label, the mark and the name take 27 columns.
-    let summary_width = usize::from(f.width.saturating_sub(2 + 27 + 1));
-    for (i, preset) in Preset::ALL.into_iter().enumerate() {
-        let chosen = form.custom.is_none() && preset == form.preset;
-        let label = if i == 0 { "Rules      " } else { "           " };
-        let mark = if chosen { "(•) " } else { "( ) " };
-        let style = if chosen {
-            focus_style(Field::Rules)
-        } else {
-            Style::new()
-        };
-        let y = rows.presets + u16::try_from(i).unwrap_or(0);
+    let rules_name = if form.custom.is_some() {
+        "custom"
+    } else {
+        form.preset.name()
+    };
+    let cycled =
+        |name: &str, field: Field| Span::styled(format!("◀ {name:^11} ▶"), focus_style(field));
+    if rows.compact {
         line_at(
-            y,
+            rows.presets,
             Line::from(vec![
-                Span::styled(label, theme.heading),
-                Span::styled(format!("{mark}{:<10}", preset.name()), style),
-                Span::styled(
-                    format!(" {}", truncate(preset.summary(), summary_width)),
-                    theme.label,
-                ),
+                Span::styled("Rules      ", theme.heading),
+                cycled(rules_name, Field::Rules),
             ]),
             buf,
         );
-    }
-    let summary_text = if form.custom.is_some() {
-        "Custom rules: those of the game played on (i shows them; ←→ picks a preset instead)"
     } else {
-        form.preset.summary()
-    };
-    let summary = wrap(summary_text, usize::from(f.width.saturating_sub(2 + 15)));
-    for (i, text) in summary.into_iter().take(2).enumerate() {
-        let y = rows.summary + u16::try_from(i).unwrap_or(0);
-        line_at(
-            y,
-            Line::styled(format!("               {text}"), theme.label),
-            buf,
-        );
+        render_presets(form, &rows, look, buf);
     }
     for (y, name, field, player) in [
         (
@@ -372,10 +406,7 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             y,
             Line::from(vec![
                 Span::styled(name, theme.heading),
-                Span::styled(
-                    format!("◀ {:^11} ▶", player_text(player)),
-                    focus_style(field),
-                ),
+                cycled(&player_text(player), field),
             ]),
             buf,
         );
@@ -391,11 +422,57 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
     );
     render_focus_marker(form, &rows, look, buf);
     let keys = if form.is_typing() {
-        "type a position · Backspace delete · ↑↓ field · Enter start · Esc back"
+        "type a position · ↑↓ field · Enter start · Esc back"
     } else {
-        "↑↓ field · ←→ change · Enter start · i rules · o load · Esc back"
+        "↑↓ ←→ choose · Enter start · i rules · o load · Esc back"
     };
-    line_at(rows.keys, Line::styled(keys, theme.label).centered(), buf);
+    for (i, text) in wrap(keys, usize::from(rows.line(0).width))
+        .into_iter()
+        .take(2)
+        .enumerate()
+    {
+        let y = rows.keys + u16::try_from(i).unwrap_or(0);
+        line_at(y, Line::styled(text, theme.label).centered(), buf);
+    }
+}
+
+/// The wide form's presets, one a row, and beside them the chosen one's description (or
+/// what custom rules are).
+fn render_presets(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let f = rows.frame;
+    for (i, preset) in Preset::ALL.into_iter().enumerate() {
+        let chosen = form.custom.is_none() && preset == form.preset;
+        let label = if i == 0 { "Rules      " } else { "           " };
+        let mark = if chosen { "(•) " } else { "( ) " };
+        let style = match (chosen, form.field() == Field::Rules) {
+            (true, true) => theme.focus,
+            _ => Style::new(),
+        };
+        let y = rows.presets + u16::try_from(i).unwrap_or(0);
+        Line::from(vec![
+            Span::styled(label, theme.heading),
+            Span::styled(format!("{mark}{}", preset.name()), style),
+        ])
+        .render(Rect::new(f.x + 2, y, SetupRows::LABEL + 14, 1), buf);
+    }
+    let description = if form.custom.is_some() {
+        "Custom rules: those of the game played on (i shows them; ←→ picks a preset instead)"
+    } else {
+        form.preset.summary()
+    };
+    // Right of the presets and of the players, down to the position field.
+    let x = f.x + 2 + SetupRows::LABEL + 17;
+    let width = f.right().saturating_sub(x);
+    let room = usize::from(rows.position - rows.presets);
+    for (i, text) in wrap(description, usize::from(width))
+        .into_iter()
+        .take(room)
+        .enumerate()
+    {
+        let y = rows.presets + u16::try_from(i).unwrap_or(0);
+        Line::styled(text, theme.label).render(Rect::new(x, y, width, 1), buf);
+    }
 }
 
 /// The position field of the new-game form and, below it, what the position means.
@@ -407,12 +484,10 @@ fn render_position(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Bu
             form.field() == Field::Position,
             &form.rules(),
             look,
-            Rect::new(
-                f.x + 2,
-                rows.position,
-                f.width.saturating_sub(2),
-                (f.bottom() - rows.position).min(2),
-            ),
+            Rect {
+                height: (f.bottom() - rows.position).min(2),
+                ..rows.line(rows.position)
+            },
             buf,
         );
     }
@@ -423,7 +498,7 @@ fn render_heading(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buf
     let f = rows.frame;
     Line::styled("Brandubh: new game", look.theme.heading)
         .centered()
-        .render(Rect::new(f.x + 2, f.y, f.width.saturating_sub(2), 1), buf);
+        .render(rows.line(f.y), buf);
     let (Some(y), Some(text)) = (rows.resume, &form.resume) else {
         return;
     };
@@ -437,7 +512,7 @@ fn render_heading(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mut Buf
         Span::styled("Continue   ", look.theme.heading),
         Span::styled(truncate(text, width), style),
     ])
-    .render(Rect::new(f.x + 2, y, f.width.saturating_sub(2), 1), buf);
+    .render(rows.line(y), buf);
 }
 
 /// The `›` left of the focused field of the new-game form.
@@ -446,7 +521,11 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
         .iter()
         .position(|&p| p == form.preset)
         .unwrap_or(0);
-    let chosen = if form.custom.is_some() { 0 } else { chosen };
+    let chosen = if form.custom.is_some() || rows.compact {
+        0
+    } else {
+        chosen
+    };
     let focus_row = match form.field() {
         Field::Continue => rows.resume.unwrap_or(rows.start),
         Field::Rules => rows.presets + u16::try_from(chosen).unwrap_or(0),
@@ -458,38 +537,6 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
     if focus_row < rows.frame.bottom() {
         buf.set_string(rows.frame.x, focus_row, "›", look.theme.heading);
     }
-}
-
-/// `text` cut to `width` characters, with `…` if it was cut.
-fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_owned()
-    } else {
-        let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-        cut.push('…');
-        cut
-    }
-}
-
-/// Greedy word wrap of `text` into lines of at most `width` characters.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let len = line.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// The rules of a preset in words, from `assets/rules/`.
@@ -643,7 +690,8 @@ impl RulesScreen {
     /// Draws the rules over the whole `area`.
     pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
         Clear.render(area, buf);
-        let block = Block::bordered()
+        let block = look
+            .block()
             .title(Line::from(format!(" Rules: {} ", self.title)).style(look.theme.heading))
             .title_bottom(Line::from(" ↑↓ PgUp PgDn scroll · Esc close ").style(look.theme.label));
         let inner = block.inner(area);
@@ -694,16 +742,6 @@ pub fn render_too_small(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wrap_keeps_words_whole_and_lines_short() {
-        let lines = wrap("the quick brown fox jumps over the lazy dog", 10);
-        assert_eq!(
-            lines,
-            ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
-        );
-        assert_eq!(wrap("", 5), Vec::<String>::new());
-    }
 
     #[test]
     fn the_form_cycles_values_and_ends_on_start() {

@@ -2,6 +2,8 @@
 //! and Unicode or ASCII piece glyphs. Pieces always differ by glyph, never by colour alone.
 
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
+use ratatui::widgets::Block;
 
 use crate::rules::{Piece, Square};
 
@@ -54,6 +56,8 @@ pub struct Theme {
     pub focus: Style,
     /// Something done well: an only move (`!`).
     pub good: Style,
+    /// The brackets around the cursor's, the selected and the hinted squares' glyphs.
+    pub bracket: Style,
 }
 
 impl Theme {
@@ -72,22 +76,23 @@ impl Theme {
         let bg = |r, g, b| Style::new().bg(Color::Rgb(r, g, b));
         Theme {
             square: [bg(222, 184, 135), bg(205, 163, 112)],
-            throne: bg(170, 120, 80).fg(Color::Rgb(90, 50, 20)),
-            corner: bg(150, 100, 65).fg(Color::Rgb(90, 50, 20)),
+            // Light enough wood for the dark pieces (at least 4.5:1 on every mark).
+            throne: bg(200, 150, 100).fg(Color::Rgb(60, 30, 10)),
+            corner: bg(200, 150, 100).fg(Color::Rgb(60, 30, 10)),
             attacker: Style::new()
                 .fg(Color::Rgb(25, 20, 20))
                 .add_modifier(Modifier::BOLD),
             defender: Style::new()
-                .fg(Color::Rgb(255, 255, 250))
+                .fg(Color::Rgb(30, 45, 110))
                 .add_modifier(Modifier::BOLD),
             king: Style::new()
-                .fg(Color::Rgb(255, 215, 0))
+                .fg(Color::Rgb(110, 0, 0))
                 .add_modifier(Modifier::BOLD),
-            cursor: bg(90, 160, 230),
+            cursor: bg(120, 180, 240),
             selected: bg(120, 200, 120),
             destination: bg(170, 215, 150).fg(Color::Rgb(30, 90, 30)),
             last_move: bg(235, 215, 110),
-            captured: bg(225, 140, 120).fg(Color::Rgb(140, 20, 20)),
+            captured: bg(225, 140, 120).fg(Color::Rgb(110, 0, 0)),
             hint: bg(200, 160, 230),
             label: Style::new().fg(Color::Gray),
             heading: Style::new()
@@ -104,6 +109,9 @@ impl Theme {
             good: Style::new()
                 .fg(Color::Rgb(130, 210, 120))
                 .add_modifier(Modifier::BOLD),
+            bracket: Style::new()
+                .fg(Color::Rgb(25, 20, 20))
+                .add_modifier(Modifier::BOLD),
         }
     }
 
@@ -111,17 +119,19 @@ impl Theme {
         let bg = |c| Style::new().bg(c);
         Theme {
             square: [bg(Color::White), bg(Color::Gray)],
-            throne: bg(Color::DarkGray).fg(Color::White),
-            corner: bg(Color::DarkGray).fg(Color::White),
+            // Only the king stops on the throne and the corners.
+            throne: bg(Color::DarkGray).fg(Color::Black),
+            corner: bg(Color::DarkGray).fg(Color::Black),
             attacker: Style::new().fg(Color::Black).add_modifier(Modifier::BOLD),
             defender: Style::new().fg(Color::Blue).add_modifier(Modifier::BOLD),
-            king: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            // Black, not red: red is too light on the marks (his glyph tells him apart).
+            king: Style::new().fg(Color::Black).add_modifier(Modifier::BOLD),
             cursor: bg(Color::Cyan),
             selected: bg(Color::LightGreen),
             destination: bg(Color::Green).fg(Color::Black),
             last_move: bg(Color::Yellow),
             captured: bg(Color::LightRed).fg(Color::Black),
-            hint: bg(Color::Magenta),
+            hint: bg(Color::LightCyan),
             label: Style::new().fg(Color::White),
             heading: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
             error: Style::new()
@@ -135,6 +145,7 @@ impl Theme {
             good: Style::new()
                 .fg(Color::LightGreen)
                 .add_modifier(Modifier::BOLD),
+            bracket: Style::new().fg(Color::Black).add_modifier(Modifier::BOLD),
         }
     }
 
@@ -161,6 +172,7 @@ impl Theme {
             banner: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             focus: Style::new().add_modifier(Modifier::REVERSED),
             good: bold,
+            bracket: bold,
         }
     }
 
@@ -171,6 +183,12 @@ impl Theme {
             Piece::Defender => self.defender,
             Piece::King => self.king,
         }
+    }
+
+    /// The style of `piece`'s glyph off the board (in the panel, the graph): on a light
+    /// square, as on the board.
+    pub fn chip(&self, piece: Piece) -> Style {
+        self.square[0].patch(self.piece(piece))
     }
 
     /// The base style of `sq`: throne, corner, or alternating squares.
@@ -204,7 +222,23 @@ pub struct Glyphs {
     pub repeat: &'static str,
     /// A square whose piece the last move captured.
     pub captured: &'static str,
+    /// The lines of frames and pop-ups.
+    pub border: border::Set<'static>,
+    /// Whether the rest of the text is drawn in ASCII too (see [`super::ascii`]).
+    pub ascii: bool,
 }
+
+/// Frames drawn with `+`, `-` and `|`.
+pub const ASCII_BORDER: border::Set<'static> = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
 
 impl Glyphs {
     /// Unicode glyphs.
@@ -217,6 +251,8 @@ impl Glyphs {
         destination: "•",
         repeat: "!",
         captured: "×",
+        border: border::PLAIN,
+        ascii: false,
     };
 
     /// Plain ASCII glyphs for terminals without good Unicode.
@@ -229,6 +265,8 @@ impl Glyphs {
         destination: ".",
         repeat: "!",
         captured: "x",
+        border: ASCII_BORDER,
+        ascii: true,
     };
 
     /// The glyph of `piece`.
@@ -261,6 +299,13 @@ impl Look {
                 Glyphs::UNICODE
             },
         }
+    }
+}
+
+impl Look {
+    /// A bordered block drawn with the glyphs' border lines.
+    pub fn block(&self) -> Block<'static> {
+        Block::bordered().border_set(self.glyphs.border)
     }
 }
 

@@ -50,12 +50,19 @@ impl SaveSummary {
     }
 }
 
+impl SaveSummary {
+    /// When the game last changed, to the minute: `2026-11-29 14:13 UTC`.
+    pub fn updated_text(&self) -> String {
+        let stamp = self.updated.to_string();
+        let minute = stamp.get(..16).unwrap_or(&stamp).replace('T', " ");
+        format!("{minute} UTC")
+    }
+}
+
 impl fmt::Display for SaveSummary {
     /// `human vs human, standard, 14 plies, ongoing, 2026-11-29 14:13 UTC`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let stamp = self.updated.to_string();
-        let minute = stamp.get(..16).unwrap_or(&stamp).replace('T', " ");
-        write!(f, "{}, {minute} UTC", self.text)
+        write!(f, "{}, {}", self.text, self.updated_text())
     }
 }
 

@@ -8,14 +8,22 @@ use super::{App, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_for};
 use crate::game::{EngineKind, Level, Player};
 use crate::rules::{Move, Side};
-use crate::tui::panels::{self, AiView, Search, score_text};
+use crate::tui::panels::{AiView, Search, score_text};
+use crate::tui::text::player_text;
 use crate::tui::worker::{JobId, Report, Worker};
 
 impl App {
     /// Lets time pass: takes the AI's reports and starts it when it is its turn. Returns
     /// whether anything changed on screen.
     pub fn tick(&mut self, now: Instant) -> bool {
+        self.ai.now = now;
         let mut changed = false;
+        // A search's time runs on screen, a tenth of a second at a time.
+        if let Some(thinking) = self.ai.thinking.as_mut() {
+            let tenths = now.saturating_duration_since(thinking.started).as_millis() / 100;
+            changed |= tenths != thinking.shown_tenths;
+            thinking.shown_tenths = tenths;
+        }
         while let Some(report) = self.ai.worker.as_mut().and_then(Worker::try_report) {
             changed |= self.on_report(report, now);
         }
@@ -53,13 +61,12 @@ impl App {
             return;
         };
         let id = worker.start(engine, level, self.session.state(), limits);
-        self.ai.thinking = Some(Thinking {
+        self.ai.thinking = Some(Thinking::new(
             id,
             side,
             purpose,
-            player: Player::Ai { engine, level },
-            info: None,
-        });
+            Player::Ai { engine, level },
+        ));
     }
 
     /// Starts the worker thread if it is not running; if it cannot be started, pauses the AI
@@ -113,6 +120,7 @@ impl App {
                         Ok(_) => {
                             self.ai.last_move_at = Some(now);
                             self.after_move();
+                            self.ring();
                         }
                         Err(e) => {
                             self.ai.paused = true;
@@ -138,17 +146,20 @@ impl App {
 
     /// What the panel shows of the AI.
     pub(super) fn ai_view(&self) -> AiView<'_> {
+        let over = self.session.outcome().is_some();
         AiView {
             thinking: self.ai.thinking.as_ref().map(|t| Search {
                 title: match t.purpose {
-                    Purpose::Move => format!("{} thinking…", panels::player_text(t.player)),
+                    Purpose::Move => format!("{} thinking…", player_text(t.player)),
                     Purpose::Hint => "Looking for a hint…".to_owned(),
                 },
                 can_hurry: t.purpose == Purpose::Move,
                 info: t.info.as_ref(),
+                elapsed: self.ai.now.saturating_duration_since(t.started),
             }),
-            paused: self.ai.paused,
-            watching: (!self.has_human()).then_some(self.ai.pace.delay()),
+            // A game that is over waits for nothing.
+            paused: self.ai.paused && !over,
+            watching: (!self.has_human() && !over).then_some(self.ai.pace.delay()),
         }
     }
 
@@ -181,6 +192,10 @@ impl App {
     }
 
     pub(super) fn toggle_pause(&mut self) {
+        if self.session.outcome().is_some() {
+            self.error("the game is over: nothing to pause".to_owned());
+            return;
+        }
         self.ai.paused = !self.ai.paused;
         if self.ai.paused {
             if self
@@ -204,12 +219,12 @@ impl App {
             Some((judged, score)) if judged == ai_side && !is_better(score) => {
                 self.agree_draw(format!(
                     "the AI ({ai_side}) accepts the draw: it sees no advantage ({})",
-                    score_text(score)
+                    judgement_text(ai_side, score)
                 ));
             }
-            Some((_, score)) => self.error(format!(
-                "the AI declines the draw: it thinks it stands better ({})",
-                score_text(score)
+            Some((judged, score)) => self.error(format!(
+                "the AI ({ai_side}) declines the draw: it thinks it stands better ({})",
+                judgement_text(judged, score)
             )),
             None => self.error("the AI declines: it has not judged the game yet".to_owned()),
         }
@@ -233,6 +248,17 @@ fn hint_text(mv: Move, info: Option<&SearchInfo>) -> String {
             format!("hint: every move loses; longest resistance {mv}, lost in {n}")
         }
         _ => format!("hint: {mv} (marked with ? ?)"),
+    }
+}
+
+/// A search score of `side`'s, for whom and in what: `+0.35 soldiers for the defenders`,
+/// `the defenders win in 1 ply`.
+fn judgement_text(side: Side, score: Score) -> String {
+    let plies = |n: u32| if n == 1 { "ply" } else { "plies" };
+    match score {
+        Score::Eval(_) => format!("{} soldiers for the {side}", score_text(score)),
+        Score::Win(n) => format!("the {side} win in {n} {}", plies(n)),
+        Score::Loss(n) => format!("the {side} lose in {n} {}", plies(n)),
     }
 }
 
@@ -262,6 +288,25 @@ pub(super) struct Thinking {
     pub(super) purpose: Purpose,
     pub(super) player: Player,
     pub(super) info: Option<SearchInfo>,
+    /// When it started.
+    pub(super) started: Instant,
+    /// The tenths of a second the panel last showed it running (it ticks on them).
+    pub(super) shown_tenths: u128,
+}
+
+impl Thinking {
+    /// Job `id`: `player`'s search for `side`, for `purpose`, starting now.
+    pub(super) fn new(id: JobId, side: Side, purpose: Purpose, player: Player) -> Thinking {
+        Thinking {
+            id,
+            side,
+            purpose,
+            player,
+            info: None,
+            started: Instant::now(),
+            shown_tenths: 0,
+        }
+    }
 }
 
 /// The AI side of the app: the worker thread (started when first needed), the search in
@@ -281,6 +326,8 @@ pub(super) struct AiState {
     pub(super) analysis: Option<Analysing>,
     /// The budgets an analysis is offered at.
     pub(super) budgets: Vec<Budget>,
+    /// The time of the last tick: what the panel's clock of a search shows.
+    pub(super) now: Instant,
 }
 
 impl Default for AiState {
@@ -300,6 +347,7 @@ impl Default for AiState {
             seed,
             analysis: None,
             budgets: Budget::PRESETS.to_vec(),
+            now: Instant::now(),
         }
     }
 }

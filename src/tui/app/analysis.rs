@@ -390,13 +390,12 @@ mod tests {
         assert_eq!(app.mode(), Mode::Board);
         assert!(app.status().unwrap().text.contains("no moves"));
         app.session.play_text("d2-e2").unwrap();
-        app.ai.thinking = Some(Thinking {
-            id: 1,
-            side: Side::Defenders,
-            purpose: Purpose::Move,
-            player: app.session.player(Side::Defenders),
-            info: None,
-        });
+        app.ai.thinking = Some(Thinking::new(
+            1,
+            Side::Defenders,
+            Purpose::Move,
+            app.session.player(Side::Defenders),
+        ));
         app.update(Action::Analyse);
         assert_eq!(app.mode(), Mode::Board);
         assert!(app.status().unwrap().text.contains("AI is thinking"));

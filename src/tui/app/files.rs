@@ -29,7 +29,9 @@ impl App {
     /// would be lost (a new game or another loaded one: the autosave keeps it otherwise).
     pub(super) fn ask_leave(&mut self, to: Leaving) {
         let lost = self.unkept();
-        if lost.is_some() || (to == Leaving::Quit && self.is_dirty()) {
+        // A finished game the autosave keeps has nothing left to lose.
+        let unsaved = self.is_dirty() && self.session.outcome().is_none();
+        if lost.is_some() || (to == Leaving::Quit && unsaved) {
             self.overlay = Some(Overlay::Question(Question::Leave { to, lost }));
         } else {
             self.leave(to);
@@ -94,7 +96,8 @@ impl App {
         match self.session.save(&path) {
             Ok(()) => {
                 self.saved_to(&path);
-                None
+                self.leave_after_save(&prompt);
+                self.overlay.take()
             }
             Err(e) if e.already_exists() => {
                 let holds = session::describe(&path);
@@ -120,12 +123,22 @@ impl App {
             mut prompt, path, ..
         } = overwrite;
         match self.session.replace(&path) {
-            Ok(()) => self.saved_to(&path),
+            Ok(()) => {
+                self.saved_to(&path);
+                self.leave_after_save(&prompt);
+            }
             Err(e) => {
                 self.error(e.to_string());
                 prompt.set_failure(e.to_string());
                 self.overlay = Some(Overlay::Save(prompt));
             }
+        }
+    }
+
+    /// Goes where the question that opened `prompt` was leaving for, if it was.
+    fn leave_after_save(&mut self, prompt: &SavePrompt) {
+        if let Some(to) = prompt.leaving() {
+            self.leave(to);
         }
     }
 

@@ -7,7 +7,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
-use super::{App, Screen, Status, Tone, rules_name};
+use super::{App, Screen, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
@@ -16,6 +16,7 @@ use crate::tui::layout::GameLayout;
 use crate::tui::panels;
 use crate::tui::review::{KEY_LINE, Review, ReviewLayout, ReviewPanel, Step};
 use crate::tui::screens::SetupForm;
+use crate::tui::text::{Status, Tone};
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
@@ -54,7 +55,8 @@ impl App {
             }
             Action::Click { column, row } => {
                 let analysed = self.shows_analysis();
-                let ply = GameLayout::new(self.size)
+                let ply = self
+                    .panel_on_screen()
                     .and_then(|l| ReviewLayout::new(l.panel, analysed).ply_at(review, column, row));
                 if let Some(ply) = ply {
                     review.go(Step::To(ply));
@@ -65,7 +67,7 @@ impl App {
                 self.stop_analysis();
                 self.update_game(action);
             }
-            Action::Help | Action::Rules | Action::Save | Action::Analyse => {
+            Action::Help | Action::Rules | Action::Save | Action::Analyse | Action::TogglePanel => {
                 self.update_game(action);
             }
             other => {
@@ -126,8 +128,15 @@ impl App {
             return;
         };
         let buf = frame.buffer_mut();
-        let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
-        (&view).render(layout.board.area(), buf);
+        let covered = layout.is_compact() && self.panel_shown;
+        if !covered {
+            let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
+            (&view).render(layout.board.area(), buf);
+        }
+        if let Some(line) = layout.turn_line {
+            let text = format!("Review: ply {} of {}", review.ply(), review.plies());
+            panels::render_turn_line(&text, covered, &self.look, line, buf);
+        }
         let analysed = self.shows_analysis();
         let panel = ReviewPanel {
             rules: rules_name(&self.session),
@@ -139,12 +148,14 @@ impl App {
             analysis: game.analysis(),
             summary: analysed.then(|| game.analysis_summary()),
         };
-        panel.render(
-            review,
-            ReviewLayout::new(layout.panel, analysed),
-            &self.look,
-            buf,
-        );
+        if !layout.is_compact() || covered {
+            panel.render(
+                review,
+                ReviewLayout::new(layout.panel, analysed),
+                &self.look,
+                buf,
+            );
+        }
         let not_saved = self.autosave_error.is_some();
         // A running analysis shows its progress, unless something went wrong.
         if let Some(underway) = self.analysis_underway()
@@ -293,13 +304,12 @@ mod tests {
             ..Config::default()
         });
         play(&mut app, "d2-e2");
-        app.ai.thinking = Some(Thinking {
-            id: 1,
-            side: Side::Defenders,
-            purpose: Purpose::Move,
-            player: app.session.player(Side::Defenders),
-            info: None,
-        });
+        app.ai.thinking = Some(Thinking::new(
+            1,
+            Side::Defenders,
+            Purpose::Move,
+            app.session.player(Side::Defenders),
+        ));
         app.update(Action::Review);
         assert_eq!(app.mode(), Mode::Board);
         assert!(app.status().unwrap().text.contains("AI is thinking"));
@@ -325,13 +335,7 @@ mod tests {
             storage: Storage::default(),
             ..Config::default()
         });
-        app.ai.thinking = Some(Thinking {
-            id: 1,
-            side: Side::Attackers,
-            purpose: Purpose::Move,
-            player: random,
-            info: None,
-        });
+        app.ai.thinking = Some(Thinking::new(1, Side::Attackers, Purpose::Move, random));
         app.update(Action::Review);
         assert_eq!(app.mode(), Mode::Review);
         assert!(app.ai.thinking.is_none(), "the AI's search was stopped");

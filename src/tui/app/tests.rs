@@ -10,6 +10,16 @@ use super::*;
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::Move;
+use crate::tui::worker::{JobId, Report};
+
+/// The AI defenders' search for their move, job `id`, begun at `started`.
+fn defenders_search(app: &App, id: JobId, started: Instant) -> Thinking {
+    let player = app.session.player(Side::Defenders);
+    Thinking {
+        started,
+        ..Thinking::new(id, Side::Defenders, Purpose::Move, player)
+    }
+}
 
 fn against_ai() -> App {
     App::new(Config {
@@ -42,6 +52,8 @@ fn ai_thinking_shows_its_search() {
             pv: vec![mv("d5-e5"), mv("d1-d2"), mv("c4-c1")],
             partial: false,
         }),
+        started: app.ai.now.checked_sub(Duration::from_millis(1450)).unwrap(),
+        shown_tenths: 14,
     });
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     terminal.draw(|f| app.draw(f)).unwrap();
@@ -353,4 +365,185 @@ fn an_autosave_that_works_again_clears_the_failure() {
     app.update(Action::Quit);
     let shown = screen(&mut app);
     assert!(shown.contains("its autosave keeps it"), "{shown}");
+}
+
+#[test]
+fn typed_moves_take_joined_spaced_and_upper_case_squares() {
+    for (typed, read) in [
+        ("c5c6", "c5-c6"),
+        ("c5 c6", "c5-c6"),
+        ("  C5-C6 ", "c5-c6"),
+        ("D1D2XC2", "d1-d2xc2"),
+        ("d1-d2xc2", "d1-d2xc2"),
+        ("z", "z"),
+        ("é5c6", "é5c6"),
+    ] {
+        assert_eq!(typed_move(typed), read, "{typed}");
+    }
+    let mut app = App::new(Config {
+        skip_setup: true,
+        ..Config::default()
+    });
+    type_move(&mut app, "D2E2");
+    type_move(&mut app, "c4 c5");
+    assert_eq!(app.session.moves().len(), 2, "{:?}", app.status());
+}
+
+#[test]
+fn the_cursor_starts_on_a_movable_piece_of_the_side_to_move() {
+    let app = App::new(Config {
+        skip_setup: true,
+        ..Config::default()
+    });
+    assert_eq!(app.cursor(), "d2".parse().unwrap());
+    let defenders: Position = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ d".parse().unwrap();
+    let app = App::new(Config {
+        skip_setup: true,
+        start: defenders,
+        ..Config::default()
+    });
+    let piece = app.session.state().position().piece_at(app.cursor());
+    assert_eq!(piece.map(Piece::side), Some(Side::Defenders));
+}
+
+#[test]
+fn against_the_ai_the_result_is_yours_and_undo_takes_back_a_resignation() {
+    let mut app = against_ai();
+    app.update(Action::Resign);
+    app.update(Action::Yes);
+    let text = &app.status().unwrap().text;
+    assert!(
+        text.starts_with("You lost: the defenders win, the attackers resigned"),
+        "{text}"
+    );
+    assert!(screen(&mut app).contains("★ You lost ★"));
+    app.update(Action::Undo);
+    assert_eq!(app.session.outcome(), None);
+    assert_eq!(
+        app.status().unwrap().text,
+        "resignation taken back: the game goes on"
+    );
+}
+
+#[test]
+fn declining_a_draw_says_for_whom_and_in_what() {
+    let mut app = against_ai();
+    app.ai.judgement = Some((Side::Defenders, Score::Win(1)));
+    app.update(Action::OfferDraw);
+    assert_eq!(
+        app.status().unwrap().text,
+        "the AI (defenders) declines the draw: it thinks it stands better \
+         (the defenders win in 1 ply)"
+    );
+    app.ai.judgement = Some((Side::Defenders, Score::Eval(-35)));
+    app.update(Action::OfferDraw);
+    assert!(
+        app.status()
+            .unwrap()
+            .text
+            .ends_with("(-0.35 soldiers for the defenders)"),
+        "{:?}",
+        app.status()
+    );
+    assert_eq!(
+        app.session.outcome().map(|o| o.reason),
+        Some(Reason::Agreement)
+    );
+}
+
+#[test]
+fn the_search_time_ticks_on_screen() {
+    let mut app = against_ai();
+    app.session.play_text("d2-e2").unwrap();
+    let t0 = Instant::now();
+    app.ai.thinking = Some(defenders_search(&app, 1, t0));
+    assert!(!app.tick(t0 + Duration::from_millis(50)), "the same tenth");
+    assert!(app.tick(t0 + Duration::from_millis(520)), "a tenth later");
+    let text = screen(&mut app);
+    assert!(text.contains("AI hard thinking… 0.5s"), "{text}");
+}
+
+#[test]
+fn a_finished_ai_game_shows_no_pause_and_pause_says_it_is_over() {
+    let mut app = App::new(Config {
+        attackers: Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Easy,
+        },
+        defenders: Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Easy,
+        },
+        skip_setup: true,
+        ..Config::default()
+    });
+    for mv in "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1".split(' ') {
+        app.session.play_text(mv).unwrap();
+    }
+    // Undo stops to look at the position; redo comes back to the end.
+    app.update(Action::Undo);
+    assert!(screen(&mut app).contains("AI paused: p to resume"));
+    app.update(Action::Redo);
+    assert!(
+        app.status().unwrap().text.starts_with("Defenders win"),
+        "{:?}",
+        app.status()
+    );
+    let text = screen(&mut app);
+    assert!(
+        !text.contains("AI paused") && !text.contains("p pause"),
+        "{text}"
+    );
+    app.update(Action::Pause);
+    assert!(app.status().unwrap().text.contains("the game is over"));
+}
+
+#[test]
+fn quitting_a_finished_autosaved_game_does_not_ask_and_save_and_quit_quits() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = || Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().join("saves")),
+        ..Config::default()
+    };
+    let mut app = App::new(config());
+    type_move(&mut app, "d2-e2");
+    app.update(Action::Resign);
+    app.update(Action::Yes);
+    app.update(Action::Quit);
+    assert!(app.should_quit(), "nothing to lose: {:?}", app.overlay);
+
+    let mut app = App::new(config());
+    type_move(&mut app, "d2-e2");
+    app.update(Action::Quit);
+    assert!(screen(&mut app).contains("s save and quit"));
+    app.update(Action::Save);
+    assert_eq!(app.mode(), Mode::Text);
+    assert!(screen(&mut app).contains("Enter save and quit"));
+    app.update(Action::Confirm);
+    assert!(app.should_quit(), "saved, then quit: {:?}", app.status());
+    assert!(!app.is_dirty());
+}
+
+#[test]
+fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
+    let mut app = against_ai();
+    assert!(!app.bell, "off by default");
+    type_move(&mut app, "d2-e2");
+    let reply = app.session.state().position().legal_moves()[0];
+    app.ai.thinking = Some(defenders_search(&app, 7, Instant::now()));
+    assert!(app.on_report(Report::Done(7, Some(reply)), Instant::now()));
+    assert!(!app.take_bell(), "off: silent");
+    app.update(Action::ToggleBell);
+    assert!(app.status().unwrap().text.starts_with("bell on"));
+    type_move(&mut app, "e2-e3");
+    assert!(!app.take_bell(), "a person's move is not rung");
+    let reply = app.session.state().position().legal_moves()[0];
+    app.ai.thinking = Some(defenders_search(&app, 8, Instant::now()));
+    assert!(app.on_report(Report::Done(8, Some(reply)), Instant::now()));
+    assert!(app.take_bell(), "the AI moved");
+    assert!(!app.take_bell(), "once");
+    app.update(Action::Resign);
+    app.update(Action::Yes);
+    assert!(app.take_bell(), "the game ended");
 }

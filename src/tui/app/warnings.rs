@@ -15,10 +15,11 @@
 #[cfg(test)]
 mod tests;
 
-use super::{App, Status, Tone};
+use super::App;
 use crate::rules::{
     Bitboard, GameState, Move, MoveText, Repetition, Rules, Side, repetition_outcome,
 };
+use crate::tui::text::{Status, Tone};
 
 /// Whether warnings are shown, and a game-ending repetition chosen once.
 #[derive(Clone, Debug)]

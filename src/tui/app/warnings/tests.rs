@@ -6,9 +6,10 @@ use ratatui::backend::TestBackend;
 use super::{decision, third_time};
 use crate::game::{Game, Player};
 use crate::rules::{Position, Preset, Side, Square};
-use crate::tui::app::{App, Config, Tone};
+use crate::tui::app::{App, Config};
 use crate::tui::input::Action;
 use crate::tui::session::Session;
+use crate::tui::text::Tone;
 
 /// A hot-seat game under `preset` from the position string `start`.
 fn from_position(preset: Preset, start: &str) -> App {

@@ -1,0 +1,142 @@
+//! Text and layout helpers shared by every view of the terminal game, and the status message
+//! type: the lowest module of `src/tui` but the theme, so that the panels, screens, dialogs
+//! and the app all point down to it.
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+
+use crate::game::{EngineKind, Player};
+use crate::rules::Side;
+
+/// Whether a status message reports a problem.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Tone {
+    /// Information.
+    Info,
+    /// A danger in the game: a threat to the king, an open line, a repetition.
+    Warning,
+    /// Something could not be done.
+    Error,
+}
+
+/// The line at the bottom of the screen.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// Info or error.
+    pub tone: Tone,
+}
+
+/// A rectangle of `width`×`height` centred in `area` (clipped to it).
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    )
+}
+
+/// Greedy word wrap of `text` into lines of at most `width` characters.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// `text` cut to `width` characters, with `…` if it was cut.
+pub fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// `text` with control characters shown as `�`.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}
+
+/// `line` drawn in `style` throughout (a selected row): every span's own colours give way,
+/// so that none is left the colour of the highlight.
+pub fn highlight(mut line: Line<'_>, style: Style) -> Line<'_> {
+    for span in &mut line.spans {
+        span.style = span.style.patch(style);
+    }
+    line.style(style)
+}
+
+/// `Attackers`, `Defenders`.
+pub const fn title(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "Attackers",
+        Side::Defenders => "Defenders",
+    }
+}
+
+/// How a player is named: `human`, `AI hard`, `AI random`.
+pub fn player_text(player: Player) -> String {
+    match player {
+        Player::Human => "human".to_owned(),
+        Player::Program => "program".to_owned(),
+        Player::Ai {
+            engine: EngineKind::Search,
+            level,
+        } => format!("AI {level}"),
+        Player::Ai {
+            engine: EngineKind::Random,
+            ..
+        } => "AI random".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_words_whole_and_lines_short() {
+        let lines = wrap("the quick brown fox jumps over the lazy dog", 10);
+        assert_eq!(
+            lines,
+            ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
+        );
+        assert_eq!(wrap("", 5), Vec::<String>::new());
+    }
+
+    #[test]
+    fn truncate_marks_a_cut() {
+        assert_eq!(truncate("abcdef", 6), "abcdef");
+        assert_eq!(truncate("abcdefg", 6), "abcde…");
+    }
+
+    #[test]
+    fn centered_clips_to_the_area() {
+        let area = Rect::new(10, 5, 20, 10);
+        assert_eq!(centered(area, 10, 4), Rect::new(15, 8, 10, 4));
+        assert_eq!(centered(area, 40, 40), area);
+    }
+}
