@@ -9,6 +9,7 @@ fn run(args: &[&str], save_dir: &std::path::Path) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(args)
         .env("BRANDUBH_SAVE_DIR", save_dir)
+        .env("BRANDUBH_CONFIG_DIR", save_dir.join("config"))
         .stdin(Stdio::null())
         .output()
         .unwrap();

@@ -25,6 +25,7 @@ use super::panels::{self, PanelData};
 use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
+use super::settings::{Settings, SettingsFile};
 use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
@@ -56,8 +57,13 @@ pub struct Config {
     /// The budgets an analysis of the game is offered at, first selected: quick, normal and
     /// deep ([`Budget::PRESETS`]) unless a caller (a test) wants others.
     pub analysis_budgets: Vec<Budget>,
-    /// Ring the bell when the AI has moved and when a game ends.
-    pub bell: bool,
+    /// The remembered choices: the bell and the warnings are taken from them, and the new-game
+    /// screen's choices and the toggles are written back to `settings_file` as they change.
+    pub settings: Settings,
+    /// Where the settings are remembered.
+    pub settings_file: SettingsFile,
+    /// Why the settings file was not used, shown on the status line at the start.
+    pub settings_warning: Option<String>,
 }
 
 impl Default for Config {
@@ -72,7 +78,9 @@ impl Default for Config {
             storage: Storage::default(),
             look: Look::default(),
             analysis_budgets: Budget::PRESETS.to_vec(),
-            bell: false,
+            settings: Settings::default(),
+            settings_file: SettingsFile::none(),
+            settings_warning: None,
         }
     }
 }
@@ -136,6 +144,9 @@ pub struct App {
     panel_shown: bool,
     /// Whether the bell rings when the AI has moved and when a game ends.
     bell: bool,
+    /// The choices remembered, as last written.
+    settings: Settings,
+    settings_file: SettingsFile,
     /// Whether the bell is to ring (once) after this frame.
     ring: bool,
     quit: bool,
@@ -177,9 +188,11 @@ impl App {
                 budgets: config.analysis_budgets,
                 ..AiState::default()
             },
-            warnings: Warnings::default(),
+            warnings: Warnings::new(config.settings.warnings),
             panel_shown: false,
-            bell: config.bell,
+            bell: config.settings.bell,
+            settings: config.settings,
+            settings_file: config.settings_file,
             ring: false,
             quit: false,
             size: Rect::new(0, 0, 80, 24),
@@ -192,7 +205,28 @@ impl App {
                     .starting_from(rules, &config.start),
             );
         }
+        match config.settings_warning {
+            // A file that could not be read is left as it is until something changes.
+            Some(warning) => {
+                app.status = Some(Status {
+                    text: warning,
+                    tone: Tone::Warning,
+                });
+            }
+            // The command line's choices (theme, ASCII, bell) are remembered at once.
+            None => app.remember(),
+        }
         app
+    }
+
+    /// Writes the remembered choices if they changed: the toggles as they are now, the rest
+    /// as last set.
+    fn remember(&mut self) {
+        self.settings.bell = self.bell;
+        self.settings.warnings = self.warnings.on();
+        if let Err(e) = self.settings_file.remember(self.settings) {
+            self.error(format!("settings not remembered: {e}"));
+        }
     }
 
     /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
@@ -213,6 +247,7 @@ impl App {
         } else {
             "bell off".to_owned()
         });
+        self.remember();
     }
 
     /// Whether the player asked to quit.
@@ -459,7 +494,14 @@ impl App {
         }
         let (rules, attackers, defenders) = form.choice();
         match form.start() {
-            Ok(start) => self.start(Session::new(rules, start, attackers, defenders)),
+            Ok(start) => {
+                // Custom rules are not a choice to remember: the preset stays as it was.
+                self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
+                self.settings.attackers = attackers;
+                self.settings.defenders = defenders;
+                self.remember();
+                self.start(Session::new(rules, start, attackers, defenders));
+            }
             Err(_) => form.focus_position(),
         }
     }
@@ -909,6 +951,23 @@ impl App {
         match &self.screen {
             Screen::Setup(form) => {
                 screens::render_setup(form, &self.look, area, frame.buffer_mut());
+                // A message (a settings file not used, a save that would not load) on the
+                // last row.
+                if let Some(status) = &self.status {
+                    let last = Rect {
+                        y: area.bottom() - 1,
+                        height: 1,
+                        ..area
+                    };
+                    panels::render_status(
+                        None,
+                        Some(status),
+                        false,
+                        &self.look,
+                        last,
+                        frame.buffer_mut(),
+                    );
+                }
             }
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(*review, layout, frame),

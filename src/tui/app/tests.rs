@@ -491,3 +491,27 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     app.update(Action::Yes);
     assert!(app.take_bell(), "the game ended");
 }
+
+#[test]
+fn a_corrupt_settings_file_is_one_warning_and_the_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, "{ bell: yes").unwrap();
+    let (settings_file, settings, settings_warning) = SettingsFile::load(path.clone());
+    let app = App::new(Config {
+        skip_setup: true,
+        settings,
+        settings_file,
+        settings_warning,
+        ..Config::default()
+    });
+    let status = app.status().unwrap();
+    assert_eq!(status.tone, Tone::Warning);
+    assert!(status.text.contains("defaults used"), "{status:?}");
+    assert!(app.warnings.on() && !app.bell, "the defaults");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "{ bell: yes",
+        "left alone until something changes"
+    );
+}
