@@ -885,3 +885,31 @@ fn choices_are_remembered_and_a_corrupt_settings_file_is_a_warning() {
     term.send("\x1b");
     assert!(term.wait_exit().success());
 }
+
+#[test]
+fn a_side_loses_on_time_and_the_save_records_it() {
+    let home = temp_home("clock");
+    let mut term = Term::start(&["play", "--clock", "3s"], &home);
+    let screen = term.wait_for("Attackers to move");
+    assert!(screen.contains("clock ● 0:0"), "{screen}");
+    term.send(":d2-e2\r");
+    term.wait_for("played d2-e2");
+    // The defenders do not move: their three seconds run out.
+    let screen = term.wait_for("the defenders ran out of time");
+    assert!(screen.contains("Attackers win"), "{screen}");
+    let [(path, moves)] = &autosaves(&home)[..] else {
+        panic!("one autosave")
+    };
+    assert_eq!(moves, &["d2-e2"]);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(record["result"]["reason"], "time", "{record}");
+    assert_eq!(record["result"]["winner"], "attackers");
+    assert_eq!(record["clock"]["defenders"]["left_ms"], 0);
+    assert_eq!(record["clock"]["control"]["main_ms"], 3000);
+    term.send("q");
+    assert!(
+        term.wait_exit().success(),
+        "finished and autosaved: no question"
+    );
+}

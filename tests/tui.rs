@@ -334,11 +334,11 @@ fn undo_and_redo_from_the_keyboard() {
 fn the_new_game_screen_starts_the_chosen_game() {
     let mut app = App::new(Config::default());
     // Focus starts on Start: go up to Rules and pick the next preset.
-    for _ in 0..4 {
+    for _ in 0..5 {
         app.update(Action::Move(Direction::Up));
     }
     app.update(Action::Move(Direction::Right));
-    for _ in 0..4 {
+    for _ in 0..5 {
         app.update(Action::Move(Direction::Down));
     }
     app.update(Action::Confirm);
@@ -597,7 +597,7 @@ fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
         assert!(text.contains(part), "{part} is missing:\n{text}");
     }
     // Down to Start: its row shows the focus marker, and a click on it starts a new game.
-    for _ in 0..5 {
+    for _ in 0..6 {
         app.update(Action::Move(Direction::Down));
     }
     let buf = render(&mut app, width, height).backend().buffer().clone();

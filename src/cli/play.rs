@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
-use crate::game::{Player, parse_start};
+use crate::game::{Player, TimeControl, parse_start};
 use crate::quote::excerpt;
 use crate::rules::{Position, Preset};
 use crate::tui::{
@@ -26,15 +26,19 @@ pub struct PlayArgs {
     /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
     #[arg(long, value_name = "PLAYER")]
     pub defenders: Option<Player>,
+    /// Play on a clock (skips the new-game screen): main time, `+` an increment after each
+    /// move, `/` overtime periods; e.g. 5m, 5m+3s, 10m/3x30s.
+    #[arg(long, value_name = "CONTROL")]
+    pub clock: Option<TimeControl>,
     /// Start from this position (skips the new-game screen): rank 1 first, then the side to
     /// move, e.g. "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".
     #[arg(long, value_name = "POS")]
     pub position: Option<String>,
     /// Continue the game in FILE (a saved game, an OpenTafl `.otg` record or a move record).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders", "position"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders", "position", "clock"])]
     pub load: Option<PathBuf>,
     /// Continue the latest unfinished game in the save folder (autosaved or saved).
-    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders", "position"])]
+    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders", "position", "clock"])]
     pub resume: bool,
     /// Folder for saves and autosaves (instead of `BRANDUBH_SAVE_DIR` or the data folder).
     #[arg(long, value_name = "DIR")]
@@ -89,7 +93,9 @@ impl PlayArgs {
             start,
             attackers: self.attackers.unwrap_or(settings.attackers),
             defenders: self.defenders.unwrap_or(settings.defenders),
+            clock: self.clock.or(settings.clock),
             skip_setup: self.rules.is_some()
+                || self.clock.is_some()
                 || self.position.is_some()
                 || self.attackers.is_some()
                 || self.defenders.is_some(),
@@ -156,10 +162,12 @@ mod tests {
             ..PlayArgs::default()
         };
         let mut app = App::new(config(&ascii, dir.path()));
-        // Up to the defenders, one to the right (the AI, easy), and start; then the bell on
-        // and the warnings off.
+        // Up to the clock, one to the right (1m), up to the defenders, one to the right (the
+        // AI, easy), and start; then the bell on and the warnings off.
         for action in [
             Action::Move(Direction::Up),
+            Action::Move(Direction::Up),
+            Action::Move(Direction::Right),
             Action::Move(Direction::Up),
             Action::Move(Direction::Right),
             Action::Confirm,
@@ -182,6 +190,11 @@ mod tests {
             "--ascii remembered"
         );
         assert!(next.settings.bell && !next.settings.warnings);
+        assert_eq!(
+            next.clock,
+            Some("1m".parse().unwrap()),
+            "the clock remembered"
+        );
         assert!(
             !next.skip_setup,
             "remembered choices fill the new-game screen"

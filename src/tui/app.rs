@@ -3,11 +3,14 @@
 
 mod ai;
 mod analysis;
+mod clock;
 mod files;
 mod review;
 #[cfg(test)]
 mod tests;
 mod warnings;
+
+use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,8 +32,8 @@ use super::settings::{Settings, SettingsFile};
 use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
-use crate::game::Player;
 use crate::game::storage::SaveEntry;
+use crate::game::{Player, TimeControl};
 use crate::rules::{
     Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Reason, Side, Square,
 };
@@ -46,6 +49,8 @@ pub struct Config {
     pub attackers: Player,
     /// Who plays the defenders.
     pub defenders: Player,
+    /// The time control, or `None` for no clock.
+    pub clock: Option<TimeControl>,
     /// Start playing at once instead of showing the new-game screen.
     pub skip_setup: bool,
     /// A game to continue (loaded from a file); it skips the new-game screen.
@@ -73,6 +78,7 @@ impl Default for Config {
             start: Position::start(),
             attackers: Player::Human,
             defenders: Player::Human,
+            clock: None,
             skip_setup: false,
             resume: None,
             storage: Storage::default(),
@@ -142,6 +148,8 @@ pub struct App {
     warnings: Warnings,
     /// In the compact layout, whether the panel is shown over the board.
     panel_shown: bool,
+    /// When the side to move's clock was last charged (the last tick).
+    clock_from: Option<Instant>,
     /// Whether the bell rings when the AI has moved and when a game ends.
     bell: bool,
     /// The choices remembered, as last written.
@@ -164,7 +172,11 @@ impl App {
             .is_some_and(Session::is_held_in_a_file);
         let rules = config.preset.rules();
         let session = config.resume.unwrap_or_else(|| {
-            Session::new(rules, config.start, config.attackers, config.defenders)
+            let session = Session::new(rules, config.start, config.attackers, config.defenders);
+            match config.clock {
+                Some(control) => session.with_clocks(control),
+                None => session,
+            }
         });
         let screen = Screen::playing(&session);
         let cursor = start_cursor(session.state().position());
@@ -190,6 +202,7 @@ impl App {
             },
             warnings: Warnings::new(config.settings.warnings),
             panel_shown: false,
+            clock_from: None,
             bell: config.settings.bell,
             settings: config.settings,
             settings_file: config.settings_file,
@@ -202,7 +215,8 @@ impl App {
         } else {
             app.show_setup(
                 SetupForm::new(config.preset, config.attackers, config.defenders)
-                    .starting_from(rules, &config.start),
+                    .starting_from(rules, &config.start)
+                    .with_clock(config.clock),
             );
         }
         match config.settings_warning {
@@ -493,14 +507,20 @@ impl App {
             return;
         }
         let (rules, attackers, defenders) = form.choice();
+        let clock = form.clock();
         match form.start() {
             Ok(start) => {
                 // Custom rules are not a choice to remember: the preset stays as it was.
                 self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
                 self.settings.attackers = attackers;
                 self.settings.defenders = defenders;
+                self.settings.clock = clock;
                 self.remember();
-                self.start(Session::new(rules, start, attackers, defenders));
+                let session = Session::new(rules, start, attackers, defenders);
+                self.start(match clock {
+                    Some(control) => session.with_clocks(control),
+                    None => session,
+                });
             }
             Err(_) => form.focus_position(),
         }
@@ -1017,9 +1037,12 @@ impl App {
             self.draw_panel(layout, frame);
         }
         if let Some(line) = layout.turn_line {
-            let turn = match self.session.outcome() {
-                Some(outcome) => panels::banner_parts(outcome, self.you()).0,
-                None => format!("{} to move", title(self.session.side_to_move())),
+            let side = self.session.side_to_move();
+            let turn = match (self.session.outcome(), self.session.clocks()) {
+                (Some(outcome), _) => panels::banner_parts(outcome, self.you()).0,
+                // The running clock says whose turn it is (the line is short).
+                (None, Some(clocks)) => format!("{} {}", title(side), clocks.text(side)),
+                (None, None) => format!("{} to move", title(side)),
             };
             panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
         }
@@ -1049,6 +1072,7 @@ impl App {
             warnings: self.warnings.on(),
             ai: self.ai_view(),
             autosave_error: self.autosave_error.as_deref(),
+            clocks: self.session.clocks(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
     }

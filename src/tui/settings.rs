@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::theme::ThemeName;
-use crate::game::Player;
 use crate::game::storage::{SaveError, write_json_atomic};
+use crate::game::{Player, TimeControl};
 use crate::rules::Preset;
 
 /// The environment variable that overrides the settings folder.
@@ -31,6 +31,8 @@ pub struct Settings {
     pub attackers: Player,
     /// Who last played the defenders.
     pub defenders: Player,
+    /// The time control last chosen, or `None` for no clock.
+    pub clock: Option<TimeControl>,
     /// The colour theme.
     pub theme: ThemeName,
     /// ASCII glyphs only.
@@ -47,6 +49,7 @@ impl Default for Settings {
             preset: Preset::default(),
             attackers: Player::Human,
             defenders: Player::Human,
+            clock: None,
             theme: ThemeName::default(),
             ascii: false,
             bell: false,
@@ -156,6 +159,7 @@ mod tests {
                 level: Level::Hard,
             },
             defenders: Player::Human,
+            clock: Some("5m+3s".parse().unwrap()),
             theme: ThemeName::HighContrast,
             ascii: true,
             bell: true,
@@ -179,6 +183,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("\"preset\": \"nielsen\""), "{text}");
         assert!(text.contains("\"theme\": \"high-contrast\""), "{text}");
+        assert!(text.contains("\"increment_ms\": 3000"), "{text}");
     }
 
     #[test]
@@ -223,7 +228,7 @@ mod tests {
     fn missing_fields_take_defaults_and_unknown_ones_are_ignored() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(SETTINGS_FILE);
-        std::fs::write(&path, r#"{"bell": true, "clock": "5m"}"#).unwrap();
+        std::fs::write(&path, r#"{"bell": true, "sound": "loud"}"#).unwrap();
         let (_, settings, warning) = SettingsFile::load(path);
         assert_eq!(warning, None);
         assert_eq!(
