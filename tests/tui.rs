@@ -1524,3 +1524,25 @@ fn the_readme_shows_the_game_as_it_is_drawn() {
         std::fs::write(path, readme).unwrap();
     }
 }
+
+#[test]
+fn the_review_plays_in_the_compact_layout_with_its_panel_behind_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    let board = screen_lines(render(&mut app, 30, 12).backend().buffer());
+    assert!(
+        board.contains("Review 24/24") && board.contains("Tab panel"),
+        "{board}"
+    );
+    assert!(
+        board.contains("Home/End") && board.contains("a analyse"),
+        "keys wrapped: {board}"
+    );
+    app.update(Action::Move(Direction::Left));
+    app.update(Action::TogglePanel);
+    let panel = screen_lines(render(&mut app, 30, 12).backend().buffer());
+    assert!(
+        panel.contains("Ply 23 of 24") && panel.contains("Tab board"),
+        "{panel}"
+    );
+}
