@@ -310,7 +310,7 @@ impl Clocks {
     pub fn text(&self, side: Side) -> String {
         let clock = self.side(side);
         let time = time_text(clock.left_ms);
-        if clock.overtime {
+        if clock.overtime && clock.periods > 0 {
             format!("{}×{time}", clock.periods)
         } else {
             time
@@ -409,6 +409,11 @@ mod tests {
         );
         assert_eq!(clocks.side(Side::Attackers).periods, 1);
         assert!(clocks.spend(Side::Attackers, SECOND * 4), "the last one");
+        assert_eq!(
+            clocks.text(Side::Attackers),
+            "0:00.0",
+            "no periods left to show"
+        );
         assert!(clocks.is_consistent());
     }
 

@@ -35,7 +35,7 @@ use crate::ai::Budget;
 use crate::game::storage::SaveEntry;
 use crate::game::{Player, TimeControl};
 use crate::rules::{
-    Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Reason, Side, Square,
+    Bitboard, IllegalMove, Move, MoveError, Outcome, Piece, Position, Preset, Reason, Side, Square,
 };
 
 /// How the game starts: the settings the command line gives.
@@ -682,8 +682,9 @@ impl App {
     fn can_move_by_hand(&mut self) -> bool {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
-                "the game is over ({}): v to review, n new game, u undo",
-                panels::outcome_text(outcome, self.you())
+                "the game is over ({}): {}",
+                panels::outcome_text(outcome, self.you()),
+                over_keys(outcome)
             ));
             return false;
         }
@@ -805,8 +806,9 @@ impl App {
         if let Some(outcome) = self.session.outcome() {
             self.ring();
             self.info(format!(
-                "{}: v to review, n new game, u undo",
-                panels::outcome_text(outcome, self.you())
+                "{}: {}",
+                panels::outcome_text(outcome, self.you()),
+                over_keys(outcome)
             ));
         }
     }
@@ -827,11 +829,16 @@ impl App {
         self.cancel_thinking();
         self.selected = None;
         self.hint = None;
-        // A result off the board is taken back alone, without a move.
-        let reopened = self.session.outcome().and_then(|o| match o.reason {
+        // A result off the board is taken back alone, without a move; but the clock that ran
+        // out would fall again at once.
+        let reason = self.session.outcome().map(|o| o.reason);
+        if reason == Some(Reason::Time) {
+            self.error("a loss on time cannot be taken back: v to review, n new game".to_owned());
+            return;
+        }
+        let reopened = reason.and_then(|reason| match reason {
             Reason::Resignation => Some("resignation"),
             Reason::Agreement => Some("draw agreement"),
-            Reason::Time => Some("loss on time"),
             _ => None,
         });
         if let Some(what) = reopened
@@ -1081,6 +1088,16 @@ impl App {
 /// The preset's name, or `custom`.
 fn rules_name(session: &Session) -> &'static str {
     session.preset().map_or("custom", Preset::name)
+}
+
+/// What can be done once the game is over: a loss on time is not undone (the clock would fall
+/// again at once).
+fn over_keys(outcome: Outcome) -> &'static str {
+    if outcome.reason == Reason::Time {
+        "v to review, n new game"
+    } else {
+        "v to review, n new game, u undo"
+    }
 }
 
 /// Where the cursor starts on `position`: on the piece of the side to move nearest the

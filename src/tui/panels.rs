@@ -232,7 +232,12 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
             ));
             lines.extend(wrap(&why, width).into_iter().map(Line::raw));
             lines.push(Line::styled("v: review  a: analyse", theme.label));
-            lines.push(Line::styled("n: new game  u: undo", theme.label));
+            let undo = if outcome.reason == Reason::Time {
+                ""
+            } else {
+                "  u: undo"
+            };
+            lines.push(Line::styled(format!("n: new game{undo}"), theme.label));
         }
         None => lines.push(Line::from(vec![
             Span::styled(title(data.to_move), theme.heading),

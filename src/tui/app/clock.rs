@@ -99,14 +99,13 @@ mod tests {
             (outcome.winner, outcome.reason),
             (Some(Side::Attackers), Reason::Time)
         );
-        assert!(
-            app.status()
-                .unwrap()
-                .text
-                .starts_with("Attackers win: the defenders ran out of time"),
-            "{:?}",
-            app.status()
+        assert_eq!(
+            app.status().unwrap().text,
+            "Attackers win: the defenders ran out of time: v to review, n new game"
         );
+        app.update(Action::Undo);
+        assert!(app.status().unwrap().text.contains("cannot be taken back"));
+        assert!(app.session.outcome().is_some());
     }
 
     #[test]
