@@ -8,6 +8,7 @@ mod files;
 mod review;
 #[cfg(test)]
 mod tests;
+mod toggles;
 mod warnings;
 
 use std::time::Instant;
@@ -172,11 +173,8 @@ impl App {
             .is_some_and(Session::is_held_in_a_file);
         let rules = config.preset.rules();
         let session = config.resume.unwrap_or_else(|| {
-            let session = Session::new(rules, config.start, config.attackers, config.defenders);
-            match config.clock {
-                Some(control) => session.with_clocks(control),
-                None => session,
-            }
+            Session::new(rules, config.start, config.attackers, config.defenders)
+                .with_clocks(config.clock)
         });
         let screen = Screen::playing(&session);
         let cursor = start_cursor(session.state().position());
@@ -231,37 +229,6 @@ impl App {
             None => app.remember(),
         }
         app
-    }
-
-    /// Writes the remembered choices if they changed: the toggles as they are now, the rest
-    /// as last set.
-    fn remember(&mut self) {
-        self.settings.bell = self.bell;
-        self.settings.warnings = self.warnings.on();
-        if let Err(e) = self.settings_file.remember(self.settings) {
-            self.error(format!("settings not remembered: {e}"));
-        }
-    }
-
-    /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
-    /// on); asking clears it.
-    pub fn take_bell(&mut self) -> bool {
-        std::mem::take(&mut self.ring)
-    }
-
-    /// Rings the bell after this frame, if it is on.
-    fn ring(&mut self) {
-        self.ring |= self.bell;
-    }
-
-    fn toggle_bell(&mut self) {
-        self.bell = !self.bell;
-        self.info(if self.bell {
-            "bell on: it rings when the AI has moved and when a game ends".to_owned()
-        } else {
-            "bell off".to_owned()
-        });
-        self.remember();
     }
 
     /// Whether the player asked to quit.
@@ -516,11 +483,7 @@ impl App {
                 self.settings.defenders = defenders;
                 self.settings.clock = clock;
                 self.remember();
-                let session = Session::new(rules, start, attackers, defenders);
-                self.start(match clock {
-                    Some(control) => session.with_clocks(control),
-                    None => session,
-                });
+                self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
             }
             Err(_) => form.focus_position(),
         }
@@ -642,27 +605,6 @@ impl App {
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
-        }
-    }
-
-    /// The layout, if the board is on screen (not covered by the panel).
-    fn board_shown(&self) -> Option<GameLayout> {
-        GameLayout::new(self.size).filter(|l| !(l.is_compact() && self.panel_shown))
-    }
-
-    /// The layout, if the panel is on screen (beside the board, or shown over it).
-    pub(super) fn panel_on_screen(&self) -> Option<GameLayout> {
-        GameLayout::new(self.size).filter(|l| !l.is_compact() || self.panel_shown)
-    }
-
-    /// Tab: in the compact layout, the panel over the board or the board again.
-    fn toggle_panel(&mut self) {
-        if GameLayout::new(self.size).is_some_and(|l| l.is_compact()) {
-            self.panel_shown = !self.panel_shown;
-        } else {
-            self.info(
-                "the panel is beside the board: Tab only switches on a small terminal".to_owned(),
-            );
         }
     }
 

@@ -186,10 +186,12 @@ impl Session {
         self.game.agree_draw()
     }
 
-    /// Plays the game on `control`'s clocks, both full.
+    /// Plays the game on `control`'s clocks, both full (`None`: on no clock).
     #[must_use]
-    pub fn with_clocks(mut self, control: TimeControl) -> Session {
-        self.game.set_clocks(Clocks::new(control));
+    pub fn with_clocks(mut self, control: Option<TimeControl>) -> Session {
+        if let Some(control) = control {
+            self.game.set_clocks(Clocks::new(control));
+        }
         self
     }
 
