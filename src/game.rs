@@ -6,6 +6,7 @@
 //! files atomically and finds the save folder.
 
 mod analysis;
+mod clock;
 pub mod import;
 mod player;
 mod record;
@@ -19,6 +20,7 @@ mod time;
 pub use analysis::{
     AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,
 };
+pub use clock::{BadTimeControl, Clocks, SideClock, TimeControl};
 pub use player::{EngineKind, Level, ParsePlayerError, Player};
 pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};

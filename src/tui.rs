@@ -19,6 +19,7 @@ mod position_field;
 mod review;
 mod screens;
 mod session;
+pub mod settings;
 mod signals;
 mod text;
 mod theme;
@@ -40,6 +41,7 @@ pub use app::{App, Config};
 pub use input::{Action, Direction, Mode};
 pub use layout::{minimum_size, wide_size};
 pub use session::{Session, Storage};
+pub use settings::{Settings, SettingsFile};
 pub use text::{Status, Tone};
 pub use theme::{Glyphs, Look, Theme, ThemeName};
 

@@ -9,6 +9,7 @@ fn run(args: &[&str], save_dir: &std::path::Path) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(args)
         .env("BRANDUBH_SAVE_DIR", save_dir)
+        .env("BRANDUBH_CONFIG_DIR", save_dir.join("config"))
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -44,6 +45,11 @@ fn bad_players_and_conflicting_options_are_refused() {
         "cannot be used with",
     );
     one_line_failure(&["--load", "x.json", "--resume"], "cannot be used with");
+    one_line_failure(&["--clock", "5x"], "\"5x\" is not a time control");
+    one_line_failure(
+        &["--load", "x.json", "--clock", "5m"],
+        "cannot be used with",
+    );
 }
 
 #[test]

@@ -50,6 +50,7 @@ impl Term {
         cmd.env("TERM", "xterm-256color");
         cmd.env("HOME", home);
         cmd.env("BRANDUBH_SAVE_DIR", home.join("saves"));
+        cmd.env("BRANDUBH_CONFIG_DIR", home.join("config"));
         // A folder of its own to start in: nothing may be written there.
         let cwd = home.join("cwd");
         std::fs::create_dir_all(&cwd).unwrap();
@@ -744,8 +745,8 @@ fn saving_over_another_save_asks_and_names_stay_in_the_save_folder() {
     outside.sort();
     assert_eq!(
         outside,
-        Vec::<PathBuf>::new(),
-        "nothing outside the save folder"
+        [home.join("config").join("settings.json")],
+        "nothing outside the save folder but the remembered settings"
     );
     let mut inside: Vec<_> = files_under(&saves)
         .iter()
@@ -860,5 +861,55 @@ fn two_instances_in_one_folder_keep_both_games() {
         games,
         [vec!["d2-c2"]],
         "the second game stays in its autosave"
+    );
+}
+
+#[test]
+fn choices_are_remembered_and_a_corrupt_settings_file_is_a_warning() {
+    let home = temp_home("settings");
+    let config = home.join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("settings.json"), "{ not json").unwrap();
+    let mut term = Term::start(&["play", "--ascii"], &home);
+    let screen = term.wait_for("settings ignored, defaults used");
+    assert!(screen.contains("Brandubh: new game"), "{screen}");
+    // Start a game (writing the settings), then quit: no moves, no question.
+    term.send("\r");
+    term.wait_for("Attackers to move");
+    term.send("q");
+    assert!(term.wait_exit().success());
+    // Without --ascii, the next run is ASCII all the same.
+    let mut term = Term::start(&["play"], &home);
+    let screen = term.wait_for("Brandubh: new game");
+    assert!(screen.is_ascii(), "{screen}");
+    term.send("\x1b");
+    assert!(term.wait_exit().success());
+}
+
+#[test]
+fn a_side_loses_on_time_and_the_save_records_it() {
+    let home = temp_home("clock");
+    let mut term = Term::start(&["play", "--clock", "3s"], &home);
+    let screen = term.wait_for("Attackers to move");
+    assert!(screen.contains("clock ● 0:0"), "{screen}");
+    term.send(":d2-e2\r");
+    term.wait_for("played d2-e2");
+    // The defenders do not move: their three seconds run out.
+    let screen = term.wait_for("the defenders ran out of time");
+    assert!(screen.contains("Attackers win"), "{screen}");
+    let [(path, moves)] = &autosaves(&home)[..] else {
+        panic!("one autosave")
+    };
+    assert_eq!(moves, &["d2-e2"]);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(record["result"]["reason"], "time", "{record}");
+    assert_eq!(record["result"]["winner"], "attackers");
+    assert_eq!(record["clock"]["defenders"]["left_ms"], 0);
+    assert_eq!(record["clock"]["control"]["main_ms"], 3000);
+    term.send("q");
+    assert!(
+        term.wait_exit().success(),
+        "finished and autosaved: no question"
     );
 }

@@ -655,3 +655,46 @@ fn comments_are_an_optional_field_aligned_with_the_moves() {
     assert!(plain.comments().iter().all(Option::is_none));
     assert!(!plain.to_json().contains("comment"));
 }
+
+#[test]
+fn clocks_are_saved_with_the_time_left_and_a_flag_fall_is_a_loss_on_time() {
+    use brandubh::game::{Clocks, TimeControl};
+    use std::time::Duration;
+    let control: TimeControl = "1m+2s/2x10s".parse().unwrap();
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    game.set_clocks(Clocks::new(control));
+    assert!(!game.spend_time(Duration::from_secs(5)));
+    game.play_text("d2-e2").unwrap();
+    let clocks = *game.clocks().unwrap();
+    assert_eq!(clocks.attackers.left_ms, 57_000, "5 s spent, 2 s back");
+    let loaded = Game::from_json(&game.to_json()).unwrap();
+    assert_eq!(loaded.clocks(), Some(&clocks));
+
+    // The defenders use up their main time and both periods.
+    assert!(!game.spend_time(Duration::from_secs(65)));
+    assert!(game.spend_time(Duration::from_secs(20)));
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Side::Attackers));
+    assert_eq!(outcome.reason, Reason::Time);
+    let text = game.to_json();
+    assert!(text.contains("\"reason\": \"time\""), "{text}");
+    assert_eq!(Game::from_json(&text).unwrap().outcome(), Some(outcome));
+    assert!(
+        !game.spend_time(Duration::from_secs(60)),
+        "a game over runs no clock"
+    );
+
+    // Times that cannot be the control's are refused.
+    let bad = text.replace("\"periods\": 0,", "\"periods\": 7,");
+    assert_ne!(bad, text);
+    let e = Game::from_json(&bad).unwrap_err().to_string();
+    assert!(
+        e.contains("cannot be those of the time control 1m+2s/2x10s"),
+        "{e}"
+    );
+}

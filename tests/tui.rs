@@ -334,11 +334,11 @@ fn undo_and_redo_from_the_keyboard() {
 fn the_new_game_screen_starts_the_chosen_game() {
     let mut app = App::new(Config::default());
     // Focus starts on Start: go up to Rules and pick the next preset.
-    for _ in 0..4 {
+    for _ in 0..5 {
         app.update(Action::Move(Direction::Up));
     }
     app.update(Action::Move(Direction::Right));
-    for _ in 0..4 {
+    for _ in 0..5 {
         app.update(Action::Move(Direction::Down));
     }
     app.update(Action::Confirm);
@@ -597,7 +597,7 @@ fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
         assert!(text.contains(part), "{part} is missing:\n{text}");
     }
     // Down to Start: its row shows the focus marker, and a click on it starts a new game.
-    for _ in 0..5 {
+    for _ in 0..6 {
         app.update(Action::Move(Direction::Down));
     }
     let buf = render(&mut app, width, height).backend().buffer().clone();
@@ -1523,4 +1523,26 @@ fn the_readme_shows_the_game_as_it_is_drawn() {
     if update {
         std::fs::write(path, readme).unwrap();
     }
+}
+
+#[test]
+fn the_review_plays_in_the_compact_layout_with_its_panel_behind_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = review_analysed(dir.path());
+    let board = screen_lines(render(&mut app, 30, 12).backend().buffer());
+    assert!(
+        board.contains("Review 24/24") && board.contains("Tab panel"),
+        "{board}"
+    );
+    assert!(
+        board.contains("Home/End") && board.contains("a analyse"),
+        "keys wrapped: {board}"
+    );
+    app.update(Action::Move(Direction::Left));
+    app.update(Action::TogglePanel);
+    let panel = screen_lines(render(&mut app, 30, 12).backend().buffer());
+    assert!(
+        panel.contains("Ply 23 of 24") && panel.contains("Tab board"),
+        "{panel}"
+    );
 }

@@ -7,10 +7,12 @@ use clap::Args;
 
 use super::CliError;
 use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
-use crate::game::{Player, parse_start};
+use crate::game::{Player, TimeControl, parse_start};
 use crate::quote::excerpt;
 use crate::rules::{Position, Preset};
-use crate::tui::{self, Config, Ending, Look, Session, Storage, ThemeName};
+use crate::tui::{
+    self, Config, Ending, Look, Session, Settings, SettingsFile, Storage, ThemeName, settings,
+};
 
 /// Arguments of `brandubh play`.
 #[derive(Args, Debug, Clone, Default)]
@@ -24,40 +26,63 @@ pub struct PlayArgs {
     /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
     #[arg(long, value_name = "PLAYER")]
     pub defenders: Option<Player>,
+    /// Play on a clock (skips the new-game screen): main time, `+` an increment after each
+    /// move, `/` overtime periods; e.g. 5m, 5m+3s, 10m/3x30s.
+    #[arg(long, value_name = "CONTROL")]
+    pub clock: Option<TimeControl>,
     /// Start from this position (skips the new-game screen): rank 1 first, then the side to
     /// move, e.g. "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".
     #[arg(long, value_name = "POS")]
     pub position: Option<String>,
     /// Continue the game in FILE (a saved game, an OpenTafl `.otg` record or a move record).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders", "position"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "rules", "attackers", "defenders", "position", "clock"])]
     pub load: Option<PathBuf>,
     /// Continue the latest unfinished game in the save folder (autosaved or saved).
-    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders", "position"])]
+    #[arg(long, conflicts_with_all = ["rules", "attackers", "defenders", "position", "clock"])]
     pub resume: bool,
     /// Folder for saves and autosaves (instead of `BRANDUBH_SAVE_DIR` or the data folder).
     #[arg(long, value_name = "DIR")]
     pub save_dir: Option<PathBuf>,
-    /// Plain ASCII glyphs, for terminals without good Unicode.
-    #[arg(long)]
-    pub ascii: bool,
-    /// Colour theme (colours are off when `NO_COLOR` is set).
-    #[arg(long, value_enum, default_value_t = ThemeName::Default)]
-    pub theme: ThemeName,
-    /// Ring the terminal's bell when the AI has moved and when a game ends (`b` toggles it).
-    #[arg(long)]
-    pub bell: bool,
+    /// ASCII only, for terminals without good Unicode (`--ascii=false` for Unicode again;
+    /// remembered).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub ascii: Option<bool>,
+    /// Colour theme (colours are off when `NO_COLOR` is set; remembered).
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeName>,
+    /// Ring the terminal's bell when the AI has moved and when a game ends (`b` toggles it;
+    /// `--bell=false` for none; remembered).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub bell: Option<bool>,
 }
 
 impl PlayArgs {
-    /// The game's settings, with games saved in `storage`; `no_color` is whether `NO_COLOR`
-    /// asks for no colours. A game to load that cannot be loaded is an error.
-    pub fn config(&self, storage: Storage, no_color: bool) -> Result<Config, CliError> {
+    /// The game's settings, with games saved in `storage` and choices remembered in the file
+    /// at `settings` (if any; what the command line does not say comes from there); `no_color`
+    /// is whether `NO_COLOR` asks for no colours. A game to load that cannot be loaded is an
+    /// error; a settings file that cannot be read is not.
+    pub fn config(
+        &self,
+        storage: Storage,
+        settings: Option<PathBuf>,
+        no_color: bool,
+    ) -> Result<Config, CliError> {
+        let (settings_file, remembered, settings_warning) = match settings {
+            Some(path) => SettingsFile::load(path),
+            None => (SettingsFile::none(), Settings::default(), None),
+        };
+        let settings = Settings {
+            theme: self.theme.unwrap_or(remembered.theme),
+            ascii: self.ascii.unwrap_or(remembered.ascii),
+            bell: self.bell.unwrap_or(remembered.bell),
+            ..remembered
+        };
         let resume = match (&self.load, self.resume) {
             (Some(path), _) => Some(Session::load(path).map_err(|e| CliError::new(e.to_string()))?),
             (None, true) => Some(resume_latest(&storage)?),
             (None, false) => None,
         };
-        let preset = self.rules.unwrap_or_default();
+        let preset = self.rules.unwrap_or(settings.preset);
         let start = match &self.position {
             Some(text) => parse_start(&preset.rules(), text)
                 .map_err(|e| CliError::new(format!("--position \"{}\": {e}", excerpt(text))))?,
@@ -66,16 +91,20 @@ impl PlayArgs {
         Ok(Config {
             preset,
             start,
-            attackers: self.attackers.unwrap_or(Player::Human),
-            defenders: self.defenders.unwrap_or(Player::Human),
+            attackers: self.attackers.unwrap_or(settings.attackers),
+            defenders: self.defenders.unwrap_or(settings.defenders),
+            clock: self.clock.or(settings.clock),
             skip_setup: self.rules.is_some()
+                || self.clock.is_some()
                 || self.position.is_some()
                 || self.attackers.is_some()
                 || self.defenders.is_some(),
             resume,
             storage,
-            look: Look::new(self.theme, !no_color, self.ascii),
-            bell: self.bell,
+            look: Look::new(settings.theme, !no_color, settings.ascii),
+            settings,
+            settings_file,
+            settings_warning,
             ..Config::default()
         })
     }
@@ -105,8 +134,99 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         .save_dir
         .clone()
         .map_or_else(Storage::default_places, Storage::in_dir);
-    let config = args.config(storage, no_color())?;
+    let config = args.config(storage, settings::default_path(), no_color())?;
     tui::run(config)
         .map(Ending::exit_code)
         .map_err(|e| CliError::new(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::tui::{Action, App, Direction, Mode};
+
+    /// The configuration `args` give with the settings file `path` and the saves in `dir`.
+    fn config(args: &PlayArgs, dir: &std::path::Path) -> Config {
+        let path = dir.join("config").join("settings.json");
+        args.config(Storage::in_dir(dir.join("saves")), Some(path), false)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_new_game_choices_and_the_toggles_are_remembered_for_the_next_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let ascii = PlayArgs {
+            ascii: Some(true),
+            ..PlayArgs::default()
+        };
+        let mut app = App::new(config(&ascii, dir.path()));
+        // Up to the clock, one to the right (1m), up to the defenders, one to the right (the
+        // AI, easy), and start; then the bell on and the warnings off.
+        for action in [
+            Action::Move(Direction::Up),
+            Action::Move(Direction::Up),
+            Action::Move(Direction::Right),
+            Action::Move(Direction::Up),
+            Action::Move(Direction::Right),
+            Action::Confirm,
+            Action::ToggleBell,
+            Action::ToggleWarnings,
+        ] {
+            app.update(action);
+        }
+        assert_eq!(app.mode(), Mode::Board);
+        let chosen = app.session().player(crate::rules::Side::Defenders);
+        assert_ne!(chosen, Player::Human);
+
+        // The next run, without options, starts from them.
+        let next = config(&PlayArgs::default(), dir.path());
+        assert_eq!(next.settings_warning, None);
+        assert_eq!(next.defenders, chosen);
+        assert_eq!(next.attackers, Player::Human);
+        assert!(
+            next.settings.ascii && next.look.glyphs.ascii,
+            "--ascii remembered"
+        );
+        assert!(next.settings.bell && !next.settings.warnings);
+        assert_eq!(
+            next.clock,
+            Some("1m".parse().unwrap()),
+            "the clock remembered"
+        );
+        assert!(
+            !next.skip_setup,
+            "remembered choices fill the new-game screen"
+        );
+        // The command line still decides.
+        let unicode = PlayArgs {
+            ascii: Some(false),
+            theme: Some(ThemeName::HighContrast),
+            ..PlayArgs::default()
+        };
+        let next = config(&unicode, dir.path());
+        assert!(!next.look.glyphs.ascii);
+        assert_eq!(next.settings.theme, ThemeName::HighContrast);
+    }
+
+    #[test]
+    fn a_corrupt_settings_file_starts_with_the_defaults_and_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config").join("settings.json");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{ \"bell\": tru").unwrap();
+        let config = config(&PlayArgs::default(), dir.path());
+        assert_eq!(config.settings, Settings::default());
+        let warning = config.settings_warning.clone().unwrap();
+        assert!(
+            warning.contains("settings.json") && !warning.contains('\n'),
+            "{warning}"
+        );
+        let app = App::new(config);
+        assert_eq!(
+            app.status().map(|s| s.text.as_str()),
+            Some(warning.as_str())
+        );
+    }
 }

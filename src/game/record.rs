@@ -1,12 +1,13 @@
 //! The game record: rules, start, moves, players, result and timestamps, with undo and redo.
 
 use std::fmt;
+use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
-use super::{Player, Timestamp};
+use super::{Clocks, Player, Timestamp};
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
     Preset, Reason, Rules, Side,
@@ -130,6 +131,8 @@ pub struct Game {
     /// Undone moves with their comments and analyses, the next one to redo last.
     redo: Vec<Undone>,
     players: Players,
+    /// The clocks, if the game is played on a time control.
+    clocks: Option<Clocks>,
     created: Timestamp,
     updated: Timestamp,
 }
@@ -158,6 +161,7 @@ impl Game {
             start_comment: None,
             redo: Vec::new(),
             players,
+            clocks: None,
             created: now,
             updated: now,
         }
@@ -291,6 +295,11 @@ impl Game {
         self.analysis.push(analysis);
         if !keep_redo {
             self.redo.clear();
+            // A move played (not one played again): the mover's increment or fresh period.
+            let mover = self.state.position().side_to_move().opponent();
+            if let Some(clocks) = self.clocks.as_mut() {
+                clocks.moved(mover);
+            }
         }
         self.touch();
         done
@@ -453,6 +462,27 @@ impl Game {
     /// Both players agree to a draw.
     pub fn agree_draw(&mut self) -> Result<(), AlreadyOver> {
         self.conclude(Outcome::draw(Reason::Agreement))
+    }
+
+    /// The clocks, if the game is played on a time control.
+    pub const fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+
+    /// Plays the game on `clocks` from now on (a new game's full clocks, or a saved game's).
+    pub const fn set_clocks(&mut self, clocks: Clocks) {
+        self.clocks = Some(clocks);
+    }
+
+    /// Runs the clock of the side to move for `elapsed`; if its flag falls, the game ends, lost
+    /// on time. Returns whether it did. Nothing runs in a game that is over or has no clocks.
+    pub fn spend_time(&mut self, elapsed: Duration) -> bool {
+        let side = self.state.position().side_to_move();
+        let fell = match self.clocks.as_mut() {
+            Some(clocks) if self.state.outcome().is_none() => clocks.spend(side, elapsed),
+            _ => false,
+        };
+        fell && self.lose_on_time(side).is_ok()
     }
 
     /// `side` runs out of time: the other side wins.

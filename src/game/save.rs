@@ -12,7 +12,7 @@ use super::analysis::{AnalysisError, SavedPly};
 use super::import::RecordError;
 use super::record::{Game, Players, has_winner, is_off_board};
 use super::schema;
-use super::{ParseTimestampError, Timestamp};
+use super::{Clocks, ParseTimestampError, TimeControl, Timestamp};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
@@ -78,6 +78,9 @@ struct SaveOut {
     /// Written only when a move is analysed.
     #[serde(skip_serializing_if = "Option::is_none")]
     analysis: Option<Vec<Option<SavedPly>>>,
+    /// Written only for a game on a time control.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<Clocks>,
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
@@ -137,6 +140,10 @@ pub(super) struct SaveIn {
     /// attacking soldier; a win in n plies is 30000 - n, a loss in n plies n - 30000.
     #[serde(default)]
     analysis: Option<Vec<Option<SavedPly>>>,
+    /// Optional: the time control of a game played on one and each side's time left when it
+    /// was saved (the clocks go on from there).
+    #[serde(default)]
+    clock: Option<Clocks>,
 }
 
 /// How the game ended.
@@ -184,6 +191,7 @@ impl Game {
                     .map(|ply| ply.as_ref().map(SavedPly::from))
                     .collect()
             }),
+            clock: self.clocks().copied(),
         }
     }
 
@@ -399,6 +407,12 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
                 error,
             })?;
     }
+    if let Some(clocks) = save.clock {
+        if !clocks.is_consistent() {
+            return Err(LoadErrorKind::BadClock(clocks.control));
+        }
+        game.set_clocks(clocks);
+    }
     game.set_timestamps(created, updated);
     Ok(game)
 }
@@ -558,6 +572,9 @@ pub enum LoadErrorKind {
     /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
     /// draw with a winner).
     ImpossibleResult(Outcome),
+    /// `clock` holds times that cannot be those of its time control (more overtime periods
+    /// than it has, overtime without any).
+    BadClock(TimeControl),
     /// `analysis` does not have one entry per move.
     AnalysisLength {
         /// Entries in `analysis`.
@@ -673,6 +690,10 @@ impl fmt::Display for LoadErrorKind {
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")
             }
+            Self::BadClock(control) => write!(
+                f,
+                "clock: the times left cannot be those of the time control {control}"
+            ),
             Self::AnalysisLength { entries, moves } => write!(
                 f,
                 "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analysed)"

@@ -100,6 +100,20 @@ pub fn write_text_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
     )
 }
 
+/// Writes `value` to `path` as pretty JSON with a final newline, atomically as [`save_atomic`]
+/// writes a game (the terminal game's settings use it).
+pub fn write_json_atomic(path: &Path, value: &impl serde::Serialize) -> Result<(), SaveError> {
+    write_atomic(
+        path,
+        Existing::Replace,
+        |out| {
+            serde_json::to_writer_pretty(&mut *out, value)?;
+            out.write_all(b"\n")
+        },
+        |_| Ok(()),
+    )
+}
+
 /// Saves `game` in `dir` as a new file named `name(n)` for the first `n` from `first` whose
 /// file does not exist, never replacing a file (see [`save_new`]). Returns the file.
 pub fn save_first_free(

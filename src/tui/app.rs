@@ -3,11 +3,15 @@
 
 mod ai;
 mod analysis;
+mod clock;
 mod files;
 mod review;
 #[cfg(test)]
 mod tests;
+mod toggles;
 mod warnings;
+
+use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -25,13 +29,14 @@ use super::panels::{self, PanelData};
 use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
+use super::settings::{Settings, SettingsFile};
 use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
-use crate::game::Player;
 use crate::game::storage::SaveEntry;
+use crate::game::{Player, TimeControl};
 use crate::rules::{
-    Bitboard, IllegalMove, Move, MoveError, Piece, Position, Preset, Reason, Side, Square,
+    Bitboard, IllegalMove, Move, MoveError, Outcome, Piece, Position, Preset, Reason, Side, Square,
 };
 
 /// How the game starts: the settings the command line gives.
@@ -45,6 +50,8 @@ pub struct Config {
     pub attackers: Player,
     /// Who plays the defenders.
     pub defenders: Player,
+    /// The time control, or `None` for no clock.
+    pub clock: Option<TimeControl>,
     /// Start playing at once instead of showing the new-game screen.
     pub skip_setup: bool,
     /// A game to continue (loaded from a file); it skips the new-game screen.
@@ -56,8 +63,13 @@ pub struct Config {
     /// The budgets an analysis of the game is offered at, first selected: quick, normal and
     /// deep ([`Budget::PRESETS`]) unless a caller (a test) wants others.
     pub analysis_budgets: Vec<Budget>,
-    /// Ring the bell when the AI has moved and when a game ends.
-    pub bell: bool,
+    /// The remembered choices: the bell and the warnings are taken from them, and the new-game
+    /// screen's choices and the toggles are written back to `settings_file` as they change.
+    pub settings: Settings,
+    /// Where the settings are remembered.
+    pub settings_file: SettingsFile,
+    /// Why the settings file was not used, shown on the status line at the start.
+    pub settings_warning: Option<String>,
 }
 
 impl Default for Config {
@@ -67,12 +79,15 @@ impl Default for Config {
             start: Position::start(),
             attackers: Player::Human,
             defenders: Player::Human,
+            clock: None,
             skip_setup: false,
             resume: None,
             storage: Storage::default(),
             look: Look::default(),
             analysis_budgets: Budget::PRESETS.to_vec(),
-            bell: false,
+            settings: Settings::default(),
+            settings_file: SettingsFile::none(),
+            settings_warning: None,
         }
     }
 }
@@ -134,8 +149,13 @@ pub struct App {
     warnings: Warnings,
     /// In the compact layout, whether the panel is shown over the board.
     panel_shown: bool,
+    /// When the side to move's clock was last charged (the last tick).
+    clock_from: Option<Instant>,
     /// Whether the bell rings when the AI has moved and when a game ends.
     bell: bool,
+    /// The choices remembered, as last written.
+    settings: Settings,
+    settings_file: SettingsFile,
     /// Whether the bell is to ring (once) after this frame.
     ring: bool,
     quit: bool,
@@ -154,6 +174,7 @@ impl App {
         let rules = config.preset.rules();
         let session = config.resume.unwrap_or_else(|| {
             Session::new(rules, config.start, config.attackers, config.defenders)
+                .with_clocks(config.clock)
         });
         let screen = Screen::playing(&session);
         let cursor = start_cursor(session.state().position());
@@ -177,9 +198,12 @@ impl App {
                 budgets: config.analysis_budgets,
                 ..AiState::default()
             },
-            warnings: Warnings::default(),
+            warnings: Warnings::new(config.settings.warnings),
             panel_shown: false,
-            bell: config.bell,
+            clock_from: None,
+            bell: config.settings.bell,
+            settings: config.settings,
+            settings_file: config.settings_file,
             ring: false,
             quit: false,
             size: Rect::new(0, 0, 80, 24),
@@ -189,30 +213,22 @@ impl App {
         } else {
             app.show_setup(
                 SetupForm::new(config.preset, config.attackers, config.defenders)
-                    .starting_from(rules, &config.start),
+                    .starting_from(rules, &config.start)
+                    .with_clock(config.clock),
             );
         }
+        match config.settings_warning {
+            // A file that could not be read is left as it is until something changes.
+            Some(warning) => {
+                app.status = Some(Status {
+                    text: warning,
+                    tone: Tone::Warning,
+                });
+            }
+            // The command line's choices (theme, ASCII, bell) are remembered at once.
+            None => app.remember(),
+        }
         app
-    }
-
-    /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
-    /// on); asking clears it.
-    pub fn take_bell(&mut self) -> bool {
-        std::mem::take(&mut self.ring)
-    }
-
-    /// Rings the bell after this frame, if it is on.
-    fn ring(&mut self) {
-        self.ring |= self.bell;
-    }
-
-    fn toggle_bell(&mut self) {
-        self.bell = !self.bell;
-        self.info(if self.bell {
-            "bell on: it rings when the AI has moved and when a game ends".to_owned()
-        } else {
-            "bell off".to_owned()
-        });
     }
 
     /// Whether the player asked to quit.
@@ -462,8 +478,17 @@ impl App {
             return;
         }
         let (rules, attackers, defenders) = form.choice();
+        let clock = form.clock();
         match form.start() {
-            Ok(start) => self.start(Session::new(rules, start, attackers, defenders)),
+            Ok(start) => {
+                // Custom rules are not a choice to remember: the preset stays as it was.
+                self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
+                self.settings.attackers = attackers;
+                self.settings.defenders = defenders;
+                self.settings.clock = clock;
+                self.remember();
+                self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
+            }
             Err(_) => form.focus_position(),
         }
     }
@@ -587,27 +612,6 @@ impl App {
         }
     }
 
-    /// The layout, if the board is on screen (not covered by the panel).
-    fn board_shown(&self) -> Option<GameLayout> {
-        GameLayout::new(self.size).filter(|l| !(l.is_compact() && self.panel_shown))
-    }
-
-    /// The layout, if the panel is on screen (beside the board, or shown over it).
-    pub(super) fn panel_on_screen(&self) -> Option<GameLayout> {
-        GameLayout::new(self.size).filter(|l| !l.is_compact() || self.panel_shown)
-    }
-
-    /// Tab: in the compact layout, the panel over the board or the board again.
-    fn toggle_panel(&mut self) {
-        if GameLayout::new(self.size).is_some_and(|l| l.is_compact()) {
-            self.panel_shown = !self.panel_shown;
-        } else {
-            self.info(
-                "the panel is beside the board: Tab only switches on a small terminal".to_owned(),
-            );
-        }
-    }
-
     fn move_cursor(&mut self, dir: Direction) {
         let (df, dr) = match dir {
             Direction::Up => (0, 1),
@@ -624,8 +628,9 @@ impl App {
     fn can_move_by_hand(&mut self) -> bool {
         if let Some(outcome) = self.session.outcome() {
             self.error(format!(
-                "the game is over ({}): v to review, n new game, u undo",
-                panels::outcome_text(outcome, self.you())
+                "the game is over ({}): {}",
+                panels::outcome_text(outcome, self.you()),
+                over_keys(outcome)
             ));
             return false;
         }
@@ -747,8 +752,9 @@ impl App {
         if let Some(outcome) = self.session.outcome() {
             self.ring();
             self.info(format!(
-                "{}: v to review, n new game, u undo",
-                panels::outcome_text(outcome, self.you())
+                "{}: {}",
+                panels::outcome_text(outcome, self.you()),
+                over_keys(outcome)
             ));
         }
     }
@@ -769,11 +775,16 @@ impl App {
         self.cancel_thinking();
         self.selected = None;
         self.hint = None;
-        // A result off the board is taken back alone, without a move.
-        let reopened = self.session.outcome().and_then(|o| match o.reason {
+        // A result off the board is taken back alone, without a move; but the clock that ran
+        // out would fall again at once.
+        let reason = self.session.outcome().map(|o| o.reason);
+        if reason == Some(Reason::Time) {
+            self.error("a loss on time cannot be taken back: v to review, n new game".to_owned());
+            return;
+        }
+        let reopened = reason.and_then(|reason| match reason {
             Reason::Resignation => Some("resignation"),
             Reason::Agreement => Some("draw agreement"),
-            Reason::Time => Some("loss on time"),
             _ => None,
         });
         if let Some(what) = reopened
@@ -913,6 +924,23 @@ impl App {
         match &self.screen {
             Screen::Setup(form) => {
                 screens::render_setup(form, &self.look, area, frame.buffer_mut());
+                // A message (a settings file not used, a save that would not load) on the
+                // last row.
+                if let Some(status) = &self.status {
+                    let last = Rect {
+                        y: area.bottom() - 1,
+                        height: 1,
+                        ..area
+                    };
+                    panels::render_status(
+                        None,
+                        Some(status),
+                        false,
+                        &self.look,
+                        last,
+                        frame.buffer_mut(),
+                    );
+                }
             }
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(*review, layout, frame),
@@ -962,9 +990,12 @@ impl App {
             self.draw_panel(layout, frame);
         }
         if let Some(line) = layout.turn_line {
-            let turn = match self.session.outcome() {
-                Some(outcome) => panels::banner_parts(outcome, self.you()).0,
-                None => format!("{} to move", title(self.session.side_to_move())),
+            let side = self.session.side_to_move();
+            let turn = match (self.session.outcome(), self.session.clocks()) {
+                (Some(outcome), _) => panels::banner_parts(outcome, self.you()).0,
+                // The running clock says whose turn it is (the line is short).
+                (None, Some(clocks)) => format!("{} {}", title(side), clocks.text(side)),
+                (None, None) => format!("{} to move", title(side)),
             };
             panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
         }
@@ -994,6 +1025,7 @@ impl App {
             warnings: self.warnings.on(),
             ai: self.ai_view(),
             autosave_error: self.autosave_error.as_deref(),
+            clocks: self.session.clocks(),
         };
         panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
     }
@@ -1002,6 +1034,16 @@ impl App {
 /// The preset's name, or `custom`.
 fn rules_name(session: &Session) -> &'static str {
     session.preset().map_or("custom", Preset::name)
+}
+
+/// What can be done once the game is over: a loss on time is not undone (the clock would fall
+/// again at once).
+fn over_keys(outcome: Outcome) -> &'static str {
+    if outcome.reason == Reason::Time {
+        "v to review, n new game"
+    } else {
+        "v to review, n new game, u undo"
+    }
 }
 
 /// Where the cursor starts on `position`: on the piece of the side to move nearest the

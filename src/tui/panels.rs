@@ -12,7 +12,7 @@ use super::analysis::mark_span;
 use super::text::{Status, Tone, player_text, title, wrap};
 use super::theme::Look;
 use crate::ai::{Score, SearchInfo, format_duration};
-use crate::game::{Player, Players, PlyAnalysis};
+use crate::game::{Clocks, Player, Players, PlyAnalysis};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
@@ -43,6 +43,8 @@ pub struct PanelData<'a> {
     pub ai: AiView<'a>,
     /// Why the last autosave failed, until a save succeeds.
     pub autosave_error: Option<&'a str>,
+    /// The clocks, if the game is played on a time control.
+    pub clocks: Option<&'a Clocks>,
 }
 
 /// What the panel shows of the AI.
@@ -212,6 +214,9 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
         data.position,
         look,
     );
+    if let Some(clocks) = data.clocks {
+        lines.push(clock_line(clocks, marker, look));
+    }
     lines.push(Line::default());
     match data.outcome {
         Some(outcome) => {
@@ -227,7 +232,12 @@ pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer)
             ));
             lines.extend(wrap(&why, width).into_iter().map(Line::raw));
             lines.push(Line::styled("v: review  a: analyse", theme.label));
-            lines.push(Line::styled("n: new game  u: undo", theme.label));
+            let undo = if outcome.reason == Reason::Time {
+                ""
+            } else {
+                "  u: undo"
+            };
+            lines.push(Line::styled(format!("n: new game{undo}"), theme.label));
         }
         None => lines.push(Line::from(vec![
             Span::styled(title(data.to_move), theme.heading),
@@ -308,6 +318,26 @@ pub fn player_line(
         Span::styled(title(side), theme.heading),
         Span::raw(format!("  {}", player_text(players.side(side)))),
     ])
+}
+
+/// `clock ● 4:59  ♚ 5:00`: both sides' time left, the running one (of the side `to_move`, if
+/// any) marked.
+fn clock_line(clocks: &Clocks, to_move: Option<Side>, look: &Look) -> Line<'static> {
+    let theme = &look.theme;
+    let mut spans = vec![Span::styled("clock ", theme.label)];
+    for (side, piece) in [
+        (Side::Attackers, Piece::Attacker),
+        (Side::Defenders, Piece::King),
+    ] {
+        let style = if to_move == Some(side) {
+            theme.heading
+        } else {
+            Style::new()
+        };
+        spans.push(Span::styled(look.glyphs.piece(piece), theme.chip(piece)));
+        spans.push(Span::styled(format!(" {}  ", clocks.text(side)), style));
+    }
+    Line::from(spans)
 }
 
 /// `lost 2 ●●`: the soldiers `side` has lost since the start.

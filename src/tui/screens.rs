@@ -13,7 +13,7 @@ use super::layout::wide_size;
 use super::position_field::PositionField;
 use super::text::{centered, player_text, truncate, wrap};
 use super::theme::Look;
-use crate::game::{EngineKind, Level, Player, StartError};
+use crate::game::{EngineKind, Level, Player, StartError, TimeControl};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
 
 /// The players offered on the new-game screen, in order.
@@ -48,19 +48,39 @@ enum Field {
     Rules,
     Attackers,
     Defenders,
+    Clock,
     Position,
     Start,
 }
 
 /// Every field; the form without a game to continue starts at the second.
-const FIELDS: [Field; 6] = [
+const FIELDS: [Field; 7] = [
     Field::Continue,
     Field::Rules,
     Field::Attackers,
     Field::Defenders,
+    Field::Clock,
     Field::Position,
     Field::Start,
 ];
+
+/// The time controls offered on the new-game screen, after no clock.
+const CLOCKS: [&str; 6] = ["1m", "3m+2s", "5m", "5m+3s", "10m/3x30s", "15m+10s"];
+
+/// The clocks to cycle through: none, those offered, and `current` if it is another.
+fn clock_choices(current: Option<TimeControl>) -> Vec<Option<TimeControl>> {
+    let mut choices = vec![None];
+    choices.extend(CLOCKS.iter().map(|text| text.parse().ok()));
+    if !choices.contains(&current) {
+        choices.push(current);
+    }
+    choices
+}
+
+/// A time control in the form: `5m+3s`, or `no clock`.
+fn clock_text(clock: Option<TimeControl>) -> String {
+    clock.map_or_else(|| "no clock".to_owned(), |c| c.to_string())
+}
 
 /// What the new-game form was left with.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -84,6 +104,7 @@ pub struct SetupForm {
     custom: Option<Rules>,
     attackers: Player,
     defenders: Player,
+    clock: Option<TimeControl>,
     position: PositionField,
 }
 
@@ -98,6 +119,7 @@ struct SetupRows {
     presets: u16,
     attackers: u16,
     defenders: u16,
+    clock: u16,
     position: u16,
     start: u16,
     /// The first of the (at most two) rows of keys.
@@ -106,9 +128,9 @@ struct SetupRows {
 
 impl SetupRows {
     /// The wide form's rows, without the Continue entry.
-    const HEIGHT: u16 = 15;
+    const HEIGHT: u16 = 16;
     /// The compact form's rows, without the Continue entry.
-    const COMPACT_HEIGHT: u16 = 9;
+    const COMPACT_HEIGHT: u16 = 10;
     /// The widest the form gets.
     const WIDTH: u16 = 78;
     /// The rows the Continue entry adds: its own and a blank one below it.
@@ -135,22 +157,22 @@ impl SetupRows {
                 presets: y + 1,
                 attackers: y + 2,
                 defenders: y + 3,
-                position: y + 4,
-                start: y + 6,
-                keys: y + 7,
+                clock: y + 4,
+                position: y + 5,
+                start: y + 7,
+                keys: y + 8,
             };
         }
-        // On a short terminal the Continue entry takes the blank row below it, so that the
-        // keys stay on screen.
-        let extra = match (
-            resume,
-            area.height < SetupRows::HEIGHT + SetupRows::RESUME_HEIGHT,
-        ) {
+        // On a short terminal the Continue entry takes the blank row below it and the one
+        // above Start, so that the keys stay on screen.
+        let tight = resume && area.height < SetupRows::HEIGHT + SetupRows::RESUME_HEIGHT;
+        let extra = match (resume, tight) {
             (false, _) => 0,
             (true, true) => 1,
             (true, false) => SetupRows::RESUME_HEIGHT,
         };
-        let frame = centered(area, SetupRows::WIDTH, SetupRows::HEIGHT + extra);
+        let gap = u16::from(!tight);
+        let frame = centered(area, SetupRows::WIDTH, SetupRows::HEIGHT - 1 + gap + extra);
         let y = frame.y + extra;
         SetupRows {
             frame,
@@ -159,9 +181,10 @@ impl SetupRows {
             presets: y + 1,
             attackers: y + 7,
             defenders: y + 8,
-            position: y + 9,
-            start: y + 12,
-            keys: y + 13,
+            clock: y + 9,
+            position: y + 10,
+            start: y + 12 + gap,
+            keys: y + 13 + gap,
         }
     }
 
@@ -203,8 +226,21 @@ impl SetupForm {
             custom: None,
             attackers,
             defenders,
+            clock: None,
             position: PositionField::default(),
         }
+    }
+
+    /// The form with the time control `clock` chosen (`None`: no clock).
+    #[must_use]
+    pub const fn with_clock(mut self, clock: Option<TimeControl>) -> SetupForm {
+        self.clock = clock;
+        self
+    }
+
+    /// The chosen time control, or `None` for no clock.
+    pub const fn clock(&self) -> Option<TimeControl> {
+        self.clock
     }
 
     /// The form with `rules` (a preset's, or custom ones) and the start position filled in.
@@ -300,6 +336,7 @@ impl SetupForm {
             }
             Field::Attackers => self.attackers = cycle(&PLAYERS, self.attackers, forward),
             Field::Defenders => self.defenders = cycle(&PLAYERS, self.defenders, forward),
+            Field::Clock => self.clock = cycle(&clock_choices(self.clock), self.clock, forward),
             Field::Continue | Field::Position | Field::Start => {}
         }
     }
@@ -337,6 +374,9 @@ impl SetupForm {
             } else {
                 Field::Defenders
             });
+            self.change(true);
+        } else if row == rows.clock {
+            self.focus_on(Field::Clock);
             self.change(true);
         } else if row == rows.position {
             self.focus_position();
@@ -411,6 +451,14 @@ pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer)
             buf,
         );
     }
+    line_at(
+        rows.clock,
+        Line::from(vec![
+            Span::styled("Clock      ", theme.heading),
+            cycled(&clock_text(form.clock), Field::Clock),
+        ]),
+        buf,
+    );
     render_position(form, &rows, look, buf);
     line_at(
         rows.start,
@@ -532,6 +580,7 @@ fn render_focus_marker(form: &SetupForm, rows: &SetupRows, look: &Look, buf: &mu
         Field::Position => rows.position,
         Field::Attackers => rows.attackers,
         Field::Defenders => rows.defenders,
+        Field::Clock => rows.clock,
         Field::Start => rows.start,
     };
     if focus_row < rows.frame.bottom() {
@@ -751,6 +800,15 @@ mod tests {
         assert!(form.is_typing(), "the position field");
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Right);
+        assert_eq!(
+            form.clock(),
+            Some("1m".parse().unwrap()),
+            "the first clock offered"
+        );
+        form.move_focus(Direction::Left);
+        assert_eq!(form.clock(), None, "back to no clock");
+        form.move_focus(Direction::Up);
+        form.move_focus(Direction::Right);
         assert_eq!(form.choice().2, PLAYERS[1]);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Up);
@@ -788,7 +846,7 @@ mod tests {
         assert_eq!(form.chosen(), SetupChoice::Continue);
         let mut later = plain.with_continue("human vs human".to_owned(), false);
         assert_eq!(later.chosen(), SetupChoice::Start, "focus on Start");
-        for _ in 0..5 {
+        for _ in 0..6 {
             later.move_focus(Direction::Up);
         }
         assert_eq!(later.chosen(), SetupChoice::Continue);
@@ -826,7 +884,7 @@ mod tests {
             .starting_from(custom, &start);
         assert_eq!(form.choice().0, custom);
         assert_eq!(form.start(), Ok(start));
-        for _ in 0..4 {
+        for _ in 0..5 {
             form.move_focus(Direction::Up);
         }
         assert_eq!(form.field(), Field::Rules);

@@ -2,12 +2,15 @@
 //! the file it belongs to, and the autosave. Everything else in the interface goes through here.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::game::import::Format;
 use crate::game::storage::{
     self, Autosave, ListError, SaveEntry, SaveError, SaveKind, SaveSummary, latest_unfinished,
 };
-use crate::game::{AlreadyOver, AnalysisError, Game, LoadError, Player, PlyAnalysis};
+use crate::game::{
+    AlreadyOver, AnalysisError, Clocks, Game, LoadError, Player, PlyAnalysis, TimeControl,
+};
 use crate::rules::{
     AnnotatedMove, GameState, IllegalMove, Move, MoveError, Outcome, Position, Preset, Rules, Side,
 };
@@ -185,6 +188,26 @@ impl Session {
     /// Both players agree to a draw.
     pub fn agree_draw(&mut self) -> Result<(), AlreadyOver> {
         self.game.agree_draw()
+    }
+
+    /// Plays the game on `control`'s clocks, both full (`None`: on no clock).
+    #[must_use]
+    pub fn with_clocks(mut self, control: Option<TimeControl>) -> Session {
+        if let Some(control) = control {
+            self.game.set_clocks(Clocks::new(control));
+        }
+        self
+    }
+
+    /// The clocks, if the game is played on a time control.
+    pub const fn clocks(&self) -> Option<&Clocks> {
+        self.game.clocks()
+    }
+
+    /// Runs the clock of the side to move for `elapsed`; returns whether its flag fell (the
+    /// game is then lost on time).
+    pub fn spend_time(&mut self, elapsed: Duration) -> bool {
+        self.game.spend_time(elapsed)
     }
 
     /// Saves the game to `path`: replacing the file if it is the game's own, as a new file

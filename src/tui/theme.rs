@@ -8,7 +8,18 @@ use ratatui::widgets::Block;
 use crate::rules::{Piece, Square};
 
 /// The colour schemes to choose from on the command line.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, clap::ValueEnum)]
+#[derive(
+    Copy,
+    Clone,
+    Eq,
+    PartialEq,
+    Debug,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum ThemeName {
     /// Warm wooden board.
     #[default]

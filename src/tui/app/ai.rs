@@ -17,7 +17,7 @@ impl App {
     /// whether anything changed on screen.
     pub fn tick(&mut self, now: Instant) -> bool {
         self.ai.now = now;
-        let mut changed = false;
+        let mut changed = self.run_clock(now);
         // A search's time runs on screen, a tenth of a second at a time.
         if let Some(thinking) = self.ai.thinking.as_mut() {
             let tenths = now.saturating_duration_since(thinking.started).as_millis() / 100;
@@ -53,7 +53,9 @@ impl App {
     pub(super) fn start_thinking(&mut self, purpose: Purpose) {
         let side = self.session.side_to_move();
         let (engine, level, limits) = match (purpose, self.session.player(side)) {
-            (Purpose::Move, Player::Ai { engine, level }) => (engine, level, limits_for(level)),
+            (Purpose::Move, Player::Ai { engine, level }) => {
+                (engine, level, self.on_the_clock(side, limits_for(level)))
+            }
             _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits),
         };
         self.start_worker();
@@ -67,6 +69,18 @@ impl App {
             purpose,
             Player::Ai { engine, level },
         ));
+    }
+
+    /// `limits` for `side`'s move, its time cut to what its clock allows, if it plays on one.
+    pub(super) fn on_the_clock(&self, side: Side, limits: Limits) -> Limits {
+        let Some(clocks) = self.session.clocks() else {
+            return limits;
+        };
+        let budget = clocks.move_budget(side);
+        Limits {
+            time: Some(limits.time.map_or(budget, |t| t.min(budget))),
+            ..limits
+        }
     }
 
     /// Starts the worker thread if it is not running; if it cannot be started, pauses the AI

@@ -4,7 +4,7 @@
 
 use ratatui::Frame;
 use ratatui::text::Line;
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::ai::Purpose;
 use super::{App, Screen, rules_name};
@@ -134,7 +134,7 @@ impl App {
             (&view).render(layout.board.area(), buf);
         }
         if let Some(line) = layout.turn_line {
-            let text = format!("Review: ply {} of {}", review.ply(), review.plies());
+            let text = format!("Review {}/{}", review.ply(), review.plies());
             panels::render_turn_line(&text, covered, &self.look, line, buf);
         }
         let analysed = self.shows_analysis();
@@ -165,7 +165,10 @@ impl App {
             return;
         }
         if self.status.is_none() && !not_saved {
-            Line::styled(KEY_LINE, self.look.theme.label).render(layout.status, buf);
+            // Wrapped on the compact layout's two rows.
+            Paragraph::new(Line::styled(KEY_LINE, self.look.theme.label))
+                .wrap(Wrap { trim: true })
+                .render(layout.status, buf);
             return;
         }
         // A failed autosave stays marked in review too, before the message or the keys.

@@ -145,7 +145,8 @@ fn watching_waits_for_the_pace_and_pauses() {
 fn enter_on_any_field_of_the_new_game_form_starts_the_game() {
     let mut app = App::new(Config::default());
     assert!(matches!(app.screen, Screen::Setup(_)));
-    // Up past the position field to the defenders.
+    // Up past the position field and the clock to the defenders.
+    app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Right));
@@ -546,4 +547,28 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     app.update(Action::Resign);
     app.update(Action::Yes);
     assert!(app.take_bell(), "the game ended");
+}
+
+#[test]
+fn a_corrupt_settings_file_is_one_warning_and_the_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, "{ bell: yes").unwrap();
+    let (settings_file, settings, settings_warning) = SettingsFile::load(path.clone());
+    let app = App::new(Config {
+        skip_setup: true,
+        settings,
+        settings_file,
+        settings_warning,
+        ..Config::default()
+    });
+    let status = app.status().unwrap();
+    assert_eq!(status.tone, Tone::Warning);
+    assert!(status.text.contains("defaults used"), "{status:?}");
+    assert!(app.warnings.on() && !app.bell, "the defaults");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "{ bell: yes",
+        "left alone until something changes"
+    );
 }

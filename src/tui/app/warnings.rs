@@ -29,17 +29,12 @@ pub(super) struct Warnings {
     confirm: Option<(usize, Move)>,
 }
 
-impl Default for Warnings {
-    /// On.
-    fn default() -> Self {
-        Warnings {
-            on: true,
-            confirm: None,
-        }
-    }
-}
-
 impl Warnings {
+    /// Warnings shown if `on`.
+    pub(super) const fn new(on: bool) -> Warnings {
+        Warnings { on, confirm: None }
+    }
+
     /// Whether warnings are shown.
     pub(super) const fn on(&self) -> bool {
         self.on
@@ -51,6 +46,7 @@ impl App {
     pub(super) fn toggle_warnings(&mut self) {
         self.warnings.on = !self.warnings.on;
         self.warnings.confirm = None;
+        self.remember();
         if self.warnings.on {
             self.info_warned("warnings on: w turns them off".to_owned());
         } else {

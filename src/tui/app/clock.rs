@@ -1,0 +1,187 @@
+//! The clocks in the terminal game: the side to move's runs while its game is on screen and
+//! goes on; in hot-seat it stops while a dialog is open; watching two AIs it runs only while
+//! one thinks (not during the pace's delay, nor while paused). A flag fall ends the game, lost
+//! on time.
+
+use std::time::Instant;
+
+use super::{App, Screen};
+use crate::rules::Side;
+
+impl App {
+    /// Whether the side to move's clock runs now.
+    fn clock_runs(&self) -> bool {
+        let humans = [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .filter(|&s| self.session.player(s) == crate::game::Player::Human)
+            .count();
+        let waits = match humans {
+            // Hot-seat: a dialog stops the clock.
+            2 => self.overlay.is_some(),
+            1 => false,
+            // Two AIs: the clock runs while one thinks.
+            _ => self.ai.paused || self.ai.thinking.is_none(),
+        };
+        self.session.clocks().is_some()
+            && self.session.outcome().is_none()
+            && matches!(self.screen, Screen::Game)
+            && !waits
+    }
+
+    /// Charges the side to move for the time since the last tick, if its clock runs; ends
+    /// the game if its flag falls. Returns whether the clock on screen changed.
+    pub(super) fn run_clock(&mut self, now: Instant) -> bool {
+        let since = self.clock_from.replace(now);
+        if !self.clock_runs() {
+            return false;
+        }
+        let Some(since) = since else {
+            return false;
+        };
+        let side = self.session.side_to_move();
+        let shown = |app: &App| app.session.clocks().map(|c| c.text(side));
+        let before = shown(self);
+        if self
+            .session
+            .spend_time(now.saturating_duration_since(since))
+        {
+            self.cancel_thinking();
+            self.selected = None;
+            self.typing = None;
+            self.changed();
+            self.say_outcome();
+            return true;
+        }
+        shown(self) != before
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crate::game::TimeControl;
+    use crate::rules::{Reason, Side};
+    use crate::tui::app::{App, Config};
+    use crate::tui::input::Action;
+
+    fn on_clock(control: &str) -> App {
+        App::new(Config {
+            skip_setup: true,
+            clock: Some(control.parse::<TimeControl>().unwrap()),
+            ..Config::default()
+        })
+    }
+
+    fn left(app: &App, side: Side) -> u64 {
+        app.session.clocks().unwrap().side(side).left_ms
+    }
+
+    #[test]
+    fn the_side_to_move_spends_its_time_and_loses_on_it() {
+        let mut app = on_clock("10s");
+        let t0 = Instant::now();
+        assert!(!app.tick(t0), "the first tick starts the clock");
+        assert!(app.tick(t0 + Duration::from_secs(3)));
+        assert_eq!(left(&app, Side::Attackers), 7_000);
+        assert_eq!(left(&app, Side::Defenders), 10_000);
+        app.update(Action::StartTyping);
+        for c in "d2-e2".chars() {
+            app.update(Action::Type(c));
+        }
+        app.update(Action::Confirm);
+        assert!(app.tick(t0 + Duration::from_secs(4)));
+        assert_eq!(left(&app, Side::Attackers), 7_000, "stopped after the move");
+        assert_eq!(left(&app, Side::Defenders), 9_000);
+        assert!(app.tick(t0 + Duration::from_secs(14)));
+        let outcome = app.session.outcome().unwrap();
+        assert_eq!(
+            (outcome.winner, outcome.reason),
+            (Some(Side::Attackers), Reason::Time)
+        );
+        assert_eq!(
+            app.status().unwrap().text,
+            "Attackers win: the defenders ran out of time: v to review, n new game"
+        );
+        app.update(Action::Undo);
+        assert!(app.status().unwrap().text.contains("cannot be taken back"));
+        assert!(app.session.outcome().is_some());
+    }
+
+    #[test]
+    fn in_hot_seat_a_dialog_stops_the_clock() {
+        let mut app = on_clock("1m");
+        let t0 = Instant::now();
+        app.tick(t0);
+        app.update(Action::Help);
+        app.tick(t0 + Duration::from_secs(20));
+        assert_eq!(left(&app, Side::Attackers), 60_000, "stopped in the dialog");
+        // Closed just after the last tick (the loop ticks every few milliseconds).
+        app.update(Action::Cancel);
+        app.tick(t0 + Duration::from_secs(22));
+        assert_eq!(left(&app, Side::Attackers), 58_000, "running again");
+    }
+
+    #[test]
+    fn the_ai_takes_its_move_time_from_its_clock_and_the_panel_shows_both() {
+        use crate::ai::Limits;
+        use crate::game::{EngineKind, Level, Player};
+        let mut app = App::new(Config {
+            skip_setup: true,
+            defenders: Player::Ai {
+                engine: EngineKind::Search,
+                level: Level::Max,
+            },
+            clock: Some("1m".parse::<TimeControl>().unwrap()),
+            ..Config::default()
+        });
+        let ten = Limits::time(Duration::from_secs(10));
+        let budget = app.on_the_clock(Side::Defenders, ten).time;
+        assert_eq!(
+            budget,
+            Some(Duration::from_secs(2)),
+            "a thirtieth of a minute"
+        );
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| app.draw(f)).unwrap();
+        let text = format!("{}", terminal.backend());
+        assert!(text.contains("clock ● 1:00  ♚ 1:00"), "{text}");
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(30, 12)).unwrap();
+        terminal.draw(|f| app.draw(f)).unwrap();
+        assert!(format!("{}", terminal.backend()).contains("Attackers 1:00"));
+        let plain = App::new(Config::default());
+        assert_eq!(plain.on_the_clock(Side::Defenders, ten), ten, "no clock");
+    }
+
+    #[test]
+    fn watching_two_ais_a_clock_runs_only_while_its_ai_thinks() {
+        use crate::game::{EngineKind, Level, Player};
+        use crate::tui::app::ai::{Purpose, Thinking};
+        let random = Player::Ai {
+            engine: EngineKind::Random,
+            level: Level::Easy,
+        };
+        let mut app = App::new(Config {
+            skip_setup: true,
+            attackers: random,
+            defenders: random,
+            clock: Some("1m".parse::<TimeControl>().unwrap()),
+            ..Config::default()
+        });
+        // Waiting for the pace: no AI thinks yet.
+        app.ai.last_move_at = Some(Instant::now() + Duration::from_secs(3600));
+        let t0 = Instant::now();
+        app.tick(t0);
+        app.tick(t0 + Duration::from_secs(5));
+        assert_eq!(
+            left(&app, Side::Attackers),
+            60_000,
+            "the pace's delay is free"
+        );
+        app.ai.thinking = Some(Thinking::new(1, Side::Attackers, Purpose::Move, random));
+        app.tick(t0 + Duration::from_secs(7));
+        assert_eq!(left(&app, Side::Attackers), 58_000, "thinking costs");
+    }
+}

@@ -1,0 +1,60 @@
+//! The toggles and what is remembered: the bell, the panel over the board in the compact
+//! layout, and the settings file written as the choices change.
+
+use super::App;
+use crate::tui::layout::GameLayout;
+
+impl App {
+    /// Writes the remembered choices if they changed: the toggles as they are now, the rest
+    /// as last set.
+    pub(super) fn remember(&mut self) {
+        self.settings.bell = self.bell;
+        self.settings.warnings = self.warnings.on();
+        if let Err(e) = self.settings_file.remember(self.settings) {
+            self.error(format!("settings not remembered: {e}"));
+        }
+    }
+
+    /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
+    /// on); asking clears it.
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.ring)
+    }
+
+    /// Rings the bell after this frame, if it is on.
+    pub(super) fn ring(&mut self) {
+        self.ring |= self.bell;
+    }
+
+    /// `b`: the bell on or off.
+    pub(super) fn toggle_bell(&mut self) {
+        self.bell = !self.bell;
+        self.info(if self.bell {
+            "bell on: it rings when the AI has moved and when a game ends".to_owned()
+        } else {
+            "bell off".to_owned()
+        });
+        self.remember();
+    }
+
+    /// The layout, if the board is on screen (not covered by the panel).
+    pub(super) fn board_shown(&self) -> Option<GameLayout> {
+        GameLayout::new(self.size).filter(|l| !(l.is_compact() && self.panel_shown))
+    }
+
+    /// The layout, if the panel is on screen (beside the board, or shown over it).
+    pub(super) fn panel_on_screen(&self) -> Option<GameLayout> {
+        GameLayout::new(self.size).filter(|l| !l.is_compact() || self.panel_shown)
+    }
+
+    /// Tab: in the compact layout, the panel over the board or the board again.
+    pub(super) fn toggle_panel(&mut self) {
+        if GameLayout::new(self.size).is_some_and(|l| l.is_compact()) {
+            self.panel_shown = !self.panel_shown;
+        } else {
+            self.info(
+                "the panel is beside the board: Tab only switches on a small terminal".to_owned(),
+            );
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Remembered choices: the new-game screen's last rules and players and the toggles (theme,
+//! ASCII, bell, warnings), in a small JSON file in the user's config folder. It is written
+//! atomically, as saves are; a missing file means the defaults, and a file that cannot be read
+//! gives the defaults and a one-line warning, never a refusal to start.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::theme::ThemeName;
+use crate::game::storage::{SaveError, write_json_atomic};
+use crate::game::{Player, TimeControl};
+use crate::rules::Preset;
+
+/// The environment variable that overrides the settings folder.
+pub const CONFIG_DIR_ENV: &str = "BRANDUBH_CONFIG_DIR";
+/// The settings file's name in its folder.
+pub const SETTINGS_FILE: &str = "settings.json";
+/// The largest settings file read: a few hundred bytes are enough.
+const MAX_BYTES: u64 = 64 * 1024;
+
+/// The choices remembered between runs. Missing fields take their defaults, unknown ones are
+/// ignored, so that files of other versions still load.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The rules last chosen.
+    pub preset: Preset,
+    /// Who last played the attackers.
+    pub attackers: Player,
+    /// Who last played the defenders.
+    pub defenders: Player,
+    /// The time control last chosen, or `None` for no clock.
+    pub clock: Option<TimeControl>,
+    /// The colour theme.
+    pub theme: ThemeName,
+    /// ASCII glyphs only.
+    pub ascii: bool,
+    /// The bell when the AI has moved and when a game ends.
+    pub bell: bool,
+    /// Warnings about threats and repetitions.
+    pub warnings: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            preset: Preset::default(),
+            attackers: Player::Human,
+            defenders: Player::Human,
+            clock: None,
+            theme: ThemeName::default(),
+            ascii: false,
+            bell: false,
+            warnings: true,
+        }
+    }
+}
+
+/// The settings file: `$BRANDUBH_CONFIG_DIR/settings.json` if that is set and not empty, else
+/// `brandubh/settings.json` in the user's config folder as the `directories` crate finds it
+/// (`$XDG_CONFIG_HOME` or `~/.config` on Linux, `~/Library/Application Support` on macOS,
+/// `%APPDATA%` on Windows); `None` if there is no home folder.
+pub fn default_path() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(CONFIG_DIR_ENV).filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir).join(SETTINGS_FILE));
+    }
+    directories::BaseDirs::new().map(|base| base.config_dir().join("brandubh").join(SETTINGS_FILE))
+}
+
+/// Where the settings live, and what was last read from or written to the file, so that only
+/// changes are written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsFile {
+    path: Option<PathBuf>,
+    written: Option<Settings>,
+}
+
+impl SettingsFile {
+    /// No file: nothing is remembered (tests, and a system without a home folder).
+    pub const fn none() -> SettingsFile {
+        SettingsFile {
+            path: None,
+            written: None,
+        }
+    }
+
+    /// The settings in the file at `path`: the defaults if there is none; the defaults and a
+    /// one-line warning if it cannot be read or is not valid.
+    pub fn load(path: PathBuf) -> (SettingsFile, Settings, Option<String>) {
+        let (written, warning) = match read(&path) {
+            Ok(None) => (None, None),
+            Ok(Some(settings)) => (Some(settings), None),
+            Err(why) => (
+                None,
+                // What matters first: the path may not fit on the line.
+                Some(format!(
+                    "settings ignored, defaults used: {why} in {}",
+                    path.display()
+                )),
+            ),
+        };
+        let settings = written.unwrap_or_default();
+        (
+            SettingsFile {
+                path: Some(path),
+                written,
+            },
+            settings,
+            warning,
+        )
+    }
+
+    /// Writes `settings` to the file (atomically) if they are not what it holds already.
+    pub fn remember(&mut self, settings: Settings) -> Result<(), SaveError> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        if self.written == Some(settings) {
+            return Ok(());
+        }
+        write_json_atomic(path, &settings)?;
+        self.written = Some(settings);
+        Ok(())
+    }
+}
+
+/// The settings in the file at `path`, `None` if there is no file, or why they cannot be read.
+fn read(path: &Path) -> Result<Option<Settings>, String> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    let mut text = String::new();
+    file.take(MAX_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_BYTES {
+        return Err(format!("larger than {MAX_BYTES} bytes"));
+    }
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("not valid: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{EngineKind, Level};
+
+    fn changed() -> Settings {
+        Settings {
+            preset: Preset::Nielsen,
+            attackers: Player::Ai {
+                engine: EngineKind::Search,
+                level: Level::Hard,
+            },
+            defenders: Player::Human,
+            clock: Some("5m+3s".parse().unwrap()),
+            theme: ThemeName::HighContrast,
+            ascii: true,
+            bell: true,
+            warnings: false,
+        }
+    }
+
+    #[test]
+    fn settings_round_trip_through_a_missing_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("not").join("yet").join(SETTINGS_FILE);
+        let (mut file, settings, warning) = SettingsFile::load(path.clone());
+        assert_eq!(
+            (settings, warning),
+            (Settings::default(), None),
+            "no file yet"
+        );
+        file.remember(changed()).unwrap();
+        let (_, read, warning) = SettingsFile::load(path.clone());
+        assert_eq!((read, warning), (changed(), None));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"preset\": \"nielsen\""), "{text}");
+        assert!(text.contains("\"theme\": \"high-contrast\""), "{text}");
+        assert!(text.contains("\"increment_ms\": 3000"), "{text}");
+    }
+
+    #[test]
+    fn only_changes_are_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SETTINGS_FILE);
+        let (mut file, settings, _) = SettingsFile::load(path.clone());
+        file.remember(settings).unwrap();
+        assert!(path.exists(), "the defaults, written once");
+        std::fs::remove_file(&path).unwrap();
+        file.remember(settings).unwrap();
+        assert!(!path.exists(), "unchanged: not written again");
+        file.remember(changed()).unwrap();
+        assert!(path.exists());
+    }
+
+    #[test]
+    fn a_corrupt_file_gives_the_defaults_and_one_line_of_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SETTINGS_FILE);
+        for bad in ["{ not json", "{\"preset\": \"chess\"}", "[1, 2]"] {
+            std::fs::write(&path, bad).unwrap();
+            let (_, settings, warning) = SettingsFile::load(path.clone());
+            assert_eq!(settings, Settings::default(), "{bad}");
+            let warning = warning.expect("a warning");
+            assert!(!warning.contains('\n'), "{warning}");
+            assert!(
+                warning.starts_with("settings ignored, defaults used: "),
+                "{warning}"
+            );
+        }
+        std::fs::write(&path, " ".repeat(70_000)).unwrap();
+        assert!(
+            SettingsFile::load(path.clone())
+                .2
+                .unwrap()
+                .contains("larger than")
+        );
+    }
+
+    #[test]
+    fn missing_fields_take_defaults_and_unknown_ones_are_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SETTINGS_FILE);
+        std::fs::write(&path, r#"{"bell": true, "sound": "loud"}"#).unwrap();
+        let (_, settings, warning) = SettingsFile::load(path);
+        assert_eq!(warning, None);
+        assert_eq!(
+            settings,
+            Settings {
+                bell: true,
+                ..Settings::default()
+            }
+        );
+    }
+
+    #[test]
+    fn without_a_file_nothing_is_written() {
+        SettingsFile::none().remember(changed()).unwrap();
+    }
+}
