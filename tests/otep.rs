@@ -156,20 +156,33 @@ fn plays_whole_games_on_both_sides() {
     }
 }
 
+/// Asks for `count` lines of analysis from the start in `seconds`; checks that the answer
+/// has that many lines, each legal from the start with a score. Returns each line's moves.
+fn analysis_lines(engine: &mut Engine, count: usize, seconds: &str) -> Vec<Vec<Move>> {
+    engine.send(&format!("analyze {count} {seconds}"));
+    let reply = engine.reply();
+    let words: Vec<&str> = reply.split_whitespace().collect();
+    assert_eq!(words[..2], ["analysis", &count.to_string()], "{reply}");
+    assert_eq!(words.len(), 2 + 2 * count, "{reply}");
+    words[2..]
+        .chunks(2)
+        .map(|pair| {
+            let mut state = GameState::start(Preset::OpenTafl.rules());
+            let moves: Vec<Move> = pair[0].split('|').map(|t| t.parse().unwrap()).collect();
+            for &mv in &moves {
+                state.play(mv).unwrap_or_else(|e| panic!("{reply}: {e}"));
+            }
+            pair[1].parse::<i32>().unwrap();
+            moves
+        })
+        .collect()
+}
+
 #[test]
 fn analysis_returns_a_legal_line() {
     let mut engine = Engine::start();
     engine.send(BUILT_IN);
-    engine.send("analyze 1 0.3");
-    let reply = engine.reply();
-    let words: Vec<&str> = reply.split_whitespace().collect();
-    assert_eq!(words[..2], ["analysis", "1"], "{reply}");
-    assert_eq!(words.len(), 4, "{reply}");
-    let mut state = GameState::start(Preset::OpenTafl.rules());
-    for text in words[2].split('|') {
-        state.play(text.parse().unwrap()).unwrap();
-    }
-    words[3].parse::<i32>().unwrap();
+    analysis_lines(&mut engine, 1, "0.3");
     engine.quit();
 }
 
@@ -372,22 +385,12 @@ fn status_reports_never_name_a_depth_twice() {
 fn analysis_answers_as_many_lines_as_asked() {
     let mut engine = Engine::start();
     engine.send(BUILT_IN);
-    engine.send("analyze 3 0.6");
-    let reply = engine.reply();
-    let words: Vec<&str> = reply.split_whitespace().collect();
-    assert_eq!(words[..2], ["analysis", "3"], "{reply}");
-    assert_eq!(words.len(), 2 + 2 * 3, "{reply}");
-    let mut firsts = Vec::new();
-    for pair in words[2..].chunks(2) {
-        let mut state = GameState::start(Preset::OpenTafl.rules());
-        for text in pair[0].split('|') {
-            state.play(text.parse().unwrap()).unwrap();
-        }
-        pair[1].parse::<i32>().unwrap();
-        firsts.push(pair[0].split('|').next().unwrap());
-    }
-    firsts.sort_unstable();
+    let mut firsts: Vec<Move> = analysis_lines(&mut engine, 3, "0.6")
+        .iter()
+        .map(|line| line[0])
+        .collect();
+    firsts.sort_unstable_by_key(ToString::to_string);
     firsts.dedup();
-    assert_eq!(firsts.len(), 3, "three different first moves: {reply}");
+    assert_eq!(firsts.len(), 3, "three different first moves: {firsts:?}");
     engine.quit();
 }
