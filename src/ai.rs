@@ -30,7 +30,7 @@ pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
 
 /// Scores are game-layer data (analyses save them); the search reports them.
 pub use crate::game::Score;
-use crate::game::{EngineKind, Level};
+use crate::game::{EngineKind, Level, MoveTime};
 use crate::rules::{GameState, Move, Outcome};
 
 /// An engine that picks moves.
@@ -110,15 +110,22 @@ pub fn engine_for(kind: EngineKind, level: Level, seed: u64) -> Box<dyn Ai> {
 }
 
 /// The budget of a level, per move: depth-bounded for `easy` (1 ply), `medium` (2) and `hard`
-/// (5), so they play the same on any machine; time-bounded for `max` (1 s, and meant to be
-/// given the full time a caller allows). `easy` and `medium` also add a bounded random bonus
-/// to each root move (see [`SearchAi::new`]), so they vary and can be beaten, but never miss
-/// a forced win or walk into a loss they see.
+/// (5), so they play the same on any machine; time-bounded for `max` (the default
+/// [`MoveTime`], 1 s, and meant to be given the full time a caller allows). `easy` and
+/// `medium` also add a bounded random bonus to each root move (see [`SearchAi::new`]), so
+/// they vary and can be beaten, but never miss a forced win or walk into a loss they see.
 pub fn limits_for(level: Level) -> Limits {
+    limits_with(level, None)
+}
+
+/// The budget of a level per move as [`limits_for`] gives it, with `max` given `time` per
+/// move if it has one (a player's own move time, as in `ai:max:3s`; the other levels have
+/// none).
+pub fn limits_with(level: Level, time: Option<MoveTime>) -> Limits {
     match level {
         Level::Easy => Limits::depth(1),
         Level::Medium => Limits::depth(2),
         Level::Hard => Limits::depth(5),
-        Level::Max => Limits::time(std::time::Duration::from_secs(1)),
+        Level::Max => Limits::time(time.unwrap_or_default().duration()),
     }
 }

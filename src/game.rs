@@ -21,7 +21,7 @@ pub use analysis::{
     AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,
 };
 pub use clock::{BadTimeControl, Clocks, SideClock, TimeControl};
-pub use player::{EngineKind, Level, ParsePlayerError, Player};
+pub use player::{EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel};
 pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
 pub use schema::{SCHEMA_ID, save_schema};

@@ -34,12 +34,34 @@ fn the_game_needs_a_terminal() {
         &["--rules", "walker", "--defenders", "ai:hard"],
         "needs a terminal",
     );
+    one_line_failure(
+        &[
+            "play",
+            "--attackers",
+            "ai:max:3s",
+            "--defenders",
+            "ai:max:10s",
+        ],
+        "needs a terminal",
+    );
 }
 
 #[test]
 fn bad_players_and_conflicting_options_are_refused() {
     one_line_failure(&["--attackers", "robot"], "\"robot\" is not a player");
     one_line_failure(&["play", "--defenders", "ai:godlike"], "is not a player");
+    one_line_failure(
+        &["play", "--attackers", "ai:hard:3s"],
+        "\"ai:hard:3s\" is not a player: a move time is only for the search engine at level max",
+    );
+    one_line_failure(
+        &["--defenders", "random:max:3s"],
+        "a move time is only for the search engine at level max",
+    );
+    one_line_failure(
+        &["play", "--defenders", "ai:max:5s"],
+        "the move time of ai:max is 1s, 3s or 10s",
+    );
     one_line_failure(
         &["play", "--load", "x.json", "--rules", "walker"],
         "cannot be used with",

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use brandubh::game::import::{self, Format, RecordErrorKind};
 use brandubh::game::storage::{self, load};
-use brandubh::game::{EngineKind, Game, Level, LoadError, LoadErrorKind, Player};
+use brandubh::game::{EngineKind, Game, Level, LoadError, LoadErrorKind, MoveTime, Player};
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, Position, Preset, Reason, RulesStringError, Side,
 };
@@ -166,7 +166,8 @@ fn an_otg_with_tags_comments_and_variations_imports_its_main_line() {
         game.players().defenders,
         Player::Ai {
             engine: EngineKind::Search,
-            level: Level::Hard
+            level: Level::Hard,
+            time: None,
         }
     );
     assert_eq!(game.created().to_string(), "2016-08-27T00:00:00Z");
@@ -256,11 +257,18 @@ fn player() -> impl Strategy<Value = Player> {
         Just(Player::Human),
         level.clone().prop_map(|level| Player::Ai {
             engine: EngineKind::Search,
-            level
+            level,
+            time: None,
         }),
         level.prop_map(|level| Player::Ai {
             engine: EngineKind::Random,
-            level
+            level,
+            time: None,
+        }),
+        prop::sample::select(MoveTime::ALL.to_vec()).prop_map(|time| Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Max,
+            time: Some(time),
         }),
     ]
 }

@@ -9,7 +9,7 @@ use std::process::Command;
 use brandubh::game::storage::{self, load, save_atomic};
 use brandubh::game::{
     AnalysisError, EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES,
-    Player, Timestamp,
+    MoveTime, Player, Timestamp,
 };
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, ParseMoveError, Position, Preset, Reason, Repetition, Rules,
@@ -174,6 +174,8 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("impossible-date.json", |k| matches!(k, LoadErrorKind::Timestamp { field: "updated", .. }), "updated: \"2026-02-30T12:00:00Z\""),
     ("bad-player.json", |k| matches!(k, LoadErrorKind::Field { line: 31, .. }), "unknown variant `robot`, expected one of `human`, `ai`, `program`"),
     ("bad-level.json", |k| matches!(k, LoadErrorKind::Field { line: 29, .. }), "unknown variant `godlike`"),
+    ("bad-move-time.json", |k| matches!(k, LoadErrorKind::Field { .. }), "unknown variant `5s`, expected one of `1s`, `3s`, `10s`"),
+    ("move-time-for-hard.json", |k| matches!(k, LoadErrorKind::Field { .. }), "a move time is only for the search engine at level max"),
     ("human-with-fields.json", |k| matches!(k, LoadErrorKind::Field { line: 35, .. }), "unknown field `level`, there are no fields"),
     ("missing-player.json", |k| matches!(k, LoadErrorKind::Field { line: 30, .. }), "missing field `defenders`"),
     ("deeply-nested.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
@@ -328,15 +330,21 @@ fn too_many_moves_are_refused_before_replaying() {
 
 fn player(n: u8) -> Player {
     let level = Level::ALL[usize::from(n / 2) % Level::ALL.len()];
+    // The search at max, with one of its move times or none.
+    let time = (level == Level::Max)
+        .then(|| MoveTime::ALL.get(usize::from(n / 8) % 4).copied())
+        .flatten();
     match n % 3 {
         0 => Player::Human,
         1 => Player::Ai {
             engine: EngineKind::Search,
             level,
+            time,
         },
         _ => Player::Ai {
             engine: EngineKind::Random,
             level,
+            time: None,
         },
     }
 }
@@ -528,6 +536,39 @@ proptest! {
                 prop_assert_eq!(again.state(), loaded.state());
             }
         }
+    }
+}
+
+#[test]
+fn a_move_time_of_max_is_saved_when_given_and_omitted_when_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("timed.json");
+    let max = |time| Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Max,
+        time,
+    };
+    for (time, field) in [
+        (Some(MoveTime::ThreeSeconds), Some("\"time\": \"3s\"")),
+        (Some(MoveTime::TenSeconds), Some("\"time\": \"10s\"")),
+        (None, None),
+    ] {
+        let mut game = Game::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            max(time),
+        );
+        game.play_text("d2-c2").unwrap();
+        save_atomic(&path, &game).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        match field {
+            Some(field) => assert!(text.contains(field), "{text}"),
+            None => assert!(!text.contains("\"time\""), "{text}"),
+        }
+        let loaded = load(&path).unwrap();
+        assert_eq!(loaded.players().defenders, max(time));
+        assert_eq!(loaded.to_json(), game.to_json());
     }
 }
 

@@ -105,6 +105,7 @@ fn games_this_program_writes_fit_the_schema() {
     let ai = |level| Player::Ai {
         engine: brandubh::game::EngineKind::Random,
         level,
+        time: None,
     };
     let mut ongoing = Game::new(custom, Position::start(), ai(Level::Easy), Player::Human);
     ongoing.play_text("d2-c2").unwrap();
@@ -124,7 +125,12 @@ fn games_this_program_writes_fit_the_schema() {
         Preset::OpenTafl.rules(),
         Position::start(),
         Player::Human,
-        ai(Level::Max),
+        // The search at max with a move time of its own.
+        Player::Ai {
+            engine: brandubh::game::EngineKind::Search,
+            level: Level::Max,
+            time: Some(brandubh::game::MoveTime::ThreeSeconds),
+        },
     );
     drawn.agree_draw().unwrap();
     for game in [ongoing, drawn] {
@@ -147,6 +153,7 @@ const STRUCTURALLY_INVALID: &[&str] = &[
     "analysis-unknown-class.json",
     "array.json",
     "bad-level.json",
+    "bad-move-time.json",
     "bad-player.json",
     "bad-timestamp.json",
     "format-number.json",
@@ -182,7 +189,7 @@ const STRUCTURALLY_INVALID: &[&str] = &[
 
 /// Files of `tests/data` that fit the schema: the loader refuses them for what a schema does
 /// not express (the moves under the rules, the result, the position, a duplicate key, an
-/// analysis's length and moves), or
+/// analysis's length and moves, a move time for a level other than max), or
 /// loads them (a byte order mark).
 const BEYOND_THE_SCHEMA: &[&str] = &[
     "analysis-bad-line.json",
@@ -203,6 +210,7 @@ const BEYOND_THE_SCHEMA: &[&str] = &[
     "impossible-timeout.json",
     "missing-listed-capture.json",
     "move-after-end.json",
+    "move-time-for-hard.json",
     "not-a-move.json",
     "resigned-after-the-end.json",
     "result-claimed-not-over.json",

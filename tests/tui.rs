@@ -1466,6 +1466,7 @@ fn mid_game_screen() -> String {
         Player::Ai {
             engine: brandubh::game::EngineKind::Search,
             level: brandubh::game::Level::Hard,
+            time: None,
         },
     );
     for mv in "d6-f6 e4-e6 b4-b5 c4-c6 f4-f5 d5-e5 d7-c7 e6-d6 a4-a6 d4-d5".split(' ') {

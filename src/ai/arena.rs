@@ -59,6 +59,7 @@ impl EngineSpec {
             EngineSpec::BuiltIn { kind, level } => Player::Ai {
                 engine: *kind,
                 level: *level,
+                time: None,
             },
             EngineSpec::Otep { .. } => Player::Program,
         }
@@ -118,7 +119,12 @@ impl FromStr for EngineSpec {
             return Ok(EngineSpec::Otep { command });
         }
         match s.parse::<Player>() {
-            Ok(Player::Ai { engine, level }) => Ok(EngineSpec::BuiltIn {
+            // A move time belongs to the terminal game; a match has `--time`.
+            Ok(Player::Ai {
+                engine,
+                level,
+                time: None,
+            }) => Ok(EngineSpec::BuiltIn {
                 kind: engine,
                 level,
             }),

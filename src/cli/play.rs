@@ -20,10 +20,12 @@ pub struct PlayArgs {
     /// Rule preset (skips the new-game screen).
     #[arg(long, value_enum)]
     pub rules: Option<Preset>,
-    /// Who plays the attackers: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
+    /// Who plays the attackers: human, ai, ai:LEVEL (easy|medium|hard|max), ai:max:TIME
+    /// (1s|3s|10s a move; on a clock, the clock decides) or random.
     #[arg(long, value_name = "PLAYER")]
     pub attackers: Option<Player>,
-    /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max) or random.
+    /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max), ai:max:TIME
+    /// (1s|3s|10s a move; on a clock, the clock decides) or random.
     #[arg(long, value_name = "PLAYER")]
     pub defenders: Option<Player>,
     /// Play on a clock (skips the new-game screen): main time, `+` an increment after each

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -93,10 +94,61 @@ impl fmt::Display for EngineKind {
     }
 }
 
-/// Who plays one side of a game: `{"type": "human"}`, `{"type": "ai", "engine": ...,
-/// "level": ...}` or `{"type": "program"}` in a save, with no other field for any kind.
+/// The time per move of the `max` level, one of three: `ai:max:3s` on the command line,
+/// `"time": "3s"` in a save. Without one, `max` takes the default, 1 s. A running
+/// game clock overrides it: the AI then takes its move time from its clock.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(from = "PlayerFields", into = "PlayerFields")]
+pub enum MoveTime {
+    /// One second, the default.
+    #[default]
+    #[serde(rename = "1s")]
+    OneSecond,
+    /// Three seconds.
+    #[serde(rename = "3s")]
+    ThreeSeconds,
+    /// Ten seconds.
+    #[serde(rename = "10s")]
+    TenSeconds,
+}
+
+impl MoveTime {
+    /// Every move time, shortest first.
+    pub const ALL: [MoveTime; 3] = [
+        MoveTime::OneSecond,
+        MoveTime::ThreeSeconds,
+        MoveTime::TenSeconds,
+    ];
+
+    /// How long a move may take.
+    pub const fn duration(self) -> Duration {
+        Duration::from_secs(match self {
+            MoveTime::OneSecond => 1,
+            MoveTime::ThreeSeconds => 3,
+            MoveTime::TenSeconds => 10,
+        })
+    }
+
+    /// The move time's name on the command line and in save files: `1s`, `3s`, `10s`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveTime::OneSecond => "1s",
+            MoveTime::ThreeSeconds => "3s",
+            MoveTime::TenSeconds => "10s",
+        }
+    }
+}
+
+impl fmt::Display for MoveTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Who plays one side of a game: `{"type": "human"}`, `{"type": "ai", "engine": ...,
+/// "level": ...}` (with `"time": ...` for a `max` search given one) or `{"type": "program"}`
+/// in a save, with no other field for any kind.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(try_from = "PlayerFields", into = "PlayerFields")]
 pub enum Player {
     /// A person at the keyboard.
     #[default]
@@ -107,6 +159,9 @@ pub enum Player {
         engine: EngineKind,
         /// How strong.
         level: Level,
+        /// The time per move of a `max` search; `None` for every other engine and level, and
+        /// for `max` at its default.
+        time: Option<MoveTime>,
     },
     /// Another program, such as an engine a `match` ran through the OpenTafl Engine Protocol
     /// (the game's start comment names it). A person takes its side if the game is played on.
@@ -127,18 +182,40 @@ enum PlayerFields {
         engine: EngineKind,
         /// How strong.
         level: Level,
+        /// The time per move, for the search engine at level `max` only; omitted for its
+        /// default (1 s).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time: Option<MoveTime>,
     },
     /// Another program.
     Program {},
 }
 
-impl From<PlayerFields> for Player {
-    fn from(fields: PlayerFields) -> Self {
-        match fields {
+/// A move time given to an AI that is not the search engine at level `max`.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct TimeNotForLevel;
+
+impl fmt::Display for TimeNotForLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a move time is only for the search engine at level max (ai:max:3s)")
+    }
+}
+
+impl std::error::Error for TimeNotForLevel {}
+
+impl TryFrom<PlayerFields> for Player {
+    type Error = TimeNotForLevel;
+
+    fn try_from(fields: PlayerFields) -> Result<Self, Self::Error> {
+        Ok(match fields {
             PlayerFields::Human {} => Player::Human,
-            PlayerFields::Ai { engine, level } => Player::Ai { engine, level },
+            PlayerFields::Ai {
+                engine,
+                level,
+                time,
+            } => Player::ai(engine, level, time)?,
             PlayerFields::Program {} => Player::Program,
-        }
+        })
     }
 }
 
@@ -146,14 +223,41 @@ impl From<Player> for PlayerFields {
     fn from(player: Player) -> Self {
         match player {
             Player::Human => PlayerFields::Human {},
-            Player::Ai { engine, level } => PlayerFields::Ai { engine, level },
+            Player::Ai {
+                engine,
+                level,
+                time,
+            } => PlayerFields::Ai {
+                engine,
+                level,
+                time,
+            },
             Player::Program => PlayerFields::Program {},
         }
     }
 }
 
+impl Player {
+    /// An AI of `engine` at `level`, with the move time `time`, which only the search engine
+    /// at level `max` takes.
+    pub const fn ai(
+        engine: EngineKind,
+        level: Level,
+        time: Option<MoveTime>,
+    ) -> Result<Player, TimeNotForLevel> {
+        if time.is_some() && !matches!((engine, level), (EngineKind::Search, Level::Max)) {
+            return Err(TimeNotForLevel);
+        }
+        Ok(Player::Ai {
+            engine,
+            level,
+            time,
+        })
+    }
+}
+
 impl fmt::Display for Player {
-    /// `human`, `ai:hard` (the search engine), `random`, or `program`.
+    /// `human`, `ai:hard` (the search engine), `ai:max:3s`, `random`, or `program`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Player::Human => f.write_str("human"),
@@ -161,7 +265,13 @@ impl fmt::Display for Player {
             Player::Ai {
                 engine: EngineKind::Search,
                 level,
+                time: None,
             } => write!(f, "ai:{level}"),
+            Player::Ai {
+                engine: EngineKind::Search,
+                level,
+                time: Some(time),
+            } => write!(f, "ai:{level}:{time}"),
             Player::Ai {
                 engine: EngineKind::Random,
                 ..
@@ -172,15 +282,38 @@ impl fmt::Display for Player {
 
 /// Why a text does not name a player.
 #[derive(Clone, Eq, PartialEq, Debug)]
-pub struct ParsePlayerError(String);
+pub struct ParsePlayerError {
+    text: String,
+    why: PlayerFault,
+}
+
+/// What is wrong in a text that does not name a player.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum PlayerFault {
+    /// It names no player at all.
+    Unknown,
+    /// A move time after a level other than `max`, or after another engine.
+    TimeNotForLevel,
+    /// A move time other than those offered.
+    BadTime,
+}
 
 impl fmt::Display for ParsePlayerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "\"{}\" is not a player (expected human, ai, ai:LEVEL with LEVEL easy|medium|hard|max, or random)",
-            crate::quote::excerpt(&self.0)
-        )
+        let text = crate::quote::excerpt(&self.text);
+        match self.why {
+            PlayerFault::Unknown => write!(
+                f,
+                "\"{text}\" is not a player (expected human, ai, ai:LEVEL with LEVEL easy|medium|hard|max, ai:max:TIME with TIME 1s|3s|10s, or random)"
+            ),
+            PlayerFault::TimeNotForLevel => {
+                write!(f, "\"{text}\" is not a player: {TimeNotForLevel}")
+            }
+            PlayerFault::BadTime => write!(
+                f,
+                "\"{text}\" is not a player: the move time of ai:max is 1s, 3s or 10s"
+            ),
+        }
     }
 }
 
@@ -189,29 +322,47 @@ impl std::error::Error for ParsePlayerError {}
 impl FromStr for Player {
     type Err = ParsePlayerError;
 
-    /// Parses `human`, `ai` (medium), `ai:LEVEL`, `search:LEVEL`, or `random`.
+    /// Parses `human`, `ai` (medium), `ai:LEVEL`, `search:LEVEL`, `ai:max:TIME` (`1s`, `3s`
+    /// or `10s`), or `random`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = || ParsePlayerError(s.to_owned());
-        let (kind, level) = match s.split_once(':') {
-            Some((kind, level)) => (kind, Some(level)),
-            None => (s, None),
+        let err = |why| ParsePlayerError {
+            text: s.to_owned(),
+            why,
         };
+        let mut parts = s.split(':');
+        let kind = parts.next().unwrap_or_default();
+        let level = parts.next();
+        let time = parts.next();
+        if parts.next().is_some() {
+            return Err(err(PlayerFault::Unknown));
+        }
         let level = match level {
             None => Level::default(),
-            Some(text) => <Level as clap::ValueEnum>::from_str(text, true).map_err(|_| err())?,
+            Some(text) => <Level as clap::ValueEnum>::from_str(text, true)
+                .map_err(|_| err(PlayerFault::Unknown))?,
         };
-        match kind {
-            "human" if s == "human" => Ok(Player::Human),
-            "ai" | "search" => Ok(Player::Ai {
-                engine: EngineKind::Search,
-                level,
-            }),
-            "random" => Ok(Player::Ai {
-                engine: EngineKind::Random,
-                level,
-            }),
-            _ => Err(err()),
-        }
+        let engine = match kind {
+            "human" if s == "human" => return Ok(Player::Human),
+            "ai" | "search" => EngineKind::Search,
+            "random" => EngineKind::Random,
+            _ => return Err(err(PlayerFault::Unknown)),
+        };
+        let time = match time {
+            None => None,
+            Some(text) => Some(
+                MoveTime::ALL
+                    .into_iter()
+                    .find(|t| t.name().eq_ignore_ascii_case(text))
+                    .ok_or_else(|| {
+                        err(if level == Level::Max {
+                            PlayerFault::BadTime
+                        } else {
+                            PlayerFault::TimeNotForLevel
+                        })
+                    })?,
+            ),
+        };
+        Player::ai(engine, level, time).map_err(|TimeNotForLevel| err(PlayerFault::TimeNotForLevel))
     }
 }
 
@@ -225,6 +376,7 @@ mod tests {
         let hard = Player::Ai {
             engine: EngineKind::Search,
             level: Level::Hard,
+            time: None,
         };
         assert_eq!("ai:hard".parse(), Ok(hard));
         assert_eq!("search:hard".parse(), Ok(hard));
@@ -239,11 +391,102 @@ mod tests {
     }
 
     #[test]
+    fn max_takes_a_move_time_that_reads_back_as_written() {
+        let max = |time| Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Max,
+            time,
+        };
+        assert_eq!("ai:max".parse(), Ok(max(None)));
+        assert_eq!("ai:max:3s".parse(), Ok(max(Some(MoveTime::ThreeSeconds))));
+        assert_eq!(
+            "search:max:10s".parse(),
+            Ok(max(Some(MoveTime::TenSeconds)))
+        );
+        for text in ["ai:max", "ai:max:1s", "ai:max:3s", "ai:max:10s"] {
+            let player: Player = text.parse().unwrap();
+            assert_eq!(player.to_string(), text);
+        }
+        assert_eq!(MoveTime::ThreeSeconds.duration(), Duration::from_secs(3));
+        assert_eq!(MoveTime::default(), MoveTime::OneSecond);
+    }
+
+    #[test]
+    fn a_move_time_is_refused_for_other_levels_and_engines_and_other_times() {
+        let err = |text: &str| text.parse::<Player>().unwrap_err().to_string();
+        for text in [
+            "ai:hard:3s",
+            "ai:easy:1s",
+            "ai:medium:10s",
+            "random:max:3s",
+            "ai:hard:5s",
+        ] {
+            assert_eq!(
+                err(text),
+                format!(
+                    "\"{text}\" is not a player: a move time is only for the search engine at level max (ai:max:3s)"
+                )
+            );
+        }
+        for text in ["ai:max:5s", "ai:max:", "ai:max:3", "ai:max:3000ms"] {
+            assert_eq!(
+                err(text),
+                format!("\"{text}\" is not a player: the move time of ai:max is 1s, 3s or 10s")
+            );
+        }
+        assert!(err("ai:max:3s:x").contains("expected human, ai"));
+        assert!(err("human:3s").contains("expected human, ai"));
+        assert_eq!(
+            Player::ai(EngineKind::Search, Level::Hard, Some(MoveTime::OneSecond)),
+            Err(TimeNotForLevel)
+        );
+    }
+
+    #[test]
+    fn a_saved_move_time_is_omitted_at_the_default_and_refused_where_it_has_no_meaning() {
+        let read = |text: &str| serde_json::from_str::<Player>(text).map_err(|e| e.to_string());
+        let max = |time| Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Max,
+            time,
+        };
+        let plain = r#"{"type":"ai","engine":"search","level":"max"}"#;
+        assert_eq!(serde_json::to_string(&max(None)).unwrap(), plain);
+        assert_eq!(read(plain), Ok(max(None)));
+        let timed = r#"{"type":"ai","engine":"search","level":"max","time":"3s"}"#;
+        let three = max(Some(MoveTime::ThreeSeconds));
+        assert_eq!(serde_json::to_string(&three).unwrap(), timed);
+        assert_eq!(read(timed), Ok(three));
+        for time in MoveTime::ALL {
+            let player = max(Some(time));
+            assert_eq!(read(&serde_json::to_string(&player).unwrap()), Ok(player));
+        }
+        let err = read(r#"{"type":"ai","engine":"search","level":"hard","time":"3s"}"#);
+        assert!(
+            err.as_ref()
+                .unwrap_err()
+                .contains("only for the search engine at level max"),
+            "{err:?}"
+        );
+        let err = read(r#"{"type":"ai","engine":"search","level":"max","time":"5s"}"#);
+        assert!(
+            err.as_ref().unwrap_err().contains("unknown variant `5s`"),
+            "{err:?}"
+        );
+        let err = read(r#"{"type":"human","time":"3s"}"#);
+        assert!(
+            err.as_ref().unwrap_err().contains("unknown field `time`"),
+            "{err:?}"
+        );
+    }
+
+    #[test]
     fn saved_players_round_trip_and_refuse_unknown_fields_of_every_kind() {
         let read = |text: &str| serde_json::from_str::<Player>(text).map_err(|e| e.to_string());
         let hard = Player::Ai {
             engine: EngineKind::Random,
             level: Level::Hard,
+            time: None,
         };
         for player in [Player::Human, hard, Player::Program] {
             let text = serde_json::to_string(&player).unwrap();

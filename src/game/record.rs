@@ -521,6 +521,7 @@ mod tests {
             Player::Ai {
                 engine: EngineKind::Search,
                 level: Level::Hard,
+                time: None,
             },
         )
     }

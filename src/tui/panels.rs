@@ -600,6 +600,7 @@ mod tests {
         let ai = Player::Ai {
             engine: crate::game::EngineKind::Search,
             level: crate::game::Level::Easy,
+            time: None,
         };
         let players = |attackers, defenders| Players {
             attackers,

@@ -13,33 +13,65 @@ use super::layout::wide_size;
 use super::position_field::PositionField;
 use super::text::{centered, player_text, truncate, wrap};
 use super::theme::Look;
-use crate::game::{EngineKind, Level, Player, StartError, TimeControl};
+use crate::game::{EngineKind, Level, MoveTime, Player, StartError, TimeControl};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
 
-/// The players offered on the new-game screen, in order.
-const PLAYERS: [Player; 6] = [
+/// The players offered on the new-game screen, in order: `max` with each of its move times
+/// (1 s, its default, written as none).
+const PLAYERS: [Player; 8] = [
     Player::Human,
     Player::Ai {
         engine: EngineKind::Search,
         level: Level::Easy,
+        time: None,
     },
     Player::Ai {
         engine: EngineKind::Search,
         level: Level::Medium,
+        time: None,
     },
     Player::Ai {
         engine: EngineKind::Search,
         level: Level::Hard,
+        time: None,
     },
     Player::Ai {
         engine: EngineKind::Search,
         level: Level::Max,
+        time: None,
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Max,
+        time: Some(MoveTime::ThreeSeconds),
+    },
+    Player::Ai {
+        engine: EngineKind::Search,
+        level: Level::Max,
+        time: Some(MoveTime::TenSeconds),
     },
     Player::Ai {
         engine: EngineKind::Random,
         level: Level::Medium,
+        time: None,
     },
 ];
+
+/// `player` as the form offers it: `max` at 1 s as `max` at its default, which is the same.
+fn offered(player: Player) -> Player {
+    match player {
+        Player::Ai {
+            engine,
+            level,
+            time: Some(MoveTime::OneSecond),
+        } => Player::Ai {
+            engine,
+            level,
+            time: None,
+        },
+        other => other,
+    }
+}
 
 /// The fields of the new-game form, top to bottom.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -224,8 +256,8 @@ impl SetupForm {
             resume: None,
             preset,
             custom: None,
-            attackers,
-            defenders,
+            attackers: offered(attackers),
+            defenders: offered(defenders),
             clock: None,
             position: PositionField::default(),
         }
@@ -815,6 +847,62 @@ mod tests {
         form.move_focus(Direction::Left);
         assert_eq!(form.choice().0, Preset::OpenTafl.rules());
         assert_ne!(form.field(), Field::Start);
+    }
+
+    #[test]
+    fn a_max_player_is_offered_at_each_move_time_and_shown_with_it() {
+        let max = |time| Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Max,
+            time,
+        };
+        let hard = Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Hard,
+            time: None,
+        };
+        let mut form = SetupForm::new(Preset::Standard, hard, Player::Human);
+        form.focus_on(Field::Attackers);
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            form.move_focus(Direction::Right);
+            seen.push(form.choice().1);
+        }
+        assert_eq!(
+            seen,
+            [
+                max(None),
+                max(Some(MoveTime::ThreeSeconds)),
+                max(Some(MoveTime::TenSeconds))
+            ]
+        );
+        let look = Look::default();
+        let area = Rect::new(0, 0, 80, 24);
+        let mut buf = Buffer::empty(area);
+        render_setup(&form, &look, area, &mut buf);
+        let text: String = (0..area.height)
+            .map(|y| {
+                (0..area.width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(text.contains("◀ AI max 10s  ▶"), "{text}");
+        form.move_focus(Direction::Left);
+        form.move_focus(Direction::Left);
+        render_setup(&form, &look, area, &mut buf);
+        let row: String = (0..area.width)
+            .map(|x| buf[(x, SetupRows::new(area, &form).attackers)].symbol())
+            .collect();
+        assert!(row.contains("◀  AI max 1s  ▶"), "{row}");
+        // `ai:max:1s` from the command line is the first of them, not a fourth.
+        let given = SetupForm::new(
+            Preset::Standard,
+            max(Some(MoveTime::OneSecond)),
+            Player::Human,
+        );
+        assert_eq!(given.choice().1, max(None));
     }
 
     #[test]

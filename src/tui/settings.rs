@@ -149,7 +149,7 @@ fn read(path: &Path) -> Result<Option<Settings>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{EngineKind, Level};
+    use crate::game::{EngineKind, Level, MoveTime};
 
     fn changed() -> Settings {
         Settings {
@@ -157,8 +157,13 @@ mod tests {
             attackers: Player::Ai {
                 engine: EngineKind::Search,
                 level: Level::Hard,
+                time: None,
             },
-            defenders: Player::Human,
+            defenders: Player::Ai {
+                engine: EngineKind::Search,
+                level: Level::Max,
+                time: Some(MoveTime::TenSeconds),
+            },
             clock: Some("5m+3s".parse().unwrap()),
             theme: ThemeName::HighContrast,
             ascii: true,
@@ -184,6 +189,7 @@ mod tests {
         assert!(text.contains("\"preset\": \"nielsen\""), "{text}");
         assert!(text.contains("\"theme\": \"high-contrast\""), "{text}");
         assert!(text.contains("\"increment_ms\": 3000"), "{text}");
+        assert!(text.contains("\"time\": \"10s\""), "{text}");
     }
 
     #[test]

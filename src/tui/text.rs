@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
 
-use crate::game::{EngineKind, Player};
+use crate::game::{EngineKind, Level, Player};
 use crate::rules::Side;
 
 /// Whether a status message reports a problem.
@@ -97,14 +97,21 @@ pub const fn title(side: Side) -> &'static str {
     }
 }
 
-/// How a player is named: `human`, `AI hard`, `AI random`.
+/// How a player is named: `human`, `AI hard`, `AI max 3s` (the level `max` with its time
+/// per move, 1 s unless given another), `AI random`.
 pub fn player_text(player: Player) -> String {
     match player {
         Player::Human => "human".to_owned(),
         Player::Program => "program".to_owned(),
         Player::Ai {
             engine: EngineKind::Search,
+            level: Level::Max,
+            time,
+        } => format!("AI max {}", time.unwrap_or_default()),
+        Player::Ai {
+            engine: EngineKind::Search,
             level,
+            ..
         } => format!("AI {level}"),
         Player::Ai {
             engine: EngineKind::Random,

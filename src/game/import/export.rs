@@ -127,18 +127,20 @@ fn move_text(done: AnnotatedMove, before: &Position) -> String {
     }
 }
 
-/// A player as a tag value our import reads back (`human`, `ai:hard`, `random:easy`).
+/// A player as a tag value our import reads back (`human`, `ai:hard`, `ai:max:3s`,
+/// `random:easy`).
 fn player_name(player: Player) -> String {
     match player {
-        Player::Human => "human".to_owned(),
-        Player::Program => "program".to_owned(),
+        Player::Human | Player::Program | Player::Ai { time: Some(_), .. } => player.to_string(),
         Player::Ai {
             engine: EngineKind::Search,
             level,
+            time: None,
         } => format!("ai:{level}"),
         Player::Ai {
             engine: EngineKind::Random,
             level,
+            time: None,
         } => format!("random:{level}"),
     }
 }

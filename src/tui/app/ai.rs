@@ -5,8 +5,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::analysis::Analysing;
 use super::{App, Screen};
-use crate::ai::{Budget, Limits, Score, SearchInfo, limits_for};
-use crate::game::{EngineKind, Level, Player};
+use crate::ai::{Budget, Limits, Score, SearchInfo, limits_with};
+use crate::game::{EngineKind, Level, MoveTime, Player};
 use crate::rules::{Move, Side};
 use crate::tui::panels::{AiView, Search, score_text};
 use crate::tui::text::player_text;
@@ -53,9 +53,14 @@ impl App {
     pub(super) fn start_thinking(&mut self, purpose: Purpose) {
         let side = self.session.side_to_move();
         let (engine, level, limits) = match (purpose, self.session.player(side)) {
-            (Purpose::Move, Player::Ai { engine, level }) => {
-                (engine, level, self.on_the_clock(side, limits_for(level)))
-            }
+            (
+                Purpose::Move,
+                Player::Ai {
+                    engine,
+                    level,
+                    time,
+                },
+            ) => (engine, level, self.move_limits(side, level, time)),
             _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits),
         };
         self.start_worker();
@@ -63,12 +68,33 @@ impl App {
             return;
         };
         let id = worker.start(engine, level, self.session.state(), limits);
-        self.ai.thinking = Some(Thinking::new(
-            id,
-            side,
-            purpose,
-            Player::Ai { engine, level },
-        ));
+        let player = match (purpose, self.session.player(side)) {
+            (Purpose::Move, player @ Player::Ai { .. }) => player,
+            _ => Player::Ai {
+                engine,
+                level,
+                time: None,
+            },
+        };
+        self.ai.thinking = Some(Thinking::new(id, side, purpose, player));
+    }
+
+    /// The limits of `side`'s move by an AI at `level` with its own move `time` (for `max`):
+    /// without a clock, the level's ([`limits_with`]); on a clock, the clock decides how long
+    /// the move may take, and the lower levels keep their depth bound.
+    pub(super) fn move_limits(&self, side: Side, level: Level, time: Option<MoveTime>) -> Limits {
+        let limits = limits_with(level, time);
+        if self.session.clocks().is_some() {
+            self.on_the_clock(
+                side,
+                Limits {
+                    time: None,
+                    ..limits
+                },
+            )
+        } else {
+            limits
+        }
     }
 
     /// `limits` for `side`'s move, its time cut to what its clock allows, if it plays on one.

@@ -383,6 +383,7 @@ mod tests {
             defenders: Player::Ai {
                 engine: EngineKind::Search,
                 level: Level::Hard,
+                time: None,
             },
             ..Config::default()
         });

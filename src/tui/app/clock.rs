@@ -131,6 +131,7 @@ mod tests {
             defenders: Player::Ai {
                 engine: EngineKind::Search,
                 level: Level::Max,
+                time: None,
             },
             clock: Some("1m".parse::<TimeControl>().unwrap()),
             ..Config::default()
@@ -156,12 +157,59 @@ mod tests {
     }
 
     #[test]
+    fn max_takes_its_own_move_time_without_a_clock_and_the_clocks_with_one() {
+        use crate::ai::Limits;
+        use crate::game::{EngineKind, Player};
+        let app = |player: &str, clock: Option<&str>| {
+            App::new(Config {
+                skip_setup: true,
+                defenders: player.parse::<Player>().unwrap(),
+                clock: clock.map(|c| c.parse::<TimeControl>().unwrap()),
+                ..Config::default()
+            })
+        };
+        // The limits the app starts the defenders' AI with.
+        let limits = |app: &App| match app.session.player(Side::Defenders) {
+            Player::Ai {
+                engine: EngineKind::Search,
+                level,
+                time,
+            } => app.move_limits(Side::Defenders, level, time),
+            other => panic!("{other:?}"),
+        };
+        let secs = Duration::from_secs;
+        assert_eq!(limits(&app("ai:max:3s", None)), Limits::time(secs(3)));
+        assert_eq!(limits(&app("ai:max:10s", None)), Limits::time(secs(10)));
+        assert_eq!(limits(&app("ai:max", None)), Limits::time(secs(1)));
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| app("ai:max:3s", None).draw(f)).unwrap();
+        let text = format!("{}", terminal.backend());
+        assert!(text.contains("Defenders  AI max 3s"), "{text}");
+        assert_eq!(limits(&app("ai:hard", None)), Limits::depth(5));
+        // On a clock of 10 minutes the clock gives a thirtieth: 20 s, not the 3 s of the player.
+        assert_eq!(
+            limits(&app("ai:max:3s", Some("10m"))),
+            Limits::time(secs(20))
+        );
+        assert_eq!(
+            limits(&app("ai:max:10s", Some("1m"))),
+            Limits::time(secs(2))
+        );
+        assert_eq!(
+            limits(&app("ai:hard", Some("1m"))),
+            Limits::depth(5).with_time(secs(2))
+        );
+    }
+
+    #[test]
     fn watching_two_ais_a_clock_runs_only_while_its_ai_thinks() {
         use crate::game::{EngineKind, Level, Player};
         use crate::tui::app::ai::{Purpose, Thinking};
         let random = Player::Ai {
             engine: EngineKind::Random,
             level: Level::Easy,
+            time: None,
         };
         let mut app = App::new(Config {
             skip_setup: true,

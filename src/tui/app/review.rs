@@ -302,6 +302,7 @@ mod tests {
             defenders: Player::Ai {
                 engine: EngineKind::Search,
                 level: Level::Hard,
+                time: None,
             },
             storage: Storage::in_dir(dir.path().to_owned()),
             ..Config::default()
@@ -330,6 +331,7 @@ mod tests {
         let random = Player::Ai {
             engine: EngineKind::Random,
             level: Level::Easy,
+            time: None,
         };
         let mut app = App::new(Config {
             skip_setup: true,

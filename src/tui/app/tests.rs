@@ -27,6 +27,7 @@ fn against_ai() -> App {
         defenders: Player::Ai {
             engine: EngineKind::Search,
             level: Level::Hard,
+            time: None,
         },
         skip_setup: true,
         ..Config::default()
@@ -114,10 +115,12 @@ fn watching_waits_for_the_pace_and_pauses() {
         attackers: Player::Ai {
             engine: EngineKind::Random,
             level: Level::Easy,
+            time: None,
         },
         defenders: Player::Ai {
             engine: EngineKind::Random,
             level: Level::Easy,
+            time: None,
         },
         skip_setup: true,
         ..Config::default()
@@ -470,10 +473,12 @@ fn a_finished_ai_game_shows_no_pause_and_pause_says_it_is_over() {
         attackers: Player::Ai {
             engine: EngineKind::Random,
             level: Level::Easy,
+            time: None,
         },
         defenders: Player::Ai {
             engine: EngineKind::Random,
             level: Level::Easy,
+            time: None,
         },
         skip_setup: true,
         ..Config::default()
