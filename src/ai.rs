@@ -23,6 +23,7 @@ pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
     elo_difference, play_match,
 };
+pub use eval::{Features, Weights, features, weights};
 pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};
 pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
 pub use random::RandomAi;

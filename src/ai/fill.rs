@@ -1,5 +1,6 @@
 //! Bitboard fills for the evaluation and move ordering: where rook-moving pieces can go in
-//! one move through empty squares, and which squares a move to would sandwich an enemy.
+//! one move through empty squares, which squares a move to would sandwich an enemy, and which
+//! enemies a move could sandwich.
 
 use crate::rules::Bitboard;
 
@@ -50,6 +51,21 @@ pub fn sandwich_squares(victims: Bitboard, anvils: Bitboard) -> Bitboard {
         out |= back(victims) & back(back(anvils));
     }
     Bitboard::from_bits(out)
+}
+
+/// The pieces of `victims` that a piece moving to a square of `landing` would sandwich against
+/// a piece of `anvils` on the other side (custodian capture, ignoring the king's special rules
+/// and that the mover might be the anvil itself).
+#[inline]
+pub fn sandwiched_by(victims: Bitboard, anvils: Bitboard, landing: Bitboard) -> Bitboard {
+    let (victims, anvils, landing) = (victims.bits(), anvils.bits(), landing.bits());
+    // The mover lands on s, the victim stands on s + d and the anvil on s + 2d: the victim is
+    // one step forward from a landing square and one step back from an anvil.
+    let out = north(landing) & south(anvils)
+        | south(landing) & north(anvils)
+        | east(landing) & west(anvils)
+        | west(landing) & east(anvils);
+    Bitboard::from_bits(victims & out)
 }
 
 #[cfg(test)]
@@ -108,5 +124,50 @@ mod tests {
         assert_eq!(got, bb(&["c2", "b3"]));
         assert!(sandwich_squares(bb(&["a2"]), bb(&["g1"])).is_empty());
         assert!(sandwich_squares(bb(&["g2"]), bb(&["a3"])).is_empty());
+    }
+
+    #[test]
+    fn sandwiched_by_agrees_with_sandwich_squares() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let victims = Bitboard::from_bits(seed & seed >> 9 & Bitboard::FULL.bits());
+            let anvils =
+                Bitboard::from_bits(seed >> 3 & seed >> 21 & !victims.bits()) & Bitboard::FULL;
+            let landing =
+                Bitboard::from_bits(seed >> 17 & !(victims | anvils).bits()) & Bitboard::FULL;
+            let mut slow = Bitboard::EMPTY;
+            for s in landing & sandwich_squares(victims, anvils) {
+                slow |= s.bit().neighbours() & victims & sandwiched_neighbours(s, anvils);
+            }
+            assert_eq!(sandwiched_by(victims, anvils, landing), slow);
+        }
+    }
+
+    /// The neighbours of `s` that have a square of `anvils` beyond them, seen from `s`.
+    fn sandwiched_neighbours(s: Square, anvils: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            if let (Some(n), Some(b)) = (s.offset(df, dr), s.offset(2 * df, 2 * dr))
+                && anvils.contains(b)
+            {
+                out = out.with(n);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn sandwiched_by_names_the_victims() {
+        // A defender landing on c2 takes c3 against c4 and d2 against e2; b3 has no anvil.
+        let got = sandwiched_by(
+            bb(&["c3", "d2", "b3"]),
+            bb(&["c4", "e2"]),
+            bb(&["c2", "a3"]),
+        );
+        assert_eq!(got, bb(&["c3", "d2"]));
+        assert!(sandwiched_by(bb(&["a2"]), bb(&["b2"]), bb(&["g1"])).is_empty());
     }
 }
