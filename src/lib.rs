@@ -8,6 +8,7 @@
 pub mod ai;
 pub mod cli;
 pub mod game;
+mod lines;
 pub mod otep;
 mod quote;
 pub mod rules;

@@ -7,5 +7,6 @@
 mod clock;
 mod session;
 
+pub use crate::lines::MAX_LINE_BYTES;
 pub use clock::Clock;
-pub use session::{MAX_LINE_BYTES, Options, serve};
+pub use session::{Options, serve};

@@ -117,6 +117,14 @@ mod failing {
     }
 
     #[test]
+    fn an_over_long_line_from_an_engine_is_skipped() {
+        // A line of 1 MiB before its hello: skipped as it comes, and the hello still read.
+        let body = "head -c 1048576 /dev/zero | tr '\\0' x\necho\necho hello\nwhile read line; do\n  case \"$line\" in play*) echo 'move a1-a2';; esac\ndone";
+        let game = one_game(body);
+        lost(&game, Reason::Resignation, "illegal move \"a1-a2\"");
+    }
+
+    #[test]
     fn an_engine_that_thinks_too_long_loses_on_time() {
         let game = one_game("echo hello\nwhile read line; do :; done");
         lost(&game, Reason::Time, "3 times its 300ms");

@@ -8,7 +8,7 @@
 //! [`SLOWNESS_ALLOWED`] times its budget gives no move; [`Ai::failure`] says why, and the
 //! match scores the game as its loss.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -16,6 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Ai, Failure, Limits, SearchInfo};
+use crate::lines::read_line;
 use crate::quote::excerpt;
 use crate::rules::{
     GameState, Move, MoveText, Outcome, Position, Rules, Side, position_record, rules_string,
@@ -102,9 +103,12 @@ impl ExternalAi {
         };
         let (tx, lines) = mpsc::channel();
         thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut output = BufReader::new(stdout);
+            let mut bytes = Vec::new();
+            // A line over the length limit is skipped: nothing the engine must say is long.
+            while let Ok(Some(fits)) = read_line(&mut output, &mut bytes) {
+                let line = String::from_utf8_lossy(&bytes).trim().to_owned();
+                if fits && tx.send(line).is_err() {
                     break;
                 }
             }
