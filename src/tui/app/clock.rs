@@ -204,13 +204,8 @@ mod tests {
 
     #[test]
     fn watching_two_ais_a_clock_runs_only_while_its_ai_thinks() {
-        use crate::game::{EngineKind, Level, Player};
         use crate::tui::app::ai::{Purpose, Thinking};
-        let random = Player::Ai {
-            engine: EngineKind::Random,
-            level: Level::Easy,
-            time: None,
-        };
+        let random = crate::tui::app::tests::RANDOM;
         let mut app = App::new(Config {
             skip_setup: true,
             attackers: random,

@@ -328,11 +328,7 @@ mod tests {
 
     #[test]
     fn an_ai_game_waits_while_it_is_reviewed() {
-        let random = Player::Ai {
-            engine: EngineKind::Random,
-            level: Level::Easy,
-            time: None,
-        };
+        let random = crate::tui::app::tests::RANDOM;
         let mut app = App::new(Config {
             skip_setup: true,
             attackers: random,

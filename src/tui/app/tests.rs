@@ -12,6 +12,13 @@ use crate::game::{EngineKind, Level};
 use crate::rules::Move;
 use crate::tui::worker::{JobId, Report};
 
+/// The random mover, for games the AI plays on both sides.
+pub(super) const RANDOM: Player = Player::Ai {
+    engine: EngineKind::Random,
+    level: Level::Easy,
+    time: None,
+};
+
 /// The AI defenders' search for their move, job `id`, begun at `started`.
 fn defenders_search(app: &App, id: JobId, started: Instant) -> Thinking {
     let player = app.session.player(Side::Defenders);
@@ -112,16 +119,8 @@ fn a_hint_is_marked_and_undo_cancels_a_search() {
 #[test]
 fn watching_waits_for_the_pace_and_pauses() {
     let mut app = App::new(Config {
-        attackers: Player::Ai {
-            engine: EngineKind::Random,
-            level: Level::Easy,
-            time: None,
-        },
-        defenders: Player::Ai {
-            engine: EngineKind::Random,
-            level: Level::Easy,
-            time: None,
-        },
+        attackers: RANDOM,
+        defenders: RANDOM,
         skip_setup: true,
         ..Config::default()
     });
@@ -470,16 +469,8 @@ fn the_search_time_ticks_on_screen() {
 #[test]
 fn a_finished_ai_game_shows_no_pause_and_pause_says_it_is_over() {
     let mut app = App::new(Config {
-        attackers: Player::Ai {
-            engine: EngineKind::Random,
-            level: Level::Easy,
-            time: None,
-        },
-        defenders: Player::Ai {
-            engine: EngineKind::Random,
-            level: Level::Easy,
-            time: None,
-        },
+        attackers: RANDOM,
+        defenders: RANDOM,
         skip_setup: true,
         ..Config::default()
     });
