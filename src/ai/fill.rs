@@ -77,6 +77,16 @@ mod tests {
         names.iter().map(|n| n.parse::<Square>().unwrap()).collect()
     }
 
+    /// `count` pseudo-random words from `seed` (xorshift), for random boards.
+    fn words(mut seed: u64, count: usize) -> impl Iterator<Item = u64> {
+        (0..count).map(move |_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        })
+    }
+
     #[test]
     fn reach_stops_at_pieces_and_edges() {
         let occupied = bb(&["d4", "d6", "b4"]);
@@ -102,11 +112,7 @@ mod tests {
 
     #[test]
     fn reach_agrees_with_ray_walking() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..3000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+        for seed in words(0x2545_f491_4f6c_dd1d, 3000) {
             let occupied = Bitboard::from_bits(seed & seed >> 5);
             let from = Bitboard::from_bits(seed >> 11 & seed >> 23 & seed >> 3);
             let empty = !occupied;
@@ -128,11 +134,7 @@ mod tests {
 
     #[test]
     fn sandwiched_by_agrees_with_sandwich_squares() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+        for seed in words(0x9e37_79b9_7f4a_7c15, 2000) {
             let victims = Bitboard::from_bits(seed & seed >> 9 & Bitboard::FULL.bits());
             let anvils =
                 Bitboard::from_bits(seed >> 3 & seed >> 21 & !victims.bits()) & Bitboard::FULL;
