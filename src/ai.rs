@@ -10,6 +10,7 @@ mod eval;
 mod external;
 mod fill;
 mod limits;
+mod pacing;
 mod random;
 mod search;
 mod tt;
@@ -26,6 +27,7 @@ pub use arena::{
 pub use eval::{Features, Weights, features, weights};
 pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};
 pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
+pub use pacing::Pacer;
 pub use random::RandomAi;
 pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
 

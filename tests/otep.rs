@@ -360,6 +360,32 @@ fn the_level_bounds_the_search_within_the_clock() {
     }
 }
 
+/// The time from `play attackers` at the start to the engine's move, with `clock` sent first.
+fn time_to_move(clock: &str) -> Duration {
+    let mut engine = Engine::start();
+    engine.send(BUILT_IN);
+    engine.send(clock);
+    let asked = Instant::now();
+    engine.send("play attackers");
+    let reply = engine.reply();
+    let taken = asked.elapsed();
+    assert!(reply.starts_with("move "), "{reply}");
+    engine.quit();
+    taken
+}
+
+#[test]
+fn an_overtime_period_is_used_whole_and_main_time_is_spent_as_needed() {
+    // A 1 s byo-yomi period: what the move leaves is lost, so it thinks until an eighth of the
+    // period is left.
+    let taken = time_to_move("clock 1000* 1000* 1 1 1");
+    assert!(taken >= Duration::from_millis(850), "{taken:?}");
+    // A minute of main time: it aims at 2 s and may take 6 s, but plays once its best move
+    // has settled.
+    let taken = time_to_move("clock 60000 60000 0 0 0");
+    assert!(taken < Duration::from_secs(5), "{taken:?}");
+}
+
 #[test]
 fn status_reports_never_name_a_depth_twice() {
     let mut engine = Engine::start_with(&["--time", "150ms"]);

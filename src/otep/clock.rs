@@ -21,12 +21,33 @@ pub struct Clock {
     overtime_ms: u64,
 }
 
-/// Kept back from every budget for the protocol round trip.
+/// Kept back from every budget for the protocol round trip (an eighth of a short one).
 const SAFETY: Duration = Duration::from_millis(150);
 /// The shortest think.
 const MINIMUM: Duration = Duration::from_millis(20);
-/// Moves the main time is spread over.
+/// The most moves main time is spread over, with the board full; fewer as pieces go.
 const MOVES_TO_GO: u32 = 30;
+/// The fewest moves main time is spread over, however few pieces are left.
+const MOVES_TO_GO_LEAST: u32 = 10;
+/// How much longer than its target a move on main time may take, for a best move that has not
+/// settled.
+const STRETCH: u32 = 3;
+
+/// How long a side may think on one move.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct MoveBudget {
+    /// Never passed.
+    pub most: Duration,
+    /// When the time not used now is kept for later moves (main time): the time to aim at,
+    /// past which a search whose best move has settled plays. `None` in an overtime period,
+    /// where time not used is lost: the search uses all of `most`.
+    pub target: Option<Duration>,
+}
+
+/// `time` less the round-trip margin, never below [`MINIMUM`].
+fn usable(time: Duration) -> Duration {
+    time.saturating_sub(SAFETY.min(time / 8)).max(MINIMUM)
+}
 
 impl Clock {
     /// Parses the arguments of `clock <att-ms>[*] <def-ms>[*] <overtime-s> <att-overtimes>
@@ -54,26 +75,39 @@ impl Clock {
         })
     }
 
-    /// How long `side` may think on this move, or `None` when its clock is not running.
-    pub fn budget(&self, side: Side) -> Option<Duration> {
+    /// How long `side` may think on this move, with `pieces` on the board (the fewer, the
+    /// nearer the end, and the fewer moves main time must last), or `None` when its clock is
+    /// not running.
+    ///
+    /// In an overtime period the move may take the whole period (less the margin): what it
+    /// leaves is lost. On main time it aims at its share of what is left plus, while overtime
+    /// periods remain, one period (a move that runs out of main time goes on in a period), and
+    /// may stretch to [`STRETCH`] times that, within main time and one period.
+    pub fn budget(&self, side: Side, pieces: u32) -> Option<MoveBudget> {
         let clock = match side {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders,
         };
         let left = Duration::from_millis(u64::try_from(clock.left_ms).ok()?);
-        let overtime = Duration::from_millis(self.overtime_ms);
-        let budget = if clock.overtime {
-            left.mul_f64(0.6)
+        if clock.overtime {
+            return Some(MoveBudget {
+                most: usable(left),
+                target: None,
+            });
+        }
+        let moves_to_go = (pieces * 2 + 4).clamp(MOVES_TO_GO_LEAST, MOVES_TO_GO);
+        let share = left / moves_to_go;
+        let (target, most) = if clock.overtimes_left > 0 {
+            let period = Duration::from_millis(self.overtime_ms);
+            let target = share + period;
+            (target, (target * STRETCH).min(left + period))
         } else {
-            let spread = left / MOVES_TO_GO;
-            let spare = if clock.overtimes_left > 0 {
-                overtime.mul_f64(0.6)
-            } else {
-                Duration::ZERO
-            };
-            (spread + spare).min(left / 3)
+            (share, (share * STRETCH).min(left / 3))
         };
-        Some(budget.saturating_sub(SAFETY).max(MINIMUM))
+        Some(MoveBudget {
+            most: usable(most),
+            target: Some(usable(target)),
+        })
     }
 }
 
@@ -81,25 +115,69 @@ impl Clock {
 mod tests {
     use super::*;
 
+    fn ms(ms: u64) -> Duration {
+        Duration::from_millis(ms)
+    }
+
     #[test]
-    fn budgets_spread_main_time_and_respect_overtime() {
+    fn main_time_is_spread_with_a_period_on_top_while_periods_remain() {
+        let clock = Clock::parse(&["300000", "60000*", "10", "3", "2"]).unwrap();
+        // 300 s over 30 moves with the board full, plus the 10 s period; at most three times
+        // that.
+        assert_eq!(
+            clock.budget(Side::Attackers, 13),
+            Some(MoveBudget {
+                most: ms(60_000 - 150),
+                target: Some(ms(20_000 - 150)),
+            })
+        );
+        // Three pieces left: over 10 moves.
+        assert_eq!(
+            clock.budget(Side::Attackers, 3).and_then(|b| b.target),
+            Some(ms(40_000 - 150))
+        );
+        // Main time with no period: at most a third of what is left.
+        let sudden = Clock::parse(&["90000", "-1", "0", "0", "0"]).unwrap();
+        assert_eq!(
+            sudden.budget(Side::Attackers, 13),
+            Some(MoveBudget {
+                most: ms(9000 - 150),
+                target: Some(ms(3000 - 150)),
+            })
+        );
+        assert_eq!(sudden.budget(Side::Defenders, 13), None);
+        // Little main time but a period to come: the period is the move's time.
+        let ending = Clock::parse(&["1000", "1000", "5", "1", "1"]).unwrap();
+        assert_eq!(
+            ending.budget(Side::Defenders, 13).and_then(|b| b.target),
+            Some(Duration::from_nanos(5_033_333_333 - 150_000_000))
+        );
+    }
+
+    #[test]
+    fn an_overtime_period_is_used_whole_less_the_margin() {
         let clock = Clock::parse(&["300000", "60000*", "10", "3", "2"]).unwrap();
         assert_eq!(
-            clock.budget(Side::Attackers),
-            Some(Duration::from_millis(10_000 + 6000 - 150))
+            clock.budget(Side::Defenders, 13),
+            Some(MoveBudget {
+                most: ms(60_000 - 150),
+                target: None,
+            })
+        );
+        // A short period keeps back an eighth of it.
+        let byo_yomi = Clock::parse(&["1000*", "700*", "1", "1", "1"]).unwrap();
+        assert_eq!(
+            byo_yomi.budget(Side::Attackers, 13).map(|b| b.most),
+            Some(ms(875))
         );
         assert_eq!(
-            clock.budget(Side::Defenders),
-            Some(Duration::from_millis(36_000 - 150))
+            byo_yomi.budget(Side::Defenders, 13).map(|b| b.most),
+            Some(Duration::from_micros(612_500))
         );
-        let short = Clock::parse(&["90000", "-1", "0", "0", "0"]).unwrap();
-        assert_eq!(
-            short.budget(Side::Attackers),
-            Some(Duration::from_millis(2850))
-        );
-        assert_eq!(short.budget(Side::Defenders), None);
-        let scarce = Clock::parse(&["100", "100", "0", "0", "0"]).unwrap();
-        assert_eq!(scarce.budget(Side::Attackers), Some(MINIMUM));
+        let scarce = Clock::parse(&["100", "10*", "0", "0", "0"]).unwrap();
+        for side in [Side::Attackers, Side::Defenders] {
+            assert_eq!(scarce.budget(side, 13).map(|b| b.most), Some(MINIMUM));
+        }
     }
 
     #[test]

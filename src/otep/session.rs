@@ -9,8 +9,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::clock::Clock;
-use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo};
+use super::clock::{Clock, MoveBudget};
+use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, Pacer, SearchAi, SearchInfo};
 use crate::game::Level;
 use crate::lines::{MAX_LINE_BYTES, read_line};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -68,6 +68,8 @@ struct Running {
     /// When the session stops it (a move's time, from the clock); `None` once stopped, or for
     /// a search that ends by its own limits.
     deadline: Option<Instant>,
+    /// For a move on main time: says when the search has thought enough, before the deadline.
+    pacer: Option<Pacer>,
 }
 
 /// Speaks the protocol on `input`/`output` until `goodbye` or the end of input. `log`, if
@@ -182,8 +184,12 @@ impl<W: Write> Session<W> {
                 }
                 Event::Closed => break,
                 Event::Progress(id, info) => {
-                    if self.search.as_ref().is_some_and(|s| s.id == id) {
+                    if let Some(running) = self.search.as_mut().filter(|s| s.id == id) {
+                        let enough = running.pacer.as_mut().is_some_and(|p| p.enough(&info));
                         self.send(&status_line(&info))?;
+                        if enough {
+                            self.out_of_time();
+                        }
                     }
                 }
                 Event::Done { id, engine, answer } => self.finish_search(id, engine, answer)?,
@@ -332,17 +338,23 @@ impl<W: Write> Session<W> {
     }
 
     /// Sets when the move being thought about must be played: the clock's budget for its
-    /// side from when thinking began, or the default time without a running clock.
+    /// side from when thinking began (on main time, a search that has settled plays sooner),
+    /// or the default time without a running clock.
     fn time_the_move(&mut self) {
         let Some(running) = &mut self.search else {
             return;
         };
         if let Job::Play(side) = running.job {
-            let time = self
+            let pieces = self.state.position().occupied().count();
+            let budget = self
                 .clock
-                .and_then(|c| c.budget(side))
-                .unwrap_or(self.options.default_time);
-            running.deadline = Some(running.started + time);
+                .and_then(|c| c.budget(side, pieces))
+                .unwrap_or(MoveBudget {
+                    most: self.options.default_time,
+                    target: None,
+                });
+            running.deadline = Some(running.started + budget.most);
+            running.pacer = budget.target.map(Pacer::new);
         }
     }
 
@@ -382,6 +394,7 @@ impl<W: Write> Session<W> {
             handle,
             started: Instant::now(),
             deadline: None,
+            pacer: None,
         });
     }
 
