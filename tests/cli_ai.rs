@@ -125,7 +125,8 @@ fn match_refuses_bad_engines() {
 
 #[test]
 fn match_saves_every_game_and_analyze_loads_a_save() {
-    let dir = std::env::temp_dir().join(format!("brandubh-cli-ai-{}", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("games");
     let dir_text = dir.to_str().unwrap();
     success(&[
         "match",
@@ -170,7 +171,6 @@ fn match_saves_every_game_and_analyze_loads_a_save() {
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["side"], "defenders");
     assert_eq!(v["depth"], 2);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

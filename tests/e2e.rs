@@ -314,11 +314,24 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn temp_home(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("brandubh-e2e-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh home folder for one test, removed when the test ends.
+struct TempHome(tempfile::TempDir);
+
+impl std::ops::Deref for TempHome {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+fn temp_home(name: &str) -> TempHome {
+    TempHome(
+        tempfile::Builder::new()
+            .prefix(&format!("brandubh-e2e-{name}-"))
+            .tempdir()
+            .unwrap(),
+    )
 }
 
 #[test]

@@ -245,11 +245,8 @@ const FAR: i32 = 5;
 /// the destinations that bring him closest to escaping (empty if there is no king).
 #[inline]
 pub fn king_targets(pos: &Position) -> Bitboard {
-    let Some(king) = pos.king() else {
-        return Bitboard::EMPTY;
-    };
     let empty = !pos.occupied();
-    reach(king.bit(), empty) & (reach(Bitboard::CORNERS, empty) | Bitboard::CORNERS)
+    pos.king_reach() & (reach(Bitboard::CORNERS, empty) | Bitboard::CORNERS)
 }
 
 /// The static score of `pos` for the side to move, with the weights of `rules`.
@@ -299,7 +296,7 @@ pub fn features(pos: &Position, rules: &Rules) -> Features {
     let attacker_reach = reach(attackers, empty & !Bitboard::RESTRICTED);
     f.defender_mobility = count(defender_reach);
     f.attacker_mobility = count(attacker_reach);
-    hanging(&mut f, pos, rules, empty);
+    hanging(&mut f, pos, rules, empty, [defender_reach, attacker_reach]);
     if let Some(king) = pos.king() {
         king_features(&mut f, king, pos, rules, empty, attacker_reach);
     }
@@ -311,10 +308,24 @@ pub fn features(pos: &Position, rules: &Rules) -> Features {
 /// throne too, unlike the mobility terms). A capture is counted even where the moving piece
 /// itself would have been the anvil.
 #[inline]
-fn hanging(f: &mut Features, pos: &Position, rules: &Rules, empty: Bitboard) {
-    let landing = |pieces| reach(pieces, empty) & !Bitboard::RESTRICTED;
-    let defender_reach = landing(pos.pieces(Side::Defenders));
-    let attacker_reach = landing(pos.attackers());
+fn hanging(
+    f: &mut Features,
+    pos: &Position,
+    rules: &Rules,
+    empty: Bitboard,
+    mobility: [Bitboard; 2],
+) {
+    // Where each side's pieces can land, passing an empty throne: with the throne taken that
+    // is where they move to.
+    let [defender_reach, attacker_reach] = if empty.contains(Square::THRONE) {
+        let landing = |pieces| reach(pieces, empty) & !Bitboard::RESTRICTED;
+        [
+            landing(pos.pieces(Side::Defenders)),
+            landing(pos.attackers()),
+        ]
+    } else {
+        mobility
+    };
     let corners = if rules.corners_hostile {
         Bitboard::CORNERS
     } else {
@@ -360,7 +371,7 @@ fn king_features(
     empty: Bitboard,
     attacker_reach: Bitboard,
 ) {
-    let king_reach = reach(king.bit(), empty);
+    let king_reach = pos.king_reach();
     let corner_reach = reach(Bitboard::CORNERS, empty);
     let routes = king_reach & corner_reach & !Bitboard::CORNERS;
     f.escape_routes = count(routes);
@@ -538,7 +549,7 @@ mod tests {
         let attacker_reach = reach(attackers, empty & !Bitboard::RESTRICTED);
         score += w.mobility * (count(defender_reach) - count(attacker_reach));
         if let Some(king) = pos.king() {
-            let king_reach = reach(king.bit(), empty);
+            let king_reach = pos.king_reach();
             let corner_reach = reach(Bitboard::CORNERS, empty);
             let routes = king_reach & corner_reach & !Bitboard::CORNERS;
             score += w.escape_route * count(routes);

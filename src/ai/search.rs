@@ -375,12 +375,13 @@ fn from_table(score: i32, ply: usize) -> i32 {
 
 /// Moves the best-scored move at or after `i` to `i`.
 fn pick_best(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
+    // The first of the best: `max_by_key` keeps the last of equals, so it scans backwards.
+    let best = scores[i..moves.len()]
+        .iter()
+        .enumerate()
+        .rev()
+        .max_by_key(|&(_, &score)| score)
+        .map_or(i, |(j, _)| i + j);
     moves.swap(i, best);
     scores.swap(i, best);
 }

@@ -20,9 +20,28 @@ impl Position {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn king_open_corners(&self) -> Bitboard {
+        self.king_reach() & Bitboard::CORNERS
+    }
+
+    /// The empty squares the king reaches in one rook move as the board stands, the throne
+    /// and the corners included (whether the rules let him stop there or not). Empty without
+    /// a king.
+    ///
+    /// ```
+    /// use brandubh::rules::{Bitboard, Position, Square};
+    ///
+    /// // The king on c7: b7 and a7 to the west, d7 before the attacker on e7, c6 down to c1.
+    /// let position: Position = "/7/7/7/7/7/7/2K1t2/ d".parse()?;
+    /// let squares: Bitboard = ["a7", "b7", "d7", "c6", "c5", "c4", "c3", "c2", "c1"]
+    ///     .iter()
+    ///     .map(|s| s.parse::<Square>())
+    ///     .collect::<Result<_, _>>()?;
+    /// assert_eq!(position.king_reach(), squares);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn king_reach(&self) -> Bitboard {
         self.king()
             .map_or(Bitboard::EMPTY, |k| reach_from(k, self.occupied()))
-            & Bitboard::CORNERS
     }
 
     /// The attackers' moves that would capture the king under `rules` if the attackers were
