@@ -549,7 +549,7 @@ mod tests {
         let attacker_reach = reach(attackers, empty & !Bitboard::RESTRICTED);
         score += w.mobility * (count(defender_reach) - count(attacker_reach));
         if let Some(king) = pos.king() {
-            let king_reach = pos.king_reach();
+            let king_reach = reach(king.bit(), empty);
             let corner_reach = reach(Bitboard::CORNERS, empty);
             let routes = king_reach & corner_reach & !Bitboard::CORNERS;
             score += w.escape_route * count(routes);
