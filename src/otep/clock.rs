@@ -53,8 +53,8 @@ impl Clock {
 
     /// How long `side` may think on this move, with `pieces` on the board (the fewer, the
     /// nearer the end, and the fewer moves main time must last), or `None` when its clock is
-    /// not running: as [`move_budget`] has it for every clock, keeping back [`SAFETY`] for the
-    /// round trip. OpenTafl's clock has no increment.
+    /// not running: as [`move_budget`] has it for every clock, keeping back 150 ms (at most an
+    /// eighth) for the protocol's round trip. OpenTafl's clock has no increment.
     ///
     /// In an overtime period the move may take the whole period (less the margin): what it
     /// leaves is lost. On main time it aims at its share of what is left plus, while overtime
