@@ -6,6 +6,7 @@
 //! files atomically and finds the save folder.
 
 mod analysis;
+mod budget;
 mod clock;
 pub mod import;
 mod player;
@@ -20,6 +21,7 @@ mod time;
 pub use analysis::{
     AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,
 };
+pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, Clocks, SideClock, TimeControl};
 pub use player::{EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel};
 pub use record::{AlreadyOver, Game, Players, Ply};

@@ -27,7 +27,8 @@ pub struct Pacer {
 }
 
 impl Pacer {
-    /// A pacer for a search that should take about `target`.
+    /// A pacer for a search that should take about `target` (a move's target on main time,
+    /// as [`move_budget`](crate::game::move_budget) gives it for any clock).
     pub const fn new(target: Duration) -> Pacer {
         Pacer {
             target,

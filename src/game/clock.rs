@@ -9,6 +9,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::budget::{ClockReading, MoveBudget, move_budget};
 use crate::rules::Side;
 
 /// How much time each side has: `main` at the start, `increment` added after each move made
@@ -199,6 +200,13 @@ pub struct Clocks {
 }
 
 impl Clocks {
+    /// Kept back from every move's budget (at most an eighth of it) for what lies between the
+    /// search and the clock in the terminal game: the screen's loop takes a finished search's
+    /// move at its next turn, up to 30 ms later, then draws; the rest covers the threads
+    /// handing over on a busy machine. No protocol round trip, so less than the 150 ms an
+    /// engine under OpenTafl keeps.
+    pub const MARGIN: Duration = Duration::from_millis(50);
+
     /// Both clocks full at the start of a game under `control`.
     pub const fn new(control: TimeControl) -> Clocks {
         let full = SideClock {
@@ -278,16 +286,23 @@ impl Clocks {
         }
     }
 
-    /// How long `side` may think about one move: a thirtieth of its main time left and most
-    /// of its increment, or most of a period in overtime; never less than a tenth of a second.
-    pub fn move_budget(&self, side: Side) -> Duration {
+    /// How long `side` may think about one move with `pieces` on the board: as
+    /// [`move_budget`] has it for every clock, keeping back [`Clocks::MARGIN`] for the screen's loop.
+    pub fn move_budget(&self, side: Side, pieces: u32) -> MoveBudget {
         let clock = self.side(side);
-        let ms = if clock.overtime {
-            clock.left_ms * 4 / 5
-        } else {
-            (clock.left_ms / 30 + self.control.increment_ms * 4 / 5).min(clock.left_ms / 2)
+        let control = self.control;
+        let reading = ClockReading {
+            left: Duration::from_millis(clock.left_ms),
+            overtime: clock.overtime,
+            period: Duration::from_millis(control.period_ms),
+            periods: match (clock.overtime, control.overtime()) {
+                (true, _) => clock.periods,
+                (false, true) => control.periods,
+                (false, false) => 0,
+            },
+            increment: Duration::from_millis(control.increment_ms),
         };
-        Duration::from_millis(ms.max(100))
+        move_budget(reading, pieces, Clocks::MARGIN)
     }
 
     /// Whether the saved clocks can be those of this control: no more periods than it has,
@@ -418,15 +433,46 @@ mod tests {
     }
 
     #[test]
-    fn the_move_budget_takes_from_the_time_left() {
+    fn the_move_budget_reads_the_side_clock_and_the_control() {
+        let ms = Duration::from_millis;
+        let budget = |most, target| MoveBudget {
+            most: ms(most),
+            target: Some(ms(target)),
+        };
+        // 5m+3s, the board full: 10 s and 2.4 s of the increment, less the margin; three
+        // times that at most.
         let clocks = Clocks::new(control("5m+3s"));
-        let budget = clocks.move_budget(Side::Attackers);
-        assert_eq!(budget, Duration::from_millis(10_000 + 2_400));
-        let mut short = Clocks::new(control("1s"));
-        short.spend(Side::Attackers, Duration::from_millis(990));
         assert_eq!(
-            short.move_budget(Side::Attackers),
-            Duration::from_millis(100)
+            clocks.move_budget(Side::Attackers, 13),
+            budget(37_200 - 50, 12_400 - 50)
+        );
+        // The defenders' 4 s of a minute, three pieces left: over ten moves.
+        let mut minute = Clocks::new(control("1m"));
+        minute.spend(Side::Defenders, SECOND * 56);
+        assert_eq!(
+            minute.move_budget(Side::Defenders, 3),
+            budget(1_200 - 50, 400 - 50)
+        );
+        // Periods to come: the first is added to the target.
+        let mut byo_yomi = Clocks::new(control("12s/2x5s"));
+        assert_eq!(
+            byo_yomi.move_budget(Side::Attackers, 13),
+            budget(16_200 - 50, 5_400 - 50)
+        );
+        // In a period: the whole period less the margin, no target.
+        byo_yomi.spend(Side::Attackers, SECOND * 12);
+        assert_eq!(
+            byo_yomi.move_budget(Side::Attackers, 13),
+            MoveBudget {
+                most: ms(5_000 - 50),
+                target: None,
+            }
+        );
+        let mut short = Clocks::new(control("1s"));
+        short.spend(Side::Attackers, ms(990));
+        assert_eq!(
+            short.move_budget(Side::Attackers, 13).most,
+            MoveBudget::MINIMUM
         );
     }
 

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use crate::game::{ClockReading, MoveBudget, move_budget};
 use crate::rules::Side;
 
 /// One side's clock: time left and whether it is in overtime.
@@ -21,33 +22,8 @@ pub struct Clock {
     overtime_ms: u64,
 }
 
-/// Kept back from every budget for the protocol round trip (an eighth of a short one).
+/// Kept back from every budget for the protocol round trip (at most an eighth of it).
 const SAFETY: Duration = Duration::from_millis(150);
-/// The shortest think.
-const MINIMUM: Duration = Duration::from_millis(20);
-/// The most moves main time is spread over, with the board full; fewer as pieces go.
-const MOVES_TO_GO: u32 = 30;
-/// The fewest moves main time is spread over, however few pieces are left.
-const MOVES_TO_GO_LEAST: u32 = 10;
-/// How much longer than its target a move on main time may take, for a best move that has not
-/// settled.
-const STRETCH: u32 = 3;
-
-/// How long a side may think on one move.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub struct MoveBudget {
-    /// Never passed.
-    pub most: Duration,
-    /// When the time not used now is kept for later moves (main time): the time to aim at,
-    /// past which a search whose best move has settled plays. `None` in an overtime period,
-    /// where time not used is lost: the search uses all of `most`.
-    pub target: Option<Duration>,
-}
-
-/// `time` less the round-trip margin, never below [`MINIMUM`].
-fn usable(time: Duration) -> Duration {
-    time.saturating_sub(SAFETY.min(time / 8)).max(MINIMUM)
-}
 
 impl Clock {
     /// Parses the arguments of `clock <att-ms>[*] <def-ms>[*] <overtime-s> <att-overtimes>
@@ -77,37 +53,26 @@ impl Clock {
 
     /// How long `side` may think on this move, with `pieces` on the board (the fewer, the
     /// nearer the end, and the fewer moves main time must last), or `None` when its clock is
-    /// not running.
+    /// not running: as [`move_budget`] has it for every clock, keeping back 150 ms (at most an
+    /// eighth) for the protocol's round trip. OpenTafl's clock has no increment.
     ///
     /// In an overtime period the move may take the whole period (less the margin): what it
     /// leaves is lost. On main time it aims at its share of what is left plus, while overtime
     /// periods remain, one period (a move that runs out of main time goes on in a period), and
-    /// may stretch to [`STRETCH`] times that, within main time and one period.
+    /// may stretch to [`MoveBudget::STRETCH`] times that, within main time and one period.
     pub fn budget(&self, side: Side, pieces: u32) -> Option<MoveBudget> {
         let clock = match side {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders,
         };
-        let left = Duration::from_millis(u64::try_from(clock.left_ms).ok()?);
-        if clock.overtime {
-            return Some(MoveBudget {
-                most: usable(left),
-                target: None,
-            });
-        }
-        let moves_to_go = (pieces * 2 + 4).clamp(MOVES_TO_GO_LEAST, MOVES_TO_GO);
-        let share = left / moves_to_go;
-        let (target, most) = if clock.overtimes_left > 0 {
-            let period = Duration::from_millis(self.overtime_ms);
-            let target = share + period;
-            (target, (target * STRETCH).min(left + period))
-        } else {
-            (share, (share * STRETCH).min(left / 3))
+        let reading = ClockReading {
+            left: Duration::from_millis(u64::try_from(clock.left_ms).ok()?),
+            overtime: clock.overtime,
+            period: Duration::from_millis(self.overtime_ms),
+            periods: clock.overtimes_left,
+            increment: Duration::ZERO,
         };
-        Some(MoveBudget {
-            most: usable(most),
-            target: Some(usable(target)),
-        })
+        Some(move_budget(reading, pieces, SAFETY))
     }
 }
 
@@ -176,7 +141,10 @@ mod tests {
         );
         let scarce = Clock::parse(&["100", "10*", "0", "0", "0"]).unwrap();
         for side in [Side::Attackers, Side::Defenders] {
-            assert_eq!(scarce.budget(side, 13).map(|b| b.most), Some(MINIMUM));
+            assert_eq!(
+                scarce.budget(side, 13).map(|b| b.most),
+                Some(MoveBudget::MINIMUM)
+            );
         }
     }
 

@@ -9,9 +9,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::clock::{Clock, MoveBudget};
+use super::clock::Clock;
 use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, Pacer, SearchAi, SearchInfo};
-use crate::game::Level;
+use crate::game::{Level, MoveBudget};
 use crate::lines::{MAX_LINE_BYTES, read_line};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{

@@ -1,7 +1,8 @@
 //! The AI's own thread: the interface hands it a position and gets progress reports and a move
 //! back over channels, so the screen keeps redrawing and reading keys while the AI thinks; or a
 //! whole game, and gets each move's analysis back as it comes. Each job has its own stop flag,
-//! so stopping one never stops the next.
+//! so stopping one never stops the next. A search for a move on main time is paced: the worker
+//! stops it once the AI's [`Pacer`] says it has thought enough.
 
 use std::collections::HashMap;
 use std::io;
@@ -9,8 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::{self, JoinHandle};
+use std::time::Duration;
 
-use crate::ai::{Ai, Analyser, Budget, Event, Limits, SearchInfo, Stopped, engine_for};
+use crate::ai::{Ai, Analyser, Budget, Event, Limits, Pacer, SearchInfo, Stopped, engine_for};
 use crate::game::{EngineKind, Game, Level};
 use crate::rules::{GameState, Move, Side};
 
@@ -24,6 +26,28 @@ struct Job {
     stop: Arc<AtomicBool>,
 }
 
+/// How long a search may run: its limits, and for a move on main time the time it aims at.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
+pub struct MoveLimits {
+    /// The search's own bounds; their time is never passed.
+    pub limits: Limits,
+    /// The time to aim at (a move's target on main time, see
+    /// [`MoveBudget`](crate::game::MoveBudget)): a [`Pacer`] follows the completed depths and
+    /// the search is stopped, and plays its best move, once the pacer says it has thought
+    /// enough. `None`: the search runs to its limits.
+    pub target: Option<Duration>,
+}
+
+impl From<Limits> for MoveLimits {
+    /// `limits` alone, with no target.
+    fn from(limits: Limits) -> MoveLimits {
+        MoveLimits {
+            limits,
+            target: None,
+        }
+    }
+}
+
 /// What a job does.
 enum Task {
     /// Search the position of `state` for its side to move.
@@ -31,7 +55,7 @@ enum Task {
         engine: EngineKind,
         level: Level,
         state: GameState,
-        limits: Limits,
+        limits: MoveLimits,
     },
     /// Analyse every move of `game`.
     Analyse { game: Box<Game>, budget: Budget },
@@ -88,16 +112,18 @@ impl Worker {
         })
     }
 
-    /// Starts a search for the side to move in `state` by `engine` at `level` (each side's
-    /// engine is kept while its kind and level stay, so its tables carry over); a running
-    /// search is stopped.
+    /// Starts a search for the side to move in `state` by `engine` at `level` within `limits`
+    /// (each side's engine is kept while its kind and level stay, so its tables carry over);
+    /// a running search is stopped. With a target, the search stops as soon as its pacer
+    /// says so, and reports the best move so far.
     pub fn start(
         &mut self,
         engine: EngineKind,
         level: Level,
         state: &GameState,
-        limits: Limits,
+        limits: impl Into<MoveLimits>,
     ) -> JobId {
+        let limits = limits.into();
         self.submit(Task::Search {
             engine,
             level,
@@ -196,8 +222,10 @@ fn serve(jobs: &Receiver<Job>, reports: &Sender<Report>, seed: u64) {
                 if (slot.0, slot.1) != (engine, level) {
                     *slot = (engine, level, engine_for(engine, level, seed));
                 }
-                let mv = slot.2.choose(&state, &limits, &stop, &mut |info| {
+                let mut pacer = limits.target.map(Pacer::new);
+                let mv = slot.2.choose(&state, &limits.limits, &stop, &mut |info| {
                     let _ = reports.send(Report::Progress(id, info.clone()));
+                    pace(pacer.as_mut(), info, &stop);
                 });
                 Report::Done(id, mv)
             }
@@ -211,6 +239,14 @@ fn serve(jobs: &Receiver<Job>, reports: &Sender<Report>, seed: u64) {
         if reports.send(last).is_err() {
             return;
         }
+    }
+}
+
+/// Takes a search's progress report `info` into its pacer, if it has one; sets `stop` when the
+/// pacer says the search has thought enough (it then plays its best move so far).
+fn pace(pacer: Option<&mut Pacer>, info: &SearchInfo, stop: &AtomicBool) {
+    if pacer.is_some_and(|p| p.enough(info)) {
+        stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -260,6 +296,55 @@ mod tests {
         worker.stop();
         let (mv, _) = wait_done(&mut worker, id);
         assert!(state.check_move(mv.unwrap()).is_ok());
+    }
+
+    #[test]
+    fn the_pacer_stops_a_search_that_has_thought_enough() {
+        use crate::ai::Score;
+        use crate::rules::Square;
+        let square = |s: &str| s.parse::<Square>().unwrap();
+        let best = Move::new(square("d2"), square("c2"));
+        let report = |elapsed_ms, partial| SearchInfo {
+            depth: 3,
+            score: Score::Eval(0),
+            nodes: 0,
+            nps: 0,
+            elapsed: Duration::from_millis(elapsed_ms),
+            pv: vec![best],
+            partial,
+        };
+        let stop = AtomicBool::new(false);
+        // Without a pacer, nothing stops the search early.
+        pace(None, &report(10_000, false), &stop);
+        assert!(!stop.load(Ordering::Relaxed));
+        let mut pacer = Pacer::new(Duration::from_secs(1));
+        // A first depth, early: think on. An unfinished one changes nothing.
+        pace(Some(&mut pacer), &report(100, false), &stop);
+        pace(Some(&mut pacer), &report(5_000, true), &stop);
+        assert!(!stop.load(Ordering::Relaxed));
+        // The same best move a depth later, past the target: enough.
+        pace(Some(&mut pacer), &report(1_000, false), &stop);
+        assert!(stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_paced_search_plays_before_its_hard_limit() {
+        let mut worker = Worker::spawn(7).unwrap();
+        let state = GameState::start(Preset::Standard.rules());
+        // A minute at most, but nothing to aim at: the pacer stops the search once it has
+        // completed a depth, long before `wait_done` would give up (30 s).
+        let id = worker.start(
+            EngineKind::Search,
+            Level::Max,
+            &state,
+            MoveLimits {
+                limits: Limits::time(Duration::from_secs(60)),
+                target: Some(Duration::ZERO),
+            },
+        );
+        let (mv, progress) = wait_done(&mut worker, id);
+        assert!(state.check_move(mv.unwrap()).is_ok());
+        assert!(progress >= 1);
     }
 
     /// Every report of job `id` until its last one.

@@ -10,7 +10,7 @@ use crate::game::{EngineKind, Level, MoveTime, Player};
 use crate::rules::{Move, Side};
 use crate::tui::panels::{AiView, Search, score_text};
 use crate::tui::text::player_text;
-use crate::tui::worker::{JobId, Report, Worker};
+use crate::tui::worker::{JobId, MoveLimits, Report, Worker};
 
 impl App {
     /// Lets time pass: takes the AI's reports and starts it when it is its turn. Returns
@@ -61,7 +61,7 @@ impl App {
                     time,
                 },
             ) => (engine, level, self.move_limits(side, level, time)),
-            _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits),
+            _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits.into()),
         };
         self.start_worker();
         let Some(worker) = self.ai.worker.as_mut() else {
@@ -82,7 +82,12 @@ impl App {
     /// The limits of `side`'s move by an AI at `level` with its own move `time` (for `max`):
     /// without a clock, the level's ([`limits_with`]); on a clock, the clock decides how long
     /// the move may take, and the lower levels keep their depth bound.
-    pub(super) fn move_limits(&self, side: Side, level: Level, time: Option<MoveTime>) -> Limits {
+    pub(super) fn move_limits(
+        &self,
+        side: Side,
+        level: Level,
+        time: Option<MoveTime>,
+    ) -> MoveLimits {
         let limits = limits_with(level, time);
         if self.session.clocks().is_some() {
             self.on_the_clock(
@@ -93,19 +98,26 @@ impl App {
                 },
             )
         } else {
-            limits
+            limits.into()
         }
     }
 
-    /// `limits` for `side`'s move, its time cut to what its clock allows, if it plays on one.
-    pub(super) fn on_the_clock(&self, side: Side, limits: Limits) -> Limits {
+    /// `limits` for `side`'s move, if it plays on a clock: their time cut to the most its
+    /// clock allows ([`Clocks::move_budget`](crate::game::Clocks::move_budget), from the
+    /// pieces on the board), and on main time the target the worker's pacer aims at.
+    pub(super) fn on_the_clock(&self, side: Side, limits: Limits) -> MoveLimits {
         let Some(clocks) = self.session.clocks() else {
-            return limits;
+            return limits.into();
         };
-        let budget = clocks.move_budget(side);
-        Limits {
-            time: Some(limits.time.map_or(budget, |t| t.min(budget))),
-            ..limits
+        let pieces = self.session.state().position().occupied().count();
+        let budget = clocks.move_budget(side, pieces);
+        let time = limits.time.map_or(budget.most, |t| t.min(budget.most));
+        MoveLimits {
+            limits: Limits {
+                time: Some(time),
+                ..limits
+            },
+            target: budget.target.map(|t| t.min(time)),
         }
     }
 

@@ -137,12 +137,14 @@ mod tests {
             ..Config::default()
         });
         let ten = Limits::time(Duration::from_secs(10));
-        let budget = app.on_the_clock(Side::Defenders, ten).time;
+        let budget = app.on_the_clock(Side::Defenders, ten);
+        let ms = Duration::from_millis;
         assert_eq!(
-            budget,
-            Some(Duration::from_secs(2)),
-            "a thirtieth of a minute"
+            budget.target,
+            Some(ms(2_000 - 50)),
+            "a thirtieth of a minute, less the margin"
         );
+        assert_eq!(budget.limits.time, Some(ms(6_000 - 50)), "three times that");
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
         terminal.draw(|f| app.draw(f)).unwrap();
@@ -153,13 +155,18 @@ mod tests {
         terminal.draw(|f| app.draw(f)).unwrap();
         assert!(format!("{}", terminal.backend()).contains("Attackers 1:00"));
         let plain = App::new(Config::default());
-        assert_eq!(plain.on_the_clock(Side::Defenders, ten), ten, "no clock");
+        assert_eq!(
+            plain.on_the_clock(Side::Defenders, ten),
+            ten.into(),
+            "no clock"
+        );
     }
 
     #[test]
     fn max_takes_its_own_move_time_without_a_clock_and_the_clocks_with_one() {
         use crate::ai::Limits;
         use crate::game::{EngineKind, Player};
+        use crate::tui::worker::MoveLimits;
         let app = |player: &str, clock: Option<&str>| {
             App::new(Config {
                 skip_setup: true,
@@ -178,27 +185,47 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let secs = Duration::from_secs;
-        assert_eq!(limits(&app("ai:max:3s", None)), Limits::time(secs(3)));
-        assert_eq!(limits(&app("ai:max:10s", None)), Limits::time(secs(10)));
-        assert_eq!(limits(&app("ai:max", None)), Limits::time(secs(1)));
+        let ms = Duration::from_millis;
+        let alone = |limits: Limits| MoveLimits::from(limits);
+        assert_eq!(
+            limits(&app("ai:max:3s", None)),
+            alone(Limits::time(secs(3)))
+        );
+        assert_eq!(
+            limits(&app("ai:max:10s", None)),
+            alone(Limits::time(secs(10)))
+        );
+        assert_eq!(limits(&app("ai:max", None)), alone(Limits::time(secs(1))));
         let mut terminal =
             ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
         terminal.draw(|f| app("ai:max:3s", None).draw(f)).unwrap();
         let text = format!("{}", terminal.backend());
         assert!(text.contains("Defenders  AI max 3s"), "{text}");
-        assert_eq!(limits(&app("ai:hard", None)), Limits::depth(5));
-        // On a clock of 10 minutes the clock gives a thirtieth: 20 s, not the 3 s of the player.
+        assert_eq!(limits(&app("ai:hard", None)), alone(Limits::depth(5)));
+        // On a clock of 10 minutes the clock gives a thirtieth, 20 s, to aim at and three times
+        // that at most (less the margin), not the 3 s of the player.
+        let paced = |limits: Limits, target: u64| MoveLimits {
+            limits,
+            target: Some(ms(target)),
+        };
         assert_eq!(
             limits(&app("ai:max:3s", Some("10m"))),
-            Limits::time(secs(20))
+            paced(Limits::time(ms(60_000 - 50)), 20_000 - 50)
         );
         assert_eq!(
             limits(&app("ai:max:10s", Some("1m"))),
-            Limits::time(secs(2))
+            paced(Limits::time(ms(6_000 - 50)), 2_000 - 50)
         );
         assert_eq!(
             limits(&app("ai:hard", Some("1m"))),
-            Limits::depth(5).with_time(secs(2))
+            paced(Limits::depth(5).with_time(ms(6_000 - 50)), 2_000 - 50)
+        );
+        // In overtime the period is used whole: no target.
+        let mut overtime = app("ai:max", Some("1m/2x10s"));
+        overtime.session.spend_time(secs(60));
+        assert_eq!(
+            overtime.on_the_clock(Side::Attackers, Limits::INFINITE),
+            alone(Limits::time(ms(10_000 - 50)))
         );
     }
 
