@@ -3,9 +3,10 @@
 //!
 //! On main time a move aims at a share of what is left, spread over the moves still to come
 //! (fewer as pieces go), plus most of the increment, plus one overtime period while periods
-//! remain; it may stretch to [`MoveBudget::STRETCH`] times that when its best move has not settled (the
-//! AI's pacer decides). In an overtime period it may take the whole period: what it leaves is
-//! lost. A margin is kept back from both for whatever lies between the search and the clock.
+//! remain; it may stretch to [`MoveBudget::STRETCH`] times that when its best move has not
+//! settled (the AI's pacer decides). In an overtime period it may take the whole period: what
+//! it leaves is lost. A margin is kept back from both for whatever lies between the search and
+//! the clock.
 
 use std::time::Duration;
 
@@ -64,14 +65,14 @@ impl MoveBudget {
 /// - On main time, its share is what is left over 30 moves with the board full, down to 10 as
 ///   pieces go (twice the pieces and four more). The target is the share, plus four fifths of
 ///   the increment, plus one period while periods remain (a move that runs out of main time
-///   goes on in a period). `most` is [`MoveBudget::STRETCH`] times the target, but at most the main time
-///   left and one period while periods remain, or else a third of the main time left plus the
-///   increment and never more than half of it (nothing follows the main time; the increment
-///   is added only after the move, so a move never counts on it). The target is never above
-///   `most`.
+///   goes on in a period). `most` is [`MoveBudget::STRETCH`] times the target, but at most
+///   the main time left and one period while periods remain, or else a third of the main time
+///   left plus the increment and never more than half of it (nothing follows the main time;
+///   the increment is added only after the move, so a move never counts on it). The target is
+///   never above `most`.
 ///
-/// Neither is ever below [`MoveBudget::MINIMUM`], nor, but for that floor, more than the time actually
-/// left before the flag falls.
+/// Neither is ever below [`MoveBudget::MINIMUM`], nor, but for that floor, more than the time
+/// actually left before the flag falls.
 ///
 /// ```
 /// use std::time::Duration;

@@ -287,7 +287,8 @@ impl Clocks {
     }
 
     /// How long `side` may think about one move with `pieces` on the board: as
-    /// [`move_budget`] has it for every clock, keeping back [`Clocks::MARGIN`] for the screen's loop.
+    /// [`move_budget`] has it for every clock, keeping back [`Clocks::MARGIN`] for the
+    /// screen's loop.
     pub fn move_budget(&self, side: Side, pieces: u32) -> MoveBudget {
         let clock = self.side(side);
         let control = self.control;
