@@ -373,6 +373,12 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// How far below alpha (hundredths of a soldier) the static score of a node one ply above the
+/// horizon may be before its quiet moves are not searched (twice as far two plies above).
+const FUTILITY_MARGIN: i32 = 120;
+/// From this move on, a quiet move without history is pruned near the horizon.
+const LATE_MOVES: usize = 8;
+
 /// Moves the best-scored move at or after `i` to `i`.
 fn pick_best(moves: &mut [Move], scores: &mut [i32], i: usize) {
     // The first of the best: `max_by_key` keeps the last of equals, so it scans backwards.
@@ -640,12 +646,25 @@ impl<'a> Searcher<'a> {
         }
         let mut scores = [0; MAX_MOVES];
         self.order(&pos, &mut moves, tt_move, ply, &mut scores);
+        // Near the horizon, outside the principal variation and with no escape to answer,
+        // quiet moves that cannot lift a hopeless score to alpha are not searched.
+        let prunable = !pv_node && !king_free && depth <= 2 && alpha.abs() < WIN_BOUND;
+        let futile = prunable && {
+            let margin = if depth <= 1 { FUTILITY_MARGIN } else { 2 * FUTILITY_MARGIN };
+            eval::evaluate(&pos, &self.rules) + margin <= alpha
+        };
+        let king = pos.king();
         let alpha_start = alpha;
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut scores, i);
             let mv = moves[i];
+            let quiet_guess = scores[i] < ORDER_KILLER_2 && king != Some(mv.from());
+            // Late quiet moves that never made a cutoff (no history) are not searched either.
+            if i > 0 && quiet_guess && (futile || prunable && i >= LATE_MOVES && scores[i] == 0) {
+                continue;
+            }
             let window = Window {
                 depth,
                 ply,
@@ -787,5 +806,38 @@ impl<'a> Searcher<'a> {
             }
             *score = s;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    /// The nodes a depth-1 search of the start (the attackers to move: no capture, no king
+    /// move, no route to block) visits with the window `(alpha, beta)` around its static score.
+    fn nodes_at_depth_one(alpha: i32, beta: i32) -> u64 {
+        let state = GameState::start(Preset::Standard.rules());
+        let (mut table, mut heuristics) = (Table::new(1), Heuristics::new());
+        let stop = AtomicBool::new(false);
+        let mut searcher =
+            Searcher::new(&state, &Limits::depth(1), &mut table, &mut heuristics, &stop);
+        let score = eval::evaluate(state.position(), state.rules());
+        searcher.negamax(1, 0, score + alpha, score + beta);
+        searcher.nodes
+    }
+
+    #[test]
+    fn quiet_moves_near_the_horizon_are_pruned_outside_the_principal_variation() {
+        let moves = GameState::start(Preset::Standard.rules()).legal_moves().len() as u64;
+        assert!(moves > LATE_MOVES as u64 + 1);
+        // A principal-variation node searches every move (some twice, as PVS does).
+        assert!(nodes_at_depth_one(-1000, 1000) > moves);
+        // A null window above every move's score but within the margin: the late moves
+        // without history are pruned.
+        assert_eq!(nodes_at_depth_one(100, 101), 1 + LATE_MOVES as u64);
+        // A null window out of reach by more than the margin: only the first move is tried.
+        let alpha = FUTILITY_MARGIN + 1;
+        assert_eq!(nodes_at_depth_one(alpha, alpha + 1), 2);
     }
 }

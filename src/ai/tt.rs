@@ -1,4 +1,5 @@
-//! The transposition table: search results keyed by Zobrist key, one 16-byte entry per slot.
+//! The transposition table: search results keyed by Zobrist key, in buckets of four 16-byte
+//! entries (one 64-byte cache line): a position may be stored in any entry of its bucket.
 
 use crate::rules::{Move, Square};
 
@@ -40,9 +41,14 @@ pub struct Hit {
     pub bound: Bound,
 }
 
-/// A fixed-size table, replaced by depth and age.
+/// Entries in a bucket.
+const BUCKET: usize = 4;
+
+/// A fixed-size table; in a full bucket the entry of an older search, then the shallowest, is
+/// replaced.
 pub struct Table {
     entries: Vec<Entry>,
+    /// The bucket index mask (buckets are `BUCKET` entries).
     mask: usize,
     generation: u8,
 }
@@ -59,7 +65,7 @@ impl Table {
         .max(1024);
         Table {
             entries: vec![Entry::default(); len],
-            mask: len - 1,
+            mask: len / BUCKET - 1,
             generation: 0,
         }
     }
@@ -76,17 +82,17 @@ impl Table {
 
     #[inline]
     #[allow(clippy::cast_possible_truncation)]
-    fn slot(&self, key: u64) -> usize {
-        key as usize & self.mask
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        let start = (key as usize & self.mask) * BUCKET;
+        start..start + BUCKET
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = self.entries[self.slot(key)];
-        if e.key != key || e.meta == 0 && e.mv == 0 && e.depth == 0 && e.score == 0 {
-            return None;
-        }
+        let e = *self.entries[self.bucket(key)]
+            .iter()
+            .find(|e| e.key == key && !e.is_empty())?;
         let bound = match e.meta & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
@@ -100,17 +106,29 @@ impl Table {
         })
     }
 
-    /// Stores a result, replacing the slot's entry unless that one is deeper, current and
-    /// for another position.
+    /// Stores a result: over the position's own entry in its bucket if it has one, else over
+    /// the least worth keeping (empty, then from an older search, then the shallowest).
     #[inline]
     #[allow(clippy::cast_possible_truncation)]
     pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
-        let slot = self.slot(key);
+        let generation = self.generation;
+        let bucket = self.bucket(key);
+        let entries = &self.entries[bucket.clone()];
+        let slot = bucket.start
+            + entries
+                .iter()
+                .position(|e| e.key == key)
+                .unwrap_or_else(|| {
+                    let worth = |e: &Entry| {
+                        if e.is_empty() {
+                            i32::MIN
+                        } else {
+                            i32::from(e.depth) - if e.meta >> 2 == generation { 0 } else { 256 }
+                        }
+                    };
+                    (0..BUCKET).min_by_key(|&i| worth(&entries[i])).unwrap_or(0)
+                });
         let old = self.entries[slot];
-        let old_generation = old.meta >> 2;
-        if old.key != key && old_generation == self.generation && i32::from(old.depth) > depth + 2 {
-            return;
-        }
         let mv = match mv {
             Some(m) => encode(m),
             None if old.key == key => old.mv,
@@ -128,6 +146,13 @@ impl Table {
             depth: depth.clamp(0, i32::from(i8::MAX)) as i8,
             meta: self.generation << 2 | bound_bits,
         };
+    }
+}
+
+impl Entry {
+    /// Whether nothing was ever stored here.
+    fn is_empty(&self) -> bool {
+        self.meta == 0 && self.mv == 0 && self.depth == 0 && self.score == 0
     }
 }
 
@@ -161,6 +186,28 @@ mod tests {
             (Some(mv), -321, 7, Bound::Lower)
         );
         assert!(table.probe(12345 + (1 << 40)).is_none());
+    }
+
+    #[test]
+    fn a_bucket_keeps_four_positions_and_replaces_the_shallowest() {
+        let mut table = Table::new(1);
+        let buckets = (table.mask + 1) as u64;
+        // Five keys of one bucket, stored at depths 5, 3, 8, 6, then 4.
+        let keys: Vec<u64> = (1..=5).map(|i| 7 + i * buckets).collect();
+        for (&key, depth) in keys.iter().zip([5, 3, 8, 6]) {
+            table.store(key, None, 10, depth, Bound::Exact);
+        }
+        assert!(keys[..4].iter().all(|&k| table.probe(k).is_some()));
+        table.store(keys[4], None, 10, 4, Bound::Exact);
+        let kept: Vec<bool> = keys.iter().map(|&k| table.probe(k).is_some()).collect();
+        assert_eq!(kept, [true, false, true, true, true]);
+        // An older search's entries go first, the shallowest of them: not the depth-2 entry
+        // of this search, but the depth-4 one of the last.
+        table.new_search();
+        table.store(keys[0], None, 10, 2, Bound::Exact);
+        table.store(keys[1], None, 10, 1, Bound::Exact);
+        let kept: Vec<bool> = keys.iter().map(|&k| table.probe(k).is_some()).collect();
+        assert_eq!(kept, [true, true, true, true, false]);
     }
 
     #[test]
