@@ -245,6 +245,9 @@ proptest! {
             by_playing.sort();
             found.sort();
             assert_eq!(found, by_playing, "{p}");
+            let first = p.king_capture_move(&rules);
+            assert_eq!(first.is_some(), !found.is_empty(), "{p}");
+            assert!(first.is_none_or(|m| found.contains(&m)), "{p}");
             let escapes: Bitboard = turn(Side::Defenders)
                 .destinations(king)
                 .into_iter()

@@ -606,6 +606,13 @@ impl<'a> Searcher<'a> {
             }
             return win_in(ply + 1);
         }
+        if us == Side::Attackers
+            && let Some(capture) = pos.king_capture_move(&self.rules)
+        {
+            self.pv[ply][ply] = Some(capture);
+            self.pv_len[ply] = ply + 1;
+            return win_in(ply + 1);
+        }
         if depth <= 0 || ply + 2 >= MAX_PLY {
             // An escape threat is answered before evaluating: the attackers' replies are searched.
             if king_free && ply + 2 < MAX_PLY {
@@ -825,6 +832,23 @@ mod tests {
         let score = eval::evaluate(state.position(), state.rules());
         searcher.negamax(1, 0, score + alpha, score + beta);
         searcher.nodes
+    }
+
+    #[test]
+    fn a_king_capture_is_a_win_without_a_search_even_at_the_horizon() {
+        // d5-d7 takes the king on c7 against b7, along the edge.
+        let position = "/7/7/5T1/7/3t3/2t4/1tK1t2/ a".parse().unwrap();
+        let state = GameState::new(Preset::Standard.rules(), position);
+        let (mut table, mut heuristics) = (Table::new(1), Heuristics::new());
+        let stop = AtomicBool::new(false);
+        let mut searcher =
+            Searcher::new(&state, &Limits::depth(1), &mut table, &mut heuristics, &stop);
+        assert_eq!(searcher.negamax(0, 0, -INF, INF), win_in(1));
+        assert_eq!(searcher.pv[0][0], Some(Move::new(sq("d5"), sq("d7"))));
+    }
+
+    fn sq(text: &str) -> Square {
+        text.parse().unwrap()
     }
 
     #[test]

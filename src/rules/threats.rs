@@ -2,6 +2,8 @@
 //! capture him, and how often a move would repeat a position. These are the facts behind the
 //! terminal game's warnings; nothing here changes a game.
 
+use std::ops::ControlFlow;
+
 use super::outcome::occurrences_before;
 use super::tables::reach_from;
 use super::{Bitboard, GameState, IllegalMove, Move, MoveList, Position, Rules, Side};
@@ -47,27 +49,75 @@ impl Position {
     /// The attackers' moves that would capture the king under `rules` if the attackers were
     /// to move: with the attackers to move, the captures they can make now; with the
     /// defenders to move, the threats the defenders must answer. Empty without a king.
-    ///
-    /// Each candidate (an attacker arriving next to the king) is played on a copy and judged
-    /// by the capture rules themselves, so every preset's king rule applies as in play.
     pub fn king_capture_moves(&self, rules: &Rules) -> MoveList {
         let mut found = MoveList::new();
-        let Some(king) = self.king() else {
-            return found;
-        };
-        let attacking = self.with_side_to_move(Side::Attackers);
-        let beside_king = king.bit().neighbours();
-        attacking.for_each_piece_moves(|from, destinations| {
-            for to in destinations & beside_king {
-                let mv = Move::new(from, to);
-                let mut after = attacking;
-                after.play_unchecked(mv, rules);
-                if after.king().is_none() {
-                    found.push(mv);
-                }
-            }
+        self.for_each_king_capture(rules, |mv| {
+            found.push(mv);
+            ControlFlow::Continue(())
         });
         found
+    }
+
+    /// One of [`Position::king_capture_moves`], found without listing the others: the move
+    /// that wins at once with the attackers to move, or the threat to answer with the
+    /// defenders to move. `None` without a king or without such a move.
+    ///
+    /// ```
+    /// use brandubh::rules::{Move, Position, Preset};
+    ///
+    /// // The king on d6 between the attacker on d7 and the empty d5, which c5 reaches.
+    /// let position: Position = "/7/7/7/7/2t4/3K3/3t3/ a".parse()?;
+    /// let capture: Move = "c5-d5".parse()?;
+    /// assert_eq!(position.king_capture_move(&Preset::Standard.rules()), Some(capture));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn king_capture_move(&self, rules: &Rules) -> Option<Move> {
+        let mut first = None;
+        self.for_each_king_capture(rules, |mv| {
+            first = Some(mv);
+            ControlFlow::Break(())
+        });
+        first
+    }
+
+    /// Calls `f` with each attackers' move that would capture the king, until it breaks.
+    ///
+    /// Each square next to the king that an attacker reaches is played on a copy and judged
+    /// by the capture rules themselves, so every preset's king rule applies as in play. The
+    /// verdict depends only on the square: the attacker arriving there never comes from
+    /// another square next to the king (those lie across the king or diagonally from it).
+    fn for_each_king_capture(&self, rules: &Rules, mut f: impl FnMut(Move) -> ControlFlow<()>) {
+        let Some(king) = self.king() else {
+            return;
+        };
+        let around = king.bit().neighbours();
+        // Every capture needs an attacker, a corner or the throne next to the king already.
+        if (around & (self.pieces(Side::Attackers) | Bitboard::RESTRICTED)).is_empty() {
+            return;
+        }
+        let occupied = self.occupied();
+        let beside_king = around & !occupied & !Bitboard::RESTRICTED;
+        if beside_king.is_empty() {
+            return;
+        }
+        let attacking = self.with_side_to_move(Side::Attackers);
+        let (mut judged, mut capturing) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for from in self.pieces(Side::Attackers) {
+            for to in reach_from(from, occupied) & beside_king {
+                let mv = Move::new(from, to);
+                if !judged.contains(to) {
+                    judged |= to.bit();
+                    let mut after = attacking;
+                    after.play_unchecked(mv, rules);
+                    if after.king().is_none() {
+                        capturing |= to.bit();
+                    }
+                }
+                if capturing.contains(to) && f(mv).is_break() {
+                    return;
+                }
+            }
+        }
     }
 }
 
