@@ -231,7 +231,12 @@ fn moves_that_capture_the_king_per_preset() {
             found.sort();
             assert_eq!(found, expected, "{} ({preset})", case.name);
             let first = position.king_capture_move(&preset.rules());
-            assert_eq!(first.is_some(), !expected.is_empty(), "{} ({preset})", case.name);
+            assert_eq!(
+                first.is_some(),
+                !expected.is_empty(),
+                "{} ({preset})",
+                case.name
+            );
             assert!(
                 first.is_none_or(|m| found.contains(&m.to_string())),
                 "one of them: {} ({preset})",

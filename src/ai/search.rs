@@ -657,7 +657,11 @@ impl<'a> Searcher<'a> {
         // quiet moves that cannot lift a hopeless score to alpha are not searched.
         let prunable = !pv_node && !king_free && depth <= 2 && alpha.abs() < WIN_BOUND;
         let futile = prunable && {
-            let margin = if depth <= 1 { FUTILITY_MARGIN } else { 2 * FUTILITY_MARGIN };
+            let margin = if depth <= 1 {
+                FUTILITY_MARGIN
+            } else {
+                2 * FUTILITY_MARGIN
+            };
             eval::evaluate(&pos, &self.rules) + margin <= alpha
         };
         let king = pos.king();
@@ -821,17 +825,29 @@ mod tests {
     use super::*;
     use crate::rules::Preset;
 
+    /// What `f` makes of a fresh search of `state` (to depth 1, with a small table).
+    fn with_searcher<R>(state: &GameState, f: impl FnOnce(&mut Searcher) -> R) -> R {
+        let (mut table, mut heuristics) = (Table::new(1), Heuristics::new());
+        let stop = AtomicBool::new(false);
+        let limits = Limits::depth(1);
+        f(&mut Searcher::new(
+            state,
+            &limits,
+            &mut table,
+            &mut heuristics,
+            &stop,
+        ))
+    }
+
     /// The nodes a depth-1 search of the start (the attackers to move: no capture, no king
     /// move, no route to block) visits with the window `(alpha, beta)` around its static score.
     fn nodes_at_depth_one(alpha: i32, beta: i32) -> u64 {
         let state = GameState::start(Preset::Standard.rules());
-        let (mut table, mut heuristics) = (Table::new(1), Heuristics::new());
-        let stop = AtomicBool::new(false);
-        let mut searcher =
-            Searcher::new(&state, &Limits::depth(1), &mut table, &mut heuristics, &stop);
         let score = eval::evaluate(state.position(), state.rules());
-        searcher.negamax(1, 0, score + alpha, score + beta);
-        searcher.nodes
+        with_searcher(&state, |searcher| {
+            searcher.negamax(1, 0, score + alpha, score + beta);
+            searcher.nodes
+        })
     }
 
     #[test]
@@ -839,12 +855,11 @@ mod tests {
         // d5-d7 takes the king on c7 against b7, along the edge.
         let position = "/7/7/5T1/7/3t3/2t4/1tK1t2/ a".parse().unwrap();
         let state = GameState::new(Preset::Standard.rules(), position);
-        let (mut table, mut heuristics) = (Table::new(1), Heuristics::new());
-        let stop = AtomicBool::new(false);
-        let mut searcher =
-            Searcher::new(&state, &Limits::depth(1), &mut table, &mut heuristics, &stop);
-        assert_eq!(searcher.negamax(0, 0, -INF, INF), win_in(1));
-        assert_eq!(searcher.pv[0][0], Some(Move::new(sq("d5"), sq("d7"))));
+        let (score, best) = with_searcher(&state, |searcher| {
+            (searcher.negamax(0, 0, -INF, INF), searcher.pv[0][0])
+        });
+        assert_eq!(score, win_in(1));
+        assert_eq!(best, Some(Move::new(sq("d5"), sq("d7"))));
     }
 
     fn sq(text: &str) -> Square {
@@ -853,7 +868,9 @@ mod tests {
 
     #[test]
     fn quiet_moves_near_the_horizon_are_pruned_outside_the_principal_variation() {
-        let moves = GameState::start(Preset::Standard.rules()).legal_moves().len() as u64;
+        let moves = GameState::start(Preset::Standard.rules())
+            .legal_moves()
+            .len() as u64;
         assert!(moves > LATE_MOVES as u64 + 1);
         // A principal-variation node searches every move (some twice, as PVS does).
         assert!(nodes_at_depth_one(-1000, 1000) > moves);
