@@ -586,6 +586,52 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// What the table knows of `pos`, the node searched with `window`: its best move, and
+    /// the score to return at once where a stored bound settles the node (never in a PV
+    /// node). Nodes just above the horizon are the most numerous and gain least from the
+    /// table: they skip it and its cache misses.
+    fn probe(&self, pos: &Position, window: Window, pv_node: bool) -> (Option<Move>, Option<i32>) {
+        let Window {
+            depth,
+            ply,
+            alpha,
+            beta,
+        } = window;
+        let Some(hit) = (depth >= 2).then(|| self.table.probe(pos.key())).flatten() else {
+            return (None, None);
+        };
+        let score = from_table(hit.score, ply);
+        let settled = !pv_node
+            && hit.depth >= depth
+            && match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+        (hit.mv, settled.then_some(score))
+    }
+
+    /// The move that wins at once, found without a search: with the defenders to move the
+    /// king's walk into an open corner (one of `open_corners`), with the attackers to move a
+    /// capture of the king.
+    fn immediate_win(&self, pos: &Position, open_corners: Bitboard) -> Option<Move> {
+        match pos.side_to_move() {
+            Side::Defenders => Some(Move::new(pos.king()?, open_corners.first()?)),
+            Side::Attackers => pos.king_capture_move(&self.rules),
+        }
+    }
+
+    /// Whether the static score of `pos`, a node `depth` plies above the horizon (1 or 2),
+    /// is so far below `alpha` that no quiet move can lift it there.
+    fn futile(&self, pos: &Position, depth: i32, alpha: i32) -> bool {
+        let margin = if depth <= 1 {
+            FUTILITY_MARGIN
+        } else {
+            2 * FUTILITY_MARGIN
+        };
+        eval::evaluate(pos, &self.rules) + margin <= alpha
+    }
+
     /// Alpha-beta (fail-soft, PVS) below the root; the node's position is the path's last.
     fn negamax(&mut self, mut depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
         self.pv_len[ply] = ply;
@@ -598,18 +644,8 @@ impl<'a> Searcher<'a> {
         let us = pos.side_to_move();
         let open_corners = pos.king_open_corners();
         let king_free = !open_corners.is_empty();
-        if king_free && us == Side::Defenders {
-            // The king walks into the corner with this move: the line ends with it.
-            if let (Some(king), Some(corner)) = (pos.king(), open_corners.first()) {
-                self.pv[ply][ply] = Some(Move::new(king, corner));
-                self.pv_len[ply] = ply + 1;
-            }
-            return win_in(ply + 1);
-        }
-        if us == Side::Attackers
-            && let Some(capture) = pos.king_capture_move(&self.rules)
-        {
-            self.pv[ply][ply] = Some(capture);
+        if let Some(win) = self.immediate_win(&pos, open_corners) {
+            self.pv[ply][ply] = Some(win);
             self.pv_len[ply] = ply + 1;
             return win_in(ply + 1);
         }
@@ -627,25 +663,15 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         let pv_node = beta - alpha > 1;
-        // Nodes just above the horizon are the most numerous and gain least from the table:
-        // they skip it and its cache misses.
-        let hit = if depth >= 2 {
-            self.table.probe(pos.key())
-        } else {
-            None
+        let window = Window {
+            depth,
+            ply,
+            alpha,
+            beta,
         };
-        let tt_move = hit.and_then(|h| h.mv);
-        if let Some(h) = hit
-            && !pv_node
-            && h.depth >= depth
-        {
-            let s = from_table(h.score, ply);
-            match h.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
+        let (tt_move, cutoff) = self.probe(&pos, window, pv_node);
+        if let Some(score) = cutoff {
+            return score;
         }
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
@@ -656,14 +682,7 @@ impl<'a> Searcher<'a> {
         // Near the horizon, outside the principal variation and with no escape to answer,
         // quiet moves that cannot lift a hopeless score to alpha are not searched.
         let prunable = !pv_node && !king_free && depth <= 2 && alpha.abs() < WIN_BOUND;
-        let futile = prunable && {
-            let margin = if depth <= 1 {
-                FUTILITY_MARGIN
-            } else {
-                2 * FUTILITY_MARGIN
-            };
-            eval::evaluate(&pos, &self.rules) + margin <= alpha
-        };
+        let futile = prunable && self.futile(&pos, depth, alpha);
         let king = pos.king();
         let alpha_start = alpha;
         let mut best = -INF;
