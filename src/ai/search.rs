@@ -193,9 +193,9 @@ impl Ai for SearchAi {
 }
 
 impl SearchAi {
-    /// The `count` best lines of `state` (fewer if it has fewer legal moves), best first, each
-    /// the last report of its own search: the first searches every move, the next every move
-    /// but the first line's, and so on, each with an equal share of the time in `limits`
+    /// The `count` best lines of `state` (fewer if it has fewer legal moves), best score
+    /// first, each the last report of its own search: the first searches every move, the next
+    /// every move but the first line's, and so on, each with an equal share of the time in `limits`
     /// (the table carries over, so later searches start with what earlier ones learned).
     /// Lines found before `stop` is set are kept; none without legal moves.
     pub fn lines(
@@ -234,6 +234,9 @@ impl SearchAi {
                 None => break,
             }
         }
+        // A later search, knowing more from the table, may score its line above an earlier
+        // one (pruning makes the searches' scores inexact): the list is put in score order.
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score.value()));
         lines
     }
 
