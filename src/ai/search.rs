@@ -1,10 +1,12 @@
 //! The main engine: iterative deepening alpha-beta with principal-variation search,
-//! aspiration windows, late-move reductions, a transposition table and move ordering (table
-//! move, captures, king moves toward the corners, killers, history).
+//! aspiration windows, late-move reductions, futility and history pruning near the horizon, a
+//! transposition table and move ordering (table move, captures, king moves toward the corners,
+//! killers, history).
 //!
 //! The search is exact at the leaves for every preset: king captures, escapes, encirclement,
 //! repetition (with the game's history before the root) and "no legal move loses" are decided
-//! by the rules engine as moves are made; wins and losses are scored by distance.
+//! by the rules engine as moves are made; a king that can escape or be captured with the next
+//! move is a win for the side to move at any node; wins and losses are scored by distance.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
