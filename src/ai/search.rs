@@ -197,8 +197,9 @@ impl Ai for SearchAi {
 impl SearchAi {
     /// The `count` best lines of `state` (fewer if it has fewer legal moves), best score
     /// first, each the last report of its own search: the first searches every move, the next
-    /// every move but the first line's, and so on, each with an equal share of the time in `limits`
-    /// (the table carries over, so later searches start with what earlier ones learned).
+    /// every move but the first line's, and so on, each with an equal share of the time in
+    /// `limits` (the table carries over, so later searches start with what earlier ones
+    /// learned).
     /// Lines found before `stop` is set are kept; none without legal moves.
     pub fn lines(
         &mut self,
@@ -668,13 +669,13 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         let pv_node = beta - alpha > 1;
-        let window = Window {
+        let node = Window {
             depth,
             ply,
             alpha,
             beta,
         };
-        let (tt_move, cutoff) = self.probe(&pos, window, pv_node);
+        let (tt_move, cutoff) = self.probe(&pos, node, pv_node);
         if let Some(score) = cutoff {
             return score;
         }
@@ -700,12 +701,7 @@ impl<'a> Searcher<'a> {
             if i > 0 && quiet_guess && (futile || prunable && i >= LATE_MOVES && scores[i] == 0) {
                 continue;
             }
-            let window = Window {
-                depth,
-                ply,
-                alpha,
-                beta,
-            };
+            let window = Window { alpha, ..node };
             let reducible = scores[i] < ORDER_KILLER_2;
             let (score, quiet) = self.search_child(&pos, mv, window, i, reducible);
             if self.aborted {
