@@ -22,7 +22,7 @@ pub use analysis::{
     AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
-pub use clock::{BadTimeControl, Clocks, SideClock, TimeControl};
+pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
 pub use player::{EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel};
 pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};

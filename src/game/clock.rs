@@ -1,6 +1,12 @@
 //! Time controls and the two sides' clocks: main time, an increment after each move (Fischer)
 //! and overtime periods (byo-yomi, as OpenTafl's `time-control` has them). A clock that runs
 //! out ends the game with the result reason `time`.
+//!
+//! Neither a time control nor the clocks can hold numbers play cannot lead to: a
+//! [`TimeControl`] is made only by [`TimeControl::new`] (the command line, the save format and
+//! the settings file all go through it), and [`Clocks`] only full by [`Clocks::new`] or
+//! checked by [`Clocks::restore`] (a saved game's clocks go through it), and then change only
+//! by running and moving.
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -10,59 +16,109 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::budget::{ClockReading, MoveBudget, move_budget};
+use crate::quote::excerpt;
 use crate::rules::Side;
 
 /// How much time each side has: `main` at the start, `increment` added after each move made
 /// in the main time, then `periods` overtime periods of `period` each (a move within a period
 /// starts it again; a period used up is lost).
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "TimeControlFields")]
 pub struct TimeControl {
-    /// The main time, in milliseconds.
-    pub main_ms: u64,
+    main_ms: u64,
+    increment_ms: u64,
+    periods: u32,
+    period_ms: u64,
+}
+
+/// A time control as written in a file, checked by [`TimeControl::new`] before use.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "TimeControl")]
+struct TimeControlFields {
+    /// The main time, in milliseconds (more than zero).
+    #[schemars(range(min = 1))]
+    main_ms: u64,
     /// Added to the main time after each move made in it, in milliseconds.
     #[serde(default)]
-    pub increment_ms: u64,
-    /// The number of overtime periods.
+    increment_ms: u64,
+    /// The number of overtime periods (zero without overtime).
     #[serde(default)]
-    pub periods: u32,
-    /// The length of each overtime period, in milliseconds.
+    periods: u32,
+    /// The length of each overtime period, in milliseconds (zero without overtime).
     #[serde(default)]
-    pub period_ms: u64,
+    period_ms: u64,
+}
+
+impl TryFrom<TimeControlFields> for TimeControl {
+    type Error = ClockError;
+
+    fn try_from(fields: TimeControlFields) -> Result<Self, Self::Error> {
+        TimeControl::from_millis(
+            fields.main_ms,
+            fields.increment_ms,
+            fields.periods,
+            fields.period_ms,
+        )
+    }
 }
 
 impl TimeControl {
-    /// Main time alone.
-    pub fn main(main: Duration) -> TimeControl {
-        TimeControl {
-            main_ms: millis(main),
-            increment_ms: 0,
-            periods: 0,
-            period_ms: 0,
+    /// A time control of `main` time, `increment` after each move, and `periods` overtime
+    /// periods of `period` each (`0` and zero for none), to the millisecond. The main time
+    /// must not be zero, and there are periods exactly when they have a length.
+    pub fn new(
+        main: Duration,
+        increment: Duration,
+        periods: u32,
+        period: Duration,
+    ) -> Result<TimeControl, ClockError> {
+        TimeControl::from_millis(millis(main), millis(increment), periods, millis(period))
+    }
+
+    /// The one check of every time control, read or made.
+    fn from_millis(
+        main_ms: u64,
+        increment_ms: u64,
+        periods: u32,
+        period_ms: u64,
+    ) -> Result<TimeControl, ClockError> {
+        match (main_ms, periods, period_ms) {
+            (0, _, _) => Err(ClockError::NoMainTime),
+            (_, 1.., 0) => Err(ClockError::EmptyPeriods),
+            (_, 0, 1..) => Err(ClockError::NoPeriods),
+            _ => Ok(TimeControl {
+                main_ms,
+                increment_ms,
+                periods,
+                period_ms,
+            }),
         }
     }
 
-    /// The same with `increment` added after each move.
-    #[must_use]
-    pub fn with_increment(self, increment: Duration) -> TimeControl {
-        TimeControl {
-            increment_ms: millis(increment),
-            ..self
-        }
+    /// The main time.
+    pub const fn main(self) -> Duration {
+        Duration::from_millis(self.main_ms)
     }
 
-    /// The same with `periods` overtime periods of `period`.
-    #[must_use]
-    pub fn with_overtime(self, periods: u32, period: Duration) -> TimeControl {
-        TimeControl {
-            periods,
-            period_ms: millis(period),
-            ..self
-        }
+    /// Added to the main time after each move made in it.
+    pub const fn increment(self) -> Duration {
+        Duration::from_millis(self.increment_ms)
     }
 
+    /// The number of overtime periods, `0` without overtime.
+    pub const fn periods(self) -> u32 {
+        self.periods
+    }
+
+    /// The length of each overtime period, zero without overtime.
+    pub const fn period(self) -> Duration {
+        Duration::from_millis(self.period_ms)
+    }
+
+    /// Whether there are overtime periods (they then have a length: [`TimeControl::new`]).
     const fn overtime(self) -> bool {
-        self.periods > 0 && self.period_ms > 0
+        self.periods > 0
     }
 }
 
@@ -71,18 +127,109 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// A time control could not be read.
+/// Why a time control or a pair of clocks cannot be: the one check of
+/// [`TimeControl::new`] and [`Clocks::restore`], for the command line, the settings file and
+/// saved games alike.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+#[non_exhaustive]
+pub enum ClockError {
+    /// The main time is zero: every game would be lost on time at once.
+    NoMainTime,
+    /// Overtime periods of no length.
+    EmptyPeriods,
+    /// A length of overtime periods, but no periods.
+    NoPeriods,
+    /// A side's clock cannot be one of its time control.
+    Side(Side, SideClockError),
+}
+
+impl fmt::Display for ClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoMainTime => f.write_str("the main time must be more than zero"),
+            Self::EmptyPeriods => f.write_str("overtime periods must be longer than zero"),
+            Self::NoPeriods => {
+                f.write_str("a length of overtime periods needs at least one period")
+            }
+            Self::Side(side, e) => write!(f, "the {side}' clock {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ClockError {}
+
+/// Why one side's clock cannot be one of its time control (times in milliseconds).
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+#[non_exhaustive]
+pub enum SideClockError {
+    /// Overtime periods counted while on main time.
+    PeriodsOnMainTime(u32),
+    /// No main time left and not in overtime, though the time control has some.
+    OvertimeNotBegun,
+    /// In overtime, but the time control has none.
+    NoOvertime,
+    /// More periods left than the time control has.
+    TooManyPeriods {
+        /// Periods left.
+        left: u32,
+        /// Periods of the time control.
+        control: u32,
+    },
+    /// More time left in a period than a period holds.
+    LongerThanAPeriod {
+        /// Time left.
+        left: u64,
+        /// The length of a period.
+        period: u64,
+    },
+    /// No period left, but time left in one.
+    TimeWithoutPeriod(u64),
+    /// A period left with no time in it.
+    EmptyPeriod,
+}
+
+impl fmt::Display for SideClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::PeriodsOnMainTime(n) => {
+                write!(f, "counts {n} overtime periods left while on main time")
+            }
+            Self::OvertimeNotBegun => {
+                f.write_str("has no main time left but has not begun its overtime")
+            }
+            Self::NoOvertime => f.write_str("is in overtime, but the time control has none"),
+            Self::TooManyPeriods { left, control } => write!(
+                f,
+                "has {left} overtime periods left, but the time control has {control}"
+            ),
+            Self::LongerThanAPeriod { left, period } => {
+                write!(f, "has {left} ms left in an overtime period of {period} ms")
+            }
+            Self::TimeWithoutPeriod(left) => {
+                write!(f, "has no overtime period left but {left} ms in it")
+            }
+            Self::EmptyPeriod => f.write_str("has an overtime period left but no time in it"),
+        }
+    }
+}
+
+impl std::error::Error for SideClockError {}
+
+/// A time control could not be read: the text, and what is wrong with its numbers if it has
+/// the right form.
 #[derive(Clone, Eq, PartialEq, Debug)]
-pub struct BadTimeControl(String);
+pub struct BadTimeControl {
+    text: String,
+    invalid: Option<ClockError>,
+}
 
 impl fmt::Display for BadTimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "\"{}\" is not a time control: MAIN[+INCREMENT][/PERIODSxPERIOD], e.g. 5m, 5m+3s, \
-             10m/3x30s",
-            self.0
-        )
+        write!(f, "\"{}\" is not a time control: ", excerpt(&self.text))?;
+        if let Some(invalid) = self.invalid {
+            write!(f, "{invalid}; ")?;
+        }
+        f.write_str("MAIN[+INCREMENT][/PERIODSxPERIOD], e.g. 5m, 5m+3s, 10m/3x30s")
     }
 }
 
@@ -132,7 +279,10 @@ impl FromStr for TimeControl {
     /// `5m` (main time), `5m+3s` (with an increment), `10m/3x30s` (with 3 overtime periods of
     /// 30 s), or both (`5m+2s/3x30s`). The main time must not be zero.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let bad = || BadTimeControl(text.to_owned());
+        let bad = |invalid| BadTimeControl {
+            text: text.to_owned(),
+            invalid,
+        };
         let trimmed = text.trim();
         let (timed, overtime) = match trimmed.split_once('/') {
             Some((timed, overtime)) => (timed, Some(overtime)),
@@ -142,22 +292,21 @@ impl FromStr for TimeControl {
             Some((main, increment)) => (main, Some(increment)),
             None => (timed, None),
         };
-        let main = parse_duration(main)
-            .filter(|d| !d.is_zero())
-            .ok_or_else(bad)?;
-        let mut control = TimeControl::main(main);
-        if let Some(increment) = increment {
-            control = control.with_increment(parse_duration(increment).ok_or_else(bad)?);
+        let duration = |text: &str| parse_duration(text).ok_or_else(|| bad(None));
+        let main = duration(main)?;
+        let increment = increment.map_or(Ok(Duration::ZERO), duration)?;
+        let (periods, period) = match overtime {
+            Some(overtime) => {
+                let (n, period) = overtime.split_once('x').ok_or_else(|| bad(None))?;
+                (n.parse().map_err(|_| bad(None))?, duration(period)?)
+            }
+            None => (0, Duration::ZERO),
+        };
+        // A written overtime part has periods: `/0x0s` is not "no overtime".
+        if overtime.is_some() && periods == 0 {
+            return Err(bad(Some(ClockError::NoPeriods)));
         }
-        if let Some(overtime) = overtime {
-            let (n, period) = overtime.split_once('x').ok_or_else(bad)?;
-            let n: u32 = n.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?;
-            let period = parse_duration(period)
-                .filter(|d| !d.is_zero())
-                .ok_or_else(bad)?;
-            control = control.with_overtime(n, period);
-        }
-        Ok(control)
+        TimeControl::new(main, increment, periods, period).map_err(|e| bad(Some(e)))
     }
 }
 
@@ -180,23 +329,163 @@ impl fmt::Display for TimeControl {
 #[serde(deny_unknown_fields)]
 pub struct SideClock {
     /// Time left: of the main time, or in overtime of the current period, in milliseconds.
-    pub left_ms: u64,
+    left_ms: u64,
     /// In overtime: the periods left, the current one included.
-    pub periods: u32,
+    periods: u32,
     /// Whether the main time is used up.
-    pub overtime: bool,
+    overtime: bool,
+}
+
+impl SideClock {
+    /// A full clock at the start of a game under `control`.
+    const fn full(control: TimeControl) -> SideClock {
+        SideClock {
+            left_ms: control.main_ms,
+            periods: 0,
+            overtime: false,
+        }
+    }
+
+    /// Time left: of the main time, or in overtime of the current period.
+    pub const fn left(self) -> Duration {
+        Duration::from_millis(self.left_ms)
+    }
+
+    /// In overtime, the periods left, the current one included; `0` on main time.
+    pub const fn periods(self) -> u32 {
+        self.periods
+    }
+
+    /// Whether the main time is used up.
+    pub const fn in_overtime(self) -> bool {
+        self.overtime
+    }
+
+    /// Whether the flag has fallen: no time left, and no overtime period to go on in.
+    const fn flag_fell(self) -> bool {
+        self.left_ms == 0 && (!self.overtime || self.periods == 0)
+    }
+
+    /// Why this cannot be a clock under `control`, if it cannot: what [`SideClock::spent`]
+    /// and [`SideClock::moved`] keep true.
+    fn check(self, control: TimeControl) -> Result<(), SideClockError> {
+        if !self.overtime {
+            return if self.periods > 0 {
+                Err(SideClockError::PeriodsOnMainTime(self.periods))
+            } else if self.left_ms == 0 && control.overtime() {
+                Err(SideClockError::OvertimeNotBegun)
+            } else {
+                Ok(())
+            };
+        }
+        if !control.overtime() {
+            Err(SideClockError::NoOvertime)
+        } else if self.periods > control.periods {
+            Err(SideClockError::TooManyPeriods {
+                left: self.periods,
+                control: control.periods,
+            })
+        } else if self.left_ms > control.period_ms {
+            Err(SideClockError::LongerThanAPeriod {
+                left: self.left_ms,
+                period: control.period_ms,
+            })
+        } else if self.periods == 0 && self.left_ms > 0 {
+            Err(SideClockError::TimeWithoutPeriod(self.left_ms))
+        } else if self.periods > 0 && self.left_ms == 0 {
+            Err(SideClockError::EmptyPeriod)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// This clock after running `elapsed` ms under `control`: the main time, then each
+    /// overtime period in turn (a period used up is lost; the next starts full), computed
+    /// at once however many periods go.
+    fn spent(self, control: TimeControl, elapsed: u64) -> SideClock {
+        let mut clock = self;
+        let mut elapsed = elapsed;
+        if !clock.overtime {
+            if elapsed < clock.left_ms || !control.overtime() {
+                clock.left_ms = clock.left_ms.saturating_sub(elapsed);
+                return clock;
+            }
+            // The main time is up: overtime begins, every period to come.
+            elapsed -= clock.left_ms;
+            clock = SideClock {
+                left_ms: control.period_ms,
+                periods: control.periods,
+                overtime: true,
+            };
+        }
+        if clock.periods == 0 || elapsed < clock.left_ms {
+            clock.left_ms = clock.left_ms.saturating_sub(elapsed);
+            return clock;
+        }
+        // The current period is used up, and as many whole ones after it as `elapsed` holds.
+        let beyond = elapsed - clock.left_ms;
+        let lost = (beyond / control.period_ms).saturating_add(1);
+        match u64::from(clock.periods).checked_sub(lost) {
+            Some(left @ 1..) => SideClock {
+                left_ms: control.period_ms - beyond % control.period_ms,
+                periods: u32::try_from(left).unwrap_or(clock.periods),
+                overtime: true,
+            },
+            _ => SideClock {
+                left_ms: 0,
+                periods: 0,
+                overtime: true,
+            },
+        }
+    }
+
+    /// This clock after a move under `control`: the increment on main time, or the period
+    /// full again in overtime. A fallen flag stays fallen.
+    fn moved(self, control: TimeControl) -> SideClock {
+        if self.flag_fell() {
+            self
+        } else if self.overtime {
+            SideClock {
+                left_ms: control.period_ms,
+                ..self
+            }
+        } else {
+            SideClock {
+                left_ms: self.left_ms.saturating_add(control.increment_ms),
+                ..self
+            }
+        }
+    }
 }
 
 /// Both sides' clocks under one time control.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "ClocksFields")]
 pub struct Clocks {
+    control: TimeControl,
+    attackers: SideClock,
+    defenders: SideClock,
+}
+
+/// Clocks as written in a file, checked by [`Clocks::restore`] before use.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Clocks")]
+struct ClocksFields {
     /// The time control.
-    pub control: TimeControl,
+    control: TimeControl,
     /// The attackers' clock.
-    pub attackers: SideClock,
+    attackers: SideClock,
     /// The defenders' clock.
-    pub defenders: SideClock,
+    defenders: SideClock,
+}
+
+impl TryFrom<ClocksFields> for Clocks {
+    type Error = ClockError;
+
+    fn try_from(fields: ClocksFields) -> Result<Self, Self::Error> {
+        Clocks::restore(fields.control, fields.attackers, fields.defenders)
+    }
 }
 
 impl Clocks {
@@ -209,16 +498,35 @@ impl Clocks {
 
     /// Both clocks full at the start of a game under `control`.
     pub const fn new(control: TimeControl) -> Clocks {
-        let full = SideClock {
-            left_ms: control.main_ms,
-            periods: 0,
-            overtime: false,
-        };
         Clocks {
             control,
-            attackers: full,
-            defenders: full,
+            attackers: SideClock::full(control),
+            defenders: SideClock::full(control),
         }
+    }
+
+    /// Saved clocks, if they can be those of `control`: the times [`Clocks::spend`] and a
+    /// move can lead to, no more.
+    pub fn restore(
+        control: TimeControl,
+        attackers: SideClock,
+        defenders: SideClock,
+    ) -> Result<Clocks, ClockError> {
+        for (side, clock) in [(Side::Attackers, attackers), (Side::Defenders, defenders)] {
+            clock
+                .check(control)
+                .map_err(|e| ClockError::Side(side, e))?;
+        }
+        Ok(Clocks {
+            control,
+            attackers,
+            defenders,
+        })
+    }
+
+    /// The time control.
+    pub const fn control(&self) -> TimeControl {
+        self.control
     }
 
     /// `side`'s clock.
@@ -238,8 +546,7 @@ impl Clocks {
 
     /// Whether `side` has run out of time.
     pub const fn flag_fell(&self, side: Side) -> bool {
-        let clock = self.side(side);
-        clock.left_ms == 0 && (!clock.overtime || clock.periods == 0)
+        self.side(side).flag_fell()
     }
 
     /// Runs `side`'s clock for `elapsed`: the main time, then each overtime period in turn.
@@ -247,43 +554,15 @@ impl Clocks {
     pub fn spend(&mut self, side: Side, elapsed: Duration) -> bool {
         let control = self.control;
         let clock = self.side_mut(side);
-        let mut elapsed = millis(elapsed);
-        while elapsed > 0 && !(clock.left_ms == 0 && (!clock.overtime || clock.periods == 0)) {
-            if elapsed < clock.left_ms {
-                clock.left_ms -= elapsed;
-                break;
-            }
-            elapsed -= clock.left_ms;
-            clock.left_ms = 0;
-            match (clock.overtime, control.overtime()) {
-                // The main time is up: overtime begins.
-                (false, true) => {
-                    clock.overtime = true;
-                    clock.periods = control.periods;
-                    clock.left_ms = control.period_ms;
-                }
-                // A period is used up: the next one begins, if there is one.
-                (true, _) => {
-                    clock.periods -= 1;
-                    if clock.periods > 0 {
-                        clock.left_ms = control.period_ms;
-                    }
-                }
-                (false, false) => {}
-            }
-        }
-        self.flag_fell(side)
+        *clock = clock.spent(control, millis(elapsed));
+        clock.flag_fell()
     }
 
     /// `side` has moved: its increment in the main time, or its period full again.
     pub fn moved(&mut self, side: Side) {
         let control = self.control;
         let clock = self.side_mut(side);
-        if clock.overtime {
-            clock.left_ms = control.period_ms;
-        } else {
-            clock.left_ms = clock.left_ms.saturating_add(control.increment_ms);
-        }
+        *clock = clock.moved(control);
     }
 
     /// How long `side` may think about one move with `pieces` on the board: as
@@ -293,32 +572,17 @@ impl Clocks {
         let clock = self.side(side);
         let control = self.control;
         let reading = ClockReading {
-            left: Duration::from_millis(clock.left_ms),
+            left: clock.left(),
             overtime: clock.overtime,
-            period: Duration::from_millis(control.period_ms),
-            periods: match (clock.overtime, control.overtime()) {
-                (true, _) => clock.periods,
-                (false, true) => control.periods,
-                (false, false) => 0,
+            period: control.period(),
+            periods: if clock.overtime {
+                clock.periods
+            } else {
+                control.periods
             },
-            increment: Duration::from_millis(control.increment_ms),
+            increment: control.increment(),
         };
         move_budget(reading, pieces, Clocks::MARGIN)
-    }
-
-    /// Whether the saved clocks can be those of this control: no more periods than it has,
-    /// and overtime only if it has some.
-    pub fn is_consistent(&self) -> bool {
-        let ok = |clock: SideClock| {
-            if clock.overtime {
-                self.control.overtime()
-                    && clock.periods <= self.control.periods
-                    && clock.left_ms <= self.control.period_ms
-            } else {
-                clock.periods == 0
-            }
-        };
-        ok(self.attackers) && ok(self.defenders)
     }
 
     /// `side`'s clock as shown: `4:59`, `0:09.5` under ten seconds, `1:02:03` from an hour, and
@@ -349,6 +613,7 @@ fn time_text(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     const SECOND: Duration = Duration::from_secs(1);
 
@@ -356,25 +621,90 @@ mod tests {
         text.parse().unwrap()
     }
 
+    /// `main` s, `increment` s, `periods` of `period` s.
+    fn seconds(main: u64, increment: u64, periods: u32, period: u64) -> TimeControl {
+        TimeControl::new(
+            SECOND * u32::try_from(main).unwrap(),
+            SECOND * u32::try_from(increment).unwrap(),
+            periods,
+            SECOND * u32::try_from(period).unwrap(),
+        )
+        .unwrap()
+    }
+
+    const fn side_clock(left_ms: u64, periods: u32, overtime: bool) -> SideClock {
+        SideClock {
+            left_ms,
+            periods,
+            overtime,
+        }
+    }
+
     #[test]
     fn time_controls_are_read_and_written_alike() {
-        assert_eq!(control("5m"), TimeControl::main(SECOND * 300));
-        assert_eq!(
-            control("5m+3s"),
-            TimeControl::main(SECOND * 300).with_increment(SECOND * 3)
-        );
-        assert_eq!(
-            control("10m/3x30s"),
-            TimeControl::main(SECOND * 600).with_overtime(3, SECOND * 30)
-        );
+        assert_eq!(control("5m"), seconds(300, 0, 0, 0));
+        assert_eq!(control("5m+3s"), seconds(300, 3, 0, 0));
+        assert_eq!(control("10m/3x30s"), seconds(600, 0, 3, 30));
         for text in ["5m", "5m+3s", "10m/3x30s", "1m30s+1s/2x10s", "1h", "45s"] {
             assert_eq!(control(text).to_string(), text);
         }
         for bad in [
-            "", "5", "0s", "5x", "5m+", "5m/3", "5m/0x30s", "5m/3x0s", "m5", "-5m",
+            "", "5", "0s", "5x", "5m+", "5m/3", "5m/0x30s", "5m/3x0s", "5m/0x0s", "m5", "-5m",
         ] {
             let e = bad.parse::<TimeControl>().unwrap_err();
             assert!(e.to_string().contains("5m+3s"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_bad_time_control_says_why_with_its_text_escaped() {
+        let why = |text: &str| text.parse::<TimeControl>().unwrap_err().to_string();
+        assert!(
+            why("0s").starts_with("\"0s\" is not a time control: the main time must be more"),
+            "{}",
+            why("0s")
+        );
+        assert!(why("5m/3x0s").contains("overtime periods must be longer than zero"));
+        assert!(why("5m/0x0s").contains("needs at least one period"));
+        let raw = why("\u{1b}[2J5m");
+        assert!(raw.starts_with("\"\\u{1b}[2J5m\""), "{raw}");
+    }
+
+    #[test]
+    fn the_one_check_refuses_what_the_command_line_refuses() {
+        let new = |main: u64, periods, period: u64| {
+            TimeControl::new(
+                Duration::from_millis(main),
+                Duration::ZERO,
+                periods,
+                Duration::from_millis(period),
+            )
+        };
+        assert_eq!(new(0, 0, 0), Err(ClockError::NoMainTime));
+        assert_eq!(new(1, 3, 0), Err(ClockError::EmptyPeriods));
+        assert_eq!(new(1, 0, 30), Err(ClockError::NoPeriods));
+        assert!(new(1, 3, 30).is_ok());
+        // Less than a millisecond is nothing.
+        assert_eq!(
+            TimeControl::new(
+                Duration::from_micros(900),
+                Duration::ZERO,
+                0,
+                Duration::ZERO
+            ),
+            Err(ClockError::NoMainTime)
+        );
+        // And files go through it.
+        let read =
+            |json: &str| serde_json::from_str::<TimeControl>(json).map_err(|e| e.to_string());
+        assert_eq!(read(r#"{"main_ms": 60000}"#), Ok(seconds(60, 0, 0, 0)));
+        for (json, why) in [
+            (r#"{"main_ms": 0}"#, "the main time must be more than zero"),
+            (r#"{"main_ms": 1, "periods": 3}"#, "longer than zero"),
+            (r#"{"main_ms": 1, "period_ms": 5}"#, "at least one period"),
+        ] {
+            let e = read(json).unwrap_err();
+            assert!(e.contains(why), "{json}: {e}");
         }
     }
 
@@ -387,10 +717,12 @@ mod tests {
         assert!(clocks.spend(Side::Attackers, SECOND));
         assert!(clocks.flag_fell(Side::Attackers));
         assert_eq!(
-            clocks.side(Side::Defenders).left_ms,
-            10_000,
+            clocks.side(Side::Defenders).left(),
+            SECOND * 10,
             "the other clock stood"
         );
+        clocks.moved(Side::Attackers);
+        assert!(clocks.flag_fell(Side::Attackers), "a fallen flag stays");
     }
 
     #[test]
@@ -398,7 +730,7 @@ mod tests {
         let mut clocks = Clocks::new(control("1m+5s"));
         clocks.spend(Side::Defenders, SECOND * 2);
         clocks.moved(Side::Defenders);
-        assert_eq!(clocks.side(Side::Defenders).left_ms, 63_000);
+        assert_eq!(clocks.side(Side::Defenders).left(), SECOND * 63);
         assert_eq!(clocks.text(Side::Defenders), "1:03");
     }
 
@@ -410,27 +742,28 @@ mod tests {
             "into the first period"
         );
         let clock = clocks.side(Side::Attackers);
-        assert!(clock.overtime);
-        assert_eq!((clock.periods, clock.left_ms), (2, 3_000));
+        assert!(clock.in_overtime());
+        assert_eq!((clock.periods(), clock.left()), (2, SECOND * 3));
         assert_eq!(clocks.text(Side::Attackers), "2×0:03.0");
         clocks.moved(Side::Attackers);
         assert_eq!(
-            clocks.side(Side::Attackers).left_ms,
-            5_000,
+            clocks.side(Side::Attackers).left(),
+            SECOND * 5,
             "the period is full again"
         );
         assert!(
             !clocks.spend(Side::Attackers, SECOND * 6),
             "one period lost"
         );
-        assert_eq!(clocks.side(Side::Attackers).periods, 1);
+        assert_eq!(clocks.side(Side::Attackers).periods(), 1);
         assert!(clocks.spend(Side::Attackers, SECOND * 4), "the last one");
         assert_eq!(
             clocks.text(Side::Attackers),
             "0:00.0",
             "no periods left to show"
         );
-        assert!(clocks.is_consistent());
+        let fallen = clocks.side(Side::Attackers);
+        assert!(Clocks::restore(clocks.control(), fallen, fallen).is_ok());
     }
 
     #[test]
@@ -478,16 +811,132 @@ mod tests {
     }
 
     #[test]
-    fn clocks_that_cannot_be_the_controls_are_inconsistent() {
-        let mut clocks = Clocks::new(control("5m"));
-        clocks.attackers.overtime = true;
-        assert!(!clocks.is_consistent());
-        let mut clocks = Clocks::new(control("5m/2x10s"));
-        clocks.defenders = SideClock {
-            left_ms: 5_000,
-            periods: 3,
-            overtime: true,
+    fn clocks_that_cannot_be_the_controls_are_refused() {
+        let full = |control| SideClock::full(control);
+        let refused = |control: TimeControl, clock: SideClock| {
+            Clocks::restore(control, full(control), clock)
+                .map(drop)
+                .map_err(|e| match e {
+                    ClockError::Side(Side::Defenders, e) => e,
+                    other => panic!("{other:?}"),
+                })
+                .unwrap_err()
         };
-        assert!(!clocks.is_consistent());
+        let plain = control("5m");
+        let byo_yomi = control("10m/3x30s");
+        assert_eq!(
+            refused(plain, side_clock(5_000, 0, true)),
+            SideClockError::NoOvertime
+        );
+        assert_eq!(
+            refused(plain, side_clock(5_000, 2, false)),
+            SideClockError::PeriodsOnMainTime(2)
+        );
+        assert_eq!(
+            refused(byo_yomi, side_clock(0, 0, false)),
+            SideClockError::OvertimeNotBegun
+        );
+        assert_eq!(
+            refused(byo_yomi, side_clock(5_000, 4, true)),
+            SideClockError::TooManyPeriods {
+                left: 4,
+                control: 3
+            }
+        );
+        assert_eq!(
+            refused(byo_yomi, side_clock(30_001, 1, true)),
+            SideClockError::LongerThanAPeriod {
+                left: 30_001,
+                period: 30_000
+            }
+        );
+        // The issue's crafted clock: in overtime, no period left, yet time on it. Spending
+        // it took a period from none and wrapped to 4294967295.
+        assert_eq!(
+            refused(byo_yomi, side_clock(20_000, 0, true)),
+            SideClockError::TimeWithoutPeriod(20_000)
+        );
+        assert_eq!(
+            refused(byo_yomi, side_clock(0, 2, true)),
+            SideClockError::EmptyPeriod
+        );
+        let e = Clocks::restore(byo_yomi, side_clock(20_000, 0, true), full(byo_yomi)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the attackers' clock has no overtime period left but 20000 ms in it"
+        );
+        // What play leads to is accepted: a flag fallen on main time or in overtime.
+        for (control, clock) in [
+            (plain, side_clock(0, 0, false)),
+            (plain, side_clock(900_000, 0, false)),
+            (byo_yomi, side_clock(0, 0, true)),
+            (byo_yomi, side_clock(1, 1, true)),
+            (byo_yomi, side_clock(30_000, 3, true)),
+        ] {
+            assert!(Clocks::restore(control, clock, clock).is_ok(), "{clock:?}");
+        }
+    }
+
+    #[test]
+    fn many_periods_go_at_once() {
+        let many =
+            TimeControl::new(SECOND, Duration::ZERO, u32::MAX, Duration::from_millis(1)).unwrap();
+        let mut clocks = Clocks::new(many);
+        assert!(!clocks.spend(Side::Attackers, Duration::from_secs(4_000_001)));
+        let clock = clocks.side(Side::Attackers);
+        assert_eq!(clock.periods(), u32::MAX - 4_000_000_000);
+        assert!(clocks.spend(Side::Attackers, Duration::MAX));
+    }
+
+    /// The clock after `elapsed` ms, a millisecond at a time: the meaning of
+    /// [`SideClock::spent`].
+    fn step_by_step(mut clock: SideClock, control: TimeControl, elapsed: u64) -> SideClock {
+        for _ in 0..elapsed {
+            if clock.flag_fell() {
+                break;
+            }
+            clock.left_ms -= 1;
+            if clock.left_ms == 0 && control.overtime() {
+                if clock.overtime {
+                    clock.periods -= 1;
+                } else {
+                    clock.overtime = true;
+                    clock.periods = control.periods;
+                }
+                if clock.periods > 0 {
+                    clock.left_ms = control.period_ms;
+                }
+            }
+        }
+        clock
+    }
+
+    proptest! {
+        #[test]
+        fn running_and_moving_keep_the_clocks_valid_and_exact(
+            main in 1..200_u64,
+            increment in 0..50_u64,
+            periods in 0..4_u32,
+            period in 1..60_u64,
+            turns in proptest::collection::vec((0..300_u64, any::<bool>()), 1..12),
+        ) {
+            let control = TimeControl::from_millis(
+                main, increment, periods, if periods == 0 { 0 } else { period },
+            ).unwrap();
+            let mut clocks = Clocks::new(control);
+            for (elapsed, moves) in turns {
+                let before = clocks.side(Side::Attackers);
+                let fell = clocks.spend(Side::Attackers, Duration::from_millis(elapsed));
+                let after = clocks.side(Side::Attackers);
+                prop_assert_eq!(after, step_by_step(before, control, elapsed));
+                prop_assert_eq!(fell, after.flag_fell());
+                if moves {
+                    clocks.moved(Side::Attackers);
+                }
+                // Whatever play leads to is read back.
+                let json = serde_json::to_string(&clocks).unwrap();
+                prop_assert_eq!(serde_json::from_str::<Clocks>(&json).ok(), Some(clocks));
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ use super::analysis::{AnalysisError, SavedPly};
 use super::import::RecordError;
 use super::record::{Game, Players, has_winner, is_off_board};
 use super::schema;
-use super::{Clocks, ParseTimestampError, TimeControl, Timestamp};
+use super::{Clocks, ParseTimestampError, Timestamp};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
@@ -408,9 +408,6 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
             })?;
     }
     if let Some(clocks) = save.clock {
-        if !clocks.is_consistent() {
-            return Err(LoadErrorKind::BadClock(clocks.control));
-        }
         game.set_clocks(clocks);
     }
     game.set_timestamps(created, updated);
@@ -572,9 +569,6 @@ pub enum LoadErrorKind {
     /// An ending off the board with a winner it cannot have (a drawn resignation, an agreed
     /// draw with a winner).
     ImpossibleResult(Outcome),
-    /// `clock` holds times that cannot be those of its time control (more overtime periods
-    /// than it has, overtime without any).
-    BadClock(TimeControl),
     /// `analysis` does not have one entry per move.
     AnalysisLength {
         /// Entries in `analysis`.
@@ -690,10 +684,6 @@ impl fmt::Display for LoadErrorKind {
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")
             }
-            Self::BadClock(control) => write!(
-                f,
-                "clock: the times left cannot be those of the time control {control}"
-            ),
             Self::AnalysisLength { entries, moves } => write!(
                 f,
                 "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analysed)"

@@ -73,8 +73,8 @@ mod tests {
         })
     }
 
-    fn left(app: &App, side: Side) -> u64 {
-        app.session.clocks().unwrap().side(side).left_ms
+    fn left(app: &App, side: Side) -> u128 {
+        app.session.clocks().unwrap().side(side).left().as_millis()
     }
 
     #[test]
