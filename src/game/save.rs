@@ -350,7 +350,7 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         let (line, column) = line_column(bytes, e.valid_up_to());
         LoadErrorKind::NotUtf8 { line, column }
     })?;
-    let value: Value = serde_json::from_str(text).map_err(|e| syntax_error(&e))?;
+    let value = super::unique_keys::from_str(text).map_err(|e| syntax_error(&e))?;
     check_header(&value)?;
     drop(value);
     let save: SaveIn = serde_json::from_str(text).map_err(|e| syntax_error(&e))?;
