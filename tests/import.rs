@@ -414,6 +414,15 @@ fn bad_records_are_refused_with_their_line() {
             "[date:2016.08.27\n",
             "line 1: \"[date:2016.08.27\" is not a tag (expected [name:value])",
         ),
+        // A malformed first tag is still a record's tag, not bad JSON.
+        (
+            &format!("[date 2016.08.27]\n{RULES}\n\n1. d2-e2\n"),
+            "line 1: \"[date 2016.08.27]\" is not a tag (expected [name:value])",
+        ),
+        (
+            &format!("[rules]\n{RULES}\n"),
+            "line 1: \"[rules]\" is not a tag (expected [name:value])",
+        ),
         (
             &format!("{RULES}\n\n[a comment]\n1. d2-e2\n"),
             "line 3: a comment line that follows no turn",
@@ -445,6 +454,35 @@ fn bad_records_are_refused_with_their_line() {
         err.kind(),
         LoadErrorKind::Record(e) if matches!(e.kind, RecordErrorKind::Rules(RulesStringError::Unsupported { .. }))
     ));
+}
+
+#[test]
+fn records_read_alike_with_any_line_ending() {
+    let unix = fs::read_to_string(data("otg/commented.otg")).unwrap();
+    assert!(!unix.contains('\r'));
+    let expected = load_text(&unix).unwrap();
+    for ending in ["\r\n", "\r"] {
+        let text = unix.replace('\n', ending);
+        let game = load_text(&text).unwrap_or_else(|e| panic!("{ending:?}: {e}"));
+        assert_eq!(game.moves(), expected.moves(), "{ending:?}");
+        assert_eq!(game.comments(), expected.comments(), "{ending:?}");
+        assert_eq!(game.start_comment(), expected.start_comment(), "{ending:?}");
+        assert_eq!(game.outcome(), expected.outcome(), "{ending:?}");
+        // Lines are counted as they are shown.
+        let err = load_text(&format!(
+            "{RULES}{ending}{ending}1. d2-e2 c4-c5{ending}2. e2-e9{ending}"
+        ))
+        .unwrap_err();
+        assert!(
+            err.to_string().contains(": line 4: move 3 \"e2-e9\""),
+            "{ending:?}: {err}"
+        );
+        let err = load_text(&format!("d2-e2 c4-c5{ending}e2-e3 c5-c9{ending}")).unwrap_err();
+        assert!(
+            err.to_string().contains(": line 2: move 4 \"c5-c9\""),
+            "{ending:?}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -33,8 +33,10 @@ pub enum Format {
 }
 
 /// The kind of game file `text` is (after any UTF-8 byte order mark): an OpenTafl record if
-/// it starts with a tag (`[name:`), a move record if it starts with a move, a turn number,
-/// `---` or `timeout`, and otherwise our JSON format (whose reader then says what is wrong).
+/// it starts with a tag, even a malformed one (`[` and a name that begins with a letter and is
+/// none of JSON's `true`, `false`, `null`: `[date:`, `[date 2016]`, `[rules]`), a move record
+/// if it starts with a move, a turn number, `---` or `timeout`, and otherwise our JSON format
+/// (whose reader then says what is wrong).
 pub fn detect(bytes: &[u8]) -> Format {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let start = bytes
@@ -50,7 +52,12 @@ pub fn detect(bytes: &[u8]) -> Format {
             .iter()
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
             .count();
-        if name_len > 0 && rest.get(name_len) == Some(&b':') {
+        let name = &rest[..name_len];
+        // No save is a JSON array, so a bracket and a word is a tag, whatever follows: the
+        // record's reader then says what is wrong with it.
+        if name.first().is_some_and(u8::is_ascii_alphabetic)
+            && !matches!(name, b"true" | b"false" | b"null")
+        {
             return Format::Otg;
         }
     }
@@ -97,13 +104,33 @@ fn read_move_record(text: &str) -> Result<Game, RecordError> {
         Player::Human,
         Player::Human,
     );
-    let entries = text.lines().enumerate().flat_map(|(i, line)| {
+    let entries = lines(text).enumerate().flat_map(|(i, line)| {
         line.split_whitespace()
             .filter(|token| !is_turn_number(token))
             .map(move |token| (i + 1, token))
     });
     play_entries(&mut game, entries)?;
     Ok(game)
+}
+
+/// The lines of `text` as an editor shows them, whatever their ending: `\n`, `\r\n`, or a
+/// lone `\r` (old Mac files). As with [`str::lines`], a final ending starts no empty line.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text).filter(|t| !t.is_empty());
+    std::iter::from_fn(move || {
+        let current = rest?;
+        let Some(end) = current.find(['\r', '\n']) else {
+            rest = None;
+            return Some(current);
+        };
+        let ending = if current[end..].starts_with("\r\n") {
+            2
+        } else {
+            1
+        };
+        rest = Some(&current[end + ending..]).filter(|r| !r.is_empty());
+        Some(&current[..end])
+    })
 }
 
 /// Plays the moves of a move record on `game`: tokens separated by white space, turn numbers
@@ -284,7 +311,7 @@ mod tests {
 
     #[test]
     fn files_are_told_apart_by_content() {
-        let cases: [(&[u8], Format); 12] = [
+        let cases: [(&[u8], Format); 18] = [
             (b"{\"format\": \"brandubh-game\"}", Format::Json),
             (b"\xEF\xBB\xBF  {}", Format::Json),
             (b"[1, 2]", Format::Json),
@@ -294,6 +321,12 @@ mod tests {
             (b"", Format::Json),
             (b"\n[date:2016.08.27]\n[rules:dim:7]", Format::Otg),
             (b"[start-comment:hello]", Format::Otg),
+            (b"[date 2016.08.27]", Format::Otg),
+            (b"[rules]", Format::Otg),
+            (b"[Date:x]\r[rules:x]", Format::Otg),
+            (b"[true, false]", Format::Json),
+            (b"[null ]", Format::Json),
+            (b"[\"a\"]", Format::Json),
             (b"d2-e2 c4-c5", Format::MoveRecord),
             (b"1. d2-e2 c4-c5", Format::MoveRecord),
             (b"Kd4-d5 ---", Format::MoveRecord),
@@ -303,6 +336,29 @@ mod tests {
         }
         assert_eq!(detect(b"timeout"), Format::MoveRecord);
         assert_eq!(detect(b"---"), Format::MoveRecord);
+    }
+
+    #[test]
+    fn lines_end_at_any_ending() {
+        let split = |text| lines(text).collect::<Vec<_>>();
+        for text in [
+            "a\nb\n\nc",
+            "a\r\nb\r\n\r\nc\r\n",
+            "a\rb\r\rc\r",
+            "a\nb\r\n\rc",
+        ] {
+            assert_eq!(split(text), ["a", "b", "", "c"], "{text:?}");
+            assert_eq!(
+                split(text),
+                text.replace("\r\n", "\n")
+                    .replace('\r', "\n")
+                    .lines()
+                    .collect::<Vec<_>>()
+            );
+        }
+        assert!(split("").is_empty());
+        assert_eq!(split("\n"), [""]);
+        assert_eq!(split("x"), ["x"]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! followed by a comment line `[comment on the first move|comment on the second]`.
 //! Variations (turns numbered with letters or several dots, `3b.3.1a.`) are skipped.
 
-use super::{RecordError, RecordErrorKind, play_entry};
+use super::{RecordError, RecordErrorKind, lines, play_entry};
 use crate::game::record::{has_winner, is_off_board};
 use crate::game::{Game, Player, Timestamp};
 use crate::rules::{Outcome, Reason, Side, parse_position_record, parse_rules_string};
@@ -86,7 +86,7 @@ fn split(text: &str) -> Result<Parts<'_>, RecordError> {
     let mut parts = Parts::default();
     let mut in_header = true;
     let mut previous = Previous::Nothing;
-    for (i, raw) in text.lines().enumerate() {
+    for (i, raw) in lines(text).enumerate() {
         let line = i + 1;
         let at = |kind| RecordError { line, kind };
         let content = raw.trim();
