@@ -17,7 +17,7 @@ mod score;
 mod start;
 pub mod storage;
 mod time;
-mod unique_keys;
+pub(crate) mod unique_keys;
 
 pub use analysis::{
     AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,

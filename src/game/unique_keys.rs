@@ -2,9 +2,9 @@
 //!
 //! `serde_json::Value` keeps the last of two values of a key without a word, so a check made
 //! on a `Value` (a save's `format` and `version`, custom rules) would see one value and the
-//! loader another, or none of the two the file's author meant. Every object of a save is read
-//! through here first: a key named twice, at any depth, is refused where it stands, as serde
-//! refuses a struct's field named twice.
+//! loader another, or none of the two the file's author meant. Every object of a save, and of
+//! the settings file, is read through here first: a key named twice, at any depth, is refused
+//! where it stands, as serde refuses a struct's field named twice.
 
 use std::fmt;
 
@@ -15,7 +15,7 @@ use crate::quote::excerpt;
 
 /// `text` as a JSON value, if it is JSON and no object in it names a key twice; the error
 /// of a duplicate key is a data error at the key ("duplicate field \`version\`"), like serde's.
-pub(super) fn from_str(text: &str) -> Result<Value, serde_json::Error> {
+pub(crate) fn from_str(text: &str) -> Result<Value, serde_json::Error> {
     serde_json::from_str::<Unique>(text).map(|unique| unique.0)
 }
 

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::theme::ThemeName;
 use crate::game::storage::{SaveError, write_json_atomic};
-use crate::game::{Player, TimeControl};
+use crate::game::{Player, TimeControl, unique_keys};
+use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Preset;
 
 /// The environment variable that overrides the settings folder.
@@ -21,7 +22,8 @@ pub const SETTINGS_FILE: &str = "settings.json";
 const MAX_BYTES: u64 = 64 * 1024;
 
 /// The choices remembered between runs. Missing fields take their defaults, unknown ones are
-/// ignored, so that files of other versions still load.
+/// ignored, so that files of other versions still load; a field that is there is checked as
+/// the command line checks it (a clock through [`TimeControl`]'s one check).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -96,8 +98,9 @@ impl SettingsFile {
                 None,
                 // What matters first: the path may not fit on the line.
                 Some(format!(
-                    "settings ignored, defaults used: {why} in {}",
-                    path.display()
+                    "settings ignored, defaults used: {} in {}",
+                    escaped(&why, MESSAGE_CHARS),
+                    escaped(&path.display().to_string(), MESSAGE_CHARS)
                 )),
             ),
         };
@@ -141,9 +144,23 @@ fn read(path: &Path) -> Result<Option<Settings>, String> {
     if text.len() as u64 > MAX_BYTES {
         return Err(format!("larger than {MAX_BYTES} bytes"));
     }
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| format!("not valid: {e}"))
+    parse(&text).map(Some)
+}
+
+/// The settings in `text`, or why not, naming the field at fault (`clock: the main time must
+/// be more than zero`, `clock.main_ms: invalid type: ...`).
+fn parse(text: &str) -> Result<Settings, String> {
+    let value = unique_keys::from_str(text).map_err(|e| {
+        if e.is_data() {
+            e.to_string()
+        } else {
+            format!("not JSON: {e}")
+        }
+    })?;
+    if !value.is_object() {
+        return Err("not a JSON object".to_owned());
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| format!("{}: {}", e.path(), e.inner()))
 }
 
 #[cfg(test)]
@@ -228,6 +245,83 @@ mod tests {
                 .unwrap()
                 .contains("larger than")
         );
+    }
+
+    /// The warning of a settings file holding `text`, checked to be one line naming the file.
+    fn warning_for(text: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SETTINGS_FILE);
+        std::fs::write(&path, text).unwrap();
+        let (_, settings, warning) = SettingsFile::load(path.clone());
+        assert_eq!(settings, Settings::default(), "{text}");
+        let warning = warning.unwrap_or_else(|| panic!("no warning for {text}"));
+        assert!(!warning.contains('\n'), "{warning}");
+        assert!(
+            warning.starts_with("settings ignored, defaults used: "),
+            "{warning}"
+        );
+        assert!(
+            warning.ends_with(&format!(" in {}", path.display())),
+            "{warning}"
+        );
+        warning
+    }
+
+    #[test]
+    fn every_error_names_its_field() {
+        for (text, words) in [
+            (r#"{"preset": 5}"#, "preset: invalid type: integer `5`"),
+            (r#"{"preset": "chess"}"#, "preset: unknown variant `chess`"),
+            (r#"{"attackers": "robot"}"#, "attackers: "),
+            (
+                r#"{"bell": "yes"}"#,
+                "bell: invalid type: string \"yes\", expected a boolean",
+            ),
+            (
+                r#"{"theme": "dark", "bell": true}"#,
+                "theme: unknown variant `dark`",
+            ),
+            (
+                r#"{"clock": {"main_ms": "5m"}}"#,
+                "clock.main_ms: invalid type: string \"5m\"",
+            ),
+            (
+                r#"{"clock": {"main_ms": 1, "minutes": 3}}"#,
+                "clock.minutes: unknown field `minutes`",
+            ),
+            (r#"{"bell": true, "bell": false}"#, "duplicate field `bell`"),
+        ] {
+            let warning = warning_for(text);
+            assert!(warning.contains(words), "{text}: {warning}");
+        }
+        // Where no field is at fault, the warning says what is.
+        assert!(warning_for("{ not json").contains("not JSON: key must be a string at line 1"));
+        assert!(warning_for("[1, 2]").contains("not a JSON object"));
+    }
+
+    #[test]
+    fn a_settings_clock_is_checked_as_the_command_line_checks_it() {
+        for (text, command_line) in [
+            (r#"{"clock": {"main_ms": 0}}"#, "0s"),
+            (r#"{"clock": {"main_ms": 60000, "periods": 3}}"#, "1m/3x0s"),
+            (
+                r#"{"clock": {"main_ms": 60000, "period_ms": 5000}}"#,
+                "1m/0x5s",
+            ),
+        ] {
+            let warning = warning_for(text);
+            let refused = command_line.parse::<TimeControl>().unwrap_err().to_string();
+            // The one check's reason, in both.
+            let reason = refused
+                .split(": ")
+                .nth(1)
+                .and_then(|r| r.split(';').next())
+                .unwrap();
+            assert!(
+                warning.contains(&format!("clock: {reason}")),
+                "{text}: {warning} / {refused}"
+            );
+        }
     }
 
     #[test]
