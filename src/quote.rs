@@ -1,10 +1,12 @@
 //! Input quoted in messages, made safe to print: every message that repeats what a user, a
 //! file or another program gave (command-line arguments, OpenTafl protocol lines, saved
-//! games) goes through here, so that a control character (ESC, BEL, NUL, ...) never reaches
-//! the terminal raw and a huge input never makes a huge message.
+//! games, file names) goes through here, so that a control character (ESC, BEL, NUL, ...)
+//! never reaches the terminal raw, an invisible one or a text-direction control never makes
+//! a text look like another, and a huge input never makes a huge message.
 //!
 //! A leaf module below every layer: it uses nothing else of the crate.
 
+use std::ffi::OsStr;
 use std::fmt::Write;
 
 /// The most characters of an input quoted in a message.
@@ -24,24 +26,61 @@ pub fn excerpt(text: &str) -> String {
     escaped(text, EXCERPT_CHARS)
 }
 
-/// `text` with its control characters written as escapes (`\u{1b}`, `\0`, `\n`), cut after
-/// `limit` characters of `text` with `…`. Escaping twice changes nothing more: the escapes
-/// are printable.
+/// `text` with its control characters and its [invisible](is_invisible) ones written as
+/// escapes (`\u{1b}`, `\0`, `\n`, `\u{202e}`), cut after `limit` characters of `text` with
+/// `…`. Escaping twice changes nothing more: the escapes are printable.
 pub fn escaped(text: &str, limit: usize) -> String {
     let mut out = String::with_capacity(text.len().min(limit * 4));
-    for (shown, c) in text.chars().enumerate() {
+    push_escaped(&mut out, text.chars().map(Ok), limit);
+    out
+}
+
+/// A file name or path as [`escaped`] writes text, each byte that is not UTF-8 written as
+/// `\xe9`: every file can be named, and told from the others, whatever its name holds.
+pub fn escaped_os(text: &OsStr, limit: usize) -> String {
+    let bytes = text.as_encoded_bytes();
+    let mut out = String::with_capacity(bytes.len().min(limit * 4));
+    let pieces = bytes.utf8_chunks().flat_map(|chunk| {
+        let valid = chunk.valid().chars().map(Ok);
+        valid.chain(chunk.invalid().iter().map(|&b| Err(b)))
+    });
+    push_escaped(&mut out, pieces, limit);
+    out
+}
+
+/// Pushes characters (or bytes that are not UTF-8), escaped, up to `limit` of them.
+fn push_escaped(out: &mut String, pieces: impl Iterator<Item = Result<char, u8>>, limit: usize) {
+    for (shown, piece) in pieces.enumerate() {
         if shown >= limit {
             out.push('…');
             break;
         }
-        if c.is_control() {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "{}", c.escape_debug());
-        } else {
-            out.push(c);
-        }
+        // Writing to a String cannot fail.
+        let _ = match piece {
+            Ok(c) if c.is_control() || is_invisible(c) => write!(out, "{}", c.escape_debug()),
+            Ok(c) => write!(out, "{c}"),
+            Err(byte) => write!(out, "\\x{byte:02x}"),
+        };
     }
-    out
+}
+
+/// Whether `c` is drawn as nothing while it is there (Unicode's default-ignorable code points:
+/// zero-width spaces and joiners, the soft hyphen, variation selectors, the byte order mark,
+/// tags), text-direction controls included ([`is_text_direction_control`]): a text holding
+/// one can look like another, or like none.
+pub const fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}'..='\u{1160}' | '\u{17b4}'..='\u{17b5}'
+        | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
+        | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}' | '\u{1bca0}'..='\u{1bca3}'
+        | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// Whether `c` changes the direction text is drawn in (Unicode's `Bidi_Control`: marks,
+/// embeddings, overrides, isolates): `evil\u{202e}nosj.txt` is drawn `eviltxt.json`.
+pub const fn is_text_direction_control(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]
@@ -74,6 +113,34 @@ mod tests {
             "{shown}"
         );
         assert!(!shown.chars().any(char::is_control), "{shown:?}");
+    }
+
+    #[test]
+    fn invisible_characters_and_direction_controls_are_escaped() {
+        assert_eq!(
+            excerpt("evil\u{202e}nosj.txt\u{200b}"),
+            "evil\\u{202e}nosj.txt\\u{200b}"
+        );
+        assert_eq!(
+            excerpt("\u{feff}\u{2066}a\u{2069}"),
+            "\\u{feff}\\u{2066}a\\u{2069}"
+        );
+        // What shows stays: accents, symbols, other scripts.
+        assert_eq!(excerpt("é ♚ 東 ش"), "é ♚ 東 ش");
+        for c in ['\u{61c}', '\u{200e}', '\u{202e}', '\u{2066}', '\u{2069}'] {
+            assert!(is_text_direction_control(c) && is_invisible(c), "{c:?}");
+        }
+        assert!(!is_text_direction_control('\u{200b}') && !is_invisible('a'));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_are_written_byte_by_byte() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = OsStr::from_bytes(b"caf\xe9\x1b[2J\xff\xfe.json");
+        assert_eq!(escaped_os(name, 100), "caf\\xe9\\u{1b}[2J\\xff\\xfe.json");
+        assert_eq!(escaped_os(name, 4), "caf\\xe9…");
+        assert_eq!(escaped_os(OsStr::new("plain"), 100), "plain");
     }
 
     #[test]

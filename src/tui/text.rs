@@ -7,6 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use crate::game::{EngineKind, Level, Player};
+use crate::quote;
 use crate::rules::Side;
 
 /// Whether a status message reports a problem.
@@ -73,10 +74,17 @@ pub fn truncate(text: &str, width: usize) -> String {
     }
 }
 
-/// `text` with control characters shown as `�`.
+/// `text` with control characters, invisible characters and text-direction controls
+/// ([`quote::is_invisible`]) shown as `�`, one column each: typed text reads as it is.
 pub fn printable(text: &str) -> String {
     text.chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .map(|c| {
+            if c.is_control() || quote::is_invisible(c) {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -132,6 +140,15 @@ mod tests {
             ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
         );
         assert_eq!(wrap("", 5), Vec::<String>::new());
+    }
+
+    #[test]
+    fn printable_text_hides_nothing() {
+        assert_eq!(printable("jeu d'été ♚"), "jeu d'été ♚");
+        assert_eq!(
+            printable("a\u{1b}b\u{202e}c\u{200b}"),
+            "a\u{fffd}b\u{fffd}c\u{fffd}"
+        );
     }
 
     #[test]

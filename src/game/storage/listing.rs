@@ -10,6 +10,7 @@ use std::time::SystemTime;
 use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
 use super::load;
 use crate::game::{Game, LoadError, Timestamp};
+use crate::quote::{MESSAGE_CHARS, escaped_os};
 
 /// Who wrote a save.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
@@ -71,7 +72,9 @@ impl fmt::Display for SaveSummary {
 pub struct SaveEntry {
     /// The file.
     pub path: PathBuf,
-    /// The file name without `.json` (other programs' records keep their whole name).
+    /// The file name without `.json` (other programs' records keep their whole name), as
+    /// shown: control and invisible characters, and bytes that are not UTF-8, escaped
+    /// ([`escaped_os`]), so that every save is listed and none looks like another.
     pub name: String,
     /// Who wrote it.
     pub kind: SaveKind,
@@ -118,7 +121,8 @@ impl std::error::Error for ListError {
 /// The saves in `dir` and in its autosave folder, newest first, each loaded for its summary:
 /// every `.json` file (one that does not load is listed with the reason), and every other
 /// file that holds a game by its content, whatever its name (an OpenTafl record, a move
-/// record). Hidden files are left out. A folder that does not exist yet holds none.
+/// record), even one that is not UTF-8. Hidden files are left out. A folder that does not
+/// exist yet holds none.
 pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
     let mut saves = Vec::new();
     list_folder(dir, &mut saves, |name| {
@@ -163,21 +167,22 @@ pub(super) fn list_folder(
         let path = entry.path();
         let Some(file_name) = path
             .file_name()
-            .and_then(|n| n.to_str())
-            .filter(|n| !n.starts_with('.'))
+            .filter(|n| !n.as_encoded_bytes().starts_with(b"."))
         else {
             continue;
         };
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
-        let json_name = file_name.strip_suffix(".json");
+        let json_name = path
+            .file_stem()
+            .filter(|_| path.extension().is_some_and(|e| e == "json"));
         let summary = SaveSummary::read(&path);
         if json_name.is_none() && summary.is_err() {
             // Not a game: a file of something else beside the saves.
             continue;
         }
-        let name = json_name.unwrap_or(file_name).to_owned();
+        let name = escaped_os(json_name.unwrap_or(file_name), MESSAGE_CHARS);
         let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
         saves.push(SaveEntry {
             summary,
@@ -272,6 +277,44 @@ mod tests {
         assert_eq!((opening.plies, opening.finished), (2, false));
         assert!(list[3].modified.is_some());
         assert!(list[0].summary.is_err());
+    }
+
+    /// Writes `game` at `path`, written `age` ago, whatever the file's name.
+    fn written(path: &Path, game: &Game, age: u64) {
+        fs::write(path, game.to_json()).unwrap();
+        File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(age))
+            .unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn every_save_is_listed_under_a_name_that_shows_what_it_is() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let saves = dir.path();
+        let latin1 = saves.join(OsStr::from_bytes(b"caf\xe9.json"));
+        written(&latin1, &game(&["d2-c2"]), 30);
+        written(&saves.join("evil\u{202e}nosj.txt.json"), &game(&[]), 20);
+        written(&saves.join("bell\u{7}\u{200b}.json"), &game(&[]), 10);
+        written(
+            &saves.join(OsStr::from_bytes(b".hidden\xff.json")),
+            &game(&[]),
+            5,
+        );
+        let list = list_saves(saves).unwrap();
+        let names: Vec<&str> = list.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["bell\\u{7}\\u{200b}", "evil\\u{202e}nosj.txt", "caf\\xe9"]
+        );
+        // The file is the one the name stands for, and it loads.
+        assert_eq!(list[2].path, latin1);
+        assert_eq!(list[2].summary.as_ref().unwrap().plies, 1);
     }
 
     #[test]

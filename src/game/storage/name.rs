@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
+use crate::quote::{is_invisible, is_text_direction_control};
 
 /// The longest name, in characters: with `.json` and the temporary file's decorations it stays
 /// well under the 255-byte limit of common file systems, whatever the characters.
@@ -46,6 +47,11 @@ pub enum BadSaveName {
     TrailingDot,
     /// A control character (such as a tab or an escape).
     Control,
+    /// A text-direction control (such as U+202E), which makes a name read as another.
+    TextDirection(char),
+    /// A character drawn as nothing (such as U+200B): a name of them looks empty, or like
+    /// another name.
+    Invisible(char),
     /// A character some systems refuse in file names.
     Forbidden(char),
     /// Longer than [`MAX_NAME_CHARS`] (the length given).
@@ -66,6 +72,17 @@ impl fmt::Display for BadSaveName {
             BadSaveName::LeadingDot => f.write_str("a name cannot start with a dot"),
             BadSaveName::TrailingDot => f.write_str("a name cannot end with a dot"),
             BadSaveName::Control => f.write_str("a name cannot contain control characters"),
+            BadSaveName::TextDirection(c) => write!(
+                f,
+                "a name cannot contain text-direction controls (U+{:04X}): it would not read as \
+                 typed",
+                u32::from(*c)
+            ),
+            BadSaveName::Invisible(c) => write!(
+                f,
+                "a name cannot contain invisible characters (U+{:04X})",
+                u32::from(*c)
+            ),
             BadSaveName::Forbidden(c) => write!(
                 f,
                 "a name cannot contain {c} (not allowed in file names on every system)"
@@ -101,7 +118,8 @@ fn is_program_name(name: &str) -> bool {
 
 impl SaveName {
     /// Checks a typed name: surrounding spaces and a final `.json` are dropped; separators,
-    /// `.` and `..`, a leading or final dot, control characters, characters Windows refuses,
+    /// `.` and `..`, a leading or final dot, control characters, invisible characters and
+    /// text-direction controls (a name must read as it is), characters Windows refuses,
     /// over-long names and reserved names (the autosave's, Windows devices) are refused.
     pub fn parse(text: &str) -> Result<SaveName, BadSaveName> {
         let trimmed = text.trim();
@@ -117,6 +135,12 @@ impl SaveName {
         }
         if name.chars().any(char::is_control) {
             return Err(BadSaveName::Control);
+        }
+        if let Some(c) = name.chars().find(|&c| is_text_direction_control(c)) {
+            return Err(BadSaveName::TextDirection(c));
+        }
+        if let Some(c) = name.chars().find(|&c| is_invisible(c)) {
+            return Err(BadSaveName::Invisible(c));
         }
         if let Some(c) = name.chars().find(|&c| c == '/' || c == '\\') {
             return Err(BadSaveName::Separator(c));
@@ -235,6 +259,36 @@ mod tests {
     }
 
     #[test]
+    fn invisible_names_and_text_direction_controls_are_refused() {
+        // Shown as nothing, or as another name: `evil\u{202e}nosj.txt` shows as `eviltxt.json`.
+        for (text, c) in [
+            ("\u{200b}", '\u{200b}'),
+            (" \u{200b}\u{200b} ", '\u{200b}'),
+            ("game\u{200b}", '\u{200b}'),
+            ("\u{2060}", '\u{2060}'),
+            ("\u{feff}opening", '\u{feff}'),
+            ("soft\u{ad}hyphen", '\u{ad}'),
+        ] {
+            assert_eq!(bad(text), BadSaveName::Invisible(c), "{text:?}");
+        }
+        for (text, c) in [
+            ("evil\u{202e}nosj.txt", '\u{202e}'),
+            ("\u{2066}a\u{2069}", '\u{2066}'),
+            ("a\u{200f}b", '\u{200f}'),
+        ] {
+            assert_eq!(bad(text), BadSaveName::TextDirection(c), "{text:?}");
+        }
+        assert_eq!(
+            bad("evil\u{202e}nosj.txt").to_string(),
+            "a name cannot contain text-direction controls (U+202E): it would not read as typed"
+        );
+        assert_eq!(
+            bad("\u{200b}").to_string(),
+            "a name cannot contain invisible characters (U+200B)"
+        );
+    }
+
+    #[test]
     fn reserved_names_are_refused_in_any_case() {
         for text in [
             "autosave",
@@ -267,6 +321,8 @@ mod tests {
             ".x",
             "x.",
             "\u{7}",
+            "\u{200b}",
+            "a\u{202e}b",
             "<",
             &"y".repeat(80),
             "nul",
