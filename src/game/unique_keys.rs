@@ -19,6 +19,11 @@ pub(crate) fn from_str(text: &str) -> Result<Value, serde_json::Error> {
     serde_json::from_str::<Unique>(text).map(|unique| unique.0)
 }
 
+/// [`from_str`] for bytes that should be UTF-8 JSON (a file as read).
+pub(crate) fn from_slice(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    serde_json::from_slice::<Unique>(bytes).map(|unique| unique.0)
+}
+
 /// A JSON value whose objects each name a key once.
 struct Unique(Value);
 

@@ -144,13 +144,13 @@ fn read(path: &Path) -> Result<Option<Settings>, String> {
     if text.len() as u64 > MAX_BYTES {
         return Err(format!("larger than {MAX_BYTES} bytes"));
     }
-    parse(&text).map(Some)
+    parse(text.as_bytes()).map(Some)
 }
 
-/// The settings in `text`, or why not, naming the field at fault (`clock: the main time must
-/// be more than zero`, `clock.main_ms: invalid type: ...`).
-fn parse(text: &str) -> Result<Settings, String> {
-    let value = unique_keys::from_str(text).map_err(|e| {
+/// The settings in the file's `bytes`, or why not, naming the field at fault (`clock: the main
+/// time must be more than zero`, `clock.main_ms: invalid type: ...`).
+fn parse(bytes: &[u8]) -> Result<Settings, String> {
+    let value = unique_keys::from_slice(bytes).map_err(|e| {
         if e.is_data() {
             e.to_string()
         } else {
