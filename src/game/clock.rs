@@ -423,19 +423,25 @@ impl SideClock {
             return clock;
         }
         // The current period is used up, and as many whole ones after it as `elapsed` holds.
+        let fallen = SideClock {
+            left_ms: 0,
+            periods: 0,
+            overtime: true,
+        };
         let beyond = elapsed - clock.left_ms;
-        let lost = (beyond / control.period_ms).saturating_add(1);
-        match u64::from(clock.periods).checked_sub(lost) {
-            Some(left @ 1..) => SideClock {
-                left_ms: control.period_ms - beyond % control.period_ms,
-                periods: u32::try_from(left).unwrap_or(clock.periods),
+        let period = control.period_ms;
+        let (Some(whole), Some(into)) = (beyond.checked_div(period), beyond.checked_rem(period))
+        else {
+            return fallen;
+        };
+        let left = u64::from(clock.periods).saturating_sub(whole.saturating_add(1));
+        match u32::try_from(left) {
+            Ok(periods @ 1..) => SideClock {
+                left_ms: period - into,
+                periods,
                 overtime: true,
             },
-            _ => SideClock {
-                left_ms: 0,
-                periods: 0,
-                overtime: true,
-            },
+            _ => fallen,
         }
     }
 
