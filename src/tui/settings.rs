@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::theme::ThemeName;
-use crate::game::storage::{SaveError, write_json_atomic};
+use crate::game::storage::{ReadError, SaveError, read_regular_file, write_json_atomic};
 use crate::game::{Player, TimeControl};
 use crate::rules::Preset;
 
@@ -128,20 +128,12 @@ impl SettingsFile {
 
 /// The settings in the file at `path`, `None` if there is no file, or why they cannot be read.
 fn read(path: &Path) -> Result<Option<Settings>, String> {
-    use std::io::Read;
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+    let bytes = match read_regular_file(path, MAX_BYTES) {
+        Ok((bytes, _)) => bytes,
+        Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.to_string()),
     };
-    let mut text = String::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| e.to_string())?;
-    if text.len() as u64 > MAX_BYTES {
-        return Err(format!("larger than {MAX_BYTES} bytes"));
-    }
-    serde_json::from_str(&text)
+    serde_json::from_slice(&bytes)
         .map(Some)
         .map_err(|e| format!("not valid: {e}"))
 }

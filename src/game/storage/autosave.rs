@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::listing::{self, SaveEntry, SaveKind};
-use super::{SaveError, compact_stamp, save_atomic, save_first_free};
+use super::{SaveError, compact_stamp, remove_stale_temporaries, save_atomic, save_first_free};
 use crate::game::{Game, Timestamp};
 
 /// The folder of autosaves, in the save folder.
@@ -80,8 +80,10 @@ impl Autosave {
     }
 
     /// Writes `game` to its autosave file in the autosave folder of `save_dir`, taking a new
-    /// name the first time (and pruning old finished autosaves then).
+    /// name the first time (and pruning old finished autosaves then). The temporary files of
+    /// saves killed mid-write go from the save folder and the autosave folder.
     pub fn write(&mut self, save_dir: &Path, game: &Game) -> Result<(), SaveError> {
+        remove_stale_temporaries(save_dir);
         if let Some(file) = &self.file {
             save_atomic(file, game)?;
         } else {

@@ -295,6 +295,45 @@ fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
 }
 
 #[test]
+fn a_game_too_large_to_save_is_not_saved_and_says_so() {
+    use crate::tui::panels::NOT_SAVED;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = crate::game::Game::new(
+        crate::rules::Preset::Standard.rules(),
+        crate::rules::Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    game.play_text("d2-e2").unwrap();
+    // More comment than a saved game holds (a record of a program without our limits).
+    game.set_comment(0, Some("a".repeat(1_100_000)));
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        resume: Some(Session::from_game(game)),
+        ..Config::default()
+    });
+    type_move(&mut app, "c4-c5");
+    let shown = screen(&mut app);
+    assert!(shown.contains(NOT_SAVED), "{shown}");
+    assert!(shown.contains("too large"), "{shown}");
+    app.update(Action::Quit);
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains("The game is NOT saved: the autosave"),
+        "{shown}"
+    );
+    assert!(!shown.contains("keeps it"), "{shown}");
+    // Nothing that would not load was left behind.
+    let autosaves = dir.path().join(crate::game::storage::AUTOSAVE_DIR);
+    let left: Vec<_> = std::fs::read_dir(&autosaves)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
 fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     // The save folder is a file: nothing can be written in it.
