@@ -388,3 +388,165 @@ fn a_file_where_a_folder_should_be_is_named_in_one_line() {
         "{said}"
     );
 }
+
+#[test]
+fn a_record_with_more_comment_than_a_save_holds_is_refused_when_imported() {
+    use brandubh::game::{LoadErrorKind, MAX_COMMENT_CHARS};
+    let dir = tempfile::tempdir().unwrap();
+    let rules = "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]";
+    let record = |comment: usize| {
+        format!(
+            "[start-comment:{}]\n{rules}\n\n1. d2-e2 c4-c5\n",
+            "x".repeat(comment)
+        )
+    };
+    let path = dir.path().join("long.otg");
+    fs::write(&path, record(MAX_COMMENT_CHARS)).unwrap();
+    assert_eq!(
+        load(&path).unwrap().start_comment().map(str::len),
+        Some(MAX_COMMENT_CHARS)
+    );
+    fs::write(&path, record(MAX_COMMENT_CHARS + 1)).unwrap();
+    let err = load(&path).unwrap_err();
+    assert!(
+        matches!(err.kind(), LoadErrorKind::TooMuchComment(n) if *n == MAX_COMMENT_CHARS + 1),
+        "{err}"
+    );
+    assert!(
+        err.to_string().ends_with(&format!(
+            "long.otg: the comments hold {} characters; a game holds at most {MAX_COMMENT_CHARS} in all",
+            MAX_COMMENT_CHARS + 1
+        )),
+        "{err}"
+    );
+    // Our own format says the same.
+    let mut game = long_game(4);
+    game.set_start_comment(Some("x".repeat(MAX_COMMENT_CHARS + 1)));
+    let err = Game::from_json(&game.to_json()).unwrap_err();
+    assert!(
+        matches!(err.kind(), LoadErrorKind::TooMuchComment(_)),
+        "{err}"
+    );
+}
+
+/// A game from random choices: moves, an analysis of some of them (the best move and a line
+/// of random length from the position before), comments (any characters, control characters
+/// among them, now and then a long one), maybe a clock.
+fn random_game(
+    choices: &[u16],
+    analysed: &[(u16, i32, i32, u8)],
+    comments: &[Option<String>],
+    long_comment: Option<usize>,
+    clock: bool,
+) -> Game {
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    if clock {
+        game.set_clocks(brandubh::game::Clocks::new("5m+3s".parse().unwrap()));
+    }
+    for &choice in choices {
+        let legal = game.state().legal_moves();
+        if legal.is_empty() || game.outcome().is_some() {
+            break;
+        }
+        game.play(legal[usize::from(choice) % legal.len()]).unwrap();
+    }
+    let plies = game.moves().len();
+    for (i, &(pick, before, after, length)) in analysed.iter().enumerate().take(plies) {
+        let mut state =
+            brandubh::rules::GameState::new(*game.rules(), *game.state().start_position());
+        for done in &game.moves()[..i] {
+            state.play_unchecked(done.mv);
+        }
+        // A line of random moves from the position before, the best move first.
+        let mut line = Vec::new();
+        let mut walk = state.clone();
+        for step in 0..usize::from(line_len(length)).max(1) {
+            let legal = walk.legal_moves();
+            if legal.is_empty() || walk.outcome().is_some() {
+                break;
+            }
+            let mv = legal[(usize::from(pick) + step * 5) % legal.len()];
+            walk.play_unchecked(mv);
+            line.push(mv);
+        }
+        let annotated = state.annotate(&line);
+        let Some(&best) = annotated.first() else {
+            continue;
+        };
+        let analysis = brandubh::game::PlyAnalysis {
+            score_before: brandubh::game::Score::from_value(before),
+            score_after: brandubh::game::Score::from_value(after),
+            best,
+            pv: annotated,
+            class: brandubh::game::MoveClass::ALL[usize::from(pick) % 5],
+            only_move: pick % 2 == 0,
+            depth: u32::from(pick),
+        };
+        game.set_analysis(i, &analysis).unwrap();
+    }
+    for (i, comment) in comments.iter().enumerate() {
+        game.set_comment(i, comment.clone());
+    }
+    if let Some(chars) = long_comment {
+        game.set_start_comment(Some("\u{1}é✓\"\\".chars().cycle().take(chars).collect()));
+    }
+    game
+}
+
+/// The length of an analysis line: up to 40 moves, past the 32 a game keeps.
+fn line_len(pick: u8) -> u8 {
+    pick % 41
+}
+
+/// Runs the command line in this process, as `brandubh ARGS`; its standard output.
+fn run_cli(args: &[&str]) -> Result<Vec<u8>, String> {
+    use clap::Parser;
+    let cli =
+        brandubh::cli::Cli::try_parse_from(std::iter::once("brandubh").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    brandubh::cli::run(cli, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+    /// Whatever we write, we read: a save, an autosave and an export in our format each load
+    /// back as the very game.
+    #[test]
+    fn every_save_we_produce_loads_back_equal(
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..80),
+        analysed in proptest::collection::vec(
+            (
+                proptest::prelude::any::<u16>(),
+                -30_000..=30_000i32,
+                -30_000..=30_000i32,
+                proptest::prelude::any::<u8>(),
+            ),
+            0..30,
+        ),
+        comments in proptest::collection::vec(proptest::option::of("\\PC{0,30}|[\\x00-\\x1f\"\\\\]{1,8}"), 0..80),
+        long_comment in proptest::option::weighted(0.25, 0..700_000usize),
+        clock in proptest::prelude::any::<bool>(),
+    ) {
+        let game = random_game(&choices, &analysed, &comments, long_comment, clock);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        save_atomic(&path, &game).unwrap();
+        proptest::prop_assert_eq!(&load(&path).unwrap(), &game);
+        let mut autosave = Autosave::new();
+        autosave.write(&dir.path().join("saves"), &game).unwrap();
+        proptest::prop_assert_eq!(&load(autosave.file().unwrap()).unwrap(), &game);
+        let exported = dir.path().join("exported.json");
+        run_cli(&["export", text(&path), "--format", "json", "--output", text(&exported)]).unwrap();
+        proptest::prop_assert_eq!(&load(&exported).unwrap(), &game);
+        let printed = run_cli(&["export", text(&path), "--format", "json"]).unwrap();
+        proptest::prop_assert_eq!(&Game::from_json_bytes(&printed).unwrap(), &game);
+    }
+}

@@ -816,3 +816,96 @@ impl fmt::Display for LoadErrorKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::analysis::MAX_LINE_PLIES;
+    use crate::game::{EngineKind, Level, MoveTime, Player, SideClock};
+
+    /// The longest move in our notation: three captures (every side but the one the piece
+    /// came from) and a two-character mark.
+    const LONGEST_MOVE: &str = "a1-a7xa6/b7/c7++";
+
+    /// The largest analysis of a move: the longest class and numbers, a line of the most moves.
+    fn largest_analysis() -> SavedPly {
+        let entry = serde_json::json!({
+            "class": "inaccuracy",
+            "only_move": false,
+            "score_before": -30_000,
+            "score_after": -30_000,
+            "best": LONGEST_MOVE,
+            "pv": vec![LONGEST_MOVE; MAX_LINE_PLIES],
+            "depth": u32::MAX,
+        });
+        serde_json::from_value(entry).unwrap()
+    }
+
+    #[test]
+    fn the_largest_game_the_bounds_allow_fits_the_size_limit() {
+        // Control characters are written as \u00XX, six bytes for one character: the
+        // comments' characters are all such, one on every move and the rest before the first
+        // (every comment adds its quotes).
+        let escaped = "\u{1}";
+        let rest = MAX_COMMENT_CHARS - MAX_PLIES;
+        let player = Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Max,
+            time: Some(MoveTime::TenSeconds),
+        };
+        let side = SideClock {
+            left_ms: u64::MAX,
+            periods: u32::MAX,
+            overtime: false,
+        };
+        let largest = SaveOut {
+            format: FORMAT,
+            version: VERSION,
+            generator: Generator::ours(),
+            rules: SavedRules::Custom(Preset::Standard.rules()),
+            // Seven ranks of seven pieces and the side to move.
+            start: format!("/{}/ a", ["ttttttt"; 7].join("/")),
+            moves: vec![LONGEST_MOVE.to_owned(); MAX_PLIES],
+            start_comment: Some(escaped.repeat(rest)),
+            comments: Some(vec![Some(escaped.to_owned()); MAX_PLIES]),
+            players: Players {
+                attackers: player,
+                defenders: player,
+            },
+            result: Some(Outcome::draw(Reason::Adjudicated)),
+            created: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
+            updated: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
+            analysis: Some((0..MAX_PLIES).map(|_| Some(largest_analysis())).collect()),
+            clock: Some(Clocks {
+                control: TimeControl {
+                    main_ms: u64::MAX,
+                    increment_ms: u64::MAX,
+                    periods: u32::MAX,
+                    period_ms: u64::MAX,
+                },
+                attackers: side,
+                defenders: side,
+            }),
+        };
+        let mut text = Vec::new();
+        serde_json::to_writer_pretty(&mut text, &largest).unwrap();
+        text.push(b'\n');
+        let bytes = u64::try_from(text.len()).unwrap();
+        println!("the largest game: {bytes} bytes of {MAX_SAVE_BYTES}");
+        assert!(bytes <= MAX_SAVE_BYTES, "{bytes} bytes");
+    }
+
+    #[test]
+    fn a_writer_stops_at_the_size_limit() {
+        let mut out = Vec::new();
+        let mut capped = Capped {
+            out: &mut out,
+            left: 10,
+        };
+        capped.write_all(b"0123456789").unwrap();
+        let err = capped.write_all(b"x").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+        assert!(err.to_string().contains("too large to save"), "{err}");
+        assert_eq!(out, b"0123456789");
+    }
+}

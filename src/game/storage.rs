@@ -828,6 +828,38 @@ mod tests {
     }
 
     #[test]
+    fn a_game_beyond_the_bounds_of_a_save_is_never_written() {
+        use crate::game::{MAX_COMMENT_CHARS, TooLarge};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        let mut g = game(&["d2-c2", "d3-e3"]);
+        g.set_comment(0, Some("a".repeat(MAX_COMMENT_CHARS - 10)));
+        g.set_start_comment(Some("b".repeat(10)));
+        save_atomic(&path, &g).unwrap();
+        assert_eq!(load(&path).unwrap(), g, "at the limit");
+        let before = fs::read(&path).unwrap();
+        g.set_comment(1, Some("c".into()));
+        for err in [
+            save_atomic(&path, &g).unwrap_err(),
+            save_new(&dir.path().join("new.json"), &g).unwrap_err(),
+        ] {
+            assert_eq!(err.io_error().kind(), io::ErrorKind::FileTooLarge);
+            let inner = err.io_error().get_ref().unwrap();
+            assert_eq!(
+                inner.downcast_ref::<TooLarge>(),
+                Some(&TooLarge::Comments(MAX_COMMENT_CHARS + 1))
+            );
+            assert!(err.to_string().contains("too large to save"), "{err}");
+        }
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            before,
+            "the previous save is kept"
+        );
+        assert_eq!(files_in(dir.path()), ["game.json"], "nothing else written");
+    }
+
+    #[test]
     fn an_injected_failure_keeps_the_previous_save() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.json");

@@ -206,6 +206,35 @@ mod tests {
         assert_eq!(super::super::load(again).unwrap().moves().len(), 3);
     }
 
+    #[test]
+    fn an_autosave_cleans_the_save_folders_of_temporary_files_of_gone_writers_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let auto = dir.path().join(AUTOSAVE_DIR);
+        fs::create_dir_all(&auto).unwrap();
+        let old = SystemTime::now() - Duration::from_secs(2 * 86_400);
+        let me = std::process::id();
+        let file = |folder: &Path, name: String| {
+            let path = folder.join(name);
+            File::create(&path).unwrap().set_modified(old).unwrap();
+            path
+        };
+        // Ours, of an earlier process with this number (a day old): stale.
+        let ours = [
+            file(dir.path(), format!(".a.json.brandubh-{me}-1.tmp")),
+            file(&auto, format!(".b.json.brandubh-{me}-2.tmp")),
+        ];
+        // Not ours: no mark.
+        let theirs = [
+            file(dir.path(), format!(".a.json.{me}-1.tmp")),
+            file(&auto, format!(".b.json.{me}-2.tmp")),
+        ];
+        Autosave::new()
+            .write(dir.path(), &game(&["d2-c2"]))
+            .unwrap();
+        assert!(ours.iter().all(|p| !p.exists()), "{ours:?}");
+        assert!(theirs.iter().all(|p| p.exists()), "{theirs:?}");
+    }
+
     fn modified(path: &Path) -> Option<SystemTime> {
         fs::metadata(path).and_then(|m| m.modified()).ok()
     }

@@ -29,8 +29,16 @@ pub(super) fn resolve(path: &Path) -> io::Result<Target> {
         Ok(meta) if !meta.is_file() => Ok(Target::Special),
         Ok(_) if is_link(path) => Ok(Target::File(fs::canonicalize(path)?)),
         Ok(_) => Ok(Target::File(path.to_owned())),
-        // A link to a file not there yet: the file it names is created.
-        Err(e) if e.kind() == io::ErrorKind::NotFound => follow_links(path).map(Target::File),
+        // A link to a file not there yet: the file it names is created. (Where a file is in
+        // the way of a folder, the write says which.)
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            follow_links(path).map(Target::File)
+        }
         // Links in a loop, a folder that cannot be read: the write would fail the same way.
         Err(e) => Err(e),
     }
