@@ -334,6 +334,52 @@ fn a_game_too_large_to_save_is_not_saved_and_says_so() {
 }
 
 #[test]
+fn saving_over_the_games_file_asks_when_another_copy_wrote_it_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-e2");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    let file = app.session().file().unwrap().to_owned();
+    // Another copy of the game, asked and agreeing, saves its own game under that name.
+    let mut other = Session::new(
+        crate::rules::Preset::Standard.rules(),
+        crate::rules::Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    other.play_text("d2-c2").unwrap();
+    other.replace(&file).unwrap();
+    // This one saves again to what it takes for its own file: it is asked first.
+    type_move(&mut app, "c4-c5");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Question);
+    let shown = screen(&mut app);
+    assert!(shown.contains("was written by another"), "{shown}");
+    app.update(Action::No);
+    assert_eq!(app.mode(), Mode::Text, "back to the prompt");
+    app.update(Action::Cancel);
+    let load = |file: &std::path::Path| crate::game::storage::load(file).unwrap();
+    assert_eq!(load(&file).moves(), other.moves(), "the other game is kept");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    app.update(Action::Yes);
+    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    assert_eq!(load(&file).moves(), app.session().moves());
+    // Its own file again, unchanged since: saved without a question.
+    type_move(&mut app, "d1-d2");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    assert_eq!(load(&file).moves().len(), 3);
+}
+
+#[test]
 fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     // The save folder is a file: nothing can be written in it.
