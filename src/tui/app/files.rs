@@ -90,7 +90,11 @@ impl App {
             return Some(Overlay::Save(prompt));
         };
         if !dir.is_dir() {
-            prompt.set_failure(format!("there is no folder {}", dir.display()));
+            prompt.set_failure(if dir.exists() {
+                format!("{} is a file, not a folder", dir.display())
+            } else {
+                format!("there is no folder {}", dir.display())
+            });
             return Some(Overlay::Save(prompt));
         }
         let path = name.path_in(&dir);

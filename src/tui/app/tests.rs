@@ -393,7 +393,8 @@ fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
         ..Config::default()
     });
     type_move(&mut app, "d2-e2");
-    assert!(app.autosave_error.is_some());
+    let why = app.autosave_error.clone().unwrap();
+    assert_eq!(why, format!("{} is a file, not a folder", broken.display()));
     app.update(Action::Quit);
     let shown = screen(&mut app);
     assert!(
@@ -432,6 +433,29 @@ fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
     assert_eq!(crate::game::storage::load(&file).unwrap().moves().len(), 1);
     app.update(Action::Quit);
     assert!(app.should_quit(), "saved: no question");
+}
+
+#[test]
+fn a_save_into_a_file_taken_for_a_folder_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-e2");
+    app.update(Action::Save);
+    // Up to the folder field, which gets the file's name.
+    app.update(Action::Move(Direction::Up));
+    for c in "/a-file".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Text, "the prompt stays");
+    let shown = screen(&mut app);
+    assert!(shown.contains("is a file, not a folder"), "{shown}");
 }
 
 #[test]
