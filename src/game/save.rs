@@ -710,7 +710,7 @@ impl fmt::Display for LoadErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Unreadable(e) => write!(f, "cannot read the file: {e}"),
-            Self::NotAFile => write!(f, "not a file (a directory or a device?)"),
+            Self::NotAFile => write!(f, "not a file (a folder, a device or a FIFO?)"),
             Self::TooLarge(size) => write!(
                 f,
                 "the file has {size} bytes; a saved game has at most {MAX_SAVE_BYTES} (32 MiB)"
