@@ -131,6 +131,7 @@ impl From<io::Error> for CliError {
 /// Runs a parsed command, writing its output to `out`; the exit code to end with: success, or
 /// for the terminal game ended by a signal, 128 + the signal's number.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
+    crate::game::storage::survive_file_size_limit();
     match cli.command {
         // The terminal game writes to the terminal, not to `out`.
         None => return play::run(&cli.play),

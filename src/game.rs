@@ -20,13 +20,17 @@ mod time;
 pub(crate) mod unique_keys;
 
 pub use analysis::{
-    AnalysisError, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS, Thresholds, classify,
+    AnalysisError, MAX_LINE_PLIES, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS,
+    Thresholds, classify,
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
 pub use player::{EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel};
 pub use record::{AlreadyOver, Game, Players, Ply};
-pub use save::{FORMAT, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
+pub use save::{
+    FORMAT, LoadError, LoadErrorKind, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge,
+    VERSION,
+};
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use start::{StartError, check_start, parse_start};

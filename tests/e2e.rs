@@ -591,6 +591,61 @@ fn a_closed_terminal_ends_the_game_even_without_a_signal() {
     assert_autosaved(&home);
 }
 
+/// Under a file size limit (`ulimit -f`) smaller than the autosave, the game goes on: the
+/// autosave fails as on a full disk and says so, the game quits when asked, and gives the
+/// terminal back; no temporary file is left.
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_fails_the_autosave_as_a_full_disk_does() {
+    use brandubh::game::{Game, Player};
+    use brandubh::rules::{Position, Preset};
+
+    let home = temp_home("ulimit");
+    // A game whose save is larger than the limit of one block (512 or 1024 bytes).
+    let mut long = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    long.set_start_comment(Some("a note to make the save long. ".repeat(40)));
+    long.play_text("d2-a2").unwrap();
+    let file = home.join("long.json");
+    brandubh::game::storage::save_atomic(&file, &long).unwrap();
+    let game = env!("CARGO_BIN_EXE_brandubh");
+    let script = r#"ulimit -f 1 && exec "$@""#;
+    let mut term = Term::start_program(
+        "sh",
+        &[
+            "-c",
+            script,
+            "sh",
+            game,
+            "play",
+            "--load",
+            file.to_str().unwrap(),
+        ],
+        &home,
+    );
+    term.wait_for("Defenders to move");
+    term.send(":c4-c2\r");
+    term.wait_for("played c4-c2");
+    let screen = term.wait_for("NOT SAVED");
+    assert!(screen.contains("File too large"), "{screen}");
+    term.send("q");
+    term.wait_for("NOT saved");
+    term.send("y");
+    let status = term.wait_exit();
+    assert_eq!(status.exit_code(), 0, "{status:?}");
+    term.wait_until("the terminal is restored", |screen| {
+        !screen.alternate_screen()
+    });
+    for file in files_under(&home.join("saves")) {
+        assert_ne!(file.extension(), Some("tmp".as_ref()), "{file:?} left");
+        brandubh::game::storage::load(&file).unwrap();
+    }
+}
+
 #[test]
 fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
     let home = temp_home("review");

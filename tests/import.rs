@@ -130,7 +130,7 @@ fn an_otg_with_tags_comments_and_variations_imports_its_main_line() {
     let path = data("otg/commented.otg");
     let bytes = fs::read(&path).unwrap();
     assert_eq!(import::detect(&bytes), Format::Otg);
-    let (game, format) = storage::load_with_format(&path).unwrap();
+    let storage::Loaded { game, format, .. } = storage::load_with_format(&path).unwrap();
     assert_eq!(format, Format::Otg);
     assert_eq!(game.preset(), Some(Preset::OpenTafl));
     let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();

@@ -14,6 +14,10 @@ use super::Score;
 use crate::quote::excerpt;
 use crate::rules::{AnnotatedMove, GameState, MoveError, Side};
 
+/// The most moves of the engine's line an analysis keeps: longer lines are cut when recorded
+/// or loaded (the line is the engine's expectation, and its first moves say the most).
+pub const MAX_LINE_PLIES: usize = 32;
+
 /// How good a move was, from the mover's point of view, best first.
 #[derive(
     Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Serialize, Deserialize, JsonSchema,
@@ -155,7 +159,8 @@ pub struct PlyAnalysis {
     pub score_after: Score,
     /// The engine's best move in the position before.
     pub best: AnnotatedMove,
-    /// The line the engine expects from the position before, starting with its best move.
+    /// The line the engine expects from the position before, starting with its best move
+    /// (a game keeps its first [`MAX_LINE_PLIES`] moves).
     pub pv: Vec<AnnotatedMove>,
     /// The move's class.
     pub class: MoveClass,
@@ -345,7 +350,7 @@ pub(super) struct SavedPly {
     /// checks that it can be played there.
     best: String,
     /// The line the engine expects from the position before, starting with its best move;
-    /// loading checks that it can be played from there.
+    /// loading checks that it can be played from there, and keeps its first 32 moves.
     pv: Vec<String>,
     /// The depth the position before was searched to, in plies.
     depth: u32,
@@ -376,8 +381,8 @@ fn score(field: &'static str, value: i32) -> Result<Score, AnalysisError> {
 impl SavedPly {
     /// The analysis of the ply played from `state` (the game so far, with its history): the
     /// scores must be in range, and the best move and every move of the line legal there
-    /// (annotations are checked as for the game's moves). The class is taken as saved.
-    /// `state` is left as it was.
+    /// (annotations are checked as for the game's moves). The class is taken as saved, and
+    /// the line cut after [`MAX_LINE_PLIES`] moves. `state` is left as it was.
     pub(super) fn check(self, state: &mut GameState) -> Result<PlyAnalysis, AnalysisError> {
         let score_before = score("score_before", self.score_before)?;
         let score_after = score("score_after", self.score_after)?;
@@ -393,9 +398,9 @@ impl SavedPly {
                 });
             }
         };
-        let mut pv = Vec::with_capacity(self.pv.len());
+        let mut pv = Vec::with_capacity(self.pv.len().min(MAX_LINE_PLIES));
         let mut failure = None;
-        for (i, text) in self.pv.into_iter().enumerate() {
+        for (i, text) in self.pv.into_iter().take(MAX_LINE_PLIES).enumerate() {
             match state.play_text(&text) {
                 Ok(done) => pv.push(done),
                 Err(error) => {

@@ -11,7 +11,7 @@ mod otg;
 
 use std::fmt;
 
-use super::save::{MAX_PLIES, line_column};
+use super::save::{MAX_PLIES, check_comments, line_column};
 use super::{Game, LoadError, LoadErrorKind, Player};
 use crate::quote::excerpt;
 use crate::rules::{
@@ -80,6 +80,8 @@ pub fn read(bytes: &[u8]) -> Result<(Game, Format), LoadError> {
         Format::Otg => otg::read(&text_of(bytes)?).map_err(LoadErrorKind::from)?,
         Format::MoveRecord => read_move_record(&text_of(bytes)?).map_err(LoadErrorKind::from)?,
     };
+    // A game holds no more than a save does, so that it can be saved.
+    check_comments(&game)?;
     Ok((game, format))
 }
 
@@ -382,8 +384,9 @@ mod tests {
             err.kind(),
             LoadErrorKind::NotUtf8 { line: 2, column: 1 }
         ));
-        let mut big = b"d2-e2 ".repeat(200_000);
-        big.truncate(usize::try_from(super::super::MAX_SAVE_BYTES).unwrap() + 1);
+        let limit = usize::try_from(super::super::MAX_SAVE_BYTES).unwrap();
+        let mut big = b"d2-e2 ".repeat(limit / 6 + 1);
+        big.truncate(limit + 1);
         assert!(matches!(
             read(&big).unwrap_err().kind(),
             LoadErrorKind::TooLarge(_)

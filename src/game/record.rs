@@ -381,7 +381,8 @@ impl Game {
 
     /// Records the analysis of the move at index `ply` (from 0), replacing any. It is checked
     /// as loading checks a saved one: scores in range, the best move and the line legal in
-    /// the position the move was played from, with their annotations right.
+    /// the position the move was played from, with their annotations right; the line is cut
+    /// after [`super::MAX_LINE_PLIES`] moves.
     pub fn set_analysis(
         &mut self,
         ply: usize,

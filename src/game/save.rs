@@ -1,7 +1,7 @@
 //! The JSON save format, version 1, and its validation on load (README.md, "Save format").
 
 use std::fmt;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
@@ -22,10 +22,72 @@ use crate::rules::{
 pub const FORMAT: &str = "brandubh-game";
 /// The save format version this program writes and the newest it reads.
 pub const VERSION: u64 = 1;
-/// The largest save file accepted, in bytes (1 MiB); larger files are refused before reading.
-pub const MAX_SAVE_BYTES: u64 = 1 << 20;
+/// The largest save file, in bytes (32 MiB): the largest game the bounds below allow, every
+/// move analysed, fits (a test writes one). Larger files are refused before reading them, and
+/// a save is never written larger, so that every file saved loads.
+pub const MAX_SAVE_BYTES: u64 = 32 << 20;
 /// The most moves a saved game may hold.
 pub const MAX_PLIES: usize = 20_000;
+/// The most characters a game's comments hold in all, the comment before the first move
+/// included: 1 Mi, so that every game saved under the older limit of 1 MiB still loads.
+pub const MAX_COMMENT_CHARS: usize = 1 << 20;
+
+/// A game beyond what a save holds: saving it would write a file that does not load. Loading
+/// and importing refuse such games, so only a game grown past the bounds in play meets this.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum TooLarge {
+    /// More moves than [`MAX_PLIES`]; how many.
+    Moves(usize),
+    /// More comment characters than [`MAX_COMMENT_CHARS`]; how many.
+    Comments(usize),
+    /// More bytes than [`MAX_SAVE_BYTES`] (the writer stops there).
+    Bytes,
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the game is too large to save: ")?;
+        match self {
+            Self::Moves(n) => write!(f, "{n} moves; a saved game holds at most {MAX_PLIES}"),
+            Self::Comments(n) => write!(
+                f,
+                "its comments hold {n} characters; a saved game holds at most {MAX_COMMENT_CHARS}"
+            ),
+            Self::Bytes => write!(f, "more than {MAX_SAVE_BYTES} bytes (32 MiB)"),
+        }
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+impl From<TooLarge> for io::Error {
+    /// The error of a write refused: [`io::ErrorKind::FileTooLarge`], saying why.
+    fn from(e: TooLarge) -> io::Error {
+        io::Error::new(io::ErrorKind::FileTooLarge, e)
+    }
+}
+
+/// A writer that refuses to pass on more than [`MAX_SAVE_BYTES`] in all.
+struct Capped<'a> {
+    out: &'a mut dyn Write,
+    left: u64,
+}
+
+impl Write for Capped<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let len = u64::try_from(buf.len()).unwrap_or(u64::MAX);
+        if len > self.left {
+            return Err(TooLarge::Bytes.into());
+        }
+        let written = self.out.write(buf)?;
+        self.left -= u64::try_from(written).unwrap_or(len);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
 
 /// The rules as saved: a preset's name, or every parameter.
 // Read by `rules_of`, which gives clearer messages than an untagged enum would.
@@ -118,7 +180,7 @@ pub(super) struct SaveIn {
     #[serde(default)]
     start_comment: Option<String>,
     /// Optional comments on the moves, aligned with `moves`: a string, or `null` where a move
-    /// has none.
+    /// has none. All comments, `start_comment` included, hold at most 1048576 characters.
     #[serde(default)]
     comments: Option<Vec<Option<String>>>,
     /// Who plays each side.
@@ -195,21 +257,58 @@ impl Game {
         }
     }
 
-    /// Writes the game in the save format (pretty-printed JSON and a final newline).
-    pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &self.save_out())?;
-        out.write_all(b"\n")
+    /// Writes the game in the save format (pretty-printed JSON and a final newline), as every
+    /// save writes it: a game beyond the bounds of a save ([`MAX_PLIES`],
+    /// [`MAX_COMMENT_CHARS`], [`MAX_SAVE_BYTES`]) is refused with an error of kind
+    /// [`io::ErrorKind::FileTooLarge`] whose inner error is a [`TooLarge`], so that nothing is
+    /// written that would not load. (Past the byte limit, part of the game has been written.)
+    pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        self.check_bounds()?;
+        self.write_unchecked(&mut Capped {
+            out,
+            left: MAX_SAVE_BYTES,
+        })
     }
 
-    /// The game in the save format (pretty-printed JSON and a final newline).
+    /// The game in the save format, whatever its size (for comparisons and tests: a save goes
+    /// through [`Game::write_json`], which refuses a game beyond the bounds).
     pub fn to_json(&self) -> String {
         let mut text = Vec::new();
         // Writing plain structs, strings and unit enums to memory cannot fail, and the
         // output of serde_json is UTF-8.
-        match self.write_json(&mut text) {
+        match self.write_unchecked(&mut text) {
             Ok(()) => String::from_utf8(text).unwrap_or_default(),
             Err(_) => String::new(),
         }
+    }
+
+    fn write_unchecked(&self, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &self.save_out())?;
+        out.write_all(b"\n")
+    }
+
+    /// Whether the game is within the bounds of a save: its moves and its comments. (An
+    /// analysis keeps its lines short itself; the bytes are counted as the save is written.)
+    pub fn check_bounds(&self) -> Result<(), TooLarge> {
+        if self.moves().len() > MAX_PLIES {
+            return Err(TooLarge::Moves(self.moves().len()));
+        }
+        let comments = self.comment_chars();
+        if comments > MAX_COMMENT_CHARS {
+            return Err(TooLarge::Comments(comments));
+        }
+        Ok(())
+    }
+
+    /// The characters of every comment, the one before the first move included.
+    fn comment_chars(&self) -> usize {
+        self.comments()
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .chain(self.start_comment())
+            .map(|c| c.chars().count())
+            .sum()
     }
 
     /// Reads a saved game, replaying every move under its rules and checking the result.
@@ -336,6 +435,14 @@ fn check_result(
     }
 }
 
+/// Refuses a game whose comments are longer than a save holds ([`MAX_COMMENT_CHARS`]).
+pub(super) fn check_comments(game: &Game) -> Result<(), LoadErrorKind> {
+    match game.check_bounds() {
+        Err(TooLarge::Comments(n)) => Err(LoadErrorKind::TooMuchComment(n)),
+        _ => Ok(()),
+    }
+}
+
 fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
     let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     if len > MAX_SAVE_BYTES {
@@ -390,6 +497,7 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         }
     }
     game.set_start_comment(save.start_comment);
+    check_comments(&game)?;
     if let Some(ending) = check_result(game.outcome(), recorded)? {
         game.conclude(ending)
             .map_err(|_| LoadErrorKind::ImpossibleResult(ending))?;
@@ -541,6 +649,8 @@ pub enum LoadErrorKind {
     },
     /// More moves than [`MAX_PLIES`].
     TooManyMoves(usize),
+    /// Comments of more characters in all than [`MAX_COMMENT_CHARS`]; how many.
+    TooMuchComment(usize),
     /// A move cannot be played (or its annotation is wrong).
     Move {
         /// The move's number, from 1.
@@ -594,10 +704,10 @@ impl fmt::Display for LoadErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Unreadable(e) => write!(f, "cannot read the file: {e}"),
-            Self::NotAFile => write!(f, "not a file (a directory or a device?)"),
+            Self::NotAFile => write!(f, "not a file (a folder, a device or a FIFO?)"),
             Self::TooLarge(size) => write!(
                 f,
-                "the file has {size} bytes; a saved game has at most {MAX_SAVE_BYTES} (1 MiB)"
+                "the file has {size} bytes; a saved game has at most {MAX_SAVE_BYTES} (32 MiB)"
             ),
             Self::Empty => write!(f, "the file is empty"),
             Self::NotUtf8 { line, column } => {
@@ -650,6 +760,10 @@ impl fmt::Display for LoadErrorKind {
             Self::TooManyMoves(n) => {
                 write!(f, "{n} moves; a saved game holds at most {MAX_PLIES}")
             }
+            Self::TooMuchComment(n) => write!(
+                f,
+                "the comments hold {n} characters; a game holds at most {MAX_COMMENT_CHARS} in all"
+            ),
             Self::Move {
                 number,
                 text,
@@ -690,5 +804,98 @@ impl fmt::Display for LoadErrorKind {
             ),
             Self::Analysis { number, error } => write!(f, "analysis of move {number}: {error}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::analysis::MAX_LINE_PLIES;
+    use crate::game::{EngineKind, Level, MoveTime, Player, SideClock};
+
+    /// The longest move in our notation: three captures (every side but the one the piece
+    /// came from) and a two-character mark.
+    const LONGEST_MOVE: &str = "a1-a7xa6/b7/c7++";
+
+    /// The largest analysis of a move: the longest class and numbers, a line of the most moves.
+    fn largest_analysis() -> SavedPly {
+        let entry = serde_json::json!({
+            "class": "inaccuracy",
+            "only_move": false,
+            "score_before": -30_000,
+            "score_after": -30_000,
+            "best": LONGEST_MOVE,
+            "pv": vec![LONGEST_MOVE; MAX_LINE_PLIES],
+            "depth": u32::MAX,
+        });
+        serde_json::from_value(entry).unwrap()
+    }
+
+    #[test]
+    fn the_largest_game_the_bounds_allow_fits_the_size_limit() {
+        // Control characters are written as \u00XX, six bytes for one character: the
+        // comments' characters are all such, one on every move and the rest before the first
+        // (every comment adds its quotes).
+        let escaped = "\u{1}";
+        let rest = MAX_COMMENT_CHARS - MAX_PLIES;
+        let player = Player::Ai {
+            engine: EngineKind::Search,
+            level: Level::Max,
+            time: Some(MoveTime::TenSeconds),
+        };
+        let side = SideClock {
+            left_ms: u64::MAX,
+            periods: u32::MAX,
+            overtime: false,
+        };
+        let largest = SaveOut {
+            format: FORMAT,
+            version: VERSION,
+            generator: Generator::ours(),
+            rules: SavedRules::Custom(Preset::Standard.rules()),
+            // Seven ranks of seven pieces and the side to move.
+            start: format!("/{}/ a", ["ttttttt"; 7].join("/")),
+            moves: vec![LONGEST_MOVE.to_owned(); MAX_PLIES],
+            start_comment: Some(escaped.repeat(rest)),
+            comments: Some(vec![Some(escaped.to_owned()); MAX_PLIES]),
+            players: Players {
+                attackers: player,
+                defenders: player,
+            },
+            result: Some(Outcome::draw(Reason::Adjudicated)),
+            created: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
+            updated: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
+            analysis: Some((0..MAX_PLIES).map(|_| Some(largest_analysis())).collect()),
+            clock: Some(Clocks {
+                control: TimeControl {
+                    main_ms: u64::MAX,
+                    increment_ms: u64::MAX,
+                    periods: u32::MAX,
+                    period_ms: u64::MAX,
+                },
+                attackers: side,
+                defenders: side,
+            }),
+        };
+        let mut text = Vec::new();
+        serde_json::to_writer_pretty(&mut text, &largest).unwrap();
+        text.push(b'\n');
+        let bytes = u64::try_from(text.len()).unwrap();
+        println!("the largest game: {bytes} bytes of {MAX_SAVE_BYTES}");
+        assert!(bytes <= MAX_SAVE_BYTES, "{bytes} bytes");
+    }
+
+    #[test]
+    fn a_writer_stops_at_the_size_limit() {
+        let mut out = Vec::new();
+        let mut capped = Capped {
+            out: &mut out,
+            left: 10,
+        };
+        capped.write_all(b"0123456789").unwrap();
+        let err = capped.write_all(b"x").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+        assert!(err.to_string().contains("too large to save"), "{err}");
+        assert_eq!(out, b"0123456789");
     }
 }

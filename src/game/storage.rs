@@ -4,20 +4,26 @@
 mod autosave;
 mod listing;
 mod name;
+mod read;
+mod target;
 mod temp;
+mod version;
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::import::{self, Format};
 use super::save::MAX_SAVE_BYTES;
 use super::{Game, LoadError, LoadErrorKind, Timestamp};
+use target::Target;
 
 pub use autosave::{AUTOSAVE_DIR, Autosave, LEGACY_AUTOSAVE};
 pub use listing::{ListError, SaveEntry, SaveKind, SaveSummary, latest_unfinished, list_saves};
 pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
+pub use read::{ReadError, read_regular_file};
+pub use version::FileVersion;
 
 /// The environment variable that overrides the default save folder.
 pub const SAVE_DIR_ENV: &str = "BRANDUBH_SAVE_DIR";
@@ -27,8 +33,18 @@ pub const SAVE_DIR_ENV: &str = "BRANDUBH_SAVE_DIR";
 pub struct SaveError {
     path: PathBuf,
     error: io::Error,
+    refusal: Refusal,
+}
+
+/// Why a save left a file that is there alone, if it did.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum Refusal {
+    /// Not a refusal: the write failed.
+    None,
     /// The save was of a new file, and a file of that name exists.
-    taken: bool,
+    Taken,
+    /// The file is not as this game last read or wrote it.
+    Changed,
 }
 
 impl SaveError {
@@ -40,11 +56,18 @@ impl SaveError {
     /// Whether the save was of a new file and a file of that name exists (it is untouched).
     /// Other failures that the system reports as "exists" (a file where a folder should be)
     /// are not this.
-    pub const fn already_exists(&self) -> bool {
-        self.taken
+    pub fn already_exists(&self) -> bool {
+        self.refusal == Refusal::Taken
     }
 
-    /// What the system said, without the path.
+    /// Whether the save was over the game's own file and another program (another copy of
+    /// the game) has written that file since this game last read or wrote it: it is untouched.
+    pub fn changed_since_seen(&self) -> bool {
+        self.refusal == Refusal::Changed
+    }
+
+    /// What the system said, without the path (for a game too large to save, an error of
+    /// kind [`io::ErrorKind::FileTooLarge`] holding a [`super::TooLarge`]).
     pub const fn io_error(&self) -> &io::Error {
         &self.error
     }
@@ -65,8 +88,10 @@ impl std::error::Error for SaveError {
 /// What an atomic write does when its target exists.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 enum Existing {
-    /// Replace it (a save of the game's own file).
+    /// Replace it (the player agreed to; an autosave, an export, the settings).
     Replace,
+    /// Replace it if it is still this version, or not there (a save of the game's own file).
+    ReplaceSeen(FileVersion),
     /// Leave it and fail with [`io::ErrorKind::AlreadyExists`] (a save under a new name).
     Keep,
 }
@@ -74,7 +99,11 @@ enum Existing {
 /// Saves `game` to `path` atomically: the JSON goes to a temporary file in the same folder,
 /// which is flushed to disk and then renamed over `path`. A failure or crash at any point
 /// leaves either the previous file or the new one, never a mix. Missing folders are created.
-pub fn save_atomic(path: &Path, game: &Game) -> Result<(), SaveError> {
+/// A link is followed and kept: the file it names is replaced. Returns the version written.
+///
+/// A game beyond what a save holds (see [`Game::write_json`]) is not written, so that every
+/// file saved loads: the error's [`SaveError::io_error`] says why.
+pub fn save_atomic(path: &Path, game: &Game) -> Result<FileVersion, SaveError> {
     write_atomic(
         path,
         Existing::Replace,
@@ -83,35 +112,47 @@ pub fn save_atomic(path: &Path, game: &Game) -> Result<(), SaveError> {
     )
 }
 
+/// Saves `game` over its own file `path` as [`save_atomic`] does, if the file is still
+/// `seen`, the version this game last read or wrote there, or is gone. If another program has
+/// written it since, nothing is written and the error says
+/// [`SaveError::changed_since_seen`]. (A write between the check and the rename, a moment
+/// later, is not noticed.)
+pub fn save_over_seen(
+    path: &Path,
+    game: &Game,
+    seen: FileVersion,
+) -> Result<FileVersion, SaveError> {
+    write_atomic(
+        path,
+        Existing::ReplaceSeen(seen),
+        |out| game.write_json(out),
+        |_| Ok(()),
+    )
+}
+
 /// Saves `game` to `path` as a new file, as atomically as [`save_atomic`], but never replaces
 /// a file: if `path` exists, even one created by another program a moment ago, nothing is
 /// written and the error says [`SaveError::already_exists`].
-pub fn save_new(path: &Path, game: &Game) -> Result<(), SaveError> {
+pub fn save_new(path: &Path, game: &Game) -> Result<FileVersion, SaveError> {
     write_atomic(path, Existing::Keep, |out| game.write_json(out), |_| Ok(()))
 }
 
-/// Writes `text` to `path` atomically, as [`save_atomic`] writes a game (exports use it).
-pub fn write_text_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
-    write_atomic(
-        path,
-        Existing::Replace,
-        |out| out.write_all(text.as_bytes()),
-        |_| Ok(()),
-    )
+/// Writes to `path` what `write` writes, as [`save_atomic`] writes a game (exports use it).
+/// Where `path` names a device or a FIFO (`/dev/null`, `/dev/stdout`), it is written in place.
+pub fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), SaveError> {
+    write_atomic(path, Existing::Replace, write, |_| Ok(())).map(drop)
 }
 
 /// Writes `value` to `path` as pretty JSON with a final newline, atomically as [`save_atomic`]
 /// writes a game (the terminal game's settings use it).
 pub fn write_json_atomic(path: &Path, value: &impl serde::Serialize) -> Result<(), SaveError> {
-    write_atomic(
-        path,
-        Existing::Replace,
-        |out| {
-            serde_json::to_writer_pretty(&mut *out, value)?;
-            out.write_all(b"\n")
-        },
-        |_| Ok(()),
-    )
+    write_file(path, |out| {
+        serde_json::to_writer_pretty(&mut *out, value)?;
+        out.write_all(b"\n")
+    })
 }
 
 /// Saves `game` in `dir` as a new file named `name(n)` for the first `n` from `first` whose
@@ -132,13 +173,13 @@ pub fn save_first_free(
         }
         match save_new(&path, game) {
             Err(e) if e.already_exists() => last = Some(e),
-            result => return result.map(|()| path),
+            result => return result.map(|_| path),
         }
     }
     Err(last.unwrap_or_else(|| SaveError {
         path: dir.join(name(first)),
         error: io::Error::new(io::ErrorKind::AlreadyExists, "every name is taken"),
-        taken: true,
+        refusal: Refusal::Taken,
     }))
 }
 
@@ -164,63 +205,130 @@ pub fn next_number(dir: &Path, prefix: &str) -> io::Result<u32> {
     Ok(highest.saturating_add(1))
 }
 
-/// Writes a file atomically with `write`; `before_commit` runs once the temporary file is
-/// complete and on disk (tests inject failures there). Stale temporary files of writers that
-/// are gone are removed from the folder first (at the first save of this process there).
+/// From now on, a write past the file size limit (`ulimit -f`) fails with "File too large" as
+/// a full disk fails, instead of killing the program (the default action of the signal the
+/// system sends, SIGXFSZ, which would leave the terminal as the game had set it, the move
+/// unsaved and a temporary file behind). The program calls it once at its start; later calls
+/// do nothing.
+pub fn survive_file_size_limit() {
+    #[cfg(unix)]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // A handler, any handler, turns the signal into an error of the write. Without
+            // one (it cannot be registered: no such signal), the default stays.
+            let ignored = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, ignored);
+        });
+    }
+}
+
+/// Removes the temporary files that writers gone (a save killed mid-write) left in the save
+/// folder `dir` and its autosave folder, the program's own folders (see [`temp`]). Best
+/// effort, and at most once a minute per folder.
+fn remove_stale_temporaries(dir: &Path) {
+    temp::remove_stale_in_own_folder(dir);
+    temp::remove_stale_in_own_folder(&dir.join(AUTOSAVE_DIR));
+}
+
+/// Writes a file with `write`: atomically where `path` names a regular file or none (through
+/// any links), in place where it names a device or a FIFO. `before_commit` runs once the
+/// temporary file is complete and on disk (tests inject failures there). Returns the version
+/// of the file written.
 fn write_atomic(
     path: &Path,
     existing: Existing,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     before_commit: impl FnOnce(&Path) -> io::Result<()>,
-) -> Result<(), SaveError> {
+) -> Result<FileVersion, SaveError> {
     let fail = |error| SaveError {
         path: path.to_owned(),
         error,
-        taken: false,
+        refusal: Refusal::None,
     };
+    // A new save takes the name itself, whatever is there: a link or a device is taken too.
+    let target = match existing {
+        Existing::Keep => Target::File(path.to_owned()),
+        Existing::Replace | Existing::ReplaceSeen(_) => target::resolve(path).map_err(fail)?,
+    };
+    let result = match &target {
+        Target::File(file) => write_through_temp(file, existing, write, before_commit),
+        Target::Special => write_in_place(path, write).map_err(Commit::Failed),
+    };
+    result.map_err(|error| match error {
+        Commit::Taken(error) => SaveError {
+            refusal: Refusal::Taken,
+            ..fail(error)
+        },
+        Commit::Changed => SaveError {
+            refusal: Refusal::Changed,
+            ..fail(io::Error::other(
+                "the file changed since this game last read or wrote it",
+            ))
+        },
+        Commit::Failed(error) => fail(error),
+    })
+}
+
+/// Writes `path` atomically through a temporary file beside it, renamed over it at the end.
+fn write_through_temp(
+    path: &Path,
+    existing: Existing,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    before_commit: impl FnOnce(&Path) -> io::Result<()>,
+) -> Result<FileVersion, Commit> {
     let name = path
         .file_name()
-        .ok_or_else(|| fail(io::Error::new(io::ErrorKind::InvalidInput, "no file name")))?;
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    fs::create_dir_all(dir).map_err(fail)?;
-    temp::remove_stale_at_save(dir);
+    target::create_folders(dir)?;
     let temp = temp::temp_path(dir, name);
     let file = OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(&temp)
-        .map_err(fail)?;
-    let written = fill(file, path, write).and_then(|()| before_commit(&temp));
-    #[cfg(test)]
-    let written = written.and_then(|()| fail_writes::injected());
+        .open(&temp)?;
+    let written = fill(file, path, write).and_then(|version| {
+        before_commit(&temp)?;
+        #[cfg(test)]
+        fail_writes::injected()?;
+        Ok(version)
+    });
     let committed = written
         .map_err(Commit::Failed)
-        .and_then(|()| commit(&temp, path, existing));
-    if let Err(error) = committed {
+        .and_then(|version| commit(&temp, path, existing).map(|()| version));
+    if committed.is_err() {
         // Best effort: the temporary file is useless now; the target is untouched.
         let _ = fs::remove_file(&temp);
-        return Err(match error {
-            Commit::Taken(error) => SaveError {
-                taken: true,
-                ..fail(error)
-            },
-            Commit::Failed(error) => fail(error),
-        });
-    }
-    // Make the rename itself durable where the platform allows syncing a folder.
-    if let Ok(folder) = File::open(dir) {
+    } else if let Ok(folder) = File::open(dir) {
+        // Make the rename itself durable where the platform allows syncing a folder.
         let _ = folder.sync_all();
     }
-    Ok(())
+    committed
+}
+
+/// Writes the device or FIFO at `path` in place (it is opened as it is: never created,
+/// replaced or truncated).
+fn write_in_place(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<FileVersion> {
+    let file = OpenOptions::new().write(true).open(path)?;
+    let version = FileVersion::of(&file.metadata()?);
+    let mut out = BufWriter::new(file);
+    write(&mut out)?;
+    out.flush()?;
+    Ok(version)
 }
 
 /// Why a save failed at its last step or before.
 enum Commit {
     /// The name of a new file is taken.
     Taken(io::Error),
+    /// The file is not the version this game last read or wrote.
+    Changed,
     /// Anything else.
     Failed(io::Error),
 }
@@ -242,6 +350,10 @@ fn commit(temp: &Path, path: &Path, existing: Existing) -> Result<(), Commit> {
     };
     match existing {
         Existing::Replace => Ok(fs::rename(temp, path)?),
+        Existing::ReplaceSeen(seen) => match fs::metadata(path) {
+            Ok(now) if FileVersion::of(&now) != seen => Err(Commit::Changed),
+            _ => Ok(fs::rename(temp, path)?),
+        },
         // A hard link fails if the name is taken, where a rename would replace the file.
         Existing::Keep => match hard_link(temp, path) {
             Ok(()) => {
@@ -316,51 +428,57 @@ pub(crate) mod fail_writes {
 }
 
 /// Writes the content to the temporary `file`, with the permissions of the file it will
-/// replace, and flushes it to disk.
+/// replace, flushes it to disk, and returns its version (the file's, once renamed).
 fn fill(
     file: File,
     target: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
+) -> io::Result<FileVersion> {
     if let Ok(meta) = fs::metadata(target) {
         file.set_permissions(meta.permissions())?;
     }
     let mut out = BufWriter::new(file);
     write(&mut out)?;
     let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-    file.sync_all()
+    file.sync_all()?;
+    Ok(FileVersion::of(&file.metadata()?))
 }
 
 /// Loads the game at `path`: a saved game, an OpenTafl game record or a move record, told
-/// apart by content (see [`import::detect`]). Non-files and files over [`MAX_SAVE_BYTES`] are
-/// refused before reading them.
+/// apart by content (see [`import::detect`]). Only a regular file of at most
+/// [`MAX_SAVE_BYTES`] is read (see [`read_regular_file`]).
 pub fn load(path: &Path) -> Result<Game, LoadError> {
-    load_with_format(path).map(|(game, _)| game)
+    load_with_format(path).map(|loaded| loaded.game)
 }
 
-/// [`load`], also saying which kind of file it was (a game read from another program's
-/// record is saved in a file of its own, never over the record).
-pub fn load_with_format(path: &Path) -> Result<(Game, Format), LoadError> {
+/// A game read from a file, with what the file was.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The game.
+    pub game: Game,
+    /// Which kind of file it was (a game read from another program's record is saved in a
+    /// file of its own, never over the record).
+    pub format: Format,
+    /// The version of the file read (a save over it asks if another program wrote it since).
+    pub version: FileVersion,
+}
+
+/// [`load`], also saying which kind of file it was and which version of it was read.
+pub fn load_with_format(path: &Path) -> Result<Loaded, LoadError> {
     let in_file = |kind: LoadErrorKind| LoadError::from(kind).in_file(path);
-    let meta = fs::metadata(path).map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
-    if !meta.is_file() {
-        return Err(in_file(LoadErrorKind::NotAFile));
-    }
-    if meta.len() > MAX_SAVE_BYTES {
-        return Err(in_file(LoadErrorKind::TooLarge(meta.len())));
-    }
-    let bytes = File::open(path)
-        .and_then(read_capped)
-        .map_err(|e| in_file(LoadErrorKind::Unreadable(e)))?;
-    import::read(&bytes).map_err(|e| e.in_file(path))
-}
-
-/// Reads a file one byte over [`MAX_SAVE_BYTES`] at most: it may have grown since it was
-/// measured, and the parser refuses what is too long.
-fn read_capped(file: impl Read) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    file.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    let (bytes, version) = read_regular_file(path, MAX_SAVE_BYTES).map_err(|e| {
+        in_file(match e {
+            ReadError::Io(e) => LoadErrorKind::Unreadable(e),
+            ReadError::NotAFile => LoadErrorKind::NotAFile,
+            ReadError::TooLarge { len, .. } => LoadErrorKind::TooLarge(len),
+        })
+    })?;
+    let (game, format) = import::read(&bytes).map_err(|e| e.in_file(path))?;
+    Ok(Loaded {
+        game,
+        format,
+        version,
+    })
 }
 
 /// There is no default save folder: neither the override nor the home folder is set.
@@ -665,40 +783,27 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_file_that_grows_after_it_was_measured_is_read_one_byte_over_the_limit() {
-        let limit = usize::try_from(MAX_SAVE_BYTES).unwrap();
-        let grown = io::repeat(b' ').take(MAX_SAVE_BYTES * 2);
-        let bytes = read_capped(grown).unwrap();
-        assert_eq!(bytes.len(), limit + 1);
-        assert!(matches!(
-            Game::from_json_bytes(&bytes).unwrap_err().kind(),
-            LoadErrorKind::TooLarge(n) if *n == MAX_SAVE_BYTES + 1
-        ));
-        assert_eq!(read_capped(&b"{}"[..]).unwrap(), b"{}");
-    }
-
     /// Set in a copy of this test binary that saves to a bare file name in its current folder.
     const BARE_NAME_ENV: &str = "BRANDUBH_TEST_SAVE_TO_BARE_NAME";
 
-    /// A save to `game.json` (no folder): in the current folder, which is cleaned of stale
-    /// temporary files like any other. Checked in a child process started in a folder of its
-    /// own (the current folder of this process is shared by every test).
+    /// A save to `game.json` (no folder): in the current folder, which is not one of the
+    /// program's own and is never cleaned, not even of a temporary file of ours. Checked in a
+    /// child process started in a folder of its own (the current folder of this process is
+    /// shared by every test).
     #[test]
-    fn a_bare_file_name_saves_in_the_current_folder_and_cleans_it() {
+    fn a_bare_file_name_saves_in_the_current_folder_and_leaves_its_other_files() {
         if std::env::var_os(BARE_NAME_ENV).is_some() {
             save_atomic(Path::new("game.json"), &game(&["d2-c2"])).unwrap();
             return;
         }
         let dir = tempfile::tempdir().unwrap();
         // Written by a process that cannot run (above any process number), two days ago.
-        let stale = dir.path().join(".old.json.2000000000-1.tmp");
+        let stale = dir.path().join(".old.json.brandubh-2000000000-1.tmp");
         File::create(&stale)
             .unwrap()
             .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400))
             .unwrap();
-        let name =
-            "game::storage::tests::a_bare_file_name_saves_in_the_current_folder_and_cleans_it";
+        let name = "game::storage::tests::a_bare_file_name_saves_in_the_current_folder_and_leaves_its_other_files";
         let out = std::process::Command::new(std::env::current_exe().unwrap())
             .args([name, "--exact", "--test-threads=1"])
             .current_dir(dir.path())
@@ -713,13 +818,45 @@ mod tests {
         );
         assert_eq!(
             files_in(dir.path()),
-            ["game.json"],
-            "the stale file is gone"
+            [".old.json.brandubh-2000000000-1.tmp", "game.json"],
+            "a folder not the program's own is not cleaned"
         );
         assert_eq!(
             load(&dir.path().join("game.json")).unwrap().moves().len(),
             1
         );
+    }
+
+    #[test]
+    fn a_game_beyond_the_bounds_of_a_save_is_never_written() {
+        use crate::game::{MAX_COMMENT_CHARS, TooLarge};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        let mut g = game(&["d2-c2", "d3-e3"]);
+        g.set_comment(0, Some("a".repeat(MAX_COMMENT_CHARS - 10)));
+        g.set_start_comment(Some("b".repeat(10)));
+        save_atomic(&path, &g).unwrap();
+        assert_eq!(load(&path).unwrap(), g, "at the limit");
+        let before = fs::read(&path).unwrap();
+        g.set_comment(1, Some("c".into()));
+        for err in [
+            save_atomic(&path, &g).unwrap_err(),
+            save_new(&dir.path().join("new.json"), &g).unwrap_err(),
+        ] {
+            assert_eq!(err.io_error().kind(), io::ErrorKind::FileTooLarge);
+            let inner = err.io_error().get_ref().unwrap();
+            assert_eq!(
+                inner.downcast_ref::<TooLarge>(),
+                Some(&TooLarge::Comments(MAX_COMMENT_CHARS + 1))
+            );
+            assert!(err.to_string().contains("too large to save"), "{err}");
+        }
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            before,
+            "the previous save is kept"
+        );
+        assert_eq!(files_in(dir.path()), ["game.json"], "nothing else written");
     }
 
     #[test]

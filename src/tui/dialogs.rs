@@ -123,6 +123,9 @@ pub struct Overwrite {
     pub path: PathBuf,
     /// What it holds, in words.
     pub holds: String,
+    /// It is the game's own file, which another program (another copy of the game) has
+    /// written since this game last read or wrote it.
+    pub changed: bool,
 }
 
 /// A yes/no question.
@@ -173,10 +176,18 @@ impl Question {
             ),
             Question::Overwrite(o) => {
                 let name = o.path.file_stem().unwrap_or_default().to_string_lossy();
-                format!(
-                    "A save named \"{name}\" exists: {}. Replace it with this game?",
-                    o.holds
-                )
+                if o.changed {
+                    format!(
+                        "The save \"{name}\" was written by another program since this game \
+                         last saved or loaded it: {}. Replace it with this game?",
+                        o.holds
+                    )
+                } else {
+                    format!(
+                        "A save named \"{name}\" exists: {}. Replace it with this game?",
+                        o.holds
+                    )
+                }
             }
         }
     }

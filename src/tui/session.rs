@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use crate::game::import::Format;
 use crate::game::storage::{
-    self, Autosave, ListError, SaveEntry, SaveError, SaveKind, SaveSummary, latest_unfinished,
+    self, Autosave, FileVersion, ListError, Loaded, SaveEntry, SaveError, SaveKind, SaveSummary,
+    latest_unfinished,
 };
 use crate::game::{
     AlreadyOver, AnalysisError, Clocks, Game, LoadError, Player, PlyAnalysis, TimeControl,
@@ -45,6 +46,9 @@ impl Storage {
 pub struct Session {
     game: Game,
     file: Option<PathBuf>,
+    /// The version of `file` this game last read or wrote: a save over it asks first if
+    /// another program (another copy of the game) has written it since.
+    seen: Option<FileVersion>,
     /// The other program's record the game was read from: it holds the game as loaded, and
     /// is never written.
     record: Option<PathBuf>,
@@ -62,6 +66,7 @@ impl Session {
         Session {
             game,
             file: None,
+            seen: None,
             record: None,
             autosave: Autosave::new(),
         }
@@ -71,7 +76,11 @@ impl Session {
     /// program's record (an OpenTafl record, a move record) belongs to no file: saving it
     /// writes a new save, never over the record.
     pub fn load(path: &Path) -> Result<Session, LoadError> {
-        let (game, format) = storage::load_with_format(path)?;
+        let Loaded {
+            game,
+            format,
+            version,
+        } = storage::load_with_format(path)?;
         let (file, record) = if format == Format::Json {
             (Some(path.to_owned()), None)
         } else {
@@ -79,6 +88,7 @@ impl Session {
         };
         Ok(Session {
             game,
+            seen: file.is_some().then_some(version),
             file,
             record,
             autosave: Autosave::new(),
@@ -93,6 +103,7 @@ impl Session {
             SaveKind::Autosave => Ok(Session {
                 game: storage::load(&entry.path)?,
                 file: None,
+                seen: None,
                 record: None,
                 autosave: Autosave::continuing(entry.path.clone(), entry.modified),
             }),
@@ -210,28 +221,30 @@ impl Session {
         self.game.spend_time(elapsed)
     }
 
-    /// Saves the game to `path`: replacing the file if it is the game's own, as a new file
-    /// otherwise (an existing file is left alone: [`SaveError::already_exists`]). The game
-    /// then belongs to that file, and its autosave is not needed any more.
+    /// Saves the game to `path`: replacing the file if it is the game's own and still as this
+    /// game last read or wrote it, as a new file otherwise. A file left alone says why:
+    /// another file of that name exists ([`SaveError::already_exists`]), or another program
+    /// wrote the game's own since ([`SaveError::changed_since_seen`]). The game then belongs
+    /// to that file, and its autosave is not needed any more.
     pub fn save(&mut self, path: &Path) -> Result<(), SaveError> {
-        if self.is_own_file(path) {
-            self.replace(path)
-        } else {
-            storage::save_new(path, &self.game)?;
-            self.saved_to(path);
-            Ok(())
-        }
+        let version = match self.seen.filter(|_| self.is_own_file(path)) {
+            Some(seen) => storage::save_over_seen(path, &self.game, seen)?,
+            None => storage::save_new(path, &self.game)?,
+        };
+        self.saved_to(path, version);
+        Ok(())
     }
 
     /// Saves the game to `path`, replacing the file there (the player agreed to).
     pub fn replace(&mut self, path: &Path) -> Result<(), SaveError> {
-        storage::save_atomic(path, &self.game)?;
-        self.saved_to(path);
+        let version = storage::save_atomic(path, &self.game)?;
+        self.saved_to(path, version);
         Ok(())
     }
 
-    fn saved_to(&mut self, path: &Path) {
+    fn saved_to(&mut self, path: &Path, version: FileVersion) {
         self.file = Some(path.to_owned());
+        self.seen = Some(version);
         self.autosave.discard();
     }
 
@@ -397,6 +410,46 @@ mod tests {
         second.replace(&other).unwrap();
         assert_eq!(Session::load(&other).unwrap().moves(), second.moves());
         assert_eq!(second.file(), Some(other.as_path()));
+    }
+
+    #[test]
+    fn a_save_over_its_own_file_asks_when_another_game_wrote_it_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shared.json");
+        let new = |mv: &str| {
+            let mut s = Session::new(
+                Preset::Standard.rules(),
+                Position::start(),
+                Player::Human,
+                Player::Human,
+            );
+            s.play_text(mv).unwrap();
+            s
+        };
+        // Two copies of the game: the first saves under a name, the second is asked and
+        // replaces it.
+        let mut first = new("d2-c2");
+        let mut second = new("d2-e2");
+        first.save(&path).unwrap();
+        assert!(second.save(&path).unwrap_err().already_exists());
+        second.replace(&path).unwrap();
+        // The first saves again to what it takes for its own file: it is asked too.
+        first.play_text("d3-c3").unwrap();
+        let err = first.save(&path).unwrap_err();
+        assert!(err.changed_since_seen() && !err.already_exists(), "{err}");
+        assert!(err.to_string().contains("changed since"), "{err}");
+        assert_eq!(Session::load(&path).unwrap().moves(), second.moves());
+        // Agreed, it replaces the file, and later saves of its own go without a question.
+        first.replace(&path).unwrap();
+        first.play_text("d1-d2").unwrap();
+        first.save(&path).unwrap();
+        assert_eq!(Session::load(&path).unwrap().moves(), first.moves());
+        // A game loaded from the file is asked too once the file changes after the load.
+        let mut loaded = Session::load(&path).unwrap();
+        first.play_text("c4-c5").unwrap();
+        first.save(&path).unwrap();
+        loaded.play_text("e4-e5").unwrap();
+        assert!(loaded.save(&path).unwrap_err().changed_since_seen());
     }
 
     #[test]

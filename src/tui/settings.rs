@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::theme::ThemeName;
-use crate::game::storage::{SaveError, write_json_atomic};
+use crate::game::storage::{ReadError, SaveError, read_regular_file, write_json_atomic};
 use crate::game::{Player, TimeControl, unique_keys};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Preset;
@@ -131,20 +131,12 @@ impl SettingsFile {
 
 /// The settings in the file at `path`, `None` if there is no file, or why they cannot be read.
 fn read(path: &Path) -> Result<Option<Settings>, String> {
-    use std::io::Read;
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+    let bytes = match read_regular_file(path, MAX_BYTES) {
+        Ok((bytes, _)) => bytes,
+        Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.to_string()),
     };
-    let mut text = String::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| e.to_string())?;
-    if text.len() as u64 > MAX_BYTES {
-        return Err(format!("larger than {MAX_BYTES} bytes"));
-    }
-    parse(text.as_bytes()).map(Some)
+    parse(&bytes).map(Some)
 }
 
 /// The settings in the file's `bytes`, or why not, naming the field at fault (`clock: the main

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::listing::{self, SaveEntry, SaveKind};
-use super::{SaveError, compact_stamp, save_atomic, save_first_free};
+use super::{SaveError, compact_stamp, remove_stale_temporaries, save_atomic, save_first_free};
 use crate::game::{Game, Timestamp};
 
 /// The folder of autosaves, in the save folder.
@@ -80,8 +80,10 @@ impl Autosave {
     }
 
     /// Writes `game` to its autosave file in the autosave folder of `save_dir`, taking a new
-    /// name the first time (and pruning old finished autosaves then).
+    /// name the first time (and pruning old finished autosaves then). The temporary files of
+    /// saves killed mid-write go from the save folder and the autosave folder.
     pub fn write(&mut self, save_dir: &Path, game: &Game) -> Result<(), SaveError> {
+        remove_stale_temporaries(save_dir);
         if let Some(file) = &self.file {
             save_atomic(file, game)?;
         } else {
@@ -202,6 +204,35 @@ mod tests {
             .unwrap();
         let again = auto.file().unwrap();
         assert_eq!(super::super::load(again).unwrap().moves().len(), 3);
+    }
+
+    #[test]
+    fn an_autosave_cleans_the_save_folders_of_temporary_files_of_gone_writers_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let auto = dir.path().join(AUTOSAVE_DIR);
+        fs::create_dir_all(&auto).unwrap();
+        let old = SystemTime::now() - Duration::from_secs(2 * 86_400);
+        let me = std::process::id();
+        let file = |folder: &Path, name: String| {
+            let path = folder.join(name);
+            File::create(&path).unwrap().set_modified(old).unwrap();
+            path
+        };
+        // Ours, of an earlier process with this number (a day old): stale.
+        let ours = [
+            file(dir.path(), format!(".a.json.brandubh-{me}-1.tmp")),
+            file(&auto, format!(".b.json.brandubh-{me}-2.tmp")),
+        ];
+        // Not ours: no mark.
+        let theirs = [
+            file(dir.path(), format!(".a.json.{me}-1.tmp")),
+            file(&auto, format!(".b.json.{me}-2.tmp")),
+        ];
+        Autosave::new()
+            .write(dir.path(), &game(&["d2-c2"]))
+            .unwrap();
+        assert!(ours.iter().all(|p| !p.exists()), "{ours:?}");
+        assert!(theirs.iter().all(|p| p.exists()), "{theirs:?}");
     }
 
     fn modified(path: &Path) -> Option<SystemTime> {

@@ -1,5 +1,11 @@
-//! The temporary files of atomic saves, `.NAME.PID-N.tmp` beside the file they will become, and
-//! the removal of those left behind by writers that are gone (a save killed mid-write).
+//! The temporary files of atomic saves, `.NAME.brandubh-PID-N.tmp` beside the file they will
+//! become, and the removal of those left behind by writers that are gone (a save killed
+//! mid-write) from the program's own folders.
+//!
+//! Only a name with the marker `brandubh-`, which no other program makes, is taken for one of
+//! ours, and only in the folders the program owns (the save folder and its autosave folder):
+//! a folder a game is exported to, or saved to by a name typed, may hold files of other
+//! programs named alike (`.vimrc.99999-1.tmp`), and is never cleaned.
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
@@ -20,12 +26,15 @@ const DEAD_WRITER_GRACE: Duration = Duration::from_secs(60);
 /// Tells the temporary files of one process apart.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The mark of our temporary files, before the writer's process number.
+const MARKER: &str = "brandubh-";
+
 /// A fresh temporary file name in `dir` for a save that will be named `name`.
 pub(super) fn temp_path(dir: &Path, name: &OsStr) -> PathBuf {
     let mut temp = OsString::from(".");
     temp.push(name);
     temp.push(format!(
-        ".{}-{}.tmp",
+        ".{MARKER}{}-{}.tmp",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
@@ -37,7 +46,7 @@ pub(super) fn temp_path(dir: &Path, name: &OsStr) -> PathBuf {
 fn writer_pid(file_name: &str) -> Option<u32> {
     let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (target, tag) = inner.rsplit_once('.')?;
-    let (pid, n) = tag.split_once('-')?;
+    let (pid, n) = tag.strip_prefix(MARKER)?.split_once('-')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if target.is_empty() || !digits(n) || !digits(pid) {
         return None;
@@ -72,11 +81,11 @@ fn is_stale(pid: u32, age: Duration) -> bool {
 /// When this process last cleaned each folder of stale temporary files.
 static CLEANED: Mutex<Vec<(PathBuf, Instant)>> = Mutex::new(Vec::new());
 
-/// [`remove_stale`] at a save into `dir`, unless this process cleaned it less than
-/// [`DEAD_WRITER_GRACE`] ago: no file has become stale since (a dead writer's file must be
-/// that old to be judged), and a match saving a game a second reads the folder once a minute,
-/// not at every save.
-pub(super) fn remove_stale_at_save(dir: &Path) {
+/// [`remove_stale`] in `dir`, a folder of the program's own, at a save there, unless this
+/// process cleaned it less than [`DEAD_WRITER_GRACE`] ago: no file has become stale since (a
+/// dead writer's file must be that old to be judged), and a game autosaved at every move
+/// reads the folder once a minute, not at every save.
+pub(super) fn remove_stale_in_own_folder(dir: &Path) {
     let now = Instant::now();
     let due =
         CLEANED.lock().is_ok_and(
@@ -132,18 +141,23 @@ mod tests {
     fn temporary_names_carry_the_writer() {
         let path = temp_path(Path::new("/saves"), OsStr::new("game.json"));
         let name = path.file_name().unwrap().to_str().unwrap();
-        assert!(name.starts_with(".game.json."), "{name}");
+        assert!(name.starts_with(".game.json.brandubh-"), "{name}");
         assert_eq!(writer_pid(name), Some(std::process::id()));
-        assert_eq!(writer_pid(".a.b.json.12-3.tmp"), Some(12));
+        assert_eq!(writer_pid(".a.b.json.brandubh-12-3.tmp"), Some(12));
         for other in [
             "game.json",
             ".hidden",
-            "x.12-3.tmp",
-            "..12-3.tmp",
-            ".a.json.12.tmp",
-            ".a.json.x-3.tmp",
-            ".a.json.12-.tmp",
-            ".a.json.-3.tmp",
+            "x.brandubh-12-3.tmp",
+            "..brandubh-12-3.tmp",
+            ".a.json.brandubh-12.tmp",
+            ".a.json.brandubh-x-3.tmp",
+            ".a.json.brandubh-12-.tmp",
+            ".a.json.brandubh--3.tmp",
+            // Other programs' names, as the temporary files of older versions were.
+            ".a.json.12-3.tmp",
+            ".important.db.1234-7.tmp",
+            ".vimrc.99999-1.tmp",
+            ".a.json.other-12-3.tmp",
         ] {
             assert_eq!(writer_pid(other), None, "{other}");
         }
@@ -162,9 +176,17 @@ mod tests {
         let me = std::process::id();
         let minute = Duration::from_secs(60);
         let day = Duration::from_secs(24 * 60 * 60);
-        let live_fresh = aged(dir.path(), &format!(".a.json.{me}-1.tmp"), minute * 5);
-        let live_yesterday = aged(dir.path(), &format!(".c.json.{me}-3.tmp"), minute * 60 * 23);
-        let earlier_process = aged(dir.path(), &format!(".b.json.{me}-2.tmp"), day * 2);
+        let live_fresh = aged(
+            dir.path(),
+            &format!(".a.json.brandubh-{me}-1.tmp"),
+            minute * 5,
+        );
+        let live_yesterday = aged(
+            dir.path(),
+            &format!(".c.json.brandubh-{me}-3.tmp"),
+            minute * 60 * 23,
+        );
+        let earlier_process = aged(dir.path(), &format!(".b.json.brandubh-{me}-2.tmp"), day * 2);
         let unrelated = aged(dir.path(), "notes.tmp", day * 2);
         let hidden = aged(dir.path(), ".keep", day * 2);
         let save = aged(dir.path(), "c.json", day * 2);
@@ -187,19 +209,34 @@ mod tests {
         assert_eq!(process_alive(gone), Some(false));
         assert_eq!(process_alive(std::process::id()), Some(true));
         // Process 1 is alive in every PID namespace: its files stay, however old.
-        let other_live = aged(dir.path(), ".a.json.1-7.tmp", Duration::from_secs(600));
+        let other_live = aged(
+            dir.path(),
+            ".a.json.brandubh-1-7.tmp",
+            Duration::from_secs(600),
+        );
         let other_live_old = aged(
             dir.path(),
-            ".b.json.1-7.tmp",
+            ".b.json.brandubh-1-7.tmp",
             Duration::from_secs(3 * 24 * 60 * 60),
         );
         let gone_old = aged(
             dir.path(),
+            &format!(".a.json.brandubh-{gone}-7.tmp"),
+            Duration::from_secs(600),
+        );
+        let gone_new = aged(
+            dir.path(),
+            &format!(".a.json.brandubh-{gone}-8.tmp"),
+            Duration::ZERO,
+        );
+        // Without the marker it is another program's, whatever its number says.
+        let unmarked = aged(
+            dir.path(),
             &format!(".a.json.{gone}-7.tmp"),
             Duration::from_secs(600),
         );
-        let gone_new = aged(dir.path(), &format!(".a.json.{gone}-8.tmp"), Duration::ZERO);
         remove_stale(dir.path());
+        assert!(unmarked.exists(), "not ours");
         assert!(other_live.exists(), "a live writer's file is never touched");
         assert!(other_live_old.exists(), "not even an old one");
         assert!(!gone_old.exists(), "the writer is gone");
@@ -207,15 +244,15 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_is_cleaned_at_a_save_at_most_once_a_minute() {
+    fn an_own_folder_is_cleaned_at_a_save_at_most_once_a_minute() {
         let dir = tempfile::tempdir().unwrap();
         let me = std::process::id();
         let old = Duration::from_secs(2 * 24 * 60 * 60);
-        let first = aged(dir.path(), &format!(".a.json.{me}-901.tmp"), old);
-        remove_stale_at_save(dir.path());
+        let first = aged(dir.path(), &format!(".a.json.brandubh-{me}-901.tmp"), old);
+        remove_stale_in_own_folder(dir.path());
         assert!(!first.exists());
-        let second = aged(dir.path(), &format!(".a.json.{me}-902.tmp"), old);
-        remove_stale_at_save(dir.path());
+        let second = aged(dir.path(), &format!(".a.json.brandubh-{me}-902.tmp"), old);
+        remove_stale_in_own_folder(dir.path());
         assert!(second.exists(), "cleaned less than a minute ago");
         // A minute on, the next save cleans again.
         if let Ok(mut cleaned) = CLEANED.lock() {
@@ -225,7 +262,7 @@ mod tests {
                 }
             }
         }
-        remove_stale_at_save(dir.path());
+        remove_stale_in_own_folder(dir.path());
         assert!(!second.exists(), "a minute later");
     }
 }

@@ -81,15 +81,20 @@ impl App {
     }
 
     /// Enter in the save prompt: saves under the typed name if it is a valid one. A file of
-    /// that name other than the game's own is never replaced without a question; a failure
-    /// keeps the prompt open with the reason.
+    /// that name other than the game's own, or the game's own written by another program since
+    /// this game last read or wrote it, is never replaced without a question; a failure keeps
+    /// the prompt open with the reason.
     pub(super) fn confirm_save(&mut self, mut prompt: SavePrompt) -> Option<Overlay> {
         // The prompt shows why a name is refused.
         let (Ok(dir), Ok(name)) = (prompt.dir(), prompt.name()) else {
             return Some(Overlay::Save(prompt));
         };
         if !dir.is_dir() {
-            prompt.set_failure(format!("there is no folder {}", dir.display()));
+            prompt.set_failure(if dir.exists() {
+                format!("{} is a file, not a folder", dir.display())
+            } else {
+                format!("there is no folder {}", dir.display())
+            });
             return Some(Overlay::Save(prompt));
         }
         let path = name.path_in(&dir);
@@ -99,13 +104,14 @@ impl App {
                 self.leave_after_save(&prompt);
                 self.overlay.take()
             }
-            Err(e) if e.already_exists() => {
+            Err(e) if e.already_exists() || e.changed_since_seen() => {
                 let holds = session::describe(&path);
                 Some(Overlay::Question(Question::Overwrite(Box::new(
                     Overwrite {
                         prompt,
                         path,
                         holds,
+                        changed: e.changed_since_seen(),
                     },
                 ))))
             }

@@ -295,6 +295,91 @@ fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
 }
 
 #[test]
+fn a_game_too_large_to_save_is_not_saved_and_says_so() {
+    use crate::tui::panels::NOT_SAVED;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = crate::game::Game::new(
+        crate::rules::Preset::Standard.rules(),
+        crate::rules::Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    game.play_text("d2-e2").unwrap();
+    // More comment than a saved game holds (a record of a program without our limits).
+    game.set_comment(0, Some("a".repeat(1_100_000)));
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        resume: Some(Session::from_game(game)),
+        ..Config::default()
+    });
+    type_move(&mut app, "c4-c5");
+    let shown = screen(&mut app);
+    assert!(shown.contains(NOT_SAVED), "{shown}");
+    assert!(shown.contains("too large"), "{shown}");
+    app.update(Action::Quit);
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains("The game is NOT saved: the autosave"),
+        "{shown}"
+    );
+    assert!(!shown.contains("keeps it"), "{shown}");
+    // Nothing that would not load was left behind.
+    let autosaves = dir.path().join(crate::game::storage::AUTOSAVE_DIR);
+    let left: Vec<_> = std::fs::read_dir(&autosaves)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn saving_over_the_games_file_asks_when_another_copy_wrote_it_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-e2");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    let file = app.session().file().unwrap().to_owned();
+    // Another copy of the game, asked and agreeing, saves its own game under that name.
+    let mut other = Session::new(
+        crate::rules::Preset::Standard.rules(),
+        crate::rules::Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    other.play_text("d2-c2").unwrap();
+    other.replace(&file).unwrap();
+    // This one saves again to what it takes for its own file: it is asked first.
+    type_move(&mut app, "c4-c5");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Question);
+    let shown = screen(&mut app);
+    assert!(shown.contains("was written by another"), "{shown}");
+    app.update(Action::No);
+    assert_eq!(app.mode(), Mode::Text, "back to the prompt");
+    app.update(Action::Cancel);
+    let load = |file: &std::path::Path| crate::game::storage::load(file).unwrap();
+    assert_eq!(load(&file).moves(), other.moves(), "the other game is kept");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    app.update(Action::Yes);
+    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    assert_eq!(load(&file).moves(), app.session().moves());
+    // Its own file again, unchanged since: saved without a question.
+    type_move(&mut app, "d1-d2");
+    app.update(Action::Save);
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    assert_eq!(load(&file).moves().len(), 3);
+}
+
+#[test]
 fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     // The save folder is a file: nothing can be written in it.
@@ -308,7 +393,8 @@ fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
         ..Config::default()
     });
     type_move(&mut app, "d2-e2");
-    assert!(app.autosave_error.is_some());
+    let why = app.autosave_error.clone().unwrap();
+    assert_eq!(why, format!("{} is a file, not a folder", broken.display()));
     app.update(Action::Quit);
     let shown = screen(&mut app);
     assert!(
@@ -347,6 +433,29 @@ fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
     assert_eq!(crate::game::storage::load(&file).unwrap().moves().len(), 1);
     app.update(Action::Quit);
     assert!(app.should_quit(), "saved: no question");
+}
+
+#[test]
+fn a_save_into_a_file_taken_for_a_folder_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    type_move(&mut app, "d2-e2");
+    app.update(Action::Save);
+    // Up to the folder field, which gets the file's name.
+    app.update(Action::Move(Direction::Up));
+    for c in "/a-file".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm);
+    assert_eq!(app.mode(), Mode::Text, "the prompt stays");
+    let shown = screen(&mut app);
+    assert!(shown.contains("is a file, not a folder"), "{shown}");
 }
 
 #[test]
