@@ -811,7 +811,7 @@ impl fmt::Display for LoadErrorKind {
 mod tests {
     use super::*;
     use crate::game::analysis::MAX_LINE_PLIES;
-    use crate::game::{EngineKind, Level, MoveTime, Player, SideClock};
+    use crate::game::{EngineKind, Level, MoveTime, Player};
 
     /// The longest move in our notation: three captures (every side but the one the piece
     /// came from) and a two-character mark.
@@ -843,11 +843,19 @@ mod tests {
             level: Level::Max,
             time: Some(MoveTime::TenSeconds),
         };
-        let side = SideClock {
-            left_ms: u64::MAX,
-            periods: u32::MAX,
-            overtime: false,
-        };
+        // The longest clock the checks admit: every number at its largest, in overtime.
+        let side = serde_json::json!({"left_ms": u64::MAX, "periods": u32::MAX, "overtime": true});
+        let clock: Clocks = serde_json::from_value(serde_json::json!({
+            "control": {
+                "main_ms": u64::MAX,
+                "increment_ms": u64::MAX,
+                "periods": u32::MAX,
+                "period_ms": u64::MAX,
+            },
+            "attackers": side,
+            "defenders": side,
+        }))
+        .unwrap();
         let largest = SaveOut {
             format: FORMAT,
             version: VERSION,
@@ -866,16 +874,7 @@ mod tests {
             created: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
             updated: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
             analysis: Some((0..MAX_PLIES).map(|_| Some(largest_analysis())).collect()),
-            clock: Some(Clocks {
-                control: TimeControl {
-                    main_ms: u64::MAX,
-                    increment_ms: u64::MAX,
-                    periods: u32::MAX,
-                    period_ms: u64::MAX,
-                },
-                attackers: side,
-                defenders: side,
-            }),
+            clock: Some(clock),
         };
         let mut text = Vec::new();
         serde_json::to_writer_pretty(&mut text, &largest).unwrap();
