@@ -6,6 +6,7 @@
 
 mod analysis;
 mod arena;
+mod bench;
 mod eval;
 mod external;
 mod fill;
@@ -24,6 +25,7 @@ pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
     elo_difference, play_match,
 };
+pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
 pub use eval::{Features, Weights, features, weights};
 pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};
 pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
