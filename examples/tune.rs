@@ -48,7 +48,7 @@ const POLISH_PASSES: usize = 50;
 #[derive(Parser)]
 struct Args {
     /// The rules the games are played under.
-    #[arg(long, value_enum, default_value_t = Preset::Standard)]
+    #[arg(long, value_parser = brandubh::cli::preset_parser(), default_value_t = Preset::Standard)]
     rules: Preset,
     /// Self-play games.
     #[arg(long, default_value_t = 2000)]
