@@ -35,7 +35,7 @@ mod tables;
 mod threats;
 mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Squares};
 pub use moves::{IllegalMove, MAX_MOVES, Move, MoveList};
 pub use notation::{AnnotatedMove, EndMark, InfoMark, MoveText, ParseMoveError, RecordEntry};
 pub use opentafl::{

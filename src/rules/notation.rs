@@ -43,7 +43,7 @@ pub struct AnnotatedMove {
 impl fmt::Display for AnnotatedMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.mv)?;
-        for (i, sq) in self.captured.enumerate() {
+        for (i, sq) in self.captured.iter().enumerate() {
             write!(f, "{}{sq}", if i == 0 { 'x' } else { '/' })?;
         }
         if let Some(mark) = self.mark {

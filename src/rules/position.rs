@@ -141,7 +141,7 @@ impl Position {
         ];
         pieces
             .into_iter()
-            .flat_map(|(piece, bb)| bb.map(move |sq| piece_key(piece, sq)))
+            .flat_map(|(piece, bb)| bb.iter().map(move |sq| piece_key(piece, sq)))
             .fold(side_key(self.side), |k, p| k ^ p)
     }
 
@@ -206,6 +206,7 @@ impl Position {
     /// Whether the side to move has any legal move.
     pub fn has_moves(&self) -> bool {
         self.pieces(self.side)
+            .iter()
             .any(|sq| !self.destinations_of(sq).is_empty())
     }
 

@@ -254,7 +254,7 @@ impl fmt::Display for MoveError {
             Self::Parse(e) => write!(f, "{e}"),
             Self::Illegal(e) => write!(f, "illegal move: {e}"),
             Self::WrongCaptures { written, actual } => {
-                let names: Vec<String> = written.map(|s| s.to_string()).collect();
+                let names: Vec<String> = written.iter().map(|s| s.to_string()).collect();
                 let listed = if names.is_empty() {
                     "no captures".to_owned()
                 } else {
