@@ -165,7 +165,7 @@ impl Position {
 
     /// Calls `f(from, destinations)` for each piece of the side to move that can move.
     #[inline]
-    pub fn for_each_piece_moves(&self, mut f: impl FnMut(Square, Bitboard)) {
+    pub(crate) fn for_each_piece_moves(&self, mut f: impl FnMut(Square, Bitboard)) {
         for from in self.pieces(self.side) {
             let to = self.destinations_of(from);
             if !to.is_empty() {
@@ -291,7 +291,7 @@ impl Position {
     }
 
     /// Whether the king stands on a corner.
-    pub const fn king_escaped(&self) -> bool {
+    pub(crate) const fn king_escaped(&self) -> bool {
         !Bitboard::from_bits(self.king.bits() & Bitboard::CORNERS.bits()).is_empty()
     }
 
