@@ -32,6 +32,7 @@ pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
 pub use pacing::Pacer;
 pub use random::RandomAi;
 pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
+pub use tt::MAX_TT_MB;
 
 /// Scores are game-layer data (analyses save them); the search reports them.
 pub use crate::game::Score;

@@ -126,7 +126,8 @@ pub struct SearchAi {
 }
 
 impl SearchAi {
-    /// The engine at `level` with a transposition table of `tt_megabytes` MB. The seed drives
+    /// The engine at `level` with a transposition table of `tt_megabytes` MB (at most
+    /// [`MAX_TT_MB`](super::MAX_TT_MB)). The seed drives
     /// the controlled randomness of the lower levels: each root move gets a random bonus of up
     /// to 1.5 soldiers at `easy` and 0.6 at `medium` (never added to a win or a loss).
     pub fn new(level: Level, seed: u64, tt_megabytes: usize) -> SearchAi {
