@@ -11,35 +11,33 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use brandubh::ai::{BENCH_CASES, BenchCase, signature};
+use brandubh::ai::{BenchCase, bench, signature};
 
 fn main() -> ExitCode {
     let start = Instant::now();
-    let mut results = Vec::with_capacity(BENCH_CASES.len());
-    for case in &BENCH_CASES {
-        let result = match case.run() {
-            Ok(result) => result,
-            Err(e) => {
-                eprintln!("bench: case \"{}\" under {}: {e}", case.name, case.preset);
-                return ExitCode::FAILURE;
-            }
-        };
+    let results = match bench() {
+        Ok(results) => results,
+        Err(e) => {
+            eprintln!("bench: a case is not a legal game: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let elapsed = start.elapsed();
+    for result in &results {
         let BenchCase {
             name,
             preset,
             depth,
             ..
-        } = case;
+        } = result.case;
+        let preset = preset.name();
         let best = result.best.map_or("-".to_owned(), |mv| mv.to_string());
         let score = result.score.map_or("-".to_owned(), |s| s.to_string());
-        let preset = preset.name();
         println!(
             "{name:<28} {preset:<9} depth {depth:>2} nodes {:>9} best {best:<6} score {score}",
             result.nodes
         );
-        results.push(result);
     }
-    let elapsed = start.elapsed();
     let nodes = signature(&results);
     #[allow(clippy::cast_precision_loss)]
     let nps = nodes as f64 / elapsed.as_secs_f64().max(1e-9);

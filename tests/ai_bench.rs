@@ -5,7 +5,7 @@
 use brandubh::ai::{bench, signature};
 
 /// The signature of the search as it stands.
-const SIGNATURE: u64 = 430_267;
+const SIGNATURE: u64 = 499_303;
 
 #[test]
 fn the_search_signature_is_unchanged() {

@@ -1,8 +1,9 @@
 //! The search's signature, a "bench" number as Stockfish keeps one: a fixed set of positions
-//! under several presets, each searched to a fixed depth by a fresh engine. The total of the
-//! nodes visited changes with any change to what the search visits (its pruning, ordering,
-//! evaluation, table) and with nothing else: not the machine, not the time. A change meant to
-//! be a pure speed-up keeps it; any other change to the search moves it.
+//! under several presets, searched to fixed depths in a fixed order by one engine, fresh at
+//! the start. The total of the nodes visited changes with any change to what the search visits
+//! (its pruning, ordering, evaluation, table, what it keeps from one search to the next) and
+//! with nothing else: not the machine, not the time. A change meant to be a pure speed-up or a
+//! clean-up keeps it; any other change to the search moves it.
 //!
 //! `cargo run --release --example bench` prints it with each case's figures; the test
 //! `tests/ai_bench.rs` pins it.
@@ -38,82 +39,53 @@ const GAME_1_REPEATED: &str = "d6-b6 d3-f3 d2-f2xf3 d5-d6 f4-f3 c4-c7 b6-c6 d4-d
                                d1-e1 e6-e5 e1-d1 e5-e6";
 const GAME_2: &str = "d2-g2 d3-g3xg2 d1-d3 e4-e2 d6-e6 e2-d2xd3 e6-e2 d5-g5xg4 b4-b3 g5-f5";
 
-/// The cases of the signature: the start, positions from games and an ending with a repeated
-/// position, under every preset (`walker` and `fellhuhn` play alike at the start).
+/// The cases of the signature, in the order searched: the start, positions from games and an
+/// ending with a repeated position, under every preset (`walker` and `fellhuhn` play alike at
+/// the start). Cases under one preset follow each other, so that the engine's table and
+/// history carry over between them as in a game; a change of preset makes it forget both.
 pub const BENCH_CASES: [BenchCase; 12] = [
-    BenchCase {
-        name: "start",
-        preset: Preset::Standard,
-        moves: "",
-        depth: 6,
-    },
-    BenchCase {
-        name: "start",
-        preset: Preset::Nielsen,
-        moves: "",
-        depth: 5,
-    },
-    BenchCase {
-        name: "start",
-        preset: Preset::Fellhuhn,
-        moves: "",
-        depth: 5,
-    },
-    BenchCase {
-        name: "start",
-        preset: Preset::OpenTafl,
-        moves: "",
-        depth: 5,
-    },
-    BenchCase {
-        name: "game 1, 12 plies",
-        preset: Preset::Standard,
-        moves: GAME_1,
-        depth: 6,
-    },
-    BenchCase {
-        name: "game 1, 12 plies",
-        preset: Preset::Nielsen,
-        moves: GAME_1,
-        depth: 6,
-    },
-    BenchCase {
-        name: "game 2, 10 plies",
-        preset: Preset::Fellhuhn,
-        moves: GAME_2,
-        depth: 6,
-    },
-    BenchCase {
-        name: "game 2, 10 plies",
-        preset: Preset::OpenTafl,
-        moves: GAME_2,
-        depth: 6,
-    },
-    BenchCase {
-        name: "game 1, an ending repeated",
-        preset: Preset::Standard,
-        moves: GAME_1_REPEATED,
-        depth: 8,
-    },
-    BenchCase {
-        name: "game 1, an ending repeated",
-        preset: Preset::Walker,
-        moves: GAME_1_REPEATED,
-        depth: 8,
-    },
-    BenchCase {
-        name: "game 1, an ending repeated",
-        preset: Preset::Fellhuhn,
-        moves: GAME_1_REPEATED,
-        depth: 8,
-    },
-    BenchCase {
-        name: "game 1, an ending repeated",
-        preset: Preset::OpenTafl,
-        moves: GAME_1_REPEATED,
-        depth: 8,
-    },
+    case("start", Preset::Standard, "", 6),
+    case("game 1, 12 plies", Preset::Standard, GAME_1, 6),
+    case(
+        "game 1, an ending repeated",
+        Preset::Standard,
+        GAME_1_REPEATED,
+        8,
+    ),
+    case("start", Preset::Nielsen, "", 5),
+    case("game 1, 12 plies", Preset::Nielsen, GAME_1, 6),
+    case(
+        "game 1, an ending repeated",
+        Preset::Walker,
+        GAME_1_REPEATED,
+        8,
+    ),
+    case("start", Preset::Fellhuhn, "", 5),
+    case("game 2, 10 plies", Preset::Fellhuhn, GAME_2, 6),
+    case(
+        "game 1, an ending repeated",
+        Preset::Fellhuhn,
+        GAME_1_REPEATED,
+        8,
+    ),
+    case("start", Preset::OpenTafl, "", 5),
+    case("game 2, 10 plies", Preset::OpenTafl, GAME_2, 6),
+    case(
+        "game 1, an ending repeated",
+        Preset::OpenTafl,
+        GAME_1_REPEATED,
+        8,
+    ),
 ];
+
+const fn case(name: &'static str, preset: Preset, moves: &'static str, depth: u32) -> BenchCase {
+    BenchCase {
+        name,
+        preset,
+        moves,
+        depth,
+    }
+}
 
 /// What the search of a case found.
 #[derive(Clone, Eq, PartialEq, Debug)]
@@ -130,7 +102,7 @@ pub struct BenchResult {
 
 impl BenchCase {
     /// The game the case's moves lead to, under its preset.
-    pub fn state(&self) -> Result<GameState, MoveError> {
+    fn state(&self) -> Result<GameState, MoveError> {
         let mut state = GameState::start(self.preset.rules());
         for text in self.moves.split_whitespace() {
             state.play_text(text)?;
@@ -138,10 +110,9 @@ impl BenchCase {
         Ok(state)
     }
 
-    /// The case searched by a fresh engine (`max`, the default table size) to its depth.
-    pub fn run(&self) -> Result<BenchResult, MoveError> {
+    /// The case searched by `engine` to its depth.
+    fn run(&self, engine: &mut SearchAi) -> Result<BenchResult, MoveError> {
         let state = self.state()?;
-        let mut engine = SearchAi::new(Level::Max, 0, DEFAULT_TT_MB);
         let stop = AtomicBool::new(false);
         let mut last = None;
         let best = engine.choose(&state, &Limits::depth(self.depth), &stop, &mut |info| {
@@ -156,9 +127,14 @@ impl BenchCase {
     }
 }
 
-/// Every case of [`BENCH_CASES`], run in order.
+/// Every case of [`BENCH_CASES`] searched in order by one engine, fresh at the start (`max`,
+/// the default table size).
 pub fn bench() -> Result<Vec<BenchResult>, MoveError> {
-    BENCH_CASES.iter().map(BenchCase::run).collect()
+    let mut engine = SearchAi::new(Level::Max, 0, DEFAULT_TT_MB);
+    BENCH_CASES
+        .iter()
+        .map(|case| case.run(&mut engine))
+        .collect()
 }
 
 /// The signature: the nodes of every result, added up.
