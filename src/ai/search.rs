@@ -155,10 +155,11 @@ impl SearchAi {
         }
     }
 
-    /// The engine searching with `params` instead of [`SearchParams::DEFAULT`].
+    /// The engine searching with `params` instead of [`SearchParams::DEFAULT`], each brought
+    /// into its range.
     #[must_use]
-    pub const fn with_params(mut self, params: SearchParams) -> SearchAi {
-        self.params = params;
+    pub fn with_params(mut self, params: SearchParams) -> SearchAi {
+        self.params = params.clamped();
         self
     }
 
@@ -607,7 +608,7 @@ impl<'a> Searcher<'a> {
         if !self.can_abort {
             return;
         }
-        let clock_due = self.nodes % POLL_INTERVAL == 0;
+        let clock_due = self.nodes.is_multiple_of(POLL_INTERVAL);
         if self.nodes >= self.max_nodes
             || clock_due
                 && (self.stop.load(Ordering::Relaxed)
@@ -829,10 +830,8 @@ impl<'a> Searcher<'a> {
             0
         } else if depth >= p.deep_reduction_depth && index >= p.deep_reduction_move {
             2
-        } else if depth >= p.reduction_depth && index >= p.reduction_move {
-            1
         } else {
-            0
+            i32::from(depth >= p.reduction_depth && index >= p.reduction_move)
         }
     }
 
