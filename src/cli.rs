@@ -14,7 +14,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::builder::Styles;
+use clap::builder::{PossibleValue, PossibleValuesParser, Styles, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -56,7 +56,7 @@ pub enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
     /// Rule preset.
-    #[arg(long, value_enum, default_value_t = Preset::Standard)]
+    #[arg(long, value_parser = preset_parser(), default_value_t = Preset::Standard)]
     pub rules: Preset,
     /// Start position string, rank 1 first, e.g. "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".
     #[arg(long, value_name = "POS")]
@@ -73,6 +73,33 @@ impl RulesArgs {
                 .map_err(|e| CliError::new(format!("--position \"{}\": {e}", excerpt(text))))?,
         };
         Ok((self.rules.rules(), position))
+    }
+}
+
+/// The parser of `--rules`: a preset by its name, each listed in the help with what sets it
+/// apart. The rules engine knows nothing of the command line; this is its view of [`Preset`].
+pub fn preset_parser() -> impl TypedValueParser<Value = Preset> {
+    let values =
+        Preset::ALL.map(|preset| PossibleValue::new(preset.name()).help(preset_help(preset)));
+    // The names were checked against the possible values: every one is found.
+    PossibleValuesParser::new(values).map(|name| {
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.name() == name)
+            .unwrap_or_default()
+    })
+}
+
+/// A preset's line in the help of `--rules`.
+const fn preset_help(preset: Preset) -> &'static str {
+    match preset {
+        Preset::Standard => "The weak-king rules of the common English rules page (the default)",
+        Preset::Walker => {
+            "Damian Walker's 2011 rules, based on Fetlar: the king taken by two anywhere"
+        }
+        Preset::Nielsen => "Aage Nielsen's reconstruction: the king safe on the edge",
+        Preset::Fellhuhn => "The Fellhuhn Brandubh app: the king taken by two, surrounding wins",
+        Preset::OpenTafl => "OpenTafl's built-in Brandub rules: repetition draws",
     }
 }
 

@@ -58,7 +58,11 @@ fn perft_rejects_bad_input_in_one_line() {
     assert!(message.len() < 200, "{message}");
     let message = failure(&["replay", "--moves", &huge]);
     assert!(message.len() < 200, "{message}");
-    assert!(failure(&["perft", "--depth", "2", "--rules", "chess"]).contains("chess"));
+    assert_eq!(
+        failure(&["perft", "--depth", "2", "--rules", "chess"]),
+        "brandubh: invalid value 'chess' for '--rules <RULES>' [possible values: standard, \
+         walker, nielsen, fellhuhn, opentafl]"
+    );
     assert!(failure(&["perft"]).contains("--depth"));
 }
 
@@ -192,4 +196,22 @@ fn replay_reports_the_first_bad_move_with_its_number() {
         failure(&["replay", "--moves", &after_end]),
         "brandubh: move 9 \"a2-a3\": illegal move: the game is over"
     );
+}
+
+#[test]
+fn rules_are_named_presets_each_with_a_line_of_help() {
+    for preset in ["standard", "walker", "nielsen", "fellhuhn", "opentafl"] {
+        let out = success(&["replay", "--rules", preset, "--moves", "d1-c1", "--json"]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["rules"], preset);
+    }
+    let help = success(&["perft", "--help"]);
+    assert!(help.contains("[default: standard]"), "{help}");
+    for line in [
+        "- standard: The weak-king rules of the common English rules page (the default)",
+        "- nielsen:  Aage Nielsen's reconstruction: the king safe on the edge",
+        "- opentafl: OpenTafl's built-in Brandub rules: repetition draws",
+    ] {
+        assert!(help.contains(line), "{line}\n{help}");
+    }
 }

@@ -18,7 +18,7 @@ use crate::tui::{
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayArgs {
     /// Rule preset (skips the new-game screen).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = super::preset_parser())]
     pub rules: Option<Preset>,
     /// Who plays the attackers: human, ai, ai:LEVEL (easy|medium|hard|max), ai:max:TIME
     /// (1s|3s|10s a move; on a clock, the clock decides) or random.

@@ -108,7 +108,11 @@ impl fmt::Display for Outcome {
 /// attackers' move, where the rules have it) the defenders encircled. `captured` is what the
 /// move took. Repetition and "no legal move" are decided by [`GameState`](super::GameState).
 #[inline]
-pub fn decided_by_move(rules: &Rules, after: &Position, captured: Bitboard) -> Option<Outcome> {
+pub(crate) fn decided_by_move(
+    rules: &Rules,
+    after: &Position,
+    captured: Bitboard,
+) -> Option<Outcome> {
     let mover = after.side_to_move().opponent();
     match mover {
         Side::Attackers => {
@@ -128,7 +132,7 @@ pub fn decided_by_move(rules: &Rules, after: &Position, captured: Bitboard) -> O
 
 /// The outcome of a set-up position before any move: king missing or on a corner, the
 /// defenders to move while encircled, or the side to move without a legal move.
-pub fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
+pub(crate) fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
     let side = position.side_to_move();
     if position.king().is_none() {
         Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
@@ -145,7 +149,7 @@ pub fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
 
 /// Whether the last position of `history` (oldest first) occurs there for the third time.
 #[inline]
-pub fn is_third_occurrence(history: &[Position]) -> bool {
+pub(crate) fn is_third_occurrence(history: &[Position]) -> bool {
     history
         .split_last()
         .is_some_and(|(current, earlier)| occurrences_before(earlier, current) >= 2)
@@ -169,7 +173,7 @@ pub(crate) fn occurrences_before(earlier: &[Position], position: &Position) -> u
 
 /// What the rules decide when the last move created a third occurrence; `side_to_move` is
 /// the side to move in the repeated position.
-pub const fn repetition_outcome(rules: &Rules, side_to_move: Side) -> Outcome {
+pub(crate) const fn repetition_outcome(rules: &Rules, side_to_move: Side) -> Outcome {
     let winner = match rules.repetition {
         Repetition::MoverLoses => Some(side_to_move),
         Repetition::SideToMoveLoses => Some(side_to_move.opponent()),

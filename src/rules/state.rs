@@ -206,12 +206,16 @@ fn info_error(
     after: &Position,
     rules: &Rules,
 ) -> Option<MoveError> {
-    let mark = written.info?;
-    let holds = match mark {
-        InfoMark::KingThreatened => !after.king_capture_moves(rules).is_empty(),
-        InfoMark::KingCanEscape => !after.king_open_corners().is_empty(),
-    };
-    (!holds).then_some(MoveError::WrongInfo { mark, actual: done })
+    match written.info? {
+        InfoMark::KingThreatened => after
+            .king_capture_moves(rules)
+            .is_empty()
+            .then_some(MoveError::WrongThreatMark(done)),
+        InfoMark::KingCanEscape => after
+            .king_open_corners()
+            .is_empty()
+            .then_some(MoveError::WrongEscapeMark(done)),
+    }
 }
 
 /// Why a written move cannot be played.
@@ -239,13 +243,10 @@ pub enum MoveError {
         /// What stands there before the move.
         actual: Option<Piece>,
     },
-    /// An information mark (`+`, `-`) that does not hold after the move.
-    WrongInfo {
-        /// The mark written.
-        mark: InfoMark,
-        /// The move.
-        actual: AnnotatedMove,
-    },
+    /// `+` written, but after the move the attackers cannot capture the king with one move.
+    WrongThreatMark(AnnotatedMove),
+    /// `-` written, but after the move the king has no open line to a corner.
+    WrongEscapeMark(AnnotatedMove),
 }
 
 impl fmt::Display for MoveError {
@@ -254,7 +255,7 @@ impl fmt::Display for MoveError {
             Self::Parse(e) => write!(f, "{e}"),
             Self::Illegal(e) => write!(f, "illegal move: {e}"),
             Self::WrongCaptures { written, actual } => {
-                let names: Vec<String> = written.map(|s| s.to_string()).collect();
+                let names: Vec<String> = written.iter().map(|s| s.to_string()).collect();
                 let listed = if names.is_empty() {
                     "no captures".to_owned()
                 } else {
@@ -288,17 +289,11 @@ impl fmt::Display for MoveError {
                     None => write!(f, "{letter}{square} written, but {square} is empty"),
                 }
             }
-            Self::WrongInfo {
-                mark: InfoMark::KingThreatened,
-                actual,
-            } => write!(
+            Self::WrongThreatMark(actual) => write!(
                 f,
                 "\"+\" written, but after {actual} the attackers cannot capture the king with one move"
             ),
-            Self::WrongInfo {
-                mark: InfoMark::KingCanEscape,
-                actual,
-            } => write!(
+            Self::WrongEscapeMark(actual) => write!(
                 f,
                 "\"-\" written, but after {actual} the king has no open line to a corner"
             ),
