@@ -1,6 +1,6 @@
 //! Game records on top of the rules engine: who plays, the moves, undo/redo and saving.
 //!
-//! A [`Game`] is saved as JSON ([`Game::to_json`], format in README.md) and loaded by
+//! A [`Game`] is saved as JSON ([`Game::to_json`], format in docs/formats.md) and loaded by
 //! replaying every move ([`Game::from_json`]); [`import`] reads the records of other programs
 //! (OpenTafl's `.otg`, move records) and writes `.otg`; [`storage`] loads any of them, writes
 //! files atomically and finds the save folder.

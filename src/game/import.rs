@@ -1,5 +1,5 @@
 //! Game records written by other programs, and export for them: OpenTafl game records
-//! (`.otg`, summarised in README.md), and plain move records in our notation, OpenTafl's
+//! (`.otg`, summarised in docs/formats.md), and plain move records in our notation, OpenTafl's
 //! (`Ke5-e1`, `+`, `-`, `---`) or the archive's (`e2-d2xc2xd3`, `timeout`).
 //!
 //! Which kind a file is, is decided by its content ([`detect`]), so every command that accepts

@@ -1,4 +1,4 @@
-//! The JSON save format, version 1, and its validation on load (README.md, "Save format").
+//! The JSON save format, version 1, and its validation on load (docs/formats.md, "Save format").
 
 use std::fmt;
 use std::io::{self, Write};
