@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod naive;
+pub mod rss;
 
 use brandubh::rules::{
     AnnotatedMove, Bitboard, GameState, Move, Outcome, Position, Preset, Side, Square,
