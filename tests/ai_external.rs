@@ -3,6 +3,8 @@
 //! move or think too long lose, with the reason in the record.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::time::Duration;
 
 use brandubh::ai::{EngineSpec, Failure, GameResult, MatchConfig, play_match};
@@ -55,19 +57,8 @@ fn this_programs_otep_engine_plays_a_match() {
 
 #[cfg(unix)]
 mod failing {
-    use std::os::unix::fs::PermissionsExt;
-    use std::path::PathBuf;
-
+    use super::common::engine::script;
     use super::*;
-
-    /// A shell script as an engine, in a fresh folder that lives as long as the test.
-    fn script(body: &str) -> (tempfile::TempDir, PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("engine.sh");
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        (dir, path)
-    }
 
     /// One game of the script (first, attackers) against the random mover.
     fn one_game(body: &str) -> GameResult {

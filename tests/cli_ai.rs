@@ -246,3 +246,55 @@ fn match_runs_into_one_folder_never_replace_a_file() {
     let file = v["games"][0]["file"].as_str().unwrap();
     assert!(file.ends_with("game-009.json"), "{file}");
 }
+
+/// `brandubh match ARGS` started with its output piped.
+fn start_match(args: &[&str]) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .arg("match")
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// An engine that moves a4-a2 when asked, then writes `status` lines, many of them.
+#[cfg(unix)]
+const FLOODING_ENGINE: &str = "echo hello
+while read line; do
+  case \"$line\" in
+    play*) echo 'move a4-a2'; yes 'status flooding' | head -n 3000000;;
+    goodbye) exit 0;;
+  esac
+done";
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_flooding_its_output_keeps_the_match_memory_flat() {
+    /// The peak resident set allowed, in KiB.
+    const BOUND_KIB: u64 = 40 * 1024;
+    let (_dir, engine) = common::engine::script(FLOODING_ENGINE);
+    let engine = format!("otep:{}", engine.display());
+    // It floods while the search thinks, and after the game as it is told goodbye.
+    let mut child = start_match(&[
+        "--attackers",
+        &engine,
+        "--defenders",
+        "search:max",
+        "--time",
+        "500ms",
+        "--games",
+        "1",
+        "--max-plies",
+        "2",
+        "--opening-plies",
+        "0",
+    ]);
+    let (status, peak) = common::rss::wait_with_peak(&mut child);
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut text).unwrap();
+    assert!(status.success(), "{text}");
+    assert!(text.contains("draw adjudicated in 2 plies"), "{text}");
+    assert!(peak < BOUND_KIB, "peak resident set {peak} KiB");
+}

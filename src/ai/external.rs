@@ -7,6 +7,10 @@
 //! An engine that crashes, says `error -1`, answers with an illegal move, or takes more than
 //! [`SLOWNESS_ALLOWED`] times its budget gives no move; [`Ai::failure`] says why, and the
 //! match scores the game as its loss.
+//!
+//! What is kept of an engine's output is bounded: lines over [`MAX_LINE_BYTES`](crate::lines::MAX_LINE_BYTES) are skipped,
+//! and at most [`LINES_KEPT`] lines wait to be read (while the other engine thinks, say); an
+//! engine that writes more waits on its pipe.
 
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -30,6 +34,8 @@ pub const SLOWNESS_ALLOWED: u32 = 3;
 const HELLO_TIME: Duration = Duration::from_secs(5);
 /// How long an engine has to exit after `goodbye` before it is killed.
 const GOODBYE_TIME: Duration = Duration::from_millis(500);
+/// Lines of an engine's output kept until they are read, at most.
+const LINES_KEPT: usize = 16;
 /// How often a wait for the engine looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(20);
 
@@ -101,7 +107,7 @@ impl ExternalAi {
             let _ = child.kill();
             return Err(Failure::Crashed("no pipes to the engine".to_owned()).into());
         };
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(LINES_KEPT);
         thread::spawn(move || {
             let mut output = BufReader::new(stdout);
             let mut bytes = Vec::new();

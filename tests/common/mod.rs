@@ -7,6 +7,8 @@
 )]
 
 pub mod cli;
+#[cfg(unix)]
+pub mod engine;
 pub mod naive;
 pub mod rss;
 
