@@ -298,3 +298,57 @@ fn an_engine_flooding_its_output_keeps_the_match_memory_flat() {
     assert!(text.contains("draw adjudicated in 2 plies"), "{text}");
     assert!(peak < BOUND_KIB, "peak resident set {peak} KiB");
 }
+
+/// Whether process `pid` has ended (a zombie has: it only waits to be reaped).
+#[cfg(target_os = "linux")]
+fn ended(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(") ").next().unwrap().starts_with('Z')
+    })
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn what_an_engine_starts_ends_with_the_match() {
+    // Each engine leaves a process behind and says where; the first exits when told goodbye,
+    // the second does not and is killed.
+    let engine = |reply: &str, goodbye: &str| {
+        common::engine::script(&format!(
+            "sleep 1234 >/dev/null 2>&1 &
+echo $! > \"$(dirname \"$0\")/left\"
+echo hello
+while read line; do
+  case \"$line\" in
+    play*) echo 'move {reply}';;
+    goodbye) {goodbye};;
+  esac
+done"
+        ))
+    };
+    let (first_dir, first) = engine("a4-a2", "exit 0");
+    let (second_dir, second) = engine("d3-c3", ":");
+    let text = success(&[
+        "match",
+        "--attackers",
+        &format!("otep:{}", first.display()),
+        "--defenders",
+        &format!("otep:{}", second.display()),
+        "--games",
+        "1",
+        "--max-plies",
+        "2",
+        "--opening-plies",
+        "0",
+    ]);
+    assert!(text.contains("draw adjudicated in 2 plies"), "{text}");
+    let left: Vec<String> = [first_dir, second_dir]
+        .iter()
+        .map(|dir| std::fs::read_to_string(dir.path().join("left")).unwrap())
+        .map(|pid| pid.trim().to_owned())
+        .collect();
+    let running: Vec<&String> = left.iter().filter(|pid| !ended(pid)).collect();
+    for pid in &running {
+        let _ = std::process::Command::new("kill").arg(pid).status();
+    }
+    assert!(running.is_empty(), "still running: {running:?}");
+}
