@@ -22,7 +22,7 @@ use std::time::Duration;
 pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
-    elo_difference, play_match,
+    UnplayableRules, elo_difference, play_match,
 };
 pub use eval::{Features, Weights, features, weights};
 pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};

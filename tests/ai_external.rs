@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use brandubh::ai::{EngineSpec, Failure, GameResult, MatchConfig, play_match};
@@ -26,6 +28,18 @@ fn config(first: &str, second: &str, games: u32) -> MatchConfig {
     }
 }
 
+/// The games of the match `config`, in order.
+fn games_of(config: &MatchConfig) -> Vec<GameResult> {
+    let mut games = Vec::new();
+    play_match(config, &AtomicBool::new(false), &mut |game| {
+        games.push(game);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    games.sort_by_key(|g| g.index);
+    games
+}
+
 /// The game's record read back from its save text, as any later reader sees it.
 fn reread(game: &Game) -> Game {
     Game::from_json(&game.to_json()).unwrap()
@@ -37,7 +51,7 @@ fn this_programs_otep_engine_plays_a_match() {
         "otep:{} otep --level medium",
         env!("CARGO_BIN_EXE_brandubh")
     );
-    let games = play_match(&config(&engine, "search:medium", 2), &mut |_| {});
+    let games = games_of(&config(&engine, "search:medium", 2));
     assert_eq!(games.len(), 2);
     for game in &games {
         assert_eq!(game.forfeit, None, "game {}: {}", game.index, game.outcome);
@@ -64,7 +78,7 @@ mod failing {
     fn one_game(body: &str) -> GameResult {
         let (_dir, path) = script(body);
         let engine = format!("otep:{}", path.display());
-        let mut games = play_match(&config(&engine, "random", 1), &mut |_| {});
+        let mut games = games_of(&config(&engine, "random", 1));
         games.pop().unwrap()
     }
 
@@ -135,10 +149,7 @@ mod failing {
     fn a_command_that_cannot_start_loses() {
         let game = one_game("");
         assert!(game.forfeit.is_some());
-        let missing = play_match(
-            &config("otep:/nonexistent/engine", "random", 1),
-            &mut |_| {},
-        );
+        let missing = games_of(&config("otep:/nonexistent/engine", "random", 1));
         let failure = missing[0].forfeit.as_ref().unwrap().to_string();
         assert!(
             failure.contains("cannot start \"/nonexistent/engine\""),

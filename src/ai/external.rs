@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use super::{Ai, Failure, Limits, SearchInfo};
 use crate::lines::read_line;
-use crate::quote::excerpt;
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, Move, MoveText, Outcome, Position, Rules, Side, position_record, rules_string,
 };
@@ -250,7 +250,7 @@ impl ExternalAi {
 
 impl Ai for ExternalAi {
     fn name(&self) -> String {
-        format!("otep:{}", self.command)
+        otep_name(&self.command)
     }
 
     /// The engine's move within the limits' time (or [`DEFAULT_MOVE_TIME`]); no progress is
@@ -367,6 +367,12 @@ fn kill(child: &mut Child) {
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// The name of the engine `command` starts, as matches show it: `otep:COMMAND`, with control
+/// characters escaped (it is safe to print).
+pub(crate) fn otep_name(command: &str) -> String {
+    format!("otep:{}", escaped(command, MESSAGE_CHARS))
 }
 
 /// The move that leads from `before` to `after` under `rules` (consecutive positions of a

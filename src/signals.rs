@@ -1,12 +1,14 @@
-//! The signals that end the program (SIGTERM, SIGHUP, SIGQUIT, and SIGINT sent with `kill`; a
-//! Ctrl-C typed in the game is a key, since the terminal is raw). Their default action would
-//! kill the game on the spot, leaving the terminal raw, in the alternate screen, with the
-//! cursor hidden and mouse reporting on. Instead each one only raises a flag, which the event
-//! loop reads between two polls: it autosaves, leaves the loop so the terminal is restored, and
-//! the program exits with 128 + the signal's number, as if killed.
+//! The signals that end the program (SIGTERM, SIGHUP, SIGQUIT, and SIGINT: Ctrl-C, or sent
+//! with `kill`; a Ctrl-C typed in the terminal game is a key, since the terminal is raw),
+//! caught while the terminal game or a match runs. Their default action would kill the program
+//! on the spot: the game would leave the terminal raw, in the alternate screen, with the cursor
+//! hidden and mouse reporting on; a match would leave its engines, each in a process group of
+//! its own, running. Instead each one only raises a flag, which the program reads between two
+//! steps: the game autosaves and leaves its loop so the terminal is restored, a match stops and
+//! ends its engines; then the program exits with 128 + the signal's number, as if killed.
 //!
-//! A second signal, when the first has not ended the game (stuck writing to a dead terminal),
-//! exits at once with the same code; so does any of them once the game is over.
+//! A second signal, when the first has not ended the program (stuck writing to a dead
+//! terminal), exits at once with the same code; so does any of them once the work is over.
 
 use std::io;
 use std::sync::Arc;
@@ -23,8 +25,8 @@ const CAUGHT: [i32; 4] = [SIGTERM, SIGHUP, SIGQUIT, SIGINT];
 #[cfg(not(unix))]
 const CAUGHT: [i32; 2] = [SIGTERM, SIGINT];
 
-/// The ending signals, caught while the game runs.
-pub(super) struct Signals {
+/// The ending signals, caught while the terminal game or a match runs.
+pub(crate) struct Signals {
     /// The number of the last signal received, 0 before any.
     received: Arc<AtomicUsize>,
     /// Whether the next signal exits at once.
@@ -33,7 +35,7 @@ pub(super) struct Signals {
 
 impl Signals {
     /// Catches the ending signals from now on.
-    pub(super) fn catch() -> io::Result<Signals> {
+    pub(crate) fn catch() -> io::Result<Signals> {
         let received = Arc::new(AtomicUsize::new(0));
         let armed = Arc::new(AtomicBool::new(false));
         for signal in CAUGHT {
@@ -46,8 +48,13 @@ impl Signals {
         Ok(Signals { received, armed })
     }
 
+    /// Set once an ending signal has come: work stops by it.
+    pub(crate) fn raised(&self) -> &AtomicBool {
+        &self.armed
+    }
+
     /// The signal received, if any.
-    pub(super) fn received(&self) -> Option<i32> {
+    pub(crate) fn received(&self) -> Option<i32> {
         match self.received.load(Ordering::SeqCst) {
             0 => None,
             n => i32::try_from(n).ok(),
@@ -56,7 +63,7 @@ impl Signals {
 }
 
 impl Drop for Signals {
-    /// Once the game is over, an ending signal ends the program at once.
+    /// Once the work is over, an ending signal ends the program at once.
     fn drop(&mut self) {
         self.armed.store(true, Ordering::SeqCst);
     }
