@@ -253,6 +253,7 @@ fn match_runs_into_one_folder_never_replace_a_file() {
 }
 
 /// `brandubh match ARGS` started with its output piped.
+#[cfg(unix)]
 fn start_match(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .arg("match")
@@ -280,7 +281,7 @@ fn match_with_peak(args: &[&str]) -> (ExitStatus, String, u64) {
 }
 
 /// An engine that moves a4-a2 when asked, then writes `status` lines, many of them.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 const FLOODING_ENGINE: &str = "echo hello
 while read line; do
   case \"$line\" in

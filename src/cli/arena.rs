@@ -60,7 +60,7 @@ pub struct MatchArgs {
     /// Numbering continues after the files there; no file is ever replaced.
     #[arg(long, value_name = "DIR")]
     pub save_dir: Option<PathBuf>,
-    /// Print one JSON object instead of lines.
+    /// Print one JSON object instead of lines (its games written as they end).
     #[arg(long)]
     pub json: bool,
 }
@@ -156,7 +156,8 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<ExitCode, Cli
     let mut failure = None;
     let mut written = 0;
     let summary = play_match(&config, signals.raised(), &mut |game| {
-        match report.game(&game, written, out) {
+        let reported = report.game(&game, written, out);
+        match reported {
             Ok(()) => {
                 written += 1;
                 ControlFlow::Continue(())
