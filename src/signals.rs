@@ -9,6 +9,10 @@
 //!
 //! A second signal, when the first has not ended the program (stuck writing to a dead
 //! terminal), exits at once with the same code; so does any of them once the work is over.
+//!
+//! A signal the program was started with ignored (SIGHUP under `nohup`, SIGINT for a job a
+//! script starts in the background) stays ignored: it is not caught. Linux says which are;
+//! elsewhere every one is caught.
 
 use std::io;
 use std::sync::Arc;
@@ -34,11 +38,12 @@ pub(crate) struct Signals {
 }
 
 impl Signals {
-    /// Catches the ending signals from now on.
+    /// Catches the ending signals from now on, but those ignored until now.
     pub(crate) fn catch() -> io::Result<Signals> {
         let received = Arc::new(AtomicUsize::new(0));
         let armed = Arc::new(AtomicBool::new(false));
-        for signal in CAUGHT {
+        let ignored = ignored();
+        for signal in CAUGHT.into_iter().filter(|&s| !ignored(s)) {
             // In this order: the exit checks `armed` before the same signal sets it.
             flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&armed))?;
             flag::register(signal, Arc::clone(&armed))?;
@@ -60,6 +65,28 @@ impl Signals {
             n => i32::try_from(n).ok(),
         }
     }
+}
+
+/// Which signals are ignored, as the kernel says: the `SigIgn` mask of `/proc/self/status`,
+/// bit `n - 1` for signal `n`.
+#[cfg(target_os = "linux")]
+fn ignored() -> impl Fn(i32) -> bool {
+    let mask = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let hex = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+            u64::from_str_radix(hex.trim(), 16).ok()
+        })
+        .unwrap_or(0);
+    move |signal| {
+        u32::try_from(signal - 1).is_ok_and(|bit| mask.checked_shr(bit).is_some_and(|m| m & 1 == 1))
+    }
+}
+
+/// Which signals are ignored: unknown here, so none.
+#[cfg(not(target_os = "linux"))]
+fn ignored() -> impl Fn(i32) -> bool {
+    |_| false
 }
 
 impl Drop for Signals {

@@ -619,3 +619,47 @@ while read line; do :; done",
     assert!(text.contains(": 0 games, "), "the results so far: {text}");
     assert!(gone, "what the engine started is still running");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_the_match_was_started_ignoring_stays_ignored() {
+    // As `nohup` starts it: SIGHUP ignored.
+    let mut child = Command::new("sh")
+        .args(["-c", "trap '' HUP; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_brandubh"))
+        .args([
+            "match",
+            "--attackers",
+            "random",
+            "--defenders",
+            "random",
+            "--games",
+            "1000000",
+            "--max-plies",
+            "4",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    assert!(lines.next().unwrap().unwrap().starts_with("game 1: "));
+    let signal = |name: &str| {
+        let sent = Command::new("kill")
+            .args([name, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    };
+    signal("-HUP");
+    // It plays on: a thousand more games (the few lines written before it took the signal
+    // cannot be that many).
+    for _ in 0..1000 {
+        let line = lines.next().unwrap().unwrap();
+        assert!(line.starts_with("game "), "stopped by SIGHUP: {line}");
+    }
+    signal("-TERM");
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    assert_eq!(child.wait().unwrap().code(), Some(128 + 15), "{rest:?}");
+}
