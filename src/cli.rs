@@ -163,11 +163,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         // The terminal game writes to the terminal, not to `out`.
         None => return play::run(&cli.play),
         Some(Command::Play(args)) => return play::run(&args),
+        // A match stopped by a signal ends as if killed by it.
+        Some(Command::Match(args)) => return arena::run(&args, out),
         Some(Command::Perft(args)) => perft::run(&args, out),
         Some(Command::Replay(args)) => replay::run(&args, out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),
         Some(Command::Export(args)) => export::run(&args, out),
-        Some(Command::Match(args)) => arena::run(&args, out),
         Some(Command::Otep(args)) => otep::run(&args, out),
     }?;
     out.flush()?;

@@ -20,7 +20,6 @@ mod review;
 mod screens;
 mod session;
 pub mod settings;
-mod signals;
 mod text;
 mod theme;
 mod worker;
@@ -35,7 +34,7 @@ use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
 use self::events::Events;
-use self::signals::Signals;
+use crate::signals::Signals;
 
 pub use app::{App, Config};
 pub use input::{Action, Direction, Mode};
