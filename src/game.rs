@@ -21,7 +21,7 @@ pub(crate) mod unique_keys;
 
 pub use analysis::{
     AnalysisError, MAX_LINE_PLIES, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS,
-    Thresholds, classify,
+    Thresholds, classify, may_be_only_move,
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
