@@ -119,7 +119,11 @@ fn a_move_that_loses_is_never_an_only_move() {
     assert!(!ply.only_move);
     assert_eq!(ply.mark(), "");
     for (i, ply) in plies.iter().enumerate() {
-        assert!(!(ply.only_move && ply.score_after.is_loss()), "ply {}", i + 1);
+        assert!(
+            !(ply.only_move && ply.score_after.is_loss()),
+            "ply {}",
+            i + 1
+        );
     }
 }
 
@@ -137,7 +141,9 @@ fn a_saved_only_move_that_loses_is_read_as_not_one() {
         depth: 5,
     };
     game.set_analysis(12, &ply).unwrap();
-    let text = game.to_json().replace("\"only_move\": false", "\"only_move\": true");
+    let text = game
+        .to_json()
+        .replace("\"only_move\": false", "\"only_move\": true");
     assert!(text.contains("\"only_move\": true"), "{text}");
     let loaded = Game::from_json(&text).unwrap();
     assert_eq!(loaded.analysis()[12].as_ref(), Some(&ply));
@@ -147,7 +153,9 @@ fn a_saved_only_move_that_loses_is_read_as_not_one() {
         ..ply
     };
     game.set_analysis(12, &held).unwrap();
-    let text = game.to_json().replace("\"only_move\": false", "\"only_move\": true");
+    let text = game
+        .to_json()
+        .replace("\"only_move\": false", "\"only_move\": true");
     let loaded = Game::from_json(&text).unwrap();
     assert!(loaded.analysis()[12].as_ref().unwrap().only_move);
 }

@@ -166,6 +166,31 @@ fn illegal_attempts_are_explained() {
 }
 
 #[test]
+fn opentafl_notation_is_read_at_the_move_prompt() {
+    // Piece letters keep their case (`T` a defender, `K` the king); squares may be upper case,
+    // joined or spaced.
+    let mut app = App::new(hot_seat());
+    play_all(&mut app, "a4-a3 Te4-e6 A3A2 Kd4e4");
+    type_move(&mut app, "ta2 a3");
+    type_move(&mut app, "Ke4-e1");
+    let moves: Vec<String> = app
+        .session()
+        .moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        moves,
+        ["a4-a3", "e4-e6", "a3-a2", "d4-e4", "a2-a3", "e4-e1"]
+    );
+    // A letter that names the wrong piece is refused by the move, not read as a square.
+    type_move(&mut app, "Ta3-a2");
+    let status = app.status().unwrap();
+    assert_eq!(status.tone, Tone::Error);
+    assert!(!status.text.contains("not a square"), "{}", status.text);
+}
+
+#[test]
 fn game_over_banner() {
     let mut app = App::new(hot_seat());
     play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
