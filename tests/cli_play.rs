@@ -90,6 +90,39 @@ fn games_to_continue_must_exist_and_be_valid() {
 }
 
 #[test]
+fn a_file_of_no_kind_read_is_named_for_what_it_is_not() {
+    // Saves, OpenTafl records and move records are all read: garbage is none of them, not
+    // merely "not valid JSON".
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("notes.txt");
+    std::fs::write(&garbage, "\n  hello d1-c1\n").unwrap();
+    let file = garbage.to_str().unwrap();
+    let expected = format!(
+        "brandubh: {file}: not a saved game, an OpenTafl record or a move record: \
+         line 2 column 3: \"hello\" starts none of them\n"
+    );
+    let (code, stderr) = run(&["play", "--load", file], dir.path());
+    assert_eq!((code, stderr.as_str()), (Some(2), expected.as_str()));
+    for args in [
+        vec!["replay", file],
+        vec!["analyze", file],
+        vec!["analyze", file, "--game"],
+        vec!["export", file, "--format", "otg"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            (out.status.code(), stderr.as_str()),
+            (Some(2), expected.as_str()),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn the_save_folder_flag_overrides_the_environment() {
     let env_dir = tempfile::tempdir().unwrap();
     let flag_dir = tempfile::tempdir().unwrap();

@@ -589,6 +589,16 @@ pub enum LoadErrorKind {
         /// Column (in characters) of the first bad byte, from 1.
         column: usize,
     },
+    /// The file starts like none of the kinds of game file read (a save, an OpenTafl record,
+    /// a move record; see [`super::import::read`]).
+    Unrecognised {
+        /// Line of its first word, from 1.
+        line: usize,
+        /// Column of its first word, from 1.
+        column: usize,
+        /// Its first word.
+        word: String,
+    },
     /// The text is not JSON.
     Syntax {
         /// Line, from 1.
@@ -713,6 +723,12 @@ impl fmt::Display for LoadErrorKind {
             Self::NotUtf8 { line, column } => {
                 write!(f, "line {line} column {column}: not UTF-8 text")
             }
+            Self::Unrecognised { line, column, word } => write!(
+                f,
+                "not a saved game, an OpenTafl record or a move record: line {line} column \
+                 {column}: \"{}\" starts none of them",
+                excerpt(word)
+            ),
             Self::Syntax {
                 line,
                 column,
