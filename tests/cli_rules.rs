@@ -132,6 +132,27 @@ fn replay_of_a_repetition_under_three_presets() {
         assert_eq!(out.len(), 9);
         assert_eq!(out[8], result, "{preset}");
     }
+    // In words: the defenders' e5-e4 made the start position occur a third time.
+    let whys = [
+        ("standard", "threefold repetition by the defenders"),
+        (
+            "fellhuhn",
+            "threefold repetition by the defenders; the attackers began the cycle",
+        ),
+        ("opentafl", "threefold repetition by the defenders"),
+        (
+            "nielsen",
+            "threefold repetition by the defenders, which loses for the defenders",
+        ),
+    ];
+    for (preset, why) in whys {
+        let out = success(&["replay", "--rules", preset, "--moves", moves, "--json"]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["why"], why, "{preset}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&success(&["replay", "--moves", "d1-c1", "--json"])).unwrap();
+    assert_eq!(json["why"], serde_json::Value::Null);
 }
 
 #[test]

@@ -404,7 +404,7 @@ fn bad_records_are_refused_with_their_line() {
             &fs::read_to_string(data("otg/commented.otg"))
                 .unwrap()
                 .replace("[result:1]", "[result:-1]"),
-            "line 6: the result tag says -1, but the moves end the game with \"attackers king-captured\"",
+            "line 6: the result tag says -1 (the defenders win), but the moves end the game with \"attackers king-captured\"",
         ),
         (
             &format!("[result:2]\n{RULES}\n"),

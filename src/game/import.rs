@@ -15,7 +15,7 @@ use super::save::{MAX_PLIES, check_comments, line_column};
 use super::{Game, LoadError, LoadErrorKind, Player};
 use crate::quote::{EXCERPT_CHARS, excerpt};
 use crate::rules::{
-    IllegalMove, MoveError, Position, Preset, RecordEntry, RulesStringError, SetupError,
+    IllegalMove, MoveError, Position, Preset, RecordEntry, RulesStringError, SetupError, Side,
 };
 
 pub use export::{ExportError, to_otg};
@@ -267,6 +267,8 @@ pub enum RecordErrorKind {
     ResultMismatch {
         /// The `result` tag.
         tag: String,
+        /// The winner the tag names, or `None` for a draw.
+        winner: Option<Side>,
         /// The end of the game after the moves.
         replayed: crate::rules::Outcome,
     },
@@ -312,10 +314,18 @@ impl fmt::Display for RecordErrorKind {
                 "result tag \"{}\": expected 1 (attackers win), 0 (draw), -1 (defenders win) or ?",
                 excerpt(value)
             ),
-            Self::ResultMismatch { tag, replayed } => write!(
-                f,
-                "the result tag says {tag}, but the moves end the game with \"{replayed}\""
-            ),
+            Self::ResultMismatch {
+                tag,
+                winner,
+                replayed,
+            } => {
+                let meaning =
+                    winner.map_or_else(|| "a draw".to_owned(), |w| format!("the {w} win"));
+                write!(
+                    f,
+                    "the result tag says {tag} ({meaning}), but the moves end the game with \"{replayed}\""
+                )
+            }
             Self::TurnNumber { expected, found } => write!(
                 f,
                 "turn \"{}\" where turn {expected}. was expected",

@@ -212,6 +212,7 @@ fn apply_result(
         if replayed.winner != winner {
             return Err(RecordErrorKind::ResultMismatch {
                 tag: value.to_owned(),
+                winner,
                 replayed,
             });
         }
