@@ -69,6 +69,10 @@ fn bad_players_and_conflicting_options_are_refused() {
     one_line_failure(&["--load", "x.json", "--resume"], "cannot be used with");
     one_line_failure(&["--clock", "5x"], "\"5x\" is not a time control");
     one_line_failure(
+        &["--clock", "0s"],
+        "\"0s\" is not a time control: the main time must be more than zero",
+    );
+    one_line_failure(
         &["--load", "x.json", "--clock", "5m"],
         "cannot be used with",
     );
