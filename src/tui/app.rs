@@ -70,6 +70,9 @@ pub struct Config {
     pub settings_file: SettingsFile,
     /// Why the settings file was not used, shown on the status line at the start.
     pub settings_warning: Option<String>,
+    /// A note shown on the status line at the start, if nothing else is (the game the command
+    /// line started, and that it is remembered).
+    pub start_note: Option<String>,
 }
 
 impl Default for Config {
@@ -88,6 +91,7 @@ impl Default for Config {
             settings: Settings::default(),
             settings_file: SettingsFile::none(),
             settings_warning: None,
+            start_note: None,
         }
     }
 }
@@ -225,8 +229,14 @@ impl App {
                     tone: Tone::Warning,
                 });
             }
-            // The command line's choices (theme, ASCII, bell) are remembered at once.
+            // The command line's choices (theme, ASCII, bell, a game) are remembered at once.
             None => app.remember(),
+        }
+        if let (None, Some(note)) = (&app.status, config.start_note) {
+            app.status = Some(Status {
+                text: note,
+                tone: Tone::Info,
+            });
         }
         app
     }
