@@ -16,6 +16,7 @@ mod schema;
 mod score;
 mod start;
 pub mod storage;
+mod tags;
 mod time;
 pub(crate) mod unique_keys;
 
@@ -34,4 +35,5 @@ pub use save::{
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use start::{StartError, check_start, parse_start};
+pub use tags::{MAX_TAG_CHARS, Tag, TagError, Tags};
 pub use time::{ParseTimestampError, Timestamp};

@@ -185,6 +185,7 @@ const CORPUS: &[(&str, Check, &str)] = &[
     ("deeply-nested-unclosed.json", |k| matches!(k, LoadErrorKind::TooDeep { line: 1, .. }), "nested too deeply"),
     ("invalid-utf8.json", |k| matches!(k, LoadErrorKind::NotUtf8 { line: 8, column: 6 }), "line 8 column 6: not UTF-8 text"),
     ("utf16.json", |k| matches!(k, LoadErrorKind::NotUtf8 { line: 1, column: 1 }), "not UTF-8 text"),
+    ("tags-control-character.json", |k| matches!(k, LoadErrorKind::Field { line: 41, .. }), "site: \"Dublin\\u{1b}[2J\" holds a control character"),
     ("clock-overtime-no-periods.json", |k| matches!(k, LoadErrorKind::Field { line: 45, .. }), "the attackers' clock has no overtime period left but 20000 ms in it"),
     ("clock-zero-main-time.json", |k| matches!(k, LoadErrorKind::Field { line: 33, .. }), "the main time must be more than zero"),
     ("analysis-length.json", |k| matches!(k, LoadErrorKind::AnalysisLength { entries: 2, moves: 16 }), "analysis: 2 entries for 16 moves"),
