@@ -192,6 +192,9 @@ impl Tags {
     }
 }
 
+/// The pattern of a tag's value in the JSON Schema: no control character.
+const ONE_LINE: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
+
 /// The tags as a save holds them; each is checked by [`Tags::set`] when read.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -199,29 +202,29 @@ impl Tags {
 struct TagsFields {
     /// The event the game was played at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_TAG_CHARS))]
+    #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     event: Option<String>,
     /// Where the game was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_TAG_CHARS))]
+    #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     site: Option<String>,
     /// When the game was played, as the record wrote it, where that is not a day `created`
     /// can hold (`2016.??.??`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_TAG_CHARS))]
+    #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     date: Option<String>,
     /// The name of the attackers' player, where a record named a person (`players` says
     /// who plays: a human).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_TAG_CHARS))]
+    #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     attackers: Option<String>,
     /// The name of the defenders' player, likewise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_TAG_CHARS))]
+    #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     defenders: Option<String>,
     /// Who wrote the comments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = MAX_TAG_CHARS))]
+    #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     annotator: Option<String>,
 }
 
