@@ -5,6 +5,7 @@ mod analyze;
 mod analyze_game;
 mod arena;
 mod export;
+mod help;
 mod otep;
 mod perft;
 mod play;
@@ -23,7 +24,7 @@ use crate::rules::{Position, Preset, Rules};
 /// Brandubh, the Irish 7×7 tafl game.
 #[derive(Parser, Debug)]
 #[command(name = "brandubh", version, about, long_about = None)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, disable_help_subcommand = true)]
 pub struct Cli {
     /// What to do; without a command, the terminal game starts (as `brandubh play`).
     #[command(subcommand)]
@@ -50,6 +51,8 @@ pub enum Command {
     Match(arena::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
     Otep(otep::OtepArgs),
+    /// Print this message or the help of the given command.
+    Help(help::HelpArgs),
 }
 
 /// The rule preset and start position shared by several commands.
@@ -170,6 +173,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Analyze(args)) => analyze::run(&args, out),
         Some(Command::Export(args)) => export::run(&args, out),
         Some(Command::Otep(args)) => otep::run(&args, out),
+        Some(Command::Help(args)) => help::run(&args, out),
     }?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -16,12 +16,13 @@ mod schema;
 mod score;
 mod start;
 pub mod storage;
+mod tags;
 mod time;
 pub(crate) mod unique_keys;
 
 pub use analysis::{
     AnalysisError, MAX_LINE_PLIES, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS,
-    Thresholds, classify,
+    Thresholds, classify, may_be_only_move,
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
@@ -34,4 +35,5 @@ pub use save::{
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use start::{StartError, check_start, parse_start};
+pub use tags::{MAX_TAG_CHARS, Tag, TagError, Tags};
 pub use time::{ParseTimestampError, Timestamp};

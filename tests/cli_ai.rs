@@ -50,6 +50,13 @@ fn analyze_refuses_bad_input() {
     assert!(failure(&["analyze", "--time", "5x"]).contains("\"5x\" is not a duration"));
     assert!(failure(&["analyze", "--position", "/7/7/7/7/7/7/7/ a"]).contains("game is over"));
     failure(&["analyze", "--time", "1s", "--depth", "3"]);
+    // A finished game says how it ended, in words: who repeated.
+    let repeated = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/games/repetition.json");
+    assert_eq!(
+        failure(&["analyze", repeated]),
+        "brandubh: nothing to analyze: the game is over (defenders repetition: threefold \
+         repetition by the attackers)"
+    );
 }
 
 #[test]

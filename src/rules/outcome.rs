@@ -92,6 +92,52 @@ impl Outcome {
             reason,
         }
     }
+
+    /// Why the game ended, in words for people: `the king was captured`, `the defenders have
+    /// no move`. A repetition names the side that made the position occur a third time,
+    /// `last_mover` (the side whose move ended the game), and, where the rules make someone
+    /// else lose, who and why: `threefold repetition by the attackers; the defenders began
+    /// the cycle`.
+    ///
+    /// ```
+    /// use brandubh::rules::{Outcome, Preset, Reason, Side};
+    ///
+    /// let standard = Preset::Standard.rules();
+    /// let won = Outcome::win(Side::Defenders, Reason::Repetition);
+    /// assert_eq!(won.why(&standard, Side::Attackers), "threefold repetition by the attackers");
+    /// let fellhuhn = Preset::Fellhuhn.rules();
+    /// assert_eq!(
+    ///     won.why(&fellhuhn, Side::Defenders),
+    ///     "threefold repetition by the defenders; the attackers began the cycle"
+    /// );
+    /// let escaped = Outcome::win(Side::Defenders, Reason::KingEscaped);
+    /// assert_eq!(escaped.why(&standard, Side::Defenders), "the king escaped to a corner");
+    /// ```
+    pub fn why(self, rules: &Rules, last_mover: Side) -> String {
+        let loser = self.winner.map_or(last_mover.opponent(), Side::opponent);
+        match self.reason {
+            Reason::KingEscaped => "the king escaped to a corner".to_owned(),
+            Reason::KingCaptured => "the king was captured".to_owned(),
+            Reason::Encircled => "the defenders are encircled".to_owned(),
+            Reason::NoMoves => format!("the {loser} have no move"),
+            Reason::Repetition => {
+                let by = format!("threefold repetition by the {last_mover}");
+                match (rules.repetition, self.winner) {
+                    (Repetition::SideToMoveLoses, Some(_)) => {
+                        format!("{by}; the {loser} began the cycle")
+                    }
+                    (Repetition::DefendersLose, Some(_)) => {
+                        format!("{by}, which loses for the defenders")
+                    }
+                    _ => by,
+                }
+            }
+            Reason::Agreement => "agreed by both players".to_owned(),
+            Reason::Resignation => format!("the {loser} resigned"),
+            Reason::Time => format!("the {loser} ran out of time"),
+            Reason::Adjudicated => "adjudicated".to_owned(),
+        }
+    }
 }
 
 impl fmt::Display for Outcome {

@@ -66,6 +66,13 @@ impl GameState {
         self.outcome
     }
 
+    /// Why the game is over, in words ([`Outcome::why`]), if it is; a repetition was made by
+    /// the side whose move ended the game.
+    pub fn outcome_why(&self) -> Option<String> {
+        let last_mover = self.position().side_to_move().opponent();
+        self.outcome.map(|o| o.why(&self.rules, last_mover))
+    }
+
     /// Whether the game is over.
     pub const fn is_over(&self) -> bool {
         self.outcome.is_some()
