@@ -105,7 +105,7 @@ fn match_adjudicates_a_draw_at_the_ply_cap() {
         assert!(line.ends_with("draw adjudicated in 3 plies"), "{line}");
     }
     assert!(
-        text.contains("random as attackers: 0 wins, 1 draws, 0 losses"),
+        text.contains("random as attackers: 0 wins, 1 draw, 0 losses"),
         "{text}"
     );
 }

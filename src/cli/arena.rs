@@ -324,8 +324,17 @@ fn check_writable(dir: &Path) -> io::Result<()> {
     fs::remove_file(&probe)
 }
 
+/// A side's record in words, each count with its noun in the right number (`1 win, 0 draws,
+/// 2 losses`).
 fn record_text(r: SideRecord) -> String {
-    format!("{} wins, {} draws, {} losses", r.wins, r.draws, r.losses)
+    let counted =
+        |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{}, {}, {}",
+        counted(r.wins, "win", "wins"),
+        counted(r.draws, "draw", "draws"),
+        counted(r.losses, "loss", "losses")
+    )
 }
 
 fn elo_text(elo: Option<(f64, Option<f64>)>) -> String {
