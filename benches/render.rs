@@ -7,14 +7,14 @@ use std::path::Path;
 use std::time::Duration;
 
 use brandubh::ai::{Budget, Limits};
-use brandubh::tui::{Action, App, Config, Direction, Session};
+use brandubh::tui::{Action, Config, Direction, Runtime, Session};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 /// A game in progress with a piece selected, so that every kind of mark is drawn.
-fn game_in_progress() -> App {
-    let mut app = App::new(Config {
+fn game_in_progress() -> Runtime {
+    let mut app = Runtime::new(Config {
         skip_setup: true,
         ..Config::default()
     });
@@ -49,9 +49,9 @@ fn bench_frame(c: &mut Criterion) {
 
 /// The analysed game of the tests in review at its 9th ply, with an analysis of an hour a
 /// position under way on the worker thread (its progress bar drawn too).
-fn review_while_analysing() -> App {
+fn review_while_analysing() -> Runtime {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analysed/ai-game.json");
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         resume: Some(Session::load(&path).expect("the analysed fixture")),
         analysis_budgets: vec![Budget::Limits(Limits::time(Duration::from_secs(3600)))],
         ..Config::default()

@@ -1,5 +1,6 @@
 //! The state of the terminal game and its update function: every [`Action`] changes the state
-//! here, without a terminal, so that all of it can be tested directly.
+//! here, without a terminal, so that all of it can be tested directly. What the world must do
+//! (search, ring the bell) is returned as [`Effect`]s, for the runtime to carry out.
 
 mod ai;
 mod analysis;
@@ -22,6 +23,7 @@ use self::warnings::Warnings;
 use super::ascii;
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{self, BudgetChoice, Leaving, Question, SavePrompt, SavesList};
+use super::effect::Effect;
 use super::input::{Action, Direction, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
@@ -156,8 +158,8 @@ pub struct App {
     /// The choices remembered, as last written.
     settings: Settings,
     settings_file: SettingsFile,
-    /// Whether the bell is to ring (once) after this frame.
-    ring: bool,
+    /// What the world is to do, returned by the handler running.
+    effects: Vec<Effect>,
     quit: bool,
     size: Rect,
 }
@@ -204,7 +206,7 @@ impl App {
             bell: config.settings.bell,
             settings: config.settings,
             settings_file: config.settings_file,
-            ring: false,
+            effects: Vec::new(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
@@ -279,8 +281,18 @@ impl App {
         }
     }
 
-    /// Applies one action.
-    pub fn update(&mut self, action: Action) {
+    /// What the world is to do since last asked (after [`App::new`], what the start asks).
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Applies one action; returns what the world is to do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        self.apply(action);
+        self.take_effects()
+    }
+
+    fn apply(&mut self, action: Action) {
         if action == Action::Interrupt {
             self.quit = true;
             return;

@@ -197,6 +197,7 @@ mod tests {
     use crate::game::storage::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
     use crate::game::{EngineKind, Game, Level, Player};
     use crate::rules::{Position, Side};
+    use crate::tui::effect::Effect;
     use crate::tui::input::{Action, Direction, Mode};
     use crate::tui::session::{Session, Storage};
 
@@ -340,10 +341,16 @@ mod tests {
         app.update(Action::Review);
         assert_eq!(app.mode(), Mode::Review);
         assert!(app.ai.thinking.is_none(), "the AI's search was stopped");
-        assert!(!app.tick(std::time::Instant::now() + app.ai.pace.delay()));
+        let later = std::time::Instant::now() + app.ai.pace.delay();
+        assert_eq!(app.tick(later), []);
         assert!(app.ai.thinking.is_none());
+        assert_eq!(app.next_tick(), None, "nothing to wait for");
         app.update(Action::Review);
-        assert!(app.tick(std::time::Instant::now() + app.ai.pace.delay()));
+        let searches = app.tick(later);
+        assert!(
+            matches!(searches[..], [Effect::Search { .. }]),
+            "{searches:?}"
+        );
         assert!(
             app.ai.thinking.is_some(),
             "the AIs play on after the review"

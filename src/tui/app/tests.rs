@@ -10,6 +10,8 @@ use super::*;
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::Move;
+use crate::tui::effect::Effect;
+use crate::tui::runtime::Runtime;
 use crate::tui::worker::{JobId, Report};
 
 /// The random mover, for games the AI plays on both sides.
@@ -29,7 +31,12 @@ fn defenders_search(app: &App, id: JobId, started: Instant) -> Thinking {
 }
 
 fn against_ai() -> App {
-    App::new(Config {
+    App::new(against_ai_config())
+}
+
+/// A person (the attackers) against the AI (hard).
+fn against_ai_config() -> Config {
+    Config {
         attackers: Player::Human,
         defenders: Player::Ai {
             engine: EngineKind::Search,
@@ -38,7 +45,7 @@ fn against_ai() -> App {
         },
         skip_setup: true,
         ..Config::default()
-    })
+    }
 }
 
 #[test]
@@ -75,45 +82,45 @@ fn ai_thinking_shows_its_search() {
 
 #[test]
 fn the_ai_answers_and_undo_goes_back_to_the_persons_turn() {
-    let mut app = against_ai();
-    app.update(Action::StartTyping);
+    let mut rt = Runtime::new(against_ai_config());
+    rt.update(Action::StartTyping);
     for c in "d2-e2".chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
+    rt.update(Action::Confirm);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while app.session.moves().len() < 2 {
+    while rt.app.session.moves().len() < 2 {
         assert!(Instant::now() < deadline, "the AI did not answer");
-        app.tick(Instant::now());
+        rt.tick(Instant::now()).unwrap();
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert_eq!(app.session.side_to_move(), Side::Attackers);
-    assert!(app.status().unwrap().text.starts_with("the AI played"));
-    app.update(Action::Undo);
-    assert_eq!(app.session.moves().len(), 0, "both moves taken back");
-    assert!(app.ai.thinking.is_none());
+    assert_eq!(rt.app.session.side_to_move(), Side::Attackers);
+    assert!(rt.app.status().unwrap().text.starts_with("the AI played"));
+    rt.update(Action::Undo);
+    assert_eq!(rt.app.session.moves().len(), 0, "both moves taken back");
+    assert!(rt.app.ai.thinking.is_none());
 }
 
 #[test]
 fn a_hint_is_marked_and_undo_cancels_a_search() {
-    let mut app = against_ai();
-    app.update(Action::Hint);
+    let mut rt = Runtime::new(against_ai_config());
+    rt.update(Action::Hint);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while app.hint.is_none() {
+    while rt.app.hint.is_none() {
         assert!(Instant::now() < deadline, "no hint");
-        app.tick(Instant::now());
+        rt.tick(Instant::now()).unwrap();
         std::thread::sleep(Duration::from_millis(5));
     }
-    let hint = app.hint.unwrap();
-    assert!(app.session.state().check_move(hint).is_ok());
-    assert_eq!(app.marks().hint, Some(hint));
+    let hint = rt.app.hint.unwrap();
+    assert!(rt.app.session.state().check_move(hint).is_ok());
+    assert_eq!(rt.app.marks().hint, Some(hint));
     // The AI starts thinking after the person's move; undo stops it at once.
-    app.session.play(hint).unwrap();
-    app.tick(Instant::now());
-    assert!(app.ai.thinking.is_some());
-    app.update(Action::Undo);
-    assert!(app.ai.thinking.is_none());
-    assert_eq!(app.session.moves().len(), 0);
+    rt.app.session.play(hint).unwrap();
+    rt.tick(Instant::now()).unwrap();
+    assert!(rt.app.ai.thinking.is_some());
+    rt.update(Action::Undo);
+    assert!(rt.app.ai.thinking.is_none());
+    assert_eq!(rt.app.session.moves().len(), 0);
 }
 
 #[test]
@@ -126,20 +133,29 @@ fn watching_waits_for_the_pace_and_pauses() {
     });
     let t0 = Instant::now();
     app.ai.last_move_at = Some(t0);
-    assert!(!app.tick(t0), "not before the pace allows");
+    assert_eq!(app.tick(t0), [], "not before the pace allows");
     assert!(app.ai.thinking.is_none());
-    assert!(app.tick(t0 + app.ai.pace.delay()));
+    assert_eq!(app.next_tick(), Some(t0 + app.ai.pace.delay()), "but then");
+    let search = app.tick(t0 + app.ai.pace.delay());
+    assert!(matches!(search[..], [Effect::Search { .. }]), "{search:?}");
     assert!(app.ai.thinking.is_some());
-    app.update(Action::Pause);
+    let Some(Effect::Search { id, .. }) = search.first() else {
+        unreachable!()
+    };
+    assert_eq!(app.update(Action::Pause), [Effect::Stop(*id)]);
     assert!(app.ai.thinking.is_none());
-    assert!(!app.tick(t0 + Duration::from_secs(60)), "paused");
+    assert_eq!(app.tick(t0 + Duration::from_secs(60)), [], "paused");
+    assert_eq!(app.next_tick(), None);
     let slower = app.ai.pace.step(false);
     app.update(Action::Slower);
     assert_eq!(app.ai.pace, slower);
     assert!(slower.delay() > Pace::default().delay());
+    let fastest = Pace::default().step(true).step(true).step(true);
+    assert_eq!(fastest.delay(), Duration::ZERO);
     assert_eq!(
-        Pace::default().step(true).step(true).step(true).delay(),
-        Duration::ZERO
+        fastest.next_at(t0),
+        t0 + Duration::from_millis(30),
+        "each move is seen"
     );
 }
 
@@ -168,19 +184,19 @@ fn hint_from(start: &str, depth: u32) -> (Option<Move>, String) {
         Player::Human,
         Player::Human,
     );
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         resume: Some(Session::from_game(game)),
         ..Config::default()
     });
-    app.ai.hint_limits = crate::ai::Limits::depth(depth);
-    app.update(Action::Hint);
+    rt.app.ai.hint_limits = crate::ai::Limits::depth(depth);
+    rt.update(Action::Hint);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while app.hint.is_none() {
+    while rt.app.hint.is_none() {
         assert!(Instant::now() < deadline, "no hint");
-        app.tick(Instant::now());
+        rt.tick(Instant::now()).unwrap();
         std::thread::sleep(Duration::from_millis(5));
     }
-    (app.hint, app.status().unwrap().text.clone())
+    (rt.app.hint, rt.app.status().unwrap().text.clone())
 }
 
 #[test]
@@ -212,12 +228,13 @@ fn hints_search_for_a_second_by_default() {
     );
 }
 
-fn type_move(app: &mut App, text: &str) {
+/// Types `text` at the `:` prompt and enters it; returns what the move asks of the world.
+fn type_move(app: &mut App, text: &str) -> Vec<Effect> {
     app.update(Action::StartTyping);
     for c in text.chars() {
         app.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
+    app.update(Action::Confirm)
 }
 
 fn screen(app: &mut App) -> String {
@@ -569,8 +586,14 @@ fn the_search_time_ticks_on_screen() {
     app.session.play_text("d2-e2").unwrap();
     let t0 = Instant::now();
     app.ai.thinking = Some(defenders_search(&app, 1, t0));
-    assert!(!app.tick(t0 + Duration::from_millis(50)), "the same tenth");
-    assert!(app.tick(t0 + Duration::from_millis(520)), "a tenth later");
+    app.tick(t0 + Duration::from_millis(50));
+    assert_eq!(
+        app.next_tick(),
+        Some(t0 + Duration::from_millis(100)),
+        "the next tenth"
+    );
+    app.tick(t0 + Duration::from_millis(520));
+    assert_eq!(app.next_tick(), Some(t0 + Duration::from_millis(600)));
     let text = screen(&mut app);
     assert!(text.contains("AI hard thinking… 0.5s"), "{text}");
 }
@@ -638,20 +661,27 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     type_move(&mut app, "d2-e2");
     let reply = app.session.state().position().legal_moves()[0];
     app.ai.thinking = Some(defenders_search(&app, 7, Instant::now()));
-    assert!(app.on_report(Report::Done(7, Some(reply)), Instant::now()));
-    assert!(!app.take_bell(), "off: silent");
-    app.update(Action::ToggleBell);
+    let rings = |effects: Vec<Effect>| effects.contains(&Effect::Bell);
+    assert!(
+        !rings(app.on_report(Report::Done(7, Some(reply)), Instant::now())),
+        "off: silent"
+    );
+    assert!(!rings(app.update(Action::ToggleBell)));
     assert!(app.status().unwrap().text.starts_with("bell on"));
-    type_move(&mut app, "e2-e3");
-    assert!(!app.take_bell(), "a person's move is not rung");
+    assert!(
+        !rings(type_move(&mut app, "e2-e3")),
+        "a person's move is not rung"
+    );
     let reply = app.session.state().position().legal_moves()[0];
     app.ai.thinking = Some(defenders_search(&app, 8, Instant::now()));
-    assert!(app.on_report(Report::Done(8, Some(reply)), Instant::now()));
-    assert!(app.take_bell(), "the AI moved");
-    assert!(!app.take_bell(), "once");
+    let effects = app.on_report(Report::Done(8, Some(reply)), Instant::now());
+    assert_eq!(
+        effects.iter().filter(|e| **e == Effect::Bell).count(),
+        1,
+        "the AI moved: once"
+    );
     app.update(Action::Resign);
-    app.update(Action::Yes);
-    assert!(app.take_bell(), "the game ended");
+    assert!(rings(app.update(Action::Yes)), "the game ended");
 }
 
 #[test]

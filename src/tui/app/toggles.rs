@@ -2,6 +2,7 @@
 //! layout, and the settings file written as the choices change.
 
 use super::App;
+use crate::tui::effect::Effect;
 use crate::tui::layout::GameLayout;
 
 impl App {
@@ -15,15 +16,11 @@ impl App {
         }
     }
 
-    /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
-    /// on); asking clears it.
-    pub fn take_bell(&mut self) -> bool {
-        std::mem::take(&mut self.ring)
-    }
-
-    /// Rings the bell after this frame, if it is on.
+    /// Rings the bell after this frame, if it is on (the AI has moved, a game ended).
     pub(super) fn ring(&mut self) {
-        self.ring |= self.bell;
+        if self.bell && !self.effects.contains(&Effect::Bell) {
+            self.effects.push(Effect::Bell);
+        }
     }
 
     /// `b`: the bell on or off.
