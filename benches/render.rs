@@ -17,7 +17,8 @@ fn game_in_progress() -> Runtime {
     let mut app = Runtime::new(Config {
         skip_setup: true,
         ..Config::default()
-    });
+    })
+    .expect("the runtime");
     for text in ["d2-b2", "c4-c2", "d1-d2", "e4-e6", "a4-a3", "d4-e4"] {
         app.update(Action::StartTyping);
         for c in text.chars() {
@@ -55,7 +56,8 @@ fn review_while_analysing() -> Runtime {
         resume: Some(Session::load(&path).expect("the analysed fixture")),
         analysis_budgets: vec![Budget::Limits(Limits::time(Duration::from_secs(3600)))],
         ..Config::default()
-    });
+    })
+    .expect("the runtime");
     app.update(Action::ToStart);
     for _ in 0..9 {
         app.update(Action::Move(Direction::Right));

@@ -25,6 +25,7 @@ mod screens;
 mod session;
 pub mod settings;
 mod signals;
+mod storage;
 mod text;
 mod theme;
 mod worker;
@@ -113,7 +114,7 @@ pub fn run(config: Config) -> Result<Ending, TuiError> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
-    let mut runtime = Runtime::new(config);
+    let mut runtime = Runtime::new(config)?;
     let signals = Signals::catch(runtime.sender())?;
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,

@@ -63,7 +63,8 @@ fn terminal_game(path: &Path) -> Vec<Judgement> {
         resume: Some(Session::load(path).unwrap()),
         analysis_budgets: vec![Budget::Limits(Limits::depth(DEPTH))],
         ..Config::default()
-    });
+    })
+    .unwrap();
     assert_eq!(
         app.app().mode(),
         Mode::Review,

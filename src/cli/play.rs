@@ -147,7 +147,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::tui::{Action, App, Direction, Mode};
+    use crate::tui::{Action, App, Direction, Mode, Runtime};
 
     /// The configuration `args` give with the settings file `path` and the saves in `dir`.
     fn config(args: &PlayArgs, dir: &std::path::Path) -> Config {
@@ -163,7 +163,7 @@ mod tests {
             ascii: Some(true),
             ..PlayArgs::default()
         };
-        let mut app = App::new(config(&ascii, dir.path()));
+        let mut app = Runtime::new(config(&ascii, dir.path())).unwrap();
         // Up to the clock, one to the right (1m), up to the defenders, one to the right (the
         // AI, easy), and start; then the bell on and the warnings off.
         for action in [
@@ -178,8 +178,8 @@ mod tests {
         ] {
             app.update(action);
         }
-        assert_eq!(app.mode(), Mode::Board);
-        let chosen = app.session().player(crate::rules::Side::Defenders);
+        assert_eq!(app.app().mode(), Mode::Board);
+        let chosen = app.app().session().player(crate::rules::Side::Defenders);
         assert_ne!(chosen, Player::Human);
 
         // The next run, without options, starts from them.

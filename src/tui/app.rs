@@ -8,7 +8,7 @@ mod clock;
 mod files;
 mod review;
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
 mod toggles;
 mod warnings;
 
@@ -18,7 +18,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
-use self::files::continue_text;
+use self::files::Waiting;
 use self::warnings::Warnings;
 use super::ascii;
 use super::board_view::{BoardView, Marks};
@@ -32,6 +32,7 @@ use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
+use super::storage::GameId;
 use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
@@ -68,7 +69,7 @@ pub struct Config {
     /// The remembered choices: the bell and the warnings are taken from them, and the new-game
     /// screen's choices and the toggles are written back to `settings_file` as they change.
     pub settings: Settings,
-    /// Where the settings are remembered.
+    /// Where the settings are remembered (the runtime's storage thread writes them).
     pub settings_file: SettingsFile,
     /// Why the settings file was not used, shown on the status line at the start.
     pub settings_warning: Option<String>,
@@ -155,9 +156,14 @@ pub struct App {
     clock_from: Option<Instant>,
     /// Whether the bell rings when the AI has moved and when a game ends.
     bell: bool,
-    /// The choices remembered, as last written.
+    /// The choices remembered, as last asked to be written.
     settings: Settings,
-    settings_file: SettingsFile,
+    /// The game in play, among those played since the start (each keeps its own files).
+    game_id: GameId,
+    /// The game's changes so far: a save or an autosave is of the game as of one of them.
+    revision: u64,
+    /// What the app waits for from the storage thread.
+    waiting: Waiting,
     /// What the world is to do, returned by the handler running.
     effects: Vec<Effect>,
     quit: bool,
@@ -205,11 +211,14 @@ impl App {
             clock_from: None,
             bell: config.settings.bell,
             settings: config.settings,
-            settings_file: config.settings_file,
+            game_id: 0,
+            revision: 0,
+            waiting: Waiting::default(),
             effects: Vec::new(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
+        app.track();
         if skip_setup {
             app.warn_position();
         } else {
@@ -345,13 +354,8 @@ impl App {
                 }
                 Action::Save => match q {
                     Question::Leave { to, .. } => {
-                        self.ask_save();
-                        match self.overlay.take() {
-                            Some(Overlay::Save(prompt)) => {
-                                Some(Overlay::Save(prompt.then_leave(to)))
-                            }
-                            other => other,
-                        }
+                        self.ask_save(Some(to));
+                        self.overlay.take()
                     }
                     q => Some(Overlay::Question(q)),
                 },
@@ -370,7 +374,10 @@ impl App {
                     prompt.switch_field();
                     Some(Overlay::Save(prompt))
                 }
-                Action::Confirm => self.confirm_save(prompt),
+                Action::Confirm => {
+                    self.confirm_save(&prompt);
+                    Some(Overlay::Save(prompt))
+                }
                 Action::Cancel => None,
                 _ => Some(Overlay::Save(prompt)),
             },
@@ -506,22 +513,22 @@ impl App {
     }
 
     /// Shows the new-game `form`, offering to continue the latest unfinished game other than
-    /// the one in play (the first entry, focused at the start).
+    /// the one in play (the first entry, focused at the start) once the storage thread has
+    /// found it.
     fn show_setup(&mut self, form: SetupForm) {
-        self.offer = self.latest_unfinished();
-        self.screen = Screen::Setup(match &self.offer {
-            Some(entry) => form.with_continue(continue_text(entry), !self.played),
-            None => form,
-        });
+        self.offer = None;
+        self.screen = Screen::Setup(form);
+        self.find_unfinished();
     }
 
-    /// Starts playing `session`.
+    /// Starts playing `session`: a new game, with files of its own.
     fn start(&mut self, session: Session) {
         self.cancel_thinking();
         self.stop_analysis();
         self.ai.paused = false;
         self.ai.judgement = None;
         self.session = session;
+        self.track();
         self.saved = false;
         self.autosave_error = None;
         self.offer = None;
@@ -613,7 +620,7 @@ impl App {
                 )));
             }
             Action::Help => self.overlay = Some(Overlay::Help(0)),
-            Action::Save => self.ask_save(),
+            Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
@@ -725,7 +732,6 @@ impl App {
         }
     }
 
-    /// After every change of the game: it is no longer saved, and it is autosaved.
     /// Ends the game as a draw by agreement and says so with `message`.
     fn agree_draw(&mut self, message: String) {
         self.cancel_thinking();
@@ -738,26 +744,20 @@ impl App {
         self.ring();
     }
 
-    /// Writes the autosave now if the game has changes that are in no file (before the program
-    /// ends on a signal).
-    pub fn autosave_now(&mut self) {
+    /// Asks for the autosave now if the game has changes that are in no file (before the
+    /// program ends on a signal); returns what to do.
+    pub fn autosave_now(&mut self) -> Vec<Effect> {
         if self.is_dirty() {
             self.changed();
         }
+        self.take_effects()
     }
 
+    /// After every change of the game: it is no longer saved, and it is autosaved.
     fn changed(&mut self) {
         self.saved = false;
-        let Some(dir) = self.storage.save_dir.clone() else {
-            return;
-        };
-        match self.session.autosave(&dir) {
-            Ok(()) => self.autosave_error = None,
-            Err(e) => {
-                self.error(format!("autosave failed: {e}"));
-                self.autosave_error = Some(e.io_error().to_string());
-            }
-        }
+        self.revision += 1;
+        self.autosave();
     }
 
     fn say_outcome(&mut self) {

@@ -1,11 +1,12 @@
 //! What the app asks of the world. [`App::update`](super::App::update) and the app's other
 //! handlers change its state and return these, doing no I/O themselves; the
-//! [`Runtime`](super::Runtime) carries them out, and what comes of them (a search's reports)
-//! comes back as events.
+//! [`Runtime`](super::Runtime) carries them out, and what comes of them (a search's reports,
+//! a save's outcome) comes back as events.
 
 use crate::ai::Budget;
 use crate::game::{EngineKind, Game, Level};
 use crate::rules::GameState;
+use crate::tui::storage::Job;
 use crate::tui::worker::{JobId, MoveLimits};
 
 /// One thing for the runtime to do.
@@ -39,4 +40,6 @@ pub enum Effect {
     Stop(JobId),
     /// Ring the terminal's bell once this frame is drawn.
     Bell,
+    /// Hand `Job` to the storage thread (write, list or read files).
+    Store(Job),
 }

@@ -1,6 +1,7 @@
 //! The one channel the event loop waits on: terminal input (keys, clicks, resizes, read on a
-//! thread of their own), the AI worker's reports, and the ending signals all arrive here, so
-//! the loop blocks in one place, until the next event or the next deadline, and never polls.
+//! thread of their own), the AI worker's reports, the storage thread's answers and the ending
+//! signals all arrive here, so the loop blocks in one place, until the next event or the next
+//! deadline, and never polls.
 //!
 //! Once the terminal is gone (a hangup), crossterm's reader spins without returning (crossterm
 //! issue #793); the reading thread is then stuck until the program ends, which is at once: the
@@ -13,6 +14,7 @@ use std::time::Instant;
 
 use ratatui::crossterm::event;
 
+use super::storage::Done;
 use super::worker::Report;
 
 /// Something the event loop reacts to.
@@ -24,6 +26,8 @@ pub(super) enum Event {
     InputFailed(io::Error),
     /// A report of the AI worker.
     Engine(Report),
+    /// An answer of the storage thread.
+    Stored(Done),
     /// An ending signal came (its number).
     Signal(i32),
 }
@@ -31,6 +35,12 @@ pub(super) enum Event {
 impl From<Report> for Event {
     fn from(report: Report) -> Event {
         Event::Engine(report)
+    }
+}
+
+impl From<Done> for Event {
+    fn from(done: Done) -> Event {
+        Event::Stored(done)
     }
 }
 
@@ -58,6 +68,12 @@ impl Events {
         self.rx
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
             .ok()
+    }
+
+    /// The next event, waiting for it as long as it takes (`None` never comes: the channel
+    /// keeps a sender of its own).
+    pub(super) fn wait(&self) -> Option<Event> {
+        self.rx.recv().ok()
     }
 
     /// The next event if one is waiting.

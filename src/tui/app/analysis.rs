@@ -183,7 +183,7 @@ mod tests {
     /// The app of [`escape_config`] with its worker, to analyse on.
     fn escape_running(dir: &Path, budget: Budget) -> (Runtime, PathBuf) {
         let (config, file) = escape_config(dir, budget);
-        (Runtime::new(config), file)
+        (Runtime::new(config).unwrap(), file)
     }
 
     fn screen(app: &mut App) -> String {

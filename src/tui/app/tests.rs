@@ -82,7 +82,7 @@ fn ai_thinking_shows_its_search() {
 
 #[test]
 fn the_ai_answers_and_undo_goes_back_to_the_persons_turn() {
-    let mut rt = Runtime::new(against_ai_config());
+    let mut rt = Runtime::new(against_ai_config()).unwrap();
     rt.update(Action::StartTyping);
     for c in "d2-e2".chars() {
         rt.update(Action::Type(c));
@@ -103,7 +103,7 @@ fn the_ai_answers_and_undo_goes_back_to_the_persons_turn() {
 
 #[test]
 fn a_hint_is_marked_and_undo_cancels_a_search() {
-    let mut rt = Runtime::new(against_ai_config());
+    let mut rt = Runtime::new(against_ai_config()).unwrap();
     rt.update(Action::Hint);
     let deadline = Instant::now() + Duration::from_secs(30);
     while rt.app.hint.is_none() {
@@ -131,6 +131,12 @@ fn watching_waits_for_the_pace_and_pauses() {
         skip_setup: true,
         ..Config::default()
     });
+    // What the start asks: the game's files tracked, the settings remembered.
+    let start = app.take_effects();
+    assert!(
+        start.iter().all(|e| matches!(e, Effect::Store(_))),
+        "{start:?}"
+    );
     let t0 = Instant::now();
     app.ai.last_move_at = Some(t0);
     assert_eq!(app.tick(t0), [], "not before the pace allows");
@@ -187,7 +193,8 @@ fn hint_from(start: &str, depth: u32) -> (Option<Move>, String) {
     let mut rt = Runtime::new(Config {
         resume: Some(Session::from_game(game)),
         ..Config::default()
-    });
+    })
+    .unwrap();
     rt.app.ai.hint_limits = crate::ai::Limits::depth(depth);
     rt.update(Action::Hint);
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -237,6 +244,15 @@ fn type_move(app: &mut App, text: &str) -> Vec<Effect> {
     app.update(Action::Confirm)
 }
 
+/// Types `text` at the `:` prompt of `rt`'s app and enters it.
+pub(super) fn type_in(rt: &mut Runtime, text: &str) {
+    rt.update(Action::StartTyping);
+    for c in text.chars() {
+        rt.update(Action::Type(c));
+    }
+    rt.update(Action::Confirm);
+}
+
 fn screen(app: &mut App) -> String {
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
     terminal.draw(|f| app.draw(f)).unwrap();
@@ -245,31 +261,31 @@ fn screen(app: &mut App) -> String {
 
 #[test]
 fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
-    use crate::game::storage::fail_writes;
     use crate::tui::panels::NOT_SAVED;
     use std::io::ErrorKind;
 
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    assert!(app.autosave_error.is_none());
-    fail_writes::inject(Some(ErrorKind::StorageFull));
-    type_move(&mut app, "c4-c5");
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    assert!(rt.app.autosave_error.is_none());
+    rt.fail_writes(Some(ErrorKind::StorageFull));
+    type_in(&mut rt, "c4-c5");
     // The move's own message follows, yet the failure stays: on the status line and the panel.
-    assert!(app.status().unwrap().text.starts_with("played c4-c5"));
-    let shown = screen(&mut app);
+    assert!(rt.app.status().unwrap().text.starts_with("played c4-c5"));
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains(NOT_SAVED) && shown.contains("autosave failed"),
         "{shown}"
     );
-    type_move(&mut app, "d1-d2");
-    app.update(Action::Help);
-    app.update(Action::Cancel);
-    let shown = screen(&mut app);
+    type_in(&mut rt, "d1-d2");
+    rt.update(Action::Help);
+    rt.update(Action::Cancel);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains(NOT_SAVED) && shown.contains("injected failure"),
         "{shown}"
@@ -281,34 +297,34 @@ fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
         (Action::NewGame, "Leave it for a new game?"),
         (Action::Load, "Leave it to load another?"),
     ] {
-        app.update(key);
-        assert_eq!(app.mode(), Mode::Question);
-        let shown = screen(&mut app);
+        rt.update(key);
+        assert_eq!(rt.app.mode(), Mode::Question);
+        let shown = screen(&mut rt.app);
         assert!(
             shown.contains("The game is NOT saved: the autosave"),
             "{shown}"
         );
         assert!(shown.contains(leave) && shown.contains("s save"), "{shown}");
-        app.update(Action::No);
-        assert!(!app.should_quit());
+        rt.update(Action::No);
+        assert!(!rt.app.should_quit());
     }
-    app.update(Action::Quit);
-    app.update(Action::Save);
-    assert_eq!(app.mode(), Mode::Text, "the save prompt");
+    rt.update(Action::Quit);
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text, "the save prompt");
     // The save fails too while the disk is full: the prompt stays with the reason.
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Text);
-    assert!(screen(&mut app).contains(NOT_SAVED));
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    assert!(screen(&mut rt.app).contains(NOT_SAVED));
 
-    fail_writes::inject(None);
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
-    assert!(app.status().unwrap().text.starts_with("saved to"));
-    assert!(!screen(&mut app).contains(NOT_SAVED));
-    let saved = crate::game::storage::load(app.session().file().unwrap()).unwrap();
+    rt.fail_writes(None);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
+    assert!(rt.app.status().unwrap().text.starts_with("saved to"));
+    assert!(!screen(&mut rt.app).contains(NOT_SAVED));
+    let saved = crate::game::storage::load(rt.app.session().file().unwrap()).unwrap();
     assert_eq!(saved.moves().len(), 3, "every move");
-    app.update(Action::Quit);
-    assert!(app.should_quit(), "saved: no question");
+    rt.update(Action::Quit);
+    assert!(rt.app.should_quit(), "saved: no question");
 }
 
 #[test]
@@ -325,18 +341,19 @@ fn a_game_too_large_to_save_is_not_saved_and_says_so() {
     game.play_text("d2-e2").unwrap();
     // More comment than a saved game holds (a record of a program without our limits).
     game.set_comment(0, Some("a".repeat(1_100_000)));
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         resume: Some(Session::from_game(game)),
         ..Config::default()
-    });
-    type_move(&mut app, "c4-c5");
-    let shown = screen(&mut app);
+    })
+    .unwrap();
+    type_in(&mut rt, "c4-c5");
+    let shown = screen(&mut rt.app);
     assert!(shown.contains(NOT_SAVED), "{shown}");
     assert!(shown.contains("too large"), "{shown}");
-    app.update(Action::Quit);
-    let shown = screen(&mut app);
+    rt.update(Action::Quit);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains("The game is NOT saved: the autosave"),
         "{shown}"
@@ -353,15 +370,16 @@ fn a_game_too_large_to_save_is_not_saved_and_says_so() {
 #[test]
 fn saving_over_the_games_file_asks_when_another_copy_wrote_it_since() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    let file = app.session().file().unwrap().to_owned();
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    let file = rt.app.session().file().unwrap().to_owned();
     // Another copy of the game, asked and agreeing, saves its own game under that name.
     let mut other = Session::new(
         crate::rules::Preset::Standard.rules(),
@@ -370,29 +388,29 @@ fn saving_over_the_games_file_asks_when_another_copy_wrote_it_since() {
         Player::Human,
     );
     other.play_text("d2-c2").unwrap();
-    other.replace(&file).unwrap();
+    crate::game::storage::save_atomic(&file, other.game()).unwrap();
     // This one saves again to what it takes for its own file: it is asked first.
-    type_move(&mut app, "c4-c5");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Question);
-    let shown = screen(&mut app);
+    type_in(&mut rt, "c4-c5");
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Question);
+    let shown = screen(&mut rt.app);
     assert!(shown.contains("was written by another"), "{shown}");
-    app.update(Action::No);
-    assert_eq!(app.mode(), Mode::Text, "back to the prompt");
-    app.update(Action::Cancel);
+    rt.update(Action::No);
+    assert_eq!(rt.app.mode(), Mode::Text, "back to the prompt");
+    rt.update(Action::Cancel);
     let load = |file: &std::path::Path| crate::game::storage::load(file).unwrap();
     assert_eq!(load(&file).moves(), other.moves(), "the other game is kept");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    app.update(Action::Yes);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
-    assert_eq!(load(&file).moves(), app.session().moves());
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    rt.update(Action::Yes);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
+    assert_eq!(load(&file).moves(), rt.app.session().moves());
     // Its own file again, unchanged since: saved without a question.
-    type_move(&mut app, "d1-d2");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    type_in(&mut rt, "d1-d2");
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
     assert_eq!(load(&file).moves().len(), 3);
 }
 
@@ -404,52 +422,53 @@ fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
     std::fs::write(&broken, "x").unwrap();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(broken.clone()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    let why = app.autosave_error.clone().unwrap();
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    let why = rt.app.autosave_error.clone().unwrap();
     assert_eq!(why, format!("{} is a file, not a folder", broken.display()));
-    app.update(Action::Quit);
-    let shown = screen(&mut app);
+    rt.update(Action::Quit);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains("NOT saved") && shown.contains("s save elsewhere"),
         "{shown}"
     );
-    app.update(Action::Save);
-    assert_eq!(app.mode(), Mode::Text);
-    let shown = screen(&mut app);
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains("another folder") && shown.contains("folder: "),
         "{shown}"
     );
     // The folder field is the one typed in: it is replaced by another folder.
     for _ in 0..broken.display().to_string().chars().count() {
-        app.update(Action::Backspace);
+        rt.update(Action::Backspace);
     }
     for c in "relative".chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Text, "a relative folder is refused");
-    assert!(screen(&mut app).contains("must be a full path"));
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Text, "a relative folder is refused");
+    assert!(screen(&mut rt.app).contains("must be a full path"));
     for _ in 0.."relative".len() {
-        app.update(Action::Backspace);
+        rt.update(Action::Backspace);
     }
     for c in elsewhere.display().to_string().chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
     // Down goes to the name, which is kept as offered.
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
-    let file = app.session().file().unwrap().to_owned();
+    rt.update(Action::Move(Direction::Down));
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
+    let file = rt.app.session().file().unwrap().to_owned();
     assert_eq!(file.parent(), Some(elsewhere.as_path()));
     assert_eq!(crate::game::storage::load(&file).unwrap().moves().len(), 1);
-    app.update(Action::Quit);
-    assert!(app.should_quit(), "saved: no question");
+    rt.update(Action::Quit);
+    assert!(rt.app.should_quit(), "saved: no question");
 }
 
 #[test]
@@ -457,42 +476,42 @@ fn a_save_into_a_file_taken_for_a_folder_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Save);
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Save);
     // Up to the folder field, which gets the file's name.
-    app.update(Action::Move(Direction::Up));
+    rt.update(Action::Move(Direction::Up));
     for c in "/a-file".chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Text, "the prompt stays");
-    let shown = screen(&mut app);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Text, "the prompt stays");
+    let shown = screen(&mut rt.app);
     assert!(shown.contains("is a file, not a folder"), "{shown}");
 }
 
 #[test]
 fn an_autosave_that_works_again_clears_the_failure() {
-    use crate::game::storage::fail_writes;
-
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    fail_writes::inject(Some(std::io::ErrorKind::PermissionDenied));
-    type_move(&mut app, "d2-e2");
-    assert!(app.autosave_error.is_some());
-    fail_writes::inject(None);
-    type_move(&mut app, "c4-c5");
-    assert!(app.autosave_error.is_none());
-    app.update(Action::Quit);
-    let shown = screen(&mut app);
+    })
+    .unwrap();
+    rt.fail_writes(Some(std::io::ErrorKind::PermissionDenied));
+    type_in(&mut rt, "d2-e2");
+    assert!(rt.app.autosave_error.is_some());
+    rt.fail_writes(None);
+    type_in(&mut rt, "c4-c5");
+    assert!(rt.app.autosave_error.is_none());
+    rt.update(Action::Quit);
+    let shown = screen(&mut rt.app);
     assert!(shown.contains("its autosave keeps it"), "{shown}");
 }
 
@@ -635,23 +654,31 @@ fn quitting_a_finished_autosaved_game_does_not_ask_and_save_and_quit_quits() {
         storage: Storage::in_dir(dir.path().join("saves")),
         ..Config::default()
     };
-    let mut app = App::new(config());
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Resign);
-    app.update(Action::Yes);
-    app.update(Action::Quit);
-    assert!(app.should_quit(), "nothing to lose: {:?}", app.overlay);
+    let mut rt = Runtime::new(config()).unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Resign);
+    rt.update(Action::Yes);
+    rt.update(Action::Quit);
+    assert!(
+        rt.app.should_quit(),
+        "nothing to lose: {:?}",
+        rt.app.overlay
+    );
 
-    let mut app = App::new(config());
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Quit);
-    assert!(screen(&mut app).contains("s save and quit"));
-    app.update(Action::Save);
-    assert_eq!(app.mode(), Mode::Text);
-    assert!(screen(&mut app).contains("Enter save and quit"));
-    app.update(Action::Confirm);
-    assert!(app.should_quit(), "saved, then quit: {:?}", app.status());
-    assert!(!app.is_dirty());
+    let mut rt = Runtime::new(config()).unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Quit);
+    assert!(screen(&mut rt.app).contains("s save and quit"));
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    assert!(screen(&mut rt.app).contains("Enter save and quit"));
+    rt.update(Action::Confirm);
+    assert!(
+        rt.app.should_quit(),
+        "saved, then quit: {:?}",
+        rt.app.status()
+    );
+    assert!(!rt.app.is_dirty());
 }
 
 #[test]
@@ -706,4 +733,40 @@ fn a_corrupt_settings_file_is_one_warning_and_the_defaults() {
         "{ bell: yes",
         "left alone until something changes"
     );
+}
+
+#[test]
+fn leaving_while_the_autosave_is_written_waits_for_it_and_a_failure_asks() {
+    use crate::tui::storage::{Done, Job};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    app.take_effects();
+    let asked = type_move(&mut app, "d2-e2");
+    let Some((game, revision)) = asked.iter().find_map(|e| match e {
+        Effect::Store(Job::Autosave { game, revision, .. }) => Some((*game, *revision)),
+        _ => None,
+    }) else {
+        panic!("the move is autosaved: {asked:?}")
+    };
+    // Whether leaving loses the game depends on the autosave: the question waits for it.
+    app.update(Action::NewGame);
+    assert!(app.awaits_storage());
+    assert_eq!(app.mode(), Mode::Board, "not left yet");
+    let file = dir.path().join("a file");
+    std::fs::write(&file, "").unwrap();
+    let failure =
+        crate::game::storage::save_new(&file.join("game.json"), app.session.game()).unwrap_err();
+    app.on_stored(Done::Autosaved {
+        game,
+        revision,
+        result: Err(failure),
+    });
+    assert!(!app.awaits_storage());
+    assert_eq!(app.mode(), Mode::Question);
+    let shown = screen(&mut app);
+    assert!(shown.contains("The game is NOT saved"), "{shown}");
 }

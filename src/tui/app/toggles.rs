@@ -4,16 +4,16 @@
 use super::App;
 use crate::tui::effect::Effect;
 use crate::tui::layout::GameLayout;
+use crate::tui::storage::Job;
 
 impl App {
-    /// Writes the remembered choices if they changed: the toggles as they are now, the rest
-    /// as last set.
+    /// Asks for the remembered choices to be written if they changed: the toggles as they
+    /// are now, the rest as last set.
     pub(super) fn remember(&mut self) {
         self.settings.bell = self.bell;
         self.settings.warnings = self.warnings.on();
-        if let Err(e) = self.settings_file.remember(self.settings) {
-            self.error(format!("settings not remembered: {e}"));
-        }
+        self.effects
+            .push(Effect::Store(Job::Remember(self.settings)));
     }
 
     /// Rings the bell after this frame, if it is on (the AI has moved, a game ended).
