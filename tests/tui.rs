@@ -1581,3 +1581,37 @@ fn the_review_plays_in_the_compact_layout_with_its_panel_behind_tab() {
         "{panel}"
     );
 }
+
+/// How long the load list takes to open (from `o` to the list shown, the saves read on the
+/// storage thread) over the saves `brandubh match` writes: 1,000, then 10,000 of them. A
+/// measurement, printed, not asserted: `cargo test --test tui load_list_timing -- --ignored
+/// --nocapture` (with `--release` for the figures of a real build).
+#[test]
+#[ignore = "a measurement: writes 11,000 saves"]
+fn load_list_timing() {
+    for games in [1_000, 10_000] {
+        let dir = tempfile::tempdir().unwrap();
+        let made = std::process::Command::new(env!("CARGO_BIN_EXE_brandubh"))
+            .args(["match", "--attackers", "random", "--defenders", "random"])
+            .args(["--games", &games.to_string(), "--save-dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+        let mut app = Runtime::new(Config {
+            skip_setup: true,
+            storage: Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        })
+        .unwrap();
+        let mut times = Vec::new();
+        for _ in 0..3 {
+            let start = std::time::Instant::now();
+            app.update(Action::Load);
+            times.push(start.elapsed());
+            assert_eq!(app.app().mode(), Mode::Menu, "the list is open");
+            app.update(Action::Cancel);
+        }
+        println!("{games} saves: the load list opened in {times:?}");
+    }
+}
