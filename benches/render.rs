@@ -35,7 +35,7 @@ fn game_in_progress() -> Runtime {
 fn bench_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame");
     for (width, height) in [(80, 24), (200, 60)] {
-        let mut app = game_in_progress();
+        let app = game_in_progress();
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         group.bench_function(format!("{width}x{height}"), |b| {
             b.iter(|| {
@@ -70,7 +70,7 @@ fn review_while_analysing() -> Runtime {
 fn bench_review_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("review-while-analysing");
     for (width, height) in [(80, 24), (200, 60)] {
-        let mut app = review_while_analysing();
+        let app = review_while_analysing();
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         group.bench_function(format!("{width}x{height}"), |b| {
             b.iter(|| {

@@ -15,6 +15,7 @@ mod dialogs;
 mod effect;
 mod events;
 mod graph;
+mod help;
 pub mod input;
 mod layout;
 mod panels;
@@ -194,6 +195,7 @@ fn event_loop(
             runtime.keep_game();
             return Ok(Ending::HungUp);
         }
+        runtime.fit(terminal.size()?);
         terminal.draw(|frame| runtime.draw(frame))?;
         if runtime.take_bell() {
             ring_bell()?;

@@ -21,7 +21,10 @@ fn hot_seat() -> Config {
     }
 }
 
+/// The screen of `app` on a terminal of `width` × `height` (the app told of the size first,
+/// as the event loop tells it).
 fn render(app: &mut Runtime, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.update(Action::Resize { width, height });
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| app.draw(frame)).unwrap();
     terminal

@@ -22,8 +22,9 @@ use self::files::Waiting;
 use self::warnings::Warnings;
 use super::ascii;
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{self, BudgetChoice, Leaving, Question, SavePrompt, SavesList};
+use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt, SavesList};
 use super::effect::Effect;
+use super::help::Help;
 use super::input::{Action, Direction, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
@@ -98,8 +99,8 @@ impl Default for Config {
 /// What is shown over the game.
 #[derive(Debug)]
 enum Overlay {
-    /// The keys, scrolled to this line.
-    Help(usize),
+    /// The keys.
+    Help(Help),
     Rules(RulesScreen),
     Question(Question),
     Save(SavePrompt),
@@ -302,9 +303,16 @@ impl App {
     }
 
     fn apply(&mut self, action: Action) {
-        if action == Action::Interrupt {
-            self.quit = true;
-            return;
+        match action {
+            Action::Interrupt => {
+                self.quit = true;
+                return;
+            }
+            Action::Resize { width, height } => {
+                self.resize(Rect::new(0, 0, width, height));
+                return;
+            }
+            _ => {}
         }
         if let Some(overlay) = self.overlay.take() {
             self.overlay = self.update_overlay(overlay, action);
@@ -326,17 +334,16 @@ impl App {
 
     fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
         match overlay {
-            Overlay::Help(top) => match action {
+            Overlay::Help(mut help) => match action {
                 Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
-                Action::Move(Direction::Up) => Some(Overlay::Help(top.saturating_sub(1))),
-                Action::Move(Direction::Down) => Some(Overlay::Help(top + 1)),
-                Action::PageUp => Some(Overlay::Help(top.saturating_sub(10))),
-                Action::PageDown => Some(Overlay::Help(top + 10)),
-                _ => Some(Overlay::Help(top)),
+                other => {
+                    help.scroll(other, self.size);
+                    Some(Overlay::Help(help))
+                }
             },
             Overlay::Rules(mut rules) => match action {
                 Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
-                Action::Help => Some(Overlay::Help(0)),
+                Action::Help => Some(Overlay::Help(self.help())),
                 other => {
                     rules.scroll(other);
                     Some(Overlay::Rules(rules))
@@ -480,7 +487,7 @@ impl App {
             Action::Rules => {
                 self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
             }
-            Action::Help => self.overlay = Some(Overlay::Help(0)),
+            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
             Action::Load => self.ask_load(),
             _ => {}
         }
@@ -619,7 +626,7 @@ impl App {
                     self.session.state().rules(),
                 )));
             }
-            Action::Help => self.overlay = Some(Overlay::Help(0)),
+            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
             Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
@@ -917,16 +924,43 @@ impl App {
         }
     }
 
-    /// Draws the whole screen (in ASCII alone with `--ascii`).
-    pub fn draw(&mut self, frame: &mut Frame) {
+    /// The terminal is of `size` now: clicks and scrolls are taken on that screen.
+    fn resize(&mut self, size: Rect) {
+        self.size = size;
+        if let Some(Overlay::Help(help)) = &mut self.overlay {
+            help.fit(size);
+        }
+    }
+
+    /// The size of the screen the app was last told of (80×24 until then).
+    pub const fn size(&self) -> Rect {
+        self.size
+    }
+
+    /// The keys of the screen in play, with the toggles in the title on the board.
+    fn help(&self) -> Help {
+        if let Screen::Review(_) = self.screen {
+            Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+        } else {
+            let on = |b: bool| if b { "on" } else { "off" };
+            let title = format!(
+                "Keys · warnings {} · bell {}",
+                on(self.warnings.on()),
+                on(self.bell)
+            );
+            Help::new(title, BOARD_KEYS, &[])
+        }
+    }
+
+    /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
+    pub fn draw(&self, frame: &mut Frame) {
         self.draw_views(frame);
         if self.look.glyphs.ascii {
             ascii::transliterate(frame.buffer_mut());
         }
     }
 
-    fn draw_views(&mut self, frame: &mut Frame) {
-        self.size = frame.area();
+    fn draw_views(&self, frame: &mut Frame) {
         let area = frame.area();
         let Some(layout) = GameLayout::new(area) else {
             let (min_w, min_h) = minimum_size();
@@ -959,29 +993,7 @@ impl App {
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help(top)) => {
-                let (title, keys, notes) = if let Screen::Review(_) = self.screen {
-                    ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
-                } else {
-                    let on = |b: bool| if b { "on" } else { "off" };
-                    let title = format!(
-                        "Keys · warnings {} · bell {}",
-                        on(self.warnings.on()),
-                        on(self.bell)
-                    );
-                    (title, BOARD_KEYS, &[][..])
-                };
-                let shown = dialogs::render_help(
-                    &title,
-                    keys,
-                    notes,
-                    *top,
-                    &self.look,
-                    area,
-                    frame.buffer_mut(),
-                );
-                self.overlay = Some(Overlay::Help(shown));
-            }
+            Some(Overlay::Help(help)) => frame.render_widget(help.view(&self.look), area),
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),

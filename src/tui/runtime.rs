@@ -12,6 +12,7 @@ use std::sync::mpsc::Sender;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use ratatui::Frame;
+use ratatui::layout::Size;
 
 use super::effect::Effect;
 use super::events::{Event, Events};
@@ -157,8 +158,19 @@ impl Runtime {
     }
 
     /// Draws the whole screen.
-    pub fn draw(&mut self, frame: &mut Frame) {
+    pub fn draw(&self, frame: &mut Frame) {
         self.app.draw(frame);
+    }
+
+    /// Tells the app the terminal's size, if it is not the one it knows (at the start, or a
+    /// resize whose event was missed).
+    pub(super) fn fit(&mut self, size: Size) {
+        if self.app.size().as_size() != size {
+            self.act(Action::Resize {
+                width: size.width,
+                height: size.height,
+            });
+        }
     }
 
     /// Whether the bell is to ring now that the frame is drawn; asking clears it.

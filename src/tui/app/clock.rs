@@ -140,7 +140,7 @@ mod tests {
     fn the_ai_takes_its_move_time_from_its_clock_and_the_panel_shows_both() {
         use crate::ai::Limits;
         use crate::game::{EngineKind, Level, Player};
-        let mut app = App::new(Config {
+        let app = App::new(Config {
             skip_setup: true,
             defenders: Player::Ai {
                 engine: EngineKind::Search,
