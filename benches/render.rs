@@ -7,17 +7,18 @@ use std::path::Path;
 use std::time::Duration;
 
 use brandubh::ai::{Budget, Limits};
-use brandubh::tui::{Action, App, Config, Direction, Session};
+use brandubh::tui::{Action, Config, Direction, Runtime, Session};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 /// A game in progress with a piece selected, so that every kind of mark is drawn.
-fn game_in_progress() -> App {
-    let mut app = App::new(Config {
+fn game_in_progress() -> Runtime {
+    let mut app = Runtime::new(Config {
         skip_setup: true,
         ..Config::default()
-    });
+    })
+    .expect("the runtime");
     for text in ["d2-b2", "c4-c2", "d1-d2", "e4-e6", "a4-a3", "d4-e4"] {
         app.update(Action::StartTyping);
         for c in text.chars() {
@@ -34,7 +35,7 @@ fn game_in_progress() -> App {
 fn bench_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame");
     for (width, height) in [(80, 24), (200, 60)] {
-        let mut app = game_in_progress();
+        let app = game_in_progress();
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         group.bench_function(format!("{width}x{height}"), |b| {
             b.iter(|| {
@@ -49,13 +50,14 @@ fn bench_frame(c: &mut Criterion) {
 
 /// The analysed game of the tests in review at its 9th ply, with an analysis of an hour a
 /// position under way on the worker thread (its progress bar drawn too).
-fn review_while_analysing() -> App {
+fn review_while_analysing() -> Runtime {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analysed/ai-game.json");
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         resume: Some(Session::load(&path).expect("the analysed fixture")),
         analysis_budgets: vec![Budget::Limits(Limits::time(Duration::from_secs(3600)))],
         ..Config::default()
-    });
+    })
+    .expect("the runtime");
     app.update(Action::ToStart);
     for _ in 0..9 {
         app.update(Action::Move(Direction::Right));
@@ -68,7 +70,7 @@ fn review_while_analysing() -> App {
 fn bench_review_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("review-while-analysing");
     for (width, height) in [(80, 24), (200, 60)] {
-        let mut app = review_while_analysing();
+        let app = review_while_analysing();
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         group.bench_function(format!("{width}x{height}"), |b| {
             b.iter(|| {

@@ -35,6 +35,8 @@ pub(crate) struct Signals {
     received: Arc<AtomicUsize>,
     /// Whether the next signal exits at once.
     armed: Arc<AtomicBool>,
+    /// The signals caught: [`CAUGHT`] but those ignored from the start.
+    caught: Vec<i32>,
 }
 
 impl Signals {
@@ -43,14 +45,24 @@ impl Signals {
         let received = Arc::new(AtomicUsize::new(0));
         let armed = Arc::new(AtomicBool::new(false));
         let ignored = ignored();
-        for signal in CAUGHT.into_iter().filter(|&s| !ignored(s)) {
+        let caught: Vec<i32> = CAUGHT.into_iter().filter(|&s| !ignored(s)).collect();
+        for &signal in &caught {
             // In this order: the exit checks `armed` before the same signal sets it.
             flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&armed))?;
             flag::register(signal, Arc::clone(&armed))?;
             let number = usize::try_from(signal).map_err(io::Error::other)?;
             flag::register_usize(signal, Arc::clone(&received), number)?;
         }
-        Ok(Signals { received, armed })
+        Ok(Signals {
+            received,
+            armed,
+            caught,
+        })
+    }
+
+    /// The signals caught (those ignored from the start are not).
+    pub(crate) fn caught(&self) -> &[i32] {
+        &self.caught
     }
 
     /// Set once an ending signal has come: work stops by it.

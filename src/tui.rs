@@ -1,25 +1,32 @@
 //! The terminal game: a ratatui interface over the game record, with the AI on a worker thread.
 //!
 //! [`run`] owns the terminal through ratatui's `try_init` and `try_restore` (raw mode, alternate
-//! screen, restored on quit, error, panic and ending signals). The loop draws, waits briefly for
-//! a key, a click or a resize, maps it to an [`Action`] with the pure [`input::action`], and
-//! hands it to [`App::update`].
+//! screen, restored on quit, error, panic and ending signals). The loop draws, then blocks on
+//! the one event channel until an event comes (a key, a click, a resize, the AI's report, a
+//! signal) or the screen is due to change by itself (a clock, the AI-vs-AI pace); a key or a
+//! click is mapped to an [`Action`] with the pure [`input::action`] and handed to
+//! [`App::update`], whose effects the [`Runtime`] carries out.
 
 mod analysis;
 mod app;
 mod ascii;
 mod board_view;
 mod dialogs;
+mod effect;
 mod events;
 mod graph;
+mod help;
 pub mod input;
 mod layout;
 mod panels;
 mod position_field;
 mod review;
+mod runtime;
 mod screens;
 mod session;
 pub mod settings;
+mod signals;
+mod storage;
 mod text;
 mod theme;
 mod worker;
@@ -33,20 +40,21 @@ use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
-use self::events::Events;
-use crate::signals::Signals;
+use self::signals::Signals;
 
 pub use app::{App, Config};
+pub use effect::Effect;
 pub use input::{Action, Direction, Mode};
 pub use layout::{minimum_size, wide_size};
+pub use runtime::Runtime;
 pub use session::{Session, Storage};
 pub use settings::{Settings, SettingsFile};
 pub use text::{Status, Tone};
 pub use theme::{Glyphs, Look, Theme, ThemeName};
 
-/// How long the loop waits for input before it looks at the AI again.
-const POLL: Duration = Duration::from_millis(30);
-/// The longest time between two frames, so that a missed resize still shows soon.
+/// The longest time between two frames. A terminal that hangs up without a signal reaching us
+/// sends no event (crossterm's reader spins on it, see `events`): the loop looks for itself
+/// this often; a missed resize shows by then too.
 const REFRESH: Duration = Duration::from_millis(500);
 
 /// Why the terminal game stopped with an error.
@@ -107,8 +115,8 @@ pub fn run(config: Config) -> Result<Ending, TuiError> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
-    let signals = Signals::catch()?;
-    let mut app = App::new(config);
+    let mut runtime = Runtime::new(config)?;
+    let signals = Signals::catch(runtime.sender())?;
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
         Err(e) => {
@@ -117,7 +125,7 @@ pub fn run(config: Config) -> Result<Ending, TuiError> {
         }
     };
     let played =
-        MouseCapture::enable().and_then(|_mouse| event_loop(&mut app, &mut terminal, &signals));
+        MouseCapture::enable().and_then(|_mouse| event_loop(&mut runtime, &mut terminal, &signals));
     restore(terminal);
     match played {
         Ok(ending) => Ok(ending),
@@ -129,7 +137,7 @@ pub fn run(config: Config) -> Result<Ending, TuiError> {
                 None if terminal_gone() => Ending::HungUp,
                 None => return Err(e.into()),
             };
-            app.autosave_now();
+            runtime.keep_game();
             Ok(ending)
         }
     }
@@ -163,52 +171,41 @@ impl Drop for MouseCapture {
     }
 }
 
-/// Runs the game until the player quits, an ending signal comes or the terminal is gone; the
+/// Runs the game until the player quits, an ending signal comes or the terminal is gone; a
 /// signal is handled first in every round, before anything more is written to the terminal.
 fn event_loop(
-    app: &mut App,
+    runtime: &mut Runtime,
     terminal: &mut DefaultTerminal,
     signals: &Signals,
 ) -> io::Result<Ending> {
-    let events = Events::start()?;
-    let mut redraw = true;
-    let mut drawn = Instant::now();
+    events::read_terminal(runtime.sender())?;
     loop {
+        // Every event waiting is taken before the next frame.
+        if let Some(ending) = runtime.tick(Instant::now())? {
+            return Ok(ending);
+        }
         if let Some(signal) = signals.received() {
-            app.autosave_now();
+            runtime.keep_game();
             return Ok(Ending::Signal(signal));
         }
-        if redraw || drawn.elapsed() >= REFRESH {
-            if terminal_gone() {
-                app.autosave_now();
-                return Ok(Ending::HungUp);
-            }
-            terminal.draw(|frame| app.draw(frame))?;
-            if app.take_bell() {
-                ring_bell()?;
-            }
-            redraw = false;
-            drawn = Instant::now();
-        }
-        if app.should_quit() {
+        if runtime.app().should_quit() {
             return Ok(Ending::Quit);
         }
-        redraw |= app.tick(Instant::now());
-        if let Some(mut event) = events.next(POLL)? {
-            // Handle every pending event (a resize too) before drawing again.
-            loop {
-                if let Some(action) = input::action(&event, app.mode()) {
-                    app.update(action);
-                }
-                if app.should_quit() || signals.received().is_some() {
-                    break;
-                }
-                match events.next(Duration::ZERO)? {
-                    Some(next) => event = next,
-                    None => break,
-                }
-            }
-            redraw = true;
+        if terminal_gone() {
+            runtime.keep_game();
+            return Ok(Ending::HungUp);
+        }
+        runtime.fit(terminal.size()?);
+        terminal.draw(|frame| runtime.draw(frame))?;
+        if runtime.take_bell() {
+            ring_bell()?;
+        }
+        let refresh = Instant::now() + REFRESH;
+        let deadline = runtime
+            .next_tick()
+            .map_or(refresh, |next| next.min(refresh));
+        if let Some(ending) = runtime.wait(deadline)? {
+            return Ok(ending);
         }
     }
 }

@@ -8,7 +8,9 @@ use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
 use std::path::Path;
 
-use brandubh::tui::{Action, App, Config, Direction, Glyphs, Look, Mode, Storage, ThemeName, Tone};
+use brandubh::tui::{
+    Action, Config, Direction, Glyphs, Look, Mode, Runtime, Storage, ThemeName, Tone,
+};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -21,13 +23,16 @@ fn hot_seat() -> Config {
     }
 }
 
-fn render(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+/// The screen of `app` on a terminal of `width` × `height` (the app told of the size first,
+/// as the event loop tells it).
+fn render(app: &mut Runtime, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.update(Action::Resize { width, height });
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| app.draw(frame)).unwrap();
     terminal
 }
 
-fn type_move(app: &mut App, text: &str) {
+fn type_move(app: &mut Runtime, text: &str) {
     app.update(Action::StartTyping);
     for c in text.chars() {
         app.update(Action::Type(c));
@@ -35,16 +40,16 @@ fn type_move(app: &mut App, text: &str) {
     app.update(Action::Confirm);
 }
 
-fn play_all(app: &mut App, moves: &str) {
+fn play_all(app: &mut Runtime, moves: &str) {
     for mv in moves.split_whitespace() {
         type_move(app, mv);
         assert!(
             matches!(
-                app.status().map(|s| s.tone),
+                app.app().status().map(|s| s.tone),
                 Some(Tone::Info | Tone::Warning)
             ),
             "{mv}: {:?}",
-            app.status()
+            app.app().status()
         );
     }
 }
@@ -60,22 +65,23 @@ fn cells_with(buf: &Buffer, symbol: &str) -> Vec<(u16, u16)> {
 
 #[test]
 fn new_game_screen() {
-    let mut app = App::new(Config::default());
+    let mut app = Runtime::new(Config::default()).unwrap();
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
 }
 
 #[test]
 fn start_position() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
 }
 
 #[test]
 fn start_position_in_ascii_on_a_big_terminal() {
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         look: Look::new(ThemeName::HighContrast, true, true),
         ..hot_seat()
-    });
+    })
+    .unwrap();
     let terminal = render(&mut app, 120, 40);
     assert_eq!(non_ascii(terminal.backend().buffer()), []);
     insta::assert_snapshot!(terminal.backend());
@@ -83,12 +89,12 @@ fn start_position_in_ascii_on_a_big_terminal() {
 
 #[test]
 fn a_selected_piece_shows_its_destinations() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     // The cursor starts on a piece of the side to move: the attacker on d2, nearest the
     // throne.
-    assert_eq!(app.cursor(), "d2".parse().unwrap());
+    assert_eq!(app.app().cursor(), "d2".parse().unwrap());
     app.update(Action::Confirm);
-    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    assert_eq!(app.app().selected(), Some("d2".parse().unwrap()));
     // Move the cursor away (onto the defender on d3) so that the selection shows on its own.
     app.update(Action::Move(Direction::Up));
     let terminal = render(&mut app, 80, 24);
@@ -114,7 +120,7 @@ fn a_selected_piece_shows_its_destinations() {
 
 #[test]
 fn the_last_move_and_its_captures_are_marked() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
     // The cursor off d2 (where it started), so that the last move's mark shows.
     app.update(Action::Move(Direction::Up));
@@ -138,26 +144,26 @@ fn the_last_move_and_its_captures_are_marked() {
 
 #[test]
 fn illegal_attempts_are_explained() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     // The attacker on d2 selected, then the defender on d3 in its way.
     app.update(Action::Confirm);
     app.update(Action::Move(Direction::Up));
     app.update(Action::Confirm);
     assert_eq!(
-        app.status().unwrap().text,
+        app.app().status().unwrap().text,
         "cannot move d2-d3: d3 is occupied"
     );
     app.update(Action::Cancel);
     app.update(Action::Confirm);
     assert_eq!(
-        app.status().unwrap().text,
+        app.app().status().unwrap().text,
         "the attackers are to move, not the defender on d3"
     );
     type_move(&mut app, "a4-a1");
     assert!(
-        app.status().unwrap().text.contains("corner a1"),
+        app.app().status().unwrap().text.contains("corner a1"),
         "{:?}",
-        app.status()
+        app.app().status()
     );
     let terminal = render(&mut app, 80, 24);
     let buf = terminal.backend().buffer();
@@ -169,11 +175,12 @@ fn illegal_attempts_are_explained() {
 fn opentafl_notation_is_read_at_the_move_prompt() {
     // Piece letters keep their case (`T` a defender, `K` the king); squares may be upper case,
     // joined or spaced.
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     play_all(&mut app, "a4-a3 Te4-e6 A3A2 Kd4e4");
     type_move(&mut app, "ta2 a3");
     type_move(&mut app, "Ke4-e1");
     let moves: Vec<String> = app
+        .app()
         .session()
         .moves()
         .iter()
@@ -185,16 +192,16 @@ fn opentafl_notation_is_read_at_the_move_prompt() {
     );
     // A letter that names the wrong piece is refused by the move, not read as a square.
     type_move(&mut app, "Ta3-a2");
-    let status = app.status().unwrap();
+    let status = app.app().status().unwrap();
     assert_eq!(status.tone, Tone::Error);
     assert!(!status.text.contains("not a square"), "{}", status.text);
 }
 
 #[test]
 fn game_over_banner() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
-    let outcome = app.session().outcome().unwrap();
+    let outcome = app.app().session().outcome().unwrap();
     assert_eq!(outcome.winner, Some(Side::Defenders));
     assert_eq!(outcome.reason, Reason::KingEscaped);
     let terminal = render(&mut app, 80, 24);
@@ -210,15 +217,15 @@ fn game_over_banner() {
 
 #[test]
 fn resigning_asks_first_and_ends_the_game() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     play_all(&mut app, "d2-e2");
     app.update(Action::Resign);
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
     app.update(Action::No);
-    assert_eq!(app.session().outcome(), None);
+    assert_eq!(app.app().session().outcome(), None);
     app.update(Action::Resign);
     app.update(Action::Yes);
-    let outcome = app.session().outcome().unwrap();
+    let outcome = app.app().session().outcome().unwrap();
     assert_eq!(
         outcome.winner,
         Some(Side::Attackers),
@@ -229,31 +236,31 @@ fn resigning_asks_first_and_ends_the_game() {
 
 #[test]
 fn a_draw_offer_needs_the_other_side() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     app.update(Action::OfferDraw);
     app.update(Action::No);
-    assert_eq!(app.session().outcome(), None);
+    assert_eq!(app.app().session().outcome(), None);
     app.update(Action::OfferDraw);
     app.update(Action::Yes);
     assert_eq!(
-        app.session().outcome().map(|o| o.reason),
+        app.app().session().outcome().map(|o| o.reason),
         Some(Reason::Agreement)
     );
 }
 
 #[test]
 fn help_overlay() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     app.update(Action::Help);
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
-    assert_eq!(app.mode(), Mode::Menu);
+    assert_eq!(app.app().mode(), Mode::Menu);
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), Mode::Board);
+    assert_eq!(app.app().mode(), Mode::Board);
 }
 
 #[test]
 fn the_help_overlay_scrolls_on_the_smallest_terminal() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     app.update(Action::Help);
     let (width, height) = brandubh::tui::wide_size();
     let top = format!("{}", render(&mut app, width, height).backend());
@@ -275,17 +282,18 @@ fn the_help_overlay_scrolls_on_the_smallest_terminal() {
         format!("{}", render(&mut app, width, height).backend()),
         end
     );
-    assert_eq!(app.mode(), Mode::Menu);
+    assert_eq!(app.app().mode(), Mode::Menu);
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), Mode::Board);
+    assert_eq!(app.app().mode(), Mode::Board);
 }
 
 #[test]
 fn rules_screen() {
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         preset: Preset::Nielsen,
         ..hot_seat()
-    });
+    })
+    .unwrap();
     app.update(Action::Rules);
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
 }
@@ -317,7 +325,7 @@ fn rules_texts_describe_the_pieces_as_the_board_draws_them() {
 
 #[test]
 fn too_small_terminal_and_recovery() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     let (w, h) = brandubh::tui::minimum_size();
     let small = render(&mut app, w - 1, h);
     insta::assert_snapshot!(small.backend());
@@ -328,10 +336,11 @@ fn too_small_terminal_and_recovery() {
 
 #[test]
 fn no_color_draws_without_colours() {
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         look: Look::new(ThemeName::Default, false, false),
         ..hot_seat()
-    });
+    })
+    .unwrap();
     app.update(Action::Move(Direction::Down));
     app.update(Action::Move(Direction::Down));
     app.update(Action::Confirm);
@@ -344,7 +353,7 @@ fn no_color_draws_without_colours() {
 
 #[test]
 fn clicks_select_and_move() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     let terminal = render(&mut app, 80, 24);
     let buf = terminal.backend().buffer();
     let look = Look::default();
@@ -356,7 +365,7 @@ fn clicks_select_and_move() {
         column: d2.0,
         row: d2.1,
     });
-    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    assert_eq!(app.app().selected(), Some("d2".parse().unwrap()));
     let terminal = render(&mut app, 80, 24);
     let dots = cells_with(terminal.backend().buffer(), look.glyphs.destination);
     let leftmost = *dots.iter().min_by_key(|&&(x, _)| x).unwrap();
@@ -364,25 +373,25 @@ fn clicks_select_and_move() {
         column: leftmost.0,
         row: leftmost.1,
     });
-    assert_eq!(app.session().moves().len(), 1);
-    assert_eq!(app.session().moves()[0].to_string(), "d2-a2");
+    assert_eq!(app.app().session().moves().len(), 1);
+    assert_eq!(app.app().session().moves()[0].to_string(), "d2-a2");
 }
 
 #[test]
 fn undo_and_redo_from_the_keyboard() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     play_all(&mut app, "d2-e2 c4-c5");
     app.update(Action::Undo);
-    assert_eq!(app.session().moves().len(), 1);
+    assert_eq!(app.app().session().moves().len(), 1);
     app.update(Action::Redo);
-    assert_eq!(app.session().moves().len(), 2);
+    assert_eq!(app.app().session().moves().len(), 2);
     app.update(Action::Redo);
-    assert!(app.status().unwrap().text.contains("nothing to redo"));
+    assert!(app.app().status().unwrap().text.contains("nothing to redo"));
 }
 
 #[test]
 fn the_new_game_screen_starts_the_chosen_game() {
-    let mut app = App::new(Config::default());
+    let mut app = Runtime::new(Config::default()).unwrap();
     // Focus starts on Start: go up to Rules and pick the next preset.
     for _ in 0..5 {
         app.update(Action::Move(Direction::Up));
@@ -392,33 +401,34 @@ fn the_new_game_screen_starts_the_chosen_game() {
         app.update(Action::Move(Direction::Down));
     }
     app.update(Action::Confirm);
-    assert_eq!(app.session().preset(), Some(Preset::Walker));
-    assert_eq!(app.session().player(Side::Attackers), Player::Human);
-    assert_eq!(app.mode(), Mode::Board);
+    assert_eq!(app.app().session().preset(), Some(Preset::Walker));
+    assert_eq!(app.app().session().player(Side::Attackers), Player::Human);
+    assert_eq!(app.app().mode(), Mode::Board);
 }
 
 #[test]
 fn quitting_asks_only_with_unsaved_moves() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     app.update(Action::Quit);
-    assert!(app.should_quit());
-    let mut app = App::new(hot_seat());
+    assert!(app.app().should_quit());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     play_all(&mut app, "d2-e2");
     app.update(Action::Quit);
-    assert!(!app.should_quit());
-    assert_eq!(app.mode(), Mode::Question);
+    assert!(!app.app().should_quit());
+    assert_eq!(app.app().mode(), Mode::Question);
     app.update(Action::Yes);
-    assert!(app.should_quit());
+    assert!(app.app().should_quit());
 }
 
 #[test]
 fn the_captured_king_is_marked_where_he_stood() {
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         preset: Preset::Fellhuhn,
         ..hot_seat()
-    });
+    })
+    .unwrap();
     play_all(&mut app, "a4-a5 c4-c2 b4-b5 d4-b4 a5-a4 e4-e6 f4-c4");
-    let outcome = app.session().outcome().unwrap();
+    let outcome = app.app().session().outcome().unwrap();
     assert_eq!(outcome.reason, Reason::KingCaptured);
     let look = Look::default();
     let terminal = render(&mut app, 80, 24);
@@ -462,14 +472,14 @@ fn plies_in(path: &Path) -> usize {
         .len()
 }
 
-fn screen_text(app: &mut App) -> String {
+fn screen_text(app: &mut Runtime) -> String {
     format!("{}", render(app, 100, 30).backend())
 }
 
 /// Opens the save prompt, replaces the offered name with `name` and presses Enter.
-fn save_as(app: &mut App, name: &str) {
+fn save_as(app: &mut Runtime, name: &str) {
     app.update(Action::Save);
-    assert_eq!(app.mode(), Mode::Text);
+    assert_eq!(app.app().mode(), Mode::Text);
     for _ in 0..60 {
         app.update(Action::Backspace);
     }
@@ -482,12 +492,12 @@ fn save_as(app: &mut App, name: &str) {
 #[test]
 fn games_are_autosaved_saved_and_loaded() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut app, "d2-e2 c4-c5");
     let auto = autosaves(dir.path());
     assert_eq!(auto.len(), 1, "one autosave file for the game");
     assert_eq!(plies_in(&auto[0]), 2, "autosaved after every move");
-    assert!(app.is_dirty());
+    assert!(app.app().is_dirty());
 
     // Save under a typed name in the save folder.
     app.update(Action::Save);
@@ -495,22 +505,27 @@ fn games_are_autosaved_saved_and_loaded() {
     app.update(Action::Cancel);
     save_as(&mut app, "opening");
     let saved = dir.path().join("saves").join("opening.json");
-    assert!(saved.is_file(), "{:?}", app.status());
-    assert!(!app.is_dirty());
+    assert!(saved.is_file(), "{:?}", app.app().status());
+    assert!(!app.app().is_dirty());
     assert_eq!(plies_in(&saved), 2);
     assert!(autosaves(dir.path()).is_empty(), "saved: the autosave goes");
     app.update(Action::Quit);
-    assert!(app.should_quit(), "saved: no question");
+    assert!(app.app().should_quit(), "saved: no question");
 
     // A new app lists the file and loads it.
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     app.update(Action::Load);
-    assert_eq!(app.mode(), Mode::Menu);
+    assert_eq!(app.app().mode(), Mode::Menu);
     assert!(screen_text(&mut app).contains("opening"));
     app.update(Action::Confirm);
-    assert_eq!(app.session().moves().len(), 2, "{:?}", app.status());
-    assert_eq!(app.session().file(), Some(saved.as_path()));
-    assert!(!app.is_dirty());
+    assert_eq!(
+        app.app().session().moves().len(),
+        2,
+        "{:?}",
+        app.app().status()
+    );
+    assert_eq!(app.app().session().file(), Some(saved.as_path()));
+    assert!(!app.app().is_dirty());
     // Played on, the game is autosaved apart; its file changes only when saved.
     play_all(&mut app, "d1-d2");
     assert_eq!(plies_in(&saved), 2);
@@ -523,22 +538,22 @@ fn games_are_autosaved_saved_and_loaded() {
         3,
         "its own file: saved without a question"
     );
-    assert_eq!(app.mode(), Mode::Board);
+    assert_eq!(app.app().mode(), Mode::Board);
 }
 
 #[test]
 fn saving_over_another_save_asks_first_and_shows_what_it_holds() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut app, "d2-e2 c4-c5 d1-d2");
     save_as(&mut app, "mine");
     let mine = dir.path().join("saves").join("mine.json");
     assert_eq!(plies_in(&mine), 3);
 
-    let mut other = App::new(with_storage(dir.path()));
+    let mut other = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut other, "d2-c2");
     save_as(&mut other, "mine.json");
-    assert_eq!(other.mode(), Mode::Question);
+    assert_eq!(other.app().mode(), Mode::Question);
     let question = screen_text(&mut other);
     assert!(
         question.contains("A save named \"mine\" exists: human vs human, standard, 3")
@@ -548,21 +563,21 @@ fn saving_over_another_save_asks_first_and_shows_what_it_holds() {
     );
     // No: back to the prompt, nothing written.
     other.update(Action::No);
-    assert_eq!(other.mode(), Mode::Text);
+    assert_eq!(other.app().mode(), Mode::Text);
     assert!(screen_text(&mut other).contains("name: mine.json_"));
     assert_eq!(plies_in(&mine), 3);
     other.update(Action::Confirm);
-    assert_eq!(other.mode(), Mode::Question);
+    assert_eq!(other.app().mode(), Mode::Question);
     other.update(Action::Yes);
     assert_eq!(plies_in(&mine), 1, "replaced when the player says so");
-    assert_eq!(other.session().file(), Some(mine.as_path()));
-    assert!(!other.is_dirty());
+    assert_eq!(other.app().session().file(), Some(mine.as_path()));
+    assert!(!other.app().is_dirty());
 }
 
 #[test]
 fn bad_names_are_refused_in_the_prompt_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut app, "d2-e2");
     for (name, reason) in [
         ("../evil/x", "a name cannot contain /"),
@@ -573,7 +588,7 @@ fn bad_names_are_refused_in_the_prompt_with_the_reason() {
         ("", "type a name"),
     ] {
         save_as(&mut app, name);
-        assert_eq!(app.mode(), Mode::Text, "{name}: the prompt stays");
+        assert_eq!(app.app().mode(), Mode::Text, "{name}: the prompt stays");
         let screen = screen_text(&mut app);
         assert!(screen.contains(reason), "{name}: {screen}");
         app.update(Action::Cancel);
@@ -589,10 +604,14 @@ fn bad_names_are_refused_in_the_prompt_with_the_reason() {
 #[test]
 fn a_new_game_or_a_load_keeps_the_unfinished_game_and_continue_offers_it() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut app, "d2-e2");
     app.update(Action::NewGame);
-    assert_eq!(app.mode(), Mode::Menu, "no question: the autosave keeps it");
+    assert_eq!(
+        app.app().mode(),
+        Mode::Menu,
+        "no question: the autosave keeps it"
+    );
     let screen = screen_text(&mut app);
     assert!(
         !screen.contains("Continue"),
@@ -605,19 +624,20 @@ fn a_new_game_or_a_load_keeps_the_unfinished_game_and_continue_offers_it() {
     app.update(Action::Yes);
 
     // The next start offers the latest unfinished game first.
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         skip_setup: false,
         ..with_storage(dir.path())
-    });
+    })
+    .unwrap();
     let screen = screen_text(&mut app);
     assert!(
         screen.contains("Continue   human vs human, standard, 1 ply, ongoing"),
         "{screen}"
     );
     app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Board);
-    assert_eq!(app.session().moves()[0].to_string(), "d2-c2");
-    assert!(app.status().unwrap().text.starts_with("continued"));
+    assert_eq!(app.app().mode(), Mode::Board);
+    assert_eq!(app.app().session().moves()[0].to_string(), "d2-c2");
+    assert!(app.app().status().unwrap().text.starts_with("continued"));
     // Continued and played on: the game moves to a file of its own; nothing is lost.
     play_all(&mut app, "c4-c5");
     let mut plies: Vec<usize> = autosaves(dir.path()).iter().map(|p| plies_in(p)).collect();
@@ -627,14 +647,15 @@ fn a_new_game_or_a_load_keeps_the_unfinished_game_and_continue_offers_it() {
 #[test]
 fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut app, "d2-e2");
     app.update(Action::Quit);
     app.update(Action::Yes);
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         skip_setup: false,
         ..with_storage(dir.path())
-    });
+    })
+    .unwrap();
     let (width, height) = brandubh::tui::wide_size();
     let terminal = render(&mut app, width, height);
     let text = format!("{}", terminal.backend());
@@ -659,9 +680,9 @@ fn the_new_game_screen_with_continue_fits_the_smallest_terminal() {
         column: start_x + 2,
         row: start_y,
     });
-    assert_eq!(app.mode(), Mode::Board);
+    assert_eq!(app.app().mode(), Mode::Board);
     assert!(
-        app.session().moves().is_empty(),
+        app.app().session().moves().is_empty(),
         "a new game, not the one continued"
     );
 }
@@ -678,16 +699,17 @@ fn a_game_read_from_another_programs_record_is_held_by_it() {
     )
     .unwrap();
     let open = || {
-        App::new(Config {
+        Runtime::new(Config {
             resume: Some(brandubh::tui::Session::load(&record).unwrap()),
             ..with_storage(dir.path())
         })
+        .unwrap()
     };
     // Unchanged, it is in its record: no autosave, and quitting asks nothing.
     let mut app = open();
-    assert!(!app.is_dirty());
+    assert!(!app.app().is_dirty());
     app.update(Action::Quit);
-    assert!(app.should_quit(), "{}", screen_text(&mut app));
+    assert!(app.app().should_quit(), "{}", screen_text(&mut app));
     assert!(autosaves(dir.path()).is_empty());
     // It is the game in play: not offered to continue, and marked in the list of saves.
     let mut app = open();
@@ -707,34 +729,34 @@ fn a_game_read_from_another_programs_record_is_held_by_it() {
 
 #[test]
 fn esc_on_the_new_game_screen_goes_back_to_the_game_or_quits() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     app.update(Action::NewGame);
-    assert_eq!(app.mode(), Mode::Menu);
+    assert_eq!(app.app().mode(), Mode::Menu);
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), Mode::Board);
-    assert!(!app.should_quit());
-    let mut app = App::new(Config::default());
+    assert_eq!(app.app().mode(), Mode::Board);
+    assert!(!app.app().should_quit());
+    let mut app = Runtime::new(Config::default()).unwrap();
     app.update(Action::Cancel);
-    assert!(app.should_quit(), "no game to go back to");
+    assert!(app.app().should_quit(), "no game to go back to");
 }
 
 #[test]
 fn the_move_list_scrolls_by_pages() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     // Forty plies of legal moves, picked without randomness.
     for i in 0..40 {
-        let moves = app.session().state().legal_moves();
+        let moves = app.app().session().state().legal_moves();
         if moves.is_empty() {
             break;
         }
         let mv = moves[(i * 7) % moves.len()];
         type_move(&mut app, &mv.to_string());
     }
-    let plies = app.session().moves().len();
+    let plies = app.app().session().moves().len();
     assert!(plies > 30, "{plies} plies");
-    let text = |app: &mut App| format!("{}", render(app, 80, 24).backend());
-    let first = app.session().moves()[0].to_string();
-    let last = app.session().moves()[plies - 1].to_string();
+    let text = |app: &mut Runtime| format!("{}", render(app, 80, 24).backend());
+    let first = app.app().session().moves()[0].to_string();
+    let last = app.app().session().moves()[plies - 1].to_string();
     let bottom = text(&mut app);
     assert!(
         bottom.contains(&last) && !bottom.contains(&format!(" 1 {first}")),
@@ -769,18 +791,19 @@ fn find_text(buf: &Buffer, text: &str) -> Vec<(u16, u16)> {
 }
 
 /// The escape game of `assets/games`, loaded from a copy in `dir`; returns the app and the file.
-fn review_escape(dir: &std::path::Path) -> (App, std::path::PathBuf) {
+fn review_escape(dir: &std::path::Path) -> (Runtime, std::path::PathBuf) {
     let file = dir.join("escape.json");
     std::fs::copy(
         concat!(env!("CARGO_MANIFEST_DIR"), "/assets/games/escape.json"),
         &file,
     )
     .unwrap();
-    let app = App::new(Config {
+    let app = Runtime::new(Config {
         resume: Some(brandubh::tui::Session::load(&file).unwrap()),
         storage: Storage::in_dir(dir.join("saves")),
         ..Config::default()
-    });
+    })
+    .unwrap();
     (app, file)
 }
 
@@ -789,7 +812,11 @@ fn review_of_a_finished_game() {
     let dir = tempfile::tempdir().unwrap();
     let (mut app, file) = review_escape(dir.path());
     let before = std::fs::read(&file).unwrap();
-    assert_eq!(app.mode(), brandubh::tui::Mode::Review, "opens in review");
+    assert_eq!(
+        app.app().mode(),
+        brandubh::tui::Mode::Review,
+        "opens in review"
+    );
     insta::assert_snapshot!("review_at_the_end", render(&mut app, 80, 24).backend());
     // Back to ply 5, f7-f4xe4: the move and its capture are marked.
     for _ in 0..11 {
@@ -830,7 +857,7 @@ fn review_at_the_start_and_its_help() {
     app.update(Action::Help);
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
     app.update(Action::Cancel);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Review);
+    assert_eq!(app.app().mode(), brandubh::tui::Mode::Review);
 }
 
 #[test]
@@ -852,15 +879,15 @@ fn a_click_on_a_move_in_the_list_goes_there() {
 
 #[test]
 fn a_long_game_reviewed_keeps_its_ply_in_view() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     for i in 0..60 {
-        let moves = app.session().state().legal_moves();
+        let moves = app.app().session().state().legal_moves();
         if moves.is_empty() {
             break;
         }
         type_move(&mut app, &moves[(i * 7) % moves.len()].to_string());
     }
-    let plies = app.session().moves().len();
+    let plies = app.app().session().moves().len();
     assert!(plies > 40, "{plies} plies");
     app.update(Action::Review);
     app.update(Action::ToStart);
@@ -869,7 +896,7 @@ fn a_long_game_reviewed_keeps_its_ply_in_view() {
     app.update(Action::Move(Direction::Right));
     let text = format!("{}", render(&mut app, 80, 24).backend());
     assert!(text.contains(&format!("Ply 21 of {plies}")), "{text}");
-    let mv = app.session().moves()[20].to_string();
+    let mv = app.app().session().moves()[20].to_string();
     let terminal = render(&mut app, 80, 24);
     let buf = terminal.backend().buffer();
     let found = find_text(buf, &mv);
@@ -880,15 +907,19 @@ fn a_long_game_reviewed_keeps_its_ply_in_view() {
 
 #[test]
 fn the_new_game_screen_takes_a_position() {
-    let mut app = App::new(Config::default());
+    let mut app = Runtime::new(Config::default()).unwrap();
     app.update(Action::Move(Direction::Up));
-    assert_eq!(app.mode(), brandubh::tui::Mode::Text, "typing the position");
+    assert_eq!(
+        app.app().mode(),
+        brandubh::tui::Mode::Text,
+        "typing the position"
+    );
     for c in "/7/7/7/3K3/7/t6/7 x".chars() {
         app.update(Action::Type(c));
     }
     app.update(Action::Confirm);
     assert_eq!(
-        app.mode(),
+        app.app().mode(),
         brandubh::tui::Mode::Text,
         "refused: still on the form"
     );
@@ -896,12 +927,12 @@ fn the_new_game_screen_takes_a_position() {
     app.update(Action::Backspace);
     app.update(Action::Type('d'));
     app.update(Action::Confirm);
-    assert_eq!(app.mode(), brandubh::tui::Mode::Board);
+    assert_eq!(app.app().mode(), brandubh::tui::Mode::Board);
     assert_eq!(
-        app.session().state().position().to_string(),
+        app.app().session().state().position().to_string(),
         "/7/7/7/3K3/7/t6/7/ d"
     );
-    assert_eq!(app.session().side_to_move(), Side::Defenders);
+    assert_eq!(app.app().session().side_to_move(), Side::Defenders);
 }
 
 /// A finished game of two AI players (from `brandubh match --attackers search:easy
@@ -937,24 +968,25 @@ fn write_the_analysed_fixture() {
 }
 
 /// The analysed fixture, loaded from a copy in `dir`, in review.
-fn review_analysed(dir: &Path) -> App {
+fn review_analysed(dir: &Path) -> Runtime {
     review_analysed_in(dir, Look::default())
 }
 
 /// The same in `look`.
-fn review_analysed_in(dir: &Path, look: Look) -> App {
+fn review_analysed_in(dir: &Path, look: Look) -> Runtime {
     let file = dir.join("ai-game.json");
     std::fs::copy(ANALYSED, &file).unwrap();
-    App::new(Config {
+    Runtime::new(Config {
         resume: Some(brandubh::tui::Session::load(&file).unwrap()),
         storage: Storage::in_dir(dir.join("saves")),
         look,
         ..Config::default()
     })
+    .unwrap()
 }
 
 /// Applies `action` `times` times.
-fn steps(app: &mut App, action: Action, times: usize) {
+fn steps(app: &mut Runtime, action: Action, times: usize) {
     for _ in 0..times {
         app.update(action);
     }
@@ -1058,10 +1090,11 @@ fn review_shows_an_only_move() {
         .analyse(&game, Budget::Limits(Limits::depth(4)), &stop, &mut |_| {})
         .unwrap();
     game.set_analysis(0, &plies[0]).unwrap();
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         resume: Some(brandubh::tui::Session::from_game(game)),
         ..Config::default()
-    });
+    })
+    .unwrap();
     let board = format!("{}", render(&mut app, 80, 24).backend());
     assert!(board.contains("e2-a2!"), "{board}");
     app.update(Action::Review);
@@ -1073,11 +1106,12 @@ fn review_shows_an_only_move() {
 fn review_with_analysis_without_colours() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = review_analysed(dir.path());
-    let mut app_plain = App::new(Config {
+    let mut app_plain = Runtime::new(Config {
         look: Look::new(ThemeName::Default, false, false),
         resume: Some(brandubh::tui::Session::load(Path::new(ANALYSED)).unwrap()),
         ..Config::default()
-    });
+    })
+    .unwrap();
     let coloured = render(&mut app, 80, 24);
     let plain = render(&mut app_plain, 80, 24);
     let buf = plain.backend().buffer();
@@ -1115,11 +1149,11 @@ fn the_analysis_asks_its_budget_then_shows_its_progress() {
     let mut app = review_analysed(dir.path());
     app.update(Action::ToStart);
     app.update(Action::Analyse);
-    assert_eq!(app.mode(), Mode::Menu);
+    assert_eq!(app.app().mode(), Mode::Menu);
     app.update(Action::Move(Direction::Down));
     insta::assert_snapshot!("the_analysis_budgets", render(&mut app, 80, 24).backend());
     app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Review);
+    assert_eq!(app.app().mode(), Mode::Review);
     // Drawn before any report is taken (the app takes them when time passes).
     let terminal = render(&mut app, 80, 24);
     let buf = terminal.backend().buffer();
@@ -1130,18 +1164,19 @@ fn the_analysis_asks_its_budget_then_shows_its_progress() {
     );
     app.update(Action::Cancel);
     assert!(
-        app.status()
+        app.app()
+            .status()
             .unwrap()
             .text
             .starts_with("analysis stopped at 0 of 24 positions"),
         "{:?}",
-        app.status()
+        app.app().status()
     );
 }
 
 #[test]
 fn the_compact_layout_plays_on_the_smallest_terminal_with_the_panel_behind_tab() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     let (width, height) = brandubh::tui::minimum_size();
     assert_eq!((width, height), (30, 12));
     let board = format!("{}", render(&mut app, width, height).backend());
@@ -1156,7 +1191,7 @@ fn the_compact_layout_plays_on_the_smallest_terminal_with_the_panel_behind_tab()
         column: x,
         row: y - 2,
     });
-    assert_eq!(app.selected(), Some("d2".parse().unwrap()));
+    assert_eq!(app.app().selected(), Some("d2".parse().unwrap()));
     app.update(Action::Cancel);
     app.update(Action::TogglePanel);
     let panel = format!("{}", render(&mut app, width, height).backend());
@@ -1175,15 +1210,15 @@ fn the_compact_layout_plays_on_the_smallest_terminal_with_the_panel_behind_tab()
         column: x,
         row: y - 2,
     });
-    assert_eq!(app.selected(), None);
+    assert_eq!(app.app().selected(), None);
     app.update(Action::TogglePanel);
     type_move(&mut app, "d2-e2");
-    assert_eq!(app.session().moves().len(), 1);
+    assert_eq!(app.app().session().moves().len(), 1);
 }
 
 #[test]
 fn the_new_game_screen_fits_65x16_and_30x12() {
-    let mut app = App::new(Config::default());
+    let mut app = Runtime::new(Config::default()).unwrap();
     let wide = format!("{}", render(&mut app, 65, 16).backend());
     insta::assert_snapshot!("new_game_65x16", wide);
     assert!(
@@ -1201,7 +1236,7 @@ fn the_new_game_screen_fits_65x16_and_30x12() {
 
 #[test]
 fn a_big_terminal_caps_the_board_and_the_panel() {
-    let mut app = App::new(hot_seat());
+    let mut app = Runtime::new(hot_seat()).unwrap();
     insta::assert_snapshot!("start_position_200x60", render(&mut app, 200, 60).backend());
 }
 
@@ -1216,7 +1251,7 @@ fn non_ascii(buf: &Buffer) -> Vec<(u16, u16, String)> {
 }
 
 /// Renders `app` at each size and requires every cell to be ASCII.
-fn assert_ascii(app: &mut App, what: &str) {
+fn assert_ascii(app: &mut Runtime, what: &str) {
     for (w, h) in [(80, 24), (30, 12), (65, 16), (200, 60)] {
         let terminal = render(app, w, h);
         let bad = non_ascii(terminal.backend().buffer());
@@ -1232,17 +1267,19 @@ fn assert_ascii(app: &mut App, what: &str) {
 fn ascii_draws_ascii_only_on_every_screen() {
     let ascii = Look::new(ThemeName::Default, true, true);
     let dir = tempfile::tempdir().unwrap();
-    let mut setup = App::new(Config {
+    let mut setup = Runtime::new(Config {
         look: ascii.clone(),
         ..Config::default()
-    });
+    })
+    .unwrap();
     assert_ascii(&mut setup, "the new-game screen");
     setup.update(Action::Rules);
     assert_ascii(&mut setup, "the rules");
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         look: ascii.clone(),
         ..with_storage(dir.path())
-    });
+    })
+    .unwrap();
     play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
     app.update(Action::Confirm);
     assert_ascii(&mut app, "a game with a selection and a capture");
@@ -1352,25 +1389,27 @@ fn drawn_pairs(buf: &Buffer, pairs: &mut Pairs) {
 /// Every screen of the game, with every mark, in `look`: what the contrast test reads.
 fn every_screen(look: &Look, dir: &Path) -> Vec<Buffer> {
     let mut shots = Vec::new();
-    let mut shoot = |app: &mut App| {
+    let mut shoot = |app: &mut Runtime| {
         for (w, h) in [(80, 24), (30, 12)] {
             shots.push(render(app, w, h).backend().buffer().clone());
         }
     };
-    let mut setup = App::new(Config {
+    let mut setup = Runtime::new(Config {
         look: look.clone(),
         ..Config::default()
-    });
+    })
+    .unwrap();
     shoot(&mut setup);
     setup.update(Action::Move(Direction::Up));
     setup.update(Action::Move(Direction::Up));
     shoot(&mut setup);
     setup.update(Action::Rules);
     shoot(&mut setup);
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         look: look.clone(),
         ..with_storage(dir)
-    });
+    })
+    .unwrap();
     play_all(&mut app, "d2-b2 c4-c2 d1-d2xc2");
     shoot(&mut app);
     // A selection with its destinations, and the cursor on a piece of each kind.
@@ -1404,10 +1443,11 @@ fn every_screen(look: &Look, dir: &Path) -> Vec<Buffer> {
     app.update(Action::Move(Direction::Down));
     shoot(&mut app);
     app.update(Action::Cancel);
-    let mut over = App::new(Config {
+    let mut over = Runtime::new(Config {
         look: look.clone(),
         ..hot_seat()
-    });
+    })
+    .unwrap();
     play_all(&mut over, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
     shoot(&mut over);
     let mut review = review_analysed_in(dir, look.clone());
@@ -1477,10 +1517,10 @@ fn the_contrast_formula_matches_wcag() {
 #[test]
 fn the_load_list_shows_dates_and_whole_summaries_at_80_columns() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
     save_as(&mut app, "escape");
-    let mut app = App::new(with_storage(dir.path()));
+    let mut app = Runtime::new(with_storage(dir.path())).unwrap();
     play_all(&mut app, "d2-e2");
     app.update(Action::Load);
     app.update(Action::Yes);
@@ -1501,12 +1541,12 @@ fn the_load_list_shows_dates_and_whole_summaries_at_80_columns() {
     };
     app.update(Action::Click { column: 10, row: y });
     assert_eq!(
-        app.mode(),
+        app.app().mode(),
         Mode::Review,
         "the finished game, loaded: {:?}",
-        app.status()
+        app.app().status()
     );
-    assert_eq!(app.session().moves().len(), 8);
+    assert_eq!(app.app().session().moves().len(), 8);
 }
 
 /// The current year, as the dates in the load list show it.
@@ -1551,10 +1591,11 @@ fn mid_game_screen() -> String {
     for mv in "d6-f6 e4-e6 b4-b5 c4-c6 f4-f5 d5-e5 d7-c7 e6-d6 a4-a6 d4-d5".split(' ') {
         session.play_text(mv).unwrap();
     }
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         resume: Some(session),
         ..Config::default()
-    });
+    })
+    .unwrap();
     app.update(Action::Confirm);
     screen_lines(render(&mut app, 80, 24).backend().buffer())
 }
@@ -1625,4 +1666,38 @@ fn the_review_plays_in_the_compact_layout_with_its_panel_behind_tab() {
         panel.contains("Ply 23 of 24") && panel.contains("Tab board"),
         "{panel}"
     );
+}
+
+/// How long the load list takes to open (from `o` to the list shown, the saves read on the
+/// storage thread) over the saves `brandubh match` writes: 1,000, then 10,000 of them. A
+/// measurement, printed, not asserted: `cargo test --test tui load_list_timing -- --ignored
+/// --nocapture` (with `--release` for the figures of a real build).
+#[test]
+#[ignore = "a measurement: writes 11,000 saves"]
+fn load_list_timing() {
+    for games in [1_000, 10_000] {
+        let dir = tempfile::tempdir().unwrap();
+        let made = std::process::Command::new(env!("CARGO_BIN_EXE_brandubh"))
+            .args(["match", "--attackers", "random", "--defenders", "random"])
+            .args(["--games", &games.to_string(), "--save-dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+        let mut app = Runtime::new(Config {
+            skip_setup: true,
+            storage: Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        })
+        .unwrap();
+        let mut times = Vec::new();
+        for _ in 0..3 {
+            let start = std::time::Instant::now();
+            app.update(Action::Load);
+            times.push(start.elapsed());
+            assert_eq!(app.app().mode(), Mode::Menu, "the list is open");
+            app.update(Action::Cancel);
+        }
+        println!("{games} saves: the load list opened in {times:?}");
+    }
 }

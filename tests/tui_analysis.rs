@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use brandubh::ai::{Budget, Limits};
-use brandubh::tui::{Action, App, Config, Mode, Session};
+use brandubh::tui::{Action, Config, Mode, Runtime, Session};
 use serde_json::Value;
 
 /// The depth both analyse every position to.
@@ -59,22 +59,27 @@ fn command_line(child: Child) -> Vec<Judgement> {
 
 /// What the terminal game says of each move after `a` and Enter in the review of `path`.
 fn terminal_game(path: &Path) -> Vec<Judgement> {
-    let mut app = App::new(Config {
+    let mut app = Runtime::new(Config {
         resume: Some(Session::load(path).unwrap()),
         analysis_budgets: vec![Budget::Limits(Limits::depth(DEPTH))],
         ..Config::default()
-    });
-    assert_eq!(app.mode(), Mode::Review, "a finished game opens in review");
+    })
+    .unwrap();
+    assert_eq!(
+        app.app().mode(),
+        Mode::Review,
+        "a finished game opens in review"
+    );
     app.update(Action::Analyse);
     app.update(Action::Confirm);
     let deadline = Instant::now() + Duration::from_secs(120);
     let analysis = loop {
-        let analysis = app.session().game().analysis();
+        let analysis = app.app().session().game().analysis();
         if analysis.iter().all(Option::is_some) {
             break analysis.iter().flatten();
         }
         assert!(Instant::now() < deadline, "{}: no analysis", path.display());
-        app.tick(Instant::now());
+        app.tick(Instant::now()).unwrap();
         std::thread::sleep(Duration::from_millis(5));
     };
     analysis

@@ -164,7 +164,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::tui::{Action, App, Direction, Mode};
+    use crate::tui::{Action, App, Direction, Mode, Runtime};
 
     /// The configuration `args` give with the settings file `path` and the saves in `dir`.
     fn config(args: &PlayArgs, dir: &std::path::Path) -> Config {
@@ -180,7 +180,7 @@ mod tests {
             ascii: Some(true),
             ..PlayArgs::default()
         };
-        let mut app = App::new(config(&ascii, dir.path()));
+        let mut app = Runtime::new(config(&ascii, dir.path())).unwrap();
         // Up to the clock, one to the right (1m), up to the defenders, one to the right (the
         // AI, easy), and start; then the bell on and the warnings off.
         for action in [
@@ -195,8 +195,8 @@ mod tests {
         ] {
             app.update(action);
         }
-        assert_eq!(app.mode(), Mode::Board);
-        let chosen = app.session().player(crate::rules::Side::Defenders);
+        assert_eq!(app.app().mode(), Mode::Board);
+        let chosen = app.app().session().player(crate::rules::Side::Defenders);
         assert_ne!(chosen, Player::Human);
 
         // The next run, without options, starts from them.
@@ -264,8 +264,8 @@ mod tests {
         // status line says so.
         let note = "from the command line, remembered: standard, human vs human, clock 5m";
         assert_eq!(started.start_note.as_deref(), Some(note));
-        let app = App::new(started);
-        assert_eq!(app.status().map(|s| s.text.as_str()), Some(note));
+        let runtime = Runtime::new(started).unwrap();
+        assert_eq!(runtime.app().status().map(|s| s.text.as_str()), Some(note));
         let (_, read, warning) = SettingsFile::load(path.clone());
         assert_eq!(warning, None);
         assert_eq!(
@@ -278,7 +278,7 @@ mod tests {
             defenders: Some(hard),
             ..PlayArgs::default()
         };
-        drop(App::new(config(&against_hard, dir.path())));
+        drop(Runtime::new(config(&against_hard, dir.path())).unwrap());
         let next = config(&PlayArgs::default(), dir.path());
         assert!(!next.skip_setup);
         assert_eq!(next.preset, Preset::Walker);

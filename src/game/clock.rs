@@ -591,6 +591,16 @@ impl Clocks {
         move_budget(reading, pieces, Clocks::MARGIN)
     }
 
+    /// How long `side`'s clock can run before what [`Clocks::text`] shows of it changes, or
+    /// its time runs out: what a display waits for before it shows the clock again.
+    pub fn until_text_changes(&self, side: Side) -> Duration {
+        let left = self.side(side).left_ms;
+        // The text drops the part below its last digit: whole seconds from ten seconds up,
+        // tenths below.
+        let unit = if left >= 10_000 { 1000 } else { 100 };
+        Duration::from_millis((left % unit + 1).min(left))
+    }
+
     /// `side`'s clock as shown: `4:59`, `0:09.5` under ten seconds, `1:02:03` from an hour, and
     /// in overtime the periods left first (`3×0:28`).
     pub fn text(&self, side: Side) -> String {
@@ -604,7 +614,7 @@ impl Clocks {
     }
 }
 
-/// `4:59`, `0:09.5`, `1:02:03`.
+/// `4:59`, `0:09.5`, `1:02:03`: whole seconds from ten seconds up, tenths below.
 fn time_text(ms: u64) -> String {
     let s = ms / 1000;
     if s >= 3600 {
@@ -943,6 +953,27 @@ mod tests {
                 let json = serde_json::to_string(&clocks).unwrap();
                 prop_assert_eq!(serde_json::from_str::<Clocks>(&json).ok(), Some(clocks));
             }
+        }
+
+        #[test]
+        fn the_text_stays_until_it_is_said_to_change(
+            main in 1..4_000_000_u64,
+            periods in 0..3_u32,
+            spent in 0..4_000_000_u64,
+        ) {
+            let period = if periods == 0 { 0 } else { 30_000 };
+            let control = TimeControl::from_millis(main, 0, periods, period).unwrap();
+            let mut clocks = Clocks::new(control);
+            clocks.spend(Side::Attackers, Duration::from_millis(spent));
+            prop_assume!(!clocks.flag_fell(Side::Attackers));
+            let text = clocks.text(Side::Attackers);
+            let wait = clocks.until_text_changes(Side::Attackers);
+            prop_assert!(wait > Duration::ZERO);
+            let mut later = clocks;
+            later.spend(Side::Attackers, wait.saturating_sub(Duration::from_millis(1)));
+            prop_assert_eq!(later.text(Side::Attackers), text.clone(), "not yet");
+            later.spend(Side::Attackers, Duration::from_millis(1));
+            prop_assert_ne!(later.text(Side::Attackers), text, "then at once");
         }
     }
 }

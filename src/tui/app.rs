@@ -1,5 +1,6 @@
 //! The state of the terminal game and its update function: every [`Action`] changes the state
-//! here, without a terminal, so that all of it can be tested directly.
+//! here, without a terminal, so that all of it can be tested directly. What the world must do
+//! (search, ring the bell) is returned as [`Effect`]s, for the runtime to carry out.
 
 mod ai;
 mod analysis;
@@ -7,7 +8,7 @@ mod clock;
 mod files;
 mod review;
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
 mod toggles;
 mod warnings;
 
@@ -17,11 +18,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
-use self::files::continue_text;
+use self::files::Waiting;
 use self::warnings::Warnings;
 use super::ascii;
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{self, BudgetChoice, Leaving, Question, SavePrompt, SavesList};
+use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt, SavesList};
+use super::effect::Effect;
+use super::help::Help;
 use super::input::{Action, Direction, Mode, typed_move};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
@@ -30,6 +33,7 @@ use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
+use super::storage::GameId;
 use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
@@ -66,7 +70,7 @@ pub struct Config {
     /// The remembered choices: the bell and the warnings are taken from them, and the new-game
     /// screen's choices and the toggles are written back to `settings_file` as they change.
     pub settings: Settings,
-    /// Where the settings are remembered.
+    /// Where the settings are remembered (the runtime's storage thread writes them).
     pub settings_file: SettingsFile,
     /// Why the settings file was not used, shown on the status line at the start.
     pub settings_warning: Option<String>,
@@ -99,8 +103,8 @@ impl Default for Config {
 /// What is shown over the game.
 #[derive(Debug)]
 enum Overlay {
-    /// The keys, scrolled to this line.
-    Help(usize),
+    /// The keys.
+    Help(Help),
     Rules(RulesScreen),
     Question(Question),
     Save(SavePrompt),
@@ -157,11 +161,16 @@ pub struct App {
     clock_from: Option<Instant>,
     /// Whether the bell rings when the AI has moved and when a game ends.
     bell: bool,
-    /// The choices remembered, as last written.
+    /// The choices remembered, as last asked to be written.
     settings: Settings,
-    settings_file: SettingsFile,
-    /// Whether the bell is to ring (once) after this frame.
-    ring: bool,
+    /// The game in play, among those played since the start (each keeps its own files).
+    game_id: GameId,
+    /// The game's changes so far: a save or an autosave is of the game as of one of them.
+    revision: u64,
+    /// What the app waits for from the storage thread.
+    waiting: Waiting,
+    /// What the world is to do, returned by the handler running.
+    effects: Vec<Effect>,
     quit: bool,
     size: Rect,
 }
@@ -207,11 +216,14 @@ impl App {
             clock_from: None,
             bell: config.settings.bell,
             settings: config.settings,
-            settings_file: config.settings_file,
-            ring: false,
+            game_id: 0,
+            revision: 0,
+            waiting: Waiting::default(),
+            effects: Vec::new(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
         };
+        app.track();
         if skip_setup {
             app.warn_position();
         } else {
@@ -289,11 +301,28 @@ impl App {
         }
     }
 
-    /// Applies one action.
-    pub fn update(&mut self, action: Action) {
-        if action == Action::Interrupt {
-            self.quit = true;
-            return;
+    /// What the world is to do since last asked (after [`App::new`], what the start asks).
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Applies one action; returns what the world is to do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        self.apply(action);
+        self.take_effects()
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Interrupt => {
+                self.quit = true;
+                return;
+            }
+            Action::Resize { width, height } => {
+                self.resize(Rect::new(0, 0, width, height));
+                return;
+            }
+            _ => {}
         }
         if let Some(overlay) = self.overlay.take() {
             self.overlay = self.update_overlay(overlay, action);
@@ -315,17 +344,16 @@ impl App {
 
     fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
         match overlay {
-            Overlay::Help(top) => match action {
+            Overlay::Help(mut help) => match action {
                 Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
-                Action::Move(Direction::Up) => Some(Overlay::Help(top.saturating_sub(1))),
-                Action::Move(Direction::Down) => Some(Overlay::Help(top + 1)),
-                Action::PageUp => Some(Overlay::Help(top.saturating_sub(10))),
-                Action::PageDown => Some(Overlay::Help(top + 10)),
-                _ => Some(Overlay::Help(top)),
+                other => {
+                    help.scroll(other, self.size);
+                    Some(Overlay::Help(help))
+                }
             },
             Overlay::Rules(mut rules) => match action {
                 Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
-                Action::Help => Some(Overlay::Help(0)),
+                Action::Help => Some(Overlay::Help(self.help())),
                 other => {
                     rules.scroll(other);
                     Some(Overlay::Rules(rules))
@@ -343,13 +371,8 @@ impl App {
                 }
                 Action::Save => match q {
                     Question::Leave { to, .. } => {
-                        self.ask_save();
-                        match self.overlay.take() {
-                            Some(Overlay::Save(prompt)) => {
-                                Some(Overlay::Save(prompt.then_leave(to)))
-                            }
-                            other => other,
-                        }
+                        self.ask_save(Some(to));
+                        self.overlay.take()
                     }
                     q => Some(Overlay::Question(q)),
                 },
@@ -368,7 +391,10 @@ impl App {
                     prompt.switch_field();
                     Some(Overlay::Save(prompt))
                 }
-                Action::Confirm => self.confirm_save(prompt),
+                Action::Confirm => {
+                    self.confirm_save(&prompt);
+                    Some(Overlay::Save(prompt))
+                }
                 Action::Cancel => None,
                 _ => Some(Overlay::Save(prompt)),
             },
@@ -471,7 +497,7 @@ impl App {
             Action::Rules => {
                 self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
             }
-            Action::Help => self.overlay = Some(Overlay::Help(0)),
+            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
             Action::Load => self.ask_load(),
             _ => {}
         }
@@ -504,22 +530,22 @@ impl App {
     }
 
     /// Shows the new-game `form`, offering to continue the latest unfinished game other than
-    /// the one in play (the first entry, focused at the start).
+    /// the one in play (the first entry, focused at the start) once the storage thread has
+    /// found it.
     fn show_setup(&mut self, form: SetupForm) {
-        self.offer = self.latest_unfinished();
-        self.screen = Screen::Setup(match &self.offer {
-            Some(entry) => form.with_continue(continue_text(entry), !self.played),
-            None => form,
-        });
+        self.offer = None;
+        self.screen = Screen::Setup(form);
+        self.find_unfinished();
     }
 
-    /// Starts playing `session`.
+    /// Starts playing `session`: a new game, with files of its own.
     fn start(&mut self, session: Session) {
         self.cancel_thinking();
         self.stop_analysis();
         self.ai.paused = false;
         self.ai.judgement = None;
         self.session = session;
+        self.track();
         self.saved = false;
         self.autosave_error = None;
         self.offer = None;
@@ -610,8 +636,8 @@ impl App {
                     self.session.state().rules(),
                 )));
             }
-            Action::Help => self.overlay = Some(Overlay::Help(0)),
-            Action::Save => self.ask_save(),
+            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
+            Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
@@ -723,7 +749,6 @@ impl App {
         }
     }
 
-    /// After every change of the game: it is no longer saved, and it is autosaved.
     /// Ends the game as a draw by agreement and says so with `message`.
     fn agree_draw(&mut self, message: String) {
         self.cancel_thinking();
@@ -736,26 +761,20 @@ impl App {
         self.ring();
     }
 
-    /// Writes the autosave now if the game has changes that are in no file (before the program
-    /// ends on a signal).
-    pub fn autosave_now(&mut self) {
+    /// Asks for the autosave now if the game has changes that are in no file (before the
+    /// program ends on a signal); returns what to do.
+    pub fn autosave_now(&mut self) -> Vec<Effect> {
         if self.is_dirty() {
             self.changed();
         }
+        self.take_effects()
     }
 
+    /// After every change of the game: it is no longer saved, and it is autosaved.
     fn changed(&mut self) {
         self.saved = false;
-        let Some(dir) = self.storage.save_dir.clone() else {
-            return;
-        };
-        match self.session.autosave(&dir) {
-            Ok(()) => self.autosave_error = None,
-            Err(e) => {
-                self.error(format!("autosave failed: {e}"));
-                self.autosave_error = Some(e.io_error().to_string());
-            }
-        }
+        self.revision += 1;
+        self.autosave();
     }
 
     fn say_outcome(&mut self) {
@@ -915,16 +934,43 @@ impl App {
         }
     }
 
-    /// Draws the whole screen (in ASCII alone with `--ascii`).
-    pub fn draw(&mut self, frame: &mut Frame) {
+    /// The terminal is of `size` now: clicks and scrolls are taken on that screen.
+    fn resize(&mut self, size: Rect) {
+        self.size = size;
+        if let Some(Overlay::Help(help)) = &mut self.overlay {
+            help.fit(size);
+        }
+    }
+
+    /// The size of the screen the app was last told of (80×24 until then).
+    pub const fn size(&self) -> Rect {
+        self.size
+    }
+
+    /// The keys of the screen in play, with the toggles in the title on the board.
+    fn help(&self) -> Help {
+        if let Screen::Review(_) = self.screen {
+            Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+        } else {
+            let on = |b: bool| if b { "on" } else { "off" };
+            let title = format!(
+                "Keys · warnings {} · bell {}",
+                on(self.warnings.on()),
+                on(self.bell)
+            );
+            Help::new(title, BOARD_KEYS, &[])
+        }
+    }
+
+    /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
+    pub fn draw(&self, frame: &mut Frame) {
         self.draw_views(frame);
         if self.look.glyphs.ascii {
             ascii::transliterate(frame.buffer_mut());
         }
     }
 
-    fn draw_views(&mut self, frame: &mut Frame) {
-        self.size = frame.area();
+    fn draw_views(&self, frame: &mut Frame) {
         let area = frame.area();
         let Some(layout) = GameLayout::new(area) else {
             let (min_w, min_h) = minimum_size();
@@ -957,29 +1003,7 @@ impl App {
         }
         match &self.overlay {
             None => {}
-            Some(Overlay::Help(top)) => {
-                let (title, keys, notes) = if let Screen::Review(_) = self.screen {
-                    ("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
-                } else {
-                    let on = |b: bool| if b { "on" } else { "off" };
-                    let title = format!(
-                        "Keys · warnings {} · bell {}",
-                        on(self.warnings.on()),
-                        on(self.bell)
-                    );
-                    (title, BOARD_KEYS, &[][..])
-                };
-                let shown = dialogs::render_help(
-                    &title,
-                    keys,
-                    notes,
-                    *top,
-                    &self.look,
-                    area,
-                    frame.buffer_mut(),
-                );
-                self.overlay = Some(Overlay::Help(shown));
-            }
+            Some(Overlay::Help(help)) => frame.render_widget(help.view(&self.look), area),
             Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
             Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),

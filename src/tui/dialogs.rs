@@ -1,4 +1,4 @@
-//! Pop-ups over the game: the help overlay, yes/no questions, the save prompt, the list of
+//! Pop-ups over the game: yes/no questions, the save prompt, the list of
 //! saved games and the choice of an analysis's budget.
 
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ fn popup_inner(rect: Rect) -> Rect {
 const POPUP_PADDING: Padding = Padding::horizontal(1);
 
 /// A cleared, bordered pop-up with `title`; returns its inner area ([`popup_inner`]).
-fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
+pub(super) fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     Clear.render(rect, buf);
     let block = look
         .block()
@@ -35,70 +35,6 @@ fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     let inner = block.inner(rect);
     block.render(rect, buf);
     inner
-}
-
-/// Draws the pop-up `title` with the list of `keys` (keys, what they do), then `notes` wrapped
-/// to the width. On a terminal too small for all of it, what each key does is wrapped under
-/// it and the lines from `top` on are shown (the bottom border says how to scroll). Returns
-/// the first line shown: `top`, or less if the end came into view sooner.
-pub fn render_help(
-    title: &str,
-    keys: &[(&str, &str)],
-    notes: &[&str],
-    top: usize,
-    look: &Look,
-    area: Rect,
-    buf: &mut Buffer,
-) -> usize {
-    let chars = |t: &str| t.chars().count();
-    let key_width = keys.iter().map(|(k, _)| chars(k)).max().unwrap_or(0) + 2;
-    let text_width = keys.iter().map(|(_, t)| chars(t)).max().unwrap_or(0);
-    // Borders and padding take 4 columns.
-    let inner_width = (key_width + text_width).min(usize::from(area.width.saturating_sub(4)));
-    let mut lines: Vec<Line> = Vec::new();
-    for (keys, what) in keys {
-        let wrapped = wrap(what, inner_width.saturating_sub(key_width));
-        for (i, part) in wrapped.into_iter().enumerate() {
-            let lead = if i == 0 { *keys } else { "" };
-            lines.push(Line::from(vec![
-                Span::styled(format!("{lead:<key_width$}"), look.theme.heading),
-                Span::raw(part),
-            ]));
-        }
-    }
-    for note in notes {
-        lines.push(Line::default());
-        lines.extend(wrap(note, inner_width).into_iter().map(Line::raw));
-    }
-    let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
-    let width = u16::try_from(inner_width + 4).unwrap_or(u16::MAX);
-    let rect = centered(area, width, rows.saturating_add(2));
-    let inner = popup(title, look, rect, buf);
-    let top = top.min(lines.len().saturating_sub(usize::from(inner.height)));
-    let lines_count = lines.len();
-    let scrolls = lines_count > usize::from(inner.height);
-    Paragraph::new(lines.split_off(top)).render(inner, buf);
-    // How to close it (and scroll it), on the bottom border.
-    let close = Rect::new(
-        rect.x + 1,
-        rect.bottom() - 1,
-        rect.width.saturating_sub(2),
-        1,
-    );
-    let more_below = top + usize::from(inner.height) < lines_count;
-    let hint = match (scrolls, more_below) {
-        (true, true) => " ↓ more · ↑↓ scroll · Esc or ? to close ",
-        (true, false) => " ↑↓ scroll · Esc or ? to close ",
-        (false, _) => " Esc or ? to close ",
-    };
-    Line::styled(hint, look.theme.label).render(close, buf);
-    if top > 0 {
-        let above = Rect { y: rect.y, ..close };
-        Line::styled(" ↑ more ", look.theme.label)
-            .right_aligned()
-            .render(above, buf);
-    }
-    top
 }
 
 /// Where the player is going when leaving the game in play.

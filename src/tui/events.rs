@@ -1,68 +1,106 @@
-//! Terminal events (keys, clicks, resizes) read on a thread of their own and handed over a
-//! channel, so that the event loop never waits inside crossterm. Once the terminal is gone (a
-//! hangup), crossterm's reader spins without returning, whatever the timeout (crossterm issue
-//! #793); the loop must still see the hangup, autosave and exit. The reading thread then spins
-//! until the program ends, which is at once.
+//! The one channel the event loop waits on: terminal input (keys, clicks, resizes, read on a
+//! thread of their own), the AI worker's reports, the storage thread's answers and the ending
+//! signals all arrive here, so the loop blocks in one place, until the next event or the next
+//! deadline, and never polls.
+//!
+//! Once the terminal is gone (a hangup), crossterm's reader spins without returning (crossterm
+//! issue #793); the reading thread is then stuck until the program ends, which is at once: the
+//! loop sees the hangup by itself (see `tui::run`).
 
 use std::io;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
-use std::time::Duration;
+use std::time::Instant;
 
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event;
 
-/// How long the reading thread waits for input before it looks whether it should stop.
-const POLL: Duration = Duration::from_millis(30);
+use super::storage::Done;
+use super::worker::Report;
 
-/// The terminal's events, read on their own thread.
+/// Something the event loop reacts to.
+#[derive(Debug)]
+pub(super) enum Event {
+    /// A key, a click or a resize.
+    Terminal(event::Event),
+    /// Reading the terminal failed: no more input will come.
+    InputFailed(io::Error),
+    /// A report of the AI worker.
+    Engine(Report),
+    /// An answer of the storage thread.
+    Stored(Done),
+    /// An ending signal came (its number).
+    Signal(i32),
+}
+
+impl From<Report> for Event {
+    fn from(report: Report) -> Event {
+        Event::Engine(report)
+    }
+}
+
+impl From<Done> for Event {
+    fn from(done: Done) -> Event {
+        Event::Stored(done)
+    }
+}
+
+/// The channel every event comes in on.
 pub(super) struct Events {
-    rx: Receiver<io::Result<Event>>,
-    /// Asks the reading thread to stop.
-    stop: Arc<AtomicBool>,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
 }
 
 impl Events {
-    /// Starts reading the terminal's events.
-    pub(super) fn start() -> io::Result<Events> {
+    /// A channel with nothing on it yet.
+    pub(super) fn new() -> Events {
         let (tx, rx) = mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopped = Arc::clone(&stop);
-        thread::Builder::new()
-            .name("terminal input".to_owned())
-            .spawn(move || {
-                while !stopped.load(Ordering::Relaxed) {
-                    let read = match event::poll(POLL) {
-                        Ok(false) => continue,
-                        Ok(true) => event::read(),
-                        Err(e) => Err(e),
-                    };
-                    let failed = read.is_err();
-                    if tx.send(read).is_err() || failed {
-                        return;
-                    }
-                }
-            })?;
-        Ok(Events { rx, stop })
+        Events { tx, rx }
     }
 
-    /// The next event, waiting at most `timeout`; `None` if none came.
-    pub(super) fn next(&self, timeout: Duration) -> io::Result<Option<Event>> {
-        match self.rx.recv_timeout(timeout) {
-            Ok(read) => read.map(Some),
-            Err(RecvTimeoutError::Timeout) => Ok(None),
-            Err(RecvTimeoutError::Disconnected) => {
-                Err(io::Error::other("the terminal's input has ended"))
-            }
-        }
+    /// A sender for a source of events (a worker, a reading thread).
+    pub(super) fn sender(&self) -> Sender<Event> {
+        self.tx.clone()
+    }
+
+    /// The next event, waiting for it until `deadline`; `None` if the deadline came first.
+    pub(super) fn next(&self, deadline: Instant) -> Option<Event> {
+        // The channel keeps a sender of its own: it never disconnects.
+        self.rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .ok()
+    }
+
+    /// The next event, waiting for it as long as it takes (`None` never comes: the channel
+    /// keeps a sender of its own).
+    pub(super) fn wait(&self) -> Option<Event> {
+        self.rx.recv().ok()
+    }
+
+    /// The next event if one is waiting.
+    pub(super) fn try_next(&self) -> Option<Event> {
+        self.rx.try_recv().ok()
     }
 }
 
-impl Drop for Events {
-    /// Stops the reading thread within its poll interval. It is not waited for: on a terminal
-    /// that is gone, it never comes back from crossterm.
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
+/// Reads the terminal's events on a thread of its own, each sent on `events` as it comes; a
+/// failure is sent last. The thread is not waited for: on a terminal that is gone it never
+/// comes back from crossterm, and otherwise it ends with the program.
+pub(super) fn read_terminal(events: Sender<Event>) -> io::Result<()> {
+    thread::Builder::new()
+        .name("terminal input".to_owned())
+        .spawn(move || {
+            loop {
+                let sent = match event::read() {
+                    Ok(event) => events.send(Event::Terminal(event)),
+                    Err(e) => {
+                        let _ = events.send(Event::InputFailed(e));
+                        return;
+                    }
+                };
+                if sent.is_err() {
+                    return;
+                }
+            }
+        })?;
+    Ok(())
 }

@@ -95,6 +95,13 @@ pub enum Action {
     Quit,
     /// Quit at once (Ctrl-C): the game is autosaved.
     Interrupt,
+    /// The terminal is this size now.
+    Resize {
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
+    },
 }
 
 /// How keys are read, which depends on what is on screen.
@@ -117,6 +124,7 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
     match event {
         Event::Key(key) if key.kind != KeyEventKind::Release => key_action(*key, mode),
         Event::Mouse(mouse) => mouse_action(*mouse, mode),
+        &Event::Resize(width, height) => Some(Action::Resize { width, height }),
         _ => None,
     }
 }

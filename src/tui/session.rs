@@ -1,8 +1,11 @@
 //! The one place the terminal game reaches the game record and its storage: the game in play,
-//! the file it belongs to, and the autosave. Everything else in the interface goes through here.
+//! and its files ([`GameFiles`]: the file it belongs to, the record it was read from, the
+//! autosave). Everything else in the interface goes through here. The app keeps the session;
+//! the storage thread (`tui::storage`) keeps each game's files and does all the writing, so the
+//! app's copy of them only names them.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use crate::game::import::Format;
 use crate::game::storage::{
@@ -41,10 +44,17 @@ impl Storage {
     }
 }
 
-/// A game in progress, the file it was last saved to or loaded from, and its autosave.
+/// A game in progress and its files.
 #[derive(Clone, Debug)]
 pub struct Session {
     game: Game,
+    files: GameFiles,
+}
+
+/// The files of a game: the file it was last saved to or loaded from, the other program's
+/// record it was read from, and its autosave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFiles {
     file: Option<PathBuf>,
     /// The version of `file` this game last read or wrote: a save over it asks first if
     /// another program (another copy of the game) has written it since.
@@ -65,10 +75,7 @@ impl Session {
     pub fn from_game(game: Game) -> Session {
         Session {
             game,
-            file: None,
-            seen: None,
-            record: None,
-            autosave: Autosave::new(),
+            files: GameFiles::default(),
         }
     }
 
@@ -88,24 +95,36 @@ impl Session {
         };
         Ok(Session {
             game,
-            seen: file.is_some().then_some(version),
-            file,
-            record,
-            autosave: Autosave::new(),
+            files: GameFiles {
+                seen: file.is_some().then_some(version),
+                file,
+                record,
+                autosave: Autosave::new(),
+            },
         })
     }
 
     /// Loads a listed save: a named save belongs to its file; a game continued from an
     /// autosave belongs to no file and moves to an autosave of its own (see [`Autosave`]).
     pub fn open(entry: &SaveEntry) -> Result<Session, LoadError> {
-        match entry.kind {
-            SaveKind::Named => Session::load(&entry.path),
+        Session::open_save(&entry.path, entry.kind, entry.modified)
+    }
+
+    /// Loads the save at `path` written by `kind`, last written at `modified` as listed: see
+    /// [`Session::open`].
+    pub fn open_save(
+        path: &Path,
+        kind: SaveKind,
+        modified: Option<SystemTime>,
+    ) -> Result<Session, LoadError> {
+        match kind {
+            SaveKind::Named => Session::load(path),
             SaveKind::Autosave => Ok(Session {
-                game: storage::load(&entry.path)?,
-                file: None,
-                seen: None,
-                record: None,
-                autosave: Autosave::continuing(entry.path.clone(), entry.modified),
+                game: storage::load(path)?,
+                files: GameFiles {
+                    autosave: Autosave::continuing(path.to_owned(), modified),
+                    ..GameFiles::default()
+                },
             }),
         }
     }
@@ -115,16 +134,26 @@ impl Session {
         &self.game
     }
 
+    /// The game's files as the session began (the storage thread keeps them from then on).
+    pub const fn files(&self) -> &GameFiles {
+        &self.files
+    }
+
     /// The file the game was last saved to or loaded from.
     pub fn file(&self) -> Option<&Path> {
-        self.file.as_deref()
+        self.files.file.as_deref()
     }
 
     /// Whether a file holds the game as it was loaded: its own save, or the other program's
     /// record it was read from (an autosave continued does not count: it is no file of the
     /// game's own).
     pub const fn is_held_in_a_file(&self) -> bool {
-        self.file.is_some() || self.record.is_some()
+        self.files.file.is_some() || self.files.record.is_some()
+    }
+
+    /// The game now belongs to the file at `path`, which the storage thread saved it to.
+    pub fn saved_to(&mut self, path: PathBuf) {
+        self.files.file = Some(path);
     }
 
     /// The rule preset, or `None` for custom rules.
@@ -221,25 +250,47 @@ impl Session {
         self.game.spend_time(elapsed)
     }
 
-    /// Saves the game to `path`: replacing the file if it is the game's own and still as this
+    /// The folder a save is offered in: the folder of the game's own file, or `save_dir`.
+    pub fn save_folder(&self, save_dir: Option<&Path>) -> Option<PathBuf> {
+        match self.file().and_then(Path::parent) {
+            Some(parent) if parent.as_os_str().is_empty() => Some(PathBuf::from(".")),
+            Some(parent) => Some(parent.to_owned()),
+            None => save_dir.map(Path::to_owned),
+        }
+    }
+
+    /// The name a save is offered under: the game's own file's, if it has one (else the
+    /// storage thread finds a new one, [`new_save_name`]).
+    pub fn own_save_name(&self) -> Option<String> {
+        self.file().map(file_stem)
+    }
+}
+
+impl GameFiles {
+    /// The file the game was last saved to or loaded from.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// Saves `game` to `path`: replacing the file if it is the game's own and still as this
     /// game last read or wrote it, as a new file otherwise. A file left alone says why:
     /// another file of that name exists ([`SaveError::already_exists`]), or another program
     /// wrote the game's own since ([`SaveError::changed_since_seen`]). The game then belongs
     /// to that file, and its autosave is not needed any more.
-    pub fn save(&mut self, path: &Path) -> Result<(), SaveError> {
+    pub fn save(&mut self, path: &Path, game: &Game) -> Result<FileVersion, SaveError> {
         let version = match self.seen.filter(|_| self.is_own_file(path)) {
-            Some(seen) => storage::save_over_seen(path, &self.game, seen)?,
-            None => storage::save_new(path, &self.game)?,
+            Some(seen) => storage::save_over_seen(path, game, seen)?,
+            None => storage::save_new(path, game)?,
         };
         self.saved_to(path, version);
-        Ok(())
+        Ok(version)
     }
 
-    /// Saves the game to `path`, replacing the file there (the player agreed to).
-    pub fn replace(&mut self, path: &Path) -> Result<(), SaveError> {
-        let version = storage::save_atomic(path, &self.game)?;
+    /// Saves `game` to `path`, replacing the file there (the player agreed to).
+    pub fn replace(&mut self, path: &Path, game: &Game) -> Result<FileVersion, SaveError> {
+        let version = storage::save_atomic(path, game)?;
         self.saved_to(path, version);
-        Ok(())
+        Ok(version)
     }
 
     fn saved_to(&mut self, path: &Path, version: FileVersion) {
@@ -256,15 +307,15 @@ impl Session {
             .is_some_and(|file| file == path || absolute(file) == absolute(path))
     }
 
-    /// Writes the game to its own autosave file in the autosave folder of `save_dir` (the
+    /// Writes `game` to its own autosave file in the autosave folder of `save_dir` (the
     /// game keeps its file).
-    pub fn autosave(&mut self, save_dir: &Path) -> Result<(), SaveError> {
-        self.autosave.write(save_dir, &self.game)
+    pub fn autosave(&mut self, save_dir: &Path, game: &Game) -> Result<(), SaveError> {
+        self.autosave.write(save_dir, game)
     }
 
     /// The files that hold this game: its own, the record it was read from, its autosave, and
     /// the autosave it was continued from.
-    pub fn files(&self) -> Vec<&Path> {
+    pub fn paths(&self) -> Vec<&Path> {
         [
             self.file(),
             self.record.as_deref(),
@@ -275,26 +326,18 @@ impl Session {
         .flatten()
         .collect()
     }
+}
 
-    /// The folder a save is offered in: the folder of the game's own file, or `save_dir`.
-    pub fn save_folder(&self, save_dir: Option<&Path>) -> Option<PathBuf> {
-        match self.file.as_deref().and_then(Path::parent) {
-            Some(parent) if parent.as_os_str().is_empty() => Some(PathBuf::from(".")),
-            Some(parent) => Some(parent.to_owned()),
-            None => save_dir.map(Path::to_owned),
-        }
-    }
+/// The name of the file at `path` as a save is offered under: without its extension.
+fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
 
-    /// The name a save is offered under in `dir`: the game's own file's, or a new one.
-    pub fn save_name(&self, dir: &Path) -> String {
-        let path = match &self.file {
-            Some(file) => file.clone(),
-            None => storage::new_save_path(dir, &self.game),
-        };
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    }
+/// A name no file in `dir` has, to offer a save of `game` under (`game-20261129-141339`).
+pub fn new_save_name(dir: &Path, game: &Game) -> String {
+    file_stem(&storage::new_save_path(dir, game))
 }
 
 /// The saved games in `dir`, newest first.
@@ -320,6 +363,34 @@ pub fn latest(dir: &Path, except: &[&Path]) -> Result<Option<SaveEntry>, ListErr
 mod tests {
     use super::*;
     use crate::game::storage::AUTOSAVE_DIR;
+
+    /// What the storage thread does with a game's files, done here at once.
+    impl Session {
+        fn save(&mut self, path: &Path) -> Result<FileVersion, SaveError> {
+            self.files.save(path, &self.game)
+        }
+
+        fn replace(&mut self, path: &Path) -> Result<FileVersion, SaveError> {
+            self.files.replace(path, &self.game)
+        }
+
+        fn autosave(&mut self, save_dir: &Path) -> Result<(), SaveError> {
+            self.files.autosave(save_dir, &self.game)
+        }
+
+        fn save_name(&self, dir: &Path) -> String {
+            self.own_save_name()
+                .unwrap_or_else(|| new_save_name(dir, &self.game))
+        }
+
+        fn is_own_file(&self, path: &Path) -> bool {
+            self.files.is_own_file(path)
+        }
+
+        fn paths(&self) -> Vec<&Path> {
+            self.files.paths()
+        }
+    }
 
     #[test]
     fn a_saved_game_loads_back_and_keeps_its_file() {
@@ -464,20 +535,20 @@ mod tests {
         s.play_text("d2-c2").unwrap();
         s.autosave(dir.path()).unwrap();
         assert_eq!(s.file(), None);
-        let auto = s.files()[0].to_owned();
+        let auto = s.paths()[0].to_owned();
         assert!(auto.starts_with(dir.path().join(AUTOSAVE_DIR)));
         let listed = saves(dir.path()).unwrap();
         assert_eq!(listed[0].kind, SaveKind::Autosave);
         // Continued from the list, the game moves to an autosave of its own.
         let mut continued = Session::open(&listed[0]).unwrap();
         assert_eq!(continued.file(), None);
-        assert_eq!(continued.files(), [auto.as_path()]);
+        assert_eq!(continued.paths(), [auto.as_path()]);
         continued.play_text("d3-e3").unwrap();
         continued.autosave(dir.path()).unwrap();
         assert!(!auto.exists());
         let path = dir.path().join("kept.json");
         continued.save(&path).unwrap();
-        assert_eq!(continued.files(), [path.as_path()], "no autosave left");
+        assert_eq!(continued.paths(), [path.as_path()], "no autosave left");
         assert_eq!(saves(dir.path()).unwrap().len(), 1);
     }
 }

@@ -1,14 +1,15 @@
 //! The AI's own thread: the interface hands it a position and gets progress reports and a move
-//! back over channels, so the screen keeps redrawing and reading keys while the AI thinks; or a
-//! whole game, and gets each move's analysis back as it comes. Each job has its own stop flag,
-//! so stopping one never stops the next. A search for a move on main time is paced: the worker
+//! back on the channel it gave (the event loop's own, in the terminal game), so the screen
+//! keeps redrawing and reading keys while the AI thinks; or a whole game, and gets each move's
+//! analysis back as it comes. Each job has its own stop flag and the id its caller chose, so
+//! stopping one never stops the next. A search for a move on main time is paced: the worker
 //! stops it once the AI's [`Pacer`] says it has thought enough.
 
 use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
@@ -16,7 +17,8 @@ use crate::ai::{Ai, Analyser, Budget, Event, Limits, Pacer, SearchInfo, Stopped,
 use crate::game::{EngineKind, Game, Level};
 use crate::rules::{GameState, Move, Side};
 
-/// Identifies one job, so that reports of a cancelled one can be told apart.
+/// Identifies one job, so that reports of a cancelled one can be told apart; the caller
+/// numbers its jobs.
 pub type JobId = u64;
 
 /// A job to run, with its stop flag.
@@ -76,120 +78,110 @@ pub enum Report {
     Gone,
 }
 
-impl Report {
-    /// The job a last report of a job ends, if it is one.
-    const fn ends(&self) -> Option<JobId> {
-        match self {
-            Report::Done(id, _) | Report::Analysed(id, _) => Some(*id),
-            Report::Progress(..) | Report::Analysis(..) | Report::Gone => None,
-        }
-    }
-}
-
 /// The AI thread. Dropping it stops the running search and waits for the thread to end.
 pub struct Worker {
     jobs: Option<Sender<Job>>,
-    reports: Receiver<Report>,
+    /// The job sent last, and its stop flag.
     running: Option<(JobId, Arc<AtomicBool>)>,
-    next_id: JobId,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
-    /// Starts the thread; engines are seeded with `seed`.
-    pub fn spawn(seed: u64) -> io::Result<Worker> {
+    /// Starts the thread; engines are seeded with `seed`, and every report is sent on
+    /// `reports` (as the channel's own type, so that the reports can share a channel with
+    /// other events). A thread that ends by a panic sends [`Report::Gone`] last.
+    pub fn spawn<T: From<Report> + Send + 'static>(
+        seed: u64,
+        reports: Sender<T>,
+    ) -> io::Result<Worker> {
         let (jobs, job_rx) = mpsc::channel::<Job>();
-        let (report_tx, reports) = mpsc::channel();
         let thread = thread::Builder::new()
             .name("brandubh-ai".to_owned())
-            .spawn(move || serve(&job_rx, &report_tx, seed))?;
+            .spawn(move || {
+                let deliver = |report: Report| reports.send(T::from(report)).is_ok();
+                let _gone = Farewell(&deliver);
+                serve(&job_rx, &deliver, seed);
+            })?;
         Ok(Worker {
             jobs: Some(jobs),
-            reports,
             running: None,
-            next_id: 0,
             thread: Some(thread),
         })
     }
 
-    /// Starts a search for the side to move in `state` by `engine` at `level` within `limits`
-    /// (each side's engine is kept while its kind and level stay, so its tables carry over);
-    /// a running search is stopped. With a target, the search stops as soon as its pacer
+    /// Starts job `id`: a search for the side to move in `state` by `engine` at `level` within
+    /// `limits` (each side's engine is kept while its kind and level stay, so its tables carry
+    /// over); a running job is stopped. With a target, the search stops as soon as its pacer
     /// says so, and reports the best move so far.
     pub fn start(
         &mut self,
+        id: JobId,
         engine: EngineKind,
         level: Level,
         state: &GameState,
         limits: impl Into<MoveLimits>,
-    ) -> JobId {
+    ) {
         let limits = limits.into();
-        self.submit(Task::Search {
-            engine,
-            level,
-            state: state.clone(),
-            limits,
-        })
+        self.submit(
+            id,
+            Task::Search {
+                engine,
+                level,
+                state: state.clone(),
+                limits,
+            },
+        );
     }
 
-    /// Starts analysing every move of `game` within `budget` per position, with a fresh
-    /// analyser (so that a depth budget gives what `brandubh analyze --game` gives); a running
-    /// job is stopped. Each move's analysis is reported as it completes, from the last move to
-    /// the first.
-    pub fn analyse(&mut self, game: &Game, budget: Budget) -> JobId {
-        self.submit(Task::Analyse {
-            game: Box::new(game.clone()),
-            budget,
-        })
+    /// Starts job `id`: analysing every move of `game` within `budget` per position, with a
+    /// fresh analyser (so that a depth budget gives what `brandubh analyze --game` gives); a
+    /// running job is stopped. Each move's analysis is reported as it completes, from the last
+    /// move to the first.
+    pub fn analyse(&mut self, id: JobId, game: &Game, budget: Budget) {
+        self.submit(
+            id,
+            Task::Analyse {
+                game: Box::new(game.clone()),
+                budget,
+            },
+        );
     }
 
-    /// Stops the running job and sends `task` to the thread.
-    fn submit(&mut self, task: Task) -> JobId {
-        self.stop();
-        self.next_id += 1;
+    /// Stops the running job and sends `task` to the thread as job `id`.
+    fn submit(&mut self, id: JobId, task: Task) {
+        if let Some((_, stop)) = self.running.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let job = Job {
-            id: self.next_id,
+            id,
             task,
             stop: Arc::clone(&stop),
         };
         if let Some(jobs) = &self.jobs {
-            // The thread only ends when the sender is dropped, so sending cannot fail here;
-            // if it did, no report would come and the job would simply not happen.
+            // The thread only ends when the sender is dropped, or by a panic, which it
+            // reports (`Report::Gone`); a job sent after that simply does not happen.
             let _ = jobs.send(job);
         }
-        self.running = Some((self.next_id, stop));
-        self.next_id
+        self.running = Some((id, stop));
     }
 
-    /// Asks the running job to end now: a search reports the best move found so far, an
-    /// analysis the moves analysed so far.
-    pub fn stop(&mut self) {
-        if let Some((_, stop)) = self.running.take() {
+    /// Asks job `id` to end now, if it is the one sent last: a search reports the best move
+    /// found so far, an analysis the moves analysed so far. A job already over is left alone.
+    pub fn stop(&mut self, id: JobId) {
+        if let Some((running, stop)) = &self.running
+            && *running == id
+        {
             stop.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// The next report, if one is waiting.
-    pub fn try_report(&mut self) -> Option<Report> {
-        match self.reports.try_recv() {
-            Ok(report) => {
-                if let Some(id) = report.ends()
-                    && self.running.as_ref().is_some_and(|(r, _)| *r == id)
-                {
-                    self.running = None;
-                }
-                Some(report)
-            }
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Report::Gone),
         }
     }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        self.stop();
+        if let Some((_, stop)) = self.running.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
         self.jobs = None;
         if let Some(thread) = self.thread.take() {
             // A panic in the AI thread has already been reported by the panic hook.
@@ -198,8 +190,21 @@ impl Drop for Worker {
     }
 }
 
-/// The thread's loop: runs jobs until the interface hangs up.
-fn serve(jobs: &Receiver<Job>, reports: &Sender<Report>, seed: u64) {
+/// Sends [`Report::Gone`] when dropped while the thread unwinds from a panic (an engine
+/// failed): the interface learns that no report will come.
+struct Farewell<'a>(&'a dyn Fn(Report) -> bool);
+
+impl Drop for Farewell<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            (self.0)(Report::Gone);
+        }
+    }
+}
+
+/// The thread's loop: runs jobs until the interface hangs up; `deliver` hands a report over and
+/// says whether anyone still listens.
+fn serve(jobs: &Receiver<Job>, deliver: &dyn Fn(Report) -> bool, seed: u64) {
     // One engine per side, kept while its kind and level stay the same.
     let mut engines: HashMap<Side, (EngineKind, Level, Box<dyn Ai>)> = HashMap::new();
     while let Ok(Job { id, task, stop }) = jobs.recv() {
@@ -224,19 +229,19 @@ fn serve(jobs: &Receiver<Job>, reports: &Sender<Report>, seed: u64) {
                 }
                 let mut pacer = limits.target.map(Pacer::new);
                 let mv = slot.2.choose(&state, &limits.limits, &stop, &mut |info| {
-                    let _ = reports.send(Report::Progress(id, info.clone()));
+                    deliver(Report::Progress(id, info.clone()));
                     pace(pacer.as_mut(), info, &stop);
                 });
                 Report::Done(id, mv)
             }
             Task::Analyse { game, budget } => {
                 let ended = Analyser::default().analyse(&game, budget, &stop, &mut |event| {
-                    let _ = reports.send(Report::Analysis(id, event));
+                    deliver(Report::Analysis(id, event));
                 });
                 Report::Analysed(id, ended.map(|_| ()))
             }
         };
-        if reports.send(last).is_err() {
+        if !deliver(last) {
             return;
         }
     }
@@ -257,35 +262,55 @@ mod tests {
     use super::*;
     use crate::rules::Preset;
 
-    fn wait_done(worker: &mut Worker, id: JobId) -> (Option<Move>, usize) {
+    /// A worker and the channel of its reports.
+    fn spawn() -> (Worker, Receiver<Report>) {
+        let (tx, rx) = mpsc::channel();
+        (Worker::spawn(7, tx).unwrap(), rx)
+    }
+
+    /// The next report, waiting until `deadline`.
+    fn next(reports: &Receiver<Report>, deadline: Instant) -> Report {
+        reports
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("no answer from the worker")
+    }
+
+    fn wait_done(reports: &Receiver<Report>, id: JobId) -> (Option<Move>, usize) {
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut progress = 0;
-        while Instant::now() < deadline {
-            match worker.try_report() {
-                Some(Report::Done(done, mv)) if done == id => return (mv, progress),
-                Some(Report::Progress(p, _)) if p == id => progress += 1,
-                Some(_) => {}
-                None => thread::sleep(Duration::from_millis(1)),
+        loop {
+            match next(reports, deadline) {
+                Report::Done(done, mv) if done == id => return (mv, progress),
+                Report::Progress(p, _) if p == id => progress += 1,
+                _ => {}
             }
         }
-        panic!("no answer from the worker");
     }
 
     #[test]
     fn a_search_reports_progress_and_a_legal_move() {
-        let mut worker = Worker::spawn(7).unwrap();
+        let (mut worker, reports) = spawn();
         let state = GameState::start(Preset::Standard.rules());
-        let id = worker.start(EngineKind::Search, Level::Easy, &state, Limits::depth(2));
-        let (mv, progress) = wait_done(&mut worker, id);
+        let id = 1;
+        worker.start(
+            id,
+            EngineKind::Search,
+            Level::Easy,
+            &state,
+            Limits::depth(2),
+        );
+        let (mv, progress) = wait_done(&reports, id);
         assert!(state.check_move(mv.unwrap()).is_ok());
         assert!(progress >= 1);
     }
 
     #[test]
     fn stopping_a_long_search_answers_quickly() {
-        let mut worker = Worker::spawn(7).unwrap();
+        let (mut worker, reports) = spawn();
         let state = GameState::start(Preset::Standard.rules());
-        let id = worker.start(
+        let id = 1;
+        worker.start(
+            id,
             EngineKind::Search,
             Level::Max,
             &state,
@@ -293,8 +318,8 @@ mod tests {
         );
         thread::sleep(Duration::from_millis(100));
         // Without the stop, the answer would take a minute and `wait_done` would give up.
-        worker.stop();
-        let (mv, _) = wait_done(&mut worker, id);
+        worker.stop(id);
+        let (mv, _) = wait_done(&reports, id);
         assert!(state.check_move(mv.unwrap()).is_ok());
     }
 
@@ -329,11 +354,13 @@ mod tests {
 
     #[test]
     fn a_paced_search_plays_before_its_hard_limit() {
-        let mut worker = Worker::spawn(7).unwrap();
+        let (mut worker, reports) = spawn();
         let state = GameState::start(Preset::Standard.rules());
         // A minute at most, but nothing to aim at: the pacer stops the search once it has
         // completed a depth, long before `wait_done` would give up (30 s).
-        let id = worker.start(
+        let id = 1;
+        worker.start(
+            id,
             EngineKind::Search,
             Level::Max,
             &state,
@@ -342,27 +369,25 @@ mod tests {
                 target: Some(Duration::ZERO),
             },
         );
-        let (mv, progress) = wait_done(&mut worker, id);
+        let (mv, progress) = wait_done(&reports, id);
         assert!(state.check_move(mv.unwrap()).is_ok());
         assert!(progress >= 1);
     }
 
     /// Every report of job `id` until its last one.
-    fn analysis_reports(worker: &mut Worker, id: JobId) -> Vec<Report> {
+    fn analysis_reports(received: &Receiver<Report>, id: JobId) -> Vec<Report> {
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut reports = Vec::new();
-        while Instant::now() < deadline {
-            match worker.try_report() {
-                Some(report @ Report::Analysed(done, _)) if done == id => {
+        loop {
+            match next(received, deadline) {
+                report @ Report::Analysed(done, _) if done == id => {
                     reports.push(report);
                     return reports;
                 }
-                Some(report @ Report::Analysis(of, _)) if of == id => reports.push(report),
-                Some(_) => {}
-                None => thread::sleep(Duration::from_millis(1)),
+                report @ Report::Analysis(of, _) if of == id => reports.push(report),
+                _ => {}
             }
         }
-        panic!("the analysis did not end");
     }
 
     fn three_moves() -> Game {
@@ -380,11 +405,12 @@ mod tests {
 
     #[test]
     fn an_analysis_reports_each_move_and_what_the_library_gives() {
-        let mut worker = Worker::spawn(7).unwrap();
+        let (mut worker, reports) = spawn();
         let game = three_moves();
         let budget = Budget::Limits(Limits::depth(2));
-        let id = worker.analyse(&game, budget);
-        let reports = analysis_reports(&mut worker, id);
+        let id = 1;
+        worker.analyse(id, &game, budget);
+        let reports = analysis_reports(&reports, id);
         assert_eq!(reports.last(), Some(&Report::Analysed(id, Ok(()))));
         let stop = AtomicBool::new(false);
         let expected = Analyser::default()
@@ -411,39 +437,62 @@ mod tests {
 
     #[test]
     fn stopping_an_analysis_ends_it_with_what_it_has() {
-        let mut worker = Worker::spawn(7).unwrap();
-        let id = worker.analyse(
+        let (mut worker, reports) = spawn();
+        let id = 1;
+        worker.analyse(
+            id,
             &three_moves(),
             Budget::Limits(Limits::time(Duration::from_secs(60))),
         );
         thread::sleep(Duration::from_millis(100));
         // Without the stop, the analysis would take four minutes and the wait would give up.
-        worker.stop();
-        let reports = analysis_reports(&mut worker, id);
-        assert_eq!(reports.last(), Some(&Report::Analysed(id, Err(Stopped))));
+        worker.stop(id);
+        let analysed = analysis_reports(&reports, id);
+        assert_eq!(analysed.last(), Some(&Report::Analysed(id, Err(Stopped))));
         // The worker takes the next job.
-        let next = worker.start(
+        let next = 2;
+        worker.start(
+            next,
             EngineKind::Random,
             Level::Easy,
             &GameState::start(Preset::Standard.rules()),
             Limits::depth(1),
         );
-        assert!(wait_done(&mut worker, next).0.is_some());
+        assert!(wait_done(&reports, next).0.is_some());
+    }
+
+    #[test]
+    fn a_thread_that_panics_says_it_is_gone() {
+        let (tx, rx) = mpsc::channel();
+        let thread = thread::spawn(move || {
+            let deliver = |report: Report| tx.send(report).is_ok();
+            let _gone = Farewell(&deliver);
+            panic!("an engine failed (this panic is the test's)");
+        });
+        assert!(thread.join().is_err());
+        assert_eq!(rx.try_iter().collect::<Vec<_>>(), [Report::Gone]);
     }
 
     #[test]
     fn a_new_search_replaces_the_running_one() {
-        let mut worker = Worker::spawn(7).unwrap();
+        let (mut worker, reports) = spawn();
         let state = GameState::start(Preset::Standard.rules());
-        let first = worker.start(
+        let (first, second) = (1, 2);
+        worker.start(
+            first,
             EngineKind::Search,
             Level::Max,
             &state,
             Limits::time(Duration::from_secs(60)),
         );
-        let second = worker.start(EngineKind::Random, Level::Easy, &state, Limits::depth(1));
-        assert_ne!(first, second);
-        let (mv, _) = wait_done(&mut worker, second);
+        worker.start(
+            second,
+            EngineKind::Random,
+            Level::Easy,
+            &state,
+            Limits::depth(1),
+        );
+        let (mv, _) = wait_done(&reports, second);
         assert!(mv.is_some());
     }
 }

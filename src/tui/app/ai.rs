@@ -1,47 +1,70 @@
-//! The AI side of the app: starting the worker on the AI's turn or for a hint, taking its
+//! The AI side of the app: asking for a search on the AI's turn or for a hint, taking its
 //! reports, stopping it, the AI-vs-AI pace and pause, and the AI's answer to a draw offer.
+//! The searches run on the runtime's worker; the app only asks for them ([`Effect`]).
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use super::analysis::Analysing;
 use super::{App, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_with};
 use crate::game::{EngineKind, Level, MoveTime, Player};
 use crate::rules::{Move, Side};
+use crate::tui::effect::Effect;
 use crate::tui::panels::{AiView, Search, score_text};
 use crate::tui::text::player_text;
-use crate::tui::worker::{JobId, MoveLimits, Report, Worker};
+use crate::tui::worker::{JobId, MoveLimits, Report};
+
+/// A tenth of a second: how a search's time runs on screen.
+const TENTH: Duration = Duration::from_millis(100);
 
 impl App {
-    /// Lets time pass: takes the AI's reports and starts it when it is its turn. Returns
-    /// whether anything changed on screen.
-    pub fn tick(&mut self, now: Instant) -> bool {
+    /// Lets time pass until `now`: runs the clock, and asks for the AI's search when it is its
+    /// turn.
+    pub fn tick(&mut self, now: Instant) -> Vec<Effect> {
         self.ai.now = now;
-        let mut changed = self.run_clock(now);
-        // A search's time runs on screen, a tenth of a second at a time.
+        self.run_clock(now);
         if let Some(thinking) = self.ai.thinking.as_mut() {
-            let tenths = now.saturating_duration_since(thinking.started).as_millis() / 100;
-            changed |= tenths != thinking.shown_tenths;
-            thinking.shown_tenths = tenths;
-        }
-        while let Some(report) = self.ai.worker.as_mut().and_then(Worker::try_report) {
-            changed |= self.on_report(report, now);
+            thinking.shown_tenths =
+                now.saturating_duration_since(thinking.started).as_millis() / TENTH.as_millis();
         }
         if self.ai.thinking.is_none() && self.ai_to_move(now) {
             self.start_thinking(Purpose::Move);
-            changed = true;
         }
-        changed
+        self.take_effects()
     }
 
-    /// Whether an AI should start on its move now.
-    pub(super) fn ai_to_move(&self, now: Instant) -> bool {
-        let side = self.session.side_to_move();
+    /// When the screen changes next with no event: the clock's text, the search's time (a
+    /// tenth of a second at a time), the AI-vs-AI pace's next move. `None`: only an event
+    /// changes it.
+    pub fn next_tick(&self) -> Option<Instant> {
+        let clock = self.next_clock_change();
+        let search = self.ai.thinking.as_ref().map(|t| {
+            let tenths = u32::try_from(t.shown_tenths + 1).unwrap_or(u32::MAX);
+            t.started + TENTH.saturating_mul(tenths)
+        });
+        let pace = self.ai.last_move_at.filter(|_| self.waits_for_the_pace());
+        let pace = pace.map(|at| self.ai.pace.next_at(at));
+        [clock, search, pace].into_iter().flatten().min()
+    }
+
+    /// Whether an AI-vs-AI game waits for the pace's delay before its next move.
+    fn waits_for_the_pace(&self) -> bool {
+        self.ai.thinking.is_none() && !self.has_human() && self.may_think()
+    }
+
+    /// Whether an AI may start on its move now, if it is its turn: its game is on screen and
+    /// goes on, and it is not paused.
+    fn may_think(&self) -> bool {
         matches!(self.screen, Screen::Game)
             && self.overlay.is_none()
             && !self.ai.paused
             && self.session.outcome().is_none()
-            && self.session.player(side) != Player::Human
+            && self.session.player(self.session.side_to_move()) != Player::Human
+    }
+
+    /// Whether an AI should start on its move now.
+    pub(super) fn ai_to_move(&self, now: Instant) -> bool {
+        self.may_think()
             && (self.has_human()
                 || self
                     .ai
@@ -49,7 +72,7 @@ impl App {
                     .is_none_or(|at| self.ai.pace.due(at, now)))
     }
 
-    /// Starts the worker on the side to move: its own move, or a hint for a person.
+    /// Asks for a search for the side to move: its own move, or a hint for a person.
     pub(super) fn start_thinking(&mut self, purpose: Purpose) {
         let side = self.session.side_to_move();
         let (engine, level, limits) = match (purpose, self.session.player(side)) {
@@ -63,11 +86,14 @@ impl App {
             ) => (engine, level, self.move_limits(side, level, time)),
             _ => (EngineKind::Search, HINT_LEVEL, self.ai.hint_limits.into()),
         };
-        self.start_worker();
-        let Some(worker) = self.ai.worker.as_mut() else {
-            return;
-        };
-        let id = worker.start(engine, level, self.session.state(), limits);
+        let id = self.next_job();
+        self.effects.push(Effect::Search {
+            id,
+            engine,
+            level,
+            state: Box::new(self.session.state().clone()),
+            limits,
+        });
         let player = match (purpose, self.session.player(side)) {
             (Purpose::Move, player @ Player::Ai { .. }) => player,
             _ => Player::Ai {
@@ -121,26 +147,32 @@ impl App {
         }
     }
 
-    /// Starts the worker thread if it is not running; if it cannot be started, pauses the AI
-    /// and says why on the status line.
-    pub(super) fn start_worker(&mut self) {
-        if self.ai.worker.is_none() {
-            match Worker::spawn(self.ai.seed) {
-                Ok(worker) => self.ai.worker = Some(worker),
-                Err(e) => {
-                    self.ai.paused = true;
-                    self.error(format!("cannot start the AI: {e}"));
-                }
-            }
-        }
+    /// The number of the next job for the worker.
+    pub(super) fn next_job(&mut self) -> JobId {
+        self.ai.last_job += 1;
+        self.ai.last_job
     }
 
-    /// Takes one report of the worker; returns whether it changed anything (a late report of
-    /// a job that was cancelled changes nothing).
-    pub(super) fn on_report(&mut self, report: Report, now: Instant) -> bool {
+    /// The AI's thread could not be started (`why`): the AI pauses, and the status line says
+    /// so.
+    pub fn ai_unavailable(&mut self, why: &str) {
+        self.ai.thinking = None;
+        self.ai.analysis = None;
+        self.ai.paused = true;
+        self.error(format!("cannot start the AI: {why}"));
+    }
+
+    /// Takes one report of the worker (a late report of a job that was cancelled changes
+    /// nothing).
+    pub fn on_report(&mut self, report: Report, now: Instant) -> Vec<Effect> {
+        self.take_report(report, now);
+        self.take_effects()
+    }
+
+    /// Takes one report of the worker; returns whether it changed anything.
+    pub(super) fn take_report(&mut self, report: Report, now: Instant) -> bool {
         if report == Report::Gone {
-            // Dropping the worker joins the ended thread; the next AI turn starts a new one.
-            self.ai.worker = None;
+            // The next AI turn starts a new thread.
             self.ai.thinking = None;
             self.ai.paused = true;
             self.error("the AI stopped working: p to try again".to_owned());
@@ -217,17 +249,15 @@ impl App {
 
     /// Stops the AI and forgets what it was doing.
     pub(super) fn cancel_thinking(&mut self) {
-        if self.ai.thinking.take().is_some()
-            && let Some(worker) = self.ai.worker.as_mut()
-        {
-            worker.stop();
+        if let Some(thinking) = self.ai.thinking.take() {
+            self.effects.push(Effect::Stop(thinking.id));
         }
     }
 
     pub(super) fn move_now(&mut self) {
-        match (&self.ai.thinking, self.ai.worker.as_mut()) {
-            (Some(t), Some(worker)) if t.purpose == Purpose::Move => {
-                worker.stop();
+        match &self.ai.thinking {
+            Some(t) if t.purpose == Purpose::Move => {
+                self.effects.push(Effect::Stop(t.id));
                 self.info("the AI moves now".to_owned());
             }
             _ => self.error("the AI is not thinking".to_owned()),
@@ -361,10 +391,10 @@ impl Thinking {
     }
 }
 
-/// The AI side of the app: the worker thread (started when first needed), the search in
-/// progress, and the AI-vs-AI pace.
+/// The AI side of the app: the search in progress, and the AI-vs-AI pace.
 pub(super) struct AiState {
-    pub(super) worker: Option<Worker>,
+    /// The number of the last job asked of the worker.
+    pub(super) last_job: JobId,
     pub(super) thinking: Option<Thinking>,
     pub(super) paused: bool,
     pub(super) pace: Pace,
@@ -373,7 +403,6 @@ pub(super) struct AiState {
     pub(super) judgement: Option<(Side, Score)>,
     /// The budget of a hint search.
     pub(super) hint_limits: Limits,
-    pub(super) seed: u64,
     /// The analysis running on the worker, if any.
     pub(super) analysis: Option<Analysing>,
     /// The budgets an analysis is offered at.
@@ -384,19 +413,14 @@ pub(super) struct AiState {
 
 impl Default for AiState {
     fn default() -> Self {
-        // A different game every time; the engines are deterministic for a given seed.
-        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
-            u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)
-        });
         AiState {
-            worker: None,
+            last_job: 0,
             thinking: None,
             paused: false,
             pace: Pace::default(),
             last_move_at: None,
             judgement: None,
             hint_limits: Limits::time(HINT_TIME),
-            seed,
             analysis: None,
             budgets: Budget::PRESETS.to_vec(),
             now: Instant::now(),
@@ -410,6 +434,10 @@ pub struct Pace(Duration);
 
 impl Pace {
     const STEPS_MS: [u64; 7] = [0, 100, 250, 500, 1000, 2000, 4000];
+
+    /// The least time a move stays on screen before the next one, at the fastest pace too (no
+    /// delay): a fast engine's game is watched, not over in an instant.
+    const SHOWN: Duration = Duration::from_millis(30);
 
     /// The delay between moves.
     pub const fn delay(self) -> Duration {
@@ -428,9 +456,15 @@ impl Pace {
         next.map_or(self, |&s| Pace(Duration::from_millis(s)))
     }
 
+    /// When the next move is due, the last one having come at `last`: after the delay, and
+    /// never before the last move has been on screen for [`Pace::SHOWN`].
+    pub fn next_at(self, last: Instant) -> Instant {
+        last + self.0.max(Pace::SHOWN)
+    }
+
     /// Whether the next move is due, the last one having come at `last`.
     pub fn due(self, last: Instant, now: Instant) -> bool {
-        now.saturating_duration_since(last) >= self.0
+        now >= self.next_at(last)
     }
 }
 

@@ -10,6 +10,7 @@ use super::{App, Overlay, Screen};
 use crate::ai::{Analyser, Budget, Event, Progress};
 use crate::tui::analysis::Underway;
 use crate::tui::dialogs::BudgetChoice;
+use crate::tui::effect::Effect;
 use crate::tui::worker::{JobId, Report};
 
 /// An analysis running on the worker.
@@ -49,11 +50,12 @@ impl App {
     /// Starts analysing the game at `budget` per position on the worker.
     pub(super) fn start_analysis(&mut self, budget: Budget) {
         let total = Analyser::positions(self.session.game());
-        self.start_worker();
-        let Some(worker) = self.ai.worker.as_mut() else {
-            return;
-        };
-        let id = worker.analyse(self.session.game(), budget);
+        let id = self.next_job();
+        self.effects.push(Effect::Analyse {
+            id,
+            game: Box::new(self.session.game().clone()),
+            budget,
+        });
         self.ai.analysis = Some(Analysing {
             id,
             underway: Underway {
@@ -102,9 +104,7 @@ impl App {
         let Some(analysing) = self.ai.analysis.take() else {
             return;
         };
-        if let Some(worker) = self.ai.worker.as_mut() {
-            worker.stop();
-        }
+        self.effects.push(Effect::Stop(analysing.id));
         self.end_analysis(analysing, false);
     }
 
@@ -156,21 +156,34 @@ mod tests {
     use crate::game::{EngineKind, Game, Level, Player, PlyAnalysis};
     use crate::rules::Side;
     use crate::tui::input::{Action, Direction, Mode};
+    use crate::tui::runtime::Runtime;
     use crate::tui::session::{Session, Storage};
 
     const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
 
     /// The escape game loaded from a copy in `dir` (it opens in review), analysed at `budget`.
-    fn escape(dir: &Path, budget: Budget) -> (App, PathBuf) {
+    fn escape_config(dir: &Path, budget: Budget) -> (Config, PathBuf) {
         let file = dir.join("escape.json");
         std::fs::write(&file, ESCAPE).unwrap();
-        let app = App::new(Config {
+        let config = Config {
             resume: Some(Session::load(&file).unwrap()),
             storage: Storage::in_dir(dir.join("saves")),
             analysis_budgets: vec![budget],
             ..Config::default()
-        });
-        (app, file)
+        };
+        (config, file)
+    }
+
+    /// The app of [`escape_config`].
+    fn escape(dir: &Path, budget: Budget) -> (App, PathBuf) {
+        let (config, file) = escape_config(dir, budget);
+        (App::new(config), file)
+    }
+
+    /// The app of [`escape_config`] with its worker, to analyse on.
+    fn escape_running(dir: &Path, budget: Budget) -> (Runtime, PathBuf) {
+        let (config, file) = escape_config(dir, budget);
+        (Runtime::new(config).unwrap(), file)
     }
 
     fn screen(app: &mut App) -> String {
@@ -180,11 +193,11 @@ mod tests {
     }
 
     /// Lets time pass until `done` holds.
-    fn tick_until(app: &mut App, done: impl Fn(&App) -> bool) {
+    fn tick_until(rt: &mut Runtime, done: impl Fn(&App) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(60);
-        while !done(app) {
+        while !done(&rt.app) {
             assert!(Instant::now() < deadline, "the analysis did not come");
-            app.tick(Instant::now());
+            rt.tick(Instant::now()).unwrap();
             std::thread::sleep(Duration::from_millis(2));
         }
     }
@@ -206,22 +219,23 @@ mod tests {
     fn a_game_is_analysed_on_the_worker_and_saved_only_when_asked() {
         let dir = tempfile::tempdir().unwrap();
         let budget = Budget::Limits(Limits::depth(3));
-        let (mut app, file) = escape(dir.path(), budget);
-        assert_eq!(app.mode(), Mode::Review);
-        app.update(Action::Analyse);
-        assert_eq!(app.mode(), Mode::Menu, "the budgets are offered");
-        assert!(screen(&mut app).contains("Search each of its 16 positions"));
-        app.update(Action::Confirm);
-        assert_eq!(app.mode(), Mode::Review);
-        let underway = app.analysis_underway().expect("under way");
+        let (mut rt, file) = escape_running(dir.path(), budget);
+        assert_eq!(rt.app.mode(), Mode::Review);
+        rt.update(Action::Analyse);
+        assert_eq!(rt.app.mode(), Mode::Menu, "the budgets are offered");
+        assert!(screen(&mut rt.app).contains("Search each of its 16 positions"));
+        rt.update(Action::Confirm);
+        assert_eq!(rt.app.mode(), Mode::Review);
+        let underway = rt.app.analysis_underway().expect("under way");
         assert_eq!(underway.progress, Progress { done: 0, total: 16 });
-        assert!(screen(&mut app).contains("analysing (custom) 0/16 positions"));
+        assert!(screen(&mut rt.app).contains("analysing (custom) 0/16 positions"));
         // A second `a` while it runs says how to stop it.
-        app.update(Action::Analyse);
-        assert!(app.status().unwrap().text.contains("Esc stops it"));
+        rt.update(Action::Analyse);
+        assert!(rt.app.status().unwrap().text.contains("Esc stops it"));
 
-        tick_until(&mut app, |app| app.ai.analysis.is_none());
-        let stored: Vec<PlyAnalysis> = app
+        tick_until(&mut rt, |app| app.ai.analysis.is_none());
+        let stored: Vec<PlyAnalysis> = rt
+            .app
             .session
             .game()
             .analysis()
@@ -233,14 +247,14 @@ mod tests {
             library(budget),
             "what the library gives, at each move"
         );
-        let status = app.status().unwrap().text.clone();
+        let status = rt.app.status().unwrap().text.clone();
         assert_eq!(status, "analysis done (custom) · s saves it with the game");
-        let text = screen(&mut app);
+        let text = screen(&mut rt.app);
         assert!(text.contains("c7-a7--"), "{text}");
         assert!(!text.contains("analysing"), "{text}");
 
         // The file is as it was; the autosave has the analysis; `s` writes it to the file.
-        assert!(app.is_dirty());
+        assert!(rt.app.is_dirty());
         assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
         let autosaves: Vec<PathBuf> =
             std::fs::read_dir(dir.path().join("saves").join(AUTOSAVE_DIR))
@@ -251,14 +265,18 @@ mod tests {
             panic!("one autosave: {autosaves:?}")
         };
         let in_autosave = Game::from_json(&std::fs::read_to_string(autosave).unwrap()).unwrap();
-        assert_eq!(in_autosave.analysis(), app.session.game().analysis());
-        app.update(Action::Save);
-        assert_eq!(app.mode(), Mode::Text, "the save prompt, from the review");
-        app.update(Action::Confirm);
-        assert!(!app.is_dirty());
+        assert_eq!(in_autosave.analysis(), rt.app.session.game().analysis());
+        rt.update(Action::Save);
+        assert_eq!(
+            rt.app.mode(),
+            Mode::Text,
+            "the save prompt, from the review"
+        );
+        rt.update(Action::Confirm);
+        assert!(!rt.app.is_dirty());
         let saved = Game::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        assert_eq!(saved.analysis(), app.session.game().analysis());
-        assert_eq!(saved.moves(), app.session.game().moves());
+        assert_eq!(saved.analysis(), rt.app.session.game().analysis());
+        assert_eq!(saved.moves(), rt.app.session.game().moves());
     }
 
     #[test]
@@ -276,7 +294,7 @@ mod tests {
             stored: 0,
         });
         let progress = |done| Report::Analysis(7, Event::Progress(Progress { done, total: 16 }));
-        assert!(app.on_report(progress(3), Instant::now()));
+        assert!(app.take_report(progress(3), Instant::now()));
         let text = screen(&mut app);
         assert!(
             text.contains("analysing (quick) 3/16 positions · 1.3 s left · Esc cancels"),
@@ -291,7 +309,7 @@ mod tests {
                 analysis: plies[15].clone(),
             },
         );
-        assert!(app.on_report(last, Instant::now()));
+        assert!(app.take_report(last, Instant::now()));
         assert_eq!(analysed(&app), 1);
         assert!(app.is_dirty(), "the game gained an analysis");
         let text = screen(&mut app);
@@ -306,11 +324,11 @@ mod tests {
                 analysis: plies[3].clone(),
             },
         );
-        assert!(!app.on_report(stale, Instant::now()));
-        assert!(!app.on_report(Report::Analysed(6, Ok(())), Instant::now()));
+        assert!(!app.take_report(stale, Instant::now()));
+        assert!(!app.take_report(Report::Analysed(6, Ok(())), Instant::now()));
         assert_eq!(analysed(&app), 1);
         assert!(app.ai.analysis.is_some());
-        assert!(app.on_report(Report::Analysed(7, Ok(())), Instant::now()));
+        assert!(app.take_report(Report::Analysed(7, Ok(())), Instant::now()));
         assert!(app.ai.analysis.is_none());
         assert!(
             app.status()
@@ -325,31 +343,31 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         // Deep enough never to end while the test runs, except where the end is proven: the
         // last moves of the escape game.
-        let (mut app, file) = escape(dir.path(), Budget::Limits(Limits::depth(40)));
-        app.update(Action::Analyse);
-        app.update(Action::Confirm);
-        tick_until(&mut app, |app| analysed(app) > 0);
-        let kept = analysed(&app);
+        let (mut rt, file) = escape_running(dir.path(), Budget::Limits(Limits::depth(40)));
+        rt.update(Action::Analyse);
+        rt.update(Action::Confirm);
+        tick_until(&mut rt, |app| analysed(app) > 0);
+        let kept = analysed(&rt.app);
         assert!(kept < 16, "{kept}");
-        app.update(Action::Cancel);
-        assert!(app.ai.analysis.is_none());
-        assert_eq!(app.mode(), Mode::Review, "Esc stopped the analysis only");
-        let status = app.status().unwrap().text.clone();
+        rt.update(Action::Cancel);
+        assert!(rt.app.ai.analysis.is_none());
+        assert_eq!(rt.app.mode(), Mode::Review, "Esc stopped the analysis only");
+        let status = rt.app.status().unwrap().text.clone();
         assert!(
             status.contains("analysis stopped") && status.contains("keep it"),
             "{status}"
         );
         // What the worker sends after the stop is dropped.
         std::thread::sleep(Duration::from_millis(100));
-        app.tick(Instant::now());
-        assert_eq!(analysed(&app), kept);
-        let analysis = app.session.game().analysis();
+        rt.tick(Instant::now()).unwrap();
+        assert_eq!(analysed(&rt.app), kept);
+        let analysis = rt.app.session.game().analysis();
         assert!(analysis[15].is_some(), "from the last move back");
         assert!(analysis[0].is_none());
-        assert!(app.is_dirty());
+        assert!(rt.app.is_dirty());
         assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
-        app.update(Action::Cancel);
-        assert_eq!(app.mode(), Mode::Board, "then Esc leaves the review");
+        rt.update(Action::Cancel);
+        assert_eq!(rt.app.mode(), Mode::Board, "then Esc leaves the review");
     }
 
     #[test]

@@ -29,18 +29,15 @@ impl App {
     }
 
     /// Charges the side to move for the time since the last tick, if its clock runs; ends
-    /// the game if its flag falls. Returns whether the clock on screen changed.
-    pub(super) fn run_clock(&mut self, now: Instant) -> bool {
+    /// the game if its flag falls.
+    pub(super) fn run_clock(&mut self, now: Instant) {
         let since = self.clock_from.replace(now);
         if !self.clock_runs() {
-            return false;
+            return;
         }
         let Some(since) = since else {
-            return false;
+            return;
         };
-        let side = self.session.side_to_move();
-        let shown = |app: &App| app.session.clocks().map(|c| c.text(side));
-        let before = shown(self);
         if self
             .session
             .spend_time(now.saturating_duration_since(since))
@@ -50,9 +47,14 @@ impl App {
             self.typing = None;
             self.changed();
             self.say_outcome();
-            return true;
         }
-        shown(self) != before
+    }
+
+    /// When the clock on screen changes next, if it runs: its text, or its flag falling.
+    pub(super) fn next_clock_change(&self) -> Option<Instant> {
+        let from = self.clock_from.filter(|_| self.clock_runs())?;
+        let clocks = self.session.clocks()?;
+        Some(from + clocks.until_text_changes(self.session.side_to_move()))
     }
 }
 
@@ -81,8 +83,20 @@ mod tests {
     fn the_side_to_move_spends_its_time_and_loses_on_it() {
         let mut app = on_clock("10s");
         let t0 = Instant::now();
-        assert!(!app.tick(t0), "the first tick starts the clock");
-        assert!(app.tick(t0 + Duration::from_secs(3)));
+        app.tick(t0);
+        let ms = Duration::from_millis;
+        assert_eq!(
+            app.next_tick(),
+            Some(t0 + ms(1)),
+            "0:10 shows 0:09.9 a millisecond later"
+        );
+        app.tick(t0 + ms(2_950));
+        assert_eq!(
+            app.next_tick(),
+            Some(t0 + ms(3_001)),
+            "0:07.05 shows 0:06.9 at 0:06.999"
+        );
+        app.tick(t0 + Duration::from_secs(3));
         assert_eq!(left(&app, Side::Attackers), 7_000);
         assert_eq!(left(&app, Side::Defenders), 10_000);
         app.update(Action::StartTyping);
@@ -90,10 +104,10 @@ mod tests {
             app.update(Action::Type(c));
         }
         app.update(Action::Confirm);
-        assert!(app.tick(t0 + Duration::from_secs(4)));
+        app.tick(t0 + Duration::from_secs(4));
         assert_eq!(left(&app, Side::Attackers), 7_000, "stopped after the move");
         assert_eq!(left(&app, Side::Defenders), 9_000);
-        assert!(app.tick(t0 + Duration::from_secs(14)));
+        app.tick(t0 + Duration::from_secs(14));
         let outcome = app.session.outcome().unwrap();
         assert_eq!(
             (outcome.winner, outcome.reason),
@@ -126,7 +140,7 @@ mod tests {
     fn the_ai_takes_its_move_time_from_its_clock_and_the_panel_shows_both() {
         use crate::ai::Limits;
         use crate::game::{EngineKind, Level, Player};
-        let mut app = App::new(Config {
+        let app = App::new(Config {
             skip_setup: true,
             defenders: Player::Ai {
                 engine: EngineKind::Search,

@@ -1,14 +1,19 @@
 //! Saving and loading from the app: the save prompt and the question before replacing a save,
-//! the list of saves, the game to continue, and leaving a game only when it is kept.
+//! the list of saves, the game to continue, the autosave, and leaving a game only when it is
+//! kept. The files are written and read by the storage thread: the app asks for it
+//! ([`Job`]) and takes its answers ([`Done`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::{App, Overlay};
-use crate::game::storage::{SAVE_DIR_ENV, SaveEntry, SaveKind};
+use super::{App, Overlay, Screen};
+use crate::game::storage::{SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
 use crate::rules::Side;
 use crate::tui::dialogs::{Leaving, Overwrite, Question, SavePrompt, SavesList};
+use crate::tui::effect::Effect;
 use crate::tui::screens::SetupForm;
-use crate::tui::session::{self, Session, saves};
+use crate::tui::session::Session;
+use crate::tui::storage::{Done, GameId, Job, SaveRef, Saving};
+use crate::tui::text::Status;
 
 impl App {
     /// Why leaving the game now would lose it: it has moves not saved to a file and no
@@ -27,7 +32,13 @@ impl App {
 
     /// Leaves the game for `to`, asking first when it is not saved to a file (quitting) or
     /// would be lost (a new game or another loaded one: the autosave keeps it otherwise).
+    /// While an autosave is being written, whether it keeps the game is not known yet: the
+    /// question waits for it.
     pub(super) fn ask_leave(&mut self, to: Leaving) {
+        if self.autosave_pending() {
+            self.waiting.leaving = Some(to);
+            return;
+        }
         let lost = self.unkept();
         // A finished game the autosave keeps has nothing left to lose.
         let unsaved = self.is_dirty() && self.session.outcome().is_none();
@@ -55,27 +66,92 @@ impl App {
         }
     }
 
+    /// Asks the storage thread for `job`, whose answer the app waits for: the player's next
+    /// key is read once it has come.
+    fn ask_storage(&mut self, job: Job) {
+        self.waiting.awaited += 1;
+        self.effects.push(Effect::Store(job));
+    }
+
+    /// Whether the app waits for an answer of the storage thread before it reads the next
+    /// key (a save, the list of saves, a game to load or continue, or an autosave that
+    /// decides whether leaving the game loses it).
+    pub fn awaits_storage(&self) -> bool {
+        self.waiting.awaited > 0 || self.waiting.leaving.is_some()
+    }
+
+    /// Whether an autosave asked for has not been answered yet.
+    fn autosave_pending(&self) -> bool {
+        self.waiting.autosaved < self.waiting.autosave_asked
+    }
+
+    /// Asks for the game as it is now to be autosaved, if there is a save folder.
+    pub(super) fn autosave(&mut self) {
+        let Some(save_dir) = self.storage.save_dir.clone() else {
+            return;
+        };
+        self.waiting.autosave_asked = self.revision;
+        self.waiting.status_at_autosave = self.status.clone();
+        self.effects.push(Effect::Store(Job::Autosave {
+            game: self.game_id,
+            revision: self.revision,
+            save_dir,
+            record: Box::new(self.session.game().clone()),
+        }));
+    }
+
+    /// From now on, the game in play is a new one with the files of `session`.
+    pub(super) fn track(&mut self) {
+        self.game_id += 1;
+        self.waiting.autosave_asked = 0;
+        self.waiting.autosaved = 0;
+        self.effects.push(Effect::Store(Job::Track {
+            game: self.game_id,
+            files: self.session.files().clone(),
+        }));
+    }
+
     /// Offers to save the game: a name in the save folder (or in its own file's folder).
     /// When the autosave failed there, or there is no save folder, the prompt asks for
-    /// another folder first.
-    pub(super) fn ask_save(&mut self) {
+    /// another folder first. The prompt leaves for `then` once the game is saved. A new
+    /// game's name is found by the storage thread (a name no file there has).
+    pub(super) fn ask_save(&mut self, then: Option<Leaving>) {
+        let dir = self.save_place().0;
+        if let Some(name) = self.session.own_save_name() {
+            self.show_save_prompt(&dir, name, then);
+        } else {
+            self.waiting.prompt_leaving = then;
+            let record = Box::new(self.session.game().clone());
+            self.ask_storage(Job::NameSave { dir, record });
+        }
+    }
+
+    /// Where a save is offered, and why there if it is not the usual folder.
+    fn save_place(&self) -> (PathBuf, Option<String>) {
         let folder = self.session.save_folder(self.storage.save_dir.as_deref());
-        let prompt = match (folder, &self.autosave_error) {
-            (Some(dir), None) => {
-                let name = self.session.save_name(&dir);
-                SavePrompt::new(&dir, name)
-            }
+        match (folder, &self.autosave_error) {
+            (Some(dir), None) => (dir, None),
             (Some(dir), Some(e)) => {
-                let name = self.session.save_name(&dir);
                 let why = format!("the autosave failed here ({e}): type another folder");
-                SavePrompt::elsewhere(&dir, name, why)
+                (dir, Some(why))
             }
             (None, _) => {
                 let home = directories::BaseDirs::new()
                     .map_or_else(|| Path::new("/").to_owned(), |b| b.home_dir().to_owned());
-                let name = self.session.save_name(&home);
-                SavePrompt::elsewhere(&home, name, "there is no save folder: type one".to_owned())
+                (home, Some("there is no save folder: type one".to_owned()))
             }
+        }
+    }
+
+    /// Shows the save prompt in `dir` with `name`, leaving for `then` once saved.
+    fn show_save_prompt(&mut self, dir: &Path, name: String, then: Option<Leaving>) {
+        let prompt = match self.save_place().1 {
+            None => SavePrompt::new(dir, name),
+            Some(why) => SavePrompt::elsewhere(dir, name, why),
+        };
+        let prompt = match then {
+            Some(to) => prompt.then_leave(to),
+            None => prompt,
         };
         self.overlay = Some(Overlay::Save(prompt));
     }
@@ -83,62 +159,35 @@ impl App {
     /// Enter in the save prompt: saves under the typed name if it is a valid one. A file of
     /// that name other than the game's own, or the game's own written by another program since
     /// this game last read or wrote it, is never replaced without a question; a failure keeps
-    /// the prompt open with the reason.
-    pub(super) fn confirm_save(&mut self, mut prompt: SavePrompt) -> Option<Overlay> {
-        // The prompt shows why a name is refused.
-        let (Ok(dir), Ok(name)) = (prompt.dir(), prompt.name()) else {
-            return Some(Overlay::Save(prompt));
-        };
-        if !dir.is_dir() {
-            prompt.set_failure(if dir.exists() {
-                format!("{} is a file, not a folder", dir.display())
-            } else {
-                format!("there is no folder {}", dir.display())
-            });
-            return Some(Overlay::Save(prompt));
-        }
-        let path = name.path_in(&dir);
-        match self.session.save(&path) {
-            Ok(()) => {
-                self.saved_to(&path);
-                self.leave_after_save(&prompt);
-                self.overlay.take()
-            }
-            Err(e) if e.already_exists() || e.changed_since_seen() => {
-                let holds = session::describe(&path);
-                Some(Overlay::Question(Question::Overwrite(Box::new(
-                    Overwrite {
-                        prompt,
-                        path,
-                        holds,
-                        changed: e.changed_since_seen(),
-                    },
-                ))))
-            }
-            Err(e) => {
-                self.error(e.to_string());
-                prompt.set_failure(e.to_string());
-                Some(Overlay::Save(prompt))
-            }
+    /// the prompt open with the reason. The prompt stays on screen while the game is written
+    /// (and shows why a name is refused).
+    pub(super) fn confirm_save(&mut self, prompt: &SavePrompt) {
+        if let (Ok(dir), Ok(name)) = (prompt.dir(), prompt.name()) {
+            let path = name.path_in(&dir);
+            self.ask_save_to(dir, path, false);
         }
     }
 
-    /// The player agreed to replace the file `overwrite.path`.
+    /// Asks for the game to be saved to `path` in `dir`, over another file if `replace`.
+    fn ask_save_to(&mut self, dir: PathBuf, path: PathBuf, replace: bool) {
+        self.ask_storage(Job::Save {
+            game: self.game_id,
+            revision: self.revision,
+            dir,
+            path,
+            record: Box::new(self.session.game().clone()),
+            replace,
+        });
+    }
+
+    /// The player agreed to replace the file `overwrite.path`: the prompt shows while it is
+    /// written.
     pub(super) fn overwrite(&mut self, overwrite: Overwrite) {
-        let Overwrite {
-            mut prompt, path, ..
-        } = overwrite;
-        match self.session.replace(&path) {
-            Ok(()) => {
-                self.saved_to(&path);
-                self.leave_after_save(&prompt);
-            }
-            Err(e) => {
-                self.error(e.to_string());
-                prompt.set_failure(e.to_string());
-                self.overlay = Some(Overlay::Save(prompt));
-            }
+        let Overwrite { prompt, path, .. } = overwrite;
+        if let Ok(dir) = prompt.dir() {
+            self.ask_save_to(dir, path, true);
         }
+        self.overlay = Some(Overlay::Save(prompt));
     }
 
     /// Goes where the question that opened `prompt` was leaving for, if it was.
@@ -148,25 +197,16 @@ impl App {
         }
     }
 
-    fn saved_to(&mut self, path: &Path) {
-        self.saved = true;
-        self.autosave_error = None;
-        self.info(format!("saved to {}", path.display()));
-    }
-
-    /// Shows the saved games to choose from.
+    /// Shows the saved games to choose from, once the storage thread has listed them.
     pub(super) fn ask_load(&mut self) {
         let Some(dir) = self.storage.save_dir.clone() else {
             self.no_save_dir();
             return;
         };
-        match saves(&dir) {
-            Ok(entries) => {
-                let list = SavesList::new(dir, entries, &self.session.files());
-                self.overlay = Some(Overlay::Load(list));
-            }
-            Err(e) => self.error(e.to_string()),
-        }
+        self.ask_storage(Job::List {
+            game: self.game_id,
+            dir,
+        });
     }
 
     pub(super) fn load_selected(&mut self, list: &SavesList) {
@@ -175,36 +215,193 @@ impl App {
         }
     }
 
-    /// Plays the game of a listed save: a named save as its file holds it, an autosave as a
-    /// game continued.
+    /// Plays the game of a listed save, once the storage thread has loaded it: a named save
+    /// as its file holds it, an autosave as a game continued.
     pub(super) fn open(&mut self, entry: &SaveEntry) {
-        match Session::open(entry) {
-            Ok(session) => {
-                let named = session.is_held_in_a_file();
-                self.start(session);
-                self.saved = named;
-                let summary = self.session.game().summary();
-                match entry.kind {
-                    SaveKind::Named => {
-                        self.info_warned(format!("loaded {}: {summary}", entry.name));
-                    }
-                    SaveKind::Autosave => self.info_warned(format!("continued {summary}")),
-                }
-            }
-            Err(e) => self.error(e.to_string()),
-        }
+        self.ask_storage(Job::Open(SaveRef::from(entry)));
     }
 
-    /// The game the new-game screen offers to continue: the latest unfinished one in the save
-    /// folder other than the game in play.
-    pub(super) fn latest_unfinished(&self) -> Option<SaveEntry> {
-        let dir = self.storage.save_dir.as_deref()?;
-        session::latest(dir, &self.session.files()).ok().flatten()
+    /// Looks for the game the new-game screen offers to continue: the latest unfinished one
+    /// in the save folder other than the game in play.
+    pub(super) fn find_unfinished(&mut self) {
+        if let Some(dir) = self.storage.save_dir.clone() {
+            self.ask_storage(Job::FindUnfinished {
+                game: self.game_id,
+                dir,
+            });
+        }
     }
 
     fn no_save_dir(&mut self) {
         self.error(format!("no save folder: set {SAVE_DIR_ENV} or HOME"));
     }
+
+    /// Takes an answer of the storage thread.
+    pub fn on_stored(&mut self, done: Done) -> Vec<Effect> {
+        match done {
+            Done::Autosaved {
+                game,
+                revision,
+                result,
+            } => self.autosaved(game, revision, result),
+            Done::Remembered(result) => {
+                if let Err(e) = result {
+                    self.error(format!("settings not remembered: {e}"));
+                }
+            }
+            Done::Flushed(_) => {}
+            awaited => {
+                self.waiting.awaited = self.waiting.awaited.saturating_sub(1);
+                self.answered(awaited);
+            }
+        }
+        self.take_effects()
+    }
+
+    /// An autosave of `game` as of `revision` was written or failed; a question about
+    /// leaving waits for it. A failure is said on the status line unless something was said
+    /// there since the autosave was asked (a move's own message): the panel and the leave
+    /// question say it all the same.
+    fn autosaved(&mut self, game: GameId, revision: u64, result: Result<(), SaveError>) {
+        if game != self.game_id {
+            return;
+        }
+        self.waiting.autosaved = self.waiting.autosaved.max(revision);
+        match result {
+            Ok(()) => self.autosave_error = None,
+            Err(e) => {
+                if self.status == self.waiting.status_at_autosave {
+                    self.error(format!("autosave failed: {e}"));
+                }
+                self.autosave_error = Some(e.io_error().to_string());
+            }
+        }
+        if !self.autosave_pending()
+            && let Some(to) = self.waiting.leaving.take()
+        {
+            self.ask_leave(to);
+        }
+    }
+
+    /// Takes an answer the app was waiting for.
+    fn answered(&mut self, done: Done) {
+        match done {
+            Done::Saved {
+                game,
+                revision,
+                path,
+                outcome,
+            } if game == self.game_id => self.saved(revision, path, outcome),
+            Done::Named { dir, name } => {
+                let then = self.waiting.prompt_leaving.take();
+                self.show_save_prompt(&dir, name, then);
+            }
+            Done::Listed { dir, result } => match result {
+                Ok((entries, own)) => {
+                    let own: Vec<&Path> = own.iter().map(PathBuf::as_path).collect();
+                    self.overlay = Some(Overlay::Load(SavesList::new(dir, entries, &own)));
+                }
+                Err(e) => self.error(e.to_string()),
+            },
+            Done::Unfinished(entry) => self.offer(entry),
+            Done::Opened { save, result } => match result {
+                Ok(session) => self.opened(&save, *session),
+                Err(e) => self.error(e.to_string()),
+            },
+            Done::Saved { .. }
+            | Done::Autosaved { .. }
+            | Done::Remembered(_)
+            | Done::Flushed(_) => {}
+        }
+    }
+
+    /// A save of the game as of `revision` to `path` went as `outcome` says.
+    fn saved(&mut self, revision: u64, path: PathBuf, outcome: Saving) {
+        let Some(Overlay::Save(mut prompt)) = self.overlay.take() else {
+            // Nothing asked for it on screen: only what it did counts.
+            if let Saving::Saved = outcome {
+                self.saved_to(path, revision);
+            }
+            return;
+        };
+        match outcome {
+            Saving::Saved => {
+                self.saved_to(path, revision);
+                self.leave_after_save(&prompt);
+            }
+            Saving::Refused { holds, changed } => {
+                self.overlay = Some(Overlay::Question(Question::Overwrite(Box::new(
+                    Overwrite {
+                        prompt,
+                        path,
+                        holds,
+                        changed,
+                    },
+                ))));
+            }
+            Saving::NoFolder(why) => {
+                prompt.set_failure(why);
+                self.overlay = Some(Overlay::Save(prompt));
+            }
+            Saving::Failed(e) => {
+                self.error(e.to_string());
+                prompt.set_failure(e.to_string());
+                self.overlay = Some(Overlay::Save(prompt));
+            }
+        }
+    }
+
+    /// The game as of `revision` is in the file at `path` now: saved, if it has not changed
+    /// since.
+    fn saved_to(&mut self, path: PathBuf, revision: u64) {
+        self.info(format!("saved to {}", path.display()));
+        self.session.saved_to(path);
+        self.saved = revision == self.revision;
+        self.autosave_error = None;
+    }
+
+    /// The save `save` was loaded as `session`: plays it.
+    fn opened(&mut self, save: &SaveRef, session: Session) {
+        let named = session.is_held_in_a_file();
+        self.start(session);
+        self.saved = named;
+        let summary = self.session.game().summary();
+        match save.kind {
+            SaveKind::Named => self.info_warned(format!("loaded {}: {summary}", save.name)),
+            SaveKind::Autosave => self.info_warned(format!("continued {summary}")),
+        }
+    }
+
+    /// The new-game screen offers to continue `entry`, if it is still shown.
+    fn offer(&mut self, entry: Option<SaveEntry>) {
+        let Screen::Setup(form) = &mut self.screen else {
+            return;
+        };
+        if let Some(entry) = &entry {
+            *form = form
+                .clone()
+                .with_continue(continue_text(entry), !self.played);
+        }
+        self.offer = entry;
+    }
+}
+
+/// What the app waits for from the storage thread.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Waiting {
+    /// Answers awaited (a save, a list, a game to load, ...): the next key waits for them.
+    pub(super) awaited: usize,
+    /// Where the player asked to go while an autosave was being written: asked again once it
+    /// is.
+    pub(super) leaving: Option<Leaving>,
+    /// Where the save prompt being opened leaves for once the game is saved.
+    pub(super) prompt_leaving: Option<Leaving>,
+    /// The revision of the game the last autosave asked for is of.
+    pub(super) autosave_asked: u64,
+    /// The revision of the game the last autosave answered was of.
+    pub(super) autosaved: u64,
+    /// The status line when the last autosave was asked.
+    pub(super) status_at_autosave: Option<Status>,
 }
 
 /// The "Continue" entry of the new-game screen: the save's name if it has one, and what it

@@ -197,24 +197,28 @@ mod tests {
     use crate::game::storage::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
     use crate::game::{EngineKind, Game, Level, Player};
     use crate::rules::{Position, Side};
+    use crate::tui::effect::Effect;
     use crate::tui::input::{Action, Direction, Mode};
+    use crate::tui::runtime::Runtime;
     use crate::tui::session::{Session, Storage};
 
     const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
 
-    fn play(app: &mut App, moves: &str) {
+    fn play(rt: &mut Runtime, moves: &str) {
         for mv in moves.split_whitespace() {
-            app.session.play_text(mv).unwrap();
-            app.after_move();
+            rt.app.session.play_text(mv).unwrap();
+            rt.app.after_move();
+            rt.carry_out_asked();
         }
     }
 
-    fn hot_seat(dir: &Path) -> App {
-        App::new(Config {
+    fn hot_seat(dir: &Path) -> Runtime {
+        Runtime::new(Config {
             skip_setup: true,
             storage: Storage::in_dir(dir.to_owned()),
             ..Config::default()
         })
+        .unwrap()
     }
 
     /// The autosave files of the games played with `dir` as the save folder.
@@ -234,19 +238,19 @@ mod tests {
     #[test]
     fn v_opens_and_closes_the_review_without_touching_the_game() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = hot_seat(dir.path());
-        play(&mut app, "d2-b2 c4-c2 d1-d2xc2 d3-e3");
+        let mut rt = hot_seat(dir.path());
+        play(&mut rt, "d2-b2 c4-c2 d1-d2xc2 d3-e3");
         let [autosave] = &autosave_files(dir.path())[..] else {
             panic!("one autosave")
         };
         let saved_bytes = std::fs::read(autosave).unwrap();
-        let before = app.session.game().to_json();
-        let dirty = app.is_dirty();
+        let before = rt.app.session.game().to_json();
+        let dirty = rt.app.is_dirty();
         assert!(dirty);
 
-        app.update(Action::Review);
-        assert_eq!(app.mode(), Mode::Review);
-        assert_eq!(review_ply(&app), Some(4));
+        rt.update(Action::Review);
+        assert_eq!(rt.app.mode(), Mode::Review);
+        assert_eq!(review_ply(&rt.app), Some(4));
         for action in [
             Action::Move(Direction::Left),
             Action::ToStart,
@@ -254,21 +258,21 @@ mod tests {
             Action::Move(Direction::Right),
             Action::Confirm,
         ] {
-            app.update(action);
+            rt.update(action);
         }
         // Enter opened the new-game form; Esc goes back to the game, unchanged.
-        assert!(matches!(app.screen, Screen::Setup(_)));
-        app.update(Action::Cancel);
-        assert_eq!(app.mode(), Mode::Board);
-        app.update(Action::Review);
-        app.update(Action::ToStart);
-        app.update(Action::Review);
-        assert_eq!(app.mode(), Mode::Board, "v closes the review too");
-        app.update(Action::Review);
-        app.update(Action::Cancel);
-        assert_eq!(app.mode(), Mode::Board);
-        assert_eq!(app.session.game().to_json(), before);
-        assert_eq!(app.is_dirty(), dirty);
+        assert!(matches!(rt.app.screen, Screen::Setup(_)));
+        rt.update(Action::Cancel);
+        assert_eq!(rt.app.mode(), Mode::Board);
+        rt.update(Action::Review);
+        rt.update(Action::ToStart);
+        rt.update(Action::Review);
+        assert_eq!(rt.app.mode(), Mode::Board, "v closes the review too");
+        rt.update(Action::Review);
+        rt.update(Action::Cancel);
+        assert_eq!(rt.app.mode(), Mode::Board);
+        assert_eq!(rt.app.session.game().to_json(), before);
+        assert_eq!(rt.app.is_dirty(), dirty);
         assert_eq!(std::fs::read(autosave).unwrap(), saved_bytes);
         assert_eq!(autosave_files(dir.path()).len(), 1, "no other autosave");
     }
@@ -276,16 +280,16 @@ mod tests {
     #[test]
     fn the_board_shows_the_reviewed_ply_with_its_move_and_captures() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = hot_seat(dir.path());
-        play(&mut app, "d2-b2 c4-c2 d1-d2xc2 d3-e3");
-        app.update(Action::Review);
-        app.update(Action::Move(Direction::Left));
-        let Screen::Review(review) = &app.screen else {
+        let mut rt = hot_seat(dir.path());
+        play(&mut rt, "d2-b2 c4-c2 d1-d2xc2 d3-e3");
+        rt.update(Action::Review);
+        rt.update(Action::Move(Direction::Left));
+        let Screen::Review(review) = &rt.app.screen else {
             panic!("not in review");
         };
-        let ply = app.session.game().at_ply(review.ply()).unwrap();
+        let ply = rt.app.session.game().at_ply(review.ply()).unwrap();
         assert_eq!(ply.played.unwrap().to_string(), "d1-d2xc2");
-        assert_eq!(ply.position, app.session.state().history()[3]);
+        assert_eq!(ply.position, rt.app.session.state().history()[3]);
         let marks = crate::tui::board_view::Marks::after(&ply);
         assert_eq!(
             marks.captured,
@@ -297,7 +301,7 @@ mod tests {
     #[test]
     fn review_is_refused_while_the_ai_thinks_for_a_persons_game() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = App::new(Config {
+        let mut rt = Runtime::new(Config {
             skip_setup: true,
             defenders: Player::Ai {
                 engine: EngineKind::Search,
@@ -306,24 +310,25 @@ mod tests {
             },
             storage: Storage::in_dir(dir.path().to_owned()),
             ..Config::default()
-        });
-        play(&mut app, "d2-e2");
-        app.ai.thinking = Some(Thinking::new(
+        })
+        .unwrap();
+        play(&mut rt, "d2-e2");
+        rt.app.ai.thinking = Some(Thinking::new(
             1,
             Side::Defenders,
             Purpose::Move,
-            app.session.player(Side::Defenders),
+            rt.app.session.player(Side::Defenders),
         ));
-        app.update(Action::Review);
-        assert_eq!(app.mode(), Mode::Board);
-        assert!(app.status().unwrap().text.contains("AI is thinking"));
-        app.ai.thinking = None;
-        app.update(Action::Review);
-        assert_eq!(app.mode(), Mode::Review);
+        rt.update(Action::Review);
+        assert_eq!(rt.app.mode(), Mode::Board);
+        assert!(rt.app.status().unwrap().text.contains("AI is thinking"));
+        rt.app.ai.thinking = None;
+        rt.update(Action::Review);
+        assert_eq!(rt.app.mode(), Mode::Review);
         // While reviewing, the AI does not start on its move.
-        assert!(!app.ai_to_move(std::time::Instant::now()));
-        app.update(Action::Cancel);
-        assert!(app.ai_to_move(std::time::Instant::now()));
+        assert!(!rt.app.ai_to_move(std::time::Instant::now()));
+        rt.update(Action::Cancel);
+        assert!(rt.app.ai_to_move(std::time::Instant::now()));
     }
 
     #[test]
@@ -340,10 +345,16 @@ mod tests {
         app.update(Action::Review);
         assert_eq!(app.mode(), Mode::Review);
         assert!(app.ai.thinking.is_none(), "the AI's search was stopped");
-        assert!(!app.tick(std::time::Instant::now() + app.ai.pace.delay()));
+        let later = std::time::Instant::now() + app.ai.pace.delay();
+        assert_eq!(app.tick(later), []);
         assert!(app.ai.thinking.is_none());
+        assert_eq!(app.next_tick(), None, "nothing to wait for");
         app.update(Action::Review);
-        assert!(app.tick(std::time::Instant::now() + app.ai.pace.delay()));
+        let searches = app.tick(later);
+        assert!(
+            matches!(searches[..], [Effect::Search { .. }]),
+            "{searches:?}"
+        );
         assert!(
             app.ai.thinking.is_some(),
             "the AIs play on after the review"
@@ -357,50 +368,51 @@ mod tests {
         std::fs::write(&file, ESCAPE).unwrap();
         let autosave = dir.path().join(LEGACY_AUTOSAVE);
         std::fs::write(&autosave, "an older autosave").unwrap();
-        let mut app = App::new(Config {
+        let mut rt = Runtime::new(Config {
             resume: Some(Session::load(&file).unwrap()),
             storage: Storage::in_dir(dir.path().to_owned()),
             ..Config::default()
-        });
-        let original = app.session.game().to_json();
-        assert_eq!(review_ply(&app), Some(16), "opened at the end");
-        app.update(Action::Confirm);
+        })
+        .unwrap();
+        let original = rt.app.session.game().to_json();
+        assert_eq!(review_ply(&rt.app), Some(16), "opened at the end");
+        rt.update(Action::Confirm);
         assert!(
-            app.status().unwrap().text.contains("already over"),
+            rt.app.status().unwrap().text.contains("already over"),
             "{:?}",
-            app.status()
+            rt.app.status()
         );
-        app.update(Action::ToStart);
+        rt.update(Action::ToStart);
         for _ in 0..4 {
-            app.update(Action::Move(Direction::Right));
+            rt.update(Action::Move(Direction::Right));
         }
-        let reviewed = app.session.game().at_ply(4).unwrap().position;
-        app.update(Action::Confirm);
-        let Screen::Setup(form) = &app.screen else {
+        let reviewed = rt.app.session.game().at_ply(4).unwrap().position;
+        rt.update(Action::Confirm);
+        let Screen::Setup(form) = &rt.app.screen else {
             panic!("the new-game form")
         };
         assert_eq!(form.start(), Ok(reviewed));
         let (rules, attackers, defenders) = form.choice();
-        assert_eq!(rules, *app.session.state().rules());
+        assert_eq!(rules, *rt.app.session.state().rules());
         assert_eq!(
             (attackers, defenders),
             (
-                app.session.player(Side::Attackers),
-                app.session.player(Side::Defenders)
+                rt.app.session.player(Side::Attackers),
+                rt.app.session.player(Side::Defenders)
             )
         );
         // The player changes nothing: the new game starts from the reviewed position.
-        let old = app.session.game().clone();
-        app.update(Action::Confirm);
-        assert_eq!(app.mode(), Mode::Board);
-        assert_eq!(app.session.state().start_position(), &reviewed);
+        let old = rt.app.session.game().clone();
+        rt.update(Action::Confirm);
+        assert_eq!(rt.app.mode(), Mode::Board);
+        assert_eq!(rt.app.session.state().start_position(), &reviewed);
         assert_eq!(
-            app.session.state().history().len(),
+            rt.app.session.state().history().len(),
             1,
             "no history before it"
         );
-        assert!(app.session.moves().is_empty());
-        assert_eq!(app.session.file(), None, "a record of its own");
+        assert!(rt.app.session.moves().is_empty());
+        assert_eq!(rt.app.session.file(), None, "a record of its own");
         assert_eq!(old.to_json(), original, "the original record is untouched");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), ESCAPE);
         assert_eq!(
@@ -408,10 +420,11 @@ mod tests {
             "an older autosave"
         );
         // Moves of the new game go to the autosave, never to the original's file.
-        app.tick(std::time::Instant::now());
-        let mv = app.session.state().legal_moves()[0];
-        app.session.play(mv).unwrap();
-        app.after_move();
+        rt.tick(std::time::Instant::now()).unwrap();
+        let mv = rt.app.session.state().legal_moves()[0];
+        rt.app.session.play(mv).unwrap();
+        rt.app.after_move();
+        rt.carry_out_asked();
         let [own] = &autosave_files(dir.path())[..] else {
             panic!("the new game's own autosave")
         };
@@ -444,80 +457,85 @@ mod tests {
 
     #[test]
     fn play_from_here_offers_the_game_to_continue_and_asks_before_losing_this_one() {
-        use crate::game::storage::fail_writes;
-
         let dir = tempfile::tempdir().unwrap();
         // An unfinished game left in the save folder.
         let mut other = hot_seat(dir.path());
         play(&mut other, "d2-c2");
-        let other_moves = other.session.moves().to_vec();
-        let mut app = hot_seat(dir.path());
-        play(&mut app, "d2-b2 c4-c2");
-        app.update(Action::Review);
-        app.update(Action::Move(Direction::Left));
-        app.update(Action::Confirm);
-        assert!(matches!(app.screen, Screen::Setup(_)));
-        let offered = app.offer.as_ref().map(|e| e.path.clone());
-        assert_eq!(offered.as_deref(), other.session.files().first().copied());
+        let other_moves = other.app.session.moves().to_vec();
+        let mut rt = hot_seat(dir.path());
+        play(&mut rt, "d2-b2 c4-c2");
+        rt.update(Action::Review);
+        rt.update(Action::Move(Direction::Left));
+        rt.update(Action::Confirm);
+        assert!(matches!(rt.app.screen, Screen::Setup(_)));
+        let offered = rt.app.offer.as_ref().map(|e| e.path.clone());
+        let offered = crate::game::storage::load(&offered.expect("a game offered")).unwrap();
+        assert_eq!(
+            offered.moves(),
+            &other_moves[..],
+            "the other game's autosave"
+        );
         // The form offers it first: up to the Continue entry, and Enter continues it.
         for _ in 0..6 {
-            app.update(Action::Move(Direction::Up));
+            rt.update(Action::Move(Direction::Up));
         }
-        app.update(Action::Confirm);
-        assert_eq!(app.session.moves(), &other_moves[..]);
+        rt.update(Action::Confirm);
+        assert_eq!(rt.app.session.moves(), &other_moves[..]);
 
         // A game whose autosave failed is not left without a question.
-        let mut app = hot_seat(dir.path());
-        fail_writes::inject(Some(std::io::ErrorKind::StorageFull));
-        play(&mut app, "d2-b2 c4-c2");
-        fail_writes::inject(None);
-        app.update(Action::Review);
-        app.update(Action::Confirm);
-        assert_eq!(app.mode(), Mode::Question);
-        app.update(Action::No);
-        assert_eq!(review_ply(&app), Some(2), "still in review");
-        app.update(Action::Confirm);
-        app.update(Action::Yes);
-        assert!(matches!(app.screen, Screen::Setup(_)));
+        let mut rt = hot_seat(dir.path());
+        rt.fail_writes(Some(std::io::ErrorKind::StorageFull));
+        play(&mut rt, "d2-b2 c4-c2");
+        rt.fail_writes(None);
+        rt.update(Action::Review);
+        rt.update(Action::Confirm);
+        assert_eq!(rt.app.mode(), Mode::Question);
+        rt.update(Action::No);
+        assert_eq!(review_ply(&rt.app), Some(2), "still in review");
+        rt.update(Action::Confirm);
+        rt.update(Action::Yes);
+        assert!(matches!(rt.app.screen, Screen::Setup(_)));
     }
 
     #[test]
     fn a_failed_autosave_stays_marked_in_review() {
-        use crate::game::storage::fail_writes;
         use crate::tui::panels::NOT_SAVED;
         use ratatui::{Terminal, backend::TestBackend};
 
         let dir = tempfile::tempdir().unwrap();
-        let mut app = hot_seat(dir.path());
-        fail_writes::inject(Some(std::io::ErrorKind::StorageFull));
-        play(&mut app, "d2-b2 c4-c2");
-        fail_writes::inject(None);
+        let mut rt = hot_seat(dir.path());
+        rt.fail_writes(Some(std::io::ErrorKind::StorageFull));
+        play(&mut rt, "d2-b2 c4-c2");
+        rt.fail_writes(None);
         let status_line = |app: &mut App| {
             let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
             terminal.draw(|f| app.draw(f)).unwrap();
             let buf = terminal.backend().buffer();
             (0..80).map(|x| buf[(x, 23)].symbol()).collect::<String>()
         };
-        app.update(Action::Review);
-        let line = status_line(&mut app);
+        rt.update(Action::Review);
+        let line = status_line(&mut rt.app);
         assert!(
             line.starts_with(NOT_SAVED) && line.contains("step"),
             "{line}"
         );
-        app.update(Action::Confirm);
-        app.update(Action::No);
-        assert!(status_line(&mut app).starts_with(NOT_SAVED));
+        rt.update(Action::Confirm);
+        rt.update(Action::No);
+        assert!(status_line(&mut rt.app).starts_with(NOT_SAVED));
     }
 
     #[test]
     fn a_hint_being_looked_for_does_not_keep_the_review_closed() {
         let dir = tempfile::tempdir().unwrap();
-        let mut app = hot_seat(dir.path());
-        play(&mut app, "d2-e2");
-        app.update(Action::Hint);
-        assert!(app.ai.thinking.is_some());
-        app.update(Action::Review);
-        assert_eq!(app.mode(), Mode::Review, "{:?}", app.status());
-        assert!(app.ai.thinking.is_none(), "the hint's search was stopped");
+        let mut rt = hot_seat(dir.path());
+        play(&mut rt, "d2-e2");
+        rt.update(Action::Hint);
+        assert!(rt.app.ai.thinking.is_some());
+        rt.update(Action::Review);
+        assert_eq!(rt.app.mode(), Mode::Review, "{:?}", rt.app.status());
+        assert!(
+            rt.app.ai.thinking.is_none(),
+            "the hint's search was stopped"
+        );
     }
 }

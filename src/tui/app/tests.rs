@@ -10,6 +10,8 @@ use super::*;
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::Move;
+use crate::tui::effect::Effect;
+use crate::tui::runtime::Runtime;
 use crate::tui::worker::{JobId, Report};
 
 /// The random mover, for games the AI plays on both sides.
@@ -29,7 +31,12 @@ fn defenders_search(app: &App, id: JobId, started: Instant) -> Thinking {
 }
 
 fn against_ai() -> App {
-    App::new(Config {
+    App::new(against_ai_config())
+}
+
+/// A person (the attackers) against the AI (hard).
+fn against_ai_config() -> Config {
+    Config {
         attackers: Player::Human,
         defenders: Player::Ai {
             engine: EngineKind::Search,
@@ -38,7 +45,7 @@ fn against_ai() -> App {
         },
         skip_setup: true,
         ..Config::default()
-    })
+    }
 }
 
 #[test]
@@ -75,45 +82,45 @@ fn ai_thinking_shows_its_search() {
 
 #[test]
 fn the_ai_answers_and_undo_goes_back_to_the_persons_turn() {
-    let mut app = against_ai();
-    app.update(Action::StartTyping);
+    let mut rt = Runtime::new(against_ai_config()).unwrap();
+    rt.update(Action::StartTyping);
     for c in "d2-e2".chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
+    rt.update(Action::Confirm);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while app.session.moves().len() < 2 {
+    while rt.app.session.moves().len() < 2 {
         assert!(Instant::now() < deadline, "the AI did not answer");
-        app.tick(Instant::now());
+        rt.tick(Instant::now()).unwrap();
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert_eq!(app.session.side_to_move(), Side::Attackers);
-    assert!(app.status().unwrap().text.starts_with("the AI played"));
-    app.update(Action::Undo);
-    assert_eq!(app.session.moves().len(), 0, "both moves taken back");
-    assert!(app.ai.thinking.is_none());
+    assert_eq!(rt.app.session.side_to_move(), Side::Attackers);
+    assert!(rt.app.status().unwrap().text.starts_with("the AI played"));
+    rt.update(Action::Undo);
+    assert_eq!(rt.app.session.moves().len(), 0, "both moves taken back");
+    assert!(rt.app.ai.thinking.is_none());
 }
 
 #[test]
 fn a_hint_is_marked_and_undo_cancels_a_search() {
-    let mut app = against_ai();
-    app.update(Action::Hint);
+    let mut rt = Runtime::new(against_ai_config()).unwrap();
+    rt.update(Action::Hint);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while app.hint.is_none() {
+    while rt.app.hint.is_none() {
         assert!(Instant::now() < deadline, "no hint");
-        app.tick(Instant::now());
+        rt.tick(Instant::now()).unwrap();
         std::thread::sleep(Duration::from_millis(5));
     }
-    let hint = app.hint.unwrap();
-    assert!(app.session.state().check_move(hint).is_ok());
-    assert_eq!(app.marks().hint, Some(hint));
+    let hint = rt.app.hint.unwrap();
+    assert!(rt.app.session.state().check_move(hint).is_ok());
+    assert_eq!(rt.app.marks().hint, Some(hint));
     // The AI starts thinking after the person's move; undo stops it at once.
-    app.session.play(hint).unwrap();
-    app.tick(Instant::now());
-    assert!(app.ai.thinking.is_some());
-    app.update(Action::Undo);
-    assert!(app.ai.thinking.is_none());
-    assert_eq!(app.session.moves().len(), 0);
+    rt.app.session.play(hint).unwrap();
+    rt.tick(Instant::now()).unwrap();
+    assert!(rt.app.ai.thinking.is_some());
+    rt.update(Action::Undo);
+    assert!(rt.app.ai.thinking.is_none());
+    assert_eq!(rt.app.session.moves().len(), 0);
 }
 
 #[test]
@@ -124,22 +131,37 @@ fn watching_waits_for_the_pace_and_pauses() {
         skip_setup: true,
         ..Config::default()
     });
+    // What the start asks: the game's files tracked, the settings remembered.
+    let start = app.take_effects();
+    assert!(
+        start.iter().all(|e| matches!(e, Effect::Store(_))),
+        "{start:?}"
+    );
     let t0 = Instant::now();
     app.ai.last_move_at = Some(t0);
-    assert!(!app.tick(t0), "not before the pace allows");
+    assert_eq!(app.tick(t0), [], "not before the pace allows");
     assert!(app.ai.thinking.is_none());
-    assert!(app.tick(t0 + app.ai.pace.delay()));
+    assert_eq!(app.next_tick(), Some(t0 + app.ai.pace.delay()), "but then");
+    let search = app.tick(t0 + app.ai.pace.delay());
+    assert!(matches!(search[..], [Effect::Search { .. }]), "{search:?}");
     assert!(app.ai.thinking.is_some());
-    app.update(Action::Pause);
+    let Some(Effect::Search { id, .. }) = search.first() else {
+        unreachable!()
+    };
+    assert_eq!(app.update(Action::Pause), [Effect::Stop(*id)]);
     assert!(app.ai.thinking.is_none());
-    assert!(!app.tick(t0 + Duration::from_secs(60)), "paused");
+    assert_eq!(app.tick(t0 + Duration::from_secs(60)), [], "paused");
+    assert_eq!(app.next_tick(), None);
     let slower = app.ai.pace.step(false);
     app.update(Action::Slower);
     assert_eq!(app.ai.pace, slower);
     assert!(slower.delay() > Pace::default().delay());
+    let fastest = Pace::default().step(true).step(true).step(true);
+    assert_eq!(fastest.delay(), Duration::ZERO);
     assert_eq!(
-        Pace::default().step(true).step(true).step(true).delay(),
-        Duration::ZERO
+        fastest.next_at(t0),
+        t0 + Duration::from_millis(30),
+        "each move is seen"
     );
 }
 
@@ -168,19 +190,20 @@ fn hint_from(start: &str, depth: u32) -> (Option<Move>, String) {
         Player::Human,
         Player::Human,
     );
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         resume: Some(Session::from_game(game)),
         ..Config::default()
-    });
-    app.ai.hint_limits = crate::ai::Limits::depth(depth);
-    app.update(Action::Hint);
+    })
+    .unwrap();
+    rt.app.ai.hint_limits = crate::ai::Limits::depth(depth);
+    rt.update(Action::Hint);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while app.hint.is_none() {
+    while rt.app.hint.is_none() {
         assert!(Instant::now() < deadline, "no hint");
-        app.tick(Instant::now());
+        rt.tick(Instant::now()).unwrap();
         std::thread::sleep(Duration::from_millis(5));
     }
-    (app.hint, app.status().unwrap().text.clone())
+    (rt.app.hint, rt.app.status().unwrap().text.clone())
 }
 
 #[test]
@@ -212,12 +235,22 @@ fn hints_search_for_a_second_by_default() {
     );
 }
 
-fn type_move(app: &mut App, text: &str) {
+/// Types `text` at the `:` prompt and enters it; returns what the move asks of the world.
+fn type_move(app: &mut App, text: &str) -> Vec<Effect> {
     app.update(Action::StartTyping);
     for c in text.chars() {
         app.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
+    app.update(Action::Confirm)
+}
+
+/// Types `text` at the `:` prompt of `rt`'s app and enters it.
+pub(super) fn type_in(rt: &mut Runtime, text: &str) {
+    rt.update(Action::StartTyping);
+    for c in text.chars() {
+        rt.update(Action::Type(c));
+    }
+    rt.update(Action::Confirm);
 }
 
 fn screen(app: &mut App) -> String {
@@ -228,31 +261,31 @@ fn screen(app: &mut App) -> String {
 
 #[test]
 fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
-    use crate::game::storage::fail_writes;
     use crate::tui::panels::NOT_SAVED;
     use std::io::ErrorKind;
 
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    assert!(app.autosave_error.is_none());
-    fail_writes::inject(Some(ErrorKind::StorageFull));
-    type_move(&mut app, "c4-c5");
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    assert!(rt.app.autosave_error.is_none());
+    rt.fail_writes(Some(ErrorKind::StorageFull));
+    type_in(&mut rt, "c4-c5");
     // The move's own message follows, yet the failure stays: on the status line and the panel.
-    assert!(app.status().unwrap().text.starts_with("played c4-c5"));
-    let shown = screen(&mut app);
+    assert!(rt.app.status().unwrap().text.starts_with("played c4-c5"));
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains(NOT_SAVED) && shown.contains("autosave failed"),
         "{shown}"
     );
-    type_move(&mut app, "d1-d2");
-    app.update(Action::Help);
-    app.update(Action::Cancel);
-    let shown = screen(&mut app);
+    type_in(&mut rt, "d1-d2");
+    rt.update(Action::Help);
+    rt.update(Action::Cancel);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains(NOT_SAVED) && shown.contains("injected failure"),
         "{shown}"
@@ -264,34 +297,34 @@ fn a_failed_autosave_stays_visible_until_a_save_succeeds() {
         (Action::NewGame, "Leave it for a new game?"),
         (Action::Load, "Leave it to load another?"),
     ] {
-        app.update(key);
-        assert_eq!(app.mode(), Mode::Question);
-        let shown = screen(&mut app);
+        rt.update(key);
+        assert_eq!(rt.app.mode(), Mode::Question);
+        let shown = screen(&mut rt.app);
         assert!(
             shown.contains("The game is NOT saved: the autosave"),
             "{shown}"
         );
         assert!(shown.contains(leave) && shown.contains("s save"), "{shown}");
-        app.update(Action::No);
-        assert!(!app.should_quit());
+        rt.update(Action::No);
+        assert!(!rt.app.should_quit());
     }
-    app.update(Action::Quit);
-    app.update(Action::Save);
-    assert_eq!(app.mode(), Mode::Text, "the save prompt");
+    rt.update(Action::Quit);
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text, "the save prompt");
     // The save fails too while the disk is full: the prompt stays with the reason.
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Text);
-    assert!(screen(&mut app).contains(NOT_SAVED));
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    assert!(screen(&mut rt.app).contains(NOT_SAVED));
 
-    fail_writes::inject(None);
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
-    assert!(app.status().unwrap().text.starts_with("saved to"));
-    assert!(!screen(&mut app).contains(NOT_SAVED));
-    let saved = crate::game::storage::load(app.session().file().unwrap()).unwrap();
+    rt.fail_writes(None);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
+    assert!(rt.app.status().unwrap().text.starts_with("saved to"));
+    assert!(!screen(&mut rt.app).contains(NOT_SAVED));
+    let saved = crate::game::storage::load(rt.app.session().file().unwrap()).unwrap();
     assert_eq!(saved.moves().len(), 3, "every move");
-    app.update(Action::Quit);
-    assert!(app.should_quit(), "saved: no question");
+    rt.update(Action::Quit);
+    assert!(rt.app.should_quit(), "saved: no question");
 }
 
 #[test]
@@ -308,18 +341,19 @@ fn a_game_too_large_to_save_is_not_saved_and_says_so() {
     game.play_text("d2-e2").unwrap();
     // More comment than a saved game holds (a record of a program without our limits).
     game.set_comment(0, Some("a".repeat(1_100_000)));
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         resume: Some(Session::from_game(game)),
         ..Config::default()
-    });
-    type_move(&mut app, "c4-c5");
-    let shown = screen(&mut app);
+    })
+    .unwrap();
+    type_in(&mut rt, "c4-c5");
+    let shown = screen(&mut rt.app);
     assert!(shown.contains(NOT_SAVED), "{shown}");
     assert!(shown.contains("too large"), "{shown}");
-    app.update(Action::Quit);
-    let shown = screen(&mut app);
+    rt.update(Action::Quit);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains("The game is NOT saved: the autosave"),
         "{shown}"
@@ -336,15 +370,16 @@ fn a_game_too_large_to_save_is_not_saved_and_says_so() {
 #[test]
 fn saving_over_the_games_file_asks_when_another_copy_wrote_it_since() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    let file = app.session().file().unwrap().to_owned();
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    let file = rt.app.session().file().unwrap().to_owned();
     // Another copy of the game, asked and agreeing, saves its own game under that name.
     let mut other = Session::new(
         crate::rules::Preset::Standard.rules(),
@@ -353,29 +388,29 @@ fn saving_over_the_games_file_asks_when_another_copy_wrote_it_since() {
         Player::Human,
     );
     other.play_text("d2-c2").unwrap();
-    other.replace(&file).unwrap();
+    crate::game::storage::save_atomic(&file, other.game()).unwrap();
     // This one saves again to what it takes for its own file: it is asked first.
-    type_move(&mut app, "c4-c5");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Question);
-    let shown = screen(&mut app);
+    type_in(&mut rt, "c4-c5");
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Question);
+    let shown = screen(&mut rt.app);
     assert!(shown.contains("was written by another"), "{shown}");
-    app.update(Action::No);
-    assert_eq!(app.mode(), Mode::Text, "back to the prompt");
-    app.update(Action::Cancel);
+    rt.update(Action::No);
+    assert_eq!(rt.app.mode(), Mode::Text, "back to the prompt");
+    rt.update(Action::Cancel);
     let load = |file: &std::path::Path| crate::game::storage::load(file).unwrap();
     assert_eq!(load(&file).moves(), other.moves(), "the other game is kept");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    app.update(Action::Yes);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
-    assert_eq!(load(&file).moves(), app.session().moves());
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    rt.update(Action::Yes);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
+    assert_eq!(load(&file).moves(), rt.app.session().moves());
     // Its own file again, unchanged since: saved without a question.
-    type_move(&mut app, "d1-d2");
-    app.update(Action::Save);
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
+    type_in(&mut rt, "d1-d2");
+    rt.update(Action::Save);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
     assert_eq!(load(&file).moves().len(), 3);
 }
 
@@ -387,52 +422,53 @@ fn a_game_whose_save_folder_fails_is_saved_elsewhere() {
     std::fs::write(&broken, "x").unwrap();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(broken.clone()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    let why = app.autosave_error.clone().unwrap();
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    let why = rt.app.autosave_error.clone().unwrap();
     assert_eq!(why, format!("{} is a file, not a folder", broken.display()));
-    app.update(Action::Quit);
-    let shown = screen(&mut app);
+    rt.update(Action::Quit);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains("NOT saved") && shown.contains("s save elsewhere"),
         "{shown}"
     );
-    app.update(Action::Save);
-    assert_eq!(app.mode(), Mode::Text);
-    let shown = screen(&mut app);
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    let shown = screen(&mut rt.app);
     assert!(
         shown.contains("another folder") && shown.contains("folder: "),
         "{shown}"
     );
     // The folder field is the one typed in: it is replaced by another folder.
     for _ in 0..broken.display().to_string().chars().count() {
-        app.update(Action::Backspace);
+        rt.update(Action::Backspace);
     }
     for c in "relative".chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Text, "a relative folder is refused");
-    assert!(screen(&mut app).contains("must be a full path"));
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Text, "a relative folder is refused");
+    assert!(screen(&mut rt.app).contains("must be a full path"));
     for _ in 0.."relative".len() {
-        app.update(Action::Backspace);
+        rt.update(Action::Backspace);
     }
     for c in elsewhere.display().to_string().chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
     // Down goes to the name, which is kept as offered.
-    app.update(Action::Move(Direction::Down));
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Board, "{:?}", app.status());
-    let file = app.session().file().unwrap().to_owned();
+    rt.update(Action::Move(Direction::Down));
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Board, "{:?}", rt.app.status());
+    let file = rt.app.session().file().unwrap().to_owned();
     assert_eq!(file.parent(), Some(elsewhere.as_path()));
     assert_eq!(crate::game::storage::load(&file).unwrap().moves().len(), 1);
-    app.update(Action::Quit);
-    assert!(app.should_quit(), "saved: no question");
+    rt.update(Action::Quit);
+    assert!(rt.app.should_quit(), "saved: no question");
 }
 
 #[test]
@@ -440,42 +476,42 @@ fn a_save_into_a_file_taken_for_a_folder_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Save);
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Save);
     // Up to the folder field, which gets the file's name.
-    app.update(Action::Move(Direction::Up));
+    rt.update(Action::Move(Direction::Up));
     for c in "/a-file".chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
-    assert_eq!(app.mode(), Mode::Text, "the prompt stays");
-    let shown = screen(&mut app);
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.mode(), Mode::Text, "the prompt stays");
+    let shown = screen(&mut rt.app);
     assert!(shown.contains("is a file, not a folder"), "{shown}");
 }
 
 #[test]
 fn an_autosave_that_works_again_clears_the_failure() {
-    use crate::game::storage::fail_writes;
-
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    fail_writes::inject(Some(std::io::ErrorKind::PermissionDenied));
-    type_move(&mut app, "d2-e2");
-    assert!(app.autosave_error.is_some());
-    fail_writes::inject(None);
-    type_move(&mut app, "c4-c5");
-    assert!(app.autosave_error.is_none());
-    app.update(Action::Quit);
-    let shown = screen(&mut app);
+    })
+    .unwrap();
+    rt.fail_writes(Some(std::io::ErrorKind::PermissionDenied));
+    type_in(&mut rt, "d2-e2");
+    assert!(rt.app.autosave_error.is_some());
+    rt.fail_writes(None);
+    type_in(&mut rt, "c4-c5");
+    assert!(rt.app.autosave_error.is_none());
+    rt.update(Action::Quit);
+    let shown = screen(&mut rt.app);
     assert!(shown.contains("its autosave keeps it"), "{shown}");
 }
 
@@ -569,8 +605,14 @@ fn the_search_time_ticks_on_screen() {
     app.session.play_text("d2-e2").unwrap();
     let t0 = Instant::now();
     app.ai.thinking = Some(defenders_search(&app, 1, t0));
-    assert!(!app.tick(t0 + Duration::from_millis(50)), "the same tenth");
-    assert!(app.tick(t0 + Duration::from_millis(520)), "a tenth later");
+    app.tick(t0 + Duration::from_millis(50));
+    assert_eq!(
+        app.next_tick(),
+        Some(t0 + Duration::from_millis(100)),
+        "the next tenth"
+    );
+    app.tick(t0 + Duration::from_millis(520));
+    assert_eq!(app.next_tick(), Some(t0 + Duration::from_millis(600)));
     let text = screen(&mut app);
     assert!(text.contains("AI hard thinking… 0.5s"), "{text}");
 }
@@ -612,23 +654,31 @@ fn quitting_a_finished_autosaved_game_does_not_ask_and_save_and_quit_quits() {
         storage: Storage::in_dir(dir.path().join("saves")),
         ..Config::default()
     };
-    let mut app = App::new(config());
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Resign);
-    app.update(Action::Yes);
-    app.update(Action::Quit);
-    assert!(app.should_quit(), "nothing to lose: {:?}", app.overlay);
+    let mut rt = Runtime::new(config()).unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Resign);
+    rt.update(Action::Yes);
+    rt.update(Action::Quit);
+    assert!(
+        rt.app.should_quit(),
+        "nothing to lose: {:?}",
+        rt.app.overlay
+    );
 
-    let mut app = App::new(config());
-    type_move(&mut app, "d2-e2");
-    app.update(Action::Quit);
-    assert!(screen(&mut app).contains("s save and quit"));
-    app.update(Action::Save);
-    assert_eq!(app.mode(), Mode::Text);
-    assert!(screen(&mut app).contains("Enter save and quit"));
-    app.update(Action::Confirm);
-    assert!(app.should_quit(), "saved, then quit: {:?}", app.status());
-    assert!(!app.is_dirty());
+    let mut rt = Runtime::new(config()).unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Quit);
+    assert!(screen(&mut rt.app).contains("s save and quit"));
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    assert!(screen(&mut rt.app).contains("Enter save and quit"));
+    rt.update(Action::Confirm);
+    assert!(
+        rt.app.should_quit(),
+        "saved, then quit: {:?}",
+        rt.app.status()
+    );
+    assert!(!rt.app.is_dirty());
 }
 
 #[test]
@@ -638,20 +688,27 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     type_move(&mut app, "d2-e2");
     let reply = app.session.state().position().legal_moves()[0];
     app.ai.thinking = Some(defenders_search(&app, 7, Instant::now()));
-    assert!(app.on_report(Report::Done(7, Some(reply)), Instant::now()));
-    assert!(!app.take_bell(), "off: silent");
-    app.update(Action::ToggleBell);
+    let rings = |effects: Vec<Effect>| effects.contains(&Effect::Bell);
+    assert!(
+        !rings(app.on_report(Report::Done(7, Some(reply)), Instant::now())),
+        "off: silent"
+    );
+    assert!(!rings(app.update(Action::ToggleBell)));
     assert!(app.status().unwrap().text.starts_with("bell on"));
-    type_move(&mut app, "e2-e3");
-    assert!(!app.take_bell(), "a person's move is not rung");
+    assert!(
+        !rings(type_move(&mut app, "e2-e3")),
+        "a person's move is not rung"
+    );
     let reply = app.session.state().position().legal_moves()[0];
     app.ai.thinking = Some(defenders_search(&app, 8, Instant::now()));
-    assert!(app.on_report(Report::Done(8, Some(reply)), Instant::now()));
-    assert!(app.take_bell(), "the AI moved");
-    assert!(!app.take_bell(), "once");
+    let effects = app.on_report(Report::Done(8, Some(reply)), Instant::now());
+    assert_eq!(
+        effects.iter().filter(|e| **e == Effect::Bell).count(),
+        1,
+        "the AI moved: once"
+    );
     app.update(Action::Resign);
-    app.update(Action::Yes);
-    assert!(app.take_bell(), "the game ended");
+    assert!(rings(app.update(Action::Yes)), "the game ended");
 }
 
 #[test]
@@ -676,4 +733,40 @@ fn a_corrupt_settings_file_is_one_warning_and_the_defaults() {
         "{ bell: yes",
         "left alone until something changes"
     );
+}
+
+#[test]
+fn leaving_while_the_autosave_is_written_waits_for_it_and_a_failure_asks() {
+    use crate::tui::storage::{Done, Job};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        ..Config::default()
+    });
+    app.take_effects();
+    let asked = type_move(&mut app, "d2-e2");
+    let Some((game, revision)) = asked.iter().find_map(|e| match e {
+        Effect::Store(Job::Autosave { game, revision, .. }) => Some((*game, *revision)),
+        _ => None,
+    }) else {
+        panic!("the move is autosaved: {asked:?}")
+    };
+    // Whether leaving loses the game depends on the autosave: the question waits for it.
+    app.update(Action::NewGame);
+    assert!(app.awaits_storage());
+    assert_eq!(app.mode(), Mode::Board, "not left yet");
+    let file = dir.path().join("a file");
+    std::fs::write(&file, "").unwrap();
+    let failure =
+        crate::game::storage::save_new(&file.join("game.json"), app.session.game()).unwrap_err();
+    app.on_stored(Done::Autosaved {
+        game,
+        revision,
+        result: Err(failure),
+    });
+    assert!(!app.awaits_storage());
+    assert_eq!(app.mode(), Mode::Question);
+    let shown = screen(&mut app);
+    assert!(shown.contains("The game is NOT saved"), "{shown}");
 }

@@ -2,28 +2,25 @@
 //! layout, and the settings file written as the choices change.
 
 use super::App;
+use crate::tui::effect::Effect;
 use crate::tui::layout::GameLayout;
+use crate::tui::storage::Job;
 
 impl App {
-    /// Writes the remembered choices if they changed: the toggles as they are now, the rest
-    /// as last set.
+    /// Asks for the remembered choices to be written if they changed: the toggles as they
+    /// are now, the rest as last set.
     pub(super) fn remember(&mut self) {
         self.settings.bell = self.bell;
         self.settings.warnings = self.warnings.on();
-        if let Err(e) = self.settings_file.remember(self.settings) {
-            self.error(format!("settings not remembered: {e}"));
-        }
+        self.effects
+            .push(Effect::Store(Job::Remember(self.settings)));
     }
 
-    /// Whether the bell should ring now (the AI has moved or a game ended, with the bell
-    /// on); asking clears it.
-    pub fn take_bell(&mut self) -> bool {
-        std::mem::take(&mut self.ring)
-    }
-
-    /// Rings the bell after this frame, if it is on.
+    /// Rings the bell after this frame, if it is on (the AI has moved, a game ended).
     pub(super) fn ring(&mut self) {
-        self.ring |= self.bell;
+        if self.bell && !self.effects.contains(&Effect::Bell) {
+            self.effects.push(Effect::Bell);
+        }
     }
 
     /// `b`: the bell on or off.

@@ -6,8 +6,10 @@ use ratatui::backend::TestBackend;
 use super::{decision, third_time};
 use crate::game::{Game, Player};
 use crate::rules::{Position, Preset, Side, Square};
+use crate::tui::app::tests::type_in;
 use crate::tui::app::{App, Config};
 use crate::tui::input::Action;
+use crate::tui::runtime::Runtime;
 use crate::tui::session::Session;
 use crate::tui::text::Tone;
 
@@ -301,25 +303,26 @@ fn a_game_that_starts_under_a_threat_says_so_at_once() {
     );
     // Started from the new-game form (as play from here does) with that position.
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(Config {
+    let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: crate::tui::session::Storage::in_dir(dir.path().to_owned()),
         ..Config::default()
-    });
-    type_move(&mut app, "d2-c2");
-    app.update(Action::Review);
-    app.update(Action::Confirm);
-    app.update(Action::Move(crate::tui::input::Direction::Up));
+    })
+    .unwrap();
+    type_in(&mut rt, "d2-c2");
+    rt.update(Action::Review);
+    rt.update(Action::Confirm);
+    rt.update(Action::Move(crate::tui::input::Direction::Up));
     for _ in 0..60 {
-        app.update(Action::Backspace);
+        rt.update(Action::Backspace);
     }
     for c in start.chars() {
-        app.update(Action::Type(c));
+        rt.update(Action::Type(c));
     }
-    app.update(Action::Confirm);
-    assert_eq!(app.session.moves().len(), 0, "a new game");
+    rt.update(Action::Confirm);
+    assert_eq!(rt.app.session.moves().len(), 0, "a new game");
     assert_eq!(
-        status(&app),
+        status(&rt.app),
         (
             Tone::Warning,
             "the king threatens a1 and a7 · standard rules: the attackers to move".to_owned()

@@ -1,0 +1,45 @@
+//! What the app asks of the world. [`App::update`](super::App::update) and the app's other
+//! handlers change its state and return these, doing no I/O themselves; the
+//! [`Runtime`](super::Runtime) carries them out, and what comes of them (a search's reports,
+//! a save's outcome) comes back as events.
+
+use crate::ai::Budget;
+use crate::game::{EngineKind, Game, Level};
+use crate::rules::GameState;
+use crate::tui::storage::Job;
+use crate::tui::worker::{JobId, MoveLimits};
+
+/// One thing for the runtime to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Search `state` for its side to move, as job `id`, stopping the job running.
+    Search {
+        /// The job's number, in its reports.
+        id: JobId,
+        /// The engine that searches.
+        engine: EngineKind,
+        /// Its level.
+        level: Level,
+        /// The game as it stands.
+        state: Box<GameState>,
+        /// How long it may search.
+        limits: MoveLimits,
+    },
+    /// Analyse every move of `game` within `budget` per position, as job `id`, stopping the
+    /// job running.
+    Analyse {
+        /// The job's number, in its reports.
+        id: JobId,
+        /// The game to analyse.
+        game: Box<Game>,
+        /// How long each position is searched.
+        budget: Budget,
+    },
+    /// Stop job `id` if it still runs: a search then reports its best move so far, an analysis
+    /// what it has.
+    Stop(JobId),
+    /// Ring the terminal's bell once this frame is drawn.
+    Bell,
+    /// Hand `Job` to the storage thread (write, list or read files).
+    Store(Job),
+}

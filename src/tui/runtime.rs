@@ -1,0 +1,373 @@
+//! The app with what carries out its effects (the AI worker, the storage thread, the bell) and
+//! the one channel every event comes in on. The event loop runs it with a terminal
+//! (`tui::run`); tests drive it the same way without one.
+//!
+//! While the app waits for an answer of the storage thread (a save, the list of saves), the
+//! keys that come are held back and taken once it has come, as they would be by a program
+//! busy writing; everything else (the clock, the AI, drawing) goes on.
+
+use std::collections::VecDeque;
+use std::io;
+use std::sync::mpsc::Sender;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use ratatui::Frame;
+use ratatui::layout::Size;
+
+use super::effect::Effect;
+use super::events::{Event, Events};
+use super::input::{self, Action};
+use super::settings::SettingsFile;
+use super::storage::{Done, Job, StorageWorker};
+use super::worker::{Report, Worker};
+use super::{App, Config, Ending};
+
+/// The terminal game's app, its workers and its events.
+pub struct Runtime {
+    pub(super) app: App,
+    events: Events,
+    /// The AI's thread, started when first needed, and again after it failed.
+    worker: Option<Worker>,
+    /// The storage thread.
+    storage: StorageWorker,
+    /// What the engines are seeded with.
+    seed: u64,
+    /// Whether the bell is to ring once the next frame is drawn.
+    bell: bool,
+    /// Events held back: keys while the app waits for the storage thread, and anything but
+    /// the storage thread's answers while [`Runtime::settle`] waits for them.
+    held: VecDeque<Event>,
+    /// Whether jobs were asked of the storage thread since the last [`Runtime::settle`].
+    unsettled: bool,
+    /// The number of the last flush asked of the storage thread.
+    flushes: u64,
+}
+
+impl Runtime {
+    /// The app `config` asks for, with what its start asks carried out (the settings
+    /// remembered, the game to continue found): fails if a thread cannot be started.
+    pub fn new(mut config: Config) -> io::Result<Runtime> {
+        let settings = std::mem::replace(&mut config.settings_file, SettingsFile::none());
+        let mut app = App::new(config);
+        let effects = app.take_effects();
+        let events = Events::new();
+        let storage = StorageWorker::spawn(settings, events.sender())?;
+        // A different game every time; the engines are deterministic for a given seed.
+        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
+            u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)
+        });
+        let mut runtime = Runtime {
+            app,
+            events,
+            worker: None,
+            storage,
+            seed,
+            bell: false,
+            held: VecDeque::new(),
+            unsettled: false,
+            flushes: 0,
+        };
+        runtime.carry_out(effects);
+        runtime.settle();
+        Ok(runtime)
+    }
+
+    /// The app's state.
+    pub const fn app(&self) -> &App {
+        &self.app
+    }
+
+    /// Applies one action of the player and carries out what it asks, then waits for the
+    /// storage thread to have done it ([`Runtime::settle`]): what a test wants before it looks.
+    /// (The event loop does not wait: it holds the next keys back while the app waits.)
+    pub fn update(&mut self, action: Action) {
+        self.act(action);
+        self.settle();
+    }
+
+    /// Waits until the storage thread has done every job asked so far, and takes its answers
+    /// (and those of the jobs they lead to); other events wait.
+    pub fn settle(&mut self) {
+        while std::mem::take(&mut self.unsettled) {
+            self.flushes += 1;
+            let flush = self.flushes;
+            self.storage.ask(Job::Flush(flush));
+            loop {
+                let Some(event) = self.events.wait() else {
+                    return;
+                };
+                match event {
+                    Event::Stored(Done::Flushed(n)) if n == flush => break,
+                    Event::Stored(done) => {
+                        let effects = self.app.on_stored(done);
+                        self.carry_out(effects);
+                    }
+                    other => self.held.push_back(other),
+                }
+            }
+        }
+    }
+
+    /// Takes every event ready (the AI's reports, the storage thread's answers; a key, a
+    /// signal in the terminal), then lets time pass until `now`. Returns how the game ended if
+    /// an event ended it, and fails if the terminal's input did.
+    pub fn tick(&mut self, now: Instant) -> io::Result<Option<Ending>> {
+        while !self.app.should_quit()
+            && let Some(event) = self.next_ready()
+        {
+            if let Some(ending) = self.handle(event, now)? {
+                return Ok(Some(ending));
+            }
+        }
+        let effects = self.app.tick(now);
+        self.carry_out(effects);
+        Ok(None)
+    }
+
+    /// The next event to take now, if any: one held back first, unless it is a key and the
+    /// app still waits for the storage thread.
+    fn next_ready(&mut self) -> Option<Event> {
+        let key_waits =
+            matches!(self.held.front(), Some(Event::Terminal(_))) && self.app.awaits_storage();
+        match self.held.pop_front() {
+            Some(event) if !key_waits => Some(event),
+            Some(event) => {
+                self.held.push_front(event);
+                self.events.try_next()
+            }
+            None => self.events.try_next(),
+        }
+    }
+
+    /// Waits for the next event until `deadline`, and takes it.
+    pub(super) fn wait(&mut self, deadline: Instant) -> io::Result<Option<Ending>> {
+        match self.events.next(deadline) {
+            Some(event) => self.handle(event, Instant::now()),
+            None => Ok(None),
+        }
+    }
+
+    /// When the screen changes next with no event (see [`App::next_tick`]).
+    pub(super) fn next_tick(&self) -> Option<Instant> {
+        self.app.next_tick()
+    }
+
+    /// A sender of events, for a source of them (the terminal, the signals).
+    pub(super) fn sender(&self) -> Sender<Event> {
+        self.events.sender()
+    }
+
+    /// Draws the whole screen.
+    pub fn draw(&self, frame: &mut Frame) {
+        self.app.draw(frame);
+    }
+
+    /// Tells the app the terminal's size, if it is not the one it knows (at the start, or a
+    /// resize whose event was missed).
+    pub(super) fn fit(&mut self, size: Size) {
+        if self.app.size().as_size() != size {
+            self.act(Action::Resize {
+                width: size.width,
+                height: size.height,
+            });
+        }
+    }
+
+    /// Whether the bell is to ring now that the frame is drawn; asking clears it.
+    pub(super) fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.bell)
+    }
+
+    /// Keeps the game before the program ends on a signal or a hangup: autosaves its
+    /// changes, and waits until they are written.
+    pub(super) fn keep_game(&mut self) {
+        let effects = self.app.autosave_now();
+        self.carry_out(effects);
+        self.settle();
+    }
+
+    /// Applies one action of the player and carries out what it asks.
+    fn act(&mut self, action: Action) {
+        let effects = self.app.update(action);
+        self.carry_out(effects);
+    }
+
+    /// Takes one event; returns how the game ended if it ended it.
+    fn handle(&mut self, event: Event, now: Instant) -> io::Result<Option<Ending>> {
+        match event {
+            // Keys wait for the answer the app waits for, in the order they came.
+            Event::Terminal(_) if self.app.awaits_storage() => self.held.push_back(event),
+            Event::Terminal(event) => {
+                if let Some(action) = input::action(&event, self.app.mode()) {
+                    self.act(action);
+                }
+            }
+            Event::Engine(report) => {
+                if report == Report::Gone {
+                    // Joins the thread, which has ended; the next search starts another.
+                    self.worker = None;
+                }
+                let effects = self.app.on_report(report, now);
+                self.carry_out(effects);
+            }
+            Event::Stored(done) => {
+                let effects = self.app.on_stored(done);
+                self.carry_out(effects);
+            }
+            Event::Signal(signal) => {
+                self.keep_game();
+                return Ok(Some(Ending::Signal(signal)));
+            }
+            Event::InputFailed(e) => return Err(e),
+        }
+        Ok(None)
+    }
+
+    /// Carries out what the app asked.
+    fn carry_out(&mut self, effects: Vec<Effect>) {
+        for effect in effects {
+            match effect {
+                Effect::Search {
+                    id,
+                    engine,
+                    level,
+                    state,
+                    limits,
+                } => {
+                    if let Some(worker) = self.worker() {
+                        worker.start(id, engine, level, &state, limits);
+                    }
+                }
+                Effect::Analyse { id, game, budget } => {
+                    if let Some(worker) = self.worker() {
+                        worker.analyse(id, &game, budget);
+                    }
+                }
+                Effect::Stop(id) => {
+                    if let Some(worker) = self.worker.as_mut() {
+                        worker.stop(id);
+                    }
+                }
+                Effect::Bell => self.bell = true,
+                Effect::Store(job) => {
+                    self.storage.ask(job);
+                    self.unsettled = true;
+                }
+            }
+        }
+    }
+
+    /// The AI's thread, started if it is not running; if it cannot be, the app is told why.
+    fn worker(&mut self) -> Option<&mut Worker> {
+        if self.worker.is_none() {
+            match Worker::spawn(self.seed, self.events.sender()) {
+                Ok(worker) => self.worker = Some(worker),
+                Err(e) => self.app.ai_unavailable(&e.to_string()),
+            }
+        }
+        self.worker.as_mut()
+    }
+}
+
+#[cfg(test)]
+impl Runtime {
+    /// Carries out what the app asked outside an action (a test changed it directly), and
+    /// waits for the storage thread to have done it.
+    pub(super) fn carry_out_asked(&mut self) {
+        let effects = self.app.take_effects();
+        self.carry_out(effects);
+        self.settle();
+    }
+
+    /// From now on, the storage thread's writes fail with `kind` (`None`: they work again).
+    pub(super) fn fail_writes(&mut self, kind: Option<std::io::ErrorKind>) {
+        self.carry_out(vec![Effect::Store(Job::FailWrites(kind))]);
+        self.settle();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Player;
+    use crate::tui::input::Mode;
+
+    #[test]
+    fn an_engine_gone_pauses_the_ai_and_a_new_worker_starts_when_asked() {
+        let mut rt = Runtime::new(Config {
+            skip_setup: true,
+            // Still thinking when the report comes.
+            defenders: "ai:max:10s".parse::<Player>().unwrap(),
+            ..Config::default()
+        })
+        .unwrap();
+        rt.update(Action::StartTyping);
+        for c in "d2-e2".chars() {
+            rt.update(Action::Type(c));
+        }
+        rt.update(Action::Confirm);
+        rt.tick(Instant::now()).unwrap();
+        assert!(rt.worker.is_some(), "started for the AI's move");
+        rt.sender().send(Event::Engine(Report::Gone)).unwrap();
+        rt.tick(Instant::now()).unwrap();
+        assert!(rt.worker.is_none());
+        assert!(
+            rt.app
+                .status()
+                .unwrap()
+                .text
+                .contains("the AI stopped working")
+        );
+        assert_eq!(rt.app.mode(), Mode::Board);
+        rt.update(Action::Pause);
+        rt.tick(Instant::now()).unwrap();
+        assert!(rt.worker.is_some(), "p starts the AI again");
+    }
+
+    #[test]
+    fn keys_typed_while_the_saves_are_listed_wait_for_the_list() {
+        use ratatui::crossterm::event::{self, KeyCode, KeyEvent, KeyModifiers};
+        let dir = tempfile::tempdir().unwrap();
+        let mut other = crate::game::Game::new(
+            crate::rules::Preset::Standard.rules(),
+            crate::rules::Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        other.play_text("d2-c2").unwrap();
+        crate::game::storage::save_atomic(&dir.path().join("other.json"), &other).unwrap();
+        let mut rt = Runtime::new(Config {
+            skip_setup: true,
+            storage: crate::tui::Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        })
+        .unwrap();
+        let key =
+            |code| Event::Terminal(event::Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        // `o` and Enter at once: Enter is for the list, which the storage thread reads first.
+        rt.sender().send(key(KeyCode::Char('o'))).unwrap();
+        rt.sender().send(key(KeyCode::Enter)).unwrap();
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        while rt.app.session().moves().is_empty() {
+            assert!(Instant::now() < deadline, "{:?}", rt.app.status());
+            rt.tick(Instant::now()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(rt.app.session().moves(), other.moves());
+        assert!(rt.app.status().unwrap().text.starts_with("loaded other"));
+        assert_eq!(rt.app.mode(), Mode::Board);
+    }
+
+    #[test]
+    fn a_signal_keeps_the_game_and_ends_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rt = Runtime::new(Config {
+            skip_setup: true,
+            storage: crate::tui::Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        })
+        .unwrap();
+        rt.sender().send(Event::Signal(15)).unwrap();
+        assert_eq!(rt.tick(Instant::now()).unwrap(), Some(Ending::Signal(15)));
+    }
+}

@@ -1,0 +1,556 @@
+//! The terminal game's storage, on a thread of its own: autosaves, saves, the list of saves,
+//! loading one, and the settings file. The app asks for them ([`Job`], inside its effects) and
+//! goes on drawing; each answer ([`Done`]) comes back on the event channel. Jobs run in the
+//! order asked, except autosaves: only the latest waiting one of a game is written, so a slow
+//! disk never piles them up.
+//!
+//! The thread keeps the files of each game ([`GameFiles`]: its own file and the version it
+//! last saw there, its autosave), so that every write of a game knows what the writes before
+//! it did.
+
+use std::collections::{HashMap, VecDeque};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::SystemTime;
+
+use super::session::{self, GameFiles, Session, new_save_name};
+use super::settings::{Settings, SettingsFile};
+use crate::game::storage::{ListError, SaveEntry, SaveError, SaveKind};
+use crate::game::{Game, LoadError};
+
+/// Identifies a game played in the app, so that each keeps its own files.
+pub type GameId = u64;
+
+/// A job for the storage thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// From now on, game `game` has `files` (a new game, or one loaded or continued).
+    Track {
+        /// The game.
+        game: GameId,
+        /// Its files as it starts.
+        files: GameFiles,
+    },
+    /// Write `record`, game `game` as of its change number `revision`, to its autosave in the
+    /// autosave folder of `save_dir`. Only the latest one waiting for a game is written.
+    Autosave {
+        /// The game.
+        game: GameId,
+        /// Its change number.
+        revision: u64,
+        /// The save folder.
+        save_dir: PathBuf,
+        /// The game record.
+        record: Box<Game>,
+    },
+    /// Save `record`, game `game` as of `revision`, to `path` in the folder `dir`: over
+    /// another file (or the game's own written by another program since) only if `replace`.
+    Save {
+        /// The game.
+        game: GameId,
+        /// Its change number.
+        revision: u64,
+        /// The folder typed.
+        dir: PathBuf,
+        /// The file.
+        path: PathBuf,
+        /// The game record.
+        record: Box<Game>,
+        /// Whether the player agreed to replace the file.
+        replace: bool,
+    },
+    /// Find a name for a save of `record` that no file in `dir` has.
+    NameSave {
+        /// The folder.
+        dir: PathBuf,
+        /// The game record (its name comes from when it was created).
+        record: Box<Game>,
+    },
+    /// List the saves in `dir`, telling game `game`'s own files.
+    List {
+        /// The game in play.
+        game: GameId,
+        /// The save folder.
+        dir: PathBuf,
+    },
+    /// Find the latest unfinished game in `dir`, other than game `game`.
+    FindUnfinished {
+        /// The game in play.
+        game: GameId,
+        /// The save folder.
+        dir: PathBuf,
+    },
+    /// Load a listed save.
+    Open(SaveRef),
+    /// Write the remembered choices, if they are not what the file holds.
+    Remember(Settings),
+    /// Answer [`Done::Flushed`] with this number once every job asked before is done.
+    Flush(u64),
+    /// From now on, writes on the storage thread fail with this (`None`: they work again).
+    #[cfg(test)]
+    FailWrites(Option<std::io::ErrorKind>),
+}
+
+/// What a job came to.
+#[derive(Debug)]
+pub enum Done {
+    /// An autosave of game `game` as of `revision` was written, or failed.
+    Autosaved {
+        /// The game.
+        game: GameId,
+        /// Its change number.
+        revision: u64,
+        /// Whether it was written.
+        result: Result<(), SaveError>,
+    },
+    /// A save of game `game` as of `revision` to `path`.
+    Saved {
+        /// The game.
+        game: GameId,
+        /// Its change number.
+        revision: u64,
+        /// The file.
+        path: PathBuf,
+        /// How it went.
+        outcome: Saving,
+    },
+    /// A name for a save in `dir`.
+    Named {
+        /// The folder.
+        dir: PathBuf,
+        /// The name, without `.json`.
+        name: String,
+    },
+    /// The saves in `dir`, newest first, and the files among them that hold the game in play.
+    Listed {
+        /// The folder.
+        dir: PathBuf,
+        /// The saves and the game's own files, or why the folder cannot be read.
+        result: Result<(Vec<SaveEntry>, Vec<PathBuf>), ListError>,
+    },
+    /// The latest unfinished game other than the one in play, if any (a folder that cannot be
+    /// read has none).
+    Unfinished(Option<SaveEntry>),
+    /// A listed save loaded, or why not.
+    Opened {
+        /// The save.
+        save: SaveRef,
+        /// The game and its files.
+        result: Result<Box<Session>, LoadError>,
+    },
+    /// The choices were remembered, or why not.
+    Remembered(Result<(), SaveError>),
+    /// Every job asked before [`Job::Flush`] with this number is done.
+    Flushed(u64),
+}
+
+/// How a save went.
+#[derive(Debug)]
+pub enum Saving {
+    /// Written: the game belongs to the file now.
+    Saved,
+    /// Not written: a file is there that is not the game's own, or the game's own was written
+    /// by another program since (`changed`); it holds what `holds` says.
+    Refused {
+        /// What the file there holds, in words.
+        holds: String,
+        /// Whether it is the game's own file, changed since.
+        changed: bool,
+    },
+    /// Not written: the folder typed is not one (why, in words).
+    NoFolder(String),
+    /// Not written: the write failed.
+    Failed(SaveError),
+}
+
+/// A listed save to load: where it is, its name, and who wrote it when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveRef {
+    /// The file.
+    pub path: PathBuf,
+    /// Its name as listed.
+    pub name: String,
+    /// Who wrote it.
+    pub kind: SaveKind,
+    /// When it was last written, as listed.
+    pub modified: Option<SystemTime>,
+}
+
+impl From<&SaveEntry> for SaveRef {
+    fn from(entry: &SaveEntry) -> SaveRef {
+        SaveRef {
+            path: entry.path.clone(),
+            name: entry.name.clone(),
+            kind: entry.kind,
+            modified: entry.modified,
+        }
+    }
+}
+
+/// The storage thread. Dropping it lets the thread do every job asked, then waits for it.
+pub struct StorageWorker {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// The jobs waiting, shared with the thread.
+struct Shared {
+    queue: Mutex<Queue>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Job>,
+    /// No more jobs will come: the thread ends once the queue is empty.
+    closed: bool,
+}
+
+impl StorageWorker {
+    /// Starts the thread, writing the settings to `settings`; every answer is sent on `done`
+    /// (as the channel's own type, so that answers can share a channel with other events).
+    pub fn spawn<T: From<Done> + Send + 'static>(
+        settings: SettingsFile,
+        done: Sender<T>,
+    ) -> io::Result<StorageWorker> {
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+        });
+        let theirs = Arc::clone(&shared);
+        let thread = thread::Builder::new()
+            .name("storage".to_owned())
+            .spawn(move || {
+                let mut store = Store {
+                    games: HashMap::new(),
+                    settings,
+                };
+                while let Some(job) = theirs.next() {
+                    if let Some(answer) = store.run(job)
+                        && done.send(T::from(answer)).is_err()
+                    {
+                        return;
+                    }
+                }
+            })?;
+        Ok(StorageWorker {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    /// Asks for `job` (see [`Queue::push`]).
+    pub fn ask(&self, job: Job) {
+        self.shared.lock().push(job);
+        self.shared.ready.notify_one();
+    }
+}
+
+impl Queue {
+    /// Adds `job` last; an autosave replaces the one of the same game waiting, if any (it
+    /// goes last all the same: after the jobs asked before it, a save among them, so that
+    /// what it writes is never older than what they wrote).
+    fn push(&mut self, job: Job) {
+        if let Job::Autosave { game, .. } = &job {
+            self.jobs
+                .retain(|waiting| !matches!(waiting, Job::Autosave { game: g, .. } if g == game));
+        }
+        self.jobs.push_back(job);
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        // A panic while the lock was held left the queue whole (pushes and pops only).
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next job, waiting for one; `None` once the queue is closed and empty.
+    fn next(&self) -> Option<Job> {
+        let mut queue = self.lock();
+        loop {
+            if let Some(job) = queue.jobs.pop_front() {
+                return Some(job);
+            }
+            if queue.closed {
+                return None;
+            }
+            queue = self
+                .ready
+                .wait(queue)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+impl Drop for StorageWorker {
+    fn drop(&mut self) {
+        self.shared.lock().closed = true;
+        self.shared.ready.notify_one();
+        if let Some(thread) = self.thread.take() {
+            // A panic in the thread has already been reported by the panic hook.
+            let _ = thread.join();
+        }
+    }
+}
+
+/// What the thread keeps: each game's files, and the settings file.
+struct Store {
+    games: HashMap<GameId, GameFiles>,
+    settings: SettingsFile,
+}
+
+impl Store {
+    /// Does `job`; returns its answer, if it has one.
+    fn run(&mut self, job: Job) -> Option<Done> {
+        let done = match job {
+            Job::Track { game, files } => {
+                self.games.insert(game, files);
+                return None;
+            }
+            Job::Autosave {
+                game,
+                revision,
+                save_dir,
+                record,
+            } => Done::Autosaved {
+                game,
+                revision,
+                result: self.files(game).autosave(&save_dir, &record),
+            },
+            Job::Save {
+                game,
+                revision,
+                dir,
+                path,
+                record,
+                replace,
+            } => {
+                let outcome = self.save(game, &dir, &path, &record, replace);
+                Done::Saved {
+                    game,
+                    revision,
+                    path,
+                    outcome,
+                }
+            }
+            Job::NameSave { dir, record } => Done::Named {
+                name: new_save_name(&dir, &record),
+                dir,
+            },
+            Job::List { game, dir } => {
+                let own = self.own_paths(game);
+                Done::Listed {
+                    result: session::saves(&dir).map(|entries| (entries, own)),
+                    dir,
+                }
+            }
+            Job::FindUnfinished { game, dir } => {
+                let own = self.own_paths(game);
+                let own: Vec<&Path> = own.iter().map(PathBuf::as_path).collect();
+                Done::Unfinished(session::latest(&dir, &own).ok().flatten())
+            }
+            Job::Open(save) => Done::Opened {
+                result: Session::open_save(&save.path, save.kind, save.modified).map(Box::new),
+                save,
+            },
+            Job::Remember(settings) => Done::Remembered(self.settings.remember(settings)),
+            Job::Flush(n) => Done::Flushed(n),
+            #[cfg(test)]
+            Job::FailWrites(kind) => {
+                crate::game::storage::fail_writes::inject(kind);
+                return None;
+            }
+        };
+        Some(done)
+    }
+
+    /// The files of `game` (none yet if it was never tracked).
+    fn files(&mut self, game: GameId) -> &mut GameFiles {
+        self.games.entry(game).or_default()
+    }
+
+    /// The files that hold `game`.
+    fn own_paths(&mut self, game: GameId) -> Vec<PathBuf> {
+        self.files(game)
+            .paths()
+            .into_iter()
+            .map(Path::to_owned)
+            .collect()
+    }
+
+    /// Saves `record` of `game` to `path` in `dir`, never over another file unless `replace`.
+    fn save(
+        &mut self,
+        game: GameId,
+        dir: &Path,
+        path: &Path,
+        record: &Game,
+        replace: bool,
+    ) -> Saving {
+        if !dir.is_dir() {
+            return Saving::NoFolder(if dir.exists() {
+                format!("{} is a file, not a folder", dir.display())
+            } else {
+                format!("there is no folder {}", dir.display())
+            });
+        }
+        let files = self.files(game);
+        let saved = if replace {
+            files.replace(path, record)
+        } else {
+            files.save(path, record)
+        };
+        match saved {
+            Ok(_) => Saving::Saved,
+            Err(e) if e.already_exists() || e.changed_since_seen() => Saving::Refused {
+                holds: session::describe(path),
+                changed: e.changed_since_seen(),
+            },
+            Err(e) => Saving::Failed(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::game::Player;
+    use crate::rules::{Position, Preset};
+
+    fn game(moves: &[&str]) -> Box<Game> {
+        let mut game = Game::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        for mv in moves {
+            game.play_text(mv).unwrap();
+        }
+        Box::new(game)
+    }
+
+    fn autosave(game: GameId, revision: u64) -> Job {
+        Job::Autosave {
+            game,
+            revision,
+            save_dir: PathBuf::from("/nowhere"),
+            record: super::tests::game(&[]),
+        }
+    }
+
+    #[test]
+    fn only_the_latest_autosave_of_a_game_waits_and_it_goes_last() {
+        let mut queue = Queue::default();
+        let save = Job::Save {
+            game: 1,
+            revision: 1,
+            dir: PathBuf::from("/nowhere"),
+            path: PathBuf::from("/nowhere/a.json"),
+            record: game(&[]),
+            replace: false,
+        };
+        for job in [
+            autosave(1, 1),
+            save.clone(),
+            autosave(1, 2),
+            autosave(2, 1),
+            autosave(1, 3),
+        ] {
+            queue.push(job);
+        }
+        assert_eq!(
+            Vec::from(queue.jobs),
+            [save, autosave(2, 1), autosave(1, 3)]
+        );
+    }
+
+    #[test]
+    fn jobs_are_answered_in_order_and_the_autosave_goes_once_the_game_is_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let worker = StorageWorker::spawn(SettingsFile::none(), tx).unwrap();
+        let answer = || rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        worker.ask(Job::Track {
+            game: 1,
+            files: GameFiles::default(),
+        });
+        worker.ask(Job::Autosave {
+            game: 1,
+            revision: 1,
+            save_dir: dir.path().to_owned(),
+            record: game(&["d2-e2"]),
+        });
+        let Done::Autosaved {
+            game: 1,
+            revision: 1,
+            result: Ok(()),
+        } = answer()
+        else {
+            panic!("autosaved")
+        };
+        let autosaves = dir.path().join(crate::game::storage::AUTOSAVE_DIR);
+        assert_eq!(std::fs::read_dir(&autosaves).unwrap().count(), 1);
+        let path = dir.path().join("kept.json");
+        let save = |replace| Job::Save {
+            game: 1,
+            revision: 1,
+            dir: dir.path().to_owned(),
+            path: path.clone(),
+            record: game(&["d2-e2"]),
+            replace,
+        };
+        worker.ask(save(false));
+        worker.ask(Job::Flush(7));
+        let Done::Saved {
+            outcome: Saving::Saved,
+            ..
+        } = answer()
+        else {
+            panic!("saved")
+        };
+        assert!(matches!(answer(), Done::Flushed(7)));
+        assert_eq!(
+            std::fs::read_dir(&autosaves).unwrap().count(),
+            0,
+            "the autosave is not needed any more"
+        );
+        // Another game's save there is refused, and says what the file holds.
+        worker.ask(Job::Save {
+            game: 2,
+            revision: 1,
+            dir: dir.path().to_owned(),
+            path: path.clone(),
+            record: game(&["d2-c2"]),
+            replace: false,
+        });
+        let Done::Saved {
+            outcome: Saving::Refused { holds, changed },
+            ..
+        } = answer()
+        else {
+            panic!("refused")
+        };
+        assert!(!changed && holds.contains("1 ply"), "{holds}");
+        worker.ask(Job::List {
+            game: 1,
+            dir: dir.path().to_owned(),
+        });
+        let Done::Listed {
+            result: Ok((entries, own)),
+            ..
+        } = answer()
+        else {
+            panic!("listed")
+        };
+        assert_eq!(entries.len(), 1);
+        assert_eq!(own, [path]);
+    }
+}
