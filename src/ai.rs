@@ -29,7 +29,7 @@ pub use arena::{
 pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
 pub use eval::{Features, Weights, features, weights};
 pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};
-pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
+pub use limits::Limits;
 pub use pacing::Pacer;
 pub use params::SearchParams;
 pub use random::RandomAi;
@@ -38,7 +38,7 @@ pub use tt::MAX_TT_MB;
 
 /// Scores are game-layer data (analyses save them); the search reports them.
 pub use crate::game::Score;
-use crate::game::{EngineKind, Level, MoveTime};
+use crate::game::{EngineKind, Level, MoveTime, format_duration};
 use crate::rules::{GameState, Move, Outcome};
 
 /// An engine that picks moves.

@@ -8,6 +8,7 @@
 mod analysis;
 mod budget;
 mod clock;
+mod duration;
 pub mod import;
 mod player;
 mod record;
@@ -26,6 +27,7 @@ pub use analysis::{
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
+pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
 pub use player::{EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel};
 pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{

@@ -59,6 +59,71 @@ fn analyze_refuses_bad_input() {
     );
 }
 
+/// Issue 18: `--time`, `--clock` and `ai:max:TIME` read durations one way (`--time 1m` was
+/// refused though `--clock 1m` was read), and a bad one is named the same way everywhere.
+#[test]
+fn every_time_option_reads_the_one_duration_format() {
+    let text = success(&[
+        "match",
+        "--attackers",
+        "random",
+        "--defenders",
+        "random",
+        "--games",
+        "1",
+        "--max-plies",
+        "2",
+        "--time",
+        "1m",
+    ]);
+    assert!(text.contains("draw adjudicated in 2 plies"), "{text}");
+    // A win in one is proven at once, whatever time it was given.
+    let text = success(&[
+        "analyze",
+        "--time",
+        "1m30s",
+        "--position",
+        "/7/7/7/7/7/1tK4/3t3/ a",
+    ]);
+    assert!(text.contains("best: d7-d6++"), "{text}");
+    let mut otep = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["otep", "--time", "1.5m"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(otep.wait().unwrap().success());
+    for args in [
+        &["analyze", "--time", "5q"][..],
+        &[
+            "match",
+            "--attackers",
+            "random",
+            "--defenders",
+            "random",
+            "--time",
+            "5q",
+        ],
+        &["otep", "--time", "5q"],
+        &[
+            "match",
+            "--attackers",
+            "random",
+            "--defenders",
+            "random",
+            "--time=-5s",
+        ],
+    ] {
+        let line = failure(args);
+        let bad = args.last().unwrap().trim_start_matches("--time=");
+        assert!(
+            line.contains(&format!("\"{bad}\" is not a duration (")),
+            "{args:?}: {line}"
+        );
+    }
+}
+
 #[test]
 fn match_reports_per_side_results_and_elo() {
     let text = success(&[

@@ -30,6 +30,9 @@ fn one_line_failure(args: &[&str], expected: &str) {
 fn the_game_needs_a_terminal() {
     one_line_failure(&[], "needs a terminal");
     one_line_failure(&["play"], "needs a terminal");
+    // Issue 18: minutes, fractions and milliseconds wherever a duration is read.
+    one_line_failure(&["--clock", "1m30.5s+500ms"], "needs a terminal");
+    one_line_failure(&["--defenders", "ai:max:3000ms"], "needs a terminal");
     one_line_failure(
         &["--rules", "walker", "--defenders", "ai:hard"],
         "needs a terminal",
@@ -68,6 +71,15 @@ fn bad_players_and_conflicting_options_are_refused() {
     );
     one_line_failure(&["--load", "x.json", "--resume"], "cannot be used with");
     one_line_failure(&["--clock", "5x"], "\"5x\" is not a time control");
+    // Issue 18: the clock's durations are those of `--time`, and a bad one is named.
+    one_line_failure(
+        &["--clock", "5m+3q"],
+        "\"5m+3q\" is not a time control: \"3q\" is not a duration",
+    );
+    one_line_failure(
+        &["--defenders", "ai:max:3q"],
+        "\"ai:max:3q\" is not a player: \"3q\" is not a duration",
+    );
     one_line_failure(
         &["--clock", "0s"],
         "\"0s\" is not a time control: the main time must be more than zero",

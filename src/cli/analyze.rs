@@ -10,10 +10,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, RulesArgs, analyze_game};
-use crate::ai::{
-    Ai, Budget, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo, format_duration, parse_duration,
-};
-use crate::game::{Level, storage};
+use crate::ai::{Ai, Budget, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo};
+use crate::game::{Level, format_duration, parse_duration, storage};
 use crate::rules::{GameState, Move};
 
 /// Arguments of `brandubh analyze`.
@@ -28,7 +26,7 @@ pub struct AnalyzeArgs {
     /// Analyse every move of the game in FILE, not only its current position.
     #[arg(long, requires = "file")]
     pub game: bool,
-    /// Time to think, e.g. 50ms, 1s, 2.5s (1s when neither --depth nor --nodes is given;
+    /// Time to think, e.g. 500ms, 2.5s, 1m (1s when neither --depth nor --nodes is given;
     /// with --game, per position, 0.5s by default).
     #[arg(long, value_parser = parse_duration, conflicts_with = "depth")]
     pub time: Option<Duration>,

@@ -18,10 +18,9 @@ use serde::Serialize;
 
 use super::{CliError, RulesArgs};
 use crate::ai::{
-    EngineSpec, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference, parse_duration,
-    play_match,
+    EngineSpec, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference, play_match,
 };
-use crate::game::{check_start, storage};
+use crate::game::{check_start, parse_duration, storage};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Side;
 use crate::signals::Signals;
@@ -47,7 +46,7 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
-    /// Time per move for search engines, e.g. 50ms, 1s (default: each level's own budget).
+    /// Time per move for search engines, e.g. 500ms, 1s, 1m (default: each level's own budget).
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// A game still running after this many plies is adjudicated a draw.

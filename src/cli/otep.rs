@@ -8,8 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::CliError;
-use crate::ai::parse_duration;
-use crate::game::Level;
+use crate::game::{Level, parse_duration};
 use crate::otep::{Options, serve};
 
 /// Arguments of `brandubh otep`.

@@ -8,7 +8,7 @@
 //! checked by [`Clocks::restore`] (a saved game's clocks go through it), and then change only
 //! by running and moving.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -16,6 +16,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::budget::{ClockReading, MoveBudget, move_budget};
+use super::duration::{ParseDurationError, format_duration, parse_duration};
 use crate::quote::excerpt;
 use crate::rules::Side;
 
@@ -215,19 +216,31 @@ impl fmt::Display for SideClockError {
 
 impl std::error::Error for SideClockError {}
 
-/// A time control could not be read: the text, and what is wrong with its numbers if it has
-/// the right form.
+/// A time control could not be read: the text, and what is wrong in it.
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub struct BadTimeControl {
     text: String,
-    invalid: Option<ClockError>,
+    fault: ControlFault,
+}
+
+/// What is wrong in a text that is not a time control.
+#[derive(Clone, Eq, PartialEq, Debug)]
+enum ControlFault {
+    /// Not of the form `MAIN[+INCREMENT][/PERIODSxPERIOD]`.
+    Shape,
+    /// One of its durations is not one.
+    Duration(ParseDurationError),
+    /// Of the right form, but not a time control play can have.
+    Invalid(ClockError),
 }
 
 impl fmt::Display for BadTimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "\"{}\" is not a time control: ", excerpt(&self.text))?;
-        if let Some(invalid) = self.invalid {
-            write!(f, "{invalid}; ")?;
+        match &self.fault {
+            ControlFault::Shape => {}
+            ControlFault::Duration(e) => write!(f, "{}; ", e.short())?,
+            ControlFault::Invalid(e) => write!(f, "{e}; ")?,
         }
         f.write_str("MAIN[+INCREMENT][/PERIODSxPERIOD], e.g. 5m, 5m+3s, 10m/3x30s")
     }
@@ -235,53 +248,16 @@ impl fmt::Display for BadTimeControl {
 
 impl std::error::Error for BadTimeControl {}
 
-/// A duration as `90s`, `5m`, `1h`, or a sum of them (`1m30s`).
-fn parse_duration(text: &str) -> Option<Duration> {
-    let mut total = Duration::ZERO;
-    let mut rest = text;
-    while !rest.is_empty() {
-        let digits = rest.find(|c: char| !c.is_ascii_digit())?;
-        let n: u64 = rest[..digits].parse().ok()?;
-        let unit = rest[digits..].chars().next()?;
-        let seconds = match unit {
-            's' => n,
-            'm' => n.checked_mul(60)?,
-            'h' => n.checked_mul(3600)?,
-            _ => return None,
-        };
-        total = total.checked_add(Duration::from_secs(seconds))?;
-        rest = &rest[digits + 1..];
-    }
-    (!text.is_empty()).then_some(total)
-}
-
-/// `1h`, `5m`, `1m30s`, `45s`: as [`parse_duration`] reads them (whole seconds).
-fn duration_text(ms: u64) -> String {
-    let s = ms / 1000;
-    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
-    let mut text = String::new();
-    for (n, unit) in [(h, 'h'), (m, 'm'), (s, 's')] {
-        if n > 0 {
-            // Writing to a String cannot fail.
-            let _ = write!(text, "{n}{unit}");
-        }
-    }
-    if text.is_empty() {
-        "0s".to_owned()
-    } else {
-        text
-    }
-}
-
 impl FromStr for TimeControl {
     type Err = BadTimeControl;
 
     /// `5m` (main time), `5m+3s` (with an increment), `10m/3x30s` (with 3 overtime periods of
-    /// 30 s), or both (`5m+2s/3x30s`). The main time must not be zero.
+    /// 30 s), or both (`5m+2s/3x30s`), each duration as [`parse_duration`] reads it (`1m30s`,
+    /// `2.5s`, `500ms`). The main time must not be zero.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let bad = |invalid| BadTimeControl {
+        let bad = |fault| BadTimeControl {
             text: text.to_owned(),
-            invalid,
+            fault,
         };
         let trimmed = text.trim();
         let (timed, overtime) = match trimmed.split_once('/') {
@@ -292,33 +268,38 @@ impl FromStr for TimeControl {
             Some((main, increment)) => (main, Some(increment)),
             None => (timed, None),
         };
-        let duration = |text: &str| parse_duration(text).ok_or_else(|| bad(None));
+        let duration =
+            |text: &str| parse_duration(text).map_err(|e| bad(ControlFault::Duration(e)));
         let main = duration(main)?;
         let increment = increment.map_or(Ok(Duration::ZERO), duration)?;
         let (periods, period) = match overtime {
             Some(overtime) => {
-                let (n, period) = overtime.split_once('x').ok_or_else(|| bad(None))?;
-                (n.parse().map_err(|_| bad(None))?, duration(period)?)
+                let (n, period) = overtime
+                    .split_once('x')
+                    .ok_or_else(|| bad(ControlFault::Shape))?;
+                let n = n.parse().map_err(|_| bad(ControlFault::Shape))?;
+                (n, duration(period)?)
             }
             None => (0, Duration::ZERO),
         };
         // A written overtime part has periods: `/0x0s` is not "no overtime".
         if overtime.is_some() && periods == 0 {
-            return Err(bad(Some(ClockError::NoPeriods)));
+            return Err(bad(ControlFault::Invalid(ClockError::NoPeriods)));
         }
-        TimeControl::new(main, increment, periods, period).map_err(|e| bad(Some(e)))
+        TimeControl::new(main, increment, periods, period)
+            .map_err(|e| bad(ControlFault::Invalid(e)))
     }
 }
 
 impl fmt::Display for TimeControl {
     /// As [`TimeControl::from_str`] reads it: `5m+3s`, `10m/3x30s`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&duration_text(self.main_ms))?;
+        f.write_str(&format_duration(self.main()))?;
         if self.increment_ms > 0 {
-            write!(f, "+{}", duration_text(self.increment_ms))?;
+            write!(f, "+{}", format_duration(self.increment()))?;
         }
         if self.overtime() {
-            write!(f, "/{}x{}", self.periods, duration_text(self.period_ms))?;
+            write!(f, "/{}x{}", self.periods, format_duration(self.period()))?;
         }
         Ok(())
     }
@@ -664,6 +645,11 @@ mod tests {
         for text in ["5m", "5m+3s", "10m/3x30s", "1m30s+1s/2x10s", "1h", "45s"] {
             assert_eq!(control(text).to_string(), text);
         }
+        // Durations as everywhere else (issue 18): fractions and milliseconds too.
+        for text in ["1m30.5s+500ms", "2.5s/2x1.5s", "1h30m+250ms"] {
+            assert_eq!(control(text).to_string(), text);
+        }
+        assert_eq!(control("1.5m+3000ms").to_string(), "1m30s+3s");
         for bad in [
             "", "5", "0s", "5x", "5m+", "5m/3", "5m/0x30s", "5m/3x0s", "5m/0x0s", "m5", "-5m",
         ] {
@@ -682,6 +668,12 @@ mod tests {
         );
         assert!(why("5m/3x0s").contains("overtime periods must be longer than zero"));
         assert!(why("5m/0x0s").contains("needs at least one period"));
+        assert_eq!(
+            why("5m+3q"),
+            "\"5m+3q\" is not a time control: \"3q\" is not a duration; \
+             MAIN[+INCREMENT][/PERIODSxPERIOD], e.g. 5m, 5m+3s, 10m/3x30s"
+        );
+        assert!(why("2000h").contains("\"2000h\" is longer than 1000h; MAIN"));
         let raw = why("\u{1b}[2J5m");
         assert!(raw.starts_with("\"\\u{1b}[2J5m\""), "{raw}");
     }

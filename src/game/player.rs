@@ -7,6 +7,8 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::duration::{ParseDurationError, parse_duration};
+
 /// How strong (and how quick) an AI opponent plays. Each level's budget is defined by the AI layer.
 #[derive(
     Copy,
@@ -126,6 +128,11 @@ impl MoveTime {
             MoveTime::ThreeSeconds => 3,
             MoveTime::TenSeconds => 10,
         })
+    }
+
+    /// The move time that lasts `duration`, if there is one: `ai:max:3000ms` is `3s`.
+    pub fn of_duration(duration: Duration) -> Option<MoveTime> {
+        MoveTime::ALL.into_iter().find(|t| t.duration() == duration)
     }
 
     /// The move time's name on the command line and in save files: `1s`, `3s`, `10s`.
@@ -288,20 +295,25 @@ pub struct ParsePlayerError {
 }
 
 /// What is wrong in a text that does not name a player.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+#[derive(Clone, Eq, PartialEq, Debug)]
 enum PlayerFault {
     /// It names no player at all.
     Unknown,
     /// A move time after a level other than `max`, or after another engine.
     TimeNotForLevel,
+    /// The move time of `max` is not a duration.
+    NotADuration(ParseDurationError),
     /// A move time other than those offered.
     BadTime,
 }
 
+/// The move times `max` takes, as messages say them.
+const MOVE_TIMES: &str = "the move time of ai:max is 1s, 3s or 10s";
+
 impl fmt::Display for ParsePlayerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = crate::quote::excerpt(&self.text);
-        match self.why {
+        match &self.why {
             PlayerFault::Unknown => write!(
                 f,
                 "\"{text}\" is not a player (expected human, ai, ai:LEVEL with LEVEL easy|medium|hard|max, ai:max:TIME with TIME 1s|3s|10s, or random)"
@@ -309,10 +321,10 @@ impl fmt::Display for ParsePlayerError {
             PlayerFault::TimeNotForLevel => {
                 write!(f, "\"{text}\" is not a player: {TimeNotForLevel}")
             }
-            PlayerFault::BadTime => write!(
-                f,
-                "\"{text}\" is not a player: the move time of ai:max is 1s, 3s or 10s"
-            ),
+            PlayerFault::NotADuration(e) => {
+                write!(f, "\"{text}\" is not a player: {}; {MOVE_TIMES}", e.short())
+            }
+            PlayerFault::BadTime => write!(f, "\"{text}\" is not a player: {MOVE_TIMES}"),
         }
     }
 }
@@ -322,8 +334,8 @@ impl std::error::Error for ParsePlayerError {}
 impl FromStr for Player {
     type Err = ParsePlayerError;
 
-    /// Parses `human`, `ai` (medium), `ai:LEVEL`, `search:LEVEL`, `ai:max:TIME` (`1s`, `3s`
-    /// or `10s`), or `random`.
+    /// Parses `human`, `ai` (medium), `ai:LEVEL`, `search:LEVEL`, `ai:max:TIME` (a
+    /// duration as [`parse_duration`] reads it, of 1 s, 3 s or 10 s), or `random`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let err = |why| ParsePlayerError {
             text: s.to_owned(),
@@ -349,18 +361,12 @@ impl FromStr for Player {
         };
         let time = match time {
             None => None,
-            Some(text) => Some(
-                MoveTime::ALL
-                    .into_iter()
-                    .find(|t| t.name().eq_ignore_ascii_case(text))
-                    .ok_or_else(|| {
-                        err(if level == Level::Max {
-                            PlayerFault::BadTime
-                        } else {
-                            PlayerFault::TimeNotForLevel
-                        })
-                    })?,
-            ),
+            Some(_) if level != Level::Max => return Err(err(PlayerFault::TimeNotForLevel)),
+            Some(text) => {
+                let duration =
+                    parse_duration(text).map_err(|e| err(PlayerFault::NotADuration(e)))?;
+                Some(MoveTime::of_duration(duration).ok_or_else(|| err(PlayerFault::BadTime))?)
+            }
         };
         Player::ai(engine, level, time).map_err(|TimeNotForLevel| err(PlayerFault::TimeNotForLevel))
     }
@@ -407,6 +413,15 @@ mod tests {
             let player: Player = text.parse().unwrap();
             assert_eq!(player.to_string(), text);
         }
+        // Any way of writing the duration (issue 18), shown the one way.
+        for (text, shown) in [
+            ("ai:max:3000ms", "ai:max:3s"),
+            ("ai:max:0.05m", "ai:max:3s"),
+            ("ai:MAX:10S", "ai:max:10s"),
+        ] {
+            let player: Player = text.parse().unwrap();
+            assert_eq!(player.to_string(), shown);
+        }
         assert_eq!(MoveTime::ThreeSeconds.duration(), Duration::from_secs(3));
         assert_eq!(MoveTime::default(), MoveTime::OneSecond);
     }
@@ -428,10 +443,18 @@ mod tests {
                 )
             );
         }
-        for text in ["ai:max:5s", "ai:max:", "ai:max:3", "ai:max:3000ms"] {
+        for text in ["ai:max:5s", "ai:max:1m", "ai:max:2.5s"] {
             assert_eq!(
                 err(text),
                 format!("\"{text}\" is not a player: the move time of ai:max is 1s, 3s or 10s")
+            );
+        }
+        for (text, time) in [("ai:max:", ""), ("ai:max:3", "3"), ("ai:max:3q", "3q")] {
+            assert_eq!(
+                err(text),
+                format!(
+                    "\"{text}\" is not a player: \"{time}\" is not a duration; the move time of ai:max is 1s, 3s or 10s"
+                )
             );
         }
         assert!(err("ai:max:3s:x").contains("expected human, ai"));

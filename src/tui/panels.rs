@@ -11,8 +11,8 @@ use std::time::Duration;
 use super::analysis::mark_span;
 use super::text::{Status, Tone, player_text, title, wrap};
 use super::theme::Look;
-use crate::ai::{Score, SearchInfo, format_duration};
-use crate::game::{Clocks, Player, Players, PlyAnalysis};
+use crate::ai::{Score, SearchInfo};
+use crate::game::{Clocks, Player, Players, PlyAnalysis, format_duration};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
