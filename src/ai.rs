@@ -15,6 +15,7 @@ mod pacing;
 mod params;
 mod random;
 mod search;
+mod time_source;
 mod tt;
 
 use std::fmt;
@@ -28,12 +29,15 @@ pub use arena::{
 };
 pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
 pub use eval::{Features, Weights, features, weights};
-pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};
+pub use external::{DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, HELLO_WAIT, SLOWNESS_ALLOWED};
 pub use limits::Limits;
 pub use pacing::Pacer;
 pub use params::SearchParams;
 pub use random::RandomAi;
 pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
+#[cfg(test)]
+pub(crate) use time_source::manual::ManualTime;
+pub use time_source::{RealTime, TimeSource};
 pub use tt::MAX_TT_MB;
 
 /// Scores are game-layer data (analyses save them); the search reports them.

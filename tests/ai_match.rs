@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 
-use brandubh::ai::{EngineSpec, MatchConfig, play_match};
+use brandubh::ai::{EngineSpec, ExternalOptions, MatchConfig, play_match};
 use brandubh::rules::{Position, Preset, Side};
 
 #[test]
@@ -20,6 +20,7 @@ fn search_beats_random_in_every_game() {
         time: None,
         max_plies: 200,
         opening_plies: 2,
+        external: ExternalOptions::default(),
     };
     let mut games = Vec::new();
     let summary = play_match(&config, &AtomicBool::new(false), &mut |game| {
@@ -65,6 +66,7 @@ fn a_match_stops_when_asked() {
         time: None,
         max_plies: 20,
         opening_plies: 0,
+        external: ExternalOptions::default(),
     };
     let stop = AtomicBool::new(false);
     let mut seen = 0;
@@ -97,6 +99,7 @@ fn an_engine_in_another_program_cannot_play_rules_without_a_rules_string() {
         time: None,
         max_plies: 20,
         opening_plies: 0,
+        external: ExternalOptions::default(),
     };
     let error = play_match(&config, &AtomicBool::new(false), &mut |_| {
         panic!("no game is played")

@@ -624,6 +624,9 @@ done"
         "2",
         "--opening-plies",
         "0",
+        // They answer at once: a minute a move only turns a hang into a loss on time.
+        "--time",
+        "1m",
     ]);
     assert!(text.contains("draw adjudicated in 2 plies"), "{text}");
     let left: Vec<String> = [first_dir, second_dir]

@@ -17,7 +17,9 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
 use super::external::otep_name;
-use super::{Ai, DEFAULT_MOVE_TIME, ExternalAi, Failure, Limits, engine_for, limits_for};
+use super::{
+    Ai, DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, Failure, Limits, engine_for, limits_for,
+};
 use crate::game::{EngineKind, Game, Level, Player};
 use crate::rules::{Outcome, Position, Reason, Rules, Side, rules_string};
 
@@ -71,11 +73,11 @@ impl EngineSpec {
     }
 
     /// A new engine for one game, seeded with `seed` (another program has its own
-    /// randomness, if any).
-    pub fn engine(&self, seed: u64) -> Box<dyn Ai> {
+    /// randomness, if any, and is given its time as `external` says).
+    pub fn engine(&self, seed: u64, external: &ExternalOptions) -> Box<dyn Ai> {
         match self {
             EngineSpec::BuiltIn { kind, level } => engine_for(*kind, *level, seed),
-            EngineSpec::Otep { command } => Box::new(ExternalAi::new(command)),
+            EngineSpec::Otep { command } => Box::new(ExternalAi::new(command, external.clone())),
         }
     }
 }
@@ -164,6 +166,9 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// Random plies played before the engines take over; each pair of games shares them.
     pub opening_plies: usize,
+    /// How engines in other programs are given their time (the default: 5 s to say `hello`,
+    /// on the system's clock).
+    pub external: ExternalOptions,
 }
 
 impl MatchConfig {
@@ -373,8 +378,8 @@ fn play_game(config: &MatchConfig, index: u32, stop: &AtomicBool) -> Option<Game
     }
     let game_seed = mix(config.seed ^ 0x5eed, u64::from(index));
     let mut engines = [
-        attackers.engine(game_seed),
-        defenders.engine(game_seed.rotate_left(17)),
+        attackers.engine(game_seed, &config.external),
+        defenders.engine(game_seed.rotate_left(17), &config.external),
     ];
     let limits = [attackers.limits(config.time), defenders.limits(config.time)];
     let forfeit = play_out(&mut game, &mut engines, &limits, config.max_plies, stop).ok()?;

@@ -4,9 +4,10 @@
 //! `goodbye` at the end. Any OTEP engine can play a `match` this way: OpenTafl's own, or
 //! another build of this one.
 //!
-//! An engine that crashes, says `error -1`, answers with an illegal move, or takes more than
-//! [`SLOWNESS_ALLOWED`] times its budget gives no move; [`Ai::failure`] says why, and the
-//! match scores the game as its loss.
+//! An engine that crashes, does not say `hello` in time ([`ExternalOptions::hello_wait`]), says
+//! `error -1`, answers with an illegal move, or takes more than [`SLOWNESS_ALLOWED`] times its
+//! budget gives no move; [`Ai::failure`] says why, and the match scores the game as its loss.
+//! Those deadlines read the time from [`ExternalOptions::time`].
 //!
 //! On Unix the engine runs in a process group of its own, which is killed when the engine is
 //! done with: whatever it started (a script's `sleep`) ends with it.
@@ -17,12 +18,14 @@
 
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Ai, Failure, Limits, SearchInfo};
+use super::{Ai, Failure, Limits, RealTime, SearchInfo, TimeSource};
+use crate::game::format_duration;
 use crate::lines::read_line;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
@@ -33,19 +36,39 @@ use crate::rules::{
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 /// An engine may take this many times its budget before it loses on time.
 pub const SLOWNESS_ALLOWED: u32 = 3;
-/// How long an engine has to say `hello` (OpenTafl's own limit).
-const HELLO_TIME: Duration = Duration::from_secs(5);
-/// How long an engine has to exit after `goodbye` before it is killed.
+/// How long an engine has to say `hello` by default (OpenTafl's own limit).
+pub const HELLO_WAIT: Duration = Duration::from_secs(5);
+/// How long an engine has to exit after `goodbye` before it is killed (on the system's
+/// clock: this gives a real process the time to end, and decides nothing).
 const GOODBYE_TIME: Duration = Duration::from_millis(500);
 /// Lines of an engine's output kept until they are read, at most.
 const LINES_KEPT: usize = 16;
 /// How often a wait for the engine looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(20);
 
+/// How an engine in another program is given its time.
+#[derive(Clone, Debug)]
+pub struct ExternalOptions {
+    /// How long it has to say `hello` once started ([`HELLO_WAIT`] by default).
+    pub hello_wait: Duration,
+    /// Where its deadlines (the `hello`, each move) read the time ([`RealTime`] by default).
+    pub time: Arc<dyn TimeSource>,
+}
+
+impl Default for ExternalOptions {
+    fn default() -> ExternalOptions {
+        ExternalOptions {
+            hello_wait: HELLO_WAIT,
+            time: Arc::new(RealTime),
+        }
+    }
+}
+
 /// An OTEP engine run as a subprocess, started at its first move.
 pub struct ExternalAi {
     /// The command line, as given (`./engine --flag`).
     command: String,
+    options: ExternalOptions,
     process: Option<Process>,
     /// The game the engine knows: its rules, and its positions up to the last the engine saw.
     game: Option<(Rules, Vec<Position>)>,
@@ -81,11 +104,12 @@ enum Wait {
 }
 
 impl ExternalAi {
-    /// The engine that `command` starts: a program and its arguments, separated by spaces.
-    /// Nothing runs until its first move.
-    pub fn new(command: &str) -> ExternalAi {
+    /// The engine that `command` starts: a program and its arguments, separated by spaces,
+    /// given its time as `options` say. Nothing runs until its first move.
+    pub fn new(command: &str, options: ExternalOptions) -> ExternalAi {
         ExternalAi {
             command: command.trim().to_owned(),
+            options,
             process: None,
             game: None,
             failure: None,
@@ -131,14 +155,18 @@ impl ExternalAi {
             stdin,
             lines,
         };
-        let deadline = Instant::now() + HELLO_TIME;
+        let time = &*self.options.time;
+        let deadline = time.now() + self.options.hello_wait;
         loop {
-            match process.wait_line(deadline, stop) {
+            match process.wait_line(deadline, stop, time) {
                 Wait::Line(line) if line.trim() == "hello" => break,
                 Wait::Line(_) => {}
                 Wait::TimedOut => {
                     process.end();
-                    let why = format!("no hello within {} s", HELLO_TIME.as_secs());
+                    let why = format!(
+                        "no hello within {}",
+                        format_duration(self.options.hello_wait)
+                    );
                     return Err(Failure::Crashed(why).into());
                 }
                 Wait::Stopped => {
@@ -198,10 +226,11 @@ impl ExternalAi {
         let side = state.position().side_to_move();
         process.send(&format!("play {}", side.name()))?;
         process.send(&clock_line(budget))?;
-        let asked = Instant::now();
+        let time = &*self.options.time;
+        let asked = time.now();
         let deadline = asked + budget * SLOWNESS_ALLOWED;
         let mv = loop {
-            match process.wait_line(deadline, stop) {
+            match process.wait_line(deadline, stop, time) {
                 Wait::Line(line) => {
                     let words: Vec<&str> = line.split_whitespace().collect();
                     match words.as_slice() {
@@ -214,7 +243,7 @@ impl ExternalAi {
                     }
                 }
                 Wait::TimedOut => {
-                    let taken = asked.elapsed();
+                    let taken = time.now().saturating_duration_since(asked);
                     return Err(Failure::Time { budget, taken }.into());
                 }
                 Wait::Stopped => return Err(Halt::Stopped),
@@ -316,13 +345,14 @@ impl Process {
             .map_err(|e| Failure::Crashed(format!("its input is closed: {e}")))
     }
 
-    /// The next line of output before `deadline`, looking at `stop` as it waits.
-    fn wait_line(&self, deadline: Instant, stop: &AtomicBool) -> Wait {
+    /// The next line of output before `time` says `deadline` has come, looking at `stop`
+    /// as it waits.
+    fn wait_line(&self, deadline: Instant, stop: &AtomicBool, time: &dyn TimeSource) -> Wait {
         loop {
             if stop.load(Ordering::Relaxed) {
                 return Wait::Stopped;
             }
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.saturating_duration_since(time.now());
             if left.is_zero() {
                 return Wait::TimedOut;
             }
@@ -407,4 +437,123 @@ fn clock_line(budget: Duration) -> String {
     let ms = budget.as_millis();
     let seconds = budget.as_secs() + u64::from(budget.subsec_nanos() > 0);
     format!("clock {ms}* {ms}* {seconds} 1 1")
+}
+
+#[cfg(test)]
+#[cfg(unix)]
+mod tests {
+    use super::*;
+    use crate::ai::ManualTime;
+    use crate::rules::Preset;
+
+    fn ms(ms: u64) -> Duration {
+        Duration::from_millis(ms)
+    }
+
+    /// An engine given its time by `time`, waiting `hello_wait` for its `hello`.
+    fn engine(command: &str, hello_wait: Duration, time: &Arc<ManualTime>) -> ExternalAi {
+        let time: Arc<dyn TimeSource> = time.clone();
+        ExternalAi::new(command, ExternalOptions { hello_wait, time })
+    }
+
+    /// A running process that reads what it is told and answers nothing; its output is the
+    /// lines the test sends to the returned sender instead.
+    fn silent_process() -> (Process, mpsc::SyncSender<String>) {
+        let mut child = Command::new("sh")
+            .args(["-c", "cat >/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let (output, lines) = mpsc::sync_channel(LINES_KEPT);
+        (
+            Process {
+                child,
+                stdin,
+                lines,
+            },
+            output,
+        )
+    }
+
+    /// The failure of a wait that did not end in a move.
+    fn failure(halt: Halt) -> Failure {
+        match halt {
+            Halt::Failed(failure) => failure,
+            Halt::Stopped => panic!("stopped"),
+        }
+    }
+
+    #[test]
+    fn a_move_is_lost_on_time_when_the_time_source_passes_three_budgets() {
+        let time = Arc::new(ManualTime::new());
+        let mut ai = engine("unused", HELLO_WAIT, &time);
+        let (mut process, _output) = silent_process();
+        let state = GameState::start(Preset::OpenTafl.rules());
+        // Asked at 0; at 2.999 s it waits on (a second's budget, three allowed); at 3 s it
+        // gives up, and says how long it had waited when it did: 3.2 s.
+        time.readings(&[ms(0), ms(2_999), ms(3_000), ms(3_200)]);
+        let stop = AtomicBool::new(false);
+        let halt = ai
+            .ask(&mut process, &state, ms(1_000), &stop)
+            .err()
+            .unwrap();
+        assert_eq!(
+            failure(halt),
+            Failure::Time {
+                budget: ms(1_000),
+                taken: ms(3_200)
+            }
+        );
+        kill(&mut process.child);
+    }
+
+    #[test]
+    fn a_move_that_comes_before_the_deadline_is_played_however_late_it_really_is() {
+        let time = Arc::new(ManualTime::new());
+        let mut ai = engine("unused", HELLO_WAIT, &time);
+        let (mut process, output) = silent_process();
+        let state = GameState::start(Preset::OpenTafl.rules());
+        time.readings(&[ms(0), ms(2_999)]);
+        let late = thread::spawn(move || {
+            // Real time passes; the time source stands at 2.999 s.
+            thread::sleep(ms(50));
+            output.send("move d1-c1".to_owned()).unwrap();
+            output
+        });
+        let stop = AtomicBool::new(false);
+        let mv = ai.ask(&mut process, &state, ms(1_000), &stop).ok();
+        assert_eq!(mv, Some("d1-c1".parse().unwrap()));
+        drop(late.join());
+        kill(&mut process.child);
+    }
+
+    #[test]
+    fn the_hello_wait_is_the_one_given() {
+        let time = Arc::new(ManualTime::new());
+        // A minute to say hello: at 59.999 s it waits on, at a minute it gives up.
+        let mut ai = engine("sleep 600", Duration::from_secs(60), &time);
+        time.readings(&[ms(0), ms(59_999), ms(60_000)]);
+        let halt = ai.start(&AtomicBool::new(false)).err().unwrap();
+        assert_eq!(
+            failure(halt),
+            Failure::Crashed("no hello within 1m".to_owned())
+        );
+        assert!(ai.process.is_none());
+    }
+
+    #[test]
+    fn the_default_hello_wait_is_opentafls_five_seconds() {
+        let options = ExternalOptions::default();
+        assert_eq!(options.hello_wait, Duration::from_secs(5));
+        let time = Arc::new(ManualTime::new());
+        let mut ai = engine("sleep 600", options.hello_wait, &time);
+        time.readings(&[ms(0), ms(4_999), ms(5_000)]);
+        let halt = ai.start(&AtomicBool::new(false)).err().unwrap();
+        assert_eq!(
+            failure(halt),
+            Failure::Crashed("no hello within 5s".to_owned())
+        );
+    }
 }

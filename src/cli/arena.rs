@@ -18,7 +18,8 @@ use serde::Serialize;
 
 use super::{CliError, RulesArgs};
 use crate::ai::{
-    EngineSpec, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference, play_match,
+    EngineSpec, ExternalOptions, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference,
+    play_match,
 };
 use crate::game::{check_start, parse_duration, storage};
 use crate::quote::{MESSAGE_CHARS, escaped};
@@ -140,6 +141,7 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<ExitCode, Cli
         time: args.time,
         max_plies: args.max_plies as usize,
         opening_plies: args.opening_plies as usize,
+        external: ExternalOptions::default(),
     };
     let unplayable = |e| CliError::new(format!("--rules {}: {e}", args.rules.rules));
     config.check().map_err(unplayable)?;

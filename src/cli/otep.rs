@@ -3,11 +3,13 @@
 use std::fs::OpenOptions;
 use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
 use super::CliError;
+use crate::ai::RealTime;
 use crate::game::{Level, parse_duration};
 use crate::otep::{Options, serve};
 
@@ -43,6 +45,7 @@ pub(super) fn run(args: &OtepArgs, _out: &mut dyn Write) -> Result<(), CliError>
         level: args.level,
         default_time: args.time,
         seed: args.seed,
+        time: Arc::new(RealTime),
     };
     serve(BufReader::new(io::stdin()), io::stdout(), log, options)?;
     Ok(())

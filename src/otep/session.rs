@@ -15,7 +15,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::clock::Clock;
-use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, Pacer, SearchAi, SearchInfo};
+use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, Pacer, SearchAi, SearchInfo, TimeSource};
 use crate::game::{Level, MoveBudget};
 use crate::lines::{MAX_LINE_BYTES, read_line};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -28,7 +28,7 @@ use crate::rules::{
 const LINES_AHEAD: usize = 16;
 
 /// How the engine plays.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// The search level (`max` by default: the clock decides how long it thinks).
     pub level: Level,
@@ -36,6 +36,9 @@ pub struct Options {
     pub default_time: Duration,
     /// Seed of the engine's randomness.
     pub seed: u64,
+    /// Where the time a move may take is measured ([`RealTime`](crate::ai::RealTime) but in
+    /// tests).
+    pub time: Arc<dyn TimeSource>,
 }
 
 enum Event {
@@ -173,19 +176,13 @@ impl<W: Write> Session<W> {
 
     fn run(&mut self, rx: &Receiver<Event>) -> io::Result<()> {
         while !self.quit {
-            let deadline = self.search.as_ref().and_then(|s| s.deadline);
-            let event = match deadline {
-                Some(deadline) => {
-                    let wait = deadline.saturating_duration_since(Instant::now());
-                    match rx.recv_timeout(wait) {
-                        Ok(event) => event,
-                        Err(RecvTimeoutError::Timeout) => {
-                            self.out_of_time();
-                            continue;
-                        }
-                        Err(RecvTimeoutError::Disconnected) => break,
-                    }
-                }
+            let event = match self.time_left() {
+                Some(wait) => match rx.recv_timeout(wait) {
+                    Ok(event) => event,
+                    // The time source says whether the move's time is up.
+                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Disconnected) => break,
+                },
                 None => match rx.recv() {
                     Ok(event) => event,
                     Err(_) => break,
@@ -206,16 +203,34 @@ impl<W: Write> Session<W> {
                     )?;
                 }
                 Event::Closed => break,
-                Event::Progress(id, info) => {
-                    if let Some(running) = self.search.as_mut().filter(|s| s.id == id) {
-                        let enough = running.pacer.as_mut().is_some_and(|p| p.enough(&info));
-                        self.send(&status_line(&info))?;
-                        if enough {
-                            self.out_of_time();
-                        }
-                    }
-                }
+                Event::Progress(id, info) => self.progress(id, &info)?,
                 Event::Done(id, answer) => self.finish_search(id, answer)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// How long the running search may go on before its move's time is up; `None` when
+    /// nothing stops it but itself. Once the time source says the time is up, the search is
+    /// stopped (it then answers with its best move), and it is `None` too.
+    fn time_left(&mut self) -> Option<Duration> {
+        let deadline = self.search.as_ref()?.deadline?;
+        let left = deadline.saturating_duration_since(self.options.time.now());
+        if left.is_zero() {
+            self.out_of_time();
+            return None;
+        }
+        Some(left)
+    }
+
+    /// Search `id` reports `info`: it goes to OpenTafl as a status line, and to the pacer,
+    /// which may say the search has thought enough.
+    fn progress(&mut self, id: u64, info: &SearchInfo) -> io::Result<()> {
+        if let Some(running) = self.search.as_mut().filter(|s| s.id == id) {
+            let enough = running.pacer.as_mut().is_some_and(|p| p.enough(info));
+            self.send(&status_line(info))?;
+            if enough {
+                self.out_of_time();
             }
         }
         Ok(())
@@ -419,7 +434,7 @@ impl<W: Write> Session<W> {
             job,
             stop,
             handle,
-            started: Instant::now(),
+            started: self.options.time.now(),
             deadline: None,
             pacer: None,
         });
@@ -559,6 +574,126 @@ mod tests {
     use std::sync::atomic::AtomicUsize;
 
     use super::*;
+    use crate::ai::ManualTime;
+    use crate::ai::Score;
+
+    fn ms(ms: u64) -> Duration {
+        Duration::from_millis(ms)
+    }
+
+    /// A session at level `max` writing into a buffer, its time given by `time`; and the
+    /// channel of its searches' reports, which the test hands to it.
+    fn session(time: &Arc<ManualTime>) -> (Session<Vec<u8>>, Receiver<Event>) {
+        let (tx, reports) = mpsc::channel();
+        let (credit, _) = mpsc::sync_channel(LINES_AHEAD);
+        let time: Arc<dyn TimeSource> = time.clone();
+        let options = Options {
+            level: Level::Max,
+            default_time: ms(2_000),
+            seed: 1,
+            time,
+        };
+        (Session::new(Vec::new(), None, options, tx, credit), reports)
+    }
+
+    /// The running search's deadline, whether it has a pacer, and whether it was stopped.
+    fn running(session: &Session<Vec<u8>>) -> (Option<Instant>, bool, bool) {
+        let running = session.search.as_ref().expect("a search");
+        (
+            running.deadline,
+            running.pacer.is_some(),
+            running.stop.load(Ordering::Relaxed),
+        )
+    }
+
+    /// A report of a completed depth with `best` first, `elapsed_ms` into the search.
+    fn report(depth: u32, best: &str, elapsed_ms: u64) -> SearchInfo {
+        SearchInfo {
+            depth,
+            score: Score::Eval(0),
+            nodes: 0,
+            nps: 0,
+            elapsed: ms(elapsed_ms),
+            pv: vec![best.parse().unwrap()],
+            partial: false,
+        }
+    }
+
+    /// Hands the search's reports to the session until it answers; the session's last line.
+    fn answer(mut session: Session<Vec<u8>>, reports: &Receiver<Event>) -> String {
+        // A hang guard only: a stopped search answers at once.
+        while let Ok(event) = reports.recv_timeout(Duration::from_secs(60)) {
+            if let Event::Done(id, answer) = event {
+                session.finish_search(id, answer).unwrap();
+                break;
+            }
+        }
+        let out = String::from_utf8(std::mem::take(&mut session.out)).unwrap();
+        out.lines().last().unwrap_or_default().to_owned()
+    }
+
+    #[test]
+    fn an_overtime_period_is_used_whole_and_the_move_played_when_the_time_source_says() {
+        let time = Arc::new(ManualTime::new());
+        let (mut session, reports) = session(&time);
+        session.handle("clock 1000* 1000* 1 1 1").unwrap();
+        session.handle("play attackers").unwrap();
+        // A 1 s period: what the move leaves is lost, so it thinks until an eighth is left,
+        // with no pacer to play sooner.
+        assert_eq!(running(&session), (Some(time.at(ms(875))), false, false));
+        for (depth, elapsed) in [(1, 100), (2, 200), (3, 300), (4, 400), (5, 800)] {
+            session
+                .progress(0, &report(depth, "d2-c2", elapsed))
+                .unwrap();
+        }
+        time.advance(ms(874));
+        assert_eq!(session.time_left(), Some(ms(1)));
+        assert!(!running(&session).2, "not stopped before the deadline");
+        time.advance(ms(1));
+        assert_eq!(session.time_left(), None);
+        assert!(running(&session).2, "stopped at the deadline");
+        assert!(answer(session, &reports).starts_with("move "));
+    }
+
+    #[test]
+    fn on_main_time_a_settled_search_plays_before_its_deadline() {
+        let time = Arc::new(ManualTime::new());
+        let (mut session, reports) = session(&time);
+        session.handle("clock 60000 60000 0 0 0").unwrap();
+        session.handle("play attackers").unwrap();
+        // A minute: it aims at 2 s and may take 6 s (less the margin, 150 ms).
+        assert_eq!(running(&session), (Some(time.at(ms(5_850))), true, false));
+        // The same best move depth after depth: past 3/8 of the target once settled for
+        // four depths, it has thought enough, long before the deadline.
+        for (depth, elapsed) in [(1, 100), (2, 200), (3, 300), (4, 900)] {
+            session
+                .progress(0, &report(depth, "d2-c2", elapsed))
+                .unwrap();
+            assert!(!running(&session).2, "depth {depth}: thinks on");
+        }
+        session.progress(0, &report(5, "d2-c2", 1_000)).unwrap();
+        assert_eq!(running(&session), (None, true, true));
+        assert!(session.time_left().is_none());
+        assert!(answer(session, &reports).starts_with("move "));
+    }
+
+    #[test]
+    fn the_move_time_counts_from_when_thinking_began() {
+        let time = Arc::new(ManualTime::new());
+        let (mut session, reports) = session(&time);
+        // Without a clock, the default time.
+        session.handle("play attackers").unwrap();
+        assert_eq!(running(&session).0, Some(time.at(ms(2_000))));
+        // A clock that comes after `play` (as the protocol's specification has it) sets the
+        // time from when thinking began, not from when it came.
+        time.advance(ms(500));
+        session.handle("clock 1000* 1000* 1 1 1").unwrap();
+        assert_eq!(running(&session).0, Some(time.at(ms(875))));
+        assert_eq!(session.time_left(), Some(ms(375)));
+        time.advance(ms(375));
+        assert_eq!(session.time_left(), None);
+        assert!(answer(session, &reports).starts_with("move "));
+    }
 
     /// Endless `play attackers` lines, handed out one line per read, counting the reads.
     struct Requests(Arc<AtomicUsize>);
@@ -596,6 +731,7 @@ mod tests {
             level: Level::Easy,
             default_time: Duration::from_millis(10),
             seed: 1,
+            time: Arc::new(crate::ai::RealTime),
         };
         let session = thread::spawn(move || serve(input, Stuck(stuck), None, options));
         // The session is stuck writing its hello: the reader, left to itself meanwhile,
