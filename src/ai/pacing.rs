@@ -16,7 +16,9 @@ const NEXT_DEPTH_SHARE: f64 = 0.5;
 /// trouble seen late: the search gets more time.
 const FALL: i32 = 40;
 
-/// Follows the completed depths of one search and says when to stop it.
+/// Follows the completed depths of one search and says when to stop it. It reads no clock:
+/// its time is the `elapsed` of the reports it is given, so a test decides it by the reports
+/// it writes.
 #[derive(Clone, Debug)]
 pub struct Pacer {
     target: Duration,
