@@ -18,6 +18,7 @@ mod graph;
 mod help;
 pub mod input;
 mod layout;
+mod overlay;
 mod panels;
 mod position_field;
 mod review;

@@ -22,18 +22,19 @@ use self::files::Waiting;
 use self::warnings::Warnings;
 use super::ascii;
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt, SavesList};
+use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
 use super::input::{Action, Direction, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
+use super::overlay::{Handled, Overlay, Request};
 use super::panels::{self, PanelData};
 use super::review::Review;
 use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
-use super::storage::GameId;
+use super::storage::{GameId, SaveRef};
 use super::text::{Status, Tone, title};
 use super::theme::Look;
 use crate::ai::Budget;
@@ -94,18 +95,6 @@ impl Default for Config {
             settings_warning: None,
         }
     }
-}
-
-/// What is shown over the game.
-#[derive(Debug)]
-enum Overlay {
-    /// The keys.
-    Help(Help),
-    Rules(RulesScreen),
-    Question(Question),
-    Save(SavePrompt),
-    Load(SavesList),
-    Budget(BudgetChoice),
 }
 
 /// The full-screen page.
@@ -277,14 +266,9 @@ impl App {
     /// How keys are read now.
     pub fn mode(&self) -> Mode {
         match (&self.overlay, &self.screen) {
-            (Some(Overlay::Question(_)), _) => Mode::Question,
-            (Some(Overlay::Save(_)), _) => Mode::Text,
+            (Some(overlay), _) => overlay.mode(),
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
-            (
-                Some(Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_) | Overlay::Budget(_)),
-                _,
-            )
-            | (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) if self.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
@@ -315,7 +299,11 @@ impl App {
             _ => {}
         }
         if let Some(overlay) = self.overlay.take() {
-            self.overlay = self.update_overlay(overlay, action);
+            match overlay.update(action, self.size) {
+                Handled::Stay(overlay) => self.overlay = Some(overlay),
+                Handled::Close => {}
+                Handled::Ask(request) => self.on_request(request),
+            }
             return;
         }
         match &mut self.screen {
@@ -332,100 +320,20 @@ impl App {
         }
     }
 
-    fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
-        match overlay {
-            Overlay::Help(mut help) => match action {
-                Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
-                other => {
-                    help.scroll(other, self.size);
-                    Some(Overlay::Help(help))
-                }
-            },
-            Overlay::Rules(mut rules) => match action {
-                Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
-                Action::Help => Some(Overlay::Help(self.help())),
-                other => {
-                    rules.scroll(other);
-                    Some(Overlay::Rules(rules))
-                }
-            },
-            // An answer may open another overlay.
-            Overlay::Question(q) => match action {
-                Action::Yes => {
-                    self.answer_yes(q);
-                    self.overlay.take()
-                }
-                Action::No | Action::Cancel => {
-                    self.answer_no(q);
-                    self.overlay.take()
-                }
-                Action::Save => match q {
-                    Question::Leave { to, .. } => {
-                        self.ask_save(Some(to));
-                        self.overlay.take()
-                    }
-                    q => Some(Overlay::Question(q)),
-                },
-                _ => Some(Overlay::Question(q)),
-            },
-            Overlay::Save(mut prompt) => match action {
-                Action::Type(c) => {
-                    prompt.push(c);
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Backspace => {
-                    prompt.pop();
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Move(Direction::Up | Direction::Down) => {
-                    prompt.switch_field();
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Confirm => {
-                    self.confirm_save(&prompt);
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Cancel => None,
-                _ => Some(Overlay::Save(prompt)),
-            },
-            Overlay::Load(mut list) => match action {
-                Action::Move(dir) => {
-                    list.move_selection(dir);
-                    Some(Overlay::Load(list))
-                }
-                Action::Click { row, .. } if list.click(self.size, row) => {
-                    self.load_selected(&list);
-                    None
-                }
-                Action::Confirm => {
-                    self.load_selected(&list);
-                    None
-                }
-                Action::Cancel | Action::Load => None,
-                _ => Some(Overlay::Load(list)),
-            },
-            Overlay::Budget(mut choice) => match action {
-                Action::Move(dir) => {
-                    choice.move_selection(dir);
-                    Some(Overlay::Budget(choice))
-                }
-                Action::Click { row, .. } if choice.click(self.size, row) => {
-                    self.start_analysis_chosen(&choice);
-                    None
-                }
-                Action::Confirm => {
-                    self.start_analysis_chosen(&choice);
-                    None
-                }
-                Action::Cancel => None,
-                _ => Some(Overlay::Budget(choice)),
-            },
-        }
-    }
-
-    fn start_analysis_chosen(&mut self, choice: &BudgetChoice) {
-        if let Some(budget) = choice.selected() {
-            self.start_analysis(budget);
+    /// Carries out what an overlay asked as it closed.
+    fn on_request(&mut self, request: Request) {
+        match request {
+            Request::Help => self.overlay = Some(Overlay::Help(self.help())),
+            Request::Answer(question, true) => self.answer_yes(question),
+            Request::Answer(question, false) => self.answer_no(question),
+            Request::SaveThenLeave(to) => self.ask_save(Some(to)),
+            Request::Save(prompt) => {
+                // The prompt stays on screen while the game is written.
+                self.confirm_save(&prompt);
+                self.overlay = Some(Overlay::Save(prompt));
+            }
+            Request::Open(save) => self.open(save),
+            Request::Analyse(budget) => self.start_analysis(budget),
         }
     }
 
@@ -500,7 +408,7 @@ impl App {
     /// if its position cannot start a game (the form says why), moves the focus there instead.
     fn start_chosen(&mut self, form: &mut SetupForm, choice: SetupChoice) {
         if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
-            self.open(&entry);
+            self.open(SaveRef::from(&entry));
             return;
         }
         let (rules, attackers, defenders) = form.choice();
@@ -991,14 +899,8 @@ impl App {
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(*review, layout, frame),
         }
-        match &self.overlay {
-            None => {}
-            Some(Overlay::Help(help)) => frame.render_widget(help.view(&self.look), area),
-            Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Load(list)) => list.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Budget(choice)) => choice.render(&self.look, area, frame.buffer_mut()),
+        if let Some(overlay) = &self.overlay {
+            frame.render_widget(overlay.view(&self.look), area);
         }
     }
 

@@ -8,6 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
+use super::dialogs::Dialog;
 use super::input::{Action, Direction};
 use super::layout::wide_size;
 use super::position_field::PositionField;
@@ -767,13 +768,16 @@ impl RulesScreen {
         flush(&mut block, &mut out);
         out
     }
+}
 
+impl Widget for Dialog<'_, RulesScreen> {
     /// Draws the rules over the whole `area`.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Dialog { of, look } = self;
         Clear.render(area, buf);
         let block = look
             .block()
-            .title(Line::from(format!(" Rules: {} ", self.title)).style(look.theme.heading))
+            .title(Line::from(format!(" Rules: {} ", of.title)).style(look.theme.heading))
             .title_bottom(Line::from(" ↑↓ PgUp PgDn scroll · Esc close ").style(look.theme.label));
         let inner = block.inner(area);
         block.render(area, buf);
@@ -782,9 +786,9 @@ impl RulesScreen {
             width: inner.width.saturating_sub(2),
             ..inner
         };
-        let lines = self.lines(usize::from(text.width));
+        let lines = of.lines(usize::from(text.width));
         let visible = usize::from(text.height);
-        let top = self.scroll.min(lines.len().saturating_sub(visible));
+        let top = of.scroll.min(lines.len().saturating_sub(visible));
         let shown: Vec<Line> = lines
             .into_iter()
             .skip(top)

@@ -209,16 +209,10 @@ impl App {
         });
     }
 
-    pub(super) fn load_selected(&mut self, list: &SavesList) {
-        if let Some(entry) = list.selected() {
-            self.open(entry);
-        }
-    }
-
     /// Plays the game of a listed save, once the storage thread has loaded it: a named save
     /// as its file holds it, an autosave as a game continued.
-    pub(super) fn open(&mut self, entry: &SaveEntry) {
-        self.ask_storage(Job::Open(SaveRef::from(entry)));
+    pub(super) fn open(&mut self, save: SaveRef) {
+        self.ask_storage(Job::Open(save));
     }
 
     /// Looks for the game the new-game screen offers to continue: the latest unfinished one
