@@ -31,12 +31,12 @@ use super::layout::{GameLayout, minimum_size};
 use super::overlay::{Handled, Overlay, Request};
 use super::panels::{self, PanelData};
 use super::review::Review;
-use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
+use super::screens::{self, RulesScreen, SetupChoice, SetupForm, SetupHandled};
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
 use super::storage::{GameId, SaveRef};
 use super::text::{Status, Tone, title};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::Budget;
 use crate::game::storage::SaveEntry;
 use crate::game::{Player, TimeControl};
@@ -307,14 +307,8 @@ impl App {
             return;
         }
         match &mut self.screen {
-            Screen::Setup(form) => {
-                let form = form.clone();
-                self.update_setup(form, action);
-            }
-            Screen::Review(review) => {
-                let review = *review;
-                self.update_review(review, action);
-            }
+            Screen::Setup(_) => self.update_setup(action),
+            Screen::Review(_) => self.update_review(action),
             Screen::Game if self.typing.is_some() => self.update_typing(action),
             Screen::Game => self.update_game(action),
         }
@@ -368,63 +362,47 @@ impl App {
         }
     }
 
-    fn update_setup(&mut self, mut form: SetupForm, action: Action) {
-        match action {
-            // Enter starts from any field: the form shows every choice at once.
-            Action::Confirm => {
-                let choice = form.chosen();
-                self.start_chosen(&mut form, choice);
+    fn update_setup(&mut self, action: Action) {
+        let Screen::Setup(form) = &mut self.screen else {
+            return;
+        };
+        match form.update(action, self.size) {
+            SetupHandled::Stay => {}
+            SetupHandled::Choose(choice) => self.start_chosen(choice),
+            // Back to the game in play, or out if there is none to go back to.
+            SetupHandled::Back if self.played => self.screen = Screen::Game,
+            SetupHandled::Back => self.quit = true,
+            SetupHandled::Rules(rules) => {
+                self.overlay = Some(Overlay::Rules(RulesScreen::new(&rules)));
             }
-            Action::Click { column, row } => {
-                if let Some(choice) = form.click(self.size, column, row) {
-                    self.start_chosen(&mut form, choice);
-                }
-            }
-            Action::Type(c) => form.type_char(c),
-            Action::Backspace => form.backspace(),
-            Action::Move(dir) => form.move_focus(dir),
-            Action::Cancel => {
-                // Back to the game in play, or out if there is none to go back to.
-                if self.played {
-                    self.screen = Screen::Game;
-                } else {
-                    self.quit = true;
-                }
-                return;
-            }
-            Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
-            }
-            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
-            Action::Load => self.ask_load(),
-            _ => {}
-        }
-        if matches!(self.screen, Screen::Setup(_)) {
-            self.screen = Screen::Setup(form);
+            SetupHandled::Help => self.overlay = Some(Overlay::Help(self.help())),
+            SetupHandled::Load => self.ask_load(),
         }
     }
 
     /// Continues the game the new-game form offers, or starts a new game with its choices;
     /// if its position cannot start a game (the form says why), moves the focus there instead.
-    fn start_chosen(&mut self, form: &mut SetupForm, choice: SetupChoice) {
+    fn start_chosen(&mut self, choice: SetupChoice) {
+        let Screen::Setup(form) = &mut self.screen else {
+            return;
+        };
         if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
             self.open(SaveRef::from(&entry));
             return;
         }
         let (rules, attackers, defenders) = form.choice();
         let clock = form.clock();
-        match form.start() {
-            Ok(start) => {
-                // Custom rules are not a choice to remember: the preset stays as it was.
-                self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
-                self.settings.attackers = attackers;
-                self.settings.defenders = defenders;
-                self.settings.clock = clock;
-                self.remember();
-                self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
-            }
-            Err(_) => form.focus_position(),
-        }
+        let Ok(start) = form.start() else {
+            form.focus_position();
+            return;
+        };
+        // Custom rules are not a choice to remember: the preset stays as it was.
+        self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
+        self.settings.attackers = attackers;
+        self.settings.defenders = defenders;
+        self.settings.clock = clock;
+        self.remember();
+        self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
     }
 
     /// Shows the new-game `form`, offering to continue the latest unfinished game other than
@@ -877,7 +855,13 @@ impl App {
         };
         match &self.screen {
             Screen::Setup(form) => {
-                screens::render_setup(form, &self.look, area, frame.buffer_mut());
+                frame.render_widget(
+                    Themed {
+                        of: form,
+                        look: &self.look,
+                    },
+                    area,
+                );
                 // A message (a settings file not used, a save that would not load) on the
                 // last row.
                 if let Some(status) = &self.status {

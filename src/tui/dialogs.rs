@@ -11,18 +11,10 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
 use super::text::{centered, highlight, printable, truncate, wrap};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
-
-/// A dialog drawn in a look: each pop-up's ratatui widget (`Dialog { of: &question, look }`).
-pub struct Dialog<'a, T> {
-    /// What is drawn.
-    pub of: &'a T,
-    /// In what colours and glyphs.
-    pub look: &'a Look,
-}
 
 /// The area inside a pop-up drawn in `rect`.
 fn popup_inner(rect: Rect) -> Rect {
@@ -137,10 +129,10 @@ impl Question {
     }
 }
 
-impl Widget for Dialog<'_, Question> {
+impl Widget for Themed<'_, Question> {
     /// Draws the question in a pop-up.
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Dialog { of, look } = self;
+        let Themed { of, look } = self;
         let text = of.text();
         let width = u16::try_from(text.len() + 4)
             .unwrap_or(u16::MAX)
@@ -283,10 +275,10 @@ impl SavePrompt {
     }
 }
 
-impl Widget for Dialog<'_, SavePrompt> {
+impl Widget for Themed<'_, SavePrompt> {
     /// Draws the prompt: the folder, the name, and what is wrong with them if anything.
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Dialog { of, look } = self;
+        let Themed { of, look } = self;
         let width = area.width.clamp(30, 72);
         let rect = centered(area, width, 9);
         let inner = popup("Save game", look, rect, buf);
@@ -448,10 +440,10 @@ impl SavesList {
     }
 }
 
-impl Widget for Dialog<'_, SavesList> {
+impl Widget for Themed<'_, SavesList> {
     /// Draws the list.
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Dialog { of, look } = self;
+        let Themed { of, look } = self;
         let rect = SavesList::rect(area);
         let title = format!("Load a game from {}", of.dir.display());
         let inner = popup(&title, look, rect, buf);
@@ -540,10 +532,10 @@ impl BudgetChoice {
     }
 }
 
-impl Widget for Dialog<'_, BudgetChoice> {
+impl Widget for Themed<'_, BudgetChoice> {
     /// Draws the choice: each budget's time per position and for the whole game.
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Dialog { of, look } = self;
+        let Themed { of, look } = self;
         let rect = of.rect(area);
         let inner = popup("Analyse the game", look, rect, buf);
         let mut lines = vec![
@@ -596,7 +588,7 @@ mod tests {
         let area = Rect::new(0, 0, 80, 24);
         let look = Look::default();
         let mut buf = Buffer::empty(area);
-        Dialog {
+        Themed {
             of: &choice,
             look: &look,
         }
@@ -618,7 +610,7 @@ mod tests {
         assert_eq!(choice.selected(), Some(Budget::Deep));
         let custom = BudgetChoice::new(vec![Budget::Limits(Limits::depth(3))], 25);
         let mut buf = Buffer::empty(area);
-        Dialog {
+        Themed {
             of: &custom,
             look: &look,
         }

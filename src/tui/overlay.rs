@@ -6,12 +6,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::dialogs::{BudgetChoice, Dialog, Leaving, Question, SavePrompt, SavesList};
+use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt, SavesList};
 use super::help::Help;
 use super::input::{Action, Direction, Mode};
 use super::screens::RulesScreen;
 use super::storage::SaveRef;
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::Budget;
 
 /// A dialog shown over the screen.
@@ -167,11 +167,11 @@ impl Widget for OverlayView<'_> {
         let look = self.look;
         match self.overlay {
             Overlay::Help(help) => help.view(look).render(area, buf),
-            Overlay::Rules(of) => Dialog { of, look }.render(area, buf),
-            Overlay::Question(of) => Dialog { of, look }.render(area, buf),
-            Overlay::Save(of) => Dialog { of, look }.render(area, buf),
-            Overlay::Load(of) => Dialog { of, look }.render(area, buf),
-            Overlay::Budget(of) => Dialog { of, look }.render(area, buf),
+            Overlay::Rules(of) => Themed { of, look }.render(area, buf),
+            Overlay::Question(of) => Themed { of, look }.render(area, buf),
+            Overlay::Save(of) => Themed { of, look }.render(area, buf),
+            Overlay::Load(of) => Themed { of, look }.render(area, buf),
+            Overlay::Budget(of) => Themed { of, look }.render(area, buf),
         }
     }
 }

@@ -64,6 +64,21 @@ impl Step {
     }
 }
 
+/// What the review's update comes to.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum ReviewHandled {
+    /// Nothing for the review.
+    Stay,
+    /// It stepped through the game (a key, a click on a move).
+    Stepped,
+    /// Back to the game (Esc, `v`).
+    Leave,
+    /// Play on from this ply (Enter).
+    PlayFrom(usize),
+    /// A key the game takes in review too (help, rules, save, analyse, the panel, quit).
+    Game(Action),
+}
+
 /// The review of a game of `plies` moves: the ply shown (0 is the start position, `plies`
 /// the position after the last move).
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -86,6 +101,37 @@ impl Review {
     /// The number of moves of the game reviewed.
     pub const fn plies(self) -> usize {
         self.plies
+    }
+
+    /// Takes `action`, with the panel laid out as `layout` (if it is on screen, for clicks
+    /// on its moves): steps through the game, or says what the app is to do.
+    pub fn update(&mut self, action: Action, layout: Option<ReviewLayout>) -> ReviewHandled {
+        match action {
+            Action::Review | Action::Cancel => ReviewHandled::Leave,
+            Action::Confirm => ReviewHandled::PlayFrom(self.ply),
+            Action::Click { column, row } => {
+                match layout.and_then(|l| l.ply_at(*self, column, row)) {
+                    Some(ply) => {
+                        self.go(Step::To(ply));
+                        ReviewHandled::Stepped
+                    }
+                    None => ReviewHandled::Stay,
+                }
+            }
+            Action::Quit
+            | Action::Help
+            | Action::Rules
+            | Action::Save
+            | Action::Analyse
+            | Action::TogglePanel => ReviewHandled::Game(action),
+            other => match Step::for_action(other) {
+                Some(step) => {
+                    self.go(step);
+                    ReviewHandled::Stepped
+                }
+                None => ReviewHandled::Stay,
+            },
+        }
     }
 
     /// Goes where `step` says, never past the start or the end.
@@ -416,6 +462,40 @@ fn best_lines(analysis: &PlyAnalysis, look: &Look, width: usize) -> Vec<Line<'st
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_review_steps_itself_and_says_what_else_is_asked() {
+        use crate::tui::input::{Action, Direction};
+        let mut review = super::Review::new(5);
+        let step = |review: &mut super::Review, action| review.update(action, None);
+        assert_eq!(
+            step(&mut review, Action::ToStart),
+            super::ReviewHandled::Stepped
+        );
+        assert_eq!(
+            step(&mut review, Action::Move(Direction::Right)),
+            super::ReviewHandled::Stepped
+        );
+        assert_eq!(review.ply(), 1);
+        assert_eq!(
+            step(&mut review, Action::Confirm),
+            super::ReviewHandled::PlayFrom(1)
+        );
+        assert_eq!(
+            step(&mut review, Action::Save),
+            super::ReviewHandled::Game(Action::Save)
+        );
+        assert_eq!(
+            step(&mut review, Action::Cancel),
+            super::ReviewHandled::Leave
+        );
+        assert_eq!(
+            step(&mut review, Action::Click { column: 1, row: 1 }),
+            super::ReviewHandled::Stay,
+            "no panel on screen"
+        );
+        assert_eq!(review.ply(), 1);
+    }
+
     use super::*;
 
     #[test]

@@ -14,7 +14,7 @@ use crate::tui::dialogs::Leaving;
 use crate::tui::input::Action;
 use crate::tui::layout::GameLayout;
 use crate::tui::panels;
-use crate::tui::review::{KEY_LINE, Review, ReviewLayout, ReviewPanel, Step};
+use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewLayout, ReviewPanel};
 use crate::tui::screens::SetupForm;
 use crate::tui::text::{Status, Tone};
 
@@ -41,44 +41,34 @@ impl App {
         self.status = None;
     }
 
-    pub(super) fn update_review(&mut self, mut review: Review, action: Action) {
-        match action {
+    pub(super) fn update_review(&mut self, action: Action) {
+        let analysed = self.shows_analysis();
+        let layout = self
+            .panel_on_screen()
+            .map(|l| ReviewLayout::new(l.panel, analysed));
+        let Screen::Review(review) = &mut self.screen else {
+            return;
+        };
+        match review.update(action, layout) {
+            ReviewHandled::Stay => {}
+            ReviewHandled::Stepped => self.status = None,
             // Esc stops an analysis first; leaving the review stops it too.
-            Action::Cancel if self.ai.analysis.is_some() => self.stop_analysis(),
-            Action::Review | Action::Cancel => {
+            ReviewHandled::Leave if action == Action::Cancel && self.ai.analysis.is_some() => {
+                self.stop_analysis();
+            }
+            ReviewHandled::Leave => {
                 self.close_review();
-                return self.stop_analysis();
-            }
-            Action::Confirm => {
                 self.stop_analysis();
-                return self.ask_play_from_here(review.ply());
             }
-            Action::Click { column, row } => {
-                let analysed = self.shows_analysis();
-                let ply = self
-                    .panel_on_screen()
-                    .and_then(|l| ReviewLayout::new(l.panel, analysed).ply_at(review, column, row));
-                if let Some(ply) = ply {
-                    review.go(Step::To(ply));
-                    self.status = None;
-                }
-            }
-            Action::Quit => {
+            ReviewHandled::PlayFrom(ply) => {
                 self.stop_analysis();
-                self.update_game(action);
+                self.ask_play_from_here(ply);
             }
-            Action::Help | Action::Rules | Action::Save | Action::Analyse | Action::TogglePanel => {
-                self.update_game(action);
+            ReviewHandled::Game(Action::Quit) => {
+                self.stop_analysis();
+                self.update_game(Action::Quit);
             }
-            other => {
-                if let Some(step) = Step::for_action(other) {
-                    review.go(step);
-                    self.status = None;
-                }
-            }
-        }
-        if let Screen::Review(shown) = &mut self.screen {
-            *shown = review;
+            ReviewHandled::Game(action) => self.update_game(action),
         }
     }
 
