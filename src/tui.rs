@@ -10,6 +10,7 @@
 mod analysis;
 mod app;
 mod ascii;
+mod board_screen;
 mod board_view;
 mod dialogs;
 mod effect;

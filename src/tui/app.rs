@@ -21,11 +21,12 @@ use self::ai::AiState;
 use self::files::Waiting;
 use self::warnings::Warnings;
 use super::ascii;
+use super::board_screen::{BoardHandled, BoardScreen};
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
-use super::input::{Action, Direction, Mode};
+use super::input::{Action, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::overlay::{Handled, Overlay, Request};
@@ -123,12 +124,9 @@ pub struct App {
     overlay: Option<Overlay>,
     session: Session,
     storage: Storage,
-    cursor: Square,
-    selected: Option<Square>,
-    typing: Option<String>,
+    /// The game screen's own state: cursor, selection, typed move, scrolls.
+    board: BoardScreen,
     status: Option<Status>,
-    /// First move-list row shown, or `None` to follow the last move.
-    list_scroll: Option<usize>,
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
@@ -140,8 +138,6 @@ pub struct App {
     played: bool,
     ai: AiState,
     warnings: Warnings,
-    /// In the compact layout, whether the panel is shown over the board.
-    panel_shown: bool,
     /// When the side to move's clock was last charged (the last tick).
     clock_from: Option<Instant>,
     /// Whether the bell rings when the AI has moved and when a game ends.
@@ -182,11 +178,8 @@ impl App {
             overlay: None,
             session,
             storage: config.storage,
-            cursor,
-            selected: None,
-            typing: None,
+            board: BoardScreen::new(cursor),
             status: None,
-            list_scroll: None,
             hint: None,
             saved: skip_setup_saved,
             autosave_error: None,
@@ -197,7 +190,6 @@ impl App {
                 ..AiState::default()
             },
             warnings: Warnings::new(config.settings.warnings),
-            panel_shown: false,
             clock_from: None,
             bell: config.settings.bell,
             settings: config.settings,
@@ -249,12 +241,12 @@ impl App {
 
     /// The keyboard cursor.
     pub const fn cursor(&self) -> Square {
-        self.cursor
+        self.board.cursor
     }
 
     /// The selected piece.
     pub const fn selected(&self) -> Option<Square> {
-        self.selected
+        self.board.selected
     }
 
     /// Whether the game changed since it was last saved to (or loaded from) a file; a game
@@ -270,7 +262,7 @@ impl App {
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
-            (None, Screen::Game) if self.typing.is_some() => Mode::Text,
+            (None, Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
     }
@@ -309,8 +301,7 @@ impl App {
         match &mut self.screen {
             Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
-            Screen::Game if self.typing.is_some() => self.update_typing(action),
-            Screen::Game => self.update_game(action),
+            Screen::Game => self.update_board(action),
         }
     }
 
@@ -427,10 +418,10 @@ impl App {
         self.offer = None;
         self.played = true;
         self.screen = Screen::playing(&self.session);
-        self.cursor = start_cursor(self.session.state().position());
-        self.selected = None;
+        self.board.cursor = start_cursor(self.session.state().position());
+        self.board.selected = None;
         self.hint = None;
-        self.list_scroll = None;
+        self.board.list_scroll = None;
         self.info_warned(format!(
             "{} rules: the {} to move",
             rules_name(&self.session),
@@ -438,58 +429,39 @@ impl App {
         ));
     }
 
-    fn update_typing(&mut self, action: Action) {
-        let Some(text) = self.typing.as_mut() else {
-            return;
-        };
-        match action {
-            Action::Type(c) => text.push(c),
-            Action::Backspace => {
-                text.pop();
-            }
-            Action::Cancel => {
-                self.typing = None;
-                self.status = None;
-            }
-            Action::Confirm => {
-                let text = typed_move(text);
-                self.typing = None;
-                if text.is_empty() {
-                    self.status = None;
-                } else if self.can_move_by_hand() && !self.holds_typed(&text) {
-                    match self.session.play_text(&text) {
-                        Ok(_) => self.after_move(),
-                        Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
-                        Err(e) => self.error(format!("{text}: {e}")),
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn update_game(&mut self, action: Action) {
-        match action {
-            Action::Move(dir) => self.move_cursor(dir),
-            Action::Confirm => self.choose(self.cursor),
-            Action::Click { column, row } => {
-                if let Some(sq) = self
-                    .board_shown()
-                    .and_then(|l| l.board.square_at(column, row))
-                {
-                    self.cursor = sq;
-                    self.choose(sq);
-                }
-            }
-            Action::Cancel => {
-                self.selected = None;
+    /// An action on the game screen: the screen's own keys, then the game's.
+    fn update_board(&mut self, action: Action) {
+        let moves = self.session.moves().len();
+        match self.board.update(action, self.size, moves) {
+            BoardHandled::Stay => {}
+            BoardHandled::Choose(sq) => self.choose(sq),
+            BoardHandled::Cancelled => {
                 self.hint = None;
                 self.status = None;
             }
-            Action::StartTyping => {
-                self.selected = None;
-                self.typing = Some(String::new());
+            BoardHandled::StoppedTyping => self.status = None,
+            BoardHandled::Typed(text) => self.play_typed(&text),
+            BoardHandled::Game(action) => self.update_game(action),
+        }
+    }
+
+    /// Plays a move typed at the prompt (a repeating one waits: see `holds_typed`).
+    fn play_typed(&mut self, text: &str) {
+        let text = typed_move(text);
+        if text.is_empty() {
+            self.status = None;
+        } else if self.can_move_by_hand() && !self.holds_typed(&text) {
+            match self.session.play_text(&text) {
+                Ok(_) => self.after_move(),
+                Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
+                Err(e) => self.error(format!("{text}: {e}")),
             }
+        }
+    }
+
+    /// A key the game takes, on its screen or in review.
+    fn update_game(&mut self, action: Action) {
+        match action {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
@@ -515,24 +487,11 @@ impl App {
             Action::Help => self.overlay = Some(Overlay::Help(self.help())),
             Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
-            Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
             Action::Analyse => self.ask_analysis(),
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
-        }
-    }
-
-    fn move_cursor(&mut self, dir: Direction) {
-        let (df, dr) = match dir {
-            Direction::Up => (0, 1),
-            Direction::Down => (0, -1),
-            Direction::Left => (-1, 0),
-            Direction::Right => (1, 0),
-        };
-        if let Some(sq) = self.cursor.offset(df, dr) {
-            self.cursor = sq;
         }
     }
 
@@ -563,9 +522,9 @@ impl App {
         }
         let position = *self.session.state().position();
         let side = position.side_to_move();
-        if let Some(from) = self.selected {
+        if let Some(from) = self.board.selected {
             if from == sq {
-                self.selected = None;
+                self.board.selected = None;
                 self.status = None;
                 return;
             }
@@ -590,9 +549,9 @@ impl App {
             Some(piece) if piece.side() == side => {
                 if position.destinations(sq).is_empty() {
                     self.error(format!("the {} on {sq} has no move", piece_name(piece)));
-                    self.selected = None;
+                    self.board.selected = None;
                 } else {
-                    self.selected = Some(sq);
+                    self.board.selected = Some(sq);
                     self.info(format!(
                         "{} on {sq} selected: choose a highlighted square",
                         piece_name(piece)
@@ -609,9 +568,9 @@ impl App {
     }
 
     fn after_move(&mut self) {
-        self.selected = None;
+        self.board.selected = None;
         self.hint = None;
-        self.list_scroll = None;
+        self.board.list_scroll = None;
         self.changed();
         if self.session.outcome().is_some() {
             self.say_outcome();
@@ -678,7 +637,7 @@ impl App {
 
     fn undo(&mut self) {
         self.cancel_thinking();
-        self.selected = None;
+        self.board.selected = None;
         self.hint = None;
         // A result off the board is taken back alone, without a move; but the clock that ran
         // out would fall again at once.
@@ -716,7 +675,7 @@ impl App {
 
     fn redo(&mut self) {
         self.cancel_thinking();
-        self.selected = None;
+        self.board.selected = None;
         self.hint = None;
         if self.session.redo() {
             while self.has_human()
@@ -769,17 +728,6 @@ impl App {
         }
     }
 
-    fn scroll_moves(&mut self, action: Action) {
-        let rows = self.session.moves().len().div_ceil(2);
-        let page = usize::from(self.size.height / 2).max(1);
-        let top = self.list_scroll.unwrap_or(rows.saturating_sub(page));
-        let next = match action {
-            Action::PageUp => top.saturating_sub(page),
-            _ => top + page,
-        };
-        self.list_scroll = (next + page < rows).then_some(next);
-    }
-
     fn info(&mut self, text: String) {
         self.status = Some(Status {
             text,
@@ -799,9 +747,9 @@ impl App {
         let game = self.session.game();
         let last = game.at_ply(game.moves().len());
         Marks {
-            cursor: Some(self.cursor),
-            selected: self.selected,
-            destinations: self.selected.map_or(Bitboard::EMPTY, |sq| {
+            cursor: Some(self.board.cursor),
+            selected: self.board.selected,
+            destinations: self.board.selected.map_or(Bitboard::EMPTY, |sq| {
                 self.session.state().position().destinations(sq)
             }),
             hint: self.hint,
@@ -891,7 +839,7 @@ impl App {
     fn draw_game(&self, layout: GameLayout, frame: &mut Frame) {
         let state = self.session.state();
         // In the compact layout the panel, when shown, covers the board.
-        let covered = layout.is_compact() && self.panel_shown;
+        let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
             let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
             frame.render_widget(&view, layout.board.area());
@@ -910,7 +858,7 @@ impl App {
             panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
         }
         panels::render_status(
-            self.typing.as_deref(),
+            self.board.typing.as_deref(),
             self.status.as_ref(),
             self.autosave_error.is_some(),
             &self.look,
@@ -930,7 +878,7 @@ impl App {
             position: state.position(),
             moves: self.session.moves(),
             analysis: self.session.game().analysis(),
-            scroll: self.list_scroll,
+            scroll: self.board.list_scroll,
             outcome: self.session.outcome(),
             warnings: self.warnings.on(),
             ai: self.ai_view(),

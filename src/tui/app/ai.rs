@@ -213,7 +213,7 @@ impl App {
                     },
                     (Purpose::Hint, Some(mv)) => {
                         self.hint = Some(mv);
-                        self.selected = None;
+                        self.board.selected = None;
                         self.info(hint_text(mv, thinking.info.as_ref()));
                     }
                     (_, None) => self.error("the AI found no move".to_owned()),

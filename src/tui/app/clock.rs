@@ -43,8 +43,8 @@ impl App {
             .spend_time(now.saturating_duration_since(since))
         {
             self.cancel_thinking();
-            self.selected = None;
-            self.typing = None;
+            self.board.selected = None;
+            self.board.typing = None;
             self.changed();
             self.say_outcome();
         }

@@ -30,7 +30,7 @@ impl App {
             }
             self.cancel_thinking();
         }
-        self.selected = None;
+        self.board.selected = None;
         self.status = None;
         self.screen = Screen::Review(Review::new(self.session.moves().len()));
     }
@@ -118,7 +118,7 @@ impl App {
             return;
         };
         let buf = frame.buffer_mut();
-        let covered = layout.is_compact() && self.panel_shown;
+        let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
             let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
             (&view).render(layout.board.area(), buf);

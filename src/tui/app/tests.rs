@@ -11,6 +11,7 @@ use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::Move;
 use crate::tui::effect::Effect;
+use crate::tui::input::Direction;
 use crate::tui::runtime::Runtime;
 use crate::tui::worker::{JobId, Report};
 
