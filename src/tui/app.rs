@@ -30,9 +30,9 @@ use super::input::{Action, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::overlay::{Handled, Overlay, Request};
-use super::panels::{self, PanelData};
+use super::panels::{self, PanelData, StatusLine, TurnLine};
 use super::review::Review;
-use super::screens::{self, RulesScreen, SetupChoice, SetupForm, SetupHandled};
+use super::screens::{RulesScreen, SetupChoice, SetupForm, SetupHandled, TooSmall};
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
 use super::storage::{GameId, SaveRef};
@@ -797,19 +797,17 @@ impl App {
     fn draw_views(&self, frame: &mut Frame) {
         let area = frame.area();
         let Some(layout) = GameLayout::new(area) else {
-            let (min_w, min_h) = minimum_size();
-            screens::render_too_small(min_w, min_h, &self.look, area, frame.buffer_mut());
+            let (min_width, min_height) = minimum_size();
+            let too_small = TooSmall {
+                min_width,
+                min_height,
+            };
+            frame.render_widget(self.themed(&too_small), area);
             return;
         };
         match &self.screen {
             Screen::Setup(form) => {
-                frame.render_widget(
-                    Themed {
-                        of: form,
-                        look: &self.look,
-                    },
-                    area,
-                );
+                frame.render_widget(self.themed(form), area);
                 // A message (a settings file not used, a save that would not load) on the
                 // last row.
                 if let Some(status) = &self.status {
@@ -818,14 +816,12 @@ impl App {
                         height: 1,
                         ..area
                     };
-                    panels::render_status(
-                        None,
-                        Some(status),
-                        false,
-                        &self.look,
-                        last,
-                        frame.buffer_mut(),
-                    );
+                    let line = StatusLine {
+                        typing: None,
+                        status: Some(status),
+                        not_saved: false,
+                    };
+                    frame.render_widget(self.themed(&line), last);
                 }
             }
             Screen::Game => self.draw_game(layout, frame),
@@ -855,16 +851,18 @@ impl App {
                 (None, Some(clocks)) => format!("{} {}", title(side), clocks.text(side)),
                 (None, None) => format!("{} to move", title(side)),
             };
-            panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
+            let turn = TurnLine {
+                text: &turn,
+                shown: covered,
+            };
+            frame.render_widget(self.themed(&turn), line);
         }
-        panels::render_status(
-            self.board.typing.as_deref(),
-            self.status.as_ref(),
-            self.autosave_error.is_some(),
-            &self.look,
-            layout.status,
-            frame.buffer_mut(),
-        );
+        let status = StatusLine {
+            typing: self.board.typing.as_deref(),
+            status: self.status.as_ref(),
+            not_saved: self.autosave_error.is_some(),
+        };
+        frame.render_widget(self.themed(&status), layout.status);
     }
 
     fn draw_panel(&self, layout: GameLayout, frame: &mut Frame) {
@@ -885,7 +883,15 @@ impl App {
             autosave_error: self.autosave_error.as_deref(),
             clocks: self.session.clocks(),
         };
-        panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
+        frame.render_widget(self.themed(&data), layout.panel);
+    }
+
+    /// `of` drawn in the app's look.
+    const fn themed<'a, T>(&'a self, of: &'a T) -> Themed<'a, T> {
+        Themed {
+            of,
+            look: &self.look,
+        }
     }
 }
 

@@ -844,26 +844,37 @@ impl Widget for Themed<'_, RulesScreen> {
     }
 }
 
+/// A terminal too small for the game: the size it needs.
+pub struct TooSmall {
+    /// The fewest columns the game needs.
+    pub min_width: u16,
+    /// The fewest rows the game needs.
+    pub min_height: u16,
+}
+
 /// Draws the notice that the terminal is too small.
-pub fn render_too_small(
-    min_width: u16,
-    min_height: u16,
-    look: &Look,
-    area: Rect,
-    buf: &mut Buffer,
-) {
-    Clear.render(area, buf);
-    let text = vec![
-        Line::styled("Terminal too small", look.theme.heading),
-        Line::raw(format!("enlarge the terminal to {min_width}×{min_height}")),
-        Line::styled(
-            format!("now {}×{}", area.width, area.height),
-            look.theme.label,
-        ),
-        Line::styled("q quits", look.theme.label),
-    ];
-    let rect = centered(area, area.width, 4);
-    Paragraph::new(text).centered().render(rect, buf);
+impl Widget for Themed<'_, TooSmall> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed {
+            of: &TooSmall {
+                min_width,
+                min_height,
+            },
+            look,
+        } = self;
+        Clear.render(area, buf);
+        let text = vec![
+            Line::styled("Terminal too small", look.theme.heading),
+            Line::raw(format!("enlarge the terminal to {min_width}×{min_height}")),
+            Line::styled(
+                format!("now {}×{}", area.width, area.height),
+                look.theme.label,
+            ),
+            Line::styled("q quits", look.theme.label),
+        ];
+        let rect = centered(area, area.width, 4);
+        Paragraph::new(text).centered().render(rect, buf);
+    }
 }
 
 #[cfg(test)]

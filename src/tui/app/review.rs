@@ -13,7 +13,7 @@ use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
 use crate::tui::input::Action;
 use crate::tui::layout::GameLayout;
-use crate::tui::panels;
+use crate::tui::panels::{StatusLine, TurnLine};
 use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewLayout, ReviewPanel};
 use crate::tui::screens::SetupForm;
 use crate::tui::text::{Status, Tone};
@@ -125,7 +125,11 @@ impl App {
         }
         if let Some(line) = layout.turn_line {
             let text = format!("Review {}/{}", review.ply(), review.plies());
-            panels::render_turn_line(&text, covered, &self.look, line, buf);
+            let turn = TurnLine {
+                text: &text,
+                shown: covered,
+            };
+            self.themed(&turn).render(line, buf);
         }
         let analysed = self.shows_analysis();
         let panel = ReviewPanel {
@@ -137,21 +141,17 @@ impl App {
             outcome: game.outcome(),
             analysis: game.analysis(),
             summary: analysed.then(|| game.analysis_summary()),
+            review,
         };
         if !layout.is_compact() || covered {
-            panel.render(
-                review,
-                ReviewLayout::new(layout.panel, analysed),
-                &self.look,
-                buf,
-            );
+            self.themed(&panel).render(layout.panel, buf);
         }
         let not_saved = self.autosave_error.is_some();
         // A running analysis shows its progress, unless something went wrong.
         if let Some(underway) = self.analysis_underway()
             && self.status.as_ref().is_none_or(|s| s.tone != Tone::Error)
         {
-            underway.render(&self.look, layout.status, buf);
+            self.themed(&underway).render(layout.status, buf);
             return;
         }
         if self.status.is_none() && !not_saved {
@@ -167,14 +167,12 @@ impl App {
             tone: Tone::Info,
         };
         let status = self.status.as_ref().unwrap_or(&keys);
-        panels::render_status(
-            None,
-            Some(status),
+        let line = StatusLine {
+            typing: None,
+            status: Some(status),
             not_saved,
-            &self.look,
-            layout.status,
-            buf,
-        );
+        };
+        self.themed(&line).render(layout.status, buf);
     }
 }
 
