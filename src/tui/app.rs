@@ -121,7 +121,8 @@ impl Screen {
 pub struct App {
     look: Look,
     screen: Screen,
-    overlay: Option<Overlay>,
+    /// The dialogs over the screen, the top one last: it takes the keys.
+    overlays: Vec<Overlay>,
     session: Session,
     storage: Storage,
     /// The game screen's own state: cursor, selection, typed move, scrolls.
@@ -175,7 +176,7 @@ impl App {
         let mut app = App {
             look: config.look,
             screen,
-            overlay: None,
+            overlays: Vec::new(),
             session,
             storage: config.storage,
             board: BoardScreen::new(cursor),
@@ -257,7 +258,7 @@ impl App {
 
     /// How keys are read now.
     pub fn mode(&self) -> Mode {
-        match (&self.overlay, &self.screen) {
+        match (self.overlays.last(), &self.screen) {
             (Some(overlay), _) => overlay.mode(),
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (None, Screen::Setup(_)) => Mode::Menu,
@@ -290,9 +291,9 @@ impl App {
             }
             _ => {}
         }
-        if let Some(overlay) = self.overlay.take() {
+        if let Some(overlay) = self.overlays.pop() {
             match overlay.update(action, self.size) {
-                Handled::Stay(overlay) => self.overlay = Some(overlay),
+                Handled::Stay(overlay) => self.show(overlay),
                 Handled::Close => {}
                 Handled::Ask(request) => self.on_request(request),
             }
@@ -305,17 +306,22 @@ impl App {
         }
     }
 
+    /// Shows `overlay` over the screen and the dialogs already there.
+    fn show(&mut self, overlay: Overlay) {
+        self.overlays.push(overlay);
+    }
+
     /// Carries out what an overlay asked as it closed.
     fn on_request(&mut self, request: Request) {
         match request {
-            Request::Help => self.overlay = Some(Overlay::Help(self.help())),
+            Request::Help => self.show(Overlay::Help(self.help())),
             Request::Answer(question, true) => self.answer_yes(question),
             Request::Answer(question, false) => self.answer_no(question),
             Request::SaveThenLeave(to) => self.ask_save(Some(to)),
             Request::Save(prompt) => {
                 // The prompt stays on screen while the game is written.
                 self.confirm_save(&prompt);
-                self.overlay = Some(Overlay::Save(prompt));
+                self.show(Overlay::Save(prompt));
             }
             Request::Open(save) => self.open(save),
             Request::Analyse(budget) => self.start_analysis(budget),
@@ -348,7 +354,7 @@ impl App {
                 "the {} decline the draw offered by the {offered_by}",
                 offered_by.opponent()
             )),
-            Question::Overwrite(o) => self.overlay = Some(Overlay::Save(o.prompt)),
+            Question::Overwrite(o) => self.show(Overlay::Save(o.prompt)),
             Question::Leave { .. } | Question::Resign(_) => self.status = None,
         }
     }
@@ -364,9 +370,9 @@ impl App {
             SetupHandled::Back if self.played => self.screen = Screen::Game,
             SetupHandled::Back => self.quit = true,
             SetupHandled::Rules(rules) => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(&rules)));
+                self.show(Overlay::Rules(RulesScreen::new(&rules)));
             }
-            SetupHandled::Help => self.overlay = Some(Overlay::Help(self.help())),
+            SetupHandled::Help => self.show(Overlay::Help(self.help())),
             SetupHandled::Load => self.ask_load(),
         }
     }
@@ -480,11 +486,11 @@ impl App {
             Action::Resign => self.ask_resign(),
             Action::NewGame => self.ask_leave(Leaving::NewGame),
             Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(
+                self.show(Overlay::Rules(RulesScreen::new(
                     self.session.state().rules(),
                 )));
             }
-            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
+            Action::Help => self.show(Overlay::Help(self.help())),
             Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::Review => self.open_review(),
@@ -710,7 +716,7 @@ impl App {
         }
         match self.human_side() {
             Some(side) if self.session.player(side.opponent()) == Player::Human => {
-                self.overlay = Some(Overlay::Question(Question::Draw(side)));
+                self.show(Overlay::Question(Question::Draw(side)));
             }
             Some(side) => self.ai_answers_draw(side.opponent()),
             None => self.error("no human plays in this game".to_owned()),
@@ -723,7 +729,7 @@ impl App {
             return;
         }
         match self.human_side() {
-            Some(side) => self.overlay = Some(Overlay::Question(Question::Resign(side))),
+            Some(side) => self.show(Overlay::Question(Question::Resign(side))),
             None => self.error("no human plays in this game".to_owned()),
         }
     }
@@ -761,8 +767,10 @@ impl App {
     /// The terminal is of `size` now: clicks and scrolls are taken on that screen.
     fn resize(&mut self, size: Rect) {
         self.size = size;
-        if let Some(Overlay::Help(help)) = &mut self.overlay {
-            help.fit(size);
+        for overlay in &mut self.overlays {
+            if let Overlay::Help(help) = overlay {
+                help.fit(size);
+            }
         }
     }
 
@@ -827,7 +835,7 @@ impl App {
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(*review, layout, frame),
         }
-        if let Some(overlay) = &self.overlay {
+        for overlay in &self.overlays {
             frame.render_widget(overlay.view(&self.look), area);
         }
     }

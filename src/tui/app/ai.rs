@@ -56,7 +56,7 @@ impl App {
     /// goes on, and it is not paused.
     fn may_think(&self) -> bool {
         matches!(self.screen, Screen::Game)
-            && self.overlay.is_none()
+            && self.overlays.is_empty()
             && !self.ai.paused
             && self.session.outcome().is_none()
             && self.session.player(self.session.side_to_move()) != Player::Human

@@ -17,7 +17,7 @@ impl App {
             .count();
         let waits = match humans {
             // Hot-seat: a dialog stops the clock.
-            2 => self.overlay.is_some(),
+            2 => !self.overlays.is_empty(),
             1 => false,
             // Two AIs: the clock runs while one thinks.
             _ => self.ai.paused || self.ai.thinking.is_none(),

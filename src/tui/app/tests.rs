@@ -663,7 +663,7 @@ fn quitting_a_finished_autosaved_game_does_not_ask_and_save_and_quit_quits() {
     assert!(
         rt.app.should_quit(),
         "nothing to lose: {:?}",
-        rt.app.overlay
+        rt.app.overlays
     );
 
     let mut rt = Runtime::new(config()).unwrap();
