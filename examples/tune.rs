@@ -18,7 +18,10 @@
 //!    and integer coordinate descent, then K once more for the integer weights.
 //! 4. Prints the figures and the weights as Rust source for `src/ai/eval.rs`.
 //!
-//! Deterministic for given arguments: the engine searches by depth, never by time.
+//! Deterministic for given arguments: the engine searches by depth, never by time. Its search
+//! parameters are [`SearchParams::DEFAULT`] but for those set with `--search NAME=VALUE`
+//! (repeatable; the names are the fields of `SearchParams`), so that the weights can be fitted
+//! to, or compared under, a search tuned otherwise.
 
 // Counts become floats for the statistics, and the fit's formulas read best in their letters.
 #![allow(clippy::cast_precision_loss, clippy::many_single_char_names)]
@@ -27,7 +30,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::thread;
 
-use brandubh::ai::{Ai, Features, Limits, SearchAi, Weights, features};
+use brandubh::ai::{Ai, Features, Limits, SearchAi, SearchParams, Weights, features};
 use brandubh::game::Level;
 use brandubh::rules::{GameState, Preset, Rules, Side};
 use clap::Parser;
@@ -48,7 +51,7 @@ const POLISH_PASSES: usize = 50;
 #[derive(Parser)]
 struct Args {
     /// The rules the games are played under.
-    #[arg(long, value_enum, default_value_t = Preset::Standard)]
+    #[arg(long, value_parser = brandubh::cli::preset_parser(), default_value_t = Preset::Standard)]
     rules: Preset,
     /// Self-play games.
     #[arg(long, default_value_t = 2000)]
@@ -68,6 +71,18 @@ struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     jobs: u32,
+    /// A search parameter of the engine, as NAME=VALUE (repeatable), e.g. `late_moves=10`.
+    #[arg(long = "search", value_name = "NAME=VALUE", value_parser = parse_param)]
+    search: Vec<(String, i64)>,
+}
+
+/// `NAME=VALUE`, the value an integer (the name is checked against the parameters later).
+fn parse_param(text: &str) -> Result<(String, i64), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| "expected NAME=VALUE".to_owned())?;
+    let value = value.parse().map_err(|e| format!("{value:?}: {e}"))?;
+    Ok((name.to_owned(), value))
 }
 
 /// A quiet position's features and its game's result for the defenders.
@@ -86,11 +101,31 @@ struct GameRecord {
 fn main() -> ExitCode {
     let args = Args::parse();
     let rules = args.rules.rules();
+    let params = args
+        .search
+        .iter()
+        .try_fold(SearchParams::DEFAULT, |params, (name, value)| {
+            params.with(name, *value).ok_or((name, value))
+        });
+    let params = match params {
+        Ok(params) => params,
+        Err((name, value)) => {
+            eprintln!(
+                "tune: --search {name:?}={value}: no such parameter, or out of its range \
+                 (the parameters: {})",
+                SearchParams::NAMES.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    };
     eprintln!(
         "tune: {} games under {} at depth {}, {} random opening plies, seed {}",
         args.games, args.rules, args.depth, args.opening_plies, args.seed
     );
-    let records = play_games(&args, rules);
+    if params != SearchParams::DEFAULT {
+        eprintln!("tune: search parameters {params:?}");
+    }
+    let records = play_games(&args, rules, params);
     let (mut train, mut test) = (Vec::new(), Vec::new());
     let (mut wins, mut draws, mut plies) = (0, 0, 0);
     for (i, record) in records.into_iter().enumerate() {
@@ -154,8 +189,9 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Plays the games on `args.jobs` threads; the records in game order.
-fn play_games(args: &Args, rules: Rules) -> Vec<GameRecord> {
+/// Plays the games on `args.jobs` threads, the engine searching with `params`; the records
+/// in game order.
+fn play_games(args: &Args, rules: Rules, params: SearchParams) -> Vec<GameRecord> {
     let jobs = args.jobs.max(1);
     let mut records: Vec<(u32, GameRecord)> = thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
@@ -163,7 +199,7 @@ fn play_games(args: &Args, rules: Rules) -> Vec<GameRecord> {
                 scope.spawn(move || {
                     (job..args.games)
                         .step_by(jobs as usize)
-                        .map(|game| (game, play_game(args, rules, game)))
+                        .map(|game| (game, play_game(args, rules, params, game)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -178,11 +214,11 @@ fn play_games(args: &Args, rules: Rules) -> Vec<GameRecord> {
 }
 
 /// One self-play game, seeded by the run's seed and its number.
-fn play_game(args: &Args, rules: Rules, game: u32) -> GameRecord {
+fn play_game(args: &Args, rules: Rules, params: SearchParams, game: u32) -> GameRecord {
     let seed = args.seed ^ u64::from(game).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut state = GameState::start(rules);
-    let mut engine = SearchAi::new(Level::Hard, rng.random(), 1);
+    let mut engine = SearchAi::new(Level::Hard, rng.random(), 1).with_params(params);
     let limits = Limits::depth(args.depth);
     let stop = AtomicBool::new(false);
     let mut positions = Vec::new();

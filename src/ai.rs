@@ -6,11 +6,13 @@
 
 mod analysis;
 mod arena;
+mod bench;
 mod eval;
 mod external;
 mod fill;
 mod limits;
 mod pacing;
+mod params;
 mod random;
 mod search;
 mod tt;
@@ -22,14 +24,17 @@ use std::time::Duration;
 pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
-    elo_difference, play_match,
+    UnplayableRules, elo_difference, play_match,
 };
+pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
 pub use eval::{Features, Weights, features, weights};
 pub use external::{DEFAULT_MOVE_TIME, ExternalAi, SLOWNESS_ALLOWED};
 pub use limits::{Limits, ParseDurationError, format_duration, parse_duration};
 pub use pacing::Pacer;
+pub use params::SearchParams;
 pub use random::RandomAi;
 pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
+pub use tt::MAX_TT_MB;
 
 /// Scores are game-layer data (analyses save them); the search reports them.
 pub use crate::game::Score;

@@ -5,6 +5,7 @@ mod analyze;
 mod analyze_game;
 mod arena;
 mod export;
+mod help;
 mod otep;
 mod perft;
 mod play;
@@ -14,7 +15,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::builder::Styles;
+use clap::builder::{PossibleValue, PossibleValuesParser, Styles, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -23,7 +24,7 @@ use crate::rules::{Position, Preset, Rules};
 /// Brandubh, the Irish 7×7 tafl game.
 #[derive(Parser, Debug)]
 #[command(name = "brandubh", version, about, long_about = None)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, disable_help_subcommand = true)]
 pub struct Cli {
     /// What to do; without a command, the terminal game starts (as `brandubh play`).
     #[command(subcommand)]
@@ -50,13 +51,15 @@ pub enum Command {
     Match(arena::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
     Otep(otep::OtepArgs),
+    /// Print this message or the help of the given command.
+    Help(help::HelpArgs),
 }
 
 /// The rule preset and start position shared by several commands.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
     /// Rule preset.
-    #[arg(long, value_enum, default_value_t = Preset::Standard)]
+    #[arg(long, value_parser = preset_parser(), default_value_t = Preset::Standard)]
     pub rules: Preset,
     /// Start position string, rank 1 first, e.g. "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a".
     #[arg(long, value_name = "POS")]
@@ -73,6 +76,33 @@ impl RulesArgs {
                 .map_err(|e| CliError::new(format!("--position \"{}\": {e}", excerpt(text))))?,
         };
         Ok((self.rules.rules(), position))
+    }
+}
+
+/// The parser of `--rules`: a preset by its name, each listed in the help with what sets it
+/// apart. The rules engine knows nothing of the command line; this is its view of [`Preset`].
+pub fn preset_parser() -> impl TypedValueParser<Value = Preset> {
+    let values =
+        Preset::ALL.map(|preset| PossibleValue::new(preset.name()).help(preset_help(preset)));
+    // The names were checked against the possible values: every one is found.
+    PossibleValuesParser::new(values).map(|name| {
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.name() == name)
+            .unwrap_or_default()
+    })
+}
+
+/// A preset's line in the help of `--rules`.
+const fn preset_help(preset: Preset) -> &'static str {
+    match preset {
+        Preset::Standard => "The weak-king rules of the common English rules page (the default)",
+        Preset::Walker => {
+            "Damian Walker's 2011 rules, based on Fetlar: the king taken by two anywhere"
+        }
+        Preset::Nielsen => "Aage Nielsen's reconstruction: the king safe on the edge",
+        Preset::Fellhuhn => "The Fellhuhn Brandubh app: the king taken by two, surrounding wins",
+        Preset::OpenTafl => "OpenTafl's built-in Brandub rules: repetition draws",
     }
 }
 
@@ -136,12 +166,14 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         // The terminal game writes to the terminal, not to `out`.
         None => return play::run(&cli.play),
         Some(Command::Play(args)) => return play::run(&args),
+        // A match stopped by a signal ends as if killed by it.
+        Some(Command::Match(args)) => return arena::run(&args, out),
         Some(Command::Perft(args)) => perft::run(&args, out),
         Some(Command::Replay(args)) => replay::run(&args, out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),
         Some(Command::Export(args)) => export::run(&args, out),
-        Some(Command::Match(args)) => arena::run(&args, out),
         Some(Command::Otep(args)) => otep::run(&args, out),
+        Some(Command::Help(args)) => help::run(&args, out),
     }?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

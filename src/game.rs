@@ -1,6 +1,6 @@
 //! Game records on top of the rules engine: who plays, the moves, undo/redo and saving.
 //!
-//! A [`Game`] is saved as JSON ([`Game::to_json`], format in README.md) and loaded by
+//! A [`Game`] is saved as JSON ([`Game::to_json`], format in docs/formats.md) and loaded by
 //! replaying every move ([`Game::from_json`]); [`import`] reads the records of other programs
 //! (OpenTafl's `.otg`, move records) and writes `.otg`; [`storage`] loads any of them, writes
 //! files atomically and finds the save folder.
@@ -16,12 +16,13 @@ mod schema;
 mod score;
 mod start;
 pub mod storage;
+mod tags;
 mod time;
 pub(crate) mod unique_keys;
 
 pub use analysis::{
     AnalysisError, MAX_LINE_PLIES, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS,
-    Thresholds, classify,
+    Thresholds, classify, may_be_only_move,
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
@@ -34,4 +35,5 @@ pub use save::{
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use start::{StartError, check_start, parse_start};
+pub use tags::{MAX_TAG_CHARS, Tag, TagError, Tags};
 pub use time::{ParseTimestampError, Timestamp};

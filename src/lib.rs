@@ -3,7 +3,8 @@
 //! Layers, bottom to top: [`rules`] (the pure engine), [`game`] (game records), [`ai`] (the
 //! engines and the match runner), [`tui`] (the terminal game), and [`cli`] (the command-line
 //! tools built on them); [`otep`] speaks the OpenTafl Engine Protocol. Below them all, `quote`
-//! makes input safe to repeat in messages (control characters escaped, long input cut).
+//! makes input safe to repeat in messages (control characters escaped, long input cut), and
+//! `signals` catches the signals that end the program, for the terminal game and matches.
 
 pub mod ai;
 pub mod cli;
@@ -12,4 +13,5 @@ mod lines;
 pub mod otep;
 mod quote;
 pub mod rules;
+mod signals;
 pub mod tui;

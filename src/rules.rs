@@ -35,18 +35,51 @@ mod tables;
 mod threats;
 mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Squares};
 pub use moves::{IllegalMove, MAX_MOVES, Move, MoveList};
-pub use notation::{AnnotatedMove, EndMark, InfoMark, MoveText, ParseMoveError, RecordEntry};
+pub(crate) use notation::InfoMark;
+pub use notation::{AnnotatedMove, EndMark, MoveText, ParseMoveError, RecordEntry};
 pub use opentafl::{
     RulesStringError, parse_position_record, parse_rules_string, position_record, rules_string,
 };
-pub use outcome::{
-    Outcome, Reason, decided_at_setup, decided_by_move, is_third_occurrence, repetition_outcome,
-};
+pub use outcome::{Outcome, Reason};
+pub(crate) use outcome::{decided_by_move, is_third_occurrence, repetition_outcome};
 pub use perft::{divide, perft};
 pub use piece::{Piece, Side};
 pub use position::{Position, START, SetupError};
 pub use preset::{KingBesideThrone, KingOnThrone, Preset, Repetition, Rules};
 pub use square::{ParseSquareError, SIZE, Square};
 pub use state::{GameState, MoveError};
+
+/// The engine's internal steps are no part of its public surface: outside the crate they
+/// cannot be named. Each block below must fail to compile.
+///
+/// ```compile_fail
+/// use brandubh::rules::decided_at_setup;
+/// ```
+/// ```compile_fail
+/// use brandubh::rules::decided_by_move;
+/// ```
+/// ```compile_fail
+/// use brandubh::rules::is_third_occurrence;
+/// ```
+/// ```compile_fail
+/// use brandubh::rules::repetition_outcome;
+/// ```
+/// ```compile_fail
+/// use brandubh::rules::InfoMark;
+/// ```
+/// ```compile_fail
+/// let _ = "d2-d5+".parse::<brandubh::rules::MoveText>().map(|text| text.info);
+/// ```
+/// ```compile_fail
+/// brandubh::rules::Position::start().for_each_piece_moves(|_, _| {});
+/// ```
+/// ```compile_fail
+/// let _ = brandubh::rules::Position::start().king_escaped();
+/// ```
+/// ```compile_fail
+/// let _ = brandubh::rules::Piece::from_letter('K');
+/// ```
+#[cfg(doctest)]
+pub struct InternalStepsArePrivate;

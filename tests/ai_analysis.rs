@@ -107,6 +107,60 @@ fn the_only_move_that_does_not_lose_is_marked() {
 }
 
 #[test]
+fn a_move_that_loses_is_never_an_only_move() {
+    // Ply 13 of the example game, f6-f1: the engine's choice, the position before not yet
+    // seen as lost at depth 5, every other move losing within the depth, and f6-f1 itself
+    // losing in 7. Every move loses, so none is "the only move".
+    let plies = analyse(&asset("king-capture.json"), 5);
+    let ply = &plies[12];
+    assert_eq!(ply.best.mv, mv("f6-f1"));
+    assert_eq!(ply.class, MoveClass::Best);
+    assert!(ply.score_after.is_loss(), "{}", ply.score_after);
+    assert!(!ply.only_move);
+    assert_eq!(ply.mark(), "");
+    for (i, ply) in plies.iter().enumerate() {
+        assert!(
+            !(ply.only_move && ply.score_after.is_loss()),
+            "ply {}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn a_saved_only_move_that_loses_is_read_as_not_one() {
+    // As an earlier build saved ply 13 of the example game: `!` on a move that loses in 7.
+    let mut game = asset("king-capture.json");
+    let ply = PlyAnalysis {
+        score_before: Score::Eval(-869),
+        score_after: Score::Loss(7),
+        best: game.moves()[12],
+        pv: vec![game.moves()[12]],
+        class: MoveClass::Best,
+        only_move: false,
+        depth: 5,
+    };
+    game.set_analysis(12, &ply).unwrap();
+    let text = game
+        .to_json()
+        .replace("\"only_move\": false", "\"only_move\": true");
+    assert!(text.contains("\"only_move\": true"), "{text}");
+    let loaded = Game::from_json(&text).unwrap();
+    assert_eq!(loaded.analysis()[12].as_ref(), Some(&ply));
+    // Where the scores allow it, the flag is kept.
+    let held = PlyAnalysis {
+        score_after: Score::Eval(-900),
+        ..ply
+    };
+    game.set_analysis(12, &held).unwrap();
+    let text = game
+        .to_json()
+        .replace("\"only_move\": false", "\"only_move\": true");
+    let loaded = Game::from_json(&text).unwrap();
+    assert!(loaded.analysis()[12].as_ref().unwrap().only_move);
+}
+
+#[test]
 fn a_best_move_among_several_good_ones_is_not_an_only_move() {
     let position: Position = HELD_KING.parse().unwrap();
     let best = analyse(&game(HELD_KING, "d1-c1"), 4)[0].best;

@@ -3,6 +3,10 @@
 //! move or think too long lose, with the reason in the record.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use brandubh::ai::{EngineSpec, Failure, GameResult, MatchConfig, play_match};
@@ -24,6 +28,18 @@ fn config(first: &str, second: &str, games: u32) -> MatchConfig {
     }
 }
 
+/// The games of the match `config`, in order.
+fn games_of(config: &MatchConfig) -> Vec<GameResult> {
+    let mut games = Vec::new();
+    play_match(config, &AtomicBool::new(false), &mut |game| {
+        games.push(game);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    games.sort_by_key(|g| g.index);
+    games
+}
+
 /// The game's record read back from its save text, as any later reader sees it.
 fn reread(game: &Game) -> Game {
     Game::from_json(&game.to_json()).unwrap()
@@ -35,7 +51,7 @@ fn this_programs_otep_engine_plays_a_match() {
         "otep:{} otep --level medium",
         env!("CARGO_BIN_EXE_brandubh")
     );
-    let games = play_match(&config(&engine, "search:medium", 2), &mut |_| {});
+    let games = games_of(&config(&engine, "search:medium", 2));
     assert_eq!(games.len(), 2);
     for game in &games {
         assert_eq!(game.forfeit, None, "game {}: {}", game.index, game.outcome);
@@ -55,25 +71,14 @@ fn this_programs_otep_engine_plays_a_match() {
 
 #[cfg(unix)]
 mod failing {
-    use std::os::unix::fs::PermissionsExt;
-    use std::path::PathBuf;
-
+    use super::common::engine::script;
     use super::*;
-
-    /// A shell script as an engine, in a fresh folder that lives as long as the test.
-    fn script(body: &str) -> (tempfile::TempDir, PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("engine.sh");
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        (dir, path)
-    }
 
     /// One game of the script (first, attackers) against the random mover.
     fn one_game(body: &str) -> GameResult {
         let (_dir, path) = script(body);
         let engine = format!("otep:{}", path.display());
-        let mut games = play_match(&config(&engine, "random", 1), &mut |_| {});
+        let mut games = games_of(&config(&engine, "random", 1));
         games.pop().unwrap()
     }
 
@@ -144,10 +149,7 @@ mod failing {
     fn a_command_that_cannot_start_loses() {
         let game = one_game("");
         assert!(game.forfeit.is_some());
-        let missing = play_match(
-            &config("otep:/nonexistent/engine", "random", 1),
-            &mut |_| {},
-        );
+        let missing = games_of(&config("otep:/nonexistent/engine", "random", 1));
         let failure = missing[0].forfeit.as_ref().unwrap().to_string();
         assert!(
             failure.contains("cannot start \"/nonexistent/engine\""),

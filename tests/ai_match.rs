@@ -1,7 +1,10 @@
 //! A short match: the search engine beats the random mover in every game.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use brandubh::ai::{EngineSpec, MatchConfig, MatchSummary, play_match};
+use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
+
+use brandubh::ai::{EngineSpec, MatchConfig, play_match};
 use brandubh::rules::{Position, Preset, Side};
 
 #[test]
@@ -18,9 +21,15 @@ fn search_beats_random_in_every_game() {
         max_plies: 200,
         opening_plies: 2,
     };
-    let mut seen = 0;
-    let games = play_match(&config, &mut |_| seen += 1);
-    assert_eq!((seen, games.len()), (4, 4));
+    let mut games = Vec::new();
+    let summary = play_match(&config, &AtomicBool::new(false), &mut |game| {
+        games.push(game);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(games.len(), 4);
+    // Handed over as they end: with two at once, not necessarily in order.
+    games.sort_by_key(|g| g.index);
     for game in &games {
         assert_eq!(
             game.outcome.winner,
@@ -36,10 +45,65 @@ fn search_beats_random_in_every_game() {
     let opening = |i: usize| games[i].game.moves()[..2].to_vec();
     assert_eq!(opening(0), opening(1), "a pair shares its opening");
     assert_eq!(games[0].game.players().attackers.to_string(), "ai:medium");
-    let summary = MatchSummary::of(&games);
     assert_eq!(summary.total().wins, 4);
     assert_eq!(
         (summary.as_attackers.wins, summary.as_defenders.wins),
         (2, 2)
+    );
+}
+
+#[test]
+fn a_match_stops_when_asked() {
+    let config = MatchConfig {
+        rules: Preset::Standard.rules(),
+        start: Position::start(),
+        first: "random".parse::<EngineSpec>().unwrap(),
+        second: "random".parse::<EngineSpec>().unwrap(),
+        games: 1000,
+        seed: 3,
+        jobs: 2,
+        time: None,
+        max_plies: 20,
+        opening_plies: 0,
+    };
+    let stop = AtomicBool::new(false);
+    let mut seen = 0;
+    let summary = play_match(&config, &stop, &mut |_| {
+        seen += 1;
+        if seen == 3 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!((seen, summary.total().games()), (3, 3));
+    assert!(stop.load(std::sync::atomic::Ordering::Relaxed));
+    // Stopped before it began: no game.
+    let summary = play_match(&config, &stop, &mut |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(summary.total().games(), 0);
+}
+
+#[test]
+fn an_engine_in_another_program_cannot_play_rules_without_a_rules_string() {
+    let config = MatchConfig {
+        rules: Preset::Nielsen.rules(),
+        start: Position::start(),
+        first: "random".parse::<EngineSpec>().unwrap(),
+        second: "otep:./engine".parse::<EngineSpec>().unwrap(),
+        games: 2,
+        seed: 3,
+        jobs: 1,
+        time: None,
+        max_plies: 20,
+        opening_plies: 0,
+    };
+    let error = play_match(&config, &AtomicBool::new(false), &mut |_| {
+        panic!("no game is played")
+    })
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "otep:./engine cannot play these rules: they have no OpenTafl rules string to send it"
     );
 }

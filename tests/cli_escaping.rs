@@ -5,6 +5,8 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use serde_json::Value;
+
 /// Runs the binary with `args` (no terminal); checks it fails with exit code 2 and one line on
 /// stderr free of control bytes, and that the line shows each of `shown`. Returns the line.
 fn refused(args: &[&str], save_dir: &Path, shown: &[&str]) -> String {
@@ -114,4 +116,68 @@ fn save_files_and_their_paths_are_quoted_escaped() {
     ] {
         refused(&args, dir.path(), &["move 2", "\\0", "\\u{7}", SHOWN_CLEAR]);
     }
+}
+
+/// Runs `brandubh match ARGS`, which must succeed; checks that its output holds no control
+/// byte but line ends, and returns it.
+fn match_output(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{args:?}: {text:?}");
+    for (i, &byte) in out.stdout.iter().enumerate() {
+        assert!(
+            byte >= 0x20 && byte != 0x7f || byte == b'\n',
+            "{args:?}: control byte {byte:#04x} at {i} in {text:?}"
+        );
+    }
+    text
+}
+
+#[test]
+fn match_output_shows_commands_and_paths_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    // An engine whose command would set the terminal's title: it cannot start, and loses.
+    let engine = "otep:\u{1b}]0;X\u{7}";
+    let shown_engine = "otep:\\u{1b}]0;X\\u{7}";
+    let save_dir = dir.path().join(format!("saves{ESC_CLEAR}"));
+    let save_dir = save_dir.to_str().unwrap();
+    let shown_dir = format!("saves{SHOWN_CLEAR}");
+    let mut args = vec![
+        "--attackers",
+        engine,
+        "--defenders",
+        "random",
+        "--games",
+        "2",
+        "--opening-plies",
+        "0",
+        "--save-dir",
+        save_dir,
+    ];
+    let text = match_output(&args);
+    let lines: Vec<&str> = text.lines().collect();
+    for (line, file) in lines[..2].iter().zip(["game-001.json", "game-002.json"]) {
+        assert!(line.contains(shown_engine), "{line}");
+        assert!(
+            line.contains("cannot start \"\\u{1b}]0;X\\u{7}\""),
+            "{line}"
+        );
+        assert!(line.contains(", saved to "), "{line}");
+        assert!(line.ends_with(&format!("{shown_dir}/{file}")), "{line}");
+    }
+    assert!(lines[2].starts_with(&format!("{shown_engine} vs random: ")));
+    args.push("--json");
+    let v: Value = serde_json::from_str(&match_output(&args)).unwrap();
+    assert_eq!(v["first"], shown_engine);
+    assert_eq!(v["games"][0]["attackers"], shown_engine);
+    let file = v["games"][0]["file"].as_str().unwrap();
+    assert!(
+        file.ends_with(&format!("{shown_dir}/game-003.json")),
+        "{file}"
+    );
 }

@@ -69,6 +69,10 @@ fn bad_players_and_conflicting_options_are_refused() {
     one_line_failure(&["--load", "x.json", "--resume"], "cannot be used with");
     one_line_failure(&["--clock", "5x"], "\"5x\" is not a time control");
     one_line_failure(
+        &["--clock", "0s"],
+        "\"0s\" is not a time control: the main time must be more than zero",
+    );
+    one_line_failure(
         &["--load", "x.json", "--clock", "5m"],
         "cannot be used with",
     );
@@ -87,6 +91,39 @@ fn games_to_continue_must_exist_and_be_valid() {
     let (code, stderr) = run(&["play", "--load", bad.to_str().unwrap()], dir.path());
     assert_eq!(code, Some(2));
     assert!(stderr.contains("bad.json"), "{stderr}");
+}
+
+#[test]
+fn a_file_of_no_kind_read_is_named_for_what_it_is_not() {
+    // Saves, OpenTafl records and move records are all read: garbage is none of them, not
+    // merely "not valid JSON".
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("notes.txt");
+    std::fs::write(&garbage, "\n  hello d1-c1\n").unwrap();
+    let file = garbage.to_str().unwrap();
+    let expected = format!(
+        "brandubh: {file}: not a saved game, an OpenTafl record or a move record: \
+         line 2 column 3: \"hello\" starts none of them\n"
+    );
+    let (code, stderr) = run(&["play", "--load", file], dir.path());
+    assert_eq!((code, stderr.as_str()), (Some(2), expected.as_str()));
+    for args in [
+        vec!["replay", file],
+        vec!["analyze", file],
+        vec!["analyze", file, "--game"],
+        vec!["export", file, "--format", "otg"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            (out.status.code(), stderr.as_str()),
+            (Some(2), expected.as_str()),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]

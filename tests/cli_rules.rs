@@ -1,4 +1,5 @@
-//! The `perft` and `replay` commands, run as a user runs them, on games checked by hand.
+//! The `perft` and `replay` commands, run as a user runs them, on games checked by hand; the
+//! presets and the help as the command line lists them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -58,7 +59,11 @@ fn perft_rejects_bad_input_in_one_line() {
     assert!(message.len() < 200, "{message}");
     let message = failure(&["replay", "--moves", &huge]);
     assert!(message.len() < 200, "{message}");
-    assert!(failure(&["perft", "--depth", "2", "--rules", "chess"]).contains("chess"));
+    assert_eq!(
+        failure(&["perft", "--depth", "2", "--rules", "chess"]),
+        "brandubh: invalid value 'chess' for '--rules <RULES>' [possible values: standard, \
+         walker, nielsen, fellhuhn, opentafl]"
+    );
     assert!(failure(&["perft"]).contains("--depth"));
 }
 
@@ -127,6 +132,27 @@ fn replay_of_a_repetition_under_three_presets() {
         assert_eq!(out.len(), 9);
         assert_eq!(out[8], result, "{preset}");
     }
+    // In words: the defenders' e5-e4 made the start position occur a third time.
+    let whys = [
+        ("standard", "threefold repetition by the defenders"),
+        (
+            "fellhuhn",
+            "threefold repetition by the defenders; the attackers began the cycle",
+        ),
+        ("opentafl", "threefold repetition by the defenders"),
+        (
+            "nielsen",
+            "threefold repetition by the defenders, which loses for the defenders",
+        ),
+    ];
+    for (preset, why) in whys {
+        let out = success(&["replay", "--rules", preset, "--moves", moves, "--json"]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["why"], why, "{preset}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&success(&["replay", "--moves", "d1-c1", "--json"])).unwrap();
+    assert_eq!(json["why"], serde_json::Value::Null);
 }
 
 #[test]
@@ -192,4 +218,45 @@ fn replay_reports_the_first_bad_move_with_its_number() {
         failure(&["replay", "--moves", &after_end]),
         "brandubh: move 9 \"a2-a3\": illegal move: the game is over"
     );
+}
+
+#[test]
+fn rules_are_named_presets_each_with_a_line_of_help() {
+    for preset in ["standard", "walker", "nielsen", "fellhuhn", "opentafl"] {
+        let out = success(&["replay", "--rules", preset, "--moves", "d1-c1", "--json"]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["rules"], preset);
+    }
+    let help = success(&["perft", "--help"]);
+    assert!(help.contains("[default: standard]"), "{help}");
+    for line in [
+        "- standard: The weak-king rules of the common English rules page (the default)",
+        "- nielsen:  Aage Nielsen's reconstruction: the king safe on the edge",
+        "- opentafl: OpenTafl's built-in Brandub rules: repetition draws",
+    ] {
+        assert!(help.contains(line), "{line}\n{help}");
+    }
+}
+
+#[test]
+fn help_is_given_by_command_and_by_flag_alike() {
+    // Help on `help` itself, as `git help --help` gives it.
+    let help = success(&["help", "--help"]);
+    assert!(help.contains("Usage: brandubh help [COMMAND]"), "{help}");
+    assert!(success(&["help", "-h"]).contains("Usage: brandubh help [COMMAND]"));
+    assert_eq!(success(&["help", "help"]), help);
+    for command in [
+        "play", "perft", "replay", "analyze", "export", "match", "otep", "help",
+    ] {
+        assert_eq!(
+            success(&["help", command]),
+            success(&[command, "--help"]),
+            "{command}"
+        );
+    }
+    assert_eq!(success(&["help"]), success(&["--help"]));
+    let listed = success(&["--help"]);
+    assert!(listed.contains("  help  "), "{listed}");
+    let refused = failure(&["help", "nope"]);
+    assert!(refused.contains("\"nope\" is not a command"), "{refused}");
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use brandubh::game::import::{self, Format, RecordErrorKind};
 use brandubh::game::storage::{self, load};
-use brandubh::game::{EngineKind, Game, Level, LoadError, LoadErrorKind, MoveTime, Player};
+use brandubh::game::{EngineKind, Game, Level, LoadError, LoadErrorKind, MoveTime, Player, Tag};
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, Position, Preset, Reason, RulesStringError, Side,
 };
@@ -160,7 +160,8 @@ fn an_otg_with_tags_comments_and_variations_imports_its_main_line() {
         game.start_comment(),
         Some("A short game: the king walks into a trap.")
     );
-    // "Alice" is no player we know: a human. The date is the day the game was played.
+    // "Alice" is no player we know: a human, whose name is kept. The date is the day the game
+    // was played.
     assert_eq!(game.players().attackers, Player::Human);
     assert_eq!(
         game.players().defenders,
@@ -177,6 +178,69 @@ fn an_otg_with_tags_comments_and_variations_imports_its_main_line() {
     let back = Game::from_json(&json).unwrap();
     assert_eq!(back.comments(), game.comments());
     assert_eq!(back.start_comment(), game.start_comment());
+}
+
+#[test]
+fn an_otg_records_names_and_tags_survive_our_save_and_an_export() {
+    let game = load(&data("otg/commented.otg")).unwrap();
+    // Saved in our format and read back, the names and tags are there...
+    let json = game.to_json();
+    for field in [
+        "\"attackers\": \"Alice\"",
+        "\"event\": \"Club night\"",
+        "\"site\": \"Dublin\"",
+        "\"annotator\": \"Bob\"",
+        // The day is the game's creation time.
+        "\"created\": \"2016-08-27T00:00:00Z\"",
+    ] {
+        assert!(json.contains(field), "{field}\n{json}");
+    }
+    let back = Game::from_json(&json).unwrap();
+    assert_eq!(back, game);
+    // ...and an export writes them back as tags.
+    let otg = import::to_otg(&back).unwrap();
+    for tag in [
+        "[event:Club night]",
+        "[site:Dublin]",
+        "[date:2016.08.27]",
+        "[attackers:Alice]",
+        "[defenders:ai:hard]",
+        "[annotator:Bob]",
+    ] {
+        assert!(otg.contains(tag), "{tag}\n{otg}");
+    }
+    // Read back, the record gives the same names and tags (its comments lose their `|`).
+    let again = round_trip(&back);
+    assert_eq!(again.tags(), back.tags());
+    assert_eq!(again.tags().name(Side::Attackers), Some("Alice"));
+    assert_eq!(again.tags().name(Side::Defenders), None);
+    assert_eq!(again.tags().get(Tag::Event), Some("Club night"));
+    assert_eq!(again.created(), back.created());
+    // A player changed drops the name of the one before.
+    let mut taken_over = again;
+    taken_over.set_player(Side::Attackers, Player::Human);
+    assert_eq!(taken_over.tags().name(Side::Attackers), Some("Alice"));
+    taken_over.set_player(Side::Attackers, "ai:easy".parse().unwrap());
+    assert_eq!(taken_over.tags().name(Side::Attackers), None);
+    assert!(
+        import::to_otg(&taken_over)
+            .unwrap()
+            .contains("[attackers:ai:easy]")
+    );
+}
+
+#[test]
+fn a_date_that_is_no_day_is_kept_as_written() {
+    let text = format!("[date:2016.??.??]\n{RULES}\n\n1. d2-c2\n");
+    let (game, _) = import::read(text.as_bytes()).unwrap();
+    assert_eq!(game.tags().get(Tag::Date), Some("2016.??.??"));
+    assert!(
+        import::to_otg(&game)
+            .unwrap()
+            .starts_with("[date:2016.??.??]\n")
+    );
+    let back = Game::from_json(&game.to_json()).unwrap();
+    assert_eq!(back.tags(), game.tags());
 }
 
 /// The parts of a game an `.otg` file carries, for comparison (timestamps are kept to the day).
@@ -299,11 +363,14 @@ proptest! {
 fn otg_export_writes_opentafl_notation() {
     let game = load(&data("otg/commented.otg")).unwrap();
     let text = import::to_otg(&game).unwrap();
-    let expected_start = "[date:2016.08.27]
-[attackers:human]
+    let expected_start = "[event:Club night]
+[site:Dublin]
+[date:2016.08.27]
+[attackers:Alice]
 [defenders:ai:hard]
 [result:1]
 [termination:king captured]
+[annotator:Bob]
 [start-comment:A short game: the king walks into a trap.]
 [rules:dim:7 name:Brandub esc:c surf:n atkf:y tfr:d ka:y ks:w corh:tTK cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]
 
@@ -404,7 +471,7 @@ fn bad_records_are_refused_with_their_line() {
             &fs::read_to_string(data("otg/commented.otg"))
                 .unwrap()
                 .replace("[result:1]", "[result:-1]"),
-            "line 6: the result tag says -1, but the moves end the game with \"attackers king-captured\"",
+            "line 6: the result tag says -1 (the defenders win), but the moves end the game with \"attackers king-captured\"",
         ),
         (
             &format!("[result:2]\n{RULES}\n"),

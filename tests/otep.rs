@@ -1,6 +1,8 @@
 //! `brandubh otep` driven through pipes as OpenTafl drives it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -423,4 +425,32 @@ fn analysis_answers_as_many_lines_as_asked() {
     firsts.dedup();
     assert_eq!(firsts.len(), 3, "three different first moves: {firsts:?}");
     engine.quit();
+}
+
+/// Requests queued faster than the engine answers them: each one replaces the one before, so
+/// the engine's memory stays that of one search however many are queued.
+#[cfg(target_os = "linux")]
+#[test]
+fn queued_requests_keep_memory_flat() {
+    /// Requests queued at once.
+    const QUEUED: usize = 40;
+    /// The peak resident set allowed, in KiB: one search with its 8 MiB table, and room.
+    const BOUND_KIB: u64 = 64 * 1024;
+    for request in ["play attackers", "analyze 1 5"] {
+        let mut engine = Engine::start();
+        engine.send(BUILT_IN);
+        engine.send(&vec![request; QUEUED].join("\n"));
+        // Its answer comes once every request before it has been read and handled.
+        engine.send("frobnicate");
+        while !engine
+            .next_line()
+            .starts_with("error 0 unknown command \"frobnicate\"")
+        {}
+        let peak = common::rss::peak_kib(engine.child.id()).unwrap();
+        assert!(
+            peak < BOUND_KIB,
+            "{QUEUED} × {request}: peak resident set {peak} KiB"
+        );
+        engine.quit();
+    }
 }

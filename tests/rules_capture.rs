@@ -297,7 +297,7 @@ fn capture_table() {
                     "{} [{preset}] {}: expected {expected:?}, got {:?}",
                     case.name,
                     case.mv,
-                    got.map(|s| s.to_string()).collect::<Vec<_>>()
+                    got.iter().map(|s| s.to_string()).collect::<Vec<_>>()
                 ));
             }
         }

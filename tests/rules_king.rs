@@ -225,13 +225,18 @@ fn king_capture_table() {
                     "{} [{preset}] {}: expected {:?}, got {done} ({outcome:?})",
                     case.name,
                     case.mv,
-                    expected.map(|s| s.to_string()).collect::<Vec<_>>(),
+                    expected.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
                 ));
             }
             let marked = done.to_string().ends_with("++");
             assert_eq!(marked, king_taken, "{} [{preset}]: {done}", case.name);
             // The king's square may be listed among the captures exactly when he is taken.
-            let listed: Vec<String> = done.captured.with(king).map(|s| s.to_string()).collect();
+            let listed: Vec<String> = done
+                .captured
+                .with(king)
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             let text = format!("{}x{}", case.mv, listed.join("/"));
             let accepted = GameState::new(preset.rules(), position).play_text(&text);
             assert_eq!(

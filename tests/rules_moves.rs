@@ -11,6 +11,7 @@ use common::{diagram, mv, sq, squares};
 fn destinations(position: &Position, from: &str) -> Vec<String> {
     position
         .destinations(sq(from))
+        .iter()
         .map(|s| s.to_string())
         .collect()
 }

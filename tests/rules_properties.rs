@@ -91,7 +91,7 @@ proptest! {
             assert_eq!(Naive::from_position(after.position()), naive);
             let engine_taken: Vec<_> = {
                 let mut b = before.clone();
-                b.play(mv).unwrap().captured.collect()
+                b.play(mv).unwrap().captured.iter().collect()
             };
             assert_eq!(engine_taken, taken);
             let mover = before.position().side_to_move();
@@ -140,7 +140,7 @@ proptest! {
         let king = a.first().unwrap();
         let defender = (b & !Bitboard::THRONE).first().unwrap();
         let walls = (a | b).neighbours() & !(a | b);
-        let gap = gap.map(|i| walls.collect::<Vec<_>>()[i % walls.count() as usize]);
+        let gap = gap.map(|i| walls.iter().collect::<Vec<_>>()[i % walls.count() as usize]);
         let attackers = gap.map_or(walls, |g| walls.without(g));
         let position =
             Position::from_parts(attackers, defender.bit(), Some(king), Side::Defenders).unwrap();
@@ -192,7 +192,7 @@ fn inside() -> impl Strategy<Value = Square> {
 
 /// A pocket off the edge: `seed`, and with `grow` one of its neighbours off the edge too.
 fn pocket(seed: Square, grow: Option<usize>) -> Bitboard {
-    let around: Vec<Square> = (seed.bit().neighbours() & !Bitboard::EDGE).collect();
+    let around: Vec<Square> = (seed.bit().neighbours() & !Bitboard::EDGE).iter().collect();
     grow.map_or(seed.bit(), |i| seed.bit().with(around[i % around.len()]))
 }
 

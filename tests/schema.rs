@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use brandubh::ai::{Analyser, Budget, Limits};
-use brandubh::game::{Game, Level, Player, SCHEMA_ID, save_schema};
+use brandubh::game::{Game, Level, MAX_TAG_CHARS, Player, SCHEMA_ID, Tag, Tags, save_schema};
 use brandubh::rules::{KingOnThrone, Position, Preset, Rules};
 use jsonschema::Validator;
 use serde_json::Value;
@@ -133,6 +133,12 @@ fn games_this_program_writes_fit_the_schema() {
         },
     );
     drawn.agree_draw().unwrap();
+    // With tags, each at its longest.
+    let mut tags = Tags::default();
+    for tag in Tag::ALL {
+        tags.set(tag, &"é".repeat(MAX_TAG_CHARS)).unwrap();
+    }
+    drawn.set_tags(tags);
     for game in [ongoing, drawn] {
         let text = game.to_json();
         assert_eq!(
@@ -181,6 +187,7 @@ const STRUCTURALLY_INVALID: &[&str] = &[
     "rules-number.json",
     "rules-unknown-parameter.json",
     "string.json",
+    "tags-control-character.json",
     "unknown-field.json",
     "unknown-preset.json",
     "version-fraction.json",

@@ -8,7 +8,9 @@ use brandubh::game::Player;
 use brandubh::rules::{Preset, Reason, Side};
 use std::path::Path;
 
-use brandubh::tui::{Action, Config, Direction, Look, Mode, Runtime, Storage, ThemeName, Tone};
+use brandubh::tui::{
+    Action, Config, Direction, Glyphs, Look, Mode, Runtime, Storage, ThemeName, Tone,
+};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -170,6 +172,32 @@ fn illegal_attempts_are_explained() {
 }
 
 #[test]
+fn opentafl_notation_is_read_at_the_move_prompt() {
+    // Piece letters keep their case (`T` a defender, `K` the king); squares may be upper case,
+    // joined or spaced.
+    let mut app = Runtime::new(hot_seat()).unwrap();
+    play_all(&mut app, "a4-a3 Te4-e6 A3A2 Kd4e4");
+    type_move(&mut app, "ta2 a3");
+    type_move(&mut app, "Ke4-e1");
+    let moves: Vec<String> = app
+        .app()
+        .session()
+        .moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        moves,
+        ["a4-a3", "e4-e6", "a3-a2", "d4-e4", "a2-a3", "e4-e1"]
+    );
+    // A letter that names the wrong piece is refused by the move, not read as a square.
+    type_move(&mut app, "Ta3-a2");
+    let status = app.app().status().unwrap();
+    assert_eq!(status.tone, Tone::Error);
+    assert!(!status.text.contains("not a square"), "{}", status.text);
+}
+
+#[test]
 fn game_over_banner() {
     let mut app = Runtime::new(hot_seat()).unwrap();
     play_all(&mut app, "a4-a3 e4-e6 a3-a2 d4-e4 a2-a3 e4-e1 a3-a2 e1-g1");
@@ -268,6 +296,31 @@ fn rules_screen() {
     .unwrap();
     app.update(Action::Rules);
     insta::assert_snapshot!(render(&mut app, 80, 24).backend());
+}
+
+#[test]
+fn rules_texts_describe_the_pieces_as_the_board_draws_them() {
+    // The board draws pieces by glyph, each side in a dark colour: no text may call a side
+    // black or white, and each names the glyphs it is drawn with, and their ASCII letters.
+    let ascii = Glyphs::ASCII;
+    for preset in Preset::ALL {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/rules")
+            .join(format!("{}.md", preset.name()));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let words = text.to_lowercase().replace("(\"black raven\")", "");
+        for colour in ["white", "black"] {
+            assert!(!words.contains(colour), "{}: {colour}", path.display());
+        }
+        for (side, glyph, letter) in [
+            ("attackers (8 soldiers, ", "solid discs", ascii.attacker),
+            ("defenders (4 soldiers, ", "rings", ascii.defender),
+            ("king (", "a chess king", ascii.king),
+        ] {
+            let named = format!("{side}drawn as {glyph}, {letter} in ASCII)");
+            assert!(text.contains(&named), "{}: {named}", path.display());
+        }
+    }
 }
 
 #[test]
@@ -884,7 +937,8 @@ fn the_new_game_screen_takes_a_position() {
 
 /// A finished game of two AI players (from `brandubh match --attackers search:easy
 /// --defenders search:medium --seed 5`, its sixth game) with every move analysed to depth 4:
-/// inaccuracies, mistakes, blunders and an only move. Made by [`write_the_analysed_fixture`].
+/// inaccuracies, mistakes and blunders, and a move an earlier build marked as the only move
+/// though it loses (read without the mark). Made by [`write_the_analysed_fixture`].
 const ANALYSED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/analysed/ai-game.json"
@@ -991,10 +1045,11 @@ fn review_with_analysis() {
         at_nineteen[0] > at_nine[0] + 5,
         "{at_nine:?} {at_nineteen:?}"
     );
-    // Ply 17, a6-d6: the only move.
+    // Ply 17, a6-d6: saved as the only move by an earlier build, though it loses in 5; read
+    // without the mark (a move that loses is never the only move).
     steps(&mut app, Action::Move(Direction::Left), 2);
     insta::assert_snapshot!(
-        "review_with_analysis_at_an_only_move",
+        "review_with_analysis_at_a_move_once_marked_only",
         render(&mut app, 80, 24).backend()
     );
     // The start: the evaluation of the first position and the engine's choice there.
@@ -1014,9 +1069,37 @@ fn review_with_analysis() {
     app.update(Action::Review);
     let game = format!("{}", render(&mut app, 80, 24).backend());
     assert!(
-        game.contains("a6-d6!") && game.contains("b7-b5??"),
+        game.contains("a6-d6 ") && game.contains("b7-b5??"),
         "{game}"
     );
+}
+
+#[test]
+fn review_shows_an_only_move() {
+    // The king on a3 sees a1: only e2-a2 stops him.
+    let start = "/3t3/4t2/Kt5/T3T1t/2t4/5t1/3t3/ a".parse().unwrap();
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        start,
+        Player::Human,
+        Player::Human,
+    );
+    game.play_text("e2-a2").unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let plies = brandubh::ai::Analyser::default()
+        .analyse(&game, Budget::Limits(Limits::depth(4)), &stop, &mut |_| {})
+        .unwrap();
+    game.set_analysis(0, &plies[0]).unwrap();
+    let mut app = Runtime::new(Config {
+        resume: Some(brandubh::tui::Session::from_game(game)),
+        ..Config::default()
+    })
+    .unwrap();
+    let board = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(board.contains("e2-a2!"), "{board}");
+    app.update(Action::Review);
+    let review = format!("{}", render(&mut app, 80, 24).backend());
+    assert!(review.contains("only move !"), "{review}");
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //! judged as its board stands. Each search sees the game's history before its position, so
 //! repetitions count as in the game.
 //!
-//! Only moves: when the move played is the engine's best and does not lose, a second search
+//! Only moves: when the move played is the engine's best and neither the position before it
+//! nor the one after it is lost by force ([`may_be_only_move`]), a second search
 //! asks whether every other move loses by force ([`SearchAi::every_other_move_loses`]). It
 //! searches with a null window at the edge of the losses, so one move that does not lose ends
 //! it quickly; it is bounded by the depth the first search reached and by a tenth of the
@@ -20,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::{Ai, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo};
-use crate::game::{Game, Level, PlyAnalysis, Score, classify};
+use crate::game::{Game, Level, PlyAnalysis, Score, classify, may_be_only_move};
 use crate::rules::{AnnotatedMove, GameState, Move, Outcome};
 
 /// How long to search each position.
@@ -194,8 +195,7 @@ impl Analyser {
             let before = searched.info.score;
             let after = next.negated();
             let engine_choice = played == searched.best.mv;
-            let only_move = engine_choice
-                && !before.is_loss()
+            let only_move = may_be_only_move(before, after, engine_choice)
                 && self.is_only_move(&state, played, &limits, searched.info.depth, stop)?;
             let analysis = PlyAnalysis {
                 score_before: before,

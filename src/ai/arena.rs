@@ -1,7 +1,11 @@
 //! Engine-vs-engine matches: paired games with sides swapped, openings varied by random first
 //! plies from the seed, a ply cap that adjudicates a draw, and the score with an Elo estimate.
+//!
+//! A match keeps counts, not games: each game is handed to the caller as it ends and dropped,
+//! so a match of a million games takes no more memory than one of ten.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc;
@@ -12,9 +16,10 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
+use super::external::otep_name;
 use super::{Ai, DEFAULT_MOVE_TIME, ExternalAi, Failure, Limits, engine_for, limits_for};
 use crate::game::{EngineKind, Game, Level, Player};
-use crate::rules::{Outcome, Position, Reason, Rules, Side};
+use crate::rules::{Outcome, Position, Reason, Rules, Side, rules_string};
 
 /// An engine of a match: a built-in one at a level, written `search:hard`, `ai:max` or
 /// `random`, or an engine in another program that speaks the OpenTafl Engine Protocol,
@@ -75,6 +80,8 @@ impl EngineSpec {
     }
 }
 
+/// The engine as written on the command line (`search:hard`, `otep:./engine --flag`), with
+/// control characters in a command escaped: it is safe to print.
 impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -86,7 +93,7 @@ impl fmt::Display for EngineSpec {
                 kind: EngineKind::Random,
                 ..
             } => f.write_str("random"),
-            EngineSpec::Otep { command } => write!(f, "otep:{command}"),
+            EngineSpec::Otep { command } => f.write_str(&otep_name(command)),
         }
     }
 }
@@ -158,6 +165,38 @@ pub struct MatchConfig {
     /// Random plies played before the engines take over; each pair of games shares them.
     pub opening_plies: usize,
 }
+
+impl MatchConfig {
+    /// Checks that both engines can play the match: an engine in another program is told the
+    /// rules as an OpenTafl rules string, which some rules (`nielsen`) have none of.
+    pub fn check(&self) -> Result<(), UnplayableRules> {
+        let told = rules_string(&self.rules, &self.start).is_some();
+        match [&self.first, &self.second]
+            .into_iter()
+            .find(|engine| matches!(engine, EngineSpec::Otep { .. }) && !told)
+        {
+            Some(engine) => Err(UnplayableRules(engine.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// An engine in another program cannot be told the rules of the match: they have no OpenTafl
+/// rules string.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct UnplayableRules(EngineSpec);
+
+impl fmt::Display for UnplayableRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} cannot play these rules: they have no OpenTafl rules string to send it",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnplayableRules {}
 
 /// One finished game of a match.
 #[derive(Clone, Debug)]
@@ -247,17 +286,13 @@ pub struct MatchSummary {
 }
 
 impl MatchSummary {
-    /// The summary of these games.
-    pub fn of(games: &[GameResult]) -> MatchSummary {
-        let mut summary = MatchSummary::default();
-        for game in games {
-            let record = match game.first_side {
-                Side::Attackers => &mut summary.as_attackers,
-                Side::Defenders => &mut summary.as_defenders,
-            };
-            record.add(game.first_score());
-        }
-        summary
+    /// Counts `game`.
+    pub fn add(&mut self, game: &GameResult) {
+        let record = match game.first_side {
+            Side::Attackers => &mut self.as_attackers,
+            Side::Defenders => &mut self.as_defenders,
+        };
+        record.add(game.first_score());
     }
 
     /// Both sides together.
@@ -296,8 +331,11 @@ const fn mix(seed: u64, n: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays game number `index` of the match.
-fn play_game(config: &MatchConfig, index: u32) -> GameResult {
+/// A game left unfinished because the match was stopped.
+struct Interrupted;
+
+/// Plays game number `index` of the match; `None` if `stop` was set before its end.
+fn play_game(config: &MatchConfig, index: u32, stop: &AtomicBool) -> Option<GameResult> {
     let first_side = if index.is_multiple_of(2) {
         Side::Attackers
     } else {
@@ -339,7 +377,7 @@ fn play_game(config: &MatchConfig, index: u32) -> GameResult {
         defenders.engine(game_seed.rotate_left(17)),
     ];
     let limits = [attackers.limits(config.time), defenders.limits(config.time)];
-    let forfeit = play_out(&mut game, &mut engines, &limits, config.max_plies);
+    let forfeit = play_out(&mut game, &mut engines, &limits, config.max_plies, stop).ok()?;
     let outcome = game
         .state()
         .outcome()
@@ -347,7 +385,7 @@ fn play_game(config: &MatchConfig, index: u32) -> GameResult {
     for engine in &mut engines {
         engine.game_over(&outcome);
     }
-    GameResult {
+    Some(GameResult {
         index,
         first_side,
         attackers: attackers.clone(),
@@ -356,31 +394,39 @@ fn play_game(config: &MatchConfig, index: u32) -> GameResult {
         outcome,
         forfeit,
         game,
-    }
+    })
 }
 
 /// Plays `game` to its end with `engines` (attackers', defenders'), a draw by adjudication
 /// after `max_plies`. An engine that gives no move in an unfinished game, or an illegal one,
 /// loses: on time if it failed by thinking too long, else by resignation; the failure is
-/// returned and written as the game's last comment.
+/// returned and written as the game's last comment. Once `stop` is set, the game is left
+/// unfinished.
 fn play_out(
     game: &mut Game,
     engines: &mut [Box<dyn Ai>; 2],
     limits: &[Limits; 2],
     max_plies: usize,
-) -> Option<Failure> {
-    let stop = AtomicBool::new(false);
+    stop: &AtomicBool,
+) -> Result<Option<Failure>, Interrupted> {
     while !game.state().is_over() {
+        if stop.load(Ordering::Relaxed) {
+            return Err(Interrupted);
+        }
         if game.state().ply() >= max_plies {
             // The game is not over, so this cannot fail.
             let _ = game.adjudicate_draw();
-            return None;
+            return Ok(None);
         }
         let side = game.state().position().side_to_move();
         let i = usize::from(side == Side::Defenders);
-        let chosen = engines[i].choose(game.state(), &limits[i], &stop, &mut |_| {});
+        let chosen = engines[i].choose(game.state(), &limits[i], stop, &mut |_| {});
         if chosen.is_some_and(|mv| game.play(mv).is_ok()) {
             continue;
+        }
+        // An engine stopped before its move has not failed.
+        if stop.load(Ordering::Relaxed) {
+            return Err(Interrupted);
         }
         let failure = engines[i].failure().unwrap_or_else(|| match chosen {
             Some(mv) => Failure::IllegalMove(mv.to_string()),
@@ -402,39 +448,56 @@ fn play_out(
                 game.set_comment(n - 1, Some(why));
             }
         }
-        return Some(failure);
+        return Ok(Some(failure));
     }
-    None
+    Ok(None)
 }
 
-/// Plays the match on `config.jobs` threads, calling `on_game` (on the calling thread) as each
-/// game ends. Returns the games in order.
-pub fn play_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameResult)) -> Vec<GameResult> {
+/// Plays the match on `config.jobs` threads, handing each game to `on_game` (on the calling
+/// thread) as it ends, in the order the games end; returns the summary of the games handed
+/// over. Nothing of a game is kept after `on_game`, and a thread with a finished game waits
+/// until it is taken. The match ends early, its unfinished games dropped, once `stop` is set
+/// (by a signal, say) or `on_game` breaks (then `stop` is set too).
+pub fn play_match(
+    config: &MatchConfig,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(GameResult) -> ControlFlow<()>,
+) -> Result<MatchSummary, UnplayableRules> {
+    config.check()?;
     let next = AtomicU32::new(0);
-    let (sender, receiver) = mpsc::channel();
-    let mut results = Vec::new();
     let workers = config.jobs.clamp(1, config.games.max(1) as usize);
+    let (sender, receiver) = mpsc::sync_channel(0);
+    let mut summary = MatchSummary::default();
     thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
             let next = &next;
             scope.spawn(move || {
-                loop {
+                while !stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games || sender.send(play_game(config, index)).is_err() {
+                    if index >= config.games {
+                        break;
+                    }
+                    let Some(result) = play_game(config, index, stop) else {
+                        break;
+                    };
+                    if sender.send(result).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(sender);
+        // Leaving the loop drops the receiver: a thread waiting to hand over a game stops.
         for result in receiver {
-            on_game(&result);
-            results.push(result);
+            summary.add(&result);
+            if on_game(result).is_break() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
         }
     });
-    results.sort_by_key(|r| r.index);
-    results
+    Ok(summary)
 }
 
 #[cfg(test)]

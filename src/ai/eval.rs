@@ -5,7 +5,7 @@
 //! routes, king freedom, ...), a [`Weights`] vector says what each count is worth to the
 //! defenders, and [`evaluate`] turns the sum to the side to move's view. The weights are
 //! fitted to the results of self-play games by logistic regression (Texel's method, the
-//! `tune` example; the README's AI section gives the procedure and the figures).
+//! `tune` example; docs/engine.md gives the procedure and the figures).
 //!
 //! The king never has an open line to a corner where the search evaluates: with the
 //! defenders to move that is a win, with the attackers to move their replies are searched.
@@ -151,8 +151,8 @@ impl Weights {
 
 /// The weights for the `standard` rules and every preset whose throne is hostile (`walker`,
 /// `nielsen`, `fellhuhn`): fitted by `cargo run --release --example tune -- --rules standard
-/// --games 2000 --seed 1 --depth 4` (+117 ± 51 Elo against the hand-set ones in 200 games;
-/// see the README).
+/// --games 2000 --seed 1 --depth 4` (their match against the hand-set ones is in
+/// docs/engine.md).
 static STANDARD: Weights = Weights {
     attackers: -100,
     defenders: 157,
@@ -177,8 +177,8 @@ static STANDARD: Weights = Weights {
 };
 
 /// The weights for rules whose throne is hostile to nobody (`opentafl`): fitted by
-/// `cargo run --release --example tune -- --rules opentafl --games 4000 --seed 1` (+171 ± 51
-/// Elo against the hand-set ones in 200 games; see the README).
+/// `cargo run --release --example tune -- --rules opentafl --games 4000 --seed 1` (their match
+/// against the hand-set ones is in docs/engine.md).
 static OPENTAFL: Weights = Weights {
     attackers: -100,
     defenders: 89,

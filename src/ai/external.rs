@@ -7,6 +7,13 @@
 //! An engine that crashes, says `error -1`, answers with an illegal move, or takes more than
 //! [`SLOWNESS_ALLOWED`] times its budget gives no move; [`Ai::failure`] says why, and the
 //! match scores the game as its loss.
+//!
+//! On Unix the engine runs in a process group of its own, which is killed when the engine is
+//! done with: whatever it started (a script's `sleep`) ends with it.
+//!
+//! What is kept of an engine's output is bounded: lines over [`MAX_LINE_BYTES`](crate::lines::MAX_LINE_BYTES) are skipped,
+//! and at most [`LINES_KEPT`] lines wait to be read (while the other engine thinks, say); an
+//! engine that writes more waits on its pipe.
 
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -17,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use super::{Ai, Failure, Limits, SearchInfo};
 use crate::lines::read_line;
-use crate::quote::excerpt;
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, Move, MoveText, Outcome, Position, Rules, Side, position_record, rules_string,
 };
@@ -30,6 +37,8 @@ pub const SLOWNESS_ALLOWED: u32 = 3;
 const HELLO_TIME: Duration = Duration::from_secs(5);
 /// How long an engine has to exit after `goodbye` before it is killed.
 const GOODBYE_TIME: Duration = Duration::from_millis(500);
+/// Lines of an engine's output kept until they are read, at most.
+const LINES_KEPT: usize = 16;
 /// How often a wait for the engine looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(20);
 
@@ -89,19 +98,23 @@ impl ExternalAi {
         let program = words
             .next()
             .ok_or_else(|| Failure::Crashed("no command to run".to_owned()))?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| Failure::Crashed(format!("cannot start \"{}\": {e}", excerpt(program))))
             .map_err(Halt::from)?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
+            kill(&mut child);
             return Err(Failure::Crashed("no pipes to the engine".to_owned()).into());
         };
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(LINES_KEPT);
         thread::spawn(move || {
             let mut output = BufReader::new(stdout);
             let mut bytes = Vec::new();
@@ -237,7 +250,7 @@ impl ExternalAi {
 
 impl Ai for ExternalAi {
     fn name(&self) -> String {
-        format!("otep:{}", self.command)
+        otep_name(&self.command)
     }
 
     /// The engine's move within the limits' time (or [`DEFAULT_MOVE_TIME`]); no progress is
@@ -330,19 +343,36 @@ impl Process {
         Failure::Crashed(format!("its output ended {when}{status}"))
     }
 
-    /// Says `goodbye`, and kills the engine if it has not exited soon after.
+    /// Says `goodbye`, and kills the engine if it has not exited soon after, and whatever it
+    /// started in any case.
     fn end(&mut self) {
         let _ = self.send("goodbye");
         let deadline = Instant::now() + GOODBYE_TIME;
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
+        while Instant::now() < deadline && !matches!(self.child.try_wait(), Ok(Some(_))) {
             thread::sleep(Duration::from_millis(10));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill(&mut self.child);
     }
+}
+
+/// Kills `child` if it still runs, and waits for it; on Unix, kills its process group first
+/// (the child and everything it started). The group is the child's own: it keeps its number
+/// while any of its processes runs, so an exited child's group can be killed as well.
+fn kill(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Pid, Signal, kill_process_group};
+        // Fails only when the group has no process left.
+        let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The name of the engine `command` starts, as matches show it: `otep:COMMAND`, with control
+/// characters escaped (it is safe to print).
+pub(crate) fn otep_name(command: &str) -> String {
+    format!("otep:{}", escaped(command, MESSAGE_CHARS))
 }
 
 /// The move that leads from `before` to `after` under `rules` (consecutive positions of a

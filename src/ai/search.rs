@@ -16,6 +16,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::eval::{self, MAX_EVAL};
 use super::fill::sandwich_squares;
+use super::params::SearchParams;
 use super::tt::{Bound, Table};
 use super::{Ai, Limits};
 use crate::game::{Level, Score};
@@ -23,6 +24,10 @@ use crate::rules::{
     Bitboard, GameState, MAX_MOVES, Move, Outcome, Position, Rules, Side, Square, decided_by_move,
     is_third_occurrence, repetition_outcome,
 };
+
+/// The stop flag and the clock are checked every this many nodes (a fraction of a
+/// millisecond).
+const POLL_INTERVAL: u64 = 1024;
 
 /// The default transposition-table size in megabytes.
 pub const DEFAULT_TT_MB: usize = 8;
@@ -69,6 +74,7 @@ struct Heuristics {
     history: Vec<i32>,
 }
 
+/// A history score past this halves every score of its side.
 const HISTORY_MAX: i32 = 1 << 19;
 const HISTORY_SIDE: usize = Square::COUNT * Square::COUNT;
 
@@ -80,10 +86,11 @@ impl Heuristics {
         }
     }
 
-    fn new_search(&mut self) {
+    /// Starts a new search: no killers, the history divided by `aging`.
+    fn new_search(&mut self, aging: i32) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         for h in &mut self.history {
-            *h /= 4;
+            *h /= aging;
         }
     }
 
@@ -118,6 +125,7 @@ pub struct SearchAi {
     /// The largest random bonus given to a root move (0: none), for the lower levels.
     noise: i32,
     rng: Xoshiro256PlusPlus,
+    params: SearchParams,
     table: Table,
     heuristics: Box<Heuristics>,
     /// The rules of the last search: the table and heuristics learned under them, and hold
@@ -126,7 +134,8 @@ pub struct SearchAi {
 }
 
 impl SearchAi {
-    /// The engine at `level` with a transposition table of `tt_megabytes` MB. The seed drives
+    /// The engine at `level` with a transposition table of `tt_megabytes` MB (at most
+    /// [`MAX_TT_MB`](super::MAX_TT_MB)). The seed drives
     /// the controlled randomness of the lower levels: each root move gets a random bonus of up
     /// to 1.5 soldiers at `easy` and 0.6 at `medium` (never added to a win or a loss).
     pub fn new(level: Level, seed: u64, tt_megabytes: usize) -> SearchAi {
@@ -139,10 +148,19 @@ impl SearchAi {
             level,
             noise,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            params: SearchParams::DEFAULT,
             table: Table::new(tt_megabytes),
             heuristics: Box::new(Heuristics::new()),
             rules: None,
         }
+    }
+
+    /// The engine searching with `params` instead of [`SearchParams::DEFAULT`], each brought
+    /// into its range.
+    #[must_use]
+    pub fn with_params(mut self, params: SearchParams) -> SearchAi {
+        self.params = params.clamped();
+        self
     }
 
     /// Forgets what earlier searches learned if `state` is played under other rules than the
@@ -174,8 +192,14 @@ impl Ai for SearchAi {
             return None;
         }
         self.adopt_rules(state);
-        let mut searcher =
-            Searcher::new(state, limits, &mut self.table, &mut self.heuristics, stop);
+        let mut searcher = Searcher::new(
+            state,
+            limits,
+            self.params,
+            &mut self.table,
+            &mut self.heuristics,
+            stop,
+        );
         let root_moves = searcher.root_order(state.position(), &mut moves);
         let mut root: Vec<RootMove> = root_moves
             .into_iter()
@@ -220,8 +244,14 @@ impl SearchAi {
         }
         let mut lines: Vec<SearchInfo> = Vec::with_capacity(count);
         for _ in 0..count {
-            let mut searcher =
-                Searcher::new(state, &share, &mut self.table, &mut self.heuristics, stop);
+            let mut searcher = Searcher::new(
+                state,
+                &share,
+                self.params,
+                &mut self.table,
+                &mut self.heuristics,
+                stop,
+            );
             let mut root: Vec<RootMove> = searcher
                 .root_order(state.position(), &mut moves)
                 .into_iter()
@@ -269,8 +299,14 @@ impl SearchAi {
             return Some(false);
         }
         self.adopt_rules(state);
-        let mut searcher =
-            Searcher::new(state, limits, &mut self.table, &mut self.heuristics, stop);
+        let mut searcher = Searcher::new(
+            state,
+            limits,
+            self.params,
+            &mut self.table,
+            &mut self.heuristics,
+            stop,
+        );
         let mut root: Vec<RootMove> = searcher
             .root_order(state.position(), &mut moves)
             .into_iter()
@@ -328,6 +364,7 @@ const ORDER_KILLER_2: i32 = 1 << 21;
 /// One search: the path from the game's start to the current node, and its bookkeeping.
 struct Searcher<'a> {
     rules: Rules,
+    params: SearchParams,
     path: Vec<Position>,
     table: &'a mut Table,
     heuristics: &'a mut Heuristics,
@@ -379,12 +416,6 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// How far below alpha (hundredths of a soldier) the static score of a node one ply above the
-/// horizon may be before its quiet moves are not searched (twice as far two plies above).
-const FUTILITY_MARGIN: i32 = 120;
-/// From this move on, a quiet move without history is pruned near the horizon.
-const LATE_MOVES: usize = 8;
-
 /// Moves the best-scored move at or after `i` to `i`.
 fn pick_best(moves: &mut [Move], scores: &mut [i32], i: usize) {
     // The first of the best: `max_by_key` keeps the last of equals, so it scans backwards.
@@ -399,19 +430,21 @@ fn pick_best(moves: &mut [Move], scores: &mut [i32], i: usize) {
 }
 
 impl<'a> Searcher<'a> {
-    /// A search of the current position of `state` within `limits`, with the engine's table
-    /// and heuristics (both start a new search).
+    /// A search of the current position of `state` within `limits` with `params`, with the
+    /// engine's table and heuristics (both start a new search).
     fn new(
         state: &GameState,
         limits: &Limits,
+        params: SearchParams,
         table: &'a mut Table,
         heuristics: &'a mut Heuristics,
         stop: &'a AtomicBool,
     ) -> Searcher<'a> {
         table.new_search();
-        heuristics.new_search();
+        heuristics.new_search(params.history_aging);
         Searcher {
             rules: *state.rules(),
+            params,
             path: state.history().to_vec(),
             table,
             heuristics,
@@ -480,12 +513,15 @@ impl<'a> Searcher<'a> {
         progress: &mut dyn FnMut(&SearchInfo),
     ) {
         let mut previous: Option<i32> = None;
+        let params = self.params;
         for depth in 1..=max_depth {
             self.can_abort = depth > 1;
             let best_before = self.best;
-            let mut delta = 30;
+            let mut delta = params.aspiration_window;
             let (mut alpha, mut beta) = match previous {
-                Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+                Some(s) if depth >= params.aspiration_depth && s.abs() < WIN_BOUND => {
+                    (s - delta, s + delta)
+                }
                 _ => (-INF, INF),
             };
             let score = loop {
@@ -502,7 +538,7 @@ impl<'a> Searcher<'a> {
                     break s;
                 }
                 delta *= 2;
-                if delta > 600 {
+                if delta > params.aspiration_limit {
                     (alpha, beta) = (-INF, INF);
                 }
             };
@@ -566,13 +602,13 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    /// Checks the node budget, and every 1024 nodes the stop flag and the clock.
+    /// Checks the node budget, and every [`POLL_INTERVAL`] nodes the stop flag and the clock.
     #[inline]
     fn poll(&mut self) {
         if !self.can_abort {
             return;
         }
-        let clock_due = self.nodes.trailing_zeros() >= 10;
+        let clock_due = self.nodes.is_multiple_of(POLL_INTERVAL);
         if self.nodes >= self.max_nodes
             || clock_due
                 && (self.stop.load(Ordering::Relaxed)
@@ -594,8 +630,7 @@ impl<'a> Searcher<'a> {
 
     /// What the table knows of `pos`, the node searched with `window`: its best move, and
     /// the score to return at once where a stored bound settles the node (never in a PV
-    /// node). Nodes just above the horizon are the most numerous and gain least from the
-    /// table: they skip it and its cache misses.
+    /// node). Nodes nearer the horizon than [`SearchParams::table_depth`] skip the table.
     fn probe(&self, pos: &Position, window: Window, pv_node: bool) -> (Option<Move>, Option<i32>) {
         let Window {
             depth,
@@ -603,7 +638,10 @@ impl<'a> Searcher<'a> {
             alpha,
             beta,
         } = window;
-        let Some(hit) = (depth >= 2).then(|| self.table.probe(pos.key())).flatten() else {
+        let Some(hit) = (depth >= self.params.table_depth)
+            .then(|| self.table.probe(pos.key()))
+            .flatten()
+        else {
             return (None, None);
         };
         let score = from_table(hit.score, ply);
@@ -627,15 +665,10 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the static score of `pos`, a node `depth` plies above the horizon (1 or 2),
+    /// Whether the static score of `pos`, a node `depth` plies above the horizon (at least 1),
     /// is so far below `alpha` that no quiet move can lift it there.
     fn futile(&self, pos: &Position, depth: i32, alpha: i32) -> bool {
-        let margin = if depth <= 1 {
-            FUTILITY_MARGIN
-        } else {
-            2 * FUTILITY_MARGIN
-        };
-        eval::evaluate(pos, &self.rules) + margin <= alpha
+        eval::evaluate(pos, &self.rules) + self.params.futility_margin * depth <= alpha
     }
 
     /// Alpha-beta (fail-soft, PVS) below the root; the node's position is the path's last.
@@ -687,7 +720,8 @@ impl<'a> Searcher<'a> {
         self.order(&pos, &mut moves, tt_move, ply, &mut scores);
         // Near the horizon, outside the principal variation and with no escape to answer,
         // quiet moves that cannot lift a hopeless score to alpha are not searched.
-        let prunable = !pv_node && !king_free && depth <= 2 && alpha.abs() < WIN_BOUND;
+        let prunable =
+            !pv_node && !king_free && depth <= self.params.pruning_depth && alpha.abs() < WIN_BOUND;
         let futile = prunable && self.futile(&pos, depth, alpha);
         let king = pos.king();
         let alpha_start = alpha;
@@ -698,7 +732,8 @@ impl<'a> Searcher<'a> {
             let mv = moves[i];
             let quiet_guess = scores[i] < ORDER_KILLER_2 && king != Some(mv.from());
             // Late quiet moves that never made a cutoff (no history) are not searched either.
-            if i > 0 && quiet_guess && (futile || prunable && i >= LATE_MOVES && scores[i] == 0) {
+            let late = i >= self.params.late_moves && scores[i] == 0;
+            if i > 0 && quiet_guess && (futile || prunable && late) {
                 continue;
             }
             let window = Window { alpha, ..node };
@@ -729,7 +764,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        if depth >= 2 {
+        if depth >= self.params.table_depth {
             self.table
                 .store(pos.key(), best_move, to_table(best, ply), depth, bound);
         }
@@ -772,11 +807,7 @@ impl<'a> Searcher<'a> {
         } else if index == 0 {
             -self.negamax(depth - 1, ply + 1, -beta, -alpha)
         } else {
-            let reduction = match (reducible && quiet, depth, index) {
-                (true, 5.., 8..) => 2,
-                (true, 3.., 3..) => 1,
-                _ => 0,
-            };
+            let reduction = self.reduction(reducible && quiet, depth, index);
             let mut s = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
             // A search cut off by the limits returns 0: it is not searched again.
             if !self.aborted && s > alpha && reduction > 0 {
@@ -789,6 +820,19 @@ impl<'a> Searcher<'a> {
         };
         self.path.pop();
         (score, quiet)
+    }
+
+    /// How many plies shallower the move numbered `index` of a node `depth` plies above the
+    /// horizon is searched first: late quiet (`reducible`) moves are reduced.
+    fn reduction(&self, reducible: bool, depth: i32, index: usize) -> i32 {
+        let p = &self.params;
+        if !reducible {
+            0
+        } else if depth >= p.deep_reduction_depth && index >= p.deep_reduction_move {
+            2
+        } else {
+            i32::from(depth >= p.reduction_depth && index >= p.reduction_move)
+        }
     }
 
     /// Scores `moves` for ordering into `scores`.
@@ -853,6 +897,7 @@ mod tests {
         f(&mut Searcher::new(
             state,
             &limits,
+            SearchParams::DEFAULT,
             &mut table,
             &mut heuristics,
             &stop,
@@ -891,14 +936,15 @@ mod tests {
         let moves = GameState::start(Preset::Standard.rules())
             .legal_moves()
             .len() as u64;
-        assert!(moves > LATE_MOVES as u64 + 1);
+        let late_moves = SearchParams::DEFAULT.late_moves as u64;
+        assert!(moves > late_moves + 1);
         // A principal-variation node searches every move (some twice, as PVS does).
         assert!(nodes_at_depth_one(-1000, 1000) > moves);
         // A null window above every move's score but within the margin: the late moves
         // without history are pruned.
-        assert_eq!(nodes_at_depth_one(100, 101), 1 + LATE_MOVES as u64);
+        assert_eq!(nodes_at_depth_one(100, 101), 1 + late_moves);
         // A null window out of reach by more than the margin: only the first move is tried.
-        let alpha = FUTILITY_MARGIN + 1;
+        let alpha = SearchParams::DEFAULT.futility_margin + 1;
         assert_eq!(nodes_at_depth_one(alpha, alpha + 1), 2);
     }
 }

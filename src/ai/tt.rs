@@ -3,6 +3,9 @@
 
 use crate::rules::{Move, Square};
 
+/// The largest table, in megabytes: larger sizes asked for are cut to it.
+pub const MAX_TT_MB: usize = 4096;
+
 /// What a stored score says about the true score.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub enum Bound {
@@ -54,15 +57,10 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of at most `megabytes` MB (a power of two number of entries, at least 1024).
+    /// A table of at most `megabytes` MB (a power of two number of entries, at least 1 MB, at
+    /// most [`MAX_TT_MB`]).
     pub fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
-        let len = if wanted.is_power_of_two() {
-            wanted
-        } else {
-            wanted.next_power_of_two() / 2
-        }
-        .max(1024);
+        let len = len_for(megabytes);
         Table {
             entries: vec![Entry::default(); len],
             mask: len / BUCKET - 1,
@@ -149,6 +147,20 @@ impl Table {
     }
 }
 
+/// Entries in a megabyte.
+const ENTRIES_PER_MB: usize = (1 << 20) / std::mem::size_of::<Entry>();
+
+/// The number of entries of a table of at most `megabytes` MB (at least 1, at most
+/// [`MAX_TT_MB`]): the largest power of two that fits. Checked arithmetic: no size asked
+/// overflows.
+fn len_for(megabytes: usize) -> usize {
+    let wanted = megabytes
+        .clamp(1, MAX_TT_MB)
+        .checked_mul(ENTRIES_PER_MB)
+        .unwrap_or(ENTRIES_PER_MB);
+    1 << wanted.ilog2()
+}
+
 impl Entry {
     /// Whether nothing was ever stored here.
     fn is_empty(&self) -> bool {
@@ -208,6 +220,18 @@ mod tests {
         table.store(keys[1], None, 10, 1, Bound::Exact);
         let kept: Vec<bool> = keys.iter().map(|&k| table.probe(k).is_some()).collect();
         assert_eq!(kept, [true, true, true, true, false]);
+    }
+
+    #[test]
+    fn any_size_asked_gives_a_table_that_fits_in_memory() {
+        let per_megabyte = ENTRIES_PER_MB;
+        assert_eq!(per_megabyte, (1 << 20) / 16);
+        assert_eq!(len_for(0), per_megabyte);
+        assert_eq!(len_for(3), 2 * per_megabyte);
+        assert_eq!(len_for(MAX_TT_MB), MAX_TT_MB * per_megabyte);
+        for megabytes in [MAX_TT_MB + 1, usize::MAX / 2, usize::MAX] {
+            assert_eq!(len_for(megabytes), MAX_TT_MB * per_megabyte, "{megabytes}");
+        }
     }
 
     #[test]

@@ -99,9 +99,9 @@ pub(super) fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliErro
 
 /// Searches the current position of `state` and prints the result.
 fn analyze(state: &GameState, args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    if let Some(outcome) = state.outcome() {
+    if let (Some(outcome), Some(why)) = (state.outcome(), state.outcome_why()) {
         return Err(CliError::new(format!(
-            "nothing to analyze: the game is over ({outcome})"
+            "nothing to analyze: the game is over ({outcome}: {why})"
         )));
     }
     let mut engine = SearchAi::new(Level::Max, 0, args.hash_megabytes());

@@ -1,7 +1,16 @@
 //! `brandubh match`: engine-vs-engine games with per-side results and an Elo estimate.
+//!
+//! The report is written as the match goes, a line (or, with `--json`, an object of the `games`
+//! list) per game as it ends, and the totals at the end; nothing of a game is kept once it is
+//! written, so memory does not grow with the number of games. The first failure (a save that
+//! cannot be written, output whose reader is gone) stops the match; the totals of the games so
+//! far are still written, unless the output itself failed.
 
-use std::io::Write;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
@@ -13,7 +22,9 @@ use crate::ai::{
     play_match,
 };
 use crate::game::{check_start, storage};
+use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Side;
+use crate::signals::Signals;
 
 /// Arguments of `brandubh match`.
 #[derive(Args, Debug)]
@@ -49,7 +60,7 @@ pub struct MatchArgs {
     /// Numbering continues after the files there; no file is ever replaced.
     #[arg(long, value_name = "DIR")]
     pub save_dir: Option<PathBuf>,
-    /// Print one JSON object instead of lines.
+    /// Print one JSON object instead of lines (its games written as they end).
     #[arg(long)]
     pub json: bool,
 }
@@ -95,13 +106,17 @@ impl From<SideRecord> for RecordReport {
     }
 }
 
-/// The match as `--json` prints it; results are the first engine's.
+/// What `--json` prints before the games.
 #[derive(Serialize)]
-struct MatchReport {
+struct MatchHead {
     rules: String,
     first: String,
     second: String,
-    games: Vec<GameReport>,
+}
+
+/// What `--json` prints after the games; results are the first engine's.
+#[derive(Serialize)]
+struct MatchTotals {
     as_attackers: RecordReport,
     as_defenders: RecordReport,
     total: RecordReport,
@@ -111,7 +126,7 @@ struct MatchReport {
     elo_text: String,
 }
 
-pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let (rules, start) = args.rules.resolve()?;
     let start =
         check_start(&rules, start).map_err(|e| CliError::new(format!("--position: {e}")))?;
@@ -127,51 +142,114 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
         max_plies: args.max_plies as usize,
         opening_plies: args.opening_plies as usize,
     };
+    let unplayable = |e| CliError::new(format!("--rules {}: {e}", args.rules.rules));
+    config.check().map_err(unplayable)?;
     let saver = args.save_dir.as_deref().map(Saver::new).transpose()?;
-    let mut files = vec![None; args.games as usize];
-    let mut error = None;
-    let games = play_match(&config, &mut |game| {
-        if error.is_some() {
-            return;
+    let signals =
+        Signals::catch().map_err(|e| CliError::new(format!("cannot catch signals: {e}")))?;
+    let report = Report {
+        args,
+        config: &config,
+        saver: saver.as_ref(),
+    };
+    report.begin(out)?;
+    let mut failure = None;
+    let mut written = 0;
+    let summary = play_match(&config, signals.raised(), &mut |game| {
+        let reported = report.game(&game, written, out);
+        match reported {
+            Ok(()) => {
+                written += 1;
+                ControlFlow::Continue(())
+            }
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
+            }
         }
-        error = on_game(game, saver.as_ref(), &mut files, args.json, out).err();
-    });
-    if let Some(e) = error {
+    })
+    .map_err(unplayable)?;
+    match failure {
+        Some(e) if e.is_broken_pipe() => return Err(e),
+        _ => report.end(summary, out)?,
+    }
+    out.flush()?;
+    if let Some(e) = failure {
         return Err(e);
     }
-    let summary = MatchSummary::of(&games);
-    let total = summary.total();
-    let elo = elo_difference(total);
-    let elo_text = elo_text(elo);
-    let score = total.score().unwrap_or(0.0);
-    if args.json {
-        let report = MatchReport {
-            rules: args.rules.rules.name().to_owned(),
-            first: config.first.to_string(),
-            second: config.second.to_string(),
-            games: games
-                .iter()
-                .map(|g| game_report(g, files[g.index as usize].take()))
-                .collect(),
-            as_attackers: summary.as_attackers.into(),
-            as_defenders: summary.as_defenders.into(),
-            total: total.into(),
-            score,
-            elo: elo.map(|(d, _)| d).filter(|d| d.is_finite()),
-            elo_margin: elo.and_then(|(_, m)| m),
-            elo_text,
-        };
-        let text = serde_json::to_string_pretty(&report)
-            .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
-        writeln!(out, "{text}")?;
-    } else {
-        let first = &config.first;
+    Ok(signals
+        .received()
+        .and_then(|signal| u8::try_from(128 + signal).ok())
+        .map_or(ExitCode::SUCCESS, ExitCode::from))
+}
+
+/// The report of a match, written as it goes.
+struct Report<'a> {
+    args: &'a MatchArgs,
+    config: &'a MatchConfig,
+    saver: Option<&'a Saver<'a>>,
+}
+
+impl Report<'_> {
+    /// Before the first game: with `--json`, the object's opening and the games list's.
+    fn begin(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        if self.args.json {
+            let head = MatchHead {
+                rules: self.args.rules.rules.name().to_owned(),
+                first: self.config.first.to_string(),
+                second: self.config.second.to_string(),
+            };
+            write!(out, "{{\n{},\n  \"games\": [", json_fields(&head)?)?;
+        }
+        Ok(())
+    }
+
+    /// Saves a finished game if asked, and writes it, after `written` games. A game whose
+    /// save failed is written without its file, and the failure returned.
+    fn game(&self, game: &GameResult, written: usize, out: &mut dyn Write) -> Result<(), CliError> {
+        let saved = self.saver.map(|saver| saver.save(game)).transpose();
+        let file = saved.as_ref().ok().and_then(Option::as_deref);
+        if self.args.json {
+            let text = serde_json::to_string(&game_report(game, file))
+                .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
+            let separator = if written == 0 { "" } else { "," };
+            write!(out, "{separator}\n    {text}")?;
+        } else {
+            match file {
+                Some(file) => writeln!(out, "{}, saved to {file}", game_line(game))?,
+                None => writeln!(out, "{}", game_line(game))?,
+            }
+        }
+        out.flush()?;
+        saved.map(drop)
+    }
+
+    /// After the last game: the totals of the games written.
+    fn end(&self, summary: MatchSummary, out: &mut dyn Write) -> Result<(), CliError> {
+        let total = summary.total();
+        let elo = elo_difference(total);
+        let elo_text = elo_text(elo);
+        let score = total.score().unwrap_or(0.0);
+        if self.args.json {
+            let totals = MatchTotals {
+                as_attackers: summary.as_attackers.into(),
+                as_defenders: summary.as_defenders.into(),
+                total: total.into(),
+                score,
+                elo: elo.map(|(d, _)| d).filter(|d| d.is_finite()),
+                elo_margin: elo.and_then(|(_, m)| m),
+                elo_text,
+            };
+            writeln!(out, "\n  ],\n{}\n}}", json_fields(&totals)?)?;
+            return Ok(());
+        }
+        let first = &self.config.first;
         writeln!(
             out,
             "{first} vs {}: {} games, rules {}",
-            config.second,
-            games.len(),
-            args.rules.rules
+            self.config.second,
+            total.games(),
+            self.args.rules.rules
         )?;
         writeln!(
             out,
@@ -191,29 +269,17 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError>
             100.0 * score
         )?;
         writeln!(out, "elo difference: {elo_text}")?;
+        Ok(())
     }
-    Ok(())
 }
 
-/// Saves a finished game if asked, and prints its line unless the report is JSON.
-fn on_game(
-    game: &GameResult,
-    saver: Option<&Saver>,
-    files: &mut [Option<String>],
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let mut line = game_line(game);
-    if let Some(saver) = saver {
-        let file = saver.save(game)?;
-        line = format!("{line}, saved to {file}");
-        files[game.index as usize] = Some(file);
-    }
-    if !json {
-        writeln!(out, "{line}")?;
-        out.flush()?;
-    }
-    Ok(())
+/// The fields of `value` (a struct) as lines of a pretty-printed JSON object, without its
+/// braces: `  "key": value,` lines, to write an object in parts.
+fn json_fields(value: &impl Serialize) -> Result<String, CliError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
+    let inner = text.strip_prefix("{\n").and_then(|t| t.strip_suffix("\n}"));
+    Ok(inner.unwrap_or_default().to_owned())
 }
 
 /// Saves the games of a match in a folder: numbered from after the saves already there, and
@@ -225,25 +291,50 @@ struct Saver<'a> {
 }
 
 impl<'a> Saver<'a> {
+    /// The saver into `dir`, made if missing, once a file could be written there: a folder
+    /// that cannot take the saves is refused before the first game.
     fn new(dir: &'a Path) -> Result<Saver<'a>, CliError> {
-        let first = storage::next_number(dir, SAVE_PREFIX).map_err(|e| {
-            CliError::new(format!("--save-dir: cannot read {}: {e}", dir.display()))
-        })?;
+        let fail = |what: &str, e: io::Error| {
+            CliError::new(format!("--save-dir {}: {what}: {e}", dir.display()))
+        };
+        fs::create_dir_all(dir).map_err(|e| fail("cannot make the folder", e))?;
+        check_writable(dir).map_err(|e| fail("cannot write there", e))?;
+        let first =
+            storage::next_number(dir, SAVE_PREFIX).map_err(|e| fail("cannot read it", e))?;
         Ok(Saver { dir, first })
     }
 
-    /// Saves `game`; returns the file.
+    /// Saves `game`; returns the file, as it may be printed.
     fn save(&self, game: &GameResult) -> Result<String, CliError> {
         let name = |n: u32| format!("{SAVE_PREFIX}{n:03}.json");
         let number = self.first.saturating_add(game.index);
         storage::save_first_free(self.dir, name, number, &game.game)
-            .map(|path| path.display().to_string())
+            .map(|path| escaped(&path.display().to_string(), MESSAGE_CHARS))
             .map_err(|e| CliError::new(e.to_string()))
     }
 }
 
+/// Makes and removes a file in `dir`: whether files can be written there.
+fn check_writable(dir: &Path) -> io::Result<()> {
+    let probe = dir.join(format!(".brandubh-write-check-{}", std::process::id()));
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)?;
+    fs::remove_file(&probe)
+}
+
+/// A side's record in words, each count with its noun in the right number (`1 win, 0 draws,
+/// 2 losses`).
 fn record_text(r: SideRecord) -> String {
-    format!("{} wins, {} draws, {} losses", r.wins, r.draws, r.losses)
+    let counted =
+        |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{}, {}, {}",
+        counted(r.wins, "win", "wins"),
+        counted(r.draws, "draw", "draws"),
+        counted(r.losses, "loss", "losses")
+    )
 }
 
 fn elo_text(elo: Option<(f64, Option<f64>)>) -> String {
@@ -292,7 +383,7 @@ fn game_line(game: &GameResult) -> String {
     }
 }
 
-fn game_report(game: &GameResult, file: Option<String>) -> GameReport {
+fn game_report(game: &GameResult, file: Option<&str>) -> GameReport {
     GameReport {
         game: game.index + 1,
         attackers: game.attackers.to_string(),
@@ -304,7 +395,7 @@ fn game_report(game: &GameResult, file: Option<String>) -> GameReport {
         opening_plies: game.opening_plies,
         moves: game.game.moves().iter().map(ToString::to_string).collect(),
         forfeit: game.forfeit.as_ref().map(ToString::to_string),
-        file,
+        file: file.map(str::to_owned),
     }
 }
 

@@ -18,7 +18,7 @@ use crate::tui::{
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayArgs {
     /// Rule preset (skips the new-game screen).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = super::preset_parser())]
     pub rules: Option<Preset>,
     /// Who plays the attackers: human, ai, ai:LEVEL (easy|medium|hard|max), ai:max:TIME
     /// (1s|3s|10s a move; on a clock, the clock decides) or random.
@@ -60,8 +60,10 @@ pub struct PlayArgs {
 
 impl PlayArgs {
     /// The game's settings, with games saved in `storage` and choices remembered in the file
-    /// at `settings` (if any; what the command line does not say comes from there); `no_color`
-    /// is whether `NO_COLOR` asks for no colours. A game to load that cannot be loaded is an
+    /// at `settings` (if any). A toggle the command line does not give (theme, ASCII, bell)
+    /// comes from there; a game the command line starts at once is what it says, with the
+    /// defaults for the rest ([`Settings::started_with`]), and is remembered. `no_color` is
+    /// whether `NO_COLOR` asks for no colours. A game to load that cannot be loaded is an
     /// error; a settings file that cannot be read is not.
     pub fn config(
         &self,
@@ -73,18 +75,36 @@ impl PlayArgs {
             Some(path) => SettingsFile::load(path),
             None => (SettingsFile::none(), Settings::default(), None),
         };
-        let settings = Settings {
+        let toggles = Settings {
             theme: self.theme.unwrap_or(remembered.theme),
             ascii: self.ascii.unwrap_or(remembered.ascii),
             bell: self.bell.unwrap_or(remembered.bell),
             ..remembered
         };
+        let starts_at_once = self.rules.is_some()
+            || self.clock.is_some()
+            || self.position.is_some()
+            || self.attackers.is_some()
+            || self.defenders.is_some();
+        let settings = if starts_at_once {
+            toggles.started_with(self.rules, self.attackers, self.defenders, self.clock)
+        } else {
+            toggles
+        };
+        // Said at the start, unless the settings file cannot be used (then nothing is
+        // remembered, and the warning says so).
+        let start_note = (starts_at_once && settings_warning.is_none()).then(|| {
+            format!(
+                "from the command line, remembered: {}",
+                settings.choices_text()
+            )
+        });
         let resume = match (&self.load, self.resume) {
             (Some(path), _) => Some(Session::load(path).map_err(|e| CliError::new(e.to_string()))?),
             (None, true) => Some(resume_latest(&storage)?),
             (None, false) => None,
         };
-        let preset = self.rules.unwrap_or(settings.preset);
+        let preset = settings.preset;
         let start = match &self.position {
             Some(text) => parse_start(&preset.rules(), text)
                 .map_err(|e| CliError::new(format!("--position \"{}\": {e}", excerpt(text))))?,
@@ -93,20 +113,17 @@ impl PlayArgs {
         Ok(Config {
             preset,
             start,
-            attackers: self.attackers.unwrap_or(settings.attackers),
-            defenders: self.defenders.unwrap_or(settings.defenders),
-            clock: self.clock.or(settings.clock),
-            skip_setup: self.rules.is_some()
-                || self.clock.is_some()
-                || self.position.is_some()
-                || self.attackers.is_some()
-                || self.defenders.is_some(),
+            attackers: settings.attackers,
+            defenders: settings.defenders,
+            clock: settings.clock,
+            skip_setup: starts_at_once,
             resume,
             storage,
             look: Look::new(settings.theme, !no_color, settings.ascii),
             settings,
             settings_file,
             settings_warning,
+            start_note,
             ..Config::default()
         })
     }
@@ -210,6 +227,63 @@ mod tests {
         let next = config(&unicode, dir.path());
         assert!(!next.look.glyphs.ascii);
         assert_eq!(next.settings.theme, ThemeName::HighContrast);
+    }
+
+    #[test]
+    fn a_game_started_from_the_command_line_plays_what_it_says_and_is_remembered() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config").join("settings.json");
+        let hard: Player = "ai:hard".parse().unwrap();
+        let remembered = Settings {
+            preset: Preset::Nielsen,
+            attackers: hard,
+            defenders: "ai:easy".parse().unwrap(),
+            clock: Some("10m".parse().unwrap()),
+            ..Settings::default()
+        };
+        SettingsFile::load(path.clone())
+            .0
+            .remember(remembered)
+            .unwrap();
+        // `--clock` alone: the clock it says, and the defaults for the rest, not the
+        // remembered players and rules.
+        let clock: TimeControl = "5m".parse().unwrap();
+        let on_a_clock = PlayArgs {
+            clock: Some(clock),
+            ..PlayArgs::default()
+        };
+        let started = config(&on_a_clock, dir.path());
+        assert!(started.skip_setup);
+        assert_eq!(started.preset, Preset::Standard);
+        assert_eq!(
+            (started.attackers, started.defenders),
+            (Player::Human, Player::Human)
+        );
+        assert_eq!(started.clock, Some(clock));
+        // The game started is remembered as one started from the new-game screen, and the
+        // status line says so.
+        let note = "from the command line, remembered: standard, human vs human, clock 5m";
+        assert_eq!(started.start_note.as_deref(), Some(note));
+        let runtime = Runtime::new(started).unwrap();
+        assert_eq!(runtime.app().status().map(|s| s.text.as_str()), Some(note));
+        let (_, read, warning) = SettingsFile::load(path.clone());
+        assert_eq!(warning, None);
+        assert_eq!(
+            (read.preset, read.attackers, read.defenders, read.clock),
+            (Preset::Standard, Player::Human, Player::Human, Some(clock))
+        );
+        // The next run without options offers it on the new-game screen.
+        let against_hard = PlayArgs {
+            rules: Some(Preset::Walker),
+            defenders: Some(hard),
+            ..PlayArgs::default()
+        };
+        drop(Runtime::new(config(&against_hard, dir.path())).unwrap());
+        let next = config(&PlayArgs::default(), dir.path());
+        assert!(!next.skip_setup);
+        assert_eq!(next.preset, Preset::Walker);
+        assert_eq!((next.attackers, next.defenders), (Player::Human, hard));
+        assert_eq!(next.clock, None);
     }
 
     #[test]

@@ -38,6 +38,7 @@ struct ReplayReport {
     result: String,
     winner: Option<String>,
     reason: Option<String>,
+    why: Option<String>,
     end: String,
 }
 
@@ -79,6 +80,7 @@ fn report(
                 .and_then(|o| o.winner)
                 .map(|s| s.name().to_owned()),
             reason: state.outcome().map(|o| o.reason.name().to_owned()),
+            why: state.outcome_why(),
             end: state.position().to_string(),
         };
         let text = serde_json::to_string_pretty(&report)

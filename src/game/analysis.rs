@@ -148,6 +148,25 @@ pub fn classify(before: Score, after: Score, engine_choice: bool) -> MoveClass {
     }
 }
 
+/// Whether a move may be marked as the only move (`!`), from the scores before and after it
+/// (the mover's point of view) and whether it is the engine's own choice: it must be the
+/// engine's choice, and neither position may be lost by force. A move that loses is never
+/// "the only move", even when every other move loses sooner: every move loses. Whether every
+/// other move does lose is for a search to say.
+///
+/// ```
+/// use brandubh::game::{Score, may_be_only_move};
+///
+/// assert!(may_be_only_move(Score::Eval(-300), Score::Eval(-320), true));
+/// assert!(may_be_only_move(Score::Win(3), Score::Win(2), true));
+/// assert!(!may_be_only_move(Score::Eval(-869), Score::Loss(7), true));
+/// assert!(!may_be_only_move(Score::Loss(5), Score::Loss(4), true));
+/// assert!(!may_be_only_move(Score::Eval(0), Score::Eval(0), false));
+/// ```
+pub fn may_be_only_move(before: Score, after: Score, engine_choice: bool) -> bool {
+    engine_choice && !before.is_loss() && !after.is_loss()
+}
+
 /// The analysis of one ply: the move played from a position, judged by searches of that
 /// position and the next.
 #[derive(Clone, Eq, PartialEq, Debug)]
@@ -164,7 +183,8 @@ pub struct PlyAnalysis {
     pub pv: Vec<AnnotatedMove>,
     /// The move's class.
     pub class: MoveClass,
-    /// Whether the move was the only one that does not lose by force (marked `!`).
+    /// Whether the move was the only one that does not lose by force (marked `!`); never for a
+    /// move that loses ([`may_be_only_move`]).
     pub only_move: bool,
     /// The depth the position before was searched to, in plies.
     pub depth: u32,
@@ -381,8 +401,10 @@ fn score(field: &'static str, value: i32) -> Result<Score, AnalysisError> {
 impl SavedPly {
     /// The analysis of the ply played from `state` (the game so far, with its history): the
     /// scores must be in range, and the best move and every move of the line legal there
-    /// (annotations are checked as for the game's moves). The class is taken as saved, and
-    /// the line cut after [`MAX_LINE_PLIES`] moves. `state` is left as it was.
+    /// (annotations are checked as for the game's moves). The class is taken as saved, the
+    /// only-move flag where the scores allow it ([`may_be_only_move`]: a move saved as the only
+    /// one though it loses is read as not), and the line cut after [`MAX_LINE_PLIES`] moves.
+    /// `state` is left as it was.
     pub(super) fn check(self, state: &mut GameState) -> Result<PlyAnalysis, AnalysisError> {
         let score_before = score("score_before", self.score_before)?;
         let score_after = score("score_after", self.score_after)?;
@@ -425,7 +447,8 @@ impl SavedPly {
             best,
             pv,
             class: self.class,
-            only_move: self.only_move,
+            only_move: self.only_move
+                && may_be_only_move(score_before, score_after, self.class == MoveClass::Best),
             depth: self.depth,
         })
     }

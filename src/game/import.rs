@@ -1,5 +1,5 @@
 //! Game records written by other programs, and export for them: OpenTafl game records
-//! (`.otg`, summarised in README.md), and plain move records in our notation, OpenTafl's
+//! (`.otg`, summarised in docs/formats.md), and plain move records in our notation, OpenTafl's
 //! (`Ke5-e1`, `+`, `-`, `---`) or the archive's (`e2-d2xc2xd3`, `timeout`).
 //!
 //! Which kind a file is, is decided by its content ([`detect`]), so every command that accepts
@@ -13,9 +13,9 @@ use std::fmt;
 
 use super::save::{MAX_PLIES, check_comments, line_column};
 use super::{Game, LoadError, LoadErrorKind, Player};
-use crate::quote::excerpt;
+use crate::quote::{EXCERPT_CHARS, excerpt};
 use crate::rules::{
-    IllegalMove, MoveError, Position, Preset, RecordEntry, RulesStringError, SetupError,
+    IllegalMove, MoveError, Position, Preset, RecordEntry, RulesStringError, SetupError, Side,
 };
 
 pub use export::{ExportError, to_otg};
@@ -76,13 +76,42 @@ pub fn detect(bytes: &[u8]) -> Format {
 pub fn read(bytes: &[u8]) -> Result<(Game, Format), LoadError> {
     let format = detect(bytes);
     let game = match format {
-        Format::Json => Game::from_json_bytes(bytes)?,
+        Format::Json => Game::from_json_bytes(bytes).map_err(|e| unrecognised(bytes, e))?,
         Format::Otg => otg::read(&text_of(bytes)?).map_err(LoadErrorKind::from)?,
         Format::MoveRecord => read_move_record(&text_of(bytes)?).map_err(LoadErrorKind::from)?,
     };
     // A game holds no more than a save does, so that it can be saved.
     check_comments(&game)?;
     Ok((game, format))
+}
+
+/// The error of a file taken for JSON (it starts like no record), or, when the JSON reader
+/// refused its very first character, that the file starts like none of the kinds read: such a
+/// file is not a save that went wrong, and "not valid JSON" would say it is.
+fn unrecognised(bytes: &[u8], error: LoadError) -> LoadError {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let (line, column) = line_column(bytes, start);
+    match error.kind() {
+        LoadErrorKind::Syntax {
+            line: at_line,
+            column: at_column,
+            ..
+        } if (*at_line, *at_column) == (line, column) => {
+            let word = bytes[start..]
+                .split(u8::is_ascii_whitespace)
+                .next()
+                .unwrap_or_default();
+            // Enough of it for a message: quotes are cut after EXCERPT_CHARS characters.
+            let word = &word[..word.len().min(4 * (EXCERPT_CHARS + 1))];
+            let word = String::from_utf8_lossy(word).into_owned();
+            LoadErrorKind::Unrecognised { line, column, word }.into()
+        }
+        _ => error,
+    }
 }
 
 /// The text of a record file: UTF-8 without a byte order mark, within the size limit.
@@ -238,6 +267,8 @@ pub enum RecordErrorKind {
     ResultMismatch {
         /// The `result` tag.
         tag: String,
+        /// The winner the tag names, or `None` for a draw.
+        winner: Option<Side>,
         /// The end of the game after the moves.
         replayed: crate::rules::Outcome,
     },
@@ -283,10 +314,18 @@ impl fmt::Display for RecordErrorKind {
                 "result tag \"{}\": expected 1 (attackers win), 0 (draw), -1 (defenders win) or ?",
                 excerpt(value)
             ),
-            Self::ResultMismatch { tag, replayed } => write!(
-                f,
-                "the result tag says {tag}, but the moves end the game with \"{replayed}\""
-            ),
+            Self::ResultMismatch {
+                tag,
+                winner,
+                replayed,
+            } => {
+                let meaning =
+                    winner.map_or_else(|| "a draw".to_owned(), |w| format!("the {w} win"));
+                write!(
+                    f,
+                    "the result tag says {tag} ({meaning}), but the moves end the game with \"{replayed}\""
+                )
+            }
             Self::TurnNumber { expected, found } => write!(
                 f,
                 "turn \"{}\" where turn {expected}. was expected",

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
-use super::{Clocks, Player, Timestamp};
+use super::{Clocks, Player, Tag, Tags, Timestamp};
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
     Preset, Reason, Rules, Side,
@@ -131,6 +131,9 @@ pub struct Game {
     /// Undone moves with their comments and analyses, the next one to redo last.
     redo: Vec<Undone>,
     players: Players,
+    /// The players' names and the event, site, date and annotator, from another program's
+    /// record.
+    tags: Tags,
     /// The clocks, if the game is played on a time control.
     clocks: Option<Clocks>,
     created: Timestamp,
@@ -161,6 +164,7 @@ impl Game {
             start_comment: None,
             redo: Vec::new(),
             players,
+            tags: Tags::default(),
             clocks: None,
             created: now,
             updated: now,
@@ -253,11 +257,28 @@ impl Game {
     }
 
     /// Changes who plays `side` (for example to let the AI take over).
+    /// A name the game's tags give that side is dropped when the player changes: it named
+    /// the player before.
     pub fn set_player(&mut self, side: Side, player: Player) {
-        match side {
-            Side::Attackers => self.players.attackers = player,
-            Side::Defenders => self.players.defenders = player,
+        let seat = match side {
+            Side::Attackers => &mut self.players.attackers,
+            Side::Defenders => &mut self.players.defenders,
+        };
+        if *seat != player {
+            *seat = player;
+            self.tags.remove(Tag::name_of(side));
         }
+        self.touch();
+    }
+
+    /// The players' names and the event, site, date and annotator a record gave the game.
+    pub const fn tags(&self) -> &Tags {
+        &self.tags
+    }
+
+    /// Replaces the game's tags.
+    pub fn set_tags(&mut self, tags: Tags) {
+        self.tags = tags;
         self.touch();
     }
 

@@ -1,4 +1,4 @@
-//! The JSON save format, version 1, and its validation on load (README.md, "Save format").
+//! The JSON save format, version 1, and its validation on load (docs/formats.md, "Save format").
 
 use std::fmt;
 use std::io::{self, Write};
@@ -12,7 +12,7 @@ use super::analysis::{AnalysisError, SavedPly};
 use super::import::RecordError;
 use super::record::{Game, Players, has_winner, is_off_board};
 use super::schema;
-use super::{Clocks, ParseTimestampError, Timestamp};
+use super::{Clocks, ParseTimestampError, Tags, Timestamp};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
@@ -134,6 +134,9 @@ struct SaveOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     comments: Option<Vec<Option<String>>>,
     players: Players,
+    /// Written only when the game has a tag.
+    #[serde(skip_serializing_if = "Tags::is_empty")]
+    tags: Tags,
     result: Option<Outcome>,
     created: String,
     updated: String,
@@ -185,6 +188,12 @@ pub(super) struct SaveIn {
     comments: Option<Vec<Option<String>>>,
     /// Who plays each side.
     players: Players,
+    /// Optional: what a record (another program's, such as an OpenTafl `.otg`) said about the
+    /// game besides its moves: `event`, `site`, `date` (as the record wrote it), the names of
+    /// the players (`attackers`, `defenders`: a person a record named, playing as a human) and
+    /// `annotator`. Each is one line of at most 200 characters.
+    #[serde(default)]
+    tags: Tags,
     /// The result: `null` while the game goes on. It must be the one the moves lead to; a
     /// resignation (with a winner), an agreed draw or an adjudicated draw only where the
     /// moves have not ended the game.
@@ -244,6 +253,7 @@ impl Game {
                 .any(Option::is_some)
                 .then(|| self.comments().to_vec()),
             players: self.players(),
+            tags: self.tags().clone(),
             result: self.outcome(),
             created: self.created().to_string(),
             updated: self.updated().to_string(),
@@ -472,6 +482,7 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         return Err(LoadErrorKind::TooManyMoves(save.moves.len()));
     }
     let mut game = Game::from_parts(GameState::new(rules, start), save.players);
+    game.set_tags(save.tags);
     for (i, text) in save.moves.into_iter().enumerate() {
         if let Err(error) = game.play_text(&text) {
             return Err(LoadErrorKind::Move {
@@ -588,6 +599,16 @@ pub enum LoadErrorKind {
         line: usize,
         /// Column (in characters) of the first bad byte, from 1.
         column: usize,
+    },
+    /// The file starts like none of the kinds of game file read (a save, an OpenTafl record,
+    /// a move record; see [`super::import::read`]).
+    Unrecognised {
+        /// Line of its first word, from 1.
+        line: usize,
+        /// Column of its first word, from 1.
+        column: usize,
+        /// Its first word.
+        word: String,
     },
     /// The text is not JSON.
     Syntax {
@@ -713,6 +734,12 @@ impl fmt::Display for LoadErrorKind {
             Self::NotUtf8 { line, column } => {
                 write!(f, "line {line} column {column}: not UTF-8 text")
             }
+            Self::Unrecognised { line, column, word } => write!(
+                f,
+                "not a saved game, an OpenTafl record or a move record: line {line} column \
+                 {column}: \"{}\" starts none of them",
+                excerpt(word)
+            ),
             Self::Syntax {
                 line,
                 column,
@@ -831,6 +858,17 @@ mod tests {
         serde_json::from_value(entry).unwrap()
     }
 
+    /// Every tag at its longest, each character four bytes of UTF-8 (no control character is
+    /// allowed, so none is escaped).
+    fn largest_tags() -> Tags {
+        let mut tags = Tags::default();
+        let longest = "\u{1f600}".repeat(crate::game::MAX_TAG_CHARS);
+        for tag in crate::game::Tag::ALL {
+            tags.set(tag, &longest).unwrap();
+        }
+        tags
+    }
+
     #[test]
     fn the_largest_game_the_bounds_allow_fits_the_size_limit() {
         // Control characters are written as \u00XX, six bytes for one character: the
@@ -870,6 +908,7 @@ mod tests {
                 attackers: player,
                 defenders: player,
             },
+            tags: largest_tags(),
             result: Some(Outcome::draw(Reason::Adjudicated)),
             created: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
             updated: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),

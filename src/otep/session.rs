@@ -1,11 +1,16 @@
 //! The protocol loop: reads OpenTafl's commands, keeps the game in step, and answers with the
 //! search engine's moves and analysis. The search runs on a worker thread, so `goodbye`,
 //! `finish` or a new `rules` stop it at once and nothing waits on a blocked read.
+//!
+//! Nothing grows with the input: the one engine (and its transposition table) passes from
+//! search to search, a new request stopping the one before and taking the engine back from
+//! its thread; and lines are read at most [`LINES_AHEAD`] ahead of the session, so a writer
+//! faster than the engine waits on its pipe instead of filling a queue.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -18,6 +23,9 @@ use crate::rules::{
     GameState, Move, MoveText, Preset, Rules, Side, parse_position_record, parse_rules_string,
     position_record,
 };
+
+/// Lines read ahead of the session, at most.
+const LINES_AHEAD: usize = 16;
 
 /// How the engine plays.
 #[derive(Copy, Clone, Debug)]
@@ -36,11 +44,8 @@ enum Event {
     LineTooLong,
     Closed,
     Progress(u64, SearchInfo),
-    Done {
-        id: u64,
-        engine: SearchAi,
-        answer: Answer,
-    },
+    /// Search `id` has ended with this answer; its thread gives the engine back.
+    Done(u64, Answer),
 }
 
 /// What a search is for.
@@ -62,7 +67,8 @@ struct Running {
     id: u64,
     job: Job,
     stop: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
+    /// The search's thread, which ends by giving the engine back.
+    handle: JoinHandle<SearchAi>,
     /// When the search began.
     started: Instant,
     /// When the session stops it (a move's time, from the clock); `None` once stopped, or for
@@ -85,18 +91,28 @@ where
     W: Write,
 {
     let (tx, rx) = mpsc::channel();
-    spawn_reader(input, tx.clone());
-    let mut session = Session::new(output, log, options, tx);
+    let (credit, credits) = mpsc::sync_channel(LINES_AHEAD);
+    for _ in 0..LINES_AHEAD {
+        let _ = credit.try_send(());
+    }
+    spawn_reader(input, tx.clone(), credits);
+    let mut session = Session::new(output, log, options, tx, credit);
     session.send("hello")?;
     let result = session.run(&rx);
     session.cancel_search();
     result
 }
 
-fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, tx: Sender<Event>) {
+/// Reads the input on a thread of its own, one line for each credit the session gives back as
+/// it handles a line (it starts with [`LINES_AHEAD`]).
+fn spawn_reader<R: BufRead + Send + 'static>(
+    mut input: R,
+    tx: Sender<Event>,
+    credits: Receiver<()>,
+) {
     thread::spawn(move || {
         let mut bytes = Vec::new();
-        loop {
+        while credits.recv().is_ok() {
             let event = match read_line(&mut input, &mut bytes) {
                 Ok(Some(true)) => Event::Line(String::from_utf8_lossy(&bytes).trim().to_owned()),
                 Ok(Some(false)) => Event::LineTooLong,
@@ -115,9 +131,12 @@ struct Session<W> {
     log: Option<Box<dyn Write + Send>>,
     options: Options,
     tx: Sender<Event>,
+    /// Lets the reader read one more line.
+    credit: SyncSender<()>,
     rules: Rules,
     state: GameState,
     clock: Option<Clock>,
+    /// The engine while no search has it.
     engine: Option<SearchAi>,
     search: Option<Running>,
     next_id: u64,
@@ -132,6 +151,7 @@ impl<W: Write> Session<W> {
         log: Option<Box<dyn Write + Send>>,
         options: Options,
         tx: Sender<Event>,
+        credit: SyncSender<()>,
     ) -> Self {
         let rules = Preset::OpenTafl.rules();
         Session {
@@ -139,6 +159,7 @@ impl<W: Write> Session<W> {
             log,
             options,
             tx,
+            credit,
             rules,
             state: GameState::start(rules),
             clock: None,
@@ -172,10 +193,12 @@ impl<W: Write> Session<W> {
             };
             match event {
                 Event::Line(line) => {
+                    let _ = self.credit.try_send(());
                     self.note('<', &line);
                     self.handle(&line)?;
                 }
                 Event::LineTooLong => {
+                    let _ = self.credit.try_send(());
                     self.note('<', "(a line over the length limit, skipped)");
                     self.error(
                         0,
@@ -192,7 +215,7 @@ impl<W: Write> Session<W> {
                         }
                     }
                 }
-                Event::Done { id, engine, answer } => self.finish_search(id, engine, answer)?,
+                Event::Done(id, answer) => self.finish_search(id, answer)?,
             }
         }
         Ok(())
@@ -366,7 +389,10 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Starts a search with the engine, stopping the one running first to take the engine
+    /// back: there is never more than one engine.
     fn start_search(&mut self, job: Job, limits: Limits) {
+        self.cancel_search();
         let (level, seed) = (self.options.level, self.options.seed);
         let mut engine = self
             .engine
@@ -385,7 +411,8 @@ impl<W: Write> Session<W> {
                 })),
                 Job::Analyze(count) => Answer::Lines(engine.lines(&state, count, &limits, &flag)),
             };
-            let _ = tx.send(Event::Done { id, engine, answer });
+            let _ = tx.send(Event::Done(id, answer));
+            engine
         });
         self.search = Some(Running {
             id,
@@ -398,26 +425,27 @@ impl<W: Write> Session<W> {
         });
     }
 
-    /// Stops a running search and waits for its thread; its result is dropped.
+    /// Stops a running search and takes the engine back from its thread; its result is
+    /// dropped.
     fn cancel_search(&mut self) {
         if let Some(running) = self.search.take() {
             running.stop.store(true, Ordering::Relaxed);
-            let _ = running.handle.join();
+            self.take_engine_back(running);
         }
     }
 
-    fn finish_search(&mut self, id: u64, engine: SearchAi, answer: Answer) -> io::Result<()> {
-        let current = self.search.as_ref().is_some_and(|s| s.id == id);
-        if self.engine.is_none() && (current || self.search.is_none()) {
-            self.engine = Some(engine);
-        }
-        if !current {
-            return Ok(());
-        }
-        let Some(running) = self.search.take() else {
+    /// Waits for a search's thread and keeps the engine it gives back (a thread that
+    /// panicked gives none: the next search starts a new engine).
+    fn take_engine_back(&mut self, running: Running) {
+        self.engine = running.handle.join().ok();
+    }
+
+    fn finish_search(&mut self, id: u64, answer: Answer) -> io::Result<()> {
+        // The answer of a search stopped meanwhile is stale.
+        let Some(running) = self.search.take_if(|s| s.id == id) else {
             return Ok(());
         };
-        let _ = running.handle.join();
+        self.take_engine_back(running);
         match answer {
             Answer::Move(Some(mv)) => {
                 if self.state.play(mv).is_err() {
@@ -527,7 +555,57 @@ fn analysis_line(lines: &[SearchInfo]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Read;
+    use std::sync::atomic::AtomicUsize;
+
     use super::*;
+
+    /// Endless `play attackers` lines, handed out one line per read, counting the reads.
+    struct Requests(Arc<AtomicUsize>);
+
+    impl Read for Requests {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let line = b"play attackers\n";
+            self.0.fetch_add(1, Ordering::SeqCst);
+            let n = line.len().min(buf.len());
+            buf[..n].copy_from_slice(&line[..n]);
+            Ok(n)
+        }
+    }
+
+    /// Output that OpenTafl never reads: every write waits until the test ends it.
+    struct Stuck(Receiver<()>);
+
+    impl Write for Stuck {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            let _ = self.0.recv();
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn input_is_read_at_most_a_few_lines_ahead() {
+        let reads = Arc::new(AtomicUsize::new(0));
+        let input = io::BufReader::with_capacity(16, Requests(Arc::clone(&reads)));
+        let (release, stuck) = mpsc::channel();
+        let options = Options {
+            level: Level::Easy,
+            default_time: Duration::from_millis(10),
+            seed: 1,
+        };
+        let session = thread::spawn(move || serve(input, Stuck(stuck), None, options));
+        // The session is stuck writing its hello: the reader, left to itself meanwhile,
+        // stops after the lines it may read ahead (one read each, and one more buffered).
+        thread::sleep(Duration::from_millis(300));
+        let read = reads.load(Ordering::SeqCst);
+        assert!(read <= LINES_AHEAD + 1, "{read} lines read ahead");
+        drop(release);
+        assert!(session.join().unwrap().is_err());
+    }
 
     #[test]
     fn protocol_moves_in_either_notation() {

@@ -58,6 +58,11 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// The squares of the set, lowest first.
+    pub const fn iter(self) -> Squares {
+        Squares(self.0)
+    }
+
     /// The lowest square of the set, if any.
     pub const fn first(self) -> Option<Square> {
         if self.0 == 0 {
@@ -118,11 +123,16 @@ impl Bitboard {
     }
 }
 
-impl Iterator for Bitboard {
+/// The squares of a [`Bitboard`], lowest first: what iterating over a bitboard gives.
+#[derive(Clone, Debug)]
+pub struct Squares(u64);
+
+impl Iterator for Squares {
     type Item = Square;
 
+    #[inline]
     fn next(&mut self) -> Option<Square> {
-        let sq = self.first()?;
+        let sq = Bitboard(self.0).first()?;
         self.0 &= self.0 - 1;
         Some(sq)
     }
@@ -133,7 +143,17 @@ impl Iterator for Bitboard {
     }
 }
 
-impl ExactSizeIterator for Bitboard {}
+impl ExactSizeIterator for Squares {}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+
+    #[inline]
+    fn into_iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Self {
@@ -194,13 +214,26 @@ mod tests {
 
     #[test]
     fn named_sets_hold_the_right_squares() {
-        let names = |b: Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+        let names = |b: Bitboard| b.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(names(Bitboard::CORNERS), ["a1", "g1", "a7", "g7"]);
         assert_eq!(names(Bitboard::THRONE), ["d4"]);
         assert_eq!(names(Bitboard::BESIDE_THRONE), ["d3", "c4", "e4", "d5"]);
         assert_eq!(Bitboard::EDGE.count(), 24);
         assert!(Square::all().all(|s| Bitboard::EDGE.contains(s)
             == (s.file() == 0 || s.file() == 6 || s.rank() == 0 || s.rank() == 6)));
+    }
+
+    #[test]
+    fn squares_come_lowest_first_and_leave_the_set_whole() {
+        let set: Bitboard = [sq("g7"), sq("a1"), sq("d4")].into_iter().collect();
+        let mut squares = set.iter();
+        assert_eq!(squares.len(), 3);
+        assert_eq!(squares.next(), Some(sq("a1")));
+        assert_eq!(squares.len(), 2);
+        assert_eq!(squares.collect::<Vec<_>>(), [sq("d4"), sq("g7")]);
+        assert_eq!(set.into_iter().collect::<Bitboard>(), set);
+        assert_eq!(set.count(), 3);
+        assert_eq!(Bitboard::EMPTY.iter().next(), None);
     }
 
     #[test]

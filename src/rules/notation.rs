@@ -43,7 +43,7 @@ pub struct AnnotatedMove {
 impl fmt::Display for AnnotatedMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.mv)?;
-        for (i, sq) in self.captured.enumerate() {
+        for (i, sq) in self.captured.iter().enumerate() {
             write!(f, "{}{sq}", if i == 0 { 'x' } else { '/' })?;
         }
         if let Some(mark) = self.mark {
@@ -56,21 +56,11 @@ impl fmt::Display for AnnotatedMove {
 /// A mark after a move that tells, without ending the game, how the king stands (OpenTafl's
 /// notation): checked like every annotation.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
-pub enum InfoMark {
+pub(crate) enum InfoMark {
     /// `+`: after the move the attackers could capture the king with one move.
     KingThreatened,
     /// `-`: after the move the king has an open line to a corner.
     KingCanEscape,
-}
-
-impl InfoMark {
-    /// `+` or `-`.
-    pub const fn text(self) -> &'static str {
-        match self {
-            InfoMark::KingThreatened => "+",
-            InfoMark::KingCanEscape => "-",
-        }
-    }
 }
 
 /// A move as a player or file wrote it: the move, and the annotations to check, if given.
@@ -88,7 +78,7 @@ pub struct MoveText {
     /// The end mark, if one was written.
     pub mark: Option<EndMark>,
     /// The information mark (`+`, `-`), if one was written.
-    pub info: Option<InfoMark>,
+    pub(crate) info: Option<InfoMark>,
 }
 
 /// Why a text is not a move.

@@ -92,6 +92,52 @@ impl Outcome {
             reason,
         }
     }
+
+    /// Why the game ended, in words for people: `the king was captured`, `the defenders have
+    /// no move`. A repetition names the side that made the position occur a third time,
+    /// `last_mover` (the side whose move ended the game), and, where the rules make someone
+    /// else lose, who and why: `threefold repetition by the attackers; the defenders began
+    /// the cycle`.
+    ///
+    /// ```
+    /// use brandubh::rules::{Outcome, Preset, Reason, Side};
+    ///
+    /// let standard = Preset::Standard.rules();
+    /// let won = Outcome::win(Side::Defenders, Reason::Repetition);
+    /// assert_eq!(won.why(&standard, Side::Attackers), "threefold repetition by the attackers");
+    /// let fellhuhn = Preset::Fellhuhn.rules();
+    /// assert_eq!(
+    ///     won.why(&fellhuhn, Side::Defenders),
+    ///     "threefold repetition by the defenders; the attackers began the cycle"
+    /// );
+    /// let escaped = Outcome::win(Side::Defenders, Reason::KingEscaped);
+    /// assert_eq!(escaped.why(&standard, Side::Defenders), "the king escaped to a corner");
+    /// ```
+    pub fn why(self, rules: &Rules, last_mover: Side) -> String {
+        let loser = self.winner.map_or(last_mover.opponent(), Side::opponent);
+        match self.reason {
+            Reason::KingEscaped => "the king escaped to a corner".to_owned(),
+            Reason::KingCaptured => "the king was captured".to_owned(),
+            Reason::Encircled => "the defenders are encircled".to_owned(),
+            Reason::NoMoves => format!("the {loser} have no move"),
+            Reason::Repetition => {
+                let by = format!("threefold repetition by the {last_mover}");
+                match (rules.repetition, self.winner) {
+                    (Repetition::SideToMoveLoses, Some(_)) => {
+                        format!("{by}; the {loser} began the cycle")
+                    }
+                    (Repetition::DefendersLose, Some(_)) => {
+                        format!("{by}, which loses for the defenders")
+                    }
+                    _ => by,
+                }
+            }
+            Reason::Agreement => "agreed by both players".to_owned(),
+            Reason::Resignation => format!("the {loser} resigned"),
+            Reason::Time => format!("the {loser} ran out of time"),
+            Reason::Adjudicated => "adjudicated".to_owned(),
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -108,7 +154,11 @@ impl fmt::Display for Outcome {
 /// attackers' move, where the rules have it) the defenders encircled. `captured` is what the
 /// move took. Repetition and "no legal move" are decided by [`GameState`](super::GameState).
 #[inline]
-pub fn decided_by_move(rules: &Rules, after: &Position, captured: Bitboard) -> Option<Outcome> {
+pub(crate) fn decided_by_move(
+    rules: &Rules,
+    after: &Position,
+    captured: Bitboard,
+) -> Option<Outcome> {
     let mover = after.side_to_move().opponent();
     match mover {
         Side::Attackers => {
@@ -128,7 +178,7 @@ pub fn decided_by_move(rules: &Rules, after: &Position, captured: Bitboard) -> O
 
 /// The outcome of a set-up position before any move: king missing or on a corner, the
 /// defenders to move while encircled, or the side to move without a legal move.
-pub fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
+pub(crate) fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
     let side = position.side_to_move();
     if position.king().is_none() {
         Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
@@ -145,7 +195,7 @@ pub fn decided_at_setup(rules: &Rules, position: &Position) -> Option<Outcome> {
 
 /// Whether the last position of `history` (oldest first) occurs there for the third time.
 #[inline]
-pub fn is_third_occurrence(history: &[Position]) -> bool {
+pub(crate) fn is_third_occurrence(history: &[Position]) -> bool {
     history
         .split_last()
         .is_some_and(|(current, earlier)| occurrences_before(earlier, current) >= 2)
@@ -169,7 +219,7 @@ pub(crate) fn occurrences_before(earlier: &[Position], position: &Position) -> u
 
 /// What the rules decide when the last move created a third occurrence; `side_to_move` is
 /// the side to move in the repeated position.
-pub const fn repetition_outcome(rules: &Rules, side_to_move: Side) -> Outcome {
+pub(crate) const fn repetition_outcome(rules: &Rules, side_to_move: Side) -> Outcome {
     let winner = match rules.repetition {
         Repetition::MoverLoses => Some(side_to_move),
         Repetition::SideToMoveLoses => Some(side_to_move.opponent()),

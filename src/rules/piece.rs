@@ -70,7 +70,7 @@ impl Piece {
     }
 
     /// The piece written with `letter`, if any.
-    pub const fn from_letter(letter: char) -> Option<Piece> {
+    pub(crate) const fn from_letter(letter: char) -> Option<Piece> {
         match letter {
             't' => Some(Piece::Attacker),
             'T' => Some(Piece::Defender),

@@ -141,7 +141,7 @@ impl Position {
         ];
         pieces
             .into_iter()
-            .flat_map(|(piece, bb)| bb.map(move |sq| piece_key(piece, sq)))
+            .flat_map(|(piece, bb)| bb.iter().map(move |sq| piece_key(piece, sq)))
             .fold(side_key(self.side), |k, p| k ^ p)
     }
 
@@ -165,7 +165,7 @@ impl Position {
 
     /// Calls `f(from, destinations)` for each piece of the side to move that can move.
     #[inline]
-    pub fn for_each_piece_moves(&self, mut f: impl FnMut(Square, Bitboard)) {
+    pub(crate) fn for_each_piece_moves(&self, mut f: impl FnMut(Square, Bitboard)) {
         for from in self.pieces(self.side) {
             let to = self.destinations_of(from);
             if !to.is_empty() {
@@ -206,6 +206,7 @@ impl Position {
     /// Whether the side to move has any legal move.
     pub fn has_moves(&self) -> bool {
         self.pieces(self.side)
+            .iter()
             .any(|sq| !self.destinations_of(sq).is_empty())
     }
 
@@ -290,7 +291,7 @@ impl Position {
     }
 
     /// Whether the king stands on a corner.
-    pub const fn king_escaped(&self) -> bool {
+    pub(crate) const fn king_escaped(&self) -> bool {
         !Bitboard::from_bits(self.king.bits() & Bitboard::CORNERS.bits()).is_empty()
     }
 

@@ -66,19 +66,7 @@ pub struct Rules {
 }
 
 /// The named rule sets of RULES.md §3.
-#[derive(
-    Copy,
-    Clone,
-    Eq,
-    PartialEq,
-    Hash,
-    Debug,
-    Default,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    clap::ValueEnum,
-)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
     /// The weak-king rules of the common English rules page (the default).
@@ -91,7 +79,6 @@ pub enum Preset {
     /// The Fellhuhn Brandubh app: the king taken by two, surrounding wins.
     Fellhuhn,
     /// OpenTafl's built-in Brandub rules: repetition draws.
-    #[value(name = "opentafl")]
     #[serde(rename = "opentafl")]
     OpenTafl,
 }

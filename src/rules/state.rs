@@ -66,6 +66,13 @@ impl GameState {
         self.outcome
     }
 
+    /// Why the game is over, in words ([`Outcome::why`]), if it is; a repetition was made by
+    /// the side whose move ended the game.
+    pub fn outcome_why(&self) -> Option<String> {
+        let last_mover = self.position().side_to_move().opponent();
+        self.outcome.map(|o| o.why(&self.rules, last_mover))
+    }
+
     /// Whether the game is over.
     pub const fn is_over(&self) -> bool {
         self.outcome.is_some()
@@ -206,12 +213,16 @@ fn info_error(
     after: &Position,
     rules: &Rules,
 ) -> Option<MoveError> {
-    let mark = written.info?;
-    let holds = match mark {
-        InfoMark::KingThreatened => !after.king_capture_moves(rules).is_empty(),
-        InfoMark::KingCanEscape => !after.king_open_corners().is_empty(),
-    };
-    (!holds).then_some(MoveError::WrongInfo { mark, actual: done })
+    match written.info? {
+        InfoMark::KingThreatened => after
+            .king_capture_moves(rules)
+            .is_empty()
+            .then_some(MoveError::WrongThreatMark(done)),
+        InfoMark::KingCanEscape => after
+            .king_open_corners()
+            .is_empty()
+            .then_some(MoveError::WrongEscapeMark(done)),
+    }
 }
 
 /// Why a written move cannot be played.
@@ -239,13 +250,10 @@ pub enum MoveError {
         /// What stands there before the move.
         actual: Option<Piece>,
     },
-    /// An information mark (`+`, `-`) that does not hold after the move.
-    WrongInfo {
-        /// The mark written.
-        mark: InfoMark,
-        /// The move.
-        actual: AnnotatedMove,
-    },
+    /// `+` written, but after the move the attackers cannot capture the king with one move.
+    WrongThreatMark(AnnotatedMove),
+    /// `-` written, but after the move the king has no open line to a corner.
+    WrongEscapeMark(AnnotatedMove),
 }
 
 impl fmt::Display for MoveError {
@@ -254,7 +262,7 @@ impl fmt::Display for MoveError {
             Self::Parse(e) => write!(f, "{e}"),
             Self::Illegal(e) => write!(f, "illegal move: {e}"),
             Self::WrongCaptures { written, actual } => {
-                let names: Vec<String> = written.map(|s| s.to_string()).collect();
+                let names: Vec<String> = written.iter().map(|s| s.to_string()).collect();
                 let listed = if names.is_empty() {
                     "no captures".to_owned()
                 } else {
@@ -288,17 +296,11 @@ impl fmt::Display for MoveError {
                     None => write!(f, "{letter}{square} written, but {square} is empty"),
                 }
             }
-            Self::WrongInfo {
-                mark: InfoMark::KingThreatened,
-                actual,
-            } => write!(
+            Self::WrongThreatMark(actual) => write!(
                 f,
                 "\"+\" written, but after {actual} the attackers cannot capture the king with one move"
             ),
-            Self::WrongInfo {
-                mark: InfoMark::KingCanEscape,
-                actual,
-            } => write!(
+            Self::WrongEscapeMark(actual) => write!(
                 f,
                 "\"-\" written, but after {actual} the king has no open line to a corner"
             ),

@@ -136,6 +136,7 @@ mod tests {
             // Any subset of the pieces moving together: the sum of their own moves.
             let movers = occupied & Bitboard::from_bits(seed >> 17);
             let each: u32 = movers
+                .iter()
                 .map(|sq| (slow_reach(sq, occupied) & !Bitboard::RESTRICTED).count())
                 .sum();
             assert_eq!(soldier_move_count(movers, !occupied), each, "{occupied:?}");

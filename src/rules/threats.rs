@@ -124,7 +124,7 @@ impl Position {
 impl GameState {
     /// How many times the position after `mv` would have occurred, itself included: 1 for a
     /// new position, 2 for its second occurrence, 3 when the move would decide the game by
-    /// repetition (see [`repetition_outcome`](super::repetition_outcome) for how). Counted
+    /// repetition (as [`Rules::repetition`](super::Rules::repetition) says). Counted
     /// from the game's history, the move is not played.
     ///
     /// ```

@@ -26,7 +26,7 @@ use super::board_view::{BoardView, Marks};
 use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
-use super::input::{Action, Mode};
+use super::input::{Action, Mode, typed_move};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::overlay::{Handled, Overlay, Request};
@@ -76,6 +76,9 @@ pub struct Config {
     pub settings_file: SettingsFile,
     /// Why the settings file was not used, shown on the status line at the start.
     pub settings_warning: Option<String>,
+    /// A note shown on the status line at the start, if nothing else is (the game the command
+    /// line started, and that it is remembered).
+    pub start_note: Option<String>,
 }
 
 impl Default for Config {
@@ -94,6 +97,7 @@ impl Default for Config {
             settings: Settings::default(),
             settings_file: SettingsFile::none(),
             settings_warning: None,
+            start_note: None,
         }
     }
 }
@@ -219,8 +223,14 @@ impl App {
                     tone: Tone::Warning,
                 });
             }
-            // The command line's choices (theme, ASCII, bell) are remembered at once.
+            // The command line's choices (theme, ASCII, bell, a game) are remembered at once.
             None => app.remember(),
+        }
+        if let (None, Some(note)) = (&app.status, config.start_note) {
+            app.status = Some(Status {
+                text: note,
+                tone: Tone::Info,
+            });
         }
         app
     }
@@ -931,24 +941,6 @@ fn start_cursor(position: &Position) -> Square {
         .filter(|&sq| !position.destinations(sq).is_empty())
         .min_by_key(|&sq| distance(sq))
         .unwrap_or(Square::THRONE)
-}
-
-/// A typed move as the notation has it: lower case, and the two squares joined by `-` when
-/// typed together (`c5c6`) or apart (`c5 c6`). Anything else is left for the parser to name.
-fn typed_move(text: &str) -> String {
-    let text = text.trim().to_lowercase();
-    let is_square = |s: Option<&str>| {
-        s.is_some_and(|s| {
-            let b = s.as_bytes();
-            b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
-        })
-    };
-    let rest = text.get(2..).unwrap_or("").trim_start();
-    if is_square(text.get(..2)) && is_square(rest.get(..2)) {
-        format!("{}-{rest}", &text[..2])
-    } else {
-        text
-    }
 }
 
 /// The name of a kind of piece in messages.

@@ -4,6 +4,8 @@ use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
+use crate::rules::Piece;
+
 /// A direction on the board or in a list.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub enum Direction {
@@ -303,6 +305,54 @@ pub const REVIEW_NOTES: &[&str] = &[
      count from there.",
 ];
 
+/// A move typed at the `:` prompt as the notation reads it: squares and `x` in lower case,
+/// piece letters as typed (`Kd4-e4`, `Td3-d1`: OpenTafl's notation, where `T` and `t` are
+/// different pieces), and the two squares joined by `-` when typed together (`c5c6`,
+/// `Kd4e4`) or apart (`c5 c6`). Anything else is left for the parser to name.
+pub fn typed_move(text: &str) -> String {
+    let chars: Vec<char> = text.trim().chars().collect();
+    let text: String = chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if piece_letter(c, chars.get(i + 1).copied()) {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    if let Some(end) = square_end(&text, true) {
+        let rest = text[end..].trim_start();
+        if square_end(rest, false).is_some() {
+            return format!("{}-{rest}", &text[..end]);
+        }
+    }
+    text
+}
+
+/// Whether `c`, followed by `next`, is a piece letter in front of a square (`K` in `Kd4`).
+fn piece_letter(c: char, next: Option<char>) -> bool {
+    Piece::from_letter(c).is_some() && next.is_some_and(|n| n.is_ascii_alphabetic())
+}
+
+/// Where a square at the start of `text` ends (a letter and a digit, after a piece letter if
+/// `lettered`), if it starts with one.
+fn square_end(text: &str, lettered: bool) -> Option<usize> {
+    let mut chars = text.chars();
+    let first = chars.next()?;
+    let second = chars.next()?;
+    let start = if lettered && piece_letter(first, Some(second)) {
+        first.len_utf8()
+    } else {
+        0
+    };
+    let mut square = text[start..].chars();
+    let file = square.next().filter(char::is_ascii_lowercase)?;
+    let rank = square.next().filter(char::is_ascii_digit)?;
+    Some(start + file.len_utf8() + rank.len_utf8())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,5 +516,29 @@ mod tests {
             assert_eq!(action(&right, mode), None, "{mode:?}");
         }
         assert_eq!(action(&click(MouseEventKind::Moved), Mode::Board), None);
+    }
+
+    #[test]
+    fn typed_moves_keep_piece_letters_and_join_squares() {
+        for (typed, read) in [
+            ("c5c6", "c5-c6"),
+            ("c5 c6", "c5-c6"),
+            ("  C5-C6 ", "c5-c6"),
+            ("D1D2XC2", "d1-d2xc2"),
+            ("Kd4-e4", "Kd4-e4"),
+            ("Kd4e4", "Kd4-e4"),
+            ("Kd4 e4", "Kd4-e4"),
+            ("KD4-E4", "Kd4-e4"),
+            ("Td3-d1xtc1", "Td3-d1xtc1"),
+            ("d3-d1XKc1", "d3-d1xKc1"),
+            ("td2-c2", "td2-c2"),
+            ("kd4-e4", "kd4-e4"),
+            ("K", "k"),
+            ("z", "z"),
+            ("é5c6", "é5c6"),
+            ("", ""),
+        ] {
+            assert_eq!(typed_move(typed), read, "{typed}");
+        }
     }
 }

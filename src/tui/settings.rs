@@ -60,6 +60,45 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// These settings with the choices of a game the command line starts at once (any of
+    /// `--rules`, `--attackers`, `--defenders`, `--clock`, `--position`): what it says, and the
+    /// defaults for what it does not (standard rules, human players, no clock). A remembered
+    /// choice only fills the new-game screen: a command line plays what it says, whatever was
+    /// chosen before. The result is remembered as a game started from the new-game screen is.
+    #[must_use]
+    pub fn started_with(
+        self,
+        preset: Option<Preset>,
+        attackers: Option<Player>,
+        defenders: Option<Player>,
+        clock: Option<TimeControl>,
+    ) -> Settings {
+        let defaults = Settings::default();
+        Settings {
+            preset: preset.unwrap_or(defaults.preset),
+            attackers: attackers.unwrap_or(defaults.attackers),
+            defenders: defenders.unwrap_or(defaults.defenders),
+            clock,
+            ..self
+        }
+    }
+
+    /// The new-game choices in a few words: `standard, human vs ai:hard, clock 5m+3s` (or
+    /// `no clock`).
+    pub fn choices_text(&self) -> String {
+        let clock = self
+            .clock
+            .map_or_else(|| "no clock".to_owned(), |c| format!("clock {c}"));
+        format!(
+            "{}, {} vs {}, {clock}",
+            self.preset.name(),
+            self.attackers,
+            self.defenders
+        )
+    }
+}
+
 /// The settings file: `$BRANDUBH_CONFIG_DIR/settings.json` if that is set and not empty, else
 /// `brandubh/settings.json` in the user's config folder as the `directories` crate finds it
 /// (`$XDG_CONFIG_HOME` or `~/.config` on Linux, `~/Library/Application Support` on macOS,

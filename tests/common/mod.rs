@@ -7,7 +7,10 @@
 )]
 
 pub mod cli;
+#[cfg(unix)]
+pub mod engine;
 pub mod naive;
+pub mod rss;
 
 use brandubh::rules::{
     AnnotatedMove, Bitboard, GameState, Move, Outcome, Position, Preset, Side, Square,

@@ -25,6 +25,8 @@ type Check = Box<dyn Fn(&Path) -> Result<(), String> + Send + Sync>;
 
 /// Runs every check, on [`WORKERS`] threads, and fails with the first failures.
 fn run_all(checks: &[Check]) {
+    // Shown with `--nocapture`: the size of each part of the corpus.
+    println!("{} cases", checks.len());
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     thread::scope(|scope| {

@@ -1,11 +1,11 @@
-//! Writing a game as an OpenTafl game record (`.otg`): tags from our players, result,
-//! termination and dates, the rules string of our rules, the moves in OpenTafl's notation
+//! Writing a game as an OpenTafl game record (`.otg`): tags from our players (or their names),
+//! the game's other tags (event, site, date, annotator), result, termination and dates, the rules string of our rules, the moves in OpenTafl's notation
 //! (the king's letter, captures, `++` and `--`, `---` for a resignation on the move) and the
 //! comments.
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{EngineKind, Game, Player};
+use crate::game::{EngineKind, Game, Player, Tag};
 use crate::rules::{
     AnnotatedMove, Position, Reason, Repetition, Rules, Side, parse_position_record,
     position_record, rules_string,
@@ -62,9 +62,22 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
     let mut tag = |name: &str, value: &str| {
         let _ = writeln!(out, "[{name}:{}]", one_line(value));
     };
-    tag("date", &date(game));
-    tag("attackers", &player_name(game.players().attackers));
-    tag("defenders", &player_name(game.players().defenders));
+    let tags = game.tags();
+    for kept in [Tag::Event, Tag::Site] {
+        if let Some(value) = tags.get(kept) {
+            tag(kept.name(), value);
+        }
+    }
+    tag("date", tags.get(Tag::Date).unwrap_or(&date(game)));
+    for side in [Side::Attackers, Side::Defenders] {
+        let player = game.players().side(side);
+        // A name is of a person: an AI is written as ours, for our import to read back.
+        let name = tags.name(side).filter(|_| player == Player::Human);
+        tag(
+            Tag::name_of(side).name(),
+            &name.map_or_else(|| player_name(player), str::to_owned),
+        );
+    }
     if let Some(outcome) = game.outcome() {
         let result = match outcome.winner {
             Some(Side::Attackers) => "1",
@@ -73,6 +86,9 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
         };
         tag("result", result);
         tag("termination", &outcome.reason.name().replace('-', " "));
+    }
+    if let Some(annotator) = tags.get(Tag::Annotator) {
+        tag(Tag::Annotator.name(), annotator);
     }
     if let Some(comment) = game.start_comment() {
         tag("start-comment", comment);

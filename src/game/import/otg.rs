@@ -1,11 +1,13 @@
 //! Reading OpenTafl game records (`.otg`): a header of tags `[name:value]` (the `rules` tag
 //! holds an OpenTafl rules string), then numbered turns of the main line, each optionally
 //! followed by a comment line `[comment on the first move|comment on the second]`.
-//! Variations (turns numbered with letters or several dots, `3b.3.1a.`) are skipped.
+//! Variations (turns numbered with letters or several dots, `3b.3.1a.`) are skipped. The
+//! players' names and the `event`, `site`, `date` and `annotator` tags are kept in the game's
+//! [`Tags`].
 
 use super::{RecordError, RecordErrorKind, lines, play_entry};
 use crate::game::record::{has_winner, is_off_board};
-use crate::game::{Game, Player, Timestamp};
+use crate::game::{Game, Player, Tag, Tags, Timestamp};
 use crate::rules::{Outcome, Reason, Side, parse_position_record, parse_rules_string};
 
 /// One turn of the main line: its line, its entries and the comments on them.
@@ -54,12 +56,31 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
         start = parse_position_record(record.trim(), start.side_to_move())
             .map_err(|e| at(line)(RecordErrorKind::Position(e)))?;
     }
-    let player = |name| {
-        tag(name)
-            .and_then(|(_, value)| value.trim().parse().ok())
-            .unwrap_or(Player::Human)
+    // A player tag names one of ours (`ai:hard`), or else a person, who plays as a human and
+    // whose name is kept.
+    let mut tags = Tags::default();
+    let mut player = |side| {
+        let name = Tag::name_of(side);
+        let value = tag(name.name()).map_or("", |(_, value)| value.trim());
+        value.parse().unwrap_or_else(|_| {
+            tags.set_fitted(name, value);
+            Player::Human
+        })
     };
-    let mut game = Game::new(rules, start, player("attackers"), player("defenders"));
+    let (attackers, defenders) = (player(Side::Attackers), player(Side::Defenders));
+    for kept in [Tag::Event, Tag::Site, Tag::Annotator] {
+        if let Some((_, value)) = tag(kept.name()) {
+            tags.set_fitted(kept, value);
+        }
+    }
+    // A date that is a day is when the game was created; another (`2016.??.??`) is kept.
+    let date = tag("date").map(|(_, date)| date.trim());
+    let day = date.and_then(date_of);
+    if let (Some(text), None) = (date, day) {
+        tags.set_fitted(Tag::Date, text);
+    }
+    let mut game = Game::new(rules, start, attackers, defenders);
+    game.set_tags(tags);
     game.set_start_comment(tag("start-comment").map(|(_, text)| text.trim().to_owned()));
     for turn in &parts.turns {
         for (entry, comment) in turn.entries.iter().zip(&turn.comments) {
@@ -74,9 +95,7 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
         let termination = tag("termination").map(|(_, text)| text);
         apply_result(&mut game, value.trim(), termination).map_err(at(line))?;
     }
-    let created = tag("date")
-        .and_then(|(_, date)| date_of(date.trim()))
-        .unwrap_or_else(Timestamp::now);
+    let created = day.unwrap_or_else(Timestamp::now);
     game.set_timestamps(created, created);
     Ok(game)
 }
@@ -212,6 +231,7 @@ fn apply_result(
         if replayed.winner != winner {
             return Err(RecordErrorKind::ResultMismatch {
                 tag: value.to_owned(),
+                winner,
                 replayed,
             });
         }

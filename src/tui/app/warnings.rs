@@ -90,6 +90,7 @@ impl App {
         state
             .position()
             .destinations(from)
+            .iter()
             .filter(|&to| repeats(state, Move::new(from, to)) >= 2)
             .collect()
     }
@@ -104,6 +105,7 @@ impl App {
         let most = state
             .position()
             .destinations(from)
+            .iter()
             .map(|to| repeats(state, Move::new(from, to)))
             .max()
             .unwrap_or(0);
@@ -184,7 +186,7 @@ fn position_warnings(state: &GameState) -> Vec<String> {
     let mut warnings = Vec::new();
     let corners = position.king_open_corners();
     if !corners.is_empty() {
-        let names: Vec<String> = corners.map(|c| c.to_string()).collect();
+        let names: Vec<String> = corners.iter().map(|c| c.to_string()).collect();
         let names = names.join(" and ");
         warnings.push(match to_move {
             Side::Attackers => format!("the king threatens {names}"),

@@ -1,0 +1,109 @@
+//! The signals that end the program (SIGTERM, SIGHUP, SIGQUIT, and SIGINT: Ctrl-C, or sent
+//! with `kill`; a Ctrl-C typed in the terminal game is a key, since the terminal is raw),
+//! caught while the terminal game or a match runs. Their default action would kill the program
+//! on the spot: the game would leave the terminal raw, in the alternate screen, with the cursor
+//! hidden and mouse reporting on; a match would leave its engines, each in a process group of
+//! its own, running. Instead each one only raises a flag, which the program reads between two
+//! steps: the game autosaves and leaves its loop so the terminal is restored, a match stops and
+//! ends its engines; then the program exits with 128 + the signal's number, as if killed.
+//!
+//! A second signal, when the first has not ended the program (stuck writing to a dead
+//! terminal), exits at once with the same code; so does any of them once the work is over.
+//!
+//! A signal the program was started with ignored (SIGHUP under `nohup`, SIGINT for a job a
+//! script starts in the background) stays ignored: it is not caught. Linux says which are;
+//! elsewhere every one is caught.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+#[cfg(unix)]
+use signal_hook::consts::signal::{SIGHUP, SIGQUIT};
+use signal_hook::consts::signal::{SIGINT, SIGTERM};
+use signal_hook::flag;
+
+/// The signals caught.
+#[cfg(unix)]
+const CAUGHT: [i32; 4] = [SIGTERM, SIGHUP, SIGQUIT, SIGINT];
+#[cfg(not(unix))]
+const CAUGHT: [i32; 2] = [SIGTERM, SIGINT];
+
+/// The ending signals, caught while the terminal game or a match runs.
+pub(crate) struct Signals {
+    /// The number of the last signal received, 0 before any.
+    received: Arc<AtomicUsize>,
+    /// Whether the next signal exits at once.
+    armed: Arc<AtomicBool>,
+    /// The signals caught: [`CAUGHT`] but those ignored from the start.
+    caught: Vec<i32>,
+}
+
+impl Signals {
+    /// Catches the ending signals from now on, but those ignored until now.
+    pub(crate) fn catch() -> io::Result<Signals> {
+        let received = Arc::new(AtomicUsize::new(0));
+        let armed = Arc::new(AtomicBool::new(false));
+        let ignored = ignored();
+        let caught: Vec<i32> = CAUGHT.into_iter().filter(|&s| !ignored(s)).collect();
+        for &signal in &caught {
+            // In this order: the exit checks `armed` before the same signal sets it.
+            flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&armed))?;
+            flag::register(signal, Arc::clone(&armed))?;
+            let number = usize::try_from(signal).map_err(io::Error::other)?;
+            flag::register_usize(signal, Arc::clone(&received), number)?;
+        }
+        Ok(Signals {
+            received,
+            armed,
+            caught,
+        })
+    }
+
+    /// The signals caught (those ignored from the start are not).
+    pub(crate) fn caught(&self) -> &[i32] {
+        &self.caught
+    }
+
+    /// Set once an ending signal has come: work stops by it.
+    pub(crate) fn raised(&self) -> &AtomicBool {
+        &self.armed
+    }
+
+    /// The signal received, if any.
+    pub(crate) fn received(&self) -> Option<i32> {
+        match self.received.load(Ordering::SeqCst) {
+            0 => None,
+            n => i32::try_from(n).ok(),
+        }
+    }
+}
+
+/// Which signals are ignored, as the kernel says: the `SigIgn` mask of `/proc/self/status`,
+/// bit `n - 1` for signal `n`.
+#[cfg(target_os = "linux")]
+fn ignored() -> impl Fn(i32) -> bool {
+    let mask = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let hex = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+            u64::from_str_radix(hex.trim(), 16).ok()
+        })
+        .unwrap_or(0);
+    move |signal| {
+        u32::try_from(signal - 1).is_ok_and(|bit| mask.checked_shr(bit).is_some_and(|m| m & 1 == 1))
+    }
+}
+
+/// Which signals are ignored: unknown here, so none.
+#[cfg(not(target_os = "linux"))]
+fn ignored() -> impl Fn(i32) -> bool {
+    |_| false
+}
+
+impl Drop for Signals {
+    /// Once the work is over, an ending signal ends the program at once.
+    fn drop(&mut self) {
+        self.armed.store(true, Ordering::SeqCst);
+    }
+}
