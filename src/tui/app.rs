@@ -784,6 +784,11 @@ impl App {
         }
     }
 
+    /// The save folder, if there is one.
+    pub fn save_dir(&self) -> Option<&std::path::Path> {
+        self.storage.save_dir.as_deref()
+    }
+
     /// The size of the screen the app was last told of (80×24 until then).
     pub const fn size(&self) -> Rect {
         self.size
