@@ -10,6 +10,7 @@
 mod analysis;
 mod app;
 mod ascii;
+mod board_screen;
 mod board_view;
 mod dialogs;
 mod effect;
@@ -18,6 +19,7 @@ mod graph;
 mod help;
 pub mod input;
 mod layout;
+mod overlay;
 mod panels;
 mod position_field;
 mod review;

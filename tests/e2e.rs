@@ -288,6 +288,36 @@ fn autosaves(home: &Path) -> Vec<(PathBuf, Vec<String>)> {
     found
 }
 
+/// The autosaves in the save folder of `home` once their moves are `expected` (sorted, as
+/// [`autosaves`] gives them): the game writes them on a thread of its own, a moment after the
+/// screen shows the move. Files being written (that do not read as a game yet) are passed
+/// over meanwhile. Panics with what they hold if they never come to it.
+fn wait_for_autosaves(home: &Path, expected: &[&[&str]]) -> Vec<(PathBuf, Vec<String>)> {
+    let start = Instant::now();
+    loop {
+        let dir = home.join("saves").join("autosave");
+        let mut found: Vec<(PathBuf, Vec<String>)> = std::fs::read_dir(&dir)
+            .map(|entries| entries.map(|e| e.unwrap().path()).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|path| {
+                let game = brandubh::game::storage::load(&path).ok()?;
+                let moves = game.moves().iter().map(ToString::to_string).collect();
+                Some((path, moves))
+            })
+            .collect();
+        found.sort_by(|a, b| a.1.cmp(&b.1));
+        if found.iter().map(|(_, m)| m).eq(expected.iter()) {
+            return found;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "the autosaves hold {found:?}, not {expected:?}"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The moves of the saved game at `path`.
 fn moves_in(path: &Path) -> Vec<String> {
     let record: serde_json::Value =
@@ -846,8 +876,7 @@ fn leaving_an_unfinished_game_keeps_it_and_continue_resumes_it() {
     term.wait_for("Attackers to move");
     term.send(":d2-c2\r");
     term.wait_for("played d2-c2");
-    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
-    assert_eq!(games, [vec!["d2-c2"], vec!["d2-e2"]]);
+    wait_for_autosaves(&home, &[&["d2-c2"], &["d2-e2"]]);
 
     // Load the first one: both are listed as unfinished.
     term.send("o");
@@ -860,12 +889,8 @@ fn leaving_an_unfinished_game_keeps_it_and_continue_resumes_it() {
     term.wait_for("Defenders to move");
     term.send(":c4-c5\r");
     term.wait_for("played c4-c5");
-    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
-    assert_eq!(
-        games,
-        [vec!["d2-c2"], vec!["d2-e2", "c4-c5"]],
-        "nothing lost"
-    );
+    // Nothing lost.
+    wait_for_autosaves(&home, &[&["d2-c2"], &["d2-e2", "c4-c5"]]);
     // Quitting asks, and offers to save the game under a name.
     term.send("q");
     term.wait_for("its autosave keeps it");
@@ -906,8 +931,8 @@ fn two_instances_in_one_folder_keep_both_games() {
     second.send(":d2-c2\r");
     first.wait_for("played d2-e2");
     second.wait_for("played d2-c2");
-    let games: Vec<_> = autosaves(&home).into_iter().map(|(_, m)| m).collect();
-    assert_eq!(games, [vec!["d2-c2"], vec!["d2-e2"]], "one autosave each");
+    // One autosave each.
+    wait_for_autosaves(&home, &[&["d2-c2"], &["d2-e2"]]);
 
     // Both save under one name at once: the second is asked, never silently replaces.
     first.type_save_name("shared");
@@ -965,12 +990,20 @@ fn a_side_loses_on_time_and_the_save_records_it() {
     // The defenders do not move: their three seconds run out.
     let screen = term.wait_for("the defenders ran out of time");
     assert!(screen.contains("Attackers win"), "{screen}");
-    let [(path, moves)] = &autosaves(&home)[..] else {
-        panic!("one autosave")
+    // The loss is autosaved a moment after it shows.
+    let start = Instant::now();
+    let record = loop {
+        let [(path, moves)] = &wait_for_autosaves(&home, &[&["d2-e2"]])[..] else {
+            panic!("one autosave")
+        };
+        assert_eq!(moves, &["d2-e2"]);
+        let record: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        if !record["result"].is_null() || start.elapsed() > WAIT {
+            break record;
+        }
+        thread::sleep(Duration::from_millis(20));
     };
-    assert_eq!(moves, &["d2-e2"]);
-    let record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(record["result"]["reason"], "time", "{record}");
     assert_eq!(record["result"]["winner"], "attackers");
     assert_eq!(record["clock"]["defenders"]["left_ms"], 0);

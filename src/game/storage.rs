@@ -20,7 +20,10 @@ use super::{Game, LoadError, LoadErrorKind, Timestamp};
 use target::Target;
 
 pub use autosave::{AUTOSAVE_DIR, Autosave, LEGACY_AUTOSAVE};
-pub use listing::{ListError, SaveEntry, SaveKind, SaveSummary, latest_unfinished, list_saves};
+pub use listing::{
+    ListError, SaveEntry, SaveKind, SaveSummary, SummaryCache, latest_unfinished,
+    latest_unfinished_with, list_saves, list_saves_with,
+};
 pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
 pub use read::{ReadError, read_regular_file};
 pub use version::FileVersion;

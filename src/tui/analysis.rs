@@ -11,7 +11,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{LineGauge, Widget};
 
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::{Budget, Progress};
 use crate::game::{MoveClass, PlyAnalysis, SideSummary};
 
@@ -72,10 +72,13 @@ impl Underway {
             self.budget.name()
         )
     }
+}
 
+impl Widget for Themed<'_, Underway> {
     /// Draws the progress bar, its label first, in the one row of `area`.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
-        let Progress { done, total } = self.progress;
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of, look } = self;
+        let Progress { done, total } = of.progress;
         #[allow(clippy::cast_precision_loss)]
         let ratio = if total == 0 {
             0.0
@@ -83,7 +86,7 @@ impl Underway {
             (done as f64 / total as f64).min(1.0)
         };
         LineGauge::default()
-            .label(Line::styled(self.label(), look.theme.heading))
+            .label(Line::styled(of.label(), look.theme.heading))
             .ratio(ratio)
             .filled_symbol("━")
             .unfilled_symbol("─")
@@ -200,11 +203,15 @@ mod tests {
         let area = Rect::new(0, 0, 80, 1);
         let filled = |done| {
             let mut buf = Buffer::empty(area);
-            Underway {
+            let underway = Underway {
                 budget: Budget::Quick,
                 progress: Progress { done, total: 10 },
+            };
+            Themed {
+                of: &underway,
+                look: &look,
             }
-            .render(&look, area, &mut buf);
+            .render(area, &mut buf);
             buf.content().iter().filter(|c| c.symbol() == "━").count()
         };
         let (none, half, all) = (filled(0), filled(5), filled(10));

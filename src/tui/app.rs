@@ -21,21 +21,23 @@ use self::ai::AiState;
 use self::files::Waiting;
 use self::warnings::Warnings;
 use super::ascii;
+use super::board_screen::{BoardHandled, BoardScreen};
 use super::board_view::{BoardView, Marks};
-use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt, SavesList};
+use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
-use super::input::{Action, Direction, Mode, typed_move};
+use super::input::{Action, Mode, typed_move};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
-use super::panels::{self, PanelData};
+use super::overlay::{Handled, Overlay, Request};
+use super::panels::{self, PanelData, StatusLine, TurnLine};
 use super::review::Review;
-use super::screens::{self, RulesScreen, SetupChoice, SetupForm};
+use super::screens::{RulesScreen, SetupChoice, SetupForm, SetupHandled, TooSmall};
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
-use super::storage::GameId;
+use super::storage::{GameId, SaveRef};
 use super::text::{Status, Tone, title};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::Budget;
 use crate::game::storage::SaveEntry;
 use crate::game::{Player, TimeControl};
@@ -100,18 +102,6 @@ impl Default for Config {
     }
 }
 
-/// What is shown over the game.
-#[derive(Debug)]
-enum Overlay {
-    /// The keys.
-    Help(Help),
-    Rules(RulesScreen),
-    Question(Question),
-    Save(SavePrompt),
-    Load(SavesList),
-    Budget(BudgetChoice),
-}
-
 /// The full-screen page.
 #[derive(Clone, Debug)]
 enum Screen {
@@ -135,15 +125,13 @@ impl Screen {
 pub struct App {
     look: Look,
     screen: Screen,
-    overlay: Option<Overlay>,
+    /// The dialogs over the screen, the top one last: it takes the keys.
+    overlays: Vec<Overlay>,
     session: Session,
     storage: Storage,
-    cursor: Square,
-    selected: Option<Square>,
-    typing: Option<String>,
+    /// The game screen's own state: cursor, selection, typed move, scrolls.
+    board: BoardScreen,
     status: Option<Status>,
-    /// First move-list row shown, or `None` to follow the last move.
-    list_scroll: Option<usize>,
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
@@ -155,8 +143,6 @@ pub struct App {
     played: bool,
     ai: AiState,
     warnings: Warnings,
-    /// In the compact layout, whether the panel is shown over the board.
-    panel_shown: bool,
     /// When the side to move's clock was last charged (the last tick).
     clock_from: Option<Instant>,
     /// Whether the bell rings when the AI has moved and when a game ends.
@@ -194,14 +180,11 @@ impl App {
         let mut app = App {
             look: config.look,
             screen,
-            overlay: None,
+            overlays: Vec::new(),
             session,
             storage: config.storage,
-            cursor,
-            selected: None,
-            typing: None,
+            board: BoardScreen::new(cursor),
             status: None,
-            list_scroll: None,
             hint: None,
             saved: skip_setup_saved,
             autosave_error: None,
@@ -212,7 +195,6 @@ impl App {
                 ..AiState::default()
             },
             warnings: Warnings::new(config.settings.warnings),
-            panel_shown: false,
             clock_from: None,
             bell: config.settings.bell,
             settings: config.settings,
@@ -270,12 +252,12 @@ impl App {
 
     /// The keyboard cursor.
     pub const fn cursor(&self) -> Square {
-        self.cursor
+        self.board.cursor
     }
 
     /// The selected piece.
     pub const fn selected(&self) -> Option<Square> {
-        self.selected
+        self.board.selected
     }
 
     /// Whether the game changed since it was last saved to (or loaded from) a file; a game
@@ -286,17 +268,12 @@ impl App {
 
     /// How keys are read now.
     pub fn mode(&self) -> Mode {
-        match (&self.overlay, &self.screen) {
-            (Some(Overlay::Question(_)), _) => Mode::Question,
-            (Some(Overlay::Save(_)), _) => Mode::Text,
+        match (self.overlays.last(), &self.screen) {
+            (Some(overlay), _) => overlay.mode(),
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
-            (
-                Some(Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_) | Overlay::Budget(_)),
-                _,
-            )
-            | (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
-            (None, Screen::Game) if self.typing.is_some() => Mode::Text,
+            (None, Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
     }
@@ -324,118 +301,40 @@ impl App {
             }
             _ => {}
         }
-        if let Some(overlay) = self.overlay.take() {
-            self.overlay = self.update_overlay(overlay, action);
+        if let Some(overlay) = self.overlays.pop() {
+            match overlay.update(action, self.size) {
+                Handled::Stay(overlay) => self.show(overlay),
+                Handled::Close => {}
+                Handled::Ask(request) => self.on_request(request),
+            }
             return;
         }
         match &mut self.screen {
-            Screen::Setup(form) => {
-                let form = form.clone();
-                self.update_setup(form, action);
-            }
-            Screen::Review(review) => {
-                let review = *review;
-                self.update_review(review, action);
-            }
-            Screen::Game if self.typing.is_some() => self.update_typing(action),
-            Screen::Game => self.update_game(action),
+            Screen::Setup(_) => self.update_setup(action),
+            Screen::Review(_) => self.update_review(action),
+            Screen::Game => self.update_board(action),
         }
     }
 
-    fn update_overlay(&mut self, overlay: Overlay, action: Action) -> Option<Overlay> {
-        match overlay {
-            Overlay::Help(mut help) => match action {
-                Action::Cancel | Action::Confirm | Action::Help | Action::Quit => None,
-                other => {
-                    help.scroll(other, self.size);
-                    Some(Overlay::Help(help))
-                }
-            },
-            Overlay::Rules(mut rules) => match action {
-                Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => None,
-                Action::Help => Some(Overlay::Help(self.help())),
-                other => {
-                    rules.scroll(other);
-                    Some(Overlay::Rules(rules))
-                }
-            },
-            // An answer may open another overlay.
-            Overlay::Question(q) => match action {
-                Action::Yes => {
-                    self.answer_yes(q);
-                    self.overlay.take()
-                }
-                Action::No | Action::Cancel => {
-                    self.answer_no(q);
-                    self.overlay.take()
-                }
-                Action::Save => match q {
-                    Question::Leave { to, .. } => {
-                        self.ask_save(Some(to));
-                        self.overlay.take()
-                    }
-                    q => Some(Overlay::Question(q)),
-                },
-                _ => Some(Overlay::Question(q)),
-            },
-            Overlay::Save(mut prompt) => match action {
-                Action::Type(c) => {
-                    prompt.push(c);
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Backspace => {
-                    prompt.pop();
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Move(Direction::Up | Direction::Down) => {
-                    prompt.switch_field();
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Confirm => {
-                    self.confirm_save(&prompt);
-                    Some(Overlay::Save(prompt))
-                }
-                Action::Cancel => None,
-                _ => Some(Overlay::Save(prompt)),
-            },
-            Overlay::Load(mut list) => match action {
-                Action::Move(dir) => {
-                    list.move_selection(dir);
-                    Some(Overlay::Load(list))
-                }
-                Action::Click { row, .. } if list.click(self.size, row) => {
-                    self.load_selected(&list);
-                    None
-                }
-                Action::Confirm => {
-                    self.load_selected(&list);
-                    None
-                }
-                Action::Cancel | Action::Load => None,
-                _ => Some(Overlay::Load(list)),
-            },
-            Overlay::Budget(mut choice) => match action {
-                Action::Move(dir) => {
-                    choice.move_selection(dir);
-                    Some(Overlay::Budget(choice))
-                }
-                Action::Click { row, .. } if choice.click(self.size, row) => {
-                    self.start_analysis_chosen(&choice);
-                    None
-                }
-                Action::Confirm => {
-                    self.start_analysis_chosen(&choice);
-                    None
-                }
-                Action::Cancel => None,
-                _ => Some(Overlay::Budget(choice)),
-            },
-        }
+    /// Shows `overlay` over the screen and the dialogs already there.
+    fn show(&mut self, overlay: Overlay) {
+        self.overlays.push(overlay);
     }
 
-    fn start_analysis_chosen(&mut self, choice: &BudgetChoice) {
-        if let Some(budget) = choice.selected() {
-            self.start_analysis(budget);
+    /// Carries out what an overlay asked as it closed.
+    fn on_request(&mut self, request: Request) {
+        match request {
+            Request::Help => self.show(Overlay::Help(self.help())),
+            Request::Answer(question, true) => self.answer_yes(question),
+            Request::Answer(question, false) => self.answer_no(question),
+            Request::SaveThenLeave(to) => self.ask_save(Some(to)),
+            Request::Save(prompt) => {
+                // The prompt stays on screen while the game is written.
+                self.confirm_save(&prompt);
+                self.show(Overlay::Save(prompt));
+            }
+            Request::Open(save) => self.open(save),
+            Request::Analyse(budget) => self.start_analysis(budget),
         }
     }
 
@@ -465,68 +364,52 @@ impl App {
                 "the {} decline the draw offered by the {offered_by}",
                 offered_by.opponent()
             )),
-            Question::Overwrite(o) => self.overlay = Some(Overlay::Save(o.prompt)),
+            Question::Overwrite(o) => self.show(Overlay::Save(o.prompt)),
             Question::Leave { .. } | Question::Resign(_) => self.status = None,
         }
     }
 
-    fn update_setup(&mut self, mut form: SetupForm, action: Action) {
-        match action {
-            // Enter starts from any field: the form shows every choice at once.
-            Action::Confirm => {
-                let choice = form.chosen();
-                self.start_chosen(&mut form, choice);
+    fn update_setup(&mut self, action: Action) {
+        let Screen::Setup(form) = &mut self.screen else {
+            return;
+        };
+        match form.update(action, self.size) {
+            SetupHandled::Stay => {}
+            SetupHandled::Choose(choice) => self.start_chosen(choice),
+            // Back to the game in play, or out if there is none to go back to.
+            SetupHandled::Back if self.played => self.screen = Screen::Game,
+            SetupHandled::Back => self.quit = true,
+            SetupHandled::Rules(rules) => {
+                self.show(Overlay::Rules(RulesScreen::new(&rules)));
             }
-            Action::Click { column, row } => {
-                if let Some(choice) = form.click(self.size, column, row) {
-                    self.start_chosen(&mut form, choice);
-                }
-            }
-            Action::Type(c) => form.type_char(c),
-            Action::Backspace => form.backspace(),
-            Action::Move(dir) => form.move_focus(dir),
-            Action::Cancel => {
-                // Back to the game in play, or out if there is none to go back to.
-                if self.played {
-                    self.screen = Screen::Game;
-                } else {
-                    self.quit = true;
-                }
-                return;
-            }
-            Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(&form.choice().0)));
-            }
-            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
-            Action::Load => self.ask_load(),
-            _ => {}
-        }
-        if matches!(self.screen, Screen::Setup(_)) {
-            self.screen = Screen::Setup(form);
+            SetupHandled::Help => self.show(Overlay::Help(self.help())),
+            SetupHandled::Load => self.ask_load(),
         }
     }
 
     /// Continues the game the new-game form offers, or starts a new game with its choices;
     /// if its position cannot start a game (the form says why), moves the focus there instead.
-    fn start_chosen(&mut self, form: &mut SetupForm, choice: SetupChoice) {
+    fn start_chosen(&mut self, choice: SetupChoice) {
+        let Screen::Setup(form) = &mut self.screen else {
+            return;
+        };
         if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
-            self.open(&entry);
+            self.open(SaveRef::from(&entry));
             return;
         }
         let (rules, attackers, defenders) = form.choice();
         let clock = form.clock();
-        match form.start() {
-            Ok(start) => {
-                // Custom rules are not a choice to remember: the preset stays as it was.
-                self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
-                self.settings.attackers = attackers;
-                self.settings.defenders = defenders;
-                self.settings.clock = clock;
-                self.remember();
-                self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
-            }
-            Err(_) => form.focus_position(),
-        }
+        let Ok(start) = form.start() else {
+            form.focus_position();
+            return;
+        };
+        // Custom rules are not a choice to remember: the preset stays as it was.
+        self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
+        self.settings.attackers = attackers;
+        self.settings.defenders = defenders;
+        self.settings.clock = clock;
+        self.remember();
+        self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
     }
 
     /// Shows the new-game `form`, offering to continue the latest unfinished game other than
@@ -551,10 +434,10 @@ impl App {
         self.offer = None;
         self.played = true;
         self.screen = Screen::playing(&self.session);
-        self.cursor = start_cursor(self.session.state().position());
-        self.selected = None;
+        self.board.cursor = start_cursor(self.session.state().position());
+        self.board.selected = None;
         self.hint = None;
-        self.list_scroll = None;
+        self.board.list_scroll = None;
         self.info_warned(format!(
             "{} rules: the {} to move",
             rules_name(&self.session),
@@ -562,58 +445,39 @@ impl App {
         ));
     }
 
-    fn update_typing(&mut self, action: Action) {
-        let Some(text) = self.typing.as_mut() else {
-            return;
-        };
-        match action {
-            Action::Type(c) => text.push(c),
-            Action::Backspace => {
-                text.pop();
-            }
-            Action::Cancel => {
-                self.typing = None;
-                self.status = None;
-            }
-            Action::Confirm => {
-                let text = typed_move(text);
-                self.typing = None;
-                if text.is_empty() {
-                    self.status = None;
-                } else if self.can_move_by_hand() && !self.holds_typed(&text) {
-                    match self.session.play_text(&text) {
-                        Ok(_) => self.after_move(),
-                        Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
-                        Err(e) => self.error(format!("{text}: {e}")),
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn update_game(&mut self, action: Action) {
-        match action {
-            Action::Move(dir) => self.move_cursor(dir),
-            Action::Confirm => self.choose(self.cursor),
-            Action::Click { column, row } => {
-                if let Some(sq) = self
-                    .board_shown()
-                    .and_then(|l| l.board.square_at(column, row))
-                {
-                    self.cursor = sq;
-                    self.choose(sq);
-                }
-            }
-            Action::Cancel => {
-                self.selected = None;
+    /// An action on the game screen: the screen's own keys, then the game's.
+    fn update_board(&mut self, action: Action) {
+        let moves = self.session.moves().len();
+        match self.board.update(action, self.size, moves) {
+            BoardHandled::Stay => {}
+            BoardHandled::Choose(sq) => self.choose(sq),
+            BoardHandled::Cancelled => {
                 self.hint = None;
                 self.status = None;
             }
-            Action::StartTyping => {
-                self.selected = None;
-                self.typing = Some(String::new());
+            BoardHandled::StoppedTyping => self.status = None,
+            BoardHandled::Typed(text) => self.play_typed(&text),
+            BoardHandled::Game(action) => self.update_game(action),
+        }
+    }
+
+    /// Plays a move typed at the prompt (a repeating one waits: see `holds_typed`).
+    fn play_typed(&mut self, text: &str) {
+        let text = typed_move(text);
+        if text.is_empty() {
+            self.status = None;
+        } else if self.can_move_by_hand() && !self.holds_typed(&text) {
+            match self.session.play_text(&text) {
+                Ok(_) => self.after_move(),
+                Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
+                Err(e) => self.error(format!("{text}: {e}")),
             }
+        }
+    }
+
+    /// A key the game takes, on its screen or in review.
+    fn update_game(&mut self, action: Action) {
+        match action {
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Hint => self.ask_hint(),
@@ -632,31 +496,18 @@ impl App {
             Action::Resign => self.ask_resign(),
             Action::NewGame => self.ask_leave(Leaving::NewGame),
             Action::Rules => {
-                self.overlay = Some(Overlay::Rules(RulesScreen::new(
+                self.show(Overlay::Rules(RulesScreen::new(
                     self.session.state().rules(),
                 )));
             }
-            Action::Help => self.overlay = Some(Overlay::Help(self.help())),
+            Action::Help => self.show(Overlay::Help(self.help())),
             Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
-            Action::PageUp | Action::PageDown => self.scroll_moves(action),
             Action::Review => self.open_review(),
             Action::Analyse => self.ask_analysis(),
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
-        }
-    }
-
-    fn move_cursor(&mut self, dir: Direction) {
-        let (df, dr) = match dir {
-            Direction::Up => (0, 1),
-            Direction::Down => (0, -1),
-            Direction::Left => (-1, 0),
-            Direction::Right => (1, 0),
-        };
-        if let Some(sq) = self.cursor.offset(df, dr) {
-            self.cursor = sq;
         }
     }
 
@@ -687,9 +538,9 @@ impl App {
         }
         let position = *self.session.state().position();
         let side = position.side_to_move();
-        if let Some(from) = self.selected {
+        if let Some(from) = self.board.selected {
             if from == sq {
-                self.selected = None;
+                self.board.selected = None;
                 self.status = None;
                 return;
             }
@@ -714,9 +565,9 @@ impl App {
             Some(piece) if piece.side() == side => {
                 if position.destinations(sq).is_empty() {
                     self.error(format!("the {} on {sq} has no move", piece_name(piece)));
-                    self.selected = None;
+                    self.board.selected = None;
                 } else {
-                    self.selected = Some(sq);
+                    self.board.selected = Some(sq);
                     self.info(format!(
                         "{} on {sq} selected: choose a highlighted square",
                         piece_name(piece)
@@ -733,9 +584,9 @@ impl App {
     }
 
     fn after_move(&mut self) {
-        self.selected = None;
+        self.board.selected = None;
         self.hint = None;
-        self.list_scroll = None;
+        self.board.list_scroll = None;
         self.changed();
         if self.session.outcome().is_some() {
             self.say_outcome();
@@ -802,7 +653,7 @@ impl App {
 
     fn undo(&mut self) {
         self.cancel_thinking();
-        self.selected = None;
+        self.board.selected = None;
         self.hint = None;
         // A result off the board is taken back alone, without a move; but the clock that ran
         // out would fall again at once.
@@ -840,7 +691,7 @@ impl App {
 
     fn redo(&mut self) {
         self.cancel_thinking();
-        self.selected = None;
+        self.board.selected = None;
         self.hint = None;
         if self.session.redo() {
             while self.has_human()
@@ -875,7 +726,7 @@ impl App {
         }
         match self.human_side() {
             Some(side) if self.session.player(side.opponent()) == Player::Human => {
-                self.overlay = Some(Overlay::Question(Question::Draw(side)));
+                self.show(Overlay::Question(Question::Draw(side)));
             }
             Some(side) => self.ai_answers_draw(side.opponent()),
             None => self.error("no human plays in this game".to_owned()),
@@ -888,20 +739,9 @@ impl App {
             return;
         }
         match self.human_side() {
-            Some(side) => self.overlay = Some(Overlay::Question(Question::Resign(side))),
+            Some(side) => self.show(Overlay::Question(Question::Resign(side))),
             None => self.error("no human plays in this game".to_owned()),
         }
-    }
-
-    fn scroll_moves(&mut self, action: Action) {
-        let rows = self.session.moves().len().div_ceil(2);
-        let page = usize::from(self.size.height / 2).max(1);
-        let top = self.list_scroll.unwrap_or(rows.saturating_sub(page));
-        let next = match action {
-            Action::PageUp => top.saturating_sub(page),
-            _ => top + page,
-        };
-        self.list_scroll = (next + page < rows).then_some(next);
     }
 
     fn info(&mut self, text: String) {
@@ -923,9 +763,9 @@ impl App {
         let game = self.session.game();
         let last = game.at_ply(game.moves().len());
         Marks {
-            cursor: Some(self.cursor),
-            selected: self.selected,
-            destinations: self.selected.map_or(Bitboard::EMPTY, |sq| {
+            cursor: Some(self.board.cursor),
+            selected: self.board.selected,
+            destinations: self.board.selected.map_or(Bitboard::EMPTY, |sq| {
                 self.session.state().position().destinations(sq)
             }),
             hint: self.hint,
@@ -937,9 +777,16 @@ impl App {
     /// The terminal is of `size` now: clicks and scrolls are taken on that screen.
     fn resize(&mut self, size: Rect) {
         self.size = size;
-        if let Some(Overlay::Help(help)) = &mut self.overlay {
-            help.fit(size);
+        for overlay in &mut self.overlays {
+            if let Overlay::Help(help) = overlay {
+                help.fit(size);
+            }
         }
+    }
+
+    /// The save folder, if there is one.
+    pub fn save_dir(&self) -> Option<&std::path::Path> {
+        self.storage.save_dir.as_deref()
     }
 
     /// The size of the screen the app was last told of (80×24 until then).
@@ -973,13 +820,17 @@ impl App {
     fn draw_views(&self, frame: &mut Frame) {
         let area = frame.area();
         let Some(layout) = GameLayout::new(area) else {
-            let (min_w, min_h) = minimum_size();
-            screens::render_too_small(min_w, min_h, &self.look, area, frame.buffer_mut());
+            let (min_width, min_height) = minimum_size();
+            let too_small = TooSmall {
+                min_width,
+                min_height,
+            };
+            frame.render_widget(self.themed(&too_small), area);
             return;
         };
         match &self.screen {
             Screen::Setup(form) => {
-                screens::render_setup(form, &self.look, area, frame.buffer_mut());
+                frame.render_widget(self.themed(form), area);
                 // A message (a settings file not used, a save that would not load) on the
                 // last row.
                 if let Some(status) = &self.status {
@@ -988,34 +839,26 @@ impl App {
                         height: 1,
                         ..area
                     };
-                    panels::render_status(
-                        None,
-                        Some(status),
-                        false,
-                        &self.look,
-                        last,
-                        frame.buffer_mut(),
-                    );
+                    let line = StatusLine {
+                        typing: None,
+                        status: Some(status),
+                        not_saved: false,
+                    };
+                    frame.render_widget(self.themed(&line), last);
                 }
             }
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(*review, layout, frame),
         }
-        match &self.overlay {
-            None => {}
-            Some(Overlay::Help(help)) => frame.render_widget(help.view(&self.look), area),
-            Some(Overlay::Rules(rules)) => rules.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Question(q)) => q.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Save(prompt)) => prompt.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Load(list)) => list.render(&self.look, area, frame.buffer_mut()),
-            Some(Overlay::Budget(choice)) => choice.render(&self.look, area, frame.buffer_mut()),
+        for overlay in &self.overlays {
+            frame.render_widget(overlay.view(&self.look), area);
         }
     }
 
     fn draw_game(&self, layout: GameLayout, frame: &mut Frame) {
         let state = self.session.state();
         // In the compact layout the panel, when shown, covers the board.
-        let covered = layout.is_compact() && self.panel_shown;
+        let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
             let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
             frame.render_widget(&view, layout.board.area());
@@ -1031,16 +874,18 @@ impl App {
                 (None, Some(clocks)) => format!("{} {}", title(side), clocks.text(side)),
                 (None, None) => format!("{} to move", title(side)),
             };
-            panels::render_turn_line(&turn, covered, &self.look, line, frame.buffer_mut());
+            let turn = TurnLine {
+                text: &turn,
+                shown: covered,
+            };
+            frame.render_widget(self.themed(&turn), line);
         }
-        panels::render_status(
-            self.typing.as_deref(),
-            self.status.as_ref(),
-            self.autosave_error.is_some(),
-            &self.look,
-            layout.status,
-            frame.buffer_mut(),
-        );
+        let status = StatusLine {
+            typing: self.board.typing.as_deref(),
+            status: self.status.as_ref(),
+            not_saved: self.autosave_error.is_some(),
+        };
+        frame.render_widget(self.themed(&status), layout.status);
     }
 
     fn draw_panel(&self, layout: GameLayout, frame: &mut Frame) {
@@ -1054,14 +899,22 @@ impl App {
             position: state.position(),
             moves: self.session.moves(),
             analysis: self.session.game().analysis(),
-            scroll: self.list_scroll,
+            scroll: self.board.list_scroll,
             outcome: self.session.outcome(),
             warnings: self.warnings.on(),
             ai: self.ai_view(),
             autosave_error: self.autosave_error.as_deref(),
             clocks: self.session.clocks(),
         };
-        panels::render_panel(&data, &self.look, layout.panel, frame.buffer_mut());
+        frame.render_widget(self.themed(&data), layout.panel);
+    }
+
+    /// `of` drawn in the app's look.
+    const fn themed<'a, T>(&'a self, of: &'a T) -> Themed<'a, T> {
+        Themed {
+            of,
+            look: &self.look,
+        }
     }
 }
 

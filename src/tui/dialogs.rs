@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
 use super::text::{centered, highlight, printable, truncate, wrap};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
@@ -127,10 +127,13 @@ impl Question {
             }
         }
     }
+}
 
+impl Widget for Themed<'_, Question> {
     /// Draws the question in a pop-up.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
-        let text = self.text();
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of, look } = self;
+        let text = of.text();
         let width = u16::try_from(text.len() + 4)
             .unwrap_or(u16::MAX)
             .clamp(30, 64)
@@ -145,10 +148,10 @@ impl Question {
             Span::styled("n", look.theme.heading),
             Span::raw(" no"),
         ];
-        if let Question::Leave { to, .. } = self {
+        if let Question::Leave { to, .. } = of {
             keys.push(Span::raw("   "));
             keys.push(Span::styled("s", look.theme.heading));
-            let save = match self {
+            let save = match of {
                 // The save folder does not work: the save prompt asks for another.
                 Question::Leave { lost: Some(_), .. } => " save elsewhere",
                 _ => " save",
@@ -270,13 +273,16 @@ impl SavePrompt {
     pub fn set_failure(&mut self, why: String) {
         self.failure = Some(why);
     }
+}
 
+impl Widget for Themed<'_, SavePrompt> {
     /// Draws the prompt: the folder, the name, and what is wrong with them if anything.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of, look } = self;
         let width = area.width.clamp(30, 72);
         let rect = centered(area, width, 9);
         let inner = popup("Save game", look, rect, buf);
-        let (problem, problem_style) = match (&self.failure, self.dir(), self.name()) {
+        let (problem, problem_style) = match (&of.failure, of.dir(), of.name()) {
             (Some(failure), _, _) => (failure.clone(), look.theme.error),
             (None, Err(bad), _) => (bad, look.theme.error),
             (None, Ok(_), Err(bad)) => (bad.to_string(), look.theme.error),
@@ -293,8 +299,8 @@ impl SavePrompt {
             Line::from(spans)
         };
         let mut lines = vec![
-            field("folder: ", &self.folder, self.field == PromptField::Folder),
-            field("  name: ", &self.text, self.field == PromptField::Name),
+            field("folder: ", &of.folder, of.field == PromptField::Folder),
+            field("  name: ", &of.text, of.field == PromptField::Name),
             Line::default(),
         ];
         let room = usize::from(inner.width.max(1));
@@ -306,7 +312,7 @@ impl SavePrompt {
         );
         lines.push(Line::default());
         lines.push(Line::styled(
-            match self.then {
+            match of.then {
                 None => "Enter save · ↑↓ folder/name · Esc cancel",
                 Some(Leaving::Quit) => "Enter save and quit · ↑↓ folder/name · Esc cancel",
                 Some(_) => "Enter save and go on · ↑↓ folder/name · Esc cancel",
@@ -432,31 +438,34 @@ impl SavesList {
         };
         [head, body]
     }
+}
 
+impl Widget for Themed<'_, SavesList> {
     /// Draws the list.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of, look } = self;
         let rect = SavesList::rect(area);
-        let title = format!("Load a game from {}", self.dir.display());
+        let title = format!("Load a game from {}", of.dir.display());
         let inner = popup(&title, look, rect, buf);
-        let top = self.top(inner);
+        let top = of.top(inner);
         let width = usize::from(inner.width);
         let mut lines: Vec<Line> = Vec::new();
-        for (i, entry) in self
+        for (i, entry) in of
             .entries
             .iter()
             .enumerate()
             .skip(top)
             .take(SavesList::shown(inner))
         {
-            for line in self.entry_lines(entry, look, width) {
-                lines.push(if i == self.selected {
+            for line in of.entry_lines(entry, look, width) {
+                lines.push(if i == of.selected {
                     highlight(line, look.theme.focus)
                 } else {
                     line
                 });
             }
         }
-        if self.entries.is_empty() {
+        if of.entries.is_empty() {
             lines.push(Line::raw("no saved games yet"));
         }
         let footer = Rect {
@@ -521,21 +530,24 @@ impl BudgetChoice {
         let rows = u16::try_from(self.budgets.len()).unwrap_or(u16::MAX);
         centered(area, 48, rows.saturating_add(BudgetChoice::HEADER + 4))
     }
+}
 
+impl Widget for Themed<'_, BudgetChoice> {
     /// Draws the choice: each budget's time per position and for the whole game.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
-        let rect = self.rect(area);
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of, look } = self;
+        let rect = of.rect(area);
         let inner = popup("Analyse the game", look, rect, buf);
         let mut lines = vec![
             Line::raw(format!(
                 "Search each of its {} positions for:",
-                self.positions
+                of.positions
             )),
             Line::default(),
         ];
-        for (i, &budget) in self.budgets.iter().enumerate() {
+        for (i, &budget) in of.budgets.iter().enumerate() {
             let whole = budget
-                .time_for(self.positions)
+                .time_for(of.positions)
                 .map(|t| format!("at most {}", duration_text(t)))
                 .unwrap_or_default();
             let line = Line::from(vec![
@@ -543,7 +555,7 @@ impl BudgetChoice {
                 Span::raw(format!("{:<10}", budget_text(budget))),
                 Span::styled(whole, look.theme.label),
             ]);
-            lines.push(if i == self.selected {
+            lines.push(if i == of.selected {
                 highlight(line, look.theme.focus)
             } else {
                 line
@@ -576,7 +588,11 @@ mod tests {
         let area = Rect::new(0, 0, 80, 24);
         let look = Look::default();
         let mut buf = Buffer::empty(area);
-        choice.render(&look, area, &mut buf);
+        Themed {
+            of: &choice,
+            look: &look,
+        }
+        .render(area, &mut buf);
         let row_of = |text: &str| {
             (0..area.height).find(|&y| {
                 let line: String = (0..area.width).map(|x| buf[(x, y)].symbol()).collect();
@@ -594,7 +610,11 @@ mod tests {
         assert_eq!(choice.selected(), Some(Budget::Deep));
         let custom = BudgetChoice::new(vec![Budget::Limits(Limits::depth(3))], 25);
         let mut buf = Buffer::empty(area);
-        custom.render(&look, area, &mut buf);
+        Themed {
+            of: &custom,
+            look: &look,
+        }
+        .render(area, &mut buf);
         let text: String = buf
             .content()
             .iter()

@@ -12,7 +12,7 @@ use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Widget};
 
-use super::theme::Look;
+use super::theme::Themed;
 use crate::game::{PlyAnalysis, Score, THRESHOLDS};
 use crate::rules::{Piece, Side};
 
@@ -85,10 +85,13 @@ impl EvalGraph<'_> {
             (ply as f64 * f64::from(area.width.saturating_sub(1)) / plies as f64).round() as u16;
         area.x + offset
     }
+}
 
+impl Widget for Themed<'_, EvalGraph<'_>> {
     /// Draws the graph in `area`: a column of labels (the attackers' glyph at the top, the
     /// king's at the bottom), then the scores.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of, look } = self;
         if area.width < 3 || area.height == 0 {
             return;
         }
@@ -115,11 +118,11 @@ impl EvalGraph<'_> {
         for x in graph.left()..graph.right() {
             buf[(x, middle)].set_symbol("─").set_style(theme.label);
         }
-        let plies = self.analysis.len();
+        let plies = of.analysis.len();
         let points: Vec<Option<(f64, f64)>> = (0..=plies)
             .map(|ply| {
                 #[allow(clippy::cast_precision_loss)]
-                self.score(ply).map(|s| (ply as f64, EvalGraph::height(s)))
+                of.score(ply).map(|s| (ply as f64, EvalGraph::height(s)))
             })
             .collect();
         // One pair of datasets for each run of analysed positions: the attackers' side of the
@@ -157,7 +160,7 @@ impl EvalGraph<'_> {
             Some(bg) => Style::new().bg(bg),
             None => theme.focus,
         };
-        let x = EvalGraph::column(graph, self.ply.min(plies), plies);
+        let x = EvalGraph::column(graph, of.ply.min(plies), plies);
         buf.set_style(
             Rect {
                 x,
@@ -173,6 +176,7 @@ impl EvalGraph<'_> {
 mod tests {
     use super::*;
     use crate::rules::{AnnotatedMove, Bitboard};
+    use crate::tui::theme::Look;
 
     fn ply(before: Score, after: Score) -> PlyAnalysis {
         let best = AnnotatedMove {
@@ -255,12 +259,16 @@ mod tests {
         let area = Rect::new(0, 0, 24, 5);
         for reviewed in [0, 4, 10] {
             let mut buf = Buffer::empty(area);
-            EvalGraph {
+            let graph = EvalGraph {
                 first: Side::Attackers,
                 analysis: &analysis,
                 ply: reviewed,
+            };
+            Themed {
+                of: &graph,
+                look: &look,
             }
-            .render(&look, area, &mut buf);
+            .render(area, &mut buf);
             let focus = look.theme.focus.bg.unwrap();
             let columns: Vec<u16> = (0..area.width)
                 .filter(|&x| (0..area.height).all(|y| buf[(x, y)].bg == focus))

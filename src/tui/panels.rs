@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::analysis::mark_span;
 use super::text::{Status, Tone, player_text, title, wrap};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{Clocks, Player, Players, PlyAnalysis, format_duration};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
@@ -193,89 +193,92 @@ pub fn outcome_parts(outcome: Outcome) -> (String, String) {
 }
 
 /// Draws the side panel.
-pub fn render_panel(data: &PanelData, look: &Look, area: Rect, buf: &mut Buffer) {
-    let theme = &look.theme;
-    let block = look
-        .block()
-        .title(Line::from(format!(" Brandubh · {} ", data.rules)).style(theme.heading))
-        .title_bottom(Line::from(" ? help  i rules  q quit ").style(theme.label))
-        .padding(Padding::horizontal(1));
-    let inner = block.inner(area);
-    block.render(area, buf);
+impl Widget for Themed<'_, PanelData<'_>> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of: data, look } = self;
+        let theme = &look.theme;
+        let block = look
+            .block()
+            .title(Line::from(format!(" Brandubh · {} ", data.rules)).style(theme.heading))
+            .title_bottom(Line::from(" ? help  i rules  q quit ").style(theme.label))
+            .padding(Padding::horizontal(1));
+        let inner = block.inner(area);
+        block.render(area, buf);
 
-    let marker = data.outcome.is_none().then_some(data.to_move);
-    let mut lines = players_lines(
-        Players {
-            attackers: data.attackers,
-            defenders: data.defenders,
-        },
-        marker,
-        data.start,
-        data.position,
-        look,
-    );
-    if let Some(clocks) = data.clocks {
-        lines.push(clock_line(clocks, marker, look));
-    }
-    lines.push(Line::default());
-    match data.outcome {
-        Some(outcome) => {
-            let players = Players {
+        let marker = data.outcome.is_none().then_some(data.to_move);
+        let mut lines = players_lines(
+            Players {
                 attackers: data.attackers,
                 defenders: data.defenders,
-            };
-            let (headline, why) = banner_parts(outcome, you(players));
-            let width = usize::from(inner.width);
-            lines.push(Line::styled(
-                format!("{:^width$}", format!("★ {headline} ★")),
-                theme.banner,
-            ));
-            lines.extend(wrap(&why, width).into_iter().map(Line::raw));
-            lines.push(Line::styled("v: review  a: analyse", theme.label));
-            let undo = if outcome.reason == Reason::Time {
-                ""
-            } else {
-                "  u: undo"
-            };
-            lines.push(Line::styled(format!("n: new game{undo}"), theme.label));
-        }
-        None => lines.push(Line::from(vec![
-            Span::styled(title(data.to_move), theme.heading),
-            Span::raw(" to move"),
-        ])),
-    }
-    if data.outcome.is_none() {
-        let state = if data.warnings { "on" } else { "off" };
-        lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
-    }
-    if let Some(reason) = data.autosave_error {
-        let width = usize::from(inner.width);
-        lines.push(Line::styled("Not saved: autosave failed", theme.error));
-        lines.extend(
-            wrap(reason, width)
-                .into_iter()
-                .map(|l| Line::styled(l, theme.error)),
+            },
+            marker,
+            data.start,
+            data.position,
+            look,
         );
-        lines.push(Line::styled("s: save under a name", theme.label));
-    }
-    lines.extend(ai_lines(&data.ai, look, usize::from(inner.width)));
-    lines.push(Line::default());
-    let header = u16::try_from(lines.len()).unwrap_or(u16::MAX);
-    Paragraph::new(lines).render(inner, buf);
+        if let Some(clocks) = data.clocks {
+            lines.push(clock_line(clocks, marker, look));
+        }
+        lines.push(Line::default());
+        match data.outcome {
+            Some(outcome) => {
+                let players = Players {
+                    attackers: data.attackers,
+                    defenders: data.defenders,
+                };
+                let (headline, why) = banner_parts(outcome, you(players));
+                let width = usize::from(inner.width);
+                lines.push(Line::styled(
+                    format!("{:^width$}", format!("★ {headline} ★")),
+                    theme.banner,
+                ));
+                lines.extend(wrap(&why, width).into_iter().map(Line::raw));
+                lines.push(Line::styled("v: review  a: analyse", theme.label));
+                let undo = if outcome.reason == Reason::Time {
+                    ""
+                } else {
+                    "  u: undo"
+                };
+                lines.push(Line::styled(format!("n: new game{undo}"), theme.label));
+            }
+            None => lines.push(Line::from(vec![
+                Span::styled(title(data.to_move), theme.heading),
+                Span::raw(" to move"),
+            ])),
+        }
+        if data.outcome.is_none() {
+            let state = if data.warnings { "on" } else { "off" };
+            lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
+        }
+        if let Some(reason) = data.autosave_error {
+            let width = usize::from(inner.width);
+            lines.push(Line::styled("Not saved: autosave failed", theme.error));
+            lines.extend(
+                wrap(reason, width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, theme.error)),
+            );
+            lines.push(Line::styled("s: save under a name", theme.label));
+        }
+        lines.extend(ai_lines(&data.ai, look, usize::from(inner.width)));
+        lines.push(Line::default());
+        let header = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+        Paragraph::new(lines).render(inner, buf);
 
-    let list_area = Rect {
-        y: inner.y.saturating_add(header).min(inner.bottom()),
-        height: inner.height.saturating_sub(header),
-        ..inner
-    };
-    let last = data.moves.len().checked_sub(1);
-    MoveListView::following(list_area, data.moves.len(), data.scroll).render(
-        data.moves,
-        data.analysis,
-        last.map(|i| (i, theme.heading)),
-        look,
-        buf,
-    );
+        let list_area = Rect {
+            y: inner.y.saturating_add(header).min(inner.bottom()),
+            height: inner.height.saturating_sub(header),
+            ..inner
+        };
+        let last = data.moves.len().checked_sub(1);
+        MoveListView::following(list_area, data.moves.len(), data.scroll).render(
+            data.moves,
+            data.analysis,
+            last.map(|i| (i, theme.heading)),
+            look,
+            buf,
+        );
+    }
 }
 
 /// Two lines per side: who plays it (`▶` before the side `to_move`, if any), and the
@@ -492,69 +495,96 @@ const KEYS: &str = "arrows/hjkl move · Enter select · : type a move · ? help"
 /// The same on a narrow terminal.
 const SHORT_KEYS: &str = "Enter select · : type · ? help";
 
-/// Draws the status line: the move being typed, or the last message; after a failed autosave
+/// The status line: the move being typed, or the last message; after a failed autosave
 /// marked [`NOT_SAVED`] until a save succeeds.
-pub fn render_status(
-    typing: Option<&str>,
-    status: Option<&Status>,
-    not_saved: bool,
-    look: &Look,
-    area: Rect,
-    buf: &mut Buffer,
-) {
-    let area = if not_saved {
-        let width = u16::try_from(NOT_SAVED.len()).unwrap_or(0);
-        let [mark, rest] =
-            Layout::horizontal([Constraint::Length(width + 1), Constraint::Fill(1)]).areas(area);
-        Line::styled(NOT_SAVED, look.theme.error.add_modifier(Modifier::REVERSED))
-            .render(mark, buf);
-        rest
-    } else {
-        area
-    };
-    let line = match (typing, status) {
-        (Some(text), _) => Line::from(vec![
-            Span::styled("move: ", look.theme.heading),
-            Span::raw(text.to_owned()),
-            Span::styled("_", look.theme.focus),
-            Span::styled("   Enter play · Esc cancel", look.theme.label),
-        ]),
-        (None, Some(status)) => {
-            let style = match status.tone {
-                Tone::Info => Style::new(),
-                Tone::Warning => look.theme.heading,
-                Tone::Error => look.theme.error,
-            };
-            Line::styled(status.text.clone(), style)
+pub struct StatusLine<'a> {
+    /// The move being typed, if the prompt is open.
+    pub typing: Option<&'a str>,
+    /// The last message, if any.
+    pub status: Option<&'a Status>,
+    /// Whether the last autosave failed.
+    pub not_saved: bool,
+}
+
+impl Widget for Themed<'_, StatusLine<'_>> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed {
+            of:
+                &StatusLine {
+                    typing,
+                    status,
+                    not_saved,
+                },
+            look,
+        } = self;
+        let area = if not_saved {
+            let width = u16::try_from(NOT_SAVED.len()).unwrap_or(0);
+            let [mark, rest] =
+                Layout::horizontal([Constraint::Length(width + 1), Constraint::Fill(1)])
+                    .areas(area);
+            Line::styled(NOT_SAVED, look.theme.error.add_modifier(Modifier::REVERSED))
+                .render(mark, buf);
+            rest
+        } else {
+            area
+        };
+        let line = match (typing, status) {
+            (Some(text), _) => Line::from(vec![
+                Span::styled("move: ", look.theme.heading),
+                Span::raw(text.to_owned()),
+                Span::styled("_", look.theme.focus),
+                Span::styled("   Enter play · Esc cancel", look.theme.label),
+            ]),
+            (None, Some(status)) => {
+                let style = match status.tone {
+                    Tone::Info => Style::new(),
+                    Tone::Warning => look.theme.heading,
+                    Tone::Error => look.theme.error,
+                };
+                Line::styled(status.text.clone(), style)
+            }
+            (None, None) => {
+                let keys = if usize::from(area.width) < KEYS.chars().count() {
+                    SHORT_KEYS
+                } else {
+                    KEYS
+                };
+                Line::styled(keys, look.theme.label)
+            }
+        };
+        if area.height > 1 {
+            // The compact layout's two rows: long messages go on.
+            Paragraph::new(line)
+                .wrap(Wrap { trim: true })
+                .render(area, buf);
+        } else {
+            line.render(area, buf);
         }
-        (None, None) => {
-            let keys = if usize::from(area.width) < KEYS.chars().count() {
-                SHORT_KEYS
-            } else {
-                KEYS
-            };
-            Line::styled(keys, look.theme.label)
-        }
-    };
-    if area.height > 1 {
-        // The compact layout's two rows: long messages go on.
-        Paragraph::new(line)
-            .wrap(Wrap { trim: true })
-            .render(area, buf);
-    } else {
-        line.render(area, buf);
     }
 }
 
-/// Draws the compact layout's turn line: `text` (whose turn it is, or the result) and, at
-/// the right, what `Tab` shows (the board again if the panel is `shown`).
-pub fn render_turn_line(text: &str, shown: bool, look: &Look, area: Rect, buf: &mut Buffer) {
-    let tab = if shown { "Tab board" } else { "Tab panel" };
-    let tab_width = u16::try_from(tab.len()).unwrap_or(0);
-    let [left, right] =
-        Layout::horizontal([Constraint::Fill(1), Constraint::Length(tab_width)]).areas(area);
-    Line::styled(text.to_owned(), look.theme.heading).render(left, buf);
-    Line::styled(tab, look.theme.label).render(right, buf);
+/// The compact layout's turn line: the text (whose turn it is, or the result) and, at the
+/// right, what `Tab` shows (the board again if the panel is shown).
+pub struct TurnLine<'a> {
+    /// Whose turn it is, or the result.
+    pub text: &'a str,
+    /// Whether the panel is shown over the board.
+    pub shown: bool,
+}
+
+impl Widget for Themed<'_, TurnLine<'_>> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed {
+            of: &TurnLine { text, shown },
+            look,
+        } = self;
+        let tab = if shown { "Tab board" } else { "Tab panel" };
+        let tab_width = u16::try_from(tab.len()).unwrap_or(0);
+        let [left, right] =
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(tab_width)]).areas(area);
+        Line::styled(text.to_owned(), look.theme.heading).render(left, buf);
+        Line::styled(tab, look.theme.label).render(right, buf);
+    }
 }
 
 #[cfg(test)]

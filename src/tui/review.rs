@@ -22,7 +22,7 @@ use super::graph::EvalGraph;
 use super::input::{Action, Direction};
 use super::panels::{self, MoveListView};
 use super::text::{title, wrap};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::game::{Players, Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
@@ -64,6 +64,21 @@ impl Step {
     }
 }
 
+/// What the review's update comes to.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum ReviewHandled {
+    /// Nothing for the review.
+    Stay,
+    /// It stepped through the game (a key, a click on a move).
+    Stepped,
+    /// Back to the game (Esc, `v`).
+    Leave,
+    /// Play on from this ply (Enter).
+    PlayFrom(usize),
+    /// A key the game takes in review too (help, rules, save, analyse, the panel, quit).
+    Game(Action),
+}
+
 /// The review of a game of `plies` moves: the ply shown (0 is the start position, `plies`
 /// the position after the last move).
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -86,6 +101,37 @@ impl Review {
     /// The number of moves of the game reviewed.
     pub const fn plies(self) -> usize {
         self.plies
+    }
+
+    /// Takes `action`, with the panel laid out as `layout` (if it is on screen, for clicks
+    /// on its moves): steps through the game, or says what the app is to do.
+    pub fn update(&mut self, action: Action, layout: Option<ReviewLayout>) -> ReviewHandled {
+        match action {
+            Action::Review | Action::Cancel => ReviewHandled::Leave,
+            Action::Confirm => ReviewHandled::PlayFrom(self.ply),
+            Action::Click { column, row } => {
+                match layout.and_then(|l| l.ply_at(*self, column, row)) {
+                    Some(ply) => {
+                        self.go(Step::To(ply));
+                        ReviewHandled::Stepped
+                    }
+                    None => ReviewHandled::Stay,
+                }
+            }
+            Action::Quit
+            | Action::Help
+            | Action::Rules
+            | Action::Save
+            | Action::Analyse
+            | Action::TogglePanel => ReviewHandled::Game(action),
+            other => match Step::for_action(other) {
+                Some(step) => {
+                    self.go(step);
+                    ReviewHandled::Stepped
+                }
+                None => ReviewHandled::Stay,
+            },
+        }
     }
 
     /// Goes where `step` says, never past the start or the end.
@@ -194,6 +240,8 @@ pub struct ReviewPanel<'a> {
     pub analysis: &'a [Option<PlyAnalysis>],
     /// Both sides' summaries of the analysis, when the analysis is shown.
     pub summary: Option<Summary>,
+    /// Where the review is (its move list is scrolled to its ply).
+    pub review: Review,
 }
 
 impl ReviewPanel<'_> {
@@ -328,50 +376,60 @@ impl ReviewPanel<'_> {
         }
         Some(Line::from(spans))
     }
+}
 
-    /// Draws the panel into the areas of `layout`, for `review`.
-    pub fn render(&self, review: Review, layout: ReviewLayout, look: &Look, buf: &mut Buffer) {
+/// Draws the review panel in its area (laid out by [`ReviewLayout`], with the analysis if
+/// it has the summaries).
+impl Widget for Themed<'_, ReviewPanel<'_>> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of: panel, look } = self;
+        let layout = ReviewLayout::new(area, panel.summary.is_some());
         let theme = &look.theme;
-        Self::block()
+        ReviewPanel::block()
             .border_set(look.glyphs.border)
-            .title(Line::from(format!(" Review · {} ", self.rules)).style(theme.heading))
+            .title(Line::from(format!(" Review · {} ", panel.rules)).style(theme.heading))
             .title_bottom(Line::from(" ? keys  v back ").style(theme.label))
             .render(layout.frame, buf);
         let width = usize::from(layout.info.width);
-        let lines = if let Some(summary) = &self.summary {
-            let mut lines = self.analysed_players_lines(summary, look);
-            let mut ply = self.ply_lines(look);
-            if let Some(played) = self.move_line(look) {
+        let lines = if let Some(summary) = &panel.summary {
+            let mut lines = panel.analysed_players_lines(summary, look);
+            let mut ply = panel.ply_lines(look);
+            if let Some(played) = panel.move_line(look) {
                 ply[1] = played;
             }
             lines.extend(ply);
-            lines.extend(self.analysis_lines(look, width));
+            lines.extend(panel.analysis_lines(look, width));
             lines
         } else {
-            let to_move = self
+            let to_move = panel
                 .result()
                 .is_none()
-                .then(|| self.ply.position.side_to_move());
-            let mut lines =
-                panels::players_lines(self.players, to_move, self.start, &self.ply.position, look);
+                .then(|| panel.ply.position.side_to_move());
+            let mut lines = panels::players_lines(
+                panel.players,
+                to_move,
+                panel.start,
+                &panel.ply.position,
+                look,
+            );
             lines.push(Line::default());
-            lines.extend(self.ply_lines(look));
-            lines.extend(self.result_lines(look, width));
+            lines.extend(panel.ply_lines(look));
+            lines.extend(panel.result_lines(look, width));
             lines
         };
         Paragraph::new(lines).render(layout.info, buf);
         if let Some(area) = layout.graph {
-            EvalGraph {
-                first: self.start.side_to_move(),
-                analysis: self.analysis,
-                ply: self.ply.number,
-            }
-            .render(look, area, buf);
+            let graph = EvalGraph {
+                first: panel.start.side_to_move(),
+                analysis: panel.analysis,
+                ply: panel.ply.number,
+            };
+            Themed { of: &graph, look }.render(area, buf);
         }
-        let selected = self.ply.number.checked_sub(1);
-        layout.move_list(review).render(
-            self.moves,
-            self.analysis,
+        let selected = panel.ply.number.checked_sub(1);
+        layout.move_list(panel.review).render(
+            panel.moves,
+            panel.analysis,
             selected.map(|i| (i, theme.focus)),
             look,
             buf,
@@ -416,6 +474,40 @@ fn best_lines(analysis: &PlyAnalysis, look: &Look, width: usize) -> Vec<Line<'st
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_review_steps_itself_and_says_what_else_is_asked() {
+        use crate::tui::input::{Action, Direction};
+        let mut review = super::Review::new(5);
+        let step = |review: &mut super::Review, action| review.update(action, None);
+        assert_eq!(
+            step(&mut review, Action::ToStart),
+            super::ReviewHandled::Stepped
+        );
+        assert_eq!(
+            step(&mut review, Action::Move(Direction::Right)),
+            super::ReviewHandled::Stepped
+        );
+        assert_eq!(review.ply(), 1);
+        assert_eq!(
+            step(&mut review, Action::Confirm),
+            super::ReviewHandled::PlayFrom(1)
+        );
+        assert_eq!(
+            step(&mut review, Action::Save),
+            super::ReviewHandled::Game(Action::Save)
+        );
+        assert_eq!(
+            step(&mut review, Action::Cancel),
+            super::ReviewHandled::Leave
+        );
+        assert_eq!(
+            step(&mut review, Action::Click { column: 1, row: 1 }),
+            super::ReviewHandled::Stay,
+            "no panel on screen"
+        );
+        assert_eq!(review.ply(), 1);
+    }
+
     use super::*;
 
     #[test]

@@ -45,7 +45,8 @@ pub struct Runtime {
 
 impl Runtime {
     /// The app `config` asks for, with what its start asks carried out (the settings
-    /// remembered, the game to continue found): fails if a thread cannot be started.
+    /// remembered, the game to continue found), and the saves' summaries being read ahead:
+    /// fails if a thread cannot be started.
     pub fn new(mut config: Config) -> io::Result<Runtime> {
         let settings = std::mem::replace(&mut config.settings_file, SettingsFile::none());
         let mut app = App::new(config);
@@ -69,6 +70,10 @@ impl Runtime {
         };
         runtime.carry_out(effects);
         runtime.settle();
+        // Nobody waits for it: the list of saves opens at once later.
+        if let Some(dir) = runtime.app.save_dir() {
+            runtime.storage.ask(Job::ReadAhead(dir.to_owned()));
+        }
         Ok(runtime)
     }
 

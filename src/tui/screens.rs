@@ -12,7 +12,7 @@ use super::input::{Action, Direction};
 use super::layout::wide_size;
 use super::position_field::PositionField;
 use super::text::{centered, player_text, truncate, wrap};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::game::{EngineKind, Level, MoveTime, Player, StartError, TimeControl};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
 
@@ -121,6 +121,23 @@ pub enum SetupChoice {
     Continue,
     /// Start a new game with the chosen rules, players and position.
     Start,
+}
+
+/// What the new-game form's update comes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupHandled {
+    /// The form took the action, or had nothing to do with it.
+    Stay,
+    /// Continue the game offered, or start the one chosen.
+    Choose(SetupChoice),
+    /// Back to the game in play (out if there is none).
+    Back,
+    /// Show these rules.
+    Rules(Rules),
+    /// Show the keys.
+    Help,
+    /// Show the saved games.
+    Load,
 }
 
 /// The new-game form: a game to continue if there is one, else the rules (a preset, or the
@@ -380,6 +397,29 @@ impl SetupForm {
         }
     }
 
+    /// Takes `action` on a screen of `size`: the form's own keys and clicks change it; the
+    /// rest says what the app is to do.
+    pub fn update(&mut self, action: Action, size: Rect) -> SetupHandled {
+        match action {
+            // Enter starts from any field: the form shows every choice at once.
+            Action::Confirm => return SetupHandled::Choose(self.chosen()),
+            Action::Click { column, row } => {
+                if let Some(choice) = self.click(size, column, row) {
+                    return SetupHandled::Choose(choice);
+                }
+            }
+            Action::Type(c) => self.type_char(c),
+            Action::Backspace => self.backspace(),
+            Action::Move(dir) => self.move_focus(dir),
+            Action::Cancel => return SetupHandled::Back,
+            Action::Rules => return SetupHandled::Rules(self.choice().0),
+            Action::Help => return SetupHandled::Help,
+            Action::Load => return SetupHandled::Load,
+            _ => {}
+        }
+        SetupHandled::Stay
+    }
+
     /// A click at (`column`, `row`) on a screen of `size`: picks a preset, cycles a player or
     /// focuses the position field, or chooses Continue or Start.
     pub fn click(&mut self, size: Rect, column: u16, row: u16) -> Option<SetupChoice> {
@@ -423,96 +463,99 @@ impl SetupForm {
 }
 
 /// Draws the new-game form.
-pub fn render_setup(form: &SetupForm, look: &Look, area: Rect, buf: &mut Buffer) {
-    let theme = &look.theme;
-    let rows = SetupRows::new(area, form);
-    let f = rows.frame;
-    let focus_style = |field: Field| {
-        if form.field() == field {
-            theme.focus
+impl Widget for Themed<'_, SetupForm> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of: form, look } = self;
+        let theme = &look.theme;
+        let rows = SetupRows::new(area, form);
+        let f = rows.frame;
+        let focus_style = |field: Field| {
+            if form.field() == field {
+                theme.focus
+            } else {
+                Style::new()
+            }
+        };
+        // Two columns on the left for the focus marker.
+        let line_at = |y: u16, line: Line, buf: &mut Buffer| {
+            if y < f.bottom() {
+                line.render(rows.line(y), buf);
+            }
+        };
+        render_heading(form, &rows, look, buf);
+        let rules_name = if form.custom.is_some() {
+            "custom"
         } else {
-            Style::new()
+            form.preset.name()
+        };
+        let cycled =
+            |name: &str, field: Field| Span::styled(format!("◀ {name:^11} ▶"), focus_style(field));
+        if rows.compact {
+            line_at(
+                rows.presets,
+                Line::from(vec![
+                    Span::styled("Rules      ", theme.heading),
+                    cycled(rules_name, Field::Rules),
+                ]),
+                buf,
+            );
+        } else {
+            render_presets(form, &rows, look, buf);
         }
-    };
-    // Two columns on the left for the focus marker.
-    let line_at = |y: u16, line: Line, buf: &mut Buffer| {
-        if y < f.bottom() {
-            line.render(rows.line(y), buf);
+        for (y, name, field, player) in [
+            (
+                rows.attackers,
+                "Attackers  ",
+                Field::Attackers,
+                form.attackers,
+            ),
+            (
+                rows.defenders,
+                "Defenders  ",
+                Field::Defenders,
+                form.defenders,
+            ),
+        ] {
+            line_at(
+                y,
+                Line::from(vec![
+                    Span::styled(name, theme.heading),
+                    cycled(&player_text(player), field),
+                ]),
+                buf,
+            );
         }
-    };
-    render_heading(form, &rows, look, buf);
-    let rules_name = if form.custom.is_some() {
-        "custom"
-    } else {
-        form.preset.name()
-    };
-    let cycled =
-        |name: &str, field: Field| Span::styled(format!("◀ {name:^11} ▶"), focus_style(field));
-    if rows.compact {
         line_at(
-            rows.presets,
+            rows.clock,
             Line::from(vec![
-                Span::styled("Rules      ", theme.heading),
-                cycled(rules_name, Field::Rules),
+                Span::styled("Clock      ", theme.heading),
+                cycled(&clock_text(form.clock), Field::Clock),
             ]),
             buf,
         );
-    } else {
-        render_presets(form, &rows, look, buf);
-    }
-    for (y, name, field, player) in [
-        (
-            rows.attackers,
-            "Attackers  ",
-            Field::Attackers,
-            form.attackers,
-        ),
-        (
-            rows.defenders,
-            "Defenders  ",
-            Field::Defenders,
-            form.defenders,
-        ),
-    ] {
+        render_position(form, &rows, look, buf);
         line_at(
-            y,
+            rows.start,
             Line::from(vec![
-                Span::styled(name, theme.heading),
-                cycled(&player_text(player), field),
+                Span::raw("           "),
+                Span::styled("[ Start ]", focus_style(Field::Start)),
             ]),
             buf,
         );
-    }
-    line_at(
-        rows.clock,
-        Line::from(vec![
-            Span::styled("Clock      ", theme.heading),
-            cycled(&clock_text(form.clock), Field::Clock),
-        ]),
-        buf,
-    );
-    render_position(form, &rows, look, buf);
-    line_at(
-        rows.start,
-        Line::from(vec![
-            Span::raw("           "),
-            Span::styled("[ Start ]", focus_style(Field::Start)),
-        ]),
-        buf,
-    );
-    render_focus_marker(form, &rows, look, buf);
-    let keys = if form.is_typing() {
-        "type a position · ↑↓ field · Enter start · Esc back"
-    } else {
-        "↑↓ ←→ choose · Enter start · i rules · o load · Esc back"
-    };
-    for (i, text) in wrap(keys, usize::from(rows.line(0).width))
-        .into_iter()
-        .take(2)
-        .enumerate()
-    {
-        let y = rows.keys + u16::try_from(i).unwrap_or(0);
-        line_at(y, Line::styled(text, theme.label).centered(), buf);
+        render_focus_marker(form, &rows, look, buf);
+        let keys = if form.is_typing() {
+            "type a position · ↑↓ field · Enter start · Esc back"
+        } else {
+            "↑↓ ←→ choose · Enter start · i rules · o load · Esc back"
+        };
+        for (i, text) in wrap(keys, usize::from(rows.line(0).width))
+            .into_iter()
+            .take(2)
+            .enumerate()
+        {
+            let y = rows.keys + u16::try_from(i).unwrap_or(0);
+            line_at(y, Line::styled(text, theme.label).centered(), buf);
+        }
     }
 }
 
@@ -767,13 +810,16 @@ impl RulesScreen {
         flush(&mut block, &mut out);
         out
     }
+}
 
+impl Widget for Themed<'_, RulesScreen> {
     /// Draws the rules over the whole `area`.
-    pub fn render(&self, look: &Look, area: Rect, buf: &mut Buffer) {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of, look } = self;
         Clear.render(area, buf);
         let block = look
             .block()
-            .title(Line::from(format!(" Rules: {} ", self.title)).style(look.theme.heading))
+            .title(Line::from(format!(" Rules: {} ", of.title)).style(look.theme.heading))
             .title_bottom(Line::from(" ↑↓ PgUp PgDn scroll · Esc close ").style(look.theme.label));
         let inner = block.inner(area);
         block.render(area, buf);
@@ -782,9 +828,9 @@ impl RulesScreen {
             width: inner.width.saturating_sub(2),
             ..inner
         };
-        let lines = self.lines(usize::from(text.width));
+        let lines = of.lines(usize::from(text.width));
         let visible = usize::from(text.height);
-        let top = self.scroll.min(lines.len().saturating_sub(visible));
+        let top = of.scroll.min(lines.len().saturating_sub(visible));
         let shown: Vec<Line> = lines
             .into_iter()
             .skip(top)
@@ -798,26 +844,37 @@ impl RulesScreen {
     }
 }
 
+/// A terminal too small for the game: the size it needs.
+pub struct TooSmall {
+    /// The fewest columns the game needs.
+    pub min_width: u16,
+    /// The fewest rows the game needs.
+    pub min_height: u16,
+}
+
 /// Draws the notice that the terminal is too small.
-pub fn render_too_small(
-    min_width: u16,
-    min_height: u16,
-    look: &Look,
-    area: Rect,
-    buf: &mut Buffer,
-) {
-    Clear.render(area, buf);
-    let text = vec![
-        Line::styled("Terminal too small", look.theme.heading),
-        Line::raw(format!("enlarge the terminal to {min_width}×{min_height}")),
-        Line::styled(
-            format!("now {}×{}", area.width, area.height),
-            look.theme.label,
-        ),
-        Line::styled("q quits", look.theme.label),
-    ];
-    let rect = centered(area, area.width, 4);
-    Paragraph::new(text).centered().render(rect, buf);
+impl Widget for Themed<'_, TooSmall> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed {
+            of: &TooSmall {
+                min_width,
+                min_height,
+            },
+            look,
+        } = self;
+        Clear.render(area, buf);
+        let text = vec![
+            Line::styled("Terminal too small", look.theme.heading),
+            Line::raw(format!("enlarge the terminal to {min_width}×{min_height}")),
+            Line::styled(
+                format!("now {}×{}", area.width, area.height),
+                look.theme.label,
+            ),
+            Line::styled("q quits", look.theme.label),
+        ];
+        let rect = centered(area, area.width, 4);
+        Paragraph::new(text).centered().render(rect, buf);
+    }
 }
 
 #[cfg(test)]
@@ -879,7 +936,11 @@ mod tests {
         let look = Look::default();
         let area = Rect::new(0, 0, 80, 24);
         let mut buf = Buffer::empty(area);
-        render_setup(&form, &look, area, &mut buf);
+        Themed {
+            of: &form,
+            look: &look,
+        }
+        .render(area, &mut buf);
         let text: String = (0..area.height)
             .map(|y| {
                 (0..area.width)
@@ -891,7 +952,11 @@ mod tests {
         assert!(text.contains("◀ AI max 10s  ▶"), "{text}");
         form.move_focus(Direction::Left);
         form.move_focus(Direction::Left);
-        render_setup(&form, &look, area, &mut buf);
+        Themed {
+            of: &form,
+            look: &look,
+        }
+        .render(area, &mut buf);
         let row: String = (0..area.width)
             .map(|x| buf[(x, SetupRows::new(area, &form).attackers)].symbol())
             .collect();
@@ -954,7 +1019,11 @@ mod tests {
         );
         assert_eq!(later.field(), Field::Continue);
         let mut buf = Buffer::empty(size);
-        render_setup(&later, &Look::default(), size, &mut buf);
+        Themed {
+            of: &later,
+            look: &Look::default(),
+        }
+        .render(size, &mut buf);
         let row: String = (0..size.width)
             .map(|x| buf[(x, resume)].symbol().to_owned())
             .collect();
@@ -1001,7 +1070,11 @@ mod tests {
         assert!(matches!(form.start(), Err(StartError::Over(_))));
         let size = Rect::new(0, 0, 80, 24);
         let mut buf = Buffer::empty(size);
-        render_setup(&form, &Look::default(), size, &mut buf);
+        Themed {
+            of: &form,
+            look: &Look::default(),
+        }
+        .render(size, &mut buf);
         let text: String = buf
             .content()
             .iter()

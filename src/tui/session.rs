@@ -9,8 +9,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::game::import::Format;
 use crate::game::storage::{
-    self, Autosave, FileVersion, ListError, Loaded, SaveEntry, SaveError, SaveKind, SaveSummary,
-    latest_unfinished,
+    self, Autosave, FileVersion, Loaded, SaveEntry, SaveError, SaveKind, SaveSummary,
 };
 use crate::game::{
     AlreadyOver, AnalysisError, Clocks, Game, LoadError, Player, PlyAnalysis, TimeControl,
@@ -340,23 +339,12 @@ pub fn new_save_name(dir: &Path, game: &Game) -> String {
     file_stem(&storage::new_save_path(dir, game))
 }
 
-/// The saved games in `dir`, newest first.
-pub fn saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
-    storage::list_saves(dir)
-}
-
 /// What the save at `path` holds, in words, or why it does not load.
 pub fn describe(path: &Path) -> String {
     match SaveSummary::read(path) {
         Ok(summary) => summary.to_string(),
         Err(e) => format!("a file that does not load ({e})"),
     }
-}
-
-/// The game to continue in `dir`, other than the files in `except`: see
-/// [`storage::latest_unfinished`].
-pub fn latest(dir: &Path, except: &[&Path]) -> Result<Option<SaveEntry>, ListError> {
-    latest_unfinished(dir, except)
 }
 
 #[cfg(test)]
@@ -417,7 +405,7 @@ mod tests {
         let back = Session::load(&path).unwrap();
         assert_eq!(back.state(), s.state());
         assert_eq!(back.preset(), Some(Preset::Walker));
-        let listed = saves(dir.path()).unwrap();
+        let listed = storage::list_saves(dir.path()).unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].path, path);
     }
@@ -445,7 +433,7 @@ mod tests {
             before,
             "the record is untouched"
         );
-        let mut listed: Vec<String> = saves(dir.path())
+        let mut listed: Vec<String> = storage::list_saves(dir.path())
             .unwrap()
             .into_iter()
             .map(|e| e.name)
@@ -537,7 +525,7 @@ mod tests {
         assert_eq!(s.file(), None);
         let auto = s.paths()[0].to_owned();
         assert!(auto.starts_with(dir.path().join(AUTOSAVE_DIR)));
-        let listed = saves(dir.path()).unwrap();
+        let listed = storage::list_saves(dir.path()).unwrap();
         assert_eq!(listed[0].kind, SaveKind::Autosave);
         // Continued from the list, the game moves to an autosave of its own.
         let mut continued = Session::open(&listed[0]).unwrap();
@@ -549,6 +537,6 @@ mod tests {
         let path = dir.path().join("kept.json");
         continued.save(&path).unwrap();
         assert_eq!(continued.paths(), [path.as_path()], "no autosave left");
-        assert_eq!(saves(dir.path()).unwrap().len(), 1);
+        assert_eq!(storage::list_saves(dir.path()).unwrap().len(), 1);
     }
 }

@@ -18,7 +18,10 @@ use std::time::SystemTime;
 
 use super::session::{self, GameFiles, Session, new_save_name};
 use super::settings::{Settings, SettingsFile};
-use crate::game::storage::{ListError, SaveEntry, SaveError, SaveKind};
+use crate::game::storage::{
+    ListError, SaveEntry, SaveError, SaveKind, SummaryCache, latest_unfinished_with,
+    list_saves_with,
+};
 use crate::game::{Game, LoadError};
 
 /// Identifies a game played in the app, so that each keeps its own files.
@@ -87,6 +90,9 @@ pub enum Job {
     Open(SaveRef),
     /// Write the remembered choices, if they are not what the file holds.
     Remember(Settings),
+    /// Read the summaries of the saves in `dir` ahead, so that the list opens at once when
+    /// asked for (nothing is answered).
+    ReadAhead(PathBuf),
     /// Answer [`Done::Flushed`] with this number once every job asked before is done.
     Flush(u64),
     /// From now on, writes on the storage thread fail with this (`None`: they work again).
@@ -227,6 +233,7 @@ impl StorageWorker {
                 let mut store = Store {
                     games: HashMap::new(),
                     settings,
+                    summaries: SummaryCache::default(),
                 };
                 while let Some(job) = theirs.next() {
                     if let Some(answer) = store.run(job)
@@ -297,10 +304,12 @@ impl Drop for StorageWorker {
     }
 }
 
-/// What the thread keeps: each game's files, and the settings file.
+/// What the thread keeps: each game's files, the settings file, and the summaries of the
+/// saves read.
 struct Store {
     games: HashMap<GameId, GameFiles>,
     settings: SettingsFile,
+    summaries: SummaryCache,
 }
 
 impl Store {
@@ -344,20 +353,27 @@ impl Store {
             Job::List { game, dir } => {
                 let own = self.own_paths(game);
                 Done::Listed {
-                    result: session::saves(&dir).map(|entries| (entries, own)),
+                    result: list_saves_with(&dir, &mut self.summaries)
+                        .map(|entries| (entries, own)),
                     dir,
                 }
             }
             Job::FindUnfinished { game, dir } => {
                 let own = self.own_paths(game);
                 let own: Vec<&Path> = own.iter().map(PathBuf::as_path).collect();
-                Done::Unfinished(session::latest(&dir, &own).ok().flatten())
+                let latest = latest_unfinished_with(&dir, &own, &mut self.summaries);
+                Done::Unfinished(latest.ok().flatten())
             }
             Job::Open(save) => Done::Opened {
                 result: Session::open_save(&save.path, save.kind, save.modified).map(Box::new),
                 save,
             },
             Job::Remember(settings) => Done::Remembered(self.settings.remember(settings)),
+            Job::ReadAhead(dir) => {
+                // A folder that cannot be read says so when the list is asked for.
+                let _ = list_saves_with(&dir, &mut self.summaries);
+                return None;
+            }
             Job::Flush(n) => Done::Flushed(n),
             #[cfg(test)]
             Job::FailWrites(kind) => {

@@ -7,6 +7,15 @@ use ratatui::widgets::Block;
 
 use crate::rules::{Piece, Square};
 
+/// Something drawn in a look: the ratatui widget of each pop-up and screen (`Themed { of:
+/// &question, look }`).
+pub struct Themed<'a, T> {
+    /// What is drawn.
+    pub of: &'a T,
+    /// In what colours and glyphs.
+    pub look: &'a Look,
+}
+
 /// The colour schemes to choose from on the command line.
 #[derive(
     Copy,

@@ -119,7 +119,8 @@ impl Autosave {
 /// removed. Best effort.
 fn prune_finished(dir: &Path, now: Timestamp) {
     let mut saves = Vec::new();
-    if listing::list_folder(dir, &mut saves, |_| SaveKind::Autosave).is_err() {
+    let mut cache = listing::SummaryCache::default();
+    if listing::list_folder(dir, &mut saves, &mut cache, |_| SaveKind::Autosave).is_err() {
         return;
     }
     listing::sort_newest_first(&mut saves);

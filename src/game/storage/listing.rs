@@ -1,6 +1,7 @@
 //! The saves in a folder, named ones and autosaves, newest first, each with a summary of what
 //! it holds; and the game to continue: the most recent unfinished one.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -9,6 +10,7 @@ use std::time::SystemTime;
 
 use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
 use super::load;
+use super::version::FileVersion;
 use crate::game::{Game, LoadError, Timestamp};
 use crate::quote::{MESSAGE_CHARS, escaped_os};
 
@@ -118,21 +120,60 @@ impl std::error::Error for ListError {
     }
 }
 
+/// Summaries of saves read before, each with the version of its file when it was read
+/// ([`FileVersion`]: size, time written, and on Unix which file it is): a file still at that
+/// version is not read again, so a long list opens again at once. (A file that did not load
+/// is read again each time: it may have been fixed.)
+#[derive(Debug, Default)]
+pub struct SummaryCache {
+    known: HashMap<PathBuf, (FileVersion, SaveSummary)>,
+}
+
+impl SummaryCache {
+    /// The summary of the save at `path`, whose file is at `version` now (`None`: unknown,
+    /// read again): the one read before if the file is still as it was then.
+    fn summary(
+        &mut self,
+        path: &Path,
+        version: Option<FileVersion>,
+    ) -> Result<SaveSummary, LoadError> {
+        if let (Some(version), Some((seen, summary))) = (version, self.known.get(path))
+            && version == *seen
+        {
+            return Ok(summary.clone());
+        }
+        let summary = SaveSummary::read(path)?;
+        if let Some(version) = version {
+            self.known
+                .insert(path.to_owned(), (version, summary.clone()));
+        }
+        Ok(summary)
+    }
+}
+
 /// The saves in `dir` and in its autosave folder, newest first, each loaded for its summary:
 /// every `.json` file (one that does not load is listed with the reason), and every other
 /// file that holds a game by its content, whatever its name (an OpenTafl record, a move
 /// record), even one that is not UTF-8. Hidden files are left out. A folder that does not
 /// exist yet holds none.
 pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
+    list_saves_with(dir, &mut SummaryCache::default())
+}
+
+/// [`list_saves`], with the summaries of `cache` for the files unchanged since it read them
+/// (and the others read into it).
+pub fn list_saves_with(dir: &Path, cache: &mut SummaryCache) -> Result<Vec<SaveEntry>, ListError> {
     let mut saves = Vec::new();
-    list_folder(dir, &mut saves, |name| {
+    list_folder(dir, &mut saves, cache, |name| {
         if name == LEGACY_AUTOSAVE.trim_end_matches(".json") {
             SaveKind::Autosave
         } else {
             SaveKind::Named
         }
     })?;
-    list_folder(&dir.join(AUTOSAVE_DIR), &mut saves, |_| SaveKind::Autosave)?;
+    list_folder(&dir.join(AUTOSAVE_DIR), &mut saves, cache, |_| {
+        SaveKind::Autosave
+    })?;
     sort_newest_first(&mut saves);
     Ok(saves)
 }
@@ -147,10 +188,11 @@ pub(super) fn sort_newest_first(saves: &mut [SaveEntry]) {
 }
 
 /// Adds the saves of `dir` (not of its subfolders) to `saves`, of the kind `kind` gives their
-/// name.
+/// name, their summaries from `cache` if their files are unchanged.
 pub(super) fn list_folder(
     dir: &Path,
     saves: &mut Vec<SaveEntry>,
+    cache: &mut SummaryCache,
     kind: impl Fn(&str) -> SaveKind,
 ) -> Result<(), ListError> {
     let fail = |error| ListError {
@@ -177,13 +219,15 @@ pub(super) fn list_folder(
         let json_name = path
             .file_stem()
             .filter(|_| path.extension().is_some_and(|e| e == "json"));
-        let summary = SaveSummary::read(&path);
+        // The version before the content: a file written in between is read again next time.
+        let meta = fs::metadata(&path).ok();
+        let summary = cache.summary(&path, meta.as_ref().map(FileVersion::of));
         if json_name.is_none() && summary.is_err() {
             // Not a game: a file of something else beside the saves.
             continue;
         }
         let name = escaped_os(json_name.unwrap_or(file_name), MESSAGE_CHARS);
-        let modified = fs::metadata(&path).and_then(|m| m.modified()).ok();
+        let modified = meta.and_then(|m| m.modified().ok());
         saves.push(SaveEntry {
             summary,
             kind: kind(&name),
@@ -198,7 +242,16 @@ pub(super) fn list_folder(
 /// The game to continue in `dir`: the most recently written unfinished save with moves, named
 /// or autosaved, other than the files in `except` (the game in play).
 pub fn latest_unfinished(dir: &Path, except: &[&Path]) -> Result<Option<SaveEntry>, ListError> {
-    Ok(list_saves(dir)?
+    latest_unfinished_with(dir, except, &mut SummaryCache::default())
+}
+
+/// [`latest_unfinished`], with the summaries of `cache` (see [`list_saves_with`]).
+pub fn latest_unfinished_with(
+    dir: &Path,
+    except: &[&Path],
+    cache: &mut SummaryCache,
+) -> Result<Option<SaveEntry>, ListError> {
+    Ok(list_saves_with(dir, cache)?
         .into_iter()
         .find(|e| e.is_unfinished() && !except.contains(&e.path.as_path())))
 }
@@ -221,6 +274,39 @@ mod tests {
             .unwrap()
             .set_modified(SystemTime::now() - Duration::from_secs(age))
             .unwrap();
+    }
+
+    #[test]
+    fn a_summary_is_read_again_only_when_its_file_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kept.json");
+        save_atomic(&path, &game(&["d2-c2"])).unwrap();
+        let mut cache = SummaryCache::default();
+        let plies = |cache: &mut SummaryCache| {
+            let listed = list_saves_with(dir.path(), cache).unwrap();
+            listed[0].summary.as_ref().map(|s| s.plies).ok()
+        };
+        assert_eq!(plies(&mut cache), Some(1));
+        // Other bytes of the same length in the same file, written at the same time: taken
+        // for the file read before, it is not read again.
+        let meta = fs::metadata(&path).unwrap();
+        let len = usize::try_from(meta.len()).unwrap();
+        fs::write(&path, vec![b' '; len]).unwrap();
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(meta.modified().unwrap())
+            .unwrap();
+        assert_eq!(plies(&mut cache), Some(1), "the summary read before");
+        assert_eq!(
+            plies(&mut SummaryCache::default()),
+            None,
+            "read afresh, it does not load"
+        );
+        // Saved again: another file, read again.
+        save_atomic(&path, &game(&["d2-c2", "d3-e3"])).unwrap();
+        assert_eq!(plies(&mut cache), Some(2));
     }
 
     #[test]

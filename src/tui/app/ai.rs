@@ -56,7 +56,7 @@ impl App {
     /// goes on, and it is not paused.
     fn may_think(&self) -> bool {
         matches!(self.screen, Screen::Game)
-            && self.overlay.is_none()
+            && self.overlays.is_empty()
             && !self.ai.paused
             && self.session.outcome().is_none()
             && self.session.player(self.session.side_to_move()) != Player::Human
@@ -213,7 +213,7 @@ impl App {
                     },
                     (Purpose::Hint, Some(mv)) => {
                         self.hint = Some(mv);
-                        self.selected = None;
+                        self.board.selected = None;
                         self.info(hint_text(mv, thinking.info.as_ref()));
                     }
                     (_, None) => self.error("the AI found no move".to_owned()),

@@ -41,7 +41,7 @@ impl App {
             }
         }
         let positions = Analyser::positions(self.session.game());
-        self.overlay = Some(Overlay::Budget(BudgetChoice::new(
+        self.show(Overlay::Budget(BudgetChoice::new(
             self.ai.budgets.clone(),
             positions,
         )));
@@ -385,7 +385,7 @@ mod tests {
         // From the game-over banner, `a` opens the review and its budgets.
         app.update(Action::Analyse);
         assert!(matches!(app.screen, Screen::Review(_)));
-        assert!(matches!(app.overlay, Some(Overlay::Budget(_))));
+        assert!(matches!(app.overlays.last(), Some(Overlay::Budget(_))));
         app.update(Action::Cancel);
         assert_eq!(app.mode(), Mode::Review);
         assert!(
@@ -418,6 +418,6 @@ mod tests {
         app.update(Action::Analyse);
         assert_eq!(app.mode(), Mode::Board);
         assert!(app.status().unwrap().text.contains("AI is thinking"));
-        assert!(app.overlay.is_none());
+        assert!(app.overlays.is_empty());
     }
 }

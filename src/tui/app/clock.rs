@@ -17,7 +17,7 @@ impl App {
             .count();
         let waits = match humans {
             // Hot-seat: a dialog stops the clock.
-            2 => self.overlay.is_some(),
+            2 => !self.overlays.is_empty(),
             1 => false,
             // Two AIs: the clock runs while one thinks.
             _ => self.ai.paused || self.ai.thinking.is_none(),
@@ -43,8 +43,8 @@ impl App {
             .spend_time(now.saturating_duration_since(since))
         {
             self.cancel_thinking();
-            self.selected = None;
-            self.typing = None;
+            self.board.selected = None;
+            self.board.typing = None;
             self.changed();
             self.say_outcome();
         }

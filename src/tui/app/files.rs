@@ -43,7 +43,7 @@ impl App {
         // A finished game the autosave keeps has nothing left to lose.
         let unsaved = self.is_dirty() && self.session.outcome().is_none();
         if lost.is_some() || (to == Leaving::Quit && unsaved) {
-            self.overlay = Some(Overlay::Question(Question::Leave { to, lost }));
+            self.show(Overlay::Question(Question::Leave { to, lost }));
         } else {
             self.leave(to);
         }
@@ -153,7 +153,7 @@ impl App {
             Some(to) => prompt.then_leave(to),
             None => prompt,
         };
-        self.overlay = Some(Overlay::Save(prompt));
+        self.show(Overlay::Save(prompt));
     }
 
     /// Enter in the save prompt: saves under the typed name if it is a valid one. A file of
@@ -187,7 +187,7 @@ impl App {
         if let Ok(dir) = prompt.dir() {
             self.ask_save_to(dir, path, true);
         }
-        self.overlay = Some(Overlay::Save(prompt));
+        self.show(Overlay::Save(prompt));
     }
 
     /// Goes where the question that opened `prompt` was leaving for, if it was.
@@ -209,16 +209,10 @@ impl App {
         });
     }
 
-    pub(super) fn load_selected(&mut self, list: &SavesList) {
-        if let Some(entry) = list.selected() {
-            self.open(entry);
-        }
-    }
-
     /// Plays the game of a listed save, once the storage thread has loaded it: a named save
     /// as its file holds it, an autosave as a game continued.
-    pub(super) fn open(&mut self, entry: &SaveEntry) {
-        self.ask_storage(Job::Open(SaveRef::from(entry)));
+    pub(super) fn open(&mut self, save: SaveRef) {
+        self.ask_storage(Job::Open(save));
     }
 
     /// Looks for the game the new-game screen offers to continue: the latest unfinished one
@@ -299,7 +293,7 @@ impl App {
             Done::Listed { dir, result } => match result {
                 Ok((entries, own)) => {
                     let own: Vec<&Path> = own.iter().map(PathBuf::as_path).collect();
-                    self.overlay = Some(Overlay::Load(SavesList::new(dir, entries, &own)));
+                    self.show(Overlay::Load(SavesList::new(dir, entries, &own)));
                 }
                 Err(e) => self.error(e.to_string()),
             },
@@ -317,7 +311,8 @@ impl App {
 
     /// A save of the game as of `revision` to `path` went as `outcome` says.
     fn saved(&mut self, revision: u64, path: PathBuf, outcome: Saving) {
-        let Some(Overlay::Save(mut prompt)) = self.overlay.take() else {
+        let on_top = self.overlays.pop_if(|o| matches!(o, Overlay::Save(_)));
+        let Some(Overlay::Save(mut prompt)) = on_top else {
             // Nothing asked for it on screen: only what it did counts.
             if let Saving::Saved = outcome {
                 self.saved_to(path, revision);
@@ -330,7 +325,7 @@ impl App {
                 self.leave_after_save(&prompt);
             }
             Saving::Refused { holds, changed } => {
-                self.overlay = Some(Overlay::Question(Question::Overwrite(Box::new(
+                self.show(Overlay::Question(Question::Overwrite(Box::new(
                     Overwrite {
                         prompt,
                         path,
@@ -341,12 +336,12 @@ impl App {
             }
             Saving::NoFolder(why) => {
                 prompt.set_failure(why);
-                self.overlay = Some(Overlay::Save(prompt));
+                self.show(Overlay::Save(prompt));
             }
             Saving::Failed(e) => {
                 self.error(e.to_string());
                 prompt.set_failure(e.to_string());
-                self.overlay = Some(Overlay::Save(prompt));
+                self.show(Overlay::Save(prompt));
             }
         }
     }

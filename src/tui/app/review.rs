@@ -13,8 +13,8 @@ use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
 use crate::tui::input::Action;
 use crate::tui::layout::GameLayout;
-use crate::tui::panels;
-use crate::tui::review::{KEY_LINE, Review, ReviewLayout, ReviewPanel, Step};
+use crate::tui::panels::{StatusLine, TurnLine};
+use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewLayout, ReviewPanel};
 use crate::tui::screens::SetupForm;
 use crate::tui::text::{Status, Tone};
 
@@ -30,7 +30,7 @@ impl App {
             }
             self.cancel_thinking();
         }
-        self.selected = None;
+        self.board.selected = None;
         self.status = None;
         self.screen = Screen::Review(Review::new(self.session.moves().len()));
     }
@@ -41,44 +41,34 @@ impl App {
         self.status = None;
     }
 
-    pub(super) fn update_review(&mut self, mut review: Review, action: Action) {
-        match action {
+    pub(super) fn update_review(&mut self, action: Action) {
+        let analysed = self.shows_analysis();
+        let layout = self
+            .panel_on_screen()
+            .map(|l| ReviewLayout::new(l.panel, analysed));
+        let Screen::Review(review) = &mut self.screen else {
+            return;
+        };
+        match review.update(action, layout) {
+            ReviewHandled::Stay => {}
+            ReviewHandled::Stepped => self.status = None,
             // Esc stops an analysis first; leaving the review stops it too.
-            Action::Cancel if self.ai.analysis.is_some() => self.stop_analysis(),
-            Action::Review | Action::Cancel => {
+            ReviewHandled::Leave if action == Action::Cancel && self.ai.analysis.is_some() => {
+                self.stop_analysis();
+            }
+            ReviewHandled::Leave => {
                 self.close_review();
-                return self.stop_analysis();
-            }
-            Action::Confirm => {
                 self.stop_analysis();
-                return self.ask_play_from_here(review.ply());
             }
-            Action::Click { column, row } => {
-                let analysed = self.shows_analysis();
-                let ply = self
-                    .panel_on_screen()
-                    .and_then(|l| ReviewLayout::new(l.panel, analysed).ply_at(review, column, row));
-                if let Some(ply) = ply {
-                    review.go(Step::To(ply));
-                    self.status = None;
-                }
-            }
-            Action::Quit => {
+            ReviewHandled::PlayFrom(ply) => {
                 self.stop_analysis();
-                self.update_game(action);
+                self.ask_play_from_here(ply);
             }
-            Action::Help | Action::Rules | Action::Save | Action::Analyse | Action::TogglePanel => {
-                self.update_game(action);
+            ReviewHandled::Game(Action::Quit) => {
+                self.stop_analysis();
+                self.update_game(Action::Quit);
             }
-            other => {
-                if let Some(step) = Step::for_action(other) {
-                    review.go(step);
-                    self.status = None;
-                }
-            }
-        }
-        if let Screen::Review(shown) = &mut self.screen {
-            *shown = review;
+            ReviewHandled::Game(action) => self.update_game(action),
         }
     }
 
@@ -128,14 +118,18 @@ impl App {
             return;
         };
         let buf = frame.buffer_mut();
-        let covered = layout.is_compact() && self.panel_shown;
+        let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
             let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
             (&view).render(layout.board.area(), buf);
         }
         if let Some(line) = layout.turn_line {
             let text = format!("Review {}/{}", review.ply(), review.plies());
-            panels::render_turn_line(&text, covered, &self.look, line, buf);
+            let turn = TurnLine {
+                text: &text,
+                shown: covered,
+            };
+            self.themed(&turn).render(line, buf);
         }
         let analysed = self.shows_analysis();
         let panel = ReviewPanel {
@@ -147,21 +141,17 @@ impl App {
             outcome: game.outcome(),
             analysis: game.analysis(),
             summary: analysed.then(|| game.analysis_summary()),
+            review,
         };
         if !layout.is_compact() || covered {
-            panel.render(
-                review,
-                ReviewLayout::new(layout.panel, analysed),
-                &self.look,
-                buf,
-            );
+            self.themed(&panel).render(layout.panel, buf);
         }
         let not_saved = self.autosave_error.is_some();
         // A running analysis shows its progress, unless something went wrong.
         if let Some(underway) = self.analysis_underway()
             && self.status.as_ref().is_none_or(|s| s.tone != Tone::Error)
         {
-            underway.render(&self.look, layout.status, buf);
+            self.themed(&underway).render(layout.status, buf);
             return;
         }
         if self.status.is_none() && !not_saved {
@@ -177,14 +167,12 @@ impl App {
             tone: Tone::Info,
         };
         let status = self.status.as_ref().unwrap_or(&keys);
-        panels::render_status(
-            None,
-            Some(status),
+        let line = StatusLine {
+            typing: None,
+            status: Some(status),
             not_saved,
-            &self.look,
-            layout.status,
-            buf,
-        );
+        };
+        self.themed(&line).render(layout.status, buf);
     }
 }
 

@@ -11,6 +11,7 @@ use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::Move;
 use crate::tui::effect::Effect;
+use crate::tui::input::Direction;
 use crate::tui::runtime::Runtime;
 use crate::tui::worker::{JobId, Report};
 
@@ -662,7 +663,7 @@ fn quitting_a_finished_autosaved_game_does_not_ask_and_save_and_quit_quits() {
     assert!(
         rt.app.should_quit(),
         "nothing to lose: {:?}",
-        rt.app.overlay
+        rt.app.overlays
     );
 
     let mut rt = Runtime::new(config()).unwrap();

@@ -34,21 +34,14 @@ impl App {
         self.remember();
     }
 
-    /// The layout, if the board is on screen (not covered by the panel).
-    pub(super) fn board_shown(&self) -> Option<GameLayout> {
-        GameLayout::new(self.size).filter(|l| !(l.is_compact() && self.panel_shown))
-    }
-
     /// The layout, if the panel is on screen (beside the board, or shown over it).
     pub(super) fn panel_on_screen(&self) -> Option<GameLayout> {
-        GameLayout::new(self.size).filter(|l| !l.is_compact() || self.panel_shown)
+        self.board.panel_on_screen(self.size)
     }
 
     /// Tab: in the compact layout, the panel over the board or the board again.
     pub(super) fn toggle_panel(&mut self) {
-        if GameLayout::new(self.size).is_some_and(|l| l.is_compact()) {
-            self.panel_shown = !self.panel_shown;
-        } else {
+        if !self.board.toggle_panel(self.size) {
             self.info(
                 "the panel is beside the board: Tab only switches on a small terminal".to_owned(),
             );

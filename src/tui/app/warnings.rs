@@ -83,7 +83,7 @@ impl App {
 
     /// The selected piece's destinations that would repeat a position, marked on the board.
     pub(super) fn repeating_destinations(&self) -> Bitboard {
-        let Some(from) = self.selected.filter(|_| self.warnings.on) else {
+        let Some(from) = self.board.selected.filter(|_| self.warnings.on) else {
             return Bitboard::EMPTY;
         };
         let state = self.session.state();
@@ -98,7 +98,7 @@ impl App {
     /// After a piece is selected: says what its marked destinations would repeat.
     pub(super) fn warn_selection(&mut self) {
         self.warnings.confirm = None;
-        let Some(from) = self.selected.filter(|_| self.warnings.on) else {
+        let Some(from) = self.board.selected.filter(|_| self.warnings.on) else {
             return;
         };
         let state = self.session.state();
@@ -155,8 +155,8 @@ impl App {
             return false;
         }
         let mv = written.mv;
-        self.selected = Some(mv.from());
-        self.cursor = mv.to();
+        self.board.selected = Some(mv.from());
+        self.board.cursor = mv.to();
         self.warn_selection();
         self.holds_move(mv);
         true

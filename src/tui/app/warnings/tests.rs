@@ -46,7 +46,7 @@ fn type_move(app: &mut App, text: &str) {
 /// Selects the piece on `from` and chooses `to`, with the keyboard cursor.
 fn choose(app: &mut App, from: &str, to: &str) {
     app.choose(sq(from));
-    app.cursor = sq(to);
+    app.board.cursor = sq(to);
     app.update(Action::Confirm);
 }
 
@@ -172,7 +172,7 @@ fn selecting_a_piece_marks_the_moves_that_repeat_a_position() {
         )
     );
     // Warned at selection, the second occurrence is played when chosen.
-    app.cursor = sq("e4");
+    app.board.cursor = sq("e4");
     app.update(Action::Confirm);
     assert_eq!(app.session.moves().len(), 4);
     assert_eq!(app.session.state().occurrences(), 2);
@@ -191,7 +191,7 @@ fn the_move_that_would_end_the_game_by_repetition_is_chosen_twice() {
         status(&app).1,
         "! repeats a position a 3rd time: the defenders lose"
     );
-    app.cursor = sq("e4");
+    app.board.cursor = sq("e4");
     app.update(Action::Confirm);
     assert_eq!(app.session.moves().len(), 7, "not played yet");
     assert_eq!(
