@@ -16,6 +16,7 @@ mod params;
 mod random;
 mod search;
 mod tt;
+mod worker;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -35,6 +36,7 @@ pub use params::SearchParams;
 pub use random::RandomAi;
 pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
 pub use tt::MAX_TT_MB;
+pub use worker::{JobId, MoveLimits, Report, Worker};
 
 /// Scores are game-layer data (analyses save them); the search reports them.
 pub use crate::game::Score;
