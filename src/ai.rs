@@ -17,6 +17,7 @@ mod random;
 mod search;
 mod time_source;
 mod tt;
+mod worker;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -39,6 +40,7 @@ pub use search::{DEFAULT_TT_MB, SearchAi, SearchInfo};
 pub(crate) use time_source::manual::ManualTime;
 pub use time_source::{RealTime, TimeSource};
 pub use tt::MAX_TT_MB;
+pub use worker::{JobId, MoveLimits, Report, Worker};
 
 /// Scores are game-layer data (analyses save them); the search reports them.
 pub use crate::game::Score;

@@ -31,7 +31,6 @@ mod signals;
 mod storage;
 mod text;
 mod theme;
-mod worker;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};

@@ -477,8 +477,8 @@ impl TryFrom<ClocksFields> for Clocks {
 
 impl Clocks {
     /// Kept back from every move's budget (at most an eighth of it) for what lies between the
-    /// search and the clock in the terminal game: the screen's loop takes a finished search's
-    /// move at its next turn, up to 30 ms later, then draws; the rest covers the threads
+    /// search and the clock in the terminal game: the finished search's move goes to the
+    /// screen's loop as an event, which plays it and draws; the rest covers the threads
     /// handing over on a busy machine. No protocol round trip, so less than the 150 ms an
     /// engine under OpenTafl keeps.
     pub const MARGIN: Duration = Duration::from_millis(50);

@@ -4,10 +4,10 @@
 //! a save's outcome) comes back as events.
 
 use crate::ai::Budget;
+use crate::ai::{JobId, MoveLimits};
 use crate::game::{EngineKind, Game, Level};
 use crate::rules::GameState;
 use crate::tui::storage::Job;
-use crate::tui::worker::{JobId, MoveLimits};
 
 /// One thing for the runtime to do.
 #[derive(Clone, Debug, PartialEq, Eq)]

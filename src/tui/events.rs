@@ -15,7 +15,7 @@ use std::time::Instant;
 use ratatui::crossterm::event;
 
 use super::storage::Done;
-use super::worker::Report;
+use crate::ai::Report;
 
 /// Something the event loop reacts to.
 #[derive(Debug)]

@@ -19,8 +19,8 @@ use super::events::{Event, Events};
 use super::input::{self, Action};
 use super::settings::SettingsFile;
 use super::storage::{Done, Job, StorageWorker};
-use super::worker::{Report, Worker};
 use super::{App, Config, Ending};
+use crate::ai::{Report, Worker};
 
 /// The terminal game's app, its workers and its events.
 pub struct Runtime {

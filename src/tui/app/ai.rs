@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 use super::analysis::Analysing;
 use super::{App, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_with};
+use crate::ai::{JobId, MoveLimits, Report};
 use crate::game::{EngineKind, Level, MoveTime, Player};
 use crate::rules::{Move, Side};
 use crate::tui::effect::Effect;
 use crate::tui::panels::{AiView, Search, score_text};
 use crate::tui::text::player_text;
-use crate::tui::worker::{JobId, MoveLimits, Report};
 
 /// A tenth of a second: how a search's time runs on screen.
 const TENTH: Duration = Duration::from_millis(100);

@@ -8,10 +8,10 @@
 
 use super::{App, Overlay, Screen};
 use crate::ai::{Analyser, Budget, Event, Progress};
+use crate::ai::{JobId, Report};
 use crate::tui::analysis::Underway;
 use crate::tui::dialogs::BudgetChoice;
 use crate::tui::effect::Effect;
-use crate::tui::worker::{JobId, Report};
 
 /// An analysis running on the worker.
 #[derive(Copy, Clone, Debug)]

@@ -179,8 +179,8 @@ mod tests {
     #[test]
     fn max_takes_its_own_move_time_without_a_clock_and_the_clocks_with_one() {
         use crate::ai::Limits;
+        use crate::ai::MoveLimits;
         use crate::game::{EngineKind, Player};
-        use crate::tui::worker::MoveLimits;
         let app = |player: &str, clock: Option<&str>| {
             App::new(Config {
                 skip_setup: true,

@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 
 use super::ai::{Pace, Purpose, Thinking};
 use super::*;
+use crate::ai::{JobId, Report};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::Move;
 use crate::tui::effect::Effect;
 use crate::tui::input::Direction;
 use crate::tui::runtime::Runtime;
-use crate::tui::worker::{JobId, Report};
 
 /// The random mover, for games the AI plays on both sides.
 pub(super) const RANDOM: Player = Player::Ai {

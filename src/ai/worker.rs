@@ -1,10 +1,11 @@
-//! The AI's own thread: the interface hands it a position and gets progress reports and a move
-//! back on the channel it gave (the event loop's own, in the terminal game), so the screen
-//! keeps redrawing and reading keys while the AI thinks; or a whole game, and gets each move's
-//! analysis back as it comes. Each job has its own stop flag and the id its caller chose, so
-//! stopping one never stops the next. A search for a move on main time is paced: the worker
-//! stops it once the AI's [`Pacer`] says it has thought enough.
-
+//! An engine's own thread, for any interface: the caller hands it a position (or a whole game
+//! to analyse) as a job numbered by the caller, and gets the job's progress and its end back on
+//! a channel of its own choosing (the event loop's, in the terminal game), so that it stays
+//! free to do other things while the engine thinks: start, stop, progress, done. Each job has
+//! its own stop flag, so stopping one never stops the next. A search for a move on main time
+//! is paced: the worker stops it once the [`Pacer`] says it has thought enough. The terminal
+//! game uses it; it is shaped so that `otep` and `match` can too (a job, reports on a sender of
+//! the caller's type).
 use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use crate::ai::{Ai, Analyser, Budget, Event, Limits, Pacer, SearchInfo, Stopped, engine_for};
+use super::{Ai, Analyser, Budget, Event, Limits, Pacer, SearchInfo, Stopped, engine_for};
 use crate::game::{EngineKind, Game, Level};
 use crate::rules::{GameState, Move, Side};
 
