@@ -164,6 +164,17 @@ fn pretty(value: &Value) -> Vec<u8> {
     serde_json::to_vec_pretty(value).unwrap_or_default()
 }
 
+/// `seed` with its lines ended by CR alone (old Mac) and by CRLF (Windows).
+fn other_line_ends(name: &str, seed: &str) -> [Case; 2] {
+    [
+        Case::new(format!("{name}: CR line ends"), seed.replace('\n', "\r")),
+        Case::new(
+            format!("{name}: CRLF line ends"),
+            seed.replace('\n', "\r\n"),
+        ),
+    ]
+}
+
 /// Mutations of one file's bytes: cut at many places, a byte changed, encodings and
 /// wrappings, duplicate keys, and sizes around the limits.
 pub fn byte_mutations(name: &str, seed: &str) -> Vec<Case> {
@@ -191,14 +202,7 @@ pub fn byte_mutations(name: &str, seed: &str) -> Vec<Case> {
     cases.push(Case::new(format!("{name}: UTF-8 byte order mark"), bom));
     let utf16: Vec<u8> = seed.encode_utf16().flat_map(u16::to_le_bytes).collect();
     cases.push(Case::new(format!("{name}: UTF-16"), utf16));
-    cases.push(Case::new(
-        format!("{name}: CR line ends"),
-        seed.replace('\n', "\r"),
-    ));
-    cases.push(Case::new(
-        format!("{name}: CRLF line ends"),
-        seed.replace('\n', "\r\n"),
-    ));
+    cases.extend(other_line_ends(name, seed));
     cases.push(Case::new(format!("{name}: twice"), seed.repeat(2)));
     cases.push(Case::new(
         format!("{name}: escapes after"),
@@ -279,14 +283,7 @@ pub fn record_mutations(name: &str, seed: &str) -> Vec<Case> {
             ));
         }
     }
-    cases.push(Case::new(
-        format!("{name}: CR line ends"),
-        seed.replace('\n', "\r"),
-    ));
-    cases.push(Case::new(
-        format!("{name}: CRLF line ends"),
-        seed.replace('\n', "\r\n"),
-    ));
+    cases.extend(other_line_ends(name, seed));
     cases.push(Case::new(
         format!("{name}: 100k turns"),
         format!("{seed}{}", "9. d1-d2 d3-d4\n".repeat(100_000)),
