@@ -10,9 +10,10 @@
 //! A second signal, when the first has not ended the program (stuck writing to a dead
 //! terminal), exits at once with the same code; so does any of them once the work is over.
 //!
-//! A signal the program was started with ignored (SIGHUP under `nohup`, SIGINT for a job a
-//! script starts in the background) stays ignored: it is not caught. Linux says which are;
-//! elsewhere every one is caught.
+//! A signal a match was started with ignored (SIGHUP under `nohup`, SIGINT for a job a script
+//! starts in the background) stays ignored: it is not caught. Linux says which are; elsewhere
+//! every one is caught. The terminal game catches every one: whatever ends it, it must give
+//! the terminal back (and it never runs under `nohup`, which takes its terminal away).
 
 use std::io;
 use std::sync::Arc;
@@ -39,13 +40,27 @@ pub(crate) struct Signals {
     caught: Vec<i32>,
 }
 
+/// What becomes of an ending signal the program was started with ignored.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(crate) enum StartIgnored {
+    /// It stays ignored: a match under `nohup` goes on when its terminal closes.
+    Kept,
+    /// It is caught like the others: the terminal game gives its terminal back whatever ends
+    /// it.
+    Caught,
+}
+
 impl Signals {
-    /// Catches the ending signals from now on, but those ignored until now.
-    pub(crate) fn catch() -> io::Result<Signals> {
+    /// Catches the ending signals from now on; those ignored until now as `start_ignored`
+    /// says.
+    pub(crate) fn catch(start_ignored: StartIgnored) -> io::Result<Signals> {
         let received = Arc::new(AtomicUsize::new(0));
         let armed = Arc::new(AtomicBool::new(false));
         let ignored = ignored();
-        let caught: Vec<i32> = CAUGHT.into_iter().filter(|&s| !ignored(s)).collect();
+        let caught: Vec<i32> = CAUGHT
+            .into_iter()
+            .filter(|&s| start_ignored == StartIgnored::Caught || !ignored(s))
+            .collect();
         for &signal in &caught {
             // In this order: the exit checks `armed` before the same signal sets it.
             flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&armed))?;

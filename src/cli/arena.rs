@@ -24,7 +24,7 @@ use crate::ai::{
 use crate::game::{check_start, parse_duration, storage};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Side;
-use crate::signals::Signals;
+use crate::signals::{Signals, StartIgnored};
 
 /// Arguments of `brandubh match`.
 #[derive(Args, Debug)]
@@ -146,8 +146,8 @@ pub(super) fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<ExitCode, Cli
     let unplayable = |e| CliError::new(format!("--rules {}: {e}", args.rules.rules));
     config.check().map_err(unplayable)?;
     let saver = args.save_dir.as_deref().map(Saver::new).transpose()?;
-    let signals =
-        Signals::catch().map_err(|e| CliError::new(format!("cannot catch signals: {e}")))?;
+    let signals = Signals::catch(StartIgnored::Kept)
+        .map_err(|e| CliError::new(format!("cannot catch signals: {e}")))?;
     let report = Report {
         args,
         config: &config,

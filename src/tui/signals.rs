@@ -14,6 +14,7 @@ use std::thread;
 use signal_hook::iterator::{self, Handle};
 
 use super::events::Event;
+use crate::signals::StartIgnored;
 
 /// The ending signals, caught while the game runs and sent to its loop.
 pub(super) struct Signals {
@@ -26,7 +27,7 @@ pub(super) struct Signals {
 impl Signals {
     /// Catches the ending signals from now on, each sent on `events` as it comes.
     pub(super) fn catch(events: Sender<Event>) -> io::Result<Signals> {
-        let caught = crate::signals::Signals::catch()?;
+        let caught = crate::signals::Signals::catch(StartIgnored::Caught)?;
         #[cfg(not(unix))]
         drop(events);
         Ok(Signals {
