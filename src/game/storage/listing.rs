@@ -265,15 +265,20 @@ mod tests {
     use std::fs::File;
     use std::time::Duration;
 
-    /// Saves `game` at `path`, written `age` ago.
-    fn saved(path: &Path, game: &Game, age: u64) {
-        save_atomic(path, game).unwrap();
+    /// Marks the file at `path` as last written `age` seconds ago.
+    fn age(path: &Path, age: u64) {
         File::options()
             .write(true)
             .open(path)
             .unwrap()
             .set_modified(SystemTime::now() - Duration::from_secs(age))
             .unwrap();
+    }
+
+    /// Saves `game` at `path`, written `age` ago.
+    fn saved(path: &Path, game: &Game, age: u64) {
+        save_atomic(path, game).unwrap();
+        self::age(path, age);
     }
 
     #[test]
@@ -330,13 +335,8 @@ mod tests {
         fs::write(saves.join("moves.txt"), "1. d2-c2 d3-e3\n2. c2-c1").unwrap();
         let otg = crate::game::import::to_otg(&game(&["d2-c2"])).unwrap();
         fs::write(saves.join("opentafl.record"), otg).unwrap();
-        for (file, age) in [("moves.txt", 40), ("opentafl.record", 50)] {
-            File::options()
-                .write(true)
-                .open(saves.join(file))
-                .unwrap()
-                .set_modified(SystemTime::now() - Duration::from_secs(age))
-                .unwrap();
+        for (file, seconds) in [("moves.txt", 40), ("opentafl.record", 50)] {
+            age(&saves.join(file), seconds);
         }
         fs::write(saves.join(".hidden.json"), "{").unwrap();
         fs::create_dir(saves.join("folder.json")).unwrap();
@@ -368,12 +368,7 @@ mod tests {
     /// Writes `game` at `path`, written `age` ago, whatever the file's name.
     fn written(path: &Path, game: &Game, age: u64) {
         fs::write(path, game.to_json()).unwrap();
-        File::options()
-            .write(true)
-            .open(path)
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(age))
-            .unwrap();
+        self::age(path, age);
     }
 
     #[cfg(unix)]
