@@ -5,7 +5,7 @@
 //! cargo run --release --example bench
 //! ```
 //!
-//! The total must match `SIGNATURE` in `tests/ai_bench.rs` unless the search was meant to
+//! The total must match `SIGNATURE` in `tests/it/ai_bench.rs` unless the search was meant to
 //! change; the speed is the machine's and varies.
 
 use std::process::ExitCode;

@@ -6,7 +6,7 @@
 //! clean-up keeps it; any other change to the search moves it.
 //!
 //! `cargo run --release --example bench` prints it with each case's figures; the test
-//! `tests/ai_bench.rs` pins it.
+//! `tests/it/ai_bench.rs` pins it.
 
 use std::sync::atomic::AtomicBool;
 

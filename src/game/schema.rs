@@ -1,6 +1,6 @@
 //! The save format as a JSON Schema (draft 2020-12), generated from the types the loader reads,
 //! for other programs that read or write saved games. The committed copy is
-//! `assets/schema/brandubh-game-v1.schema.json`; `tests/schema.rs` keeps it current.
+//! `assets/schema/brandubh-game-v1.schema.json`; `tests/it/schema.rs` keeps it current.
 
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
@@ -37,7 +37,7 @@ pub fn save_schema() -> String {
         (
             "$comment",
             "Generated from the serde types of brandubh (src/game/save.rs); do not edit. \
-             Regenerate with BRANDUBH_UPDATE_SCHEMA=1 cargo test --test schema.",
+             Regenerate with BRANDUBH_UPDATE_SCHEMA=1 cargo test --test it schema::.",
         ),
     ] {
         schema.insert(key.to_owned(), Value::from(value));

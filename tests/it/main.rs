@@ -1,0 +1,33 @@
+//! The integration tests, in one binary so that the crate is linked once: the rules against
+//! the reference tables, the engine, the command line, saves, the terminal game (rendered and
+//! through a pseudo-terminal), and the hostile-input suite.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+mod ai_analysis;
+mod ai_bench;
+mod ai_external;
+mod ai_match;
+mod ai_search;
+mod cli_ai;
+mod cli_analysis;
+mod cli_escaping;
+mod cli_play;
+mod cli_rules;
+mod e2e;
+mod hostile;
+mod import;
+mod otep;
+mod perft;
+mod rules_capture;
+mod rules_king;
+mod rules_moves;
+mod rules_outcome;
+mod rules_properties;
+mod rules_threats;
+mod save_load;
+mod schema;
+mod storage_faults;
+mod tui;
+mod tui_analysis;
