@@ -51,6 +51,7 @@ impl Term {
         cmd.env("HOME", home);
         cmd.env("BRANDUBH_SAVE_DIR", home.join("saves"));
         cmd.env("BRANDUBH_CONFIG_DIR", home.join("config"));
+        cmd.env("BRANDUBH_CACHE_DIR", home.join("cache"));
         // A folder of its own to start in: nothing may be written there.
         let cwd = home.join("cwd");
         std::fs::create_dir_all(&cwd).unwrap();

@@ -13,7 +13,7 @@ use super::input::Direction;
 use super::text::{centered, highlight, printable, truncate, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;
-use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
+use crate::game::storage::{BadSaveName, Progress, SaveEntry, SaveKind, SaveName};
 use crate::rules::Side;
 
 /// The area inside a pop-up drawn in `rect`.
@@ -331,6 +331,8 @@ pub struct SavesList {
     /// The files of the game in play.
     in_play: Vec<PathBuf>,
     selected: usize,
+    /// How far the saves are read, while they are (the entries come once all are).
+    reading: Option<Progress>,
 }
 
 impl SavesList {
@@ -342,7 +344,21 @@ impl SavesList {
             entries,
             in_play: in_play.iter().map(|p| p.to_path_buf()).collect(),
             selected: 0,
+            reading: None,
         }
+    }
+
+    /// The list of the saves in `dir` while they are read, `progress` so far.
+    pub fn reading(dir: PathBuf, progress: Progress) -> SavesList {
+        SavesList {
+            reading: Some(progress),
+            ..SavesList::new(dir, Vec::new(), &[])
+        }
+    }
+
+    /// The saves are read this far now.
+    pub fn set_progress(&mut self, progress: Progress) {
+        self.reading = Some(progress);
     }
 
     /// Moves the selection up or down.
@@ -465,7 +481,9 @@ impl Widget for Themed<'_, SavesList> {
                 });
             }
         }
-        if of.entries.is_empty() {
+        if let Some(Progress { done, total }) = of.reading {
+            lines.push(Line::raw(format!("reading the saves: {done} of {total}…")));
+        } else if of.entries.is_empty() {
             lines.push(Line::raw("no saved games yet"));
         }
         let footer = Rect {

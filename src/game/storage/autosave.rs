@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::listing::{self, SaveEntry, SaveKind};
+use super::summaries::SummaryCache;
 use super::{SaveError, compact_stamp, remove_stale_temporaries, save_atomic, save_first_free};
 use crate::game::{Game, Timestamp};
 
@@ -119,7 +120,7 @@ impl Autosave {
 /// removed. Best effort.
 fn prune_finished(dir: &Path, now: Timestamp) {
     let mut saves = Vec::new();
-    let mut cache = listing::SummaryCache::default();
+    let mut cache = SummaryCache::default();
     if listing::list_folder(dir, &mut saves, &mut cache, |_| SaveKind::Autosave).is_err() {
         return;
     }

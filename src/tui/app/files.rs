@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{App, Overlay, Screen};
-use crate::game::storage::{SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
+use crate::game::storage::{Progress, SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
 use crate::rules::Side;
 use crate::tui::dialogs::{Leaving, Overwrite, Question, SavePrompt, SavesList};
 use crate::tui::effect::Effect;
@@ -203,10 +203,23 @@ impl App {
             self.no_save_dir();
             return;
         };
+        self.waiting.list_asked = true;
         self.ask_storage(Job::List {
             game: self.game_id,
             dir,
         });
+    }
+
+    /// The saves are being read for the list asked for: the list shows how far.
+    fn reading(&mut self, dir: PathBuf, progress: Progress) {
+        if !self.waiting.list_asked {
+            return;
+        }
+        if let Some(Overlay::Load(list)) = self.overlays.last_mut() {
+            list.set_progress(progress);
+        } else {
+            self.show(Overlay::Load(SavesList::reading(dir, progress)));
+        }
     }
 
     /// Plays the game of a listed save, once the storage thread has loaded it: a named save
@@ -244,6 +257,7 @@ impl App {
                 }
             }
             Done::Flushed(_) => {}
+            Done::Reading { dir, progress } => self.reading(dir, progress),
             awaited => {
                 self.waiting.awaited = self.waiting.awaited.saturating_sub(1);
                 self.answered(awaited);
@@ -292,10 +306,17 @@ impl App {
             }
             Done::Listed { dir, result } => match result {
                 Ok((entries, own)) => {
+                    self.waiting.list_asked = false;
+                    // The list being read, if shown, gives way to the list read.
+                    self.overlays.pop_if(|o| matches!(o, Overlay::Load(_)));
                     let own: Vec<&Path> = own.iter().map(PathBuf::as_path).collect();
                     self.show(Overlay::Load(SavesList::new(dir, entries, &own)));
                 }
-                Err(e) => self.error(e.to_string()),
+                Err(e) => {
+                    self.waiting.list_asked = false;
+                    self.overlays.pop_if(|o| matches!(o, Overlay::Load(_)));
+                    self.error(e.to_string());
+                }
             },
             Done::Unfinished(entry) => self.offer(entry),
             Done::Opened { save, result } => match result {
@@ -303,6 +324,7 @@ impl App {
                 Err(e) => self.error(e.to_string()),
             },
             Done::Saved { .. }
+            | Done::Reading { .. }
             | Done::Autosaved { .. }
             | Done::Remembered(_)
             | Done::Flushed(_) => {}
@@ -397,6 +419,8 @@ pub(super) struct Waiting {
     pub(super) autosaved: u64,
     /// The status line when the last autosave was asked.
     pub(super) status_at_autosave: Option<Status>,
+    /// The list of saves was asked for and is not shown yet.
+    pub(super) list_asked: bool,
 }
 
 /// The "Continue" entry of the new-game screen: the save's name if it has one, and what it
