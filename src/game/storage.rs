@@ -3,6 +3,7 @@
 
 mod autosave;
 mod listing;
+mod manage;
 mod name;
 mod read;
 mod summaries;
@@ -25,6 +26,7 @@ pub use listing::{
     ListError, Progress, READS_PER_REPORT, SaveEntry, SaveKind, SaveSummary, latest_unfinished,
     latest_unfinished_with, list_saves, list_saves_watched, list_saves_with,
 };
+pub use manage::{ManageError, delete_save, rename_save};
 pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
 pub use read::{ReadError, read_regular_file};
 pub use summaries::{CACHE_DIR_ENV, INDEX_FILE, SummaryCache, default_index_path};

@@ -19,8 +19,8 @@ use std::time::SystemTime;
 use super::session::{self, GameFiles, Session, new_save_name};
 use super::settings::{Settings, SettingsFile};
 use crate::game::storage::{
-    ListError, Progress, SaveEntry, SaveError, SaveKind, SummaryCache, latest_unfinished_with,
-    list_saves_watched,
+    ListError, ManageError, Progress, SaveEntry, SaveError, SaveKind, SummaryCache, delete_save,
+    latest_unfinished_with, list_saves_watched, rename_save,
 };
 use crate::game::{Game, LoadError};
 
@@ -88,6 +88,15 @@ pub enum Job {
     },
     /// Load a listed save.
     Open(SaveRef),
+    /// Delete a listed save, if its file is still as listed.
+    Delete(SaveRef),
+    /// Give a listed save the path `to`, if its file is still as listed and no file is there.
+    Rename {
+        /// The save.
+        save: SaveRef,
+        /// Its new path.
+        to: PathBuf,
+    },
     /// Write the remembered choices, if they are not what the file holds.
     Remember(Settings),
     /// Read the summaries of the saves in `dir` ahead, so that the list opens at once when
@@ -153,6 +162,22 @@ pub enum Done {
         save: SaveRef,
         /// The game and its files.
         result: Result<Box<Session>, LoadError>,
+    },
+    /// A listed save deleted, or why not.
+    Deleted {
+        /// The save.
+        save: SaveRef,
+        /// How it went.
+        result: Result<(), ManageError>,
+    },
+    /// A listed save renamed to `to`, or why not.
+    Renamed {
+        /// The save.
+        save: SaveRef,
+        /// Its new path.
+        to: PathBuf,
+        /// How it went.
+        result: Result<(), ManageError>,
     },
     /// The choices were remembered, or why not.
     Remembered(Result<(), SaveError>),
@@ -390,6 +415,15 @@ impl Store {
             Job::Open(save) => Done::Opened {
                 result: Session::open_save(&save.path, save.kind, save.modified).map(Box::new),
                 save,
+            },
+            Job::Delete(save) => Done::Deleted {
+                result: delete_save(&save.path, save.modified),
+                save,
+            },
+            Job::Rename { save, to } => Done::Renamed {
+                result: rename_save(&save.path, &to, save.modified),
+                save,
+                to,
             },
             Job::Remember(settings) => Done::Remembered(self.settings.remember(settings)),
             Job::ReadAhead(dir) => {

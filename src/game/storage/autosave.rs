@@ -129,7 +129,12 @@ fn prune(dir: &Path, now: Timestamp) {
     if listing::list_folder(dir, &mut saves, &mut cache, |_| SaveKind::Autosave).is_err() {
         return;
     }
-    saves.retain(|e| e.path.file_name().and_then(|n| n.to_str()).is_some_and(is_autosave_name));
+    saves.retain(|e| {
+        e.path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(is_autosave_name)
+    });
     listing::sort_newest_first(&mut saves);
     let too_old = |e: &SaveEntry| {
         e.modified
@@ -320,7 +325,11 @@ mod tests {
         finished.resign(Side::Attackers).unwrap();
         // Finished games from 1 to KEEP_FINISHED + 2 days old, and old unfinished ones.
         for day in 1..=KEEP_FINISHED as u64 + 2 {
-            aged(&auto.join(format!("20260101-0000{day:02}-1.json")), &finished, day);
+            aged(
+                &auto.join(format!("20260101-0000{day:02}-1.json")),
+                &finished,
+                day,
+            );
         }
         let [unfinished_old, empty_old] = ["20250101-000000-7.json", "20250101-000000-8.json"];
         aged(&auto.join(unfinished_old), &game(&["d2-c2"]), 400);
@@ -381,7 +390,11 @@ mod tests {
         finished.resign(Side::Attackers).unwrap();
         aged(&auto.join("20260101-000100-42.json"), &finished, 0);
         // Not ours, older still: another name, another extension, a file that does not load.
-        let theirs = ["mine.json", "20260101-000000-42.txt", "20260101-0000-42.json"];
+        let theirs = [
+            "mine.json",
+            "20260101-000000-42.txt",
+            "20260101-0000-42.json",
+        ];
         for name in theirs {
             aged(&auto.join(name), &game(&["d2-c2"]), 100);
         }

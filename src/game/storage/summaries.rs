@@ -210,7 +210,10 @@ mod tests {
         cache.keep_only(&[dir.path()], &HashSet::from([kept.as_path()]));
         cache.write_index().unwrap();
         let text = fs::read_to_string(&index).unwrap();
-        assert!(text.contains("kept.json") && !text.contains("gone.json"), "{text}");
+        assert!(
+            text.contains("kept.json") && !text.contains("gone.json"),
+            "{text}"
+        );
         assert_eq!(SummaryCache::kept_in(index).known.len(), 1);
     }
 }

@@ -6,10 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{App, Overlay, Screen};
-use crate::game::storage::{Progress, SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
+use crate::game::storage::{ManageError, Progress, SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
 use crate::rules::Side;
-use crate::tui::dialogs::{Leaving, Overwrite, Question, SavePrompt, SavesList};
+use crate::tui::dialogs::{Leaving, Overwrite, Question, SavePrompt};
 use crate::tui::effect::Effect;
+use crate::tui::saves_list::{RenamePrompt, SavesList};
 use crate::tui::screens::SetupForm;
 use crate::tui::session::Session;
 use crate::tui::storage::{Done, GameId, Job, SaveRef, Saving};
@@ -222,6 +223,83 @@ impl App {
         }
     }
 
+    /// The player asks to delete or rename the save selected in `list`: the question or the
+    /// prompt shows over the list, unless the save holds the game in play.
+    pub(super) fn manage_save(&mut self, list: SavesList, rename: bool) {
+        let Some(save) = list.selected().map(SaveRef::from) else {
+            return;
+        };
+        let in_play = list.selected_in_play();
+        let dir = list.dir().to_owned();
+        self.show(Overlay::Load(list));
+        if in_play {
+            self.error(format!(
+                "\"{}\" holds the game in play: it is not {} while played",
+                save.name,
+                if rename { "renamed" } else { "deleted" }
+            ));
+        } else if rename {
+            self.show(Overlay::Rename(RenamePrompt::new(save, dir)));
+        } else {
+            self.show(Overlay::Question(Question::Delete(save)));
+        }
+    }
+
+    /// Renames the save of `prompt` to the name typed; the prompt shows while it is.
+    pub(super) fn rename_save(&mut self, prompt: RenamePrompt) {
+        if let Ok(to) = prompt.destination() {
+            self.ask_storage(Job::Rename {
+                save: prompt.save().clone(),
+                to,
+            });
+        }
+        self.show(Overlay::Rename(prompt));
+    }
+
+    /// Deletes a listed save; the list shows while it is.
+    pub(super) fn delete_save(&mut self, save: SaveRef) {
+        self.ask_storage(Job::Delete(save));
+    }
+
+    /// A listed save was deleted, or not.
+    fn deleted(&mut self, save: &SaveRef, result: Result<(), ManageError>) {
+        match result {
+            Ok(()) => {
+                if let Some(Overlay::Load(list)) = self.overlays.last_mut() {
+                    list.remove(&save.path);
+                }
+                self.info(format!("deleted {}", save.name));
+            }
+            Err(e) => self.error(format!("\"{}\" not deleted: {e}", save.name)),
+        }
+    }
+
+    /// A listed save was renamed to `to`, or not (the prompt says why, and stays).
+    fn renamed(&mut self, save: &SaveRef, to: &Path, result: Result<(), ManageError>) {
+        let Some(Overlay::Rename(mut prompt)) =
+            self.overlays.pop_if(|o| matches!(o, Overlay::Rename(_)))
+        else {
+            return;
+        };
+        match result {
+            Ok(()) => {
+                if let Some(Overlay::Load(list)) = self.overlays.last_mut() {
+                    list.renamed(&save.path, to);
+                }
+                self.info(format!("renamed {} to {}", save.name, to.display()));
+            }
+            Err(ManageError::Taken) => {
+                let name = to.file_stem().unwrap_or_default().to_string_lossy();
+                prompt.set_failure(format!("a save named \"{name}\" exists: choose another"));
+                self.show(Overlay::Rename(prompt));
+            }
+            Err(e) => {
+                prompt.set_failure(format!("not renamed: {e}"));
+                self.show(Overlay::Rename(prompt));
+            }
+        }
+    }
+
     /// Plays the game of a listed save, once the storage thread has loaded it: a named save
     /// as its file holds it, an autosave as a game continued.
     pub(super) fn open(&mut self, save: SaveRef) {
@@ -319,6 +397,8 @@ impl App {
                 }
             },
             Done::Unfinished(entry) => self.offer(entry),
+            Done::Deleted { save, result } => self.deleted(&save, result),
+            Done::Renamed { save, to, result } => self.renamed(&save, &to, result),
             Done::Opened { save, result } => match result {
                 Ok(session) => self.opened(&save, *session),
                 Err(e) => self.error(e.to_string()),
@@ -436,3 +516,6 @@ pub(super) fn continue_text(entry: &SaveEntry) -> String {
         SaveKind::Autosave => summary,
     }
 }
+
+#[cfg(test)]
+mod tests;
