@@ -116,7 +116,7 @@ impl Overlay {
                     Action::PageUp | Action::PageDown => {
                         list.page(size, action == Action::PageDown);
                     }
-                    Action::ToStart | Action::ToEnd => list.to_end(action == Action::ToEnd),
+                    Action::ToStart | Action::ToEnd => list.jump(action == Action::ToEnd),
                     Action::Click { row, .. } if list.click(size, row) => return open(&list),
                     Action::Confirm => return open(&list),
                     Action::Delete if list.selected().is_some() => {

@@ -86,7 +86,7 @@ impl SavesList {
     }
 
     /// Selects the first entry, or the last.
-    pub fn to_end(&mut self, last: bool) {
+    pub fn jump(&mut self, last: bool) {
         self.selected = if last { self.last() } else { 0 };
     }
 
@@ -136,7 +136,7 @@ impl SavesList {
     /// The save at `from` is at `to` now, a save under a name (an autosave renamed is one).
     pub fn renamed(&mut self, from: &Path, to: &Path) {
         if let Some(entry) = self.entries.iter_mut().find(|e| e.path == from) {
-            entry.path = to.to_owned();
+            to.clone_into(&mut entry.path);
             entry.name = to
                 .file_stem()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -424,7 +424,7 @@ mod tests {
         assert_eq!(list.selected, page);
         list.page(area, false);
         assert_eq!(list.selected, 0);
-        list.to_end(true);
+        list.jump(true);
         assert_eq!(list.selected, 29);
         list.page(area, true);
         assert_eq!(list.selected, 29, "stays at the last");
@@ -434,7 +434,7 @@ mod tests {
             bottom.contains(&format!("{}–30 of 30", 30 - page + 1)),
             "{bottom}"
         );
-        list.to_end(false);
+        list.jump(false);
         assert!(drawn(&list, 40, 15)[14].contains(&format!("1–{page} of 30")));
     }
 

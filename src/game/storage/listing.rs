@@ -157,10 +157,10 @@ pub fn list_saves_watched(
 ) -> Result<Vec<SaveEntry>, ListError> {
     let autosaves = dir.join(AUTOSAVE_DIR);
     let named = folder_files(dir)?;
-    let autosaved = folder_files(&autosaves)?;
-    let total = named.len() + autosaved.len();
+    let in_autosaves = folder_files(&autosaves)?;
+    let total = named.len() + in_autosaves.len();
     let files = (named.into_iter().map(|path| (path, false)))
-        .chain(autosaved.into_iter().map(|path| (path, true)));
+        .chain(in_autosaves.into_iter().map(|path| (path, true)));
     let mut saves = Vec::with_capacity(total);
     let mut reads = 0;
     for (done, (path, autosaved)) in files.enumerate() {
