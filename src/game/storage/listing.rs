@@ -159,11 +159,11 @@ pub fn list_saves_watched(
     let named = folder_files(dir)?;
     let in_autosaves = folder_files(&autosaves)?;
     let total = named.len() + in_autosaves.len();
-    let files = (named.into_iter().map(|path| (path, false)))
-        .chain(in_autosaves.into_iter().map(|path| (path, true)));
+    let files = (named.into_iter().map(|found| (found, false)))
+        .chain(in_autosaves.into_iter().map(|found| (found, true)));
     let mut saves = Vec::with_capacity(total);
     let mut reads = 0;
-    for (done, (path, autosaved)) in files.enumerate() {
+    for (done, (found, autosaved)) in files.enumerate() {
         let kind = |name: &str| {
             if autosaved || name == LEGACY_AUTOSAVE.trim_end_matches(".json") {
                 SaveKind::Autosave
@@ -171,7 +171,7 @@ pub fn list_saves_watched(
                 SaveKind::Named
             }
         };
-        let (entry, read) = summarised(path, cache, kind);
+        let (entry, read) = summarised(found, cache, kind);
         saves.extend(entry);
         if read {
             reads += 1;
@@ -206,15 +206,19 @@ pub(super) fn list_folder(
     cache: &mut SummaryCache,
     kind: impl Fn(&str) -> SaveKind,
 ) -> Result<(), ListError> {
-    for path in folder_files(dir)? {
-        saves.extend(summarised(path, cache, &kind).0);
+    for found in folder_files(dir)? {
+        saves.extend(summarised(found, cache, &kind).0);
     }
     Ok(())
 }
 
-/// The files in `dir` that may be saves: not hidden, not folders. A folder that does not
-/// exist yet holds none.
-fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, ListError> {
+/// A file in a save folder, and what the system says of it (through a link), if it could.
+type Found = (PathBuf, Option<fs::Metadata>);
+
+/// The files in `dir` that may be saves (not hidden, not folders), each with its metadata
+/// (taken here, where the folder is open: a link's is that of the file it names). A folder
+/// that does not exist yet holds none.
+fn folder_files(dir: &Path) -> Result<Vec<Found>, ListError> {
     let fail = |error| ListError {
         dir: dir.to_owned(),
         error,
@@ -227,10 +231,16 @@ fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, ListError> {
     let mut files = Vec::new();
     for entry in entries {
         let entry = entry.map_err(fail)?;
-        let hidden = entry.file_name().as_encoded_bytes().starts_with(b".");
-        if !hidden && !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            files.push(entry.path());
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            continue;
         }
+        let path = entry.path();
+        let meta = match entry.file_type() {
+            Ok(t) if t.is_dir() => continue,
+            Ok(t) if !t.is_symlink() => entry.metadata().ok(),
+            _ => fs::metadata(&path).ok(),
+        };
+        files.push((path, meta));
     }
     Ok(files)
 }
@@ -239,7 +249,7 @@ fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, ListError> {
 /// its file is unchanged (`None`: not a `.json` file and not a game either, a file of
 /// something else beside the saves); and whether its file was read.
 fn summarised(
-    path: PathBuf,
+    (path, meta): Found,
     cache: &mut SummaryCache,
     kind: impl Fn(&str) -> SaveKind,
 ) -> (Option<SaveEntry>, bool) {
@@ -250,7 +260,6 @@ fn summarised(
         .file_stem()
         .filter(|_| path.extension().is_some_and(|e| e == "json"));
     // The version before the content: a file written in between is read again next time.
-    let meta = fs::metadata(&path).ok();
     let (summary, read) = cache.summary(&path, meta.as_ref().map(FileVersion::of));
     if json_name.is_none() && summary.is_err() {
         return (None, read);

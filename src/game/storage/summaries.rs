@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::listing::SaveSummary;
 use super::read::read_regular_file;
 use super::version::FileVersion;
-use super::{SaveError, write_json_atomic};
+use super::{SaveError, write_file};
 use crate::game::{LoadError, Timestamp};
 
 /// The environment variable that overrides the cache folder (where the index of summaries is).
@@ -73,14 +73,13 @@ impl SummaryCache {
         };
         let mut entries: Vec<Entry> = self.known.iter().filter_map(Entry::new).collect();
         entries.sort_by(|a, b| a.path.cmp(&b.path));
-        write_json_atomic(
-            index,
-            &IndexFile {
-                format: INDEX_FORMAT.to_owned(),
-                generator: generator(),
-                entries,
-            },
-        )?;
+        let file = IndexFile {
+            format: INDEX_FORMAT.to_owned(),
+            generator: generator(),
+            entries,
+        };
+        // Compact: a smaller file is read faster.
+        write_file(index, |out| Ok(serde_json::to_writer(out, &file)?))?;
         self.unwritten = false;
         Ok(())
     }
