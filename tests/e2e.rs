@@ -854,8 +854,11 @@ fn saving_over_another_save_asks_and_names_stay_in_the_save_folder() {
     outside.sort();
     assert_eq!(
         outside,
-        [home.join("config").join("settings.json")],
-        "nothing outside the save folder but the remembered settings"
+        [
+            home.join("cache").join("summaries.json"),
+            home.join("config").join("settings.json")
+        ],
+        "nothing outside the save folder but the index of summaries and the remembered settings"
     );
     let mut inside: Vec<_> = files_under(&saves)
         .iter()
