@@ -24,6 +24,7 @@ mod panels;
 mod position_field;
 mod review;
 mod runtime;
+mod saves_list;
 mod screens;
 mod session;
 pub mod settings;

@@ -149,10 +149,10 @@ fn no_color() -> bool {
 }
 
 pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
-    let storage = args
-        .save_dir
-        .clone()
-        .map_or_else(Storage::default_places, Storage::in_dir);
+    let mut storage = Storage::default_places();
+    if let Some(dir) = &args.save_dir {
+        storage.save_dir = Some(dir.clone());
+    }
     let config = args.config(storage, settings::default_path(), no_color())?;
     tui::run(config)
         .map(Ending::exit_code)

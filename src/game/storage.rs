@@ -3,8 +3,10 @@
 
 mod autosave;
 mod listing;
+mod manage;
 mod name;
 mod read;
+mod summaries;
 mod target;
 mod temp;
 mod version;
@@ -21,11 +23,13 @@ use target::Target;
 
 pub use autosave::{AUTOSAVE_DIR, Autosave, LEGACY_AUTOSAVE};
 pub use listing::{
-    ListError, SaveEntry, SaveKind, SaveSummary, SummaryCache, latest_unfinished,
-    latest_unfinished_with, list_saves, list_saves_with,
+    ListError, Progress, READS_PER_REPORT, SaveEntry, SaveKind, SaveSummary, latest_unfinished,
+    latest_unfinished_with, list_saves, list_saves_watched, list_saves_with,
 };
+pub use manage::{ManageError, delete_save, rename_save};
 pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
 pub use read::{ReadError, read_regular_file};
+pub use summaries::{CACHE_DIR_ENV, INDEX_FILE, SummaryCache, default_index_path};
 pub use version::FileVersion;
 
 /// The environment variable that overrides the default save folder.

@@ -32,6 +32,7 @@ use super::layout::{GameLayout, minimum_size};
 use super::overlay::{Handled, Overlay, Request};
 use super::panels::{self, PanelData, StatusLine, TurnLine};
 use super::review::Review;
+use super::saves_list::LIST_KEYS;
 use super::screens::{RulesScreen, SetupChoice, SetupForm, SetupHandled, TooSmall};
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
@@ -334,6 +335,14 @@ impl App {
                 self.show(Overlay::Save(prompt));
             }
             Request::Open(save) => self.open(save),
+            Request::ListHelp(list) => {
+                self.show(Overlay::Load(list));
+                let title = "Keys of the list of saves".to_owned();
+                self.show(Overlay::Help(Help::new(title, LIST_KEYS, &[])));
+            }
+            Request::ConfirmDelete(list) => self.manage_save(list, false),
+            Request::AskRename(list) => self.manage_save(list, true),
+            Request::Rename(prompt) => self.rename_save(prompt),
             Request::Analyse(budget) => self.start_analysis(budget),
         }
     }
@@ -342,6 +351,7 @@ impl App {
         match question {
             Question::Leave { to, .. } => self.leave(to),
             Question::Overwrite(o) => self.overwrite(*o),
+            Question::Delete(save) => self.delete_save(save),
             Question::Resign(side) => {
                 self.cancel_thinking();
                 if let Err(e) = self.session.resign(side) {
@@ -365,7 +375,9 @@ impl App {
                 offered_by.opponent()
             )),
             Question::Overwrite(o) => self.show(Overlay::Save(o.prompt)),
-            Question::Leave { .. } | Question::Resign(_) => self.status = None,
+            Question::Leave { .. } | Question::Resign(_) | Question::Delete(_) => {
+                self.status = None;
+            }
         }
     }
 

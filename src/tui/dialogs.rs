@@ -1,5 +1,5 @@
-//! Pop-ups over the game: yes/no questions, the save prompt, the list of
-//! saved games and the choice of an analysis's budget.
+//! Pop-ups over the game: yes/no questions, the save prompt and the choice of an analysis's
+//! budget (the list of saves is in `saves_list`).
 
 use std::path::{Path, PathBuf};
 
@@ -10,14 +10,15 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
-use super::text::{centered, highlight, printable, truncate, wrap};
+use super::storage::SaveRef;
+use super::text::{centered, highlight, printable, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;
-use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
+use crate::game::storage::{BadSaveName, SaveName};
 use crate::rules::Side;
 
 /// The area inside a pop-up drawn in `rect`.
-fn popup_inner(rect: Rect) -> Rect {
+pub(super) fn popup_inner(rect: Rect) -> Rect {
     Block::bordered().padding(POPUP_PADDING).inner(rect)
 }
 
@@ -81,6 +82,8 @@ pub enum Question {
     Draw(Side),
     /// Replace another save with this game?
     Overwrite(Box<Overwrite>),
+    /// Delete this listed save?
+    Delete(SaveRef),
 }
 
 impl Question {
@@ -110,6 +113,9 @@ impl Question {
                 "The {side} offer a draw. Do the {} accept?",
                 side.opponent()
             ),
+            Question::Delete(save) => {
+                format!("Delete the save \"{}\"? Its file goes for good.", save.name)
+            }
             Question::Overwrite(o) => {
                 let name = o.path.file_stem().unwrap_or_default().to_string_lossy();
                 if o.changed {
@@ -320,161 +326,6 @@ impl Widget for Themed<'_, SavePrompt> {
             look.theme.label,
         ));
         Paragraph::new(lines).render(inner, buf);
-    }
-}
-
-/// The list of saved games to load from.
-#[derive(Debug)]
-pub struct SavesList {
-    dir: PathBuf,
-    entries: Vec<SaveEntry>,
-    /// The files of the game in play.
-    in_play: Vec<PathBuf>,
-    selected: usize,
-}
-
-impl SavesList {
-    /// The saves found in `dir`, newest first, the first one selected; those among the files
-    /// `in_play` are marked as the game in play.
-    pub fn new(dir: PathBuf, entries: Vec<SaveEntry>, in_play: &[&Path]) -> SavesList {
-        SavesList {
-            dir,
-            entries,
-            in_play: in_play.iter().map(|p| p.to_path_buf()).collect(),
-            selected: 0,
-        }
-    }
-
-    /// Moves the selection up or down.
-    pub fn move_selection(&mut self, dir: Direction) {
-        let last = self.entries.len().saturating_sub(1);
-        self.selected = match dir {
-            Direction::Up | Direction::Left => self.selected.saturating_sub(1),
-            Direction::Down | Direction::Right => (self.selected + 1).min(last),
-        };
-    }
-
-    /// Selects the entry drawn at screen `row` of a screen of `area`, if any.
-    pub fn click(&mut self, area: Rect, row: u16) -> bool {
-        let inner = SavesList::inner(area);
-        let top = self.top(inner);
-        let Some(offset) = row.checked_sub(inner.y).map(usize::from) else {
-            return false;
-        };
-        let i = top + offset / SavesList::ENTRY_ROWS;
-        if offset < SavesList::shown(inner) * SavesList::ENTRY_ROWS && i < self.entries.len() {
-            self.selected = i;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// The selected file.
-    pub fn selected(&self) -> Option<&SaveEntry> {
-        self.entries.get(self.selected)
-    }
-
-    /// Rows each entry takes: its name, state and date, then what it holds.
-    const ENTRY_ROWS: usize = 2;
-
-    fn rect(area: Rect) -> Rect {
-        centered(
-            area,
-            area.width.saturating_sub(4).min(100),
-            area.height.saturating_sub(2),
-        )
-    }
-
-    /// The pop-up's inside, where the entries are (the title and borders around it).
-    fn inner(area: Rect) -> Rect {
-        popup_inner(SavesList::rect(area))
-    }
-
-    /// How many entries fit in `inner`, above the blank row and the keys.
-    fn shown(inner: Rect) -> usize {
-        (usize::from(inner.height.saturating_sub(2)) / SavesList::ENTRY_ROWS).max(1)
-    }
-
-    /// The first entry shown: the selected one stays in view.
-    fn top(&self, inner: Rect) -> usize {
-        self.selected
-            .saturating_sub(SavesList::shown(inner).saturating_sub(1))
-    }
-
-    /// The two rows of `entry`: its name, whether it is in play or unfinished, and its date;
-    /// then what it holds, or why it cannot be loaded.
-    fn entry_lines(&self, entry: &SaveEntry, look: &Look, width: usize) -> [Line<'static>; 2] {
-        let name = match entry.kind {
-            SaveKind::Named => entry.name.as_str(),
-            SaveKind::Autosave => "autosave",
-        };
-        let mark = match (entry.kind, &entry.summary) {
-            _ if self.in_play.contains(&entry.path) => Span::styled("in play", look.theme.label),
-            (SaveKind::Named, _) => Span::raw(""),
-            (SaveKind::Autosave, Ok(s)) if s.finished => Span::styled("finished", look.theme.label),
-            (SaveKind::Autosave, _) => Span::styled("unfinished", look.theme.heading),
-        };
-        let date = match &entry.summary {
-            Ok(s) => s.updated_text(),
-            Err(_) => String::new(),
-        };
-        let left = format!("{:<16} ", printable(name));
-        let room = width.saturating_sub(left.chars().count() + mark.width() + 1);
-        let head = Line::from(vec![
-            Span::styled(left, look.theme.heading),
-            mark,
-            Span::styled(format!(" {date:>room$}"), look.theme.label),
-        ]);
-        let body = match &entry.summary {
-            Ok(s) => Line::raw(format!("  {}", truncate(&s.text, width.saturating_sub(2)))),
-            Err(err) => Line::styled(
-                format!(
-                    "  cannot load: {}",
-                    truncate(&err.to_string(), width.saturating_sub(16))
-                ),
-                look.theme.error,
-            ),
-        };
-        [head, body]
-    }
-}
-
-impl Widget for Themed<'_, SavesList> {
-    /// Draws the list.
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let Themed { of, look } = self;
-        let rect = SavesList::rect(area);
-        let title = format!("Load a game from {}", of.dir.display());
-        let inner = popup(&title, look, rect, buf);
-        let top = of.top(inner);
-        let width = usize::from(inner.width);
-        let mut lines: Vec<Line> = Vec::new();
-        for (i, entry) in of
-            .entries
-            .iter()
-            .enumerate()
-            .skip(top)
-            .take(SavesList::shown(inner))
-        {
-            for line in of.entry_lines(entry, look, width) {
-                lines.push(if i == of.selected {
-                    highlight(line, look.theme.focus)
-                } else {
-                    line
-                });
-            }
-        }
-        if of.entries.is_empty() {
-            lines.push(Line::raw("no saved games yet"));
-        }
-        let footer = Rect {
-            y: inner.bottom().saturating_sub(1),
-            height: 1,
-            ..inner
-        };
-        Paragraph::new(lines).render(inner, buf);
-        Line::styled("↑↓ choose · Enter load · Esc cancel", look.theme.label).render(footer, buf);
     }
 }
 

@@ -85,6 +85,10 @@ pub enum Action {
     PageUp,
     /// Scroll the move list or text down by a page.
     PageDown,
+    /// Delete the selected entry (a save in the list of saves).
+    Delete,
+    /// Rename the selected entry (a save in the list of saves).
+    Rename,
     /// Tab: in the compact layout, show the panel over the board, or the board again.
     TogglePanel,
     /// Answer yes.
@@ -172,8 +176,10 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
             (KeyCode::Backspace, Mode::Text) => Some(Action::Backspace),
             (KeyCode::F(1), _) => Some(Action::Help),
             (KeyCode::Tab, Mode::Board | Mode::Review) => Some(Action::TogglePanel),
-            (KeyCode::Home, Mode::Review) => Some(Action::ToStart),
-            (KeyCode::End, Mode::Review) => Some(Action::ToEnd),
+            (KeyCode::Home, Mode::Review | Mode::Menu) => Some(Action::ToStart),
+            (KeyCode::End, Mode::Review | Mode::Menu) => Some(Action::ToEnd),
+            (KeyCode::Delete, Mode::Menu) => Some(Action::Delete),
+            (KeyCode::F(2), Mode::Menu) => Some(Action::Rename),
             _ => None,
         };
     };
@@ -219,6 +225,8 @@ fn menu_char(c: char) -> Option<Action> {
         '?' => Some(Action::Help),
         'i' => Some(Action::Rules),
         'o' => Some(Action::Load),
+        'd' => Some(Action::Delete),
+        'r' => Some(Action::Rename),
         _ => None,
     }
 }

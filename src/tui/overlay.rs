@@ -6,9 +6,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt, SavesList};
+use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt};
 use super::help::Help;
 use super::input::{Action, Direction, Mode};
+use super::saves_list::{RenamePrompt, SavesList};
 use super::screens::RulesScreen;
 use super::storage::SaveRef;
 use super::theme::{Look, Themed};
@@ -27,6 +28,8 @@ pub enum Overlay {
     Save(SavePrompt),
     /// The saved games to load.
     Load(SavesList),
+    /// The new name of a listed save.
+    Rename(RenamePrompt),
     /// The budget of an analysis.
     Budget(BudgetChoice),
 }
@@ -55,6 +58,14 @@ pub enum Request {
     Save(SavePrompt),
     /// Load the save chosen.
     Open(SaveRef),
+    /// Show the keys of the list (which shows again under them).
+    ListHelp(SavesList),
+    /// Ask whether to delete the save selected in the list (which shows again under it).
+    ConfirmDelete(SavesList),
+    /// Ask for a new name of the save selected in the list (which shows again under it).
+    AskRename(SavesList),
+    /// Rename the save of the prompt (which shows while it is renamed).
+    Rename(RenamePrompt),
     /// Analyse the game at the budget chosen.
     Analyse(Budget),
 }
@@ -99,16 +110,40 @@ impl Overlay {
                 }
                 Handled::Stay(Overlay::Save(prompt))
             }
-            Overlay::Load(mut list) => match action {
-                Action::Move(dir) => {
-                    list.move_selection(dir);
-                    Handled::Stay(Overlay::Load(list))
+            Overlay::Load(mut list) => {
+                match action {
+                    Action::Move(dir) => list.move_selection(dir),
+                    Action::PageUp | Action::PageDown => {
+                        list.page(size, action == Action::PageDown);
+                    }
+                    Action::ToStart | Action::ToEnd => list.jump(action == Action::ToEnd),
+                    Action::Click { row, .. } if list.click(size, row) => return open(&list),
+                    Action::Confirm => return open(&list),
+                    Action::Delete if list.selected().is_some() => {
+                        return Handled::Ask(Request::ConfirmDelete(list));
+                    }
+                    Action::Rename if list.selected().is_some() => {
+                        return Handled::Ask(Request::AskRename(list));
+                    }
+                    Action::Help => return Handled::Ask(Request::ListHelp(list)),
+                    Action::Cancel | Action::Load => return Handled::Close,
+                    _ => {}
                 }
-                Action::Click { row, .. } if list.click(size, row) => open(&list),
-                Action::Confirm => open(&list),
-                Action::Cancel | Action::Load => Handled::Close,
-                _ => Handled::Stay(Overlay::Load(list)),
-            },
+                Handled::Stay(Overlay::Load(list))
+            }
+            Overlay::Rename(mut prompt) => {
+                match action {
+                    Action::Type(c) => prompt.push(c),
+                    Action::Backspace => prompt.pop(),
+                    Action::Confirm => match prompt.destination() {
+                        Ok(_) => return Handled::Ask(Request::Rename(prompt)),
+                        Err(why) => prompt.set_failure(why),
+                    },
+                    Action::Cancel => return Handled::Close,
+                    _ => {}
+                }
+                Handled::Stay(Overlay::Rename(prompt))
+            }
             Overlay::Budget(mut choice) => match action {
                 Action::Move(dir) => {
                     choice.move_selection(dir);
@@ -126,7 +161,7 @@ impl Overlay {
     pub const fn mode(&self) -> Mode {
         match self {
             Overlay::Question(_) => Mode::Question,
-            Overlay::Save(_) => Mode::Text,
+            Overlay::Save(_) | Overlay::Rename(_) => Mode::Text,
             Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_) | Overlay::Budget(_) => {
                 Mode::Menu
             }
@@ -171,6 +206,7 @@ impl Widget for OverlayView<'_> {
             Overlay::Question(of) => Themed { of, look }.render(area, buf),
             Overlay::Save(of) => Themed { of, look }.render(area, buf),
             Overlay::Load(of) => Themed { of, look }.render(area, buf),
+            Overlay::Rename(of) => Themed { of, look }.render(area, buf),
             Overlay::Budget(of) => Themed { of, look }.render(area, buf),
         }
     }
@@ -179,6 +215,8 @@ impl Widget for OverlayView<'_> {
 #[cfg(test)]
 mod tests {
     use std::path::Path;
+
+    use ratatui::buffer::Buffer;
 
     use super::*;
     use crate::rules::Side;
@@ -236,5 +274,85 @@ mod tests {
             rules.update(Action::Help, SIZE),
             Handled::Ask(Request::Help)
         ));
+    }
+
+    /// One overlay of each kind, with content.
+    fn every_overlay() -> Vec<Overlay> {
+        use crate::game::storage::{SaveEntry, SaveKind};
+        let save = SaveRef {
+            path: "/saves/a.json".into(),
+            name: "a".to_owned(),
+            kind: SaveKind::Named,
+            modified: None,
+        };
+        let entry = SaveEntry {
+            path: save.path.clone(),
+            name: save.name.clone(),
+            kind: SaveKind::Named,
+            modified: None,
+            summary: Err(crate::game::LoadError::from(
+                crate::game::LoadErrorKind::NotAFile,
+            )),
+        };
+        vec![
+            Overlay::Help(Help::new(
+                "Keys".to_owned(),
+                crate::tui::input::BOARD_KEYS,
+                &[],
+            )),
+            Overlay::Rules(RulesScreen::new(&crate::rules::Preset::Standard.rules())),
+            leave(),
+            Overlay::Question(Question::Delete(save.clone())),
+            Overlay::Save(SavePrompt::new(Path::new("/saves"), "game".to_owned())),
+            Overlay::Load(SavesList::new("/saves".into(), vec![entry], &[])),
+            Overlay::Rename(RenamePrompt::new(save, "/saves".into())),
+            Overlay::Budget(BudgetChoice::new(Budget::PRESETS.to_vec(), 25)),
+        ]
+    }
+
+    /// The overlays that are pages over the whole screen rather than pop-ups.
+    fn full_screen(overlay: &Overlay) -> bool {
+        matches!(overlay, Overlay::Rules(_) | Overlay::Load(_))
+    }
+
+    #[test]
+    fn no_overlay_leaves_a_cell_of_the_screen_under_it() {
+        const MARK: &str = "\u{b6}";
+        let look = Look::default();
+        for (width, height) in [(80, 24), (40, 15), (120, 40)] {
+            let area = Rect::new(0, 0, width, height);
+            for overlay in every_overlay() {
+                let mut buf = Buffer::empty(area);
+                for cell in &mut buf.content {
+                    cell.set_symbol(MARK);
+                }
+                overlay.view(&look).render(area, &mut buf);
+                let drawn: Vec<(u16, u16)> = area
+                    .positions()
+                    .filter(|p| buf[(p.x, p.y)].symbol() != MARK)
+                    .map(|p| (p.x, p.y))
+                    .collect();
+                // A pop-up's area is the rectangle it drew in; a page's is the screen.
+                let covered = if full_screen(&overlay) {
+                    area
+                } else {
+                    let xs = drawn.iter().map(|p| p.0);
+                    let ys = drawn.iter().map(|p| p.1);
+                    let (left, top) = (xs.clone().min().unwrap(), ys.clone().min().unwrap());
+                    let (right, bottom) = (xs.max().unwrap(), ys.max().unwrap());
+                    Rect::new(left, top, right - left + 1, bottom - top + 1)
+                };
+                let left: Vec<_> = covered
+                    .positions()
+                    .filter(|p| buf[(p.x, p.y)].symbol() == MARK)
+                    .collect();
+                assert!(
+                    left.is_empty(),
+                    "{width}x{height}, {overlay:?}: {} cells of the screen under it, first at {:?}",
+                    left.len(),
+                    left.first()
+                );
+            }
+        }
     }
 }

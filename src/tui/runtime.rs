@@ -49,10 +49,11 @@ impl Runtime {
     /// fails if a thread cannot be started.
     pub fn new(mut config: Config) -> io::Result<Runtime> {
         let settings = std::mem::replace(&mut config.settings_file, SettingsFile::none());
+        let summaries = config.storage.summaries_index.clone();
         let mut app = App::new(config);
         let effects = app.take_effects();
         let events = Events::new();
-        let storage = StorageWorker::spawn(settings, events.sender())?;
+        let storage = StorageWorker::spawn(settings, summaries, events.sender())?;
         // A different game every time; the engines are deterministic for a given seed.
         let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
             u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)

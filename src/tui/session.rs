@@ -20,25 +20,31 @@ use crate::rules::{
 
 /// Where games are kept: the save folder (unknown without a home folder, for example; tests
 /// use their own). Saves are offered in and listed from it, and every game is autosaved in
-/// its autosave folder.
+/// its autosave folder. The summaries the list of saves shows are kept in an index file, if
+/// there is one, so that the list opens at once in a new run too.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Storage {
     /// The save folder.
     pub save_dir: Option<PathBuf>,
+    /// The index of the saves' summaries (in the cache folder), if any.
+    pub summaries_index: Option<PathBuf>,
 }
 
 impl Storage {
-    /// The default place: `storage::default_save_dir`.
+    /// The default places: `storage::default_save_dir` and `storage::default_index_path`.
     pub fn default_places() -> Storage {
         Storage {
             save_dir: storage::default_save_dir().ok(),
+            summaries_index: storage::default_index_path(),
         }
     }
 
-    /// Saves, their listing and the autosaves all in `dir`.
+    /// Saves, their listing and the autosaves all in `dir`, the summaries kept in memory
+    /// only.
     pub const fn in_dir(dir: PathBuf) -> Storage {
         Storage {
             save_dir: Some(dir),
+            summaries_index: None,
         }
     }
 }

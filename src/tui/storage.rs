@@ -19,8 +19,8 @@ use std::time::SystemTime;
 use super::session::{self, GameFiles, Session, new_save_name};
 use super::settings::{Settings, SettingsFile};
 use crate::game::storage::{
-    ListError, SaveEntry, SaveError, SaveKind, SummaryCache, latest_unfinished_with,
-    list_saves_with,
+    ListError, ManageError, Progress, SaveEntry, SaveError, SaveKind, SummaryCache, delete_save,
+    latest_unfinished_with, list_saves_watched, rename_save,
 };
 use crate::game::{Game, LoadError};
 
@@ -88,10 +88,19 @@ pub enum Job {
     },
     /// Load a listed save.
     Open(SaveRef),
+    /// Delete a listed save, if its file is still as listed.
+    Delete(SaveRef),
+    /// Give a listed save the path `to`, if its file is still as listed and no file is there.
+    Rename {
+        /// The save.
+        save: SaveRef,
+        /// Its new path.
+        to: PathBuf,
+    },
     /// Write the remembered choices, if they are not what the file holds.
     Remember(Settings),
     /// Read the summaries of the saves in `dir` ahead, so that the list opens at once when
-    /// asked for (nothing is answered).
+    /// asked for (only its progress is answered).
     ReadAhead(PathBuf),
     /// Answer [`Done::Flushed`] with this number once every job asked before is done.
     Flush(u64),
@@ -130,6 +139,13 @@ pub enum Done {
         /// The name, without `.json`.
         name: String,
     },
+    /// The saves in `dir` are being read (for a list asked for, or ahead of one): this far.
+    Reading {
+        /// The folder.
+        dir: PathBuf,
+        /// How far.
+        progress: Progress,
+    },
     /// The saves in `dir`, newest first, and the files among them that hold the game in play.
     Listed {
         /// The folder.
@@ -146,6 +162,22 @@ pub enum Done {
         save: SaveRef,
         /// The game and its files.
         result: Result<Box<Session>, LoadError>,
+    },
+    /// A listed save deleted, or why not.
+    Deleted {
+        /// The save.
+        save: SaveRef,
+        /// How it went.
+        result: Result<(), ManageError>,
+    },
+    /// A listed save renamed to `to`, or why not.
+    Renamed {
+        /// The save.
+        save: SaveRef,
+        /// Its new path.
+        to: PathBuf,
+        /// How it went.
+        result: Result<(), ManageError>,
     },
     /// The choices were remembered, or why not.
     Remembered(Result<(), SaveError>),
@@ -216,10 +248,13 @@ struct Queue {
 }
 
 impl StorageWorker {
-    /// Starts the thread, writing the settings to `settings`; every answer is sent on `done`
-    /// (as the channel's own type, so that answers can share a channel with other events).
+    /// Starts the thread, writing the settings to `settings` and keeping the summaries of the
+    /// saves listed in the index file `summaries` (if any, else in memory only); every answer
+    /// is sent on `done` (as the channel's own type, so that answers can share a channel with
+    /// other events).
     pub fn spawn<T: From<Done> + Send + 'static>(
         settings: SettingsFile,
+        summaries: Option<PathBuf>,
         done: Sender<T>,
     ) -> io::Result<StorageWorker> {
         let shared = Arc::new(Shared {
@@ -230,16 +265,24 @@ impl StorageWorker {
         let thread = thread::Builder::new()
             .name("storage".to_owned())
             .spawn(move || {
+                let report = done.clone();
                 let mut store = Store {
                     games: HashMap::new(),
                     settings,
-                    summaries: SummaryCache::default(),
+                    summaries: summaries.map_or_else(SummaryCache::default, SummaryCache::kept_in),
+                    report: Box::new(move |answer| {
+                        let _ = report.send(T::from(answer));
+                    }),
                 };
                 while let Some(job) = theirs.next() {
                     if let Some(answer) = store.run(job)
                         && done.send(T::from(answer)).is_err()
                     {
                         return;
+                    }
+                    if theirs.idle() {
+                        // Best effort: the index is a cache, rebuilt from the saves.
+                        let _ = store.summaries.write_index();
                     }
                 }
             })?;
@@ -275,6 +318,11 @@ impl Shared {
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Whether no job waits.
+    fn idle(&self) -> bool {
+        self.lock().jobs.is_empty()
+    }
+
     /// The next job, waiting for one; `None` once the queue is closed and empty.
     fn next(&self) -> Option<Job> {
         let mut queue = self.lock();
@@ -304,12 +352,13 @@ impl Drop for StorageWorker {
     }
 }
 
-/// What the thread keeps: each game's files, the settings file, and the summaries of the
-/// saves read.
+/// What the thread keeps: each game's files, the settings file, the summaries of the saves
+/// read, and where to send what it says before a job is done (the progress of a listing).
 struct Store {
     games: HashMap<GameId, GameFiles>,
     settings: SettingsFile,
     summaries: SummaryCache,
+    report: Box<dyn FnMut(Done)>,
 }
 
 impl Store {
@@ -353,8 +402,7 @@ impl Store {
             Job::List { game, dir } => {
                 let own = self.own_paths(game);
                 Done::Listed {
-                    result: list_saves_with(&dir, &mut self.summaries)
-                        .map(|entries| (entries, own)),
+                    result: self.list(&dir).map(|entries| (entries, own)),
                     dir,
                 }
             }
@@ -368,10 +416,19 @@ impl Store {
                 result: Session::open_save(&save.path, save.kind, save.modified).map(Box::new),
                 save,
             },
+            Job::Delete(save) => Done::Deleted {
+                result: delete_save(&save.path, save.modified),
+                save,
+            },
+            Job::Rename { save, to } => Done::Renamed {
+                result: rename_save(&save.path, &to, save.modified),
+                save,
+                to,
+            },
             Job::Remember(settings) => Done::Remembered(self.settings.remember(settings)),
             Job::ReadAhead(dir) => {
                 // A folder that cannot be read says so when the list is asked for.
-                let _ = list_saves_with(&dir, &mut self.summaries);
+                let _ = self.list(&dir);
                 return None;
             }
             Job::Flush(n) => Done::Flushed(n),
@@ -382,6 +439,17 @@ impl Store {
             }
         };
         Some(done)
+    }
+
+    /// The saves in `dir`, saying how far the reading is as it goes.
+    fn list(&mut self, dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
+        let report = &mut self.report;
+        list_saves_watched(dir, &mut self.summaries, &mut |progress| {
+            report(Done::Reading {
+                dir: dir.to_owned(),
+                progress,
+            });
+        })
     }
 
     /// The files of `game` (none yet if it was never tracked).
@@ -492,7 +560,7 @@ mod tests {
     fn jobs_are_answered_in_order_and_the_autosave_goes_once_the_game_is_saved() {
         let dir = tempfile::tempdir().unwrap();
         let (tx, rx) = mpsc::channel();
-        let worker = StorageWorker::spawn(SettingsFile::none(), tx).unwrap();
+        let worker = StorageWorker::spawn(SettingsFile::none(), None, tx).unwrap();
         let answer = || rx.recv_timeout(Duration::from_secs(30)).unwrap();
         worker.ask(Job::Track {
             game: 1,

@@ -50,6 +50,7 @@ impl Term {
         cmd.env("HOME", home);
         cmd.env("BRANDUBH_SAVE_DIR", home.join("saves"));
         cmd.env("BRANDUBH_CONFIG_DIR", home.join("config"));
+        cmd.env("BRANDUBH_CACHE_DIR", home.join("cache"));
         // A folder of its own to start in: nothing may be written there.
         let cwd = home.join("cwd");
         std::fs::create_dir_all(&cwd).unwrap();
@@ -852,8 +853,11 @@ fn saving_over_another_save_asks_and_names_stay_in_the_save_folder() {
     outside.sort();
     assert_eq!(
         outside,
-        [home.join("config").join("settings.json")],
-        "nothing outside the save folder but the remembered settings"
+        [
+            home.join("cache").join("summaries.json"),
+            home.join("config").join("settings.json")
+        ],
+        "nothing outside the save folder but the index of summaries and the remembered settings"
     );
     let mut inside: Vec<_> = files_under(&saves)
         .iter()

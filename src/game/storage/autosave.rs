@@ -1,12 +1,14 @@
 //! One autosave file per game, in the autosave folder of the save folder, under a name no other
 //! game or program instance can take. Leaving a game for another never overwrites its
-//! autosave, so an unfinished game stays recoverable; finished ones are pruned after a while.
+//! autosave, so an unfinished game stays recoverable; old ones are pruned: finished ones after
+//! a while, unfinished ones beyond the newest [`KEEP_UNFINISHED`].
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::listing::{self, SaveEntry, SaveKind};
+use super::summaries::SummaryCache;
 use super::{SaveError, compact_stamp, remove_stale_temporaries, save_atomic, save_first_free};
 use crate::game::{Game, Timestamp};
 
@@ -18,6 +20,8 @@ pub const LEGACY_AUTOSAVE: &str = "autosave.json";
 
 /// Finished autosaves kept: the newest ones; older ones go when a new game is autosaved.
 const KEEP_FINISHED: usize = 20;
+/// Unfinished autosaves kept: the newest ones; older ones go when a new game is autosaved.
+pub const KEEP_UNFINISHED: usize = 20;
 /// Finished autosaves older than this go too.
 const KEEP_FINISHED_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
@@ -88,7 +92,7 @@ impl Autosave {
             save_atomic(file, game)?;
         } else {
             let dir = save_dir.join(AUTOSAVE_DIR);
-            prune_finished(&dir, Timestamp::now());
+            prune(&dir, Timestamp::now());
             let base = format!("{}-{}", compact_stamp(Timestamp::now()), std::process::id());
             let name = |n: u32| match n {
                 1 => format!("{base}.json"),
@@ -114,29 +118,59 @@ impl Autosave {
     }
 }
 
-/// Removes the finished autosaves in `dir` beyond the newest [`KEEP_FINISHED`] or older than
-/// [`KEEP_FINISHED_FOR`] at `now`. Unfinished games, and files that do not load, are never
-/// removed. Best effort.
-fn prune_finished(dir: &Path, now: Timestamp) {
+/// Removes the autosaves in `dir` that are kept no longer: the finished ones beyond the newest
+/// [`KEEP_FINISHED`] or older than [`KEEP_FINISHED_FOR`] at `now`, and the unfinished ones
+/// beyond the newest [`KEEP_UNFINISHED`]. Only files named as this program names autosaves
+/// that load as games are removed; files that do not load, or of other names, never are.
+/// Best effort.
+fn prune(dir: &Path, now: Timestamp) {
     let mut saves = Vec::new();
-    let mut cache = listing::SummaryCache::default();
+    let mut cache = SummaryCache::default();
     if listing::list_folder(dir, &mut saves, &mut cache, |_| SaveKind::Autosave).is_err() {
         return;
     }
+    saves.retain(|e| {
+        e.path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(is_autosave_name)
+    });
     listing::sort_newest_first(&mut saves);
     let too_old = |e: &SaveEntry| {
         e.modified
             .and_then(|m| now.system_time().duration_since(m).ok())
             .is_some_and(|age| age > KEEP_FINISHED_FOR)
     };
-    let finished = saves
+    let finished = |e: &&SaveEntry| e.summary.as_ref().is_ok_and(|s| s.finished);
+    let unfinished = |e: &&SaveEntry| e.summary.as_ref().is_ok_and(|s| !s.finished);
+    let finished_gone = saves
         .iter()
-        .filter(|e| e.summary.as_ref().is_ok_and(|s| s.finished));
-    for (i, entry) in finished.enumerate() {
-        if i >= KEEP_FINISHED || too_old(entry) {
-            let _ = fs::remove_file(&entry.path);
-        }
+        .filter(finished)
+        .enumerate()
+        .filter(|&(i, e)| i >= KEEP_FINISHED || too_old(e))
+        .map(|(_, e)| e);
+    let unfinished_gone = saves.iter().filter(unfinished).skip(KEEP_UNFINISHED);
+    for entry in finished_gone.chain(unfinished_gone) {
+        let _ = fs::remove_file(&entry.path);
     }
+}
+
+/// Whether `name` is one [`Autosave::write`] gives: `20261129-141339-4321.json`, or with a
+/// counter, `20261129-141339-4321-2.json`.
+fn is_autosave_name(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".json") else {
+        return false;
+    };
+    let parts: Vec<&str> = stem.split('-').collect();
+    let digits = |part: &str, len: Option<usize>| {
+        !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && len.is_none_or(|len| part.len() == len)
+    };
+    matches!(parts.len(), 3 | 4)
+        && digits(parts[0], Some(8))
+        && digits(parts[1], Some(6))
+        && parts[2..].iter().all(|p| digits(p, None))
 }
 
 #[cfg(test)]
@@ -291,27 +325,32 @@ mod tests {
         finished.resign(Side::Attackers).unwrap();
         // Finished games from 1 to KEEP_FINISHED + 2 days old, and old unfinished ones.
         for day in 1..=KEEP_FINISHED as u64 + 2 {
-            aged(&auto.join(format!("f{day:02}.json")), &finished, day);
+            aged(
+                &auto.join(format!("20260101-0000{day:02}-1.json")),
+                &finished,
+                day,
+            );
         }
-        aged(&auto.join("unfinished-old.json"), &game(&["d2-c2"]), 400);
-        aged(&auto.join("empty-old.json"), &game(&[]), 400);
+        let [unfinished_old, empty_old] = ["20250101-000000-7.json", "20250101-000000-8.json"];
+        aged(&auto.join(unfinished_old), &game(&["d2-c2"]), 400);
+        aged(&auto.join(empty_old), &game(&[]), 400);
         fs::write(auto.join("broken.json"), "{").unwrap();
-        let f = |day: u64| auto.join(format!("f{day:02}.json"));
+        let f = |day: u64| auto.join(format!("20260101-0000{day:02}-1.json"));
         let old = Timestamp::now();
-        prune_finished(&auto, old);
+        prune(&auto, old);
         for day in 1..=KEEP_FINISHED as u64 {
             assert!(f(day).exists(), "day {day} is among the newest");
         }
         assert!(!f(KEEP_FINISHED as u64 + 1).exists() && !f(KEEP_FINISHED as u64 + 2).exists());
-        assert!(auto.join("unfinished-old.json").exists());
-        assert!(auto.join("empty-old.json").exists());
+        assert!(auto.join(unfinished_old).exists());
+        assert!(auto.join(empty_old).exists());
         assert!(auto.join("broken.json").exists());
         // A month later every finished one is too old; the others stay.
         let later = Timestamp::from_unix_seconds(old.unix_seconds() + 31 * 86_400).unwrap();
-        prune_finished(&auto, later);
+        prune(&auto, later);
         assert_eq!(
             files(&auto),
-            ["broken.json", "empty-old.json", "unfinished-old.json"].map(|n| auto.join(n))
+            [unfinished_old, empty_old, "broken.json"].map(|n| auto.join(n))
         );
     }
 
@@ -319,7 +358,7 @@ mod tests {
     fn a_finished_autosave_goes_once_older_than_the_limit_not_at_it() {
         let dir = tempfile::tempdir().unwrap();
         let auto = dir.path().join(AUTOSAVE_DIR);
-        let path = auto.join("finished.json");
+        let path = auto.join("20231114-221320-1.json");
         let mut finished = game(&["d2-c2"]);
         finished.resign(Side::Attackers).unwrap();
         save_atomic(&path, &finished).unwrap();
@@ -332,9 +371,57 @@ mod tests {
             .unwrap();
         let after =
             |seconds| Timestamp::from_unix_seconds(written.unix_seconds() + seconds).unwrap();
-        prune_finished(&auto, after(KEEP_FINISHED_FOR.as_secs()));
+        prune(&auto, after(KEEP_FINISHED_FOR.as_secs()));
         assert!(path.exists(), "exactly 30 days old");
-        prune_finished(&auto, after(KEEP_FINISHED_FOR.as_secs() + 1));
+        prune(&auto, after(KEEP_FINISHED_FOR.as_secs() + 1));
         assert!(!path.exists(), "older than 30 days");
+    }
+
+    #[test]
+    fn only_the_unfinished_autosaves_beyond_the_newest_are_pruned_and_only_ours() {
+        let dir = tempfile::tempdir().unwrap();
+        let auto = dir.path().join(AUTOSAVE_DIR);
+        let ours = |day: usize| auto.join(format!("20260101-0000{day:02}-42-2.json"));
+        // Unfinished games from 1 to KEEP_UNFINISHED + 1 days old: the oldest is one too many.
+        for day in 1..=KEEP_UNFINISHED + 1 {
+            aged(&ours(day), &game(&["d2-c2"]), day as u64);
+        }
+        let mut finished = game(&["d2-c2"]);
+        finished.resign(Side::Attackers).unwrap();
+        aged(&auto.join("20260101-000100-42.json"), &finished, 0);
+        // Not ours, older still: another name, another extension, a file that does not load.
+        let theirs = [
+            "mine.json",
+            "20260101-000000-42.txt",
+            "20260101-0000-42.json",
+        ];
+        for name in theirs {
+            aged(&auto.join(name), &game(&["d2-c2"]), 100);
+        }
+        fs::write(auto.join("20260101-000000-9.json"), "{").unwrap();
+        let before = files(&auto);
+        prune(&auto, Timestamp::now());
+        let gone: Vec<PathBuf> = before
+            .into_iter()
+            .filter(|p| !files(&auto).contains(p))
+            .collect();
+        assert_eq!(gone, [ours(KEEP_UNFINISHED + 1)]);
+    }
+
+    #[test]
+    fn autosave_names_are_told_from_others() {
+        for ours in ["20261129-141339-4321.json", "20261129-141339-4321-2.json"] {
+            assert!(is_autosave_name(ours), "{ours}");
+        }
+        for theirs in [
+            "autosave.json",
+            "20261129-141339.json",
+            "20261129-141339-4321.json.tmp",
+            "2026112-141339-4321.json",
+            "20261129-141339-x.json",
+            "20261129-141339-1-2-3.json",
+        ] {
+            assert!(!is_autosave_name(theirs), "{theirs}");
+        }
     }
 }

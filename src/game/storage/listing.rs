@@ -1,7 +1,7 @@
 //! The saves in a folder, named ones and autosaves, newest first, each with a summary of what
 //! it holds; and the game to continue: the most recent unfinished one.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -10,6 +10,7 @@ use std::time::SystemTime;
 
 use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
 use super::load;
+use super::summaries::SummaryCache;
 use super::version::FileVersion;
 use crate::game::{Game, LoadError, Timestamp};
 use crate::quote::{MESSAGE_CHARS, escaped_os};
@@ -120,37 +121,6 @@ impl std::error::Error for ListError {
     }
 }
 
-/// Summaries of saves read before, each with the version of its file when it was read
-/// ([`FileVersion`]: size, time written, and on Unix which file it is): a file still at that
-/// version is not read again, so a long list opens again at once. (A file that did not load
-/// is read again each time: it may have been fixed.)
-#[derive(Debug, Default)]
-pub struct SummaryCache {
-    known: HashMap<PathBuf, (FileVersion, SaveSummary)>,
-}
-
-impl SummaryCache {
-    /// The summary of the save at `path`, whose file is at `version` now (`None`: unknown,
-    /// read again): the one read before if the file is still as it was then.
-    fn summary(
-        &mut self,
-        path: &Path,
-        version: Option<FileVersion>,
-    ) -> Result<SaveSummary, LoadError> {
-        if let (Some(version), Some((seen, summary))) = (version, self.known.get(path))
-            && version == *seen
-        {
-            return Ok(summary.clone());
-        }
-        let summary = SaveSummary::read(path)?;
-        if let Some(version) = version {
-            self.known
-                .insert(path.to_owned(), (version, summary.clone()));
-        }
-        Ok(summary)
-    }
-}
-
 /// The saves in `dir` and in its autosave folder, newest first, each loaded for its summary:
 /// every `.json` file (one that does not load is listed with the reason), and every other
 /// file that holds a game by its content, whatever its name (an OpenTafl record, a move
@@ -161,19 +131,60 @@ pub fn list_saves(dir: &Path) -> Result<Vec<SaveEntry>, ListError> {
 }
 
 /// [`list_saves`], with the summaries of `cache` for the files unchanged since it read them
-/// (and the others read into it).
+/// (and the others read into it; those of files gone from the folders are forgotten).
 pub fn list_saves_with(dir: &Path, cache: &mut SummaryCache) -> Result<Vec<SaveEntry>, ListError> {
-    let mut saves = Vec::new();
-    list_folder(dir, &mut saves, cache, |name| {
-        if name == LEGACY_AUTOSAVE.trim_end_matches(".json") {
-            SaveKind::Autosave
-        } else {
-            SaveKind::Named
+    list_saves_watched(dir, cache, &mut |_| {})
+}
+
+/// How far a listing is: of the `total` files in the folders, `done` are summarised.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Progress {
+    /// Files summarised.
+    pub done: usize,
+    /// Files in the folders.
+    pub total: usize,
+}
+
+/// Files read from disk (not found in the cache) between two reports of a listing's progress.
+pub const READS_PER_REPORT: usize = 100;
+
+/// [`list_saves_with`], telling `progress` how far it is after every [`READS_PER_REPORT`]
+/// files it had to read (a listing whose summaries are all in the cache says nothing).
+pub fn list_saves_watched(
+    dir: &Path,
+    cache: &mut SummaryCache,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<SaveEntry>, ListError> {
+    let autosaves = dir.join(AUTOSAVE_DIR);
+    let named = folder_files(dir)?;
+    let in_autosaves = folder_files(&autosaves)?;
+    let total = named.len() + in_autosaves.len();
+    let files = (named.into_iter().map(|found| (found, false)))
+        .chain(in_autosaves.into_iter().map(|found| (found, true)));
+    let mut saves = Vec::with_capacity(total);
+    let mut reads = 0;
+    for (done, (found, autosaved)) in files.enumerate() {
+        let kind = |name: &str| {
+            if autosaved || name == LEGACY_AUTOSAVE.trim_end_matches(".json") {
+                SaveKind::Autosave
+            } else {
+                SaveKind::Named
+            }
+        };
+        let (entry, read) = summarised(found, cache, kind);
+        saves.extend(entry);
+        if read {
+            reads += 1;
+            if reads % READS_PER_REPORT == 0 {
+                progress(Progress {
+                    done: done + 1,
+                    total,
+                });
+            }
         }
-    })?;
-    list_folder(&dir.join(AUTOSAVE_DIR), &mut saves, cache, |_| {
-        SaveKind::Autosave
-    })?;
+    }
+    let listed: HashSet<&Path> = saves.iter().map(|e| e.path.as_path()).collect();
+    cache.keep_only(&[dir, &autosaves], &listed);
     sort_newest_first(&mut saves);
     Ok(saves)
 }
@@ -195,48 +206,74 @@ pub(super) fn list_folder(
     cache: &mut SummaryCache,
     kind: impl Fn(&str) -> SaveKind,
 ) -> Result<(), ListError> {
+    for found in folder_files(dir)? {
+        saves.extend(summarised(found, cache, &kind).0);
+    }
+    Ok(())
+}
+
+/// A file in a save folder, and what the system says of it (through a link), if it could.
+type Found = (PathBuf, Option<fs::Metadata>);
+
+/// The files in `dir` that may be saves (not hidden, not folders), each with its metadata
+/// (taken here, where the folder is open: a link's is that of the file it names). A folder
+/// that does not exist yet holds none.
+fn folder_files(dir: &Path) -> Result<Vec<Found>, ListError> {
     let fail = |error| ListError {
         dir: dir.to_owned(),
         error,
     };
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(fail(e)),
     };
+    let mut files = Vec::new();
     for entry in entries {
         let entry = entry.map_err(fail)?;
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
         let path = entry.path();
-        let Some(file_name) = path
-            .file_name()
-            .filter(|n| !n.as_encoded_bytes().starts_with(b"."))
-        else {
-            continue;
+        let meta = match entry.file_type() {
+            Ok(t) if t.is_dir() => continue,
+            Ok(t) if !t.is_symlink() => entry.metadata().ok(),
+            _ => fs::metadata(&path).ok(),
         };
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let json_name = path
-            .file_stem()
-            .filter(|_| path.extension().is_some_and(|e| e == "json"));
-        // The version before the content: a file written in between is read again next time.
-        let meta = fs::metadata(&path).ok();
-        let summary = cache.summary(&path, meta.as_ref().map(FileVersion::of));
-        if json_name.is_none() && summary.is_err() {
-            // Not a game: a file of something else beside the saves.
-            continue;
-        }
-        let name = escaped_os(json_name.unwrap_or(file_name), MESSAGE_CHARS);
-        let modified = meta.and_then(|m| m.modified().ok());
-        saves.push(SaveEntry {
-            summary,
-            kind: kind(&name),
-            path,
-            name,
-            modified,
-        });
+        files.push((path, meta));
     }
-    Ok(())
+    Ok(files)
+}
+
+/// The save at `path`, of the kind `kind` gives its name, with its summary from `cache` if
+/// its file is unchanged (`None`: not a `.json` file and not a game either, a file of
+/// something else beside the saves); and whether its file was read.
+fn summarised(
+    (path, meta): Found,
+    cache: &mut SummaryCache,
+    kind: impl Fn(&str) -> SaveKind,
+) -> (Option<SaveEntry>, bool) {
+    let Some(file_name) = path.file_name() else {
+        return (None, false);
+    };
+    let json_name = path
+        .file_stem()
+        .filter(|_| path.extension().is_some_and(|e| e == "json"));
+    // The version before the content: a file written in between is read again next time.
+    let (summary, read) = cache.summary(&path, meta.as_ref().map(FileVersion::of));
+    if json_name.is_none() && summary.is_err() {
+        return (None, read);
+    }
+    let name = escaped_os(json_name.unwrap_or(file_name), MESSAGE_CHARS);
+    let modified = meta.and_then(|m| m.modified().ok());
+    let entry = SaveEntry {
+        summary,
+        kind: kind(&name),
+        path,
+        name,
+        modified,
+    };
+    (Some(entry), read)
 }
 
 /// The game to continue in `dir`: the most recently written unfinished save with moves, named

@@ -4,10 +4,12 @@
 use std::fs::Metadata;
 use std::time::SystemTime;
 
+use serde::{Deserialize, Serialize};
+
 /// A file's version: its size, when it was last written, and on Unix which file it is on
 /// disk. An atomic save gives its file a new identity, so two saves in the same tick of a
 /// coarse clock still differ.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
 pub struct FileVersion {
     len: u64,
     modified: Option<SystemTime>,

@@ -6,10 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{App, Overlay, Screen};
-use crate::game::storage::{SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
+use crate::game::storage::{ManageError, Progress, SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
 use crate::rules::Side;
-use crate::tui::dialogs::{Leaving, Overwrite, Question, SavePrompt, SavesList};
+use crate::tui::dialogs::{Leaving, Overwrite, Question, SavePrompt};
 use crate::tui::effect::Effect;
+use crate::tui::saves_list::{RenamePrompt, SavesList};
 use crate::tui::screens::SetupForm;
 use crate::tui::session::Session;
 use crate::tui::storage::{Done, GameId, Job, SaveRef, Saving};
@@ -203,10 +204,100 @@ impl App {
             self.no_save_dir();
             return;
         };
+        self.waiting.list_asked = true;
         self.ask_storage(Job::List {
             game: self.game_id,
             dir,
         });
+    }
+
+    /// The saves are being read for the list asked for: the list shows how far.
+    fn reading(&mut self, dir: PathBuf, progress: Progress) {
+        if !self.waiting.list_asked {
+            return;
+        }
+        if let Some(Overlay::Load(list)) = self.overlays.last_mut() {
+            list.set_progress(progress);
+        } else {
+            self.show(Overlay::Load(SavesList::reading(dir, progress)));
+        }
+    }
+
+    /// The player asks to delete or rename the save selected in `list`: the question or the
+    /// prompt shows over the list, unless the save holds the game in play.
+    pub(super) fn manage_save(&mut self, list: SavesList, rename: bool) {
+        let Some(save) = list.selected().map(SaveRef::from) else {
+            return;
+        };
+        let in_play = list.selected_in_play();
+        let dir = list.dir().to_owned();
+        self.show(Overlay::Load(list));
+        if in_play {
+            self.error(format!(
+                "\"{}\" holds the game in play: it is not {} while played",
+                save.name,
+                if rename { "renamed" } else { "deleted" }
+            ));
+        } else if rename {
+            self.show(Overlay::Rename(RenamePrompt::new(save, dir)));
+        } else {
+            self.show(Overlay::Question(Question::Delete(save)));
+        }
+    }
+
+    /// Renames the save of `prompt` to the name typed; the prompt shows while it is.
+    pub(super) fn rename_save(&mut self, prompt: RenamePrompt) {
+        if let Ok(to) = prompt.destination() {
+            self.ask_storage(Job::Rename {
+                save: prompt.save().clone(),
+                to,
+            });
+        }
+        self.show(Overlay::Rename(prompt));
+    }
+
+    /// Deletes a listed save; the list shows while it is.
+    pub(super) fn delete_save(&mut self, save: SaveRef) {
+        self.ask_storage(Job::Delete(save));
+    }
+
+    /// A listed save was deleted, or not.
+    fn deleted(&mut self, save: &SaveRef, result: Result<(), ManageError>) {
+        match result {
+            Ok(()) => {
+                if let Some(Overlay::Load(list)) = self.overlays.last_mut() {
+                    list.remove(&save.path);
+                }
+                self.info(format!("deleted {}", save.name));
+            }
+            Err(e) => self.error(format!("\"{}\" not deleted: {e}", save.name)),
+        }
+    }
+
+    /// A listed save was renamed to `to`, or not (the prompt says why, and stays).
+    fn renamed(&mut self, save: &SaveRef, to: &Path, result: Result<(), ManageError>) {
+        let Some(Overlay::Rename(mut prompt)) =
+            self.overlays.pop_if(|o| matches!(o, Overlay::Rename(_)))
+        else {
+            return;
+        };
+        match result {
+            Ok(()) => {
+                if let Some(Overlay::Load(list)) = self.overlays.last_mut() {
+                    list.renamed(&save.path, to);
+                }
+                self.info(format!("renamed {} to {}", save.name, to.display()));
+            }
+            Err(ManageError::Taken) => {
+                let name = to.file_stem().unwrap_or_default().to_string_lossy();
+                prompt.set_failure(format!("a save named \"{name}\" exists: choose another"));
+                self.show(Overlay::Rename(prompt));
+            }
+            Err(e) => {
+                prompt.set_failure(format!("not renamed: {e}"));
+                self.show(Overlay::Rename(prompt));
+            }
+        }
     }
 
     /// Plays the game of a listed save, once the storage thread has loaded it: a named save
@@ -244,6 +335,7 @@ impl App {
                 }
             }
             Done::Flushed(_) => {}
+            Done::Reading { dir, progress } => self.reading(dir, progress),
             awaited => {
                 self.waiting.awaited = self.waiting.awaited.saturating_sub(1);
                 self.answered(awaited);
@@ -292,17 +384,27 @@ impl App {
             }
             Done::Listed { dir, result } => match result {
                 Ok((entries, own)) => {
+                    self.waiting.list_asked = false;
+                    // The list being read, if shown, gives way to the list read.
+                    self.overlays.pop_if(|o| matches!(o, Overlay::Load(_)));
                     let own: Vec<&Path> = own.iter().map(PathBuf::as_path).collect();
                     self.show(Overlay::Load(SavesList::new(dir, entries, &own)));
                 }
-                Err(e) => self.error(e.to_string()),
+                Err(e) => {
+                    self.waiting.list_asked = false;
+                    self.overlays.pop_if(|o| matches!(o, Overlay::Load(_)));
+                    self.error(e.to_string());
+                }
             },
             Done::Unfinished(entry) => self.offer(entry),
+            Done::Deleted { save, result } => self.deleted(&save, result),
+            Done::Renamed { save, to, result } => self.renamed(&save, &to, result),
             Done::Opened { save, result } => match result {
                 Ok(session) => self.opened(&save, *session),
                 Err(e) => self.error(e.to_string()),
             },
             Done::Saved { .. }
+            | Done::Reading { .. }
             | Done::Autosaved { .. }
             | Done::Remembered(_)
             | Done::Flushed(_) => {}
@@ -397,6 +499,8 @@ pub(super) struct Waiting {
     pub(super) autosaved: u64,
     /// The status line when the last autosave was asked.
     pub(super) status_at_autosave: Option<Status>,
+    /// The list of saves was asked for and is not shown yet.
+    pub(super) list_asked: bool,
 }
 
 /// The "Continue" entry of the new-game screen: the save's name if it has one, and what it
@@ -412,3 +516,6 @@ pub(super) fn continue_text(entry: &SaveEntry) -> String {
         SaveKind::Autosave => summary,
     }
 }
+
+#[cfg(test)]
+mod tests;

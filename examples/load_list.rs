@@ -1,0 +1,56 @@
+//! How long the list of saves takes to open: from `o` on the new-game screen to the list drawn
+//! (80×24, into memory), the first time right after the start and again (warm).
+//!
+//! ```text
+//! target/release/brandubh match --games 1000 --save-dir /tmp/saves   # some saves
+//! cargo run --release --example load_list -- /tmp/saves /tmp/cache/summaries.json
+//! ```
+//! The second argument is the index of summaries (as the game keeps in its cache folder); a
+//! first run makes it, later runs read it. Without it the summaries are kept in memory only.
+#![allow(clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use brandubh::tui::{Action, Config, Runtime, Storage};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// Presses `o` and returns the time until the list is drawn.
+fn open_list(runtime: &mut Runtime, terminal: &mut Terminal<TestBackend>) -> Duration {
+    let start = Instant::now();
+    runtime.update(Action::Load);
+    terminal
+        .draw(|frame| runtime.draw(frame))
+        .expect("draw into memory");
+    let elapsed = start.elapsed();
+    let screen = format!("{:?}", terminal.backend().buffer());
+    assert!(screen.contains("Load a game"), "the list is drawn");
+    elapsed
+}
+
+fn main() {
+    let mut args = std::env::args_os().skip(1);
+    let Some(save_dir) = args.next().map(PathBuf::from) else {
+        eprintln!("usage: load_list SAVE_DIR [INDEX_FILE]");
+        std::process::exit(2);
+    };
+    let storage = Storage {
+        save_dir: Some(save_dir),
+        summaries_index: args.next().map(PathBuf::from),
+    };
+    let mut runtime = Runtime::new(Config {
+        storage,
+        ..Config::default()
+    })
+    .expect("the runtime");
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
+    let first = open_list(&mut runtime, &mut terminal);
+    runtime.update(Action::Cancel);
+    let warm = open_list(&mut runtime, &mut terminal);
+    println!(
+        "first o after start: {:.1} ms, warm: {:.1} ms",
+        first.as_secs_f64() * 1e3,
+        warm.as_secs_f64() * 1e3
+    );
+}
