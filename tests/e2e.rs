@@ -436,12 +436,14 @@ fn a_game_played_by_keys_and_mouse_then_quit() {
 }
 
 #[test]
-fn ctrl_c_quits_at_once_and_restores_the_terminal() {
+fn ctrl_c_asks_like_q_a_second_one_quits_and_the_terminal_is_restored() {
     let home = temp_home("ctrlc");
     let mut term = Term::start(&["play", "--rules", "walker"], &home);
     term.wait_for("Brandubh · walker");
     term.send(":d2-e2\r");
     term.wait_for("played d2-e2");
+    term.send("\x03");
+    term.wait_for("Quit anyway?");
     term.send("\x03");
     let status = term.wait_exit();
     assert!(status.success(), "{status:?}");
@@ -499,6 +501,8 @@ fn the_ai_answers_and_ai_games_can_be_watched_and_paused() {
     term.wait_for("│  3 ");
     term.send("p");
     term.wait_for("AI paused");
+    term.send("\x03");
+    term.wait_for("Quit anyway?");
     term.send("\x03");
     assert!(term.wait_exit().success());
 }
@@ -752,7 +756,9 @@ fn a_game_starts_from_the_position_given() {
     );
     term.send(":d4-d7\r");
     term.wait_for("played d4-d7");
-    term.send("\x03");
+    term.send("q");
+    term.wait_for("Quit anyway?");
+    term.send("y");
     assert!(term.wait_exit().success());
     let saved = autosaves(&home);
     assert_eq!(saved.len(), 1, "one autosave: {saved:?}");

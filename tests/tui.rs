@@ -724,7 +724,14 @@ fn a_game_read_from_another_programs_record_is_held_by_it() {
     play_all(&mut app, "d1-d2");
     assert_eq!(autosaves(dir.path()).len(), 1);
     app.update(Action::Quit);
-    assert!(screen_text(&mut app).contains("its autosave keeps it"));
+    let shown = screen_text(&mut app);
+    assert!(shown.contains("autosave keeps it"), "{shown}");
+    // What the question says is true: one move since the record was read.
+    assert!(
+        shown.contains("1 move since it was loaded from club.otg"),
+        "{shown}"
+    );
+    assert!(!shown.contains("not saved to a file"), "{shown}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::ai::AiState;
-use self::files::Waiting;
+use self::files::{FileCopy, Waiting};
 use self::warnings::Warnings;
 use super::ascii;
 use super::board_screen::{BoardHandled, BoardScreen};
@@ -135,6 +135,8 @@ pub struct App {
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
+    /// The game as the file it was last loaded from or saved to holds it.
+    in_file: Option<FileCopy>,
     /// Why the last autosave failed, until a save succeeds.
     autosave_error: Option<String>,
     /// The game the new-game screen offers to continue.
@@ -176,6 +178,7 @@ impl App {
                 .with_clocks(config.clock)
         });
         let screen = Screen::playing(&session);
+        let in_file = FileCopy::loaded(&session);
         let cursor = start_cursor(session.state().position());
         let mut app = App {
             look: config.look,
@@ -187,6 +190,7 @@ impl App {
             status: None,
             hint: None,
             saved: skip_setup_saved,
+            in_file,
             autosave_error: None,
             offer: None,
             played: skip_setup,
@@ -292,7 +296,7 @@ impl App {
     fn apply(&mut self, action: Action) {
         match action {
             Action::Interrupt => {
-                self.quit = true;
+                self.interrupt();
                 return;
             }
             Action::Resize { width, height } => {
@@ -313,6 +317,23 @@ impl App {
             Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
+        }
+    }
+
+    /// Ctrl-c, over any screen or dialog: quits as `q` does, asking first if the game has
+    /// changes no file holds; a second one at that question quits.
+    fn interrupt(&mut self) {
+        let asking = matches!(
+            self.overlays.last(),
+            Some(Overlay::Question(Question::Leave {
+                to: Leaving::Quit,
+                ..
+            }))
+        );
+        if asking {
+            self.quit = true;
+        } else {
+            self.ask_leave(Leaving::Quit);
         }
     }
 
@@ -430,6 +451,7 @@ impl App {
         self.session = session;
         self.track();
         self.saved = false;
+        self.in_file = None;
         self.autosave_error = None;
         self.offer = None;
         self.played = true;

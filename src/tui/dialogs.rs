@@ -74,6 +74,9 @@ pub enum Question {
         /// Why the game would be lost (no working autosave), or `None` if the autosave keeps
         /// it.
         lost: Option<String>,
+        /// What the game has that no file holds, as a sentence ("The game has 1 move since
+        /// it was loaded from club.otg").
+        unsaved: String,
     },
     /// Resign for this side?
     Resign(Side),
@@ -90,12 +93,15 @@ impl Question {
             Question::Leave {
                 to: Leaving::Quit,
                 lost: None,
-            } => "The game is not saved to a file; its autosave keeps it (Continue on the \
-                  new-game screen, or brandubh --resume). Quit anyway?"
-                .to_owned(),
+                unsaved,
+            } => format!(
+                "{unsaved}; its autosave keeps it (Continue on the new-game screen, or \
+                 brandubh --resume). Quit anyway?"
+            ),
             Question::Leave {
                 to,
                 lost: Some(why),
+                ..
             } => {
                 let leave = match to {
                     Leaving::Quit => "Quit anyway",
