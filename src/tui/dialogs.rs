@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
-use super::text::{centered, highlight, printable, truncate, wrap};
+use super::text::{centered, fit_parts, highlight, printable, truncate, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
@@ -27,6 +27,8 @@ const POPUP_PADDING: Padding = Padding::horizontal(1);
 /// A cleared, bordered pop-up with `title`; returns its inner area ([`popup_inner`]).
 pub(super) fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     Clear.render(rect, buf);
+    // The corners and a space either side.
+    let title = fit_parts(title, usize::from(rect.width.saturating_sub(4)));
     let block = look
         .block()
         .title(Line::from(format!(" {title} ")).style(look.theme.heading))

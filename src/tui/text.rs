@@ -63,6 +63,44 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// As much of `text` as fits in `width` characters, cut between its ` · `-separated parts
+/// (a title's extras go first), else between the first part's words: never mid-word but for
+/// a first word wider than `width`, cut with `…`.
+pub fn fit_parts(text: &str, width: usize) -> String {
+    let chars = |t: &str| t.chars().count();
+    if chars(text) <= width {
+        return text.to_owned();
+    }
+    let mut fitted = String::new();
+    for part in text.split(" · ") {
+        let joined = if fitted.is_empty() {
+            part.to_owned()
+        } else {
+            format!("{fitted} · {part}")
+        };
+        if chars(&joined) > width {
+            break;
+        }
+        fitted = joined;
+    }
+    if fitted.is_empty() {
+        let first = text.split(" · ").next().unwrap_or_default();
+        fitted = wrap(first, width).into_iter().next().unwrap_or_default();
+    }
+    truncate(&fitted, width)
+}
+
+/// The first of `texts` that fits in `width` characters, else the last cut to fit.
+pub fn first_fitting<'a>(texts: &[&'a str], width: usize) -> String {
+    texts
+        .iter()
+        .find(|t| t.chars().count() <= width)
+        .map_or_else(
+            || truncate(texts.last().copied().unwrap_or_default(), width),
+            |t| (*t).to_owned(),
+        )
+}
+
 /// `text` cut to `width` characters, with `…` if it was cut.
 pub fn truncate(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
@@ -149,6 +187,18 @@ mod tests {
             printable("a\u{1b}b\u{202e}c\u{200b}"),
             "a\u{fffd}b\u{fffd}c\u{fffd}"
         );
+    }
+
+    #[test]
+    fn fit_parts_drops_whole_parts_then_whole_words() {
+        let title = "Keys · warnings on · bell off";
+        assert_eq!(fit_parts(title, 40), title);
+        assert_eq!(fit_parts(title, 25), "Keys · warnings on");
+        assert_eq!(fit_parts(title, 10), "Keys");
+        assert_eq!(fit_parts("Save the game · x", 10), "Save the");
+        assert_eq!(fit_parts("Unbreakable", 5), "Unbr…");
+        assert_eq!(first_fitting(&["a long one", "short"], 6), "short");
+        assert_eq!(first_fitting(&["a long one", "shorter"], 3), "sh…");
     }
 
     #[test]
