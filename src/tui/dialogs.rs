@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
-use super::text::{centered, fit_parts, highlight, printable, truncate, wrap};
+use super::text::{centered, field_end, fit_parts, highlight, printable, truncate, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveEntry, SaveKind, SaveName};
@@ -297,9 +297,11 @@ impl Widget for Themed<'_, SavePrompt> {
             (None, Ok(_), Ok(name)) => (format!("saves {}", name.file_name()), look.theme.label),
         };
         let field = |label: &'static str, text: &str, focused: bool| {
+            // The label, and the cursor after the text.
+            let room = usize::from(inner.width).saturating_sub(label.len() + 1);
             let mut spans = vec![
                 Span::styled(label, look.theme.heading),
-                Span::raw(printable(text)),
+                Span::raw(field_end(&printable(text), room)),
             ];
             if focused {
                 spans.push(Span::styled("_", look.theme.focus));

@@ -9,7 +9,7 @@ use ratatui::widgets::{Padding, Paragraph, Widget, Wrap};
 use std::time::Duration;
 
 use super::analysis::mark_span;
-use super::text::{Status, Tone, player_text, title, wrap};
+use super::text::{Status, Tone, field_end, player_text, printable, title, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{Clocks, Player, Players, PlyAnalysis, format_duration};
@@ -494,6 +494,10 @@ pub const NOT_SAVED: &str = "NOT SAVED ";
 const KEYS: &str = "arrows/hjkl move · Enter select · : type a move · ? help";
 /// The same on a narrow terminal.
 const SHORT_KEYS: &str = "Enter select · : type · ? help";
+/// Before the move being typed.
+const TYPING: &str = "move: ";
+/// After the move being typed, where they fit.
+const TYPING_KEYS: &str = "   Enter play · Esc cancel";
 
 /// The status line: the move being typed, or the last message; after a failed autosave
 /// marked [`NOT_SAVED`] until a save succeeds.
@@ -529,12 +533,22 @@ impl Widget for Themed<'_, StatusLine<'_>> {
             area
         };
         let line = match (typing, status) {
-            (Some(text), _) => Line::from(vec![
-                Span::styled("move: ", look.theme.heading),
-                Span::raw(text.to_owned()),
-                Span::styled("_", look.theme.focus),
-                Span::styled("   Enter play · Esc cancel", look.theme.label),
-            ]),
+            (Some(text), _) => {
+                // The label and the cursor around the text, then the keys if they fit.
+                let room = usize::from(area.width).saturating_sub(TYPING.len() + 1);
+                let text = printable(text);
+                let keys = if text.chars().count() + TYPING_KEYS.chars().count() <= room {
+                    TYPING_KEYS
+                } else {
+                    ""
+                };
+                Line::from(vec![
+                    Span::styled(TYPING, look.theme.heading),
+                    Span::raw(field_end(&text, room)),
+                    Span::styled("_", look.theme.focus),
+                    Span::styled(keys, look.theme.label),
+                ])
+            }
             (None, Some(status)) => {
                 let style = match status.tone {
                     Tone::Info => Style::new(),

@@ -101,6 +101,19 @@ pub fn first_fitting<'a>(texts: &[&'a str], width: usize) -> String {
         )
 }
 
+/// A text field's `text` in `width` characters, scrolled to its end where the typing happens:
+/// `…` and the end if it is too long.
+pub fn field_end(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        return text.to_owned();
+    }
+    let kept = width.saturating_sub(1);
+    let mut shown = String::from("…");
+    shown.extend(text.chars().skip(count - kept));
+    shown
+}
+
 /// `text` cut to `width` characters, with `…` if it was cut.
 pub fn truncate(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
@@ -199,6 +212,12 @@ mod tests {
         assert_eq!(fit_parts("Unbreakable", 5), "Unbr…");
         assert_eq!(first_fitting(&["a long one", "short"], 6), "short");
         assert_eq!(first_fitting(&["a long one", "shorter"], 3), "sh…");
+    }
+
+    #[test]
+    fn a_field_shows_its_end() {
+        assert_eq!(field_end("abc", 3), "abc");
+        assert_eq!(field_end("abcdef", 4), "…def");
     }
 
     #[test]

@@ -808,3 +808,62 @@ fn ctrl_c_asks_like_q_when_unsaved_and_a_second_one_quits() {
     assert!(!rt.app.should_quit());
     assert!(matches!(rt.app.overlays.last(), Some(Overlay::Help(_))));
 }
+
+/// The screen of `app` drawn at `width`×`height`.
+fn screen_at(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    format!("{}", terminal.backend())
+}
+
+#[test]
+fn text_fields_scroll_to_keep_the_cursor_in_view_at_every_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rt = Runtime::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().join("saves")),
+        ..Config::default()
+    })
+    .unwrap();
+    let long = format!("{}END", "abcdefghij".repeat(9));
+    // The move typed at the `:` prompt.
+    rt.update(Action::StartTyping);
+    for c in long.chars() {
+        rt.update(Action::Type(c));
+    }
+    for (width, height) in [(30, 12), (40, 15), (80, 24), (120, 40)] {
+        rt.update(Action::Resize { width, height });
+        let text = screen_at(&rt.app, width, height);
+        assert!(
+            text.contains("END_"),
+            "the move at {width}x{height}:\n{text}"
+        );
+    }
+    rt.update(Action::Cancel);
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    for c in long.chars() {
+        rt.update(Action::Type(c));
+    }
+    for (width, height) in [(30, 12), (40, 15), (80, 24), (120, 40)] {
+        rt.update(Action::Resize { width, height });
+        let text = screen_at(&rt.app, width, height);
+        assert!(
+            text.contains("END_"),
+            "the name at {width}x{height}:\n{text}"
+        );
+    }
+    rt.update(Action::Move(Direction::Up));
+    for c in "/folder".repeat(12).chars().chain("/LAST".chars()) {
+        rt.update(Action::Type(c));
+    }
+    for (width, height) in [(30, 12), (40, 15), (80, 24), (120, 40)] {
+        rt.update(Action::Resize { width, height });
+        let text = screen_at(&rt.app, width, height);
+        assert!(
+            text.contains("/LAST_"),
+            "the folder at {width}x{height}:\n{text}"
+        );
+    }
+}
