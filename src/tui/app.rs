@@ -6,6 +6,8 @@ mod ai;
 mod analysis;
 mod clock;
 mod files;
+#[cfg(test)]
+mod fitting_tests;
 mod review;
 #[cfg(test)]
 pub(super) mod tests;
@@ -16,6 +18,7 @@ use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::widgets::Clear;
 
 use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
@@ -865,8 +868,9 @@ impl App {
                         typing: None,
                         status: Some(status),
                         not_saved: false,
+                        keys: None,
                     };
-                    frame.render_widget(self.themed(&line), last);
+                    self.draw_status(&line, last, frame);
                 }
             }
             Screen::Game => self.draw_game(layout, frame),
@@ -906,8 +910,27 @@ impl App {
             typing: self.board.typing.as_deref(),
             status: self.status.as_ref(),
             not_saved: self.autosave_error.is_some(),
+            keys: None,
         };
-        frame.render_widget(self.themed(&status), layout.status);
+        self.draw_status(&status, layout.status, frame);
+    }
+
+    /// Draws the status `line` in `area`, the bottom of the screen; a message longer than
+    /// the area has rows for takes the rows above it as well, over what is there.
+    fn draw_status(&self, line: &StatusLine, area: Rect, frame: &mut Frame) {
+        let rows = line.rows(area.width, area.height).min(area.bottom());
+        let area = if rows > area.height {
+            let rect = Rect {
+                y: area.bottom() - rows,
+                height: rows,
+                ..area
+            };
+            frame.render_widget(Clear, rect);
+            rect
+        } else {
+            area
+        };
+        frame.render_widget(self.themed(line), area);
     }
 
     fn draw_panel(&self, layout: GameLayout, frame: &mut Frame) {

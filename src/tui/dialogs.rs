@@ -288,8 +288,8 @@ impl Widget for Themed<'_, SavePrompt> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of, look } = self;
         let width = area.width.clamp(30, 72);
-        let rect = centered(area, width, 9);
-        let inner = popup("Save game", look, rect, buf);
+        // The borders and the padding.
+        let inner = popup_inner(Rect::new(0, 0, width.min(area.width), 2));
         let (problem, problem_style) = match (&of.failure, of.dir(), of.name()) {
             (Some(failure), _, _) => (failure.clone(), look.theme.error),
             (None, Err(bad), _) => (bad, look.theme.error),
@@ -321,14 +321,19 @@ impl Widget for Themed<'_, SavePrompt> {
                 .map(|l| Line::styled(l, problem_style)),
         );
         lines.push(Line::default());
-        lines.push(Line::styled(
-            match of.then {
-                None => "Enter save · ↑↓ folder/name · Esc cancel",
-                Some(Leaving::Quit) => "Enter save and quit · ↑↓ folder/name · Esc cancel",
-                Some(_) => "Enter save and go on · ↑↓ folder/name · Esc cancel",
-            },
-            look.theme.label,
-        ));
+        let keys = match of.then {
+            None => "Enter save · ↑↓ folder/name · Esc cancel",
+            Some(Leaving::Quit) => "Enter save and quit · ↑↓ folder/name · Esc cancel",
+            Some(_) => "Enter save and go on · ↑↓ folder/name · Esc cancel",
+        };
+        lines.extend(
+            wrap(keys, room)
+                .into_iter()
+                .map(|l| Line::styled(l, look.theme.label)),
+        );
+        let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+        let rect = centered(area, width, height);
+        let inner = popup("Save game", look, rect, buf);
         Paragraph::new(lines).render(inner, buf);
     }
 }

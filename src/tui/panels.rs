@@ -4,12 +4,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Padding, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Padding, Paragraph, Widget};
 
 use std::time::Duration;
 
 use super::analysis::mark_span;
-use super::text::{Status, Tone, field_end, player_text, printable, title, wrap};
+use super::text::{Status, Tone, field_end, fit_keys, player_text, printable, title, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{Clocks, Player, Players, PlyAnalysis, format_duration};
@@ -499,8 +499,9 @@ const TYPING: &str = "move: ";
 /// After the move being typed, where they fit.
 const TYPING_KEYS: &str = "   Enter play · Esc cancel";
 
-/// The status line: the move being typed, or the last message; after a failed autosave
-/// marked [`NOT_SAVED`] until a save succeeds.
+/// The status line: the move being typed, or the last message (else the keys); after a
+/// failed autosave marked [`NOT_SAVED`] until a save succeeds. A message is wrapped by words:
+/// [`StatusLine::rows`] says how many rows it needs.
 pub struct StatusLine<'a> {
     /// The move being typed, if the prompt is open.
     pub typing: Option<&'a str>,
@@ -508,20 +509,62 @@ pub struct StatusLine<'a> {
     pub status: Option<&'a Status>,
     /// Whether the last autosave failed.
     pub not_saved: bool,
+    /// The keys recalled when there is nothing to say: the board's unless given.
+    pub keys: Option<&'static str>,
+}
+
+impl StatusLine<'_> {
+    /// The rows it needs at `width` to show all its text: a message wraps on as many as it
+    /// needs, the keys are fitted to the `rows` of the status line.
+    pub fn rows(&self, width: u16, rows: u16) -> u16 {
+        let width = self.text_width(width);
+        match self.lines(width, rows) {
+            Lines::Typing(_) => 1,
+            Lines::Wrapped(lines, _) => u16::try_from(lines.len().max(1)).unwrap_or(u16::MAX),
+        }
+    }
+
+    /// The columns for the text at `width`: less the mark of a failed autosave.
+    fn text_width(&self, width: u16) -> u16 {
+        if self.not_saved {
+            width.saturating_sub(u16::try_from(NOT_SAVED.len() + 1).unwrap_or(u16::MAX))
+        } else {
+            width
+        }
+    }
+
+    /// Its text at `width` (of the text's column), the keys fitted to `rows`.
+    fn lines(&self, width: u16, rows: u16) -> Lines<'_> {
+        let width = usize::from(width);
+        match (self.typing, self.status) {
+            (Some(text), _) => Lines::Typing(text),
+            (None, Some(status)) => Lines::Wrapped(wrap(&status.text, width), Some(status.tone)),
+            (None, None) => {
+                let keys = self.keys.unwrap_or_else(|| {
+                    if width < KEYS.chars().count() {
+                        SHORT_KEYS
+                    } else {
+                        KEYS
+                    }
+                });
+                Lines::Wrapped(fit_keys(keys, width, usize::from(rows)), None)
+            }
+        }
+    }
+}
+
+/// What the status line shows.
+enum Lines<'a> {
+    /// The move being typed.
+    Typing(&'a str),
+    /// A message of this tone, or the keys (no tone), wrapped.
+    Wrapped(Vec<String>, Option<Tone>),
 }
 
 impl Widget for Themed<'_, StatusLine<'_>> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Themed {
-            of:
-                &StatusLine {
-                    typing,
-                    status,
-                    not_saved,
-                },
-            look,
-        } = self;
-        let area = if not_saved {
+        let Themed { of, look } = self;
+        let area = if of.not_saved {
             let width = u16::try_from(NOT_SAVED.len()).unwrap_or(0);
             let [mark, rest] =
                 Layout::horizontal([Constraint::Length(width + 1), Constraint::Fill(1)])
@@ -532,8 +575,8 @@ impl Widget for Themed<'_, StatusLine<'_>> {
         } else {
             area
         };
-        let line = match (typing, status) {
-            (Some(text), _) => {
+        let lines = match of.lines(area.width, area.height) {
+            Lines::Typing(text) => {
                 // The label and the cursor around the text, then the keys if they fit.
                 let room = usize::from(area.width).saturating_sub(TYPING.len() + 1);
                 let text = printable(text);
@@ -542,38 +585,27 @@ impl Widget for Themed<'_, StatusLine<'_>> {
                 } else {
                     ""
                 };
-                Line::from(vec![
+                vec![Line::from(vec![
                     Span::styled(TYPING, look.theme.heading),
                     Span::raw(field_end(&text, room)),
                     Span::styled("_", look.theme.focus),
                     Span::styled(keys, look.theme.label),
-                ])
+                ])]
             }
-            (None, Some(status)) => {
-                let style = match status.tone {
-                    Tone::Info => Style::new(),
-                    Tone::Warning => look.theme.heading,
-                    Tone::Error => look.theme.error,
+            Lines::Wrapped(lines, tone) => {
+                let style = match tone {
+                    None => look.theme.label,
+                    Some(Tone::Info) => Style::new(),
+                    Some(Tone::Warning) => look.theme.heading,
+                    Some(Tone::Error) => look.theme.error,
                 };
-                Line::styled(status.text.clone(), style)
-            }
-            (None, None) => {
-                let keys = if usize::from(area.width) < KEYS.chars().count() {
-                    SHORT_KEYS
-                } else {
-                    KEYS
-                };
-                Line::styled(keys, look.theme.label)
+                lines
+                    .into_iter()
+                    .map(|line| Line::styled(line, style))
+                    .collect()
             }
         };
-        if area.height > 1 {
-            // The compact layout's two rows: long messages go on.
-            Paragraph::new(line)
-                .wrap(Wrap { trim: true })
-                .render(area, buf);
-        } else {
-            line.render(area, buf);
-        }
+        Paragraph::new(lines).render(area, buf);
     }
 }
 

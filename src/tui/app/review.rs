@@ -3,8 +3,7 @@
 //! the autosave; an analysis started from the review (`a`, see `analysis`) adds to the record.
 
 use ratatui::Frame;
-use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
 use super::{App, Screen, rules_name};
@@ -16,7 +15,7 @@ use crate::tui::layout::GameLayout;
 use crate::tui::panels::{StatusLine, TurnLine};
 use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewLayout, ReviewPanel};
 use crate::tui::screens::SetupForm;
-use crate::tui::text::{Status, Tone};
+use crate::tui::text::Tone;
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
@@ -154,25 +153,14 @@ impl App {
             self.themed(&underway).render(layout.status, buf);
             return;
         }
-        if self.status.is_none() && !not_saved {
-            // Wrapped on the compact layout's two rows.
-            Paragraph::new(Line::styled(KEY_LINE, self.look.theme.label))
-                .wrap(Wrap { trim: true })
-                .render(layout.status, buf);
-            return;
-        }
         // A failed autosave stays marked in review too, before the message or the keys.
-        let keys = Status {
-            text: KEY_LINE.to_owned(),
-            tone: Tone::Info,
-        };
-        let status = self.status.as_ref().unwrap_or(&keys);
         let line = StatusLine {
             typing: None,
-            status: Some(status),
+            status: self.status.as_ref(),
             not_saved,
+            keys: Some(KEY_LINE),
         };
-        self.themed(&line).render(layout.status, buf);
+        self.draw_status(&line, layout.status, frame);
     }
 }
 
