@@ -466,6 +466,72 @@ fn ctrl_c_asks_like_q_a_second_one_quits_and_the_terminal_is_restored() {
     assert!(term.wait_exit().success());
 }
 
+/// Whether the game's process is stopped (its state in `/proc`: `T`).
+#[cfg(target_os = "linux")]
+fn stopped(term: &Term) -> bool {
+    let pid = term.child.0.process_id().unwrap();
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let after_name = stat.rsplit_once(')')?.1;
+            after_name
+                .split_whitespace()
+                .next()
+                .map(|state| state == "T")
+        })
+        .unwrap_or(false)
+}
+
+/// Suspends the game with `suspend` (a signal, or Ctrl-z typed), checks that it gave the
+/// terminal back and stopped, continues it, and checks that it redraws everything and takes
+/// keys again.
+#[cfg(target_os = "linux")]
+fn suspended_and_continued(term: &mut Term, suspend: impl FnOnce(&mut Term), mv: &str) {
+    suspend(term);
+    term.wait_until("the terminal is given back", |screen| {
+        !screen.alternate_screen()
+            && !screen.hide_cursor()
+            && screen.mouse_protocol_mode() == vt100::MouseProtocolMode::None
+    });
+    let start = Instant::now();
+    while !stopped(term) {
+        assert!(start.elapsed() < WAIT, "the game did not stop");
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        term.cooked(),
+        "echo and line editing are back while it is stopped"
+    );
+    term.kill("CONT");
+    term.wait_until("the game's screen is back", |screen| {
+        screen.alternate_screen()
+            && screen.mouse_protocol_mode() != vt100::MouseProtocolMode::None
+            && screen.contents().contains("Brandubh · standard")
+    });
+    assert!(!term.cooked(), "raw again");
+    let screen = term.wait_for("to move");
+    assert!(
+        screen.contains("a  ") || screen.contains(" a "),
+        "the board:\n{screen}"
+    );
+    term.send(&format!(":{mv}\r"));
+    term.wait_for(&format!("played {mv}"));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigtstp_and_ctrl_z_suspend_and_the_game_comes_back_whole() {
+    let home = temp_home("suspend");
+    let mut term = Term::start(&["play", "--rules", "standard"], &home);
+    term.wait_for("Attackers to move");
+    suspended_and_continued(&mut term, |t| t.kill("TSTP"), "d2-e2");
+    suspended_and_continued(&mut term, |t| t.send("\x1a"), "c4-c5");
+    term.send("q");
+    term.wait_for("Quit anyway?");
+    term.send("y");
+    assert!(term.wait_exit().success());
+}
+
 #[test]
 fn a_tiny_terminal_asks_to_be_enlarged_and_recovers() {
     let home = temp_home("tiny");
