@@ -950,6 +950,8 @@ impl App {
             ai: self.ai_view(),
             autosave_error: self.autosave_error.as_deref(),
             clocks: self.session.clocks(),
+            names: self.session.game().tags(),
+            comment: comment_at(self.session.game(), self.session.moves().len()),
         };
         frame.render_widget(self.themed(&data), layout.panel);
     }
@@ -960,6 +962,14 @@ impl App {
             of,
             look: &self.look,
         }
+    }
+}
+
+/// The record's comment on the move that led to `ply` (0: the comment before the first move).
+fn comment_at(game: &crate::game::Game, ply: usize) -> Option<&str> {
+    match ply.checked_sub(1) {
+        None => game.start_comment(),
+        Some(index) => game.comments().get(index)?.as_deref(),
     }
 }
 

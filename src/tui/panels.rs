@@ -12,7 +12,7 @@ use super::analysis::mark_span;
 use super::text::{Status, Tone, field_end, fit_keys, player_text, printable, title, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::{Score, SearchInfo};
-use crate::game::{Clocks, Player, Players, PlyAnalysis, format_duration};
+use crate::game::{Clocks, Player, Players, PlyAnalysis, Tags, format_duration};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
@@ -45,6 +45,10 @@ pub struct PanelData<'a> {
     pub autosave_error: Option<&'a str>,
     /// The clocks, if the game is played on a time control.
     pub clocks: Option<&'a Clocks>,
+    /// The game's tags: the players' names a record gave.
+    pub names: &'a Tags,
+    /// The record's comment on the last move (before the first, if none is played).
+    pub comment: Option<&'a str>,
 }
 
 /// What the panel shows of the AI.
@@ -206,16 +210,15 @@ impl Widget for Themed<'_, PanelData<'_>> {
         block.render(area, buf);
 
         let marker = data.outcome.is_none().then_some(data.to_move);
-        let mut lines = players_lines(
-            Players {
+        let width = usize::from(inner.width);
+        let seats = Seats {
+            players: Players {
                 attackers: data.attackers,
                 defenders: data.defenders,
             },
-            marker,
-            data.start,
-            data.position,
-            look,
-        );
+            names: data.names,
+        };
+        let mut lines = players_lines(seats, marker, data.start, data.position, look, width);
         if let Some(clocks) = data.clocks {
             lines.push(clock_line(clocks, marker, look));
         }
@@ -250,6 +253,11 @@ impl Widget for Themed<'_, PanelData<'_>> {
             let state = if data.warnings { "on" } else { "off" };
             lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
         }
+        lines.extend(
+            comment_lines(data.comment, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.label)),
+        );
         if let Some(reason) = data.autosave_error {
             let width = usize::from(inner.width);
             lines.push(Line::styled("Not saved: autosave failed", theme.error));
@@ -281,46 +289,98 @@ impl Widget for Themed<'_, PanelData<'_>> {
     }
 }
 
-/// Two lines per side: who plays it (`▶` before the side `to_move`, if any), and the
-/// soldiers it has lost between `start` and `now`.
+/// Who plays each side: the kind of player, and the names a record gave them.
+#[derive(Copy, Clone, Debug)]
+pub struct Seats<'a> {
+    /// Who plays each side.
+    pub players: Players,
+    /// The game's tags, with the players' names if a record gave them.
+    pub names: &'a Tags,
+}
+
+impl Seats<'_> {
+    /// Who plays `side`, in words: the name a record gave, else the kind of player.
+    fn who(self, side: Side) -> String {
+        self.names
+            .name(side)
+            .map_or_else(|| player_text(self.players.side(side)), printable)
+    }
+
+    /// The rows who plays `side` takes below its side's line in `width` columns: none where
+    /// it fits beside it.
+    pub fn rows_below(self, side: Side, width: usize) -> usize {
+        let who = self.who(side);
+        if PLAYER_HEAD + title(side).len() + 2 + who.chars().count() <= width {
+            0
+        } else {
+            wrap(&who, width.saturating_sub(PLAYER_INDENT.len())).len()
+        }
+    }
+}
+
+/// The columns before a side's name on its player line: the marker, the glyph and a space.
+const PLAYER_HEAD: usize = 4;
+/// Before a player's name on the rows below its side's line.
+const PLAYER_INDENT: &str = "    ";
+
+/// Two lines per side (more where a name is too long to fit `width`): who plays it (`▶`
+/// before the side `to_move`, if any), and the soldiers it has lost between `start` and `now`.
 pub fn players_lines<'a>(
-    players: Players,
+    seats: Seats<'_>,
     to_move: Option<Side>,
     start: &Position,
     now: &Position,
     look: &'a Look,
+    width: usize,
 ) -> Vec<Line<'a>> {
     [Side::Attackers, Side::Defenders]
         .into_iter()
         .flat_map(|side| {
-            [
-                player_line(players, to_move, side, look),
-                captured_line(start, now, side, look),
-            ]
+            let mut lines = player_lines(seats, to_move, side, look, width);
+            lines.push(captured_line(start, now, side, look));
+            lines
         })
         .collect()
 }
 
-/// Who plays `side`, after `▶` if it is the side `to_move`.
-pub fn player_line(
-    players: Players,
+/// Who plays `side`, after `▶` if it is the side `to_move`: on its line, or wrapped below it
+/// where it does not fit `width`.
+pub fn player_lines(
+    seats: Seats<'_>,
     to_move: Option<Side>,
     side: Side,
     look: &Look,
-) -> Line<'static> {
+    width: usize,
+) -> Vec<Line<'static>> {
     let theme = &look.theme;
     let marker = if to_move == Some(side) { "▶ " } else { "  " };
     let glyph = match side {
         Side::Attackers => Span::styled(look.glyphs.attacker, theme.chip(Piece::Attacker)),
         Side::Defenders => Span::styled(look.glyphs.king, theme.chip(Piece::King)),
     };
-    Line::from(vec![
+    let mut head = vec![
         Span::styled(marker, theme.heading),
         glyph,
         Span::raw(" "),
         Span::styled(title(side), theme.heading),
-        Span::raw(format!("  {}", player_text(players.side(side)))),
-    ])
+    ];
+    let who = seats.who(side);
+    if seats.rows_below(side, width) == 0 {
+        head.push(Span::raw(format!("  {who}")));
+        return vec![Line::from(head)];
+    }
+    let mut lines = vec![Line::from(head)];
+    lines.extend(
+        wrap(&who, width.saturating_sub(PLAYER_INDENT.len()))
+            .into_iter()
+            .map(|part| Line::raw(format!("{PLAYER_INDENT}{part}"))),
+    );
+    lines
+}
+
+/// A comment of the record (on the move, or before the first), wrapped in `width` columns.
+pub fn comment_lines(comment: Option<&str>, width: usize) -> Vec<String> {
+    comment.map_or_else(Vec::new, |c| wrap(&printable(c), width))
 }
 
 /// `clock ● 4:59  ♚ 5:00`: both sides' time left, the running one (of the side `to_move`, if

@@ -9,12 +9,13 @@ use ratatui::backend::TestBackend;
 use super::tests::type_in;
 use super::{App, Config};
 use crate::tui::input::Action;
-use crate::tui::layout::minimum_size;
+use crate::tui::layout::{GameLayout, minimum_size};
 use crate::tui::panels::NOT_SAVED;
 use crate::tui::review::KEY_LINE;
 use crate::tui::runtime::Runtime;
 use crate::tui::session::Storage;
 use crate::tui::settings::SettingsFile;
+use ratatui::layout::Rect;
 
 /// The sizes every screen is drawn at, from the smallest.
 const SIZES: [(u16, u16); 11] = [
@@ -84,6 +85,8 @@ struct Case {
     name: &'static str,
     rt: Runtime,
     texts: Vec<String>,
+    /// Whether the texts are in the side panel, which the compact layout shows only on Tab.
+    in_panel: bool,
 }
 
 /// A game in `dir`'s save folder, the new-game screen skipped unless `setup`.
@@ -130,14 +133,52 @@ fn settings_cases(dir: &std::path::Path) -> Vec<Case> {
             },
             rt,
             texts: vec![text],
+            in_panel: false,
         });
     }
+    cases
+}
+
+/// A record's names and comments, in play and in review.
+fn record_cases(dir: &std::path::Path) -> Vec<Case> {
+    let mut cases = Vec::new();
+    let record = dir.join("club.otg");
+    std::fs::write(
+        &record,
+        "[attackers:Alice Pleasance Liddell of Oxford]\n[defenders:Bob]\n\
+         [rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: \
+         start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n\
+         1. d2-e2 c4-c5\n[|A reply on the left wing, where the attackers are thin]\n",
+    )
+    .unwrap();
+    for review in [false, true] {
+        let mut rt = Runtime::new(Config {
+            resume: Some(crate::tui::session::Session::load(&record).unwrap()),
+            storage: Storage::in_dir(dir.join("saves")),
+            ..Config::default()
+        })
+        .unwrap();
+        if review {
+            rt.update(Action::Review);
+        }
+        cases.push(Case {
+            name: if review { "record, review" } else { "record" },
+            rt,
+            texts: vec![
+                "Alice Pleasance Liddell of Oxford".to_owned(),
+                "A reply on the left wing, where the attackers are thin".to_owned(),
+            ],
+            in_panel: true,
+        });
+    }
+
     cases
 }
 
 /// The game's screens, dialogs and messages.
 fn cases(dir: &std::path::Path) -> Vec<Case> {
     let mut cases = settings_cases(dir);
+    cases.extend(record_cases(dir));
     let mut rt = runtime(dir, false);
     type_in(&mut rt, "d2-e2");
     let texts = vec![status(&rt)];
@@ -145,6 +186,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         name: "a move",
         rt,
         texts,
+        in_panel: false,
     });
 
     let mut rt = runtime(dir, false);
@@ -156,6 +198,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         name: "game over",
         rt,
         texts,
+        in_panel: false,
     });
 
     let mut rt = runtime(dir, false);
@@ -169,6 +212,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         name: "review",
         rt,
         texts: vec![first, last],
+        in_panel: false,
     });
 
     let mut rt = runtime(dir, false);
@@ -191,6 +235,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         name: "autosave failed",
         rt,
         texts,
+        in_panel: false,
     });
 
     let mut rt = runtime(dir, false);
@@ -204,6 +249,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         name: "quit question",
         rt,
         texts,
+        in_panel: false,
     });
 
     let mut rt = runtime(dir, false);
@@ -214,6 +260,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         name: "save prompt",
         rt,
         texts,
+        in_panel: false,
     });
 
     cases
@@ -234,6 +281,10 @@ fn every_screen_and_message_fits_or_wraps_at_every_size() {
                     format!("enlarge the terminal to {min_width}×{min_height}"),
                     format!("now {width}×{height}"),
                 ]
+            } else if case.in_panel
+                && GameLayout::new(Rect::new(0, 0, width, height)).is_some_and(|l| l.is_compact())
+            {
+                Vec::new()
             } else {
                 case.texts.clone()
             };
