@@ -260,7 +260,11 @@ impl Widget for Themed<'_, PanelData<'_>> {
         );
         if let Some(reason) = data.autosave_error {
             let width = usize::from(inner.width);
-            lines.push(Line::styled("Not saved: autosave failed", theme.error));
+            lines.extend(
+                wrap("Not saved: autosave failed", width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, theme.error)),
+            );
             lines.extend(
                 wrap(reason, width)
                     .into_iter()

@@ -215,28 +215,36 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         in_panel: false,
     });
 
-    let mut rt = runtime(dir, false);
-    type_in(&mut rt, "d2-e2");
-    rt.fail_writes(Some(ErrorKind::StorageFull));
-    rt.update(Action::Help);
-    rt.update(Action::Cancel);
-    type_in(&mut rt, "c4-c5");
-    // The failure said on the status line.
-    rt.app.status = None;
-    rt.app.changed();
-    rt.carry_out_asked();
-    assert!(
-        status(&rt).starts_with("autosave failed"),
-        "{}",
-        status(&rt)
-    );
-    let texts = vec![NOT_SAVED.trim().to_owned(), status(&rt)];
-    cases.push(Case {
-        name: "autosave failed",
-        rt,
-        texts,
-        in_panel: false,
-    });
+    for in_panel in [false, true] {
+        let mut rt = runtime(dir, false);
+        type_in(&mut rt, "d2-e2");
+        rt.fail_writes(Some(ErrorKind::StorageFull));
+        type_in(&mut rt, "c4-c5");
+        // The failure said on the status line.
+        rt.app.status = None;
+        rt.app.changed();
+        rt.carry_out_asked();
+        assert!(
+            status(&rt).starts_with("autosave failed"),
+            "{}",
+            status(&rt)
+        );
+        let texts = if in_panel {
+            vec!["Not saved: autosave failed".to_owned()]
+        } else {
+            vec![NOT_SAVED.trim().to_owned(), status(&rt)]
+        };
+        cases.push(Case {
+            name: if in_panel {
+                "autosave failed, panel"
+            } else {
+                "autosave failed"
+            },
+            rt,
+            texts,
+            in_panel,
+        });
+    }
 
     let mut rt = runtime(dir, false);
     type_in(&mut rt, "d2-e2");
