@@ -41,6 +41,9 @@ use std::time::{Duration, Instant};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
+#[cfg(unix)]
+use ratatui::crossterm::terminal::EnterAlternateScreen;
+use ratatui::crossterm::terminal::{Clear, ClearType};
 
 use self::signals::Signals;
 
@@ -197,6 +200,12 @@ fn event_loop(
             runtime.keep_game();
             return Ok(Ending::HungUp);
         }
+        if runtime.take_suspend() {
+            suspend(terminal)?;
+        }
+        if runtime.take_redraw() {
+            redraw_all(terminal)?;
+        }
         runtime.fit(terminal.size()?);
         terminal.draw(|frame| runtime.draw(frame))?;
         if runtime.take_bell() {
@@ -210,6 +219,36 @@ fn event_loop(
             return Ok(ending);
         }
     }
+}
+
+/// Gives the terminal back (mouse reporting off, the main screen, raw mode off, the cursor
+/// shown) and stops the program as SIGTSTP would have; once continued (`fg`), takes the
+/// terminal again and clears it, so that the next frame draws everything.
+#[cfg(unix)]
+fn suspend(terminal: &mut DefaultTerminal) -> io::Result<()> {
+    execute!(io::stdout(), DisableMouseCapture)?;
+    terminal.show_cursor()?;
+    ratatui::try_restore()?;
+    signal_hook::low_level::raise(signal_hook::consts::signal::SIGSTOP)?;
+    ratatui::crossterm::terminal::enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    redraw_all(terminal)
+}
+
+/// Clears the screen and forgets what is on it, so that the next frame draws everything.
+/// (`Terminal::clear` would ask the terminal where its cursor is, an answer the input thread
+/// may take.)
+fn redraw_all(terminal: &mut DefaultTerminal) -> io::Result<()> {
+    execute!(io::stdout(), Clear(ClearType::All))?;
+    // The frame drawn last is dropped: the next one is compared with an empty screen.
+    terminal.swap_buffers();
+    Ok(())
+}
+
+/// Elsewhere there is no job control to give the terminal to.
+#[cfg(not(unix))]
+fn suspend(_terminal: &mut DefaultTerminal) -> io::Result<()> {
+    Ok(())
 }
 
 /// Rings the terminal's bell (BEL).

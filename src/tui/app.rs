@@ -6,6 +6,8 @@ mod ai;
 mod analysis;
 mod clock;
 mod files;
+#[cfg(test)]
+mod fitting_tests;
 mod review;
 #[cfg(test)]
 pub(super) mod tests;
@@ -16,9 +18,10 @@ use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::widgets::Clear;
 
 use self::ai::AiState;
-use self::files::Waiting;
+use self::files::{FileCopy, Waiting};
 use self::warnings::Warnings;
 use super::ascii;
 use super::board_screen::{BoardHandled, BoardScreen};
@@ -136,6 +139,8 @@ pub struct App {
     hint: Option<Move>,
     /// Whether the game is saved as it is now.
     saved: bool,
+    /// The game as the file it was last loaded from or saved to holds it.
+    in_file: Option<FileCopy>,
     /// Why the last autosave failed, until a save succeeds.
     autosave_error: Option<String>,
     /// The game the new-game screen offers to continue.
@@ -177,6 +182,7 @@ impl App {
                 .with_clocks(config.clock)
         });
         let screen = Screen::playing(&session);
+        let in_file = FileCopy::loaded(&session);
         let cursor = start_cursor(session.state().position());
         let mut app = App {
             look: config.look,
@@ -188,6 +194,7 @@ impl App {
             status: None,
             hint: None,
             saved: skip_setup_saved,
+            in_file,
             autosave_error: None,
             offer: None,
             played: skip_setup,
@@ -293,7 +300,7 @@ impl App {
     fn apply(&mut self, action: Action) {
         match action {
             Action::Interrupt => {
-                self.quit = true;
+                self.interrupt();
                 return;
             }
             Action::Resize { width, height } => {
@@ -314,6 +321,23 @@ impl App {
             Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
+        }
+    }
+
+    /// Ctrl-c, over any screen or dialog: quits as `q` does, asking first if the game has
+    /// changes no file holds; a second one at that question quits.
+    fn interrupt(&mut self) {
+        let asking = matches!(
+            self.overlays.last(),
+            Some(Overlay::Question(Question::Leave {
+                to: Leaving::Quit,
+                ..
+            }))
+        );
+        if asking {
+            self.quit = true;
+        } else {
+            self.ask_leave(Leaving::Quit);
         }
     }
 
@@ -442,6 +466,7 @@ impl App {
         self.session = session;
         self.track();
         self.saved = false;
+        self.in_file = None;
         self.autosave_error = None;
         self.offer = None;
         self.played = true;
@@ -855,8 +880,9 @@ impl App {
                         typing: None,
                         status: Some(status),
                         not_saved: false,
+                        keys: None,
                     };
-                    frame.render_widget(self.themed(&line), last);
+                    self.draw_status(&line, last, frame);
                 }
             }
             Screen::Game => self.draw_game(layout, frame),
@@ -896,8 +922,27 @@ impl App {
             typing: self.board.typing.as_deref(),
             status: self.status.as_ref(),
             not_saved: self.autosave_error.is_some(),
+            keys: None,
         };
-        frame.render_widget(self.themed(&status), layout.status);
+        self.draw_status(&status, layout.status, frame);
+    }
+
+    /// Draws the status `line` in `area`, the bottom of the screen; a message longer than
+    /// the area has rows for takes the rows above it as well, over what is there.
+    fn draw_status(&self, line: &StatusLine, area: Rect, frame: &mut Frame) {
+        let rows = line.rows(area.width, area.height).min(area.bottom());
+        let area = if rows > area.height {
+            let rect = Rect {
+                y: area.bottom() - rows,
+                height: rows,
+                ..area
+            };
+            frame.render_widget(Clear, rect);
+            rect
+        } else {
+            area
+        };
+        frame.render_widget(self.themed(line), area);
     }
 
     fn draw_panel(&self, layout: GameLayout, frame: &mut Frame) {
@@ -917,6 +962,8 @@ impl App {
             ai: self.ai_view(),
             autosave_error: self.autosave_error.as_deref(),
             clocks: self.session.clocks(),
+            names: self.session.game().tags(),
+            comment: comment_at(self.session.game(), self.session.moves().len()),
         };
         frame.render_widget(self.themed(&data), layout.panel);
     }
@@ -927,6 +974,14 @@ impl App {
             of,
             look: &self.look,
         }
+    }
+}
+
+/// The record's comment on the move that led to `ply` (0: the comment before the first move).
+fn comment_at(game: &crate::game::Game, ply: usize) -> Option<&str> {
+    match ply.checked_sub(1) {
+        None => game.start_comment(),
+        Some(index) => game.comments().get(index)?.as_deref(),
     }
 }
 

@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 use super::analysis::{budget_text, duration_text};
 use super::input::Direction;
 use super::storage::SaveRef;
-use super::text::{centered, highlight, printable, wrap};
+use super::text::{centered, field_end, fit_parts, highlight, printable, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;
 use crate::game::storage::{BadSaveName, SaveName};
@@ -28,6 +28,8 @@ const POPUP_PADDING: Padding = Padding::horizontal(1);
 /// A cleared, bordered pop-up with `title`; returns its inner area ([`popup_inner`]).
 pub(super) fn popup(title: &str, look: &Look, rect: Rect, buf: &mut Buffer) -> Rect {
     Clear.render(rect, buf);
+    // The corners and a space either side.
+    let title = fit_parts(title, usize::from(rect.width.saturating_sub(4)));
     let block = look
         .block()
         .title(Line::from(format!(" {title} ")).style(look.theme.heading))
@@ -75,6 +77,9 @@ pub enum Question {
         /// Why the game would be lost (no working autosave), or `None` if the autosave keeps
         /// it.
         lost: Option<String>,
+        /// What the game has that no file holds, as a sentence ("The game has 1 move since
+        /// it was loaded from club.otg").
+        unsaved: String,
     },
     /// Resign for this side?
     Resign(Side),
@@ -93,12 +98,15 @@ impl Question {
             Question::Leave {
                 to: Leaving::Quit,
                 lost: None,
-            } => "The game is not saved to a file; its autosave keeps it (Continue on the \
-                  new-game screen, or brandubh --resume). Quit anyway?"
-                .to_owned(),
+                unsaved,
+            } => format!(
+                "{unsaved}; its autosave keeps it (Continue on the new-game screen, or \
+                 brandubh --resume). Quit anyway?"
+            ),
             Question::Leave {
                 to,
                 lost: Some(why),
+                ..
             } => {
                 let leave = match to {
                     Leaving::Quit => "Quit anyway",
@@ -286,8 +294,8 @@ impl Widget for Themed<'_, SavePrompt> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of, look } = self;
         let width = area.width.clamp(30, 72);
-        let rect = centered(area, width, 9);
-        let inner = popup("Save game", look, rect, buf);
+        // The borders and the padding.
+        let inner = popup_inner(Rect::new(0, 0, width.min(area.width), 2));
         let (problem, problem_style) = match (&of.failure, of.dir(), of.name()) {
             (Some(failure), _, _) => (failure.clone(), look.theme.error),
             (None, Err(bad), _) => (bad, look.theme.error),
@@ -295,9 +303,11 @@ impl Widget for Themed<'_, SavePrompt> {
             (None, Ok(_), Ok(name)) => (format!("saves {}", name.file_name()), look.theme.label),
         };
         let field = |label: &'static str, text: &str, focused: bool| {
+            // The label, and the cursor after the text.
+            let room = usize::from(inner.width).saturating_sub(label.len() + 1);
             let mut spans = vec![
                 Span::styled(label, look.theme.heading),
-                Span::raw(printable(text)),
+                Span::raw(field_end(&printable(text), room)),
             ];
             if focused {
                 spans.push(Span::styled("_", look.theme.focus));
@@ -317,14 +327,19 @@ impl Widget for Themed<'_, SavePrompt> {
                 .map(|l| Line::styled(l, problem_style)),
         );
         lines.push(Line::default());
-        lines.push(Line::styled(
-            match of.then {
-                None => "Enter save · ↑↓ folder/name · Esc cancel",
-                Some(Leaving::Quit) => "Enter save and quit · ↑↓ folder/name · Esc cancel",
-                Some(_) => "Enter save and go on · ↑↓ folder/name · Esc cancel",
-            },
-            look.theme.label,
-        ));
+        let keys = match of.then {
+            None => "Enter save · ↑↓ folder/name · Esc cancel",
+            Some(Leaving::Quit) => "Enter save and quit · ↑↓ folder/name · Esc cancel",
+            Some(_) => "Enter save and go on · ↑↓ folder/name · Esc cancel",
+        };
+        lines.extend(
+            wrap(keys, room)
+                .into_iter()
+                .map(|l| Line::styled(l, look.theme.label)),
+        );
+        let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+        let rect = centered(area, width, height);
+        let inner = popup("Save game", look, rect, buf);
         Paragraph::new(lines).render(inner, buf);
     }
 }

@@ -30,6 +30,12 @@ pub(super) enum Event {
     Stored(Done),
     /// An ending signal came (its number).
     Signal(i32),
+    /// SIGTSTP came (`kill -TSTP`; Ctrl-z is a key in raw mode): the game is to give the
+    /// terminal back and stop.
+    Suspend,
+    /// SIGCONT came: the game was stopped (by itself or by another), the terminal may have
+    /// been changed meanwhile: everything is to be drawn again.
+    Continued,
 }
 
 impl From<Report> for Event {

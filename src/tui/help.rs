@@ -10,11 +10,17 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::dialogs::popup;
 use super::input::{Action, Direction};
-use super::text::{centered, wrap};
+use super::text::{centered, first_fitting, fit_parts, wrap};
 use super::theme::Look;
 
 /// Lines a page up or down scrolls.
 const PAGE: usize = 10;
+/// The narrowest column of what the keys do beside them: narrower, the help is in one column.
+const MIN_TEXT_WIDTH: usize = 20;
+/// What the keys do, under them in one column.
+const INDENT: &str = "  ";
+/// On the top border when lines are above.
+const MORE_ABOVE: &str = " ↑ more ";
 
 /// The help overlay, scrolled to a line.
 #[derive(Clone, Debug)]
@@ -32,8 +38,9 @@ struct Laid {
     rect: Rect,
     /// The width of the keys' column.
     key_width: usize,
-    /// Each line: the keys (on the first line of what they do), and the text.
-    lines: Vec<(&'static str, String)>,
+    /// Each line: the keys (on the first line of what they do; in one column, on a line of
+    /// their own), and the text.
+    lines: Vec<(String, String)>,
     /// Where the notes begin among the lines.
     notes_from: usize,
     /// Rows for the lines inside the borders.
@@ -82,24 +89,49 @@ impl Help {
     }
 
     /// The help laid out on a screen of `area`: the widest key and text side by side if they
-    /// fit, else each text wrapped beside its key.
+    /// fit, else each text wrapped beside its key, and on a screen too narrow for that, in one
+    /// column: each key's line, then what it does, indented, every line wrapped by words.
     fn lay_out(&self, area: Rect) -> Laid {
         let chars = |t: &str| t.chars().count();
-        let key_width = self.keys.iter().map(|(k, _)| chars(k)).max().unwrap_or(0) + 2;
+        let widest_keys = self.keys.iter().map(|(k, _)| chars(k)).max().unwrap_or(0);
         let text_width = self.keys.iter().map(|(_, t)| chars(t)).max().unwrap_or(0);
         // Borders and padding take 4 columns.
-        let inner_width = (key_width + text_width).min(usize::from(area.width.saturating_sub(4)));
+        let room = usize::from(area.width.saturating_sub(4));
+        let side_by_side = room.saturating_sub(widest_keys + 2) >= MIN_TEXT_WIDTH.min(text_width);
         let mut lines = Vec::new();
-        for (keys, what) in self.keys {
-            let wrapped = wrap(what, inner_width.saturating_sub(key_width));
-            for (i, part) in wrapped.into_iter().enumerate() {
-                lines.push((if i == 0 { *keys } else { "" }, part));
+        let (key_width, inner_width) = if side_by_side {
+            let key_width = widest_keys + 2;
+            let inner_width = (key_width + text_width).min(room);
+            for (keys, what) in self.keys {
+                let wrapped = wrap(what, inner_width.saturating_sub(key_width));
+                for (i, part) in wrapped.into_iter().enumerate() {
+                    let keys = if i == 0 { *keys } else { "" };
+                    lines.push((keys.to_owned(), part));
+                }
             }
-        }
+            (key_width, inner_width)
+        } else {
+            let inner_width = widest_keys.max(text_width + INDENT.len()).min(room);
+            for (keys, what) in self.keys {
+                lines.extend(
+                    wrap(keys, inner_width)
+                        .into_iter()
+                        .map(|k| (k, String::new())),
+                );
+                for part in wrap(what, inner_width.saturating_sub(INDENT.len())) {
+                    lines.push((String::new(), format!("{INDENT}{part}")));
+                }
+            }
+            (0, inner_width)
+        };
         let notes_from = lines.len();
         for note in self.notes {
-            lines.push(("", String::new()));
-            lines.extend(wrap(note, inner_width).into_iter().map(|part| ("", part)));
+            lines.push((String::new(), String::new()));
+            lines.extend(
+                wrap(note, inner_width)
+                    .into_iter()
+                    .map(|part| (String::new(), part)),
+            );
         }
         let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
         let width = u16::try_from(inner_width + 4).unwrap_or(u16::MAX);
@@ -135,10 +167,13 @@ impl Widget for HelpView<'_> {
             rows,
         } = self.help.lay_out(area);
         let theme = &self.look.theme;
-        let inner = popup(&self.help.title, self.look, rect, buf);
         let count = lines.len();
         // Within the text, whatever the state says (it is kept so by the update).
         let top = self.help.top.min(count.saturating_sub(rows));
+        // The title leaves room for the mark of lines above.
+        let above = if top > 0 { MORE_ABOVE } else { "" };
+        let room = usize::from(rect.width.saturating_sub(4)).saturating_sub(above.chars().count());
+        let inner = popup(&fit_parts(&self.help.title, room), self.look, rect, buf);
         let shown: Vec<Line> = lines
             .into_iter()
             .enumerate()
@@ -164,15 +199,21 @@ impl Widget for HelpView<'_> {
         );
         let scrolls = count > rows;
         let more_below = top + rows < count;
-        let hint = match (scrolls, more_below) {
-            (true, true) => " ↓ more · ↑↓ scroll · Esc or ? to close ",
-            (true, false) => " ↑↓ scroll · Esc or ? to close ",
-            (false, _) => " Esc or ? to close ",
+        let hints: &[&str] = match (scrolls, more_below) {
+            (true, true) => &[
+                " ↓ more · ↑↓ scroll · Esc or ? to close ",
+                " ↓ more · Esc or ? to close ",
+                " ↓ more · Esc closes ",
+                " ↓ · Esc closes ",
+            ],
+            (true, false) => &[" ↑↓ scroll · Esc or ? to close ", " Esc closes "],
+            (false, _) => &[" Esc or ? to close ", " Esc closes "],
         };
+        let hint = first_fitting(hints, usize::from(close.width));
         Line::styled(hint, theme.label).render(close, buf);
         if top > 0 {
             let above = Rect { y: rect.y, ..close };
-            Line::styled(" ↑ more ", theme.label)
+            Line::styled(MORE_ABOVE, theme.label)
                 .right_aligned()
                 .render(above, buf);
         }
@@ -183,6 +224,52 @@ impl Widget for HelpView<'_> {
 mod tests {
     use super::*;
     use crate::tui::input::BOARD_KEYS;
+
+    /// The words of `lines`, in order.
+    fn words<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+        lines.into_iter().flat_map(str::split_whitespace).collect()
+    }
+
+    #[test]
+    fn on_a_narrow_screen_the_help_keeps_every_word_whole() {
+        let help = Help::new(
+            "Keys".to_owned(),
+            BOARD_KEYS,
+            &["a note that is long enough"],
+        );
+        let expected = words(
+            BOARD_KEYS
+                .iter()
+                .flat_map(|(keys, what)| [*keys, *what])
+                .chain(["a note that is long enough"]),
+        );
+        for (width, height) in [(20, 6), (30, 12), (40, 15), (80, 24)] {
+            let laid = help.lay_out(Rect::new(0, 0, width, height));
+            let inner = usize::from(laid.rect.width - 4);
+            let shown: Vec<String> = laid
+                .lines
+                .iter()
+                .map(|(keys, text)| {
+                    if keys.is_empty() {
+                        text.clone()
+                    } else {
+                        format!("{keys:<w$}{text}", w = laid.key_width)
+                    }
+                })
+                .collect();
+            for line in &shown {
+                assert!(
+                    line.trim_end().chars().count() <= inner,
+                    "{width}x{height}: {line:?} wider than {inner}"
+                );
+            }
+            assert_eq!(
+                words(shown.iter().map(String::as_str)),
+                expected,
+                "{width}x{height}"
+            );
+        }
+    }
 
     #[test]
     fn the_help_scrolls_within_its_text_and_a_resize_keeps_it_there() {

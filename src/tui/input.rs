@@ -97,8 +97,11 @@ pub enum Action {
     No,
     /// Quit (asks first if there are unsaved moves).
     Quit,
-    /// Quit at once (Ctrl-C): the game is autosaved.
+    /// Ctrl-c: quit as `q` does, over any screen or dialog; a second one at the question
+    /// quits.
     Interrupt,
+    /// Ctrl-z: give the terminal back and stop, as a shell's job does, until continued.
+    Suspend,
     /// The terminal is this size now.
     Resize {
         /// Columns.
@@ -152,8 +155,8 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
     if ctrl {
         return match key.code {
             KeyCode::Char('c') => Some(Action::Interrupt),
+            KeyCode::Char('z') => Some(Action::Suspend),
             KeyCode::Char('r') if mode == Mode::Board => Some(Action::Redo),
-            KeyCode::Char('z') if mode == Mode::Board => Some(Action::Undo),
             _ => None,
         };
     }
@@ -268,7 +271,7 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("Enter / Space / click", "select a piece, then move it"),
     ("Esc / right click", "cancel the selection"),
     (":", "type a move, e.g. d2-d5"),
-    ("u / Ctrl-z", "undo (against the AI: to your last turn)"),
+    ("u", "undo (against the AI: to your last turn)"),
     ("r / Ctrl-r", "redo"),
     ("t", "hint: the strongest search, about 1 s"),
     ("w / b", "warnings (threats, repeats) / bell on or off"),
@@ -284,8 +287,8 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("x", "resign"),
     ("n", "new game"),
     ("i", "rules of this game"),
-    ("q", "quit (the game is autosaved)"),
-    ("Ctrl-c", "quit at once (autosaved)"),
+    ("q / Ctrl-c", "quit (asks if a change is in no file)"),
+    ("Ctrl-z", "suspend (fg to come back)"),
 ];
 
 /// Every key of the review, as the help overlay lists them in review: (keys, what they do).
@@ -477,8 +480,9 @@ mod tests {
     }
 
     #[test]
-    fn ctrl_c_interrupts_in_every_mode_and_releases_are_ignored() {
+    fn ctrl_c_interrupts_and_ctrl_z_suspends_in_every_mode_and_releases_are_ignored() {
         let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        let ctrl_z = Event::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
         for m in [
             Mode::Board,
             Mode::Menu,
@@ -487,6 +491,7 @@ mod tests {
             Mode::Review,
         ] {
             assert_eq!(action(&ctrl_c, m), Some(Action::Interrupt));
+            assert_eq!(action(&ctrl_z, m), Some(Action::Suspend));
         }
         let release = Event::Key(KeyEvent {
             code: KeyCode::Char('q'),

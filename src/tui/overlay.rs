@@ -227,6 +227,7 @@ mod tests {
         Overlay::Question(Question::Leave {
             to: Leaving::Quit,
             lost: None,
+            unsaved: "The game is not saved to a file".to_owned(),
         })
     }
 

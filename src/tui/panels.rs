@@ -4,15 +4,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Padding, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Padding, Paragraph, Widget};
 
 use std::time::Duration;
 
 use super::analysis::mark_span;
-use super::text::{Status, Tone, player_text, title, wrap};
+use super::text::{Status, Tone, field_end, fit_keys, player_text, printable, title, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::{Score, SearchInfo};
-use crate::game::{Clocks, Player, Players, PlyAnalysis, format_duration};
+use crate::game::{Clocks, Player, Players, PlyAnalysis, Tags, format_duration};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
 /// What the side panel shows.
@@ -45,6 +45,10 @@ pub struct PanelData<'a> {
     pub autosave_error: Option<&'a str>,
     /// The clocks, if the game is played on a time control.
     pub clocks: Option<&'a Clocks>,
+    /// The game's tags: the players' names a record gave.
+    pub names: &'a Tags,
+    /// The record's comment on the last move (before the first, if none is played).
+    pub comment: Option<&'a str>,
 }
 
 /// What the panel shows of the AI.
@@ -206,16 +210,15 @@ impl Widget for Themed<'_, PanelData<'_>> {
         block.render(area, buf);
 
         let marker = data.outcome.is_none().then_some(data.to_move);
-        let mut lines = players_lines(
-            Players {
+        let width = usize::from(inner.width);
+        let seats = Seats {
+            players: Players {
                 attackers: data.attackers,
                 defenders: data.defenders,
             },
-            marker,
-            data.start,
-            data.position,
-            look,
-        );
+            names: data.names,
+        };
+        let mut lines = players_lines(seats, marker, data.start, data.position, look, width);
         if let Some(clocks) = data.clocks {
             lines.push(clock_line(clocks, marker, look));
         }
@@ -250,9 +253,18 @@ impl Widget for Themed<'_, PanelData<'_>> {
             let state = if data.warnings { "on" } else { "off" };
             lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
         }
+        lines.extend(
+            comment_lines(data.comment, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.label)),
+        );
         if let Some(reason) = data.autosave_error {
             let width = usize::from(inner.width);
-            lines.push(Line::styled("Not saved: autosave failed", theme.error));
+            lines.extend(
+                wrap("Not saved: autosave failed", width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, theme.error)),
+            );
             lines.extend(
                 wrap(reason, width)
                     .into_iter()
@@ -281,46 +293,98 @@ impl Widget for Themed<'_, PanelData<'_>> {
     }
 }
 
-/// Two lines per side: who plays it (`▶` before the side `to_move`, if any), and the
-/// soldiers it has lost between `start` and `now`.
+/// Who plays each side: the kind of player, and the names a record gave them.
+#[derive(Copy, Clone, Debug)]
+pub struct Seats<'a> {
+    /// Who plays each side.
+    pub players: Players,
+    /// The game's tags, with the players' names if a record gave them.
+    pub names: &'a Tags,
+}
+
+impl Seats<'_> {
+    /// Who plays `side`, in words: the name a record gave, else the kind of player.
+    fn who(self, side: Side) -> String {
+        self.names
+            .name(side)
+            .map_or_else(|| player_text(self.players.side(side)), printable)
+    }
+
+    /// The rows who plays `side` takes below its side's line in `width` columns: none where
+    /// it fits beside it.
+    pub fn rows_below(self, side: Side, width: usize) -> usize {
+        let who = self.who(side);
+        if PLAYER_HEAD + title(side).len() + 2 + who.chars().count() <= width {
+            0
+        } else {
+            wrap(&who, width.saturating_sub(PLAYER_INDENT.len())).len()
+        }
+    }
+}
+
+/// The columns before a side's name on its player line: the marker, the glyph and a space.
+const PLAYER_HEAD: usize = 4;
+/// Before a player's name on the rows below its side's line.
+const PLAYER_INDENT: &str = "    ";
+
+/// Two lines per side (more where a name is too long to fit `width`): who plays it (`▶`
+/// before the side `to_move`, if any), and the soldiers it has lost between `start` and `now`.
 pub fn players_lines<'a>(
-    players: Players,
+    seats: Seats<'_>,
     to_move: Option<Side>,
     start: &Position,
     now: &Position,
     look: &'a Look,
+    width: usize,
 ) -> Vec<Line<'a>> {
     [Side::Attackers, Side::Defenders]
         .into_iter()
         .flat_map(|side| {
-            [
-                player_line(players, to_move, side, look),
-                captured_line(start, now, side, look),
-            ]
+            let mut lines = player_lines(seats, to_move, side, look, width);
+            lines.push(captured_line(start, now, side, look));
+            lines
         })
         .collect()
 }
 
-/// Who plays `side`, after `▶` if it is the side `to_move`.
-pub fn player_line(
-    players: Players,
+/// Who plays `side`, after `▶` if it is the side `to_move`: on its line, or wrapped below it
+/// where it does not fit `width`.
+pub fn player_lines(
+    seats: Seats<'_>,
     to_move: Option<Side>,
     side: Side,
     look: &Look,
-) -> Line<'static> {
+    width: usize,
+) -> Vec<Line<'static>> {
     let theme = &look.theme;
     let marker = if to_move == Some(side) { "▶ " } else { "  " };
     let glyph = match side {
         Side::Attackers => Span::styled(look.glyphs.attacker, theme.chip(Piece::Attacker)),
         Side::Defenders => Span::styled(look.glyphs.king, theme.chip(Piece::King)),
     };
-    Line::from(vec![
+    let mut head = vec![
         Span::styled(marker, theme.heading),
         glyph,
         Span::raw(" "),
         Span::styled(title(side), theme.heading),
-        Span::raw(format!("  {}", player_text(players.side(side)))),
-    ])
+    ];
+    let who = seats.who(side);
+    if seats.rows_below(side, width) == 0 {
+        head.push(Span::raw(format!("  {who}")));
+        return vec![Line::from(head)];
+    }
+    let mut lines = vec![Line::from(head)];
+    lines.extend(
+        wrap(&who, width.saturating_sub(PLAYER_INDENT.len()))
+            .into_iter()
+            .map(|part| Line::raw(format!("{PLAYER_INDENT}{part}"))),
+    );
+    lines
+}
+
+/// A comment of the record (on the move, or before the first), wrapped in `width` columns.
+pub fn comment_lines(comment: Option<&str>, width: usize) -> Vec<String> {
+    comment.map_or_else(Vec::new, |c| wrap(&printable(c), width))
 }
 
 /// `clock ● 4:59  ♚ 5:00`: both sides' time left, the running one (of the side `to_move`, if
@@ -494,9 +558,14 @@ pub const NOT_SAVED: &str = "NOT SAVED ";
 const KEYS: &str = "arrows/hjkl move · Enter select · : type a move · ? help";
 /// The same on a narrow terminal.
 const SHORT_KEYS: &str = "Enter select · : type · ? help";
+/// Before the move being typed.
+const TYPING: &str = "move: ";
+/// After the move being typed, where they fit.
+const TYPING_KEYS: &str = "   Enter play · Esc cancel";
 
-/// The status line: the move being typed, or the last message; after a failed autosave
-/// marked [`NOT_SAVED`] until a save succeeds.
+/// The status line: the move being typed, or the last message (else the keys); after a
+/// failed autosave marked [`NOT_SAVED`] until a save succeeds. A message is wrapped by words:
+/// [`StatusLine::rows`] says how many rows it needs.
 pub struct StatusLine<'a> {
     /// The move being typed, if the prompt is open.
     pub typing: Option<&'a str>,
@@ -504,20 +573,62 @@ pub struct StatusLine<'a> {
     pub status: Option<&'a Status>,
     /// Whether the last autosave failed.
     pub not_saved: bool,
+    /// The keys recalled when there is nothing to say: the board's unless given.
+    pub keys: Option<&'static str>,
+}
+
+impl StatusLine<'_> {
+    /// The rows it needs at `width` to show all its text: a message wraps on as many as it
+    /// needs, the keys are fitted to the `rows` of the status line.
+    pub fn rows(&self, width: u16, rows: u16) -> u16 {
+        let width = self.text_width(width);
+        match self.lines(width, rows) {
+            Lines::Typing(_) => 1,
+            Lines::Wrapped(lines, _) => u16::try_from(lines.len().max(1)).unwrap_or(u16::MAX),
+        }
+    }
+
+    /// The columns for the text at `width`: less the mark of a failed autosave.
+    fn text_width(&self, width: u16) -> u16 {
+        if self.not_saved {
+            width.saturating_sub(u16::try_from(NOT_SAVED.len() + 1).unwrap_or(u16::MAX))
+        } else {
+            width
+        }
+    }
+
+    /// Its text at `width` (of the text's column), the keys fitted to `rows`.
+    fn lines(&self, width: u16, rows: u16) -> Lines<'_> {
+        let width = usize::from(width);
+        match (self.typing, self.status) {
+            (Some(text), _) => Lines::Typing(text),
+            (None, Some(status)) => Lines::Wrapped(wrap(&status.text, width), Some(status.tone)),
+            (None, None) => {
+                let keys = self.keys.unwrap_or_else(|| {
+                    if width < KEYS.chars().count() {
+                        SHORT_KEYS
+                    } else {
+                        KEYS
+                    }
+                });
+                Lines::Wrapped(fit_keys(keys, width, usize::from(rows)), None)
+            }
+        }
+    }
+}
+
+/// What the status line shows.
+enum Lines<'a> {
+    /// The move being typed.
+    Typing(&'a str),
+    /// A message of this tone, or the keys (no tone), wrapped.
+    Wrapped(Vec<String>, Option<Tone>),
 }
 
 impl Widget for Themed<'_, StatusLine<'_>> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let Themed {
-            of:
-                &StatusLine {
-                    typing,
-                    status,
-                    not_saved,
-                },
-            look,
-        } = self;
-        let area = if not_saved {
+        let Themed { of, look } = self;
+        let area = if of.not_saved {
             let width = u16::try_from(NOT_SAVED.len()).unwrap_or(0);
             let [mark, rest] =
                 Layout::horizontal([Constraint::Length(width + 1), Constraint::Fill(1)])
@@ -528,38 +639,37 @@ impl Widget for Themed<'_, StatusLine<'_>> {
         } else {
             area
         };
-        let line = match (typing, status) {
-            (Some(text), _) => Line::from(vec![
-                Span::styled("move: ", look.theme.heading),
-                Span::raw(text.to_owned()),
-                Span::styled("_", look.theme.focus),
-                Span::styled("   Enter play · Esc cancel", look.theme.label),
-            ]),
-            (None, Some(status)) => {
-                let style = match status.tone {
-                    Tone::Info => Style::new(),
-                    Tone::Warning => look.theme.heading,
-                    Tone::Error => look.theme.error,
-                };
-                Line::styled(status.text.clone(), style)
-            }
-            (None, None) => {
-                let keys = if usize::from(area.width) < KEYS.chars().count() {
-                    SHORT_KEYS
+        let lines = match of.lines(area.width, area.height) {
+            Lines::Typing(text) => {
+                // The label and the cursor around the text, then the keys if they fit.
+                let room = usize::from(area.width).saturating_sub(TYPING.len() + 1);
+                let text = printable(text);
+                let keys = if text.chars().count() + TYPING_KEYS.chars().count() <= room {
+                    TYPING_KEYS
                 } else {
-                    KEYS
+                    ""
                 };
-                Line::styled(keys, look.theme.label)
+                vec![Line::from(vec![
+                    Span::styled(TYPING, look.theme.heading),
+                    Span::raw(field_end(&text, room)),
+                    Span::styled("_", look.theme.focus),
+                    Span::styled(keys, look.theme.label),
+                ])]
+            }
+            Lines::Wrapped(lines, tone) => {
+                let style = match tone {
+                    None => look.theme.label,
+                    Some(Tone::Info) => Style::new(),
+                    Some(Tone::Warning) => look.theme.heading,
+                    Some(Tone::Error) => look.theme.error,
+                };
+                lines
+                    .into_iter()
+                    .map(|line| Line::styled(line, style))
+                    .collect()
             }
         };
-        if area.height > 1 {
-            // The compact layout's two rows: long messages go on.
-            Paragraph::new(line)
-                .wrap(Wrap { trim: true })
-                .render(area, buf);
-        } else {
-            line.render(area, buf);
-        }
+        Paragraph::new(lines).render(area, buf);
     }
 }
 

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
+use super::text::field_end;
 use super::theme::Look;
 use crate::game::{StartError, check_start, parse_start};
 use crate::rules::{Position, Rules};
@@ -72,9 +73,7 @@ impl PositionField {
         let theme = &look.theme;
         let indent = label.width();
         let room = usize::from(area.width).saturating_sub(indent + 2);
-        // The end of a long text, where the typing happens.
-        let skip = self.text.chars().count().saturating_sub(room);
-        let shown: String = self.text.chars().skip(skip).collect();
+        let shown = field_end(&self.text, room);
         let field = match (shown.is_empty(), focused) {
             (true, false) => Span::styled("the standard start", theme.label),
             (_, true) => Span::styled(format!("{shown}_"), theme.focus),

@@ -20,10 +20,10 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 use super::analysis::{class_style, mark_span, summary_spans};
 use super::graph::EvalGraph;
 use super::input::{Action, Direction};
-use super::panels::{self, MoveListView};
+use super::panels::{self, MoveListView, Seats};
 use super::text::{title, wrap};
 use super::theme::{Look, Themed};
-use crate::game::{Players, Ply, PlyAnalysis, Summary};
+use crate::game::{Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
 /// How many plies Page Up and Page Down go back and forward.
@@ -177,16 +177,18 @@ pub struct ReviewLayout {
 }
 
 impl ReviewLayout {
-    /// The layout of a review panel drawn in `panel`, with the analysis if `analysed`. The
+    /// The layout of a review panel drawn in `panel`, with the analysis if `analysed`, and
+    /// `extra` rows about the ply (names too long for their line, the record's comment). The
     /// graph gets half the rows left under the ply (at most [`GRAPH_MAX_ROWS`]); it is dropped
     /// when the move list would keep fewer than [`LIST_MIN_ROWS`].
-    pub fn new(panel: Rect, analysed: bool) -> ReviewLayout {
+    pub fn new(panel: Rect, analysed: bool, extra: u16) -> ReviewLayout {
         let inner = ReviewPanel::block().inner(panel);
         let info_rows = if analysed {
             ANALYSED_INFO_ROWS
         } else {
             INFO_ROWS
         }
+        .saturating_add(extra)
         .min(inner.height);
         let left = inner.height - info_rows;
         let graph_rows = (left / 2).min(GRAPH_MAX_ROWS);
@@ -226,8 +228,10 @@ impl ReviewLayout {
 pub struct ReviewPanel<'a> {
     /// The rules' name.
     pub rules: &'static str,
-    /// Who plays each side.
-    pub players: Players,
+    /// Who plays each side, and their names.
+    pub seats: Seats<'a>,
+    /// The record's comment on the ply's move (at the start, before the first move).
+    pub comment: Option<&'a str>,
     /// The game's start position (losses are counted from it).
     pub start: &'a Position,
     /// The ply shown.
@@ -247,6 +251,24 @@ pub struct ReviewPanel<'a> {
 impl ReviewPanel<'_> {
     fn block() -> Block<'static> {
         Block::bordered().padding(Padding::horizontal(1))
+    }
+
+    /// How it is laid out drawn in `panel`.
+    pub fn layout(&self, panel: Rect) -> ReviewLayout {
+        let width = usize::from(ReviewPanel::block().inner(panel).width);
+        let extra = self.seats.rows_below(Side::Attackers, width)
+            + self.seats.rows_below(Side::Defenders, width)
+            + panels::comment_lines(self.comment, width).len();
+        let extra = u16::try_from(extra).unwrap_or(u16::MAX);
+        ReviewLayout::new(panel, self.summary.is_some(), extra)
+    }
+
+    /// The record's comment on the ply, in `width` columns.
+    fn comment_lines(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
+        panels::comment_lines(self.comment, width)
+            .into_iter()
+            .map(|l| Line::styled(l, look.theme.label))
+            .collect()
     }
 
     /// The result, if this is the last ply of a game that is over.
@@ -346,7 +368,12 @@ impl ReviewPanel<'_> {
     }
 
     /// Each side's player, with the summary of its moves in place of its losses.
-    fn analysed_players_lines(&self, summary: &Summary, look: &Look) -> Vec<Line<'static>> {
+    fn analysed_players_lines(
+        &self,
+        summary: &Summary,
+        look: &Look,
+        width: usize,
+    ) -> Vec<Line<'static>> {
         let to_move = self
             .result()
             .is_none()
@@ -356,10 +383,9 @@ impl ReviewPanel<'_> {
             .flat_map(|side| {
                 let mut summary_line = vec![Span::raw("    ")];
                 summary_line.extend(summary_spans(summary.side(side), look));
-                [
-                    panels::player_line(self.players, to_move, side, look),
-                    Line::from(summary_line),
-                ]
+                let mut lines = panels::player_lines(self.seats, to_move, side, look, width);
+                lines.push(Line::from(summary_line));
+                lines
             })
             .collect()
     }
@@ -383,7 +409,7 @@ impl ReviewPanel<'_> {
 impl Widget for Themed<'_, ReviewPanel<'_>> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of: panel, look } = self;
-        let layout = ReviewLayout::new(area, panel.summary.is_some());
+        let layout = panel.layout(area);
         let theme = &look.theme;
         ReviewPanel::block()
             .border_set(look.glyphs.border)
@@ -392,12 +418,13 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             .render(layout.frame, buf);
         let width = usize::from(layout.info.width);
         let lines = if let Some(summary) = &panel.summary {
-            let mut lines = panel.analysed_players_lines(summary, look);
+            let mut lines = panel.analysed_players_lines(summary, look, width);
             let mut ply = panel.ply_lines(look);
             if let Some(played) = panel.move_line(look) {
                 ply[1] = played;
             }
             lines.extend(ply);
+            lines.extend(panel.comment_lines(look, width));
             lines.extend(panel.analysis_lines(look, width));
             lines
         } else {
@@ -406,14 +433,16 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
                 .is_none()
                 .then(|| panel.ply.position.side_to_move());
             let mut lines = panels::players_lines(
-                panel.players,
+                panel.seats,
                 to_move,
                 panel.start,
                 &panel.ply.position,
                 look,
+                width,
             );
             lines.push(Line::default());
             lines.extend(panel.ply_lines(look));
+            lines.extend(panel.comment_lines(look, width));
             lines.extend(panel.result_lines(look, width));
             lines
         };
@@ -568,7 +597,7 @@ mod tests {
     #[test]
     fn clicks_on_the_move_list_go_to_the_move_clicked() {
         // A panel of 30×22 at (50, 0): the list has a heading and 8 rows of two moves.
-        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22), false);
+        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22), false, 0);
         assert_eq!(layout.list.height, 9);
         let (x, y) = (layout.list.x, layout.list.y);
         let first_column = x + 3;
@@ -604,9 +633,9 @@ mod tests {
     fn the_graph_fits_between_the_ply_and_the_list_or_gives_way() {
         use crate::tui::layout::{GameLayout, wide_size};
         let panel = |w, h| GameLayout::new(Rect::new(0, 0, w, h)).unwrap().panel;
-        let plain = ReviewLayout::new(panel(80, 24), false);
+        let plain = ReviewLayout::new(panel(80, 24), false, 0);
         assert_eq!(plain.graph, None, "no analysis, no graph");
-        let layout = ReviewLayout::new(panel(80, 24), true);
+        let layout = ReviewLayout::new(panel(80, 24), true, 0);
         let graph = layout.graph.expect("a graph at 80×24");
         assert_eq!(layout.info.height, ANALYSED_INFO_ROWS);
         assert_eq!(graph.y, layout.info.bottom());
@@ -616,12 +645,12 @@ mod tests {
         assert_eq!(layout.list.bottom(), layout.frame.bottom() - 1);
         // The smallest terminal keeps the ply and a list, without the graph.
         let (w, h) = wide_size();
-        let small = ReviewLayout::new(panel(w, h), true);
+        let small = ReviewLayout::new(panel(w, h), true, 0);
         assert_eq!(small.graph, None);
         assert_eq!(small.info.height, ANALYSED_INFO_ROWS);
         assert!(small.list.height >= 3, "{small:?}");
         // A tall terminal gives the graph more rows, up to its most.
-        let tall = ReviewLayout::new(panel(200, 60), true);
+        let tall = ReviewLayout::new(panel(200, 60), true, 0);
         assert_eq!(tall.graph.map(|g| g.height), Some(GRAPH_MAX_ROWS));
         assert!(tall.list.height > GRAPH_MAX_ROWS);
         // Clicks follow the list where the layout puts it.

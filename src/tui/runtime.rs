@@ -34,6 +34,10 @@ pub struct Runtime {
     seed: u64,
     /// Whether the bell is to ring once the next frame is drawn.
     bell: bool,
+    /// Whether the terminal is to be given back and the program stopped (Ctrl-z, SIGTSTP).
+    suspend: bool,
+    /// Whether everything is to be drawn again (the program was continued).
+    redraw: bool,
     /// Events held back: keys while the app waits for the storage thread, and anything but
     /// the storage thread's answers while [`Runtime::settle`] waits for them.
     held: VecDeque<Event>,
@@ -65,6 +69,8 @@ impl Runtime {
             storage,
             seed,
             bell: false,
+            suspend: false,
+            redraw: false,
             held: VecDeque::new(),
             unsettled: false,
             flushes: 0,
@@ -179,6 +185,18 @@ impl Runtime {
         }
     }
 
+    /// Whether the terminal is to be given back and the program stopped (Ctrl-z, SIGTSTP);
+    /// asking clears it.
+    pub(super) fn take_suspend(&mut self) -> bool {
+        std::mem::take(&mut self.suspend)
+    }
+
+    /// Whether everything is to be drawn again, not only what changed (the program was
+    /// continued after a stop); asking clears it.
+    pub(super) fn take_redraw(&mut self) -> bool {
+        std::mem::take(&mut self.redraw)
+    }
+
     /// Whether the bell is to ring now that the frame is drawn; asking clears it.
     pub(super) fn take_bell(&mut self) -> bool {
         std::mem::take(&mut self.bell)
@@ -192,8 +210,13 @@ impl Runtime {
         self.settle();
     }
 
-    /// Applies one action of the player and carries out what it asks.
+    /// Applies one action of the player and carries out what it asks. Ctrl-z is the loop's
+    /// own: the app does not see it.
     fn act(&mut self, action: Action) {
+        if action == Action::Suspend {
+            self.suspend = true;
+            return;
+        }
         let effects = self.app.update(action);
         self.carry_out(effects);
     }
@@ -224,6 +247,8 @@ impl Runtime {
                 self.keep_game();
                 return Ok(Some(Ending::Signal(signal)));
             }
+            Event::Suspend => self.suspend = true,
+            Event::Continued => self.redraw = true,
             Event::InputFailed(e) => return Err(e),
         }
         Ok(None)

@@ -863,16 +863,34 @@ impl Widget for Themed<'_, TooSmall> {
             look,
         } = self;
         Clear.render(area, buf);
-        let text = vec![
-            Line::styled("Terminal too small", look.theme.heading),
-            Line::raw(format!("enlarge the terminal to {min_width}×{min_height}")),
-            Line::styled(
+        let width = usize::from(area.width);
+        let lines = [
+            ("Terminal too small".to_owned(), look.theme.heading),
+            (
+                format!("enlarge the terminal to {min_width}×{min_height}"),
+                Style::new(),
+            ),
+            (
                 format!("now {}×{}", area.width, area.height),
                 look.theme.label,
             ),
-            Line::styled("q quits", look.theme.label),
+            ("q quits".to_owned(), look.theme.label),
         ];
-        let rect = centered(area, area.width, 4);
+        // Each wrapped by words; the heading gives way first when the rows are few.
+        let mut text: Vec<Line> = lines
+            .iter()
+            .flat_map(|(line, style)| {
+                wrap(line, width)
+                    .into_iter()
+                    .map(move |part| Line::styled(part, *style))
+            })
+            .collect();
+        let rows = usize::from(area.height);
+        if text.len() > rows {
+            text.drain(..text.len() - rows);
+        }
+        let height = u16::try_from(text.len()).unwrap_or(area.height);
+        let rect = centered(area, area.width, height);
         Paragraph::new(text).centered().render(rect, buf);
     }
 }

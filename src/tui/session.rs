@@ -152,8 +152,13 @@ impl Session {
     /// Whether a file holds the game as it was loaded: its own save, or the other program's
     /// record it was read from (an autosave continued does not count: it is no file of the
     /// game's own).
-    pub const fn is_held_in_a_file(&self) -> bool {
-        self.files.file.is_some() || self.files.record.is_some()
+    pub fn is_held_in_a_file(&self) -> bool {
+        self.held_in().is_some()
+    }
+
+    /// The file that holds the game as it was loaded (see [`Session::is_held_in_a_file`]).
+    pub fn held_in(&self) -> Option<&Path> {
+        self.files.file().or(self.files.record.as_deref())
     }
 
     /// The game now belongs to the file at `path`, which the storage thread saved it to.

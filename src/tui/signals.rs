@@ -11,6 +11,8 @@ use std::sync::mpsc::Sender;
 use std::thread;
 
 #[cfg(unix)]
+use signal_hook::consts::signal::{SIGCONT, SIGTSTP};
+#[cfg(unix)]
 use signal_hook::iterator::{self, Handle};
 
 use super::events::Event;
@@ -52,17 +54,24 @@ impl Drop for Signals {
     }
 }
 
-/// Sends each of `signals` on `events` as it comes, from a thread of its own, until the
-/// returned handle is closed.
+/// Sends each of the ending `signals` on `events` as it comes, and the job control's SIGTSTP
+/// and SIGCONT, from a thread of its own, until the returned handle is closed. SIGTSTP caught
+/// no longer stops the program by itself: the loop gives the terminal back first, then stops
+/// it.
 #[cfg(unix)]
 fn forward(signals: &[i32], events: Sender<Event>) -> io::Result<Handle> {
-    let mut caught = iterator::Signals::new(signals)?;
+    let mut caught = iterator::Signals::new(signals.iter().chain(&[SIGTSTP, SIGCONT]))?;
     let handle = caught.handle();
     thread::Builder::new()
         .name("signals".to_owned())
         .spawn(move || {
             for signal in caught.forever() {
-                if events.send(Event::Signal(signal)).is_err() {
+                let event = match signal {
+                    SIGTSTP => Event::Suspend,
+                    SIGCONT => Event::Continued,
+                    ending => Event::Signal(ending),
+                };
+                if events.send(event).is_err() {
                     return;
                 }
             }

@@ -42,12 +42,13 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
-/// Greedy word wrap of `text` into lines of at most `width` characters.
+/// Greedy word wrap of `text` into lines of at most `width` characters. A word wider than
+/// `width` (a path) is broken after a `/` where it can be, else at the edge.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut line = String::new();
-    for word in text.split_whitespace() {
+    for word in text.split_whitespace().flat_map(|w| pieces(w, width)) {
         let len = line.chars().count();
         if len > 0 && len + 1 + word.chars().count() > width {
             lines.push(std::mem::take(&mut line));
@@ -61,6 +62,120 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// `word` in pieces of at most `width` characters, each ending after a `/` where one is.
+fn pieces(word: &str, width: usize) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut rest = word;
+    while rest.chars().count() > width {
+        let edge = rest
+            .char_indices()
+            .nth(width)
+            .map_or(rest.len(), |(i, _)| i);
+        let cut = rest[..edge]
+            .rfind('/')
+            .map_or(edge, |slash| slash + 1)
+            .max(rest[..edge].chars().next().map_or(1, char::len_utf8));
+        pieces.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    pieces.push(rest);
+    pieces
+}
+
+/// As much of `text` as fits in `width` characters, cut between its ` · `-separated parts
+/// (a title's extras go first), else between the first part's words: never mid-word but for
+/// a first word wider than `width`, cut with `…`.
+pub fn fit_parts(text: &str, width: usize) -> String {
+    let chars = |t: &str| t.chars().count();
+    if chars(text) <= width {
+        return text.to_owned();
+    }
+    let mut fitted = String::new();
+    for part in text.split(" · ") {
+        let joined = if fitted.is_empty() {
+            part.to_owned()
+        } else {
+            format!("{fitted} · {part}")
+        };
+        if chars(&joined) > width {
+            break;
+        }
+        fitted = joined;
+    }
+    if fitted.is_empty() {
+        let first = text.split(" · ").next().unwrap_or_default();
+        for word in first.split_whitespace() {
+            let joined = if fitted.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{fitted} {word}")
+            };
+            if chars(&joined) > width {
+                break;
+            }
+            fitted = joined;
+        }
+        if fitted.is_empty() {
+            fitted = truncate(first, width);
+        }
+    }
+    fitted
+}
+
+/// A line of keys (` · `-separated parts) wrapped in `width` columns within `rows` rows if it
+/// can be: the parts before the last (which says how to leave or get help) are dropped from
+/// the end until it fits.
+pub fn fit_keys(keys: &str, width: usize, rows: usize) -> Vec<String> {
+    let mut parts: Vec<&str> = keys.split(" · ").collect();
+    loop {
+        let lines = wrap_parts(&parts, width);
+        if lines.len() <= rows.max(1) || parts.len() < 2 {
+            return lines;
+        }
+        parts.remove(parts.len() - 2);
+    }
+}
+
+/// `parts` joined by ` · ` in lines of `width` columns, broken between parts (a part wider
+/// than `width` is wrapped by words).
+fn wrap_parts(parts: &[&str], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for part in parts {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 3 + part.chars().count() <= width => {
+                line.push_str(" · ");
+                line.push_str(part);
+            }
+            _ => lines.extend(wrap(part, width)),
+        }
+    }
+    lines
+}
+
+/// The first of `texts` that fits in `width` characters, else the last cut to fit.
+pub fn first_fitting(texts: &[&str], width: usize) -> String {
+    texts
+        .iter()
+        .find(|t| t.chars().count() <= width)
+        .map_or_else(
+            || truncate(texts.last().copied().unwrap_or_default(), width),
+            |t| (*t).to_owned(),
+        )
+}
+
+/// A text field's `text` in `width` characters, scrolled to its end where the typing happens:
+/// `…` and the end if it is too long.
+pub fn field_end(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        return text.to_owned();
+    }
+    let kept = width.saturating_sub(1);
+    let mut shown = String::from("…");
+    shown.extend(text.chars().skip(count - kept));
+    shown
 }
 
 /// `text` cut to `width` characters, with `…` if it was cut.
@@ -140,6 +255,10 @@ mod tests {
             ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
         );
         assert_eq!(wrap("", 5), Vec::<String>::new());
+        assert_eq!(
+            wrap("in /home/someone/settings.json now", 12),
+            ["in /home/", "someone/", "settings.jso", "n now"]
+        );
     }
 
     #[test]
@@ -149,6 +268,33 @@ mod tests {
             printable("a\u{1b}b\u{202e}c\u{200b}"),
             "a\u{fffd}b\u{fffd}c\u{fffd}"
         );
+    }
+
+    #[test]
+    fn fit_parts_drops_whole_parts_then_whole_words() {
+        let title = "Keys · warnings on · bell off";
+        assert_eq!(fit_parts(title, 40), title);
+        assert_eq!(fit_parts(title, 25), "Keys · warnings on");
+        assert_eq!(fit_parts(title, 10), "Keys");
+        assert_eq!(fit_parts("Save the game · x", 10), "Save the");
+        assert_eq!(fit_parts("Unbreakable", 5), "Unbr…");
+        assert_eq!(first_fitting(&["a long one", "short"], 6), "short");
+        assert_eq!(first_fitting(&["a long one", "shorter"], 3), "sh…");
+    }
+
+    #[test]
+    fn keys_drop_whole_parts_before_the_last_to_fit() {
+        let keys = "a step · b jump · c play from here · v back";
+        assert_eq!(fit_keys(keys, 50, 1), [keys]);
+        assert_eq!(fit_keys(keys, 20, 1), ["a step · v back"]);
+        assert_eq!(fit_keys(keys, 20, 2), ["a step · b jump", "v back"]);
+        assert_eq!(fit_keys(keys, 4, 1), ["v", "back"]);
+    }
+
+    #[test]
+    fn a_field_shows_its_end() {
+        assert_eq!(field_end("abc", 3), "abc");
+        assert_eq!(field_end("abcdef", 4), "…def");
     }
 
     #[test]

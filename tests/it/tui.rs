@@ -723,7 +723,14 @@ fn a_game_read_from_another_programs_record_is_held_by_it() {
     play_all(&mut app, "d1-d2");
     assert_eq!(autosaves(dir.path()).len(), 1);
     app.update(Action::Quit);
-    assert!(screen_text(&mut app).contains("its autosave keeps it"));
+    let shown = screen_text(&mut app);
+    assert!(shown.contains("autosave keeps it"), "{shown}");
+    // What the question says is true: one move since the record was read.
+    assert!(
+        shown.contains("1 move since it was loaded from club.otg"),
+        "{shown}"
+    );
+    assert!(!shown.contains("not saved to a file"), "{shown}");
 }
 
 #[test]
@@ -1654,8 +1661,9 @@ fn the_review_plays_in_the_compact_layout_with_its_panel_behind_tab() {
         board.contains("Review 24/24") && board.contains("Tab panel"),
         "{board}"
     );
+    // The keys wrapped on two rows, whole parts dropped to fit: the last (back) stays.
     assert!(
-        board.contains("Home/End") && board.contains("a analyse"),
+        board.contains("Home/End") && board.contains("v back"),
         "keys wrapped: {board}"
     );
     app.update(Action::Move(Direction::Left));
@@ -1698,5 +1706,81 @@ fn load_list_timing() {
             app.update(Action::Cancel);
         }
         println!("{games} saves: the load list opened in {times:?}");
+    }
+}
+
+/// The words on `app`'s screen at `width`×`height`, between blanks and borders, in order.
+fn words_at(app: &mut Runtime, width: u16, height: u16) -> Vec<String> {
+    let text = screen_lines(render(app, width, height).backend().buffer());
+    text.split(|c: char| c.is_whitespace() || "│─┌┐└┘".contains(c))
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether the words of `text` are among `words`, in order and whole.
+fn shows_words(words: &[String], text: &str) -> bool {
+    let mut on_screen = words.iter();
+    text.split_whitespace().all(|w| on_screen.any(|s| s == w))
+}
+
+#[test]
+fn names_and_comments_of_a_record_show_in_play_and_in_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("club.otg");
+    std::fs::write(
+        &record,
+        "[attackers:Alice Liddell]\n[defenders:Bob]\n\
+         [start-comment:A quiet opening between old friends.]\n\
+         [rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n\
+         1. d2-e2 c4-c5\n[The attackers open to the right|A reply on the left wing]\n",
+    )
+    .unwrap();
+    let mut app = Runtime::new(Config {
+        resume: Some(brandubh::tui::Session::load(&record).unwrap()),
+        ..with_storage(dir.path())
+    })
+    .unwrap();
+    for (width, height) in [(80, 24), (100, 30), (120, 40)] {
+        let words = words_at(&mut app, width, height);
+        for text in ["Alice Liddell", "Bob", "A reply on the left wing"] {
+            assert!(
+                shows_words(&words, text),
+                "{text} at {width}x{height}: {words:?}"
+            );
+        }
+    }
+    // In the compact layout, in the panel behind Tab.
+    app.update(Action::Resize {
+        width: 30,
+        height: 20,
+    });
+    app.update(Action::TogglePanel);
+    let words = words_at(&mut app, 30, 20);
+    for text in ["Alice Liddell", "Bob", "A reply on the left wing"] {
+        assert!(shows_words(&words, text), "{text} at 30x20: {words:?}");
+    }
+    app.update(Action::TogglePanel);
+    app.update(Action::Resize {
+        width: 80,
+        height: 24,
+    });
+
+    app.update(Action::Review);
+    for (ply, comment) in [
+        (2, "A reply on the left wing"),
+        (1, "The attackers open to the right"),
+        (0, "A quiet opening between old friends."),
+    ] {
+        for (width, height) in [(80, 24), (120, 40)] {
+            let words = words_at(&mut app, width, height);
+            for text in ["Alice Liddell", "Bob", comment] {
+                assert!(
+                    shows_words(&words, text),
+                    "ply {ply}: {text} at {width}x{height}: {words:?}"
+                );
+            }
+        }
+        app.update(Action::Move(Direction::Left));
     }
 }

@@ -339,6 +339,41 @@ mod tests {
     }
 
     #[test]
+    fn quitting_after_analysing_a_loaded_finished_game_asks_and_says_the_file_lacks_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = Budget::Limits(Limits::depth(1));
+        let (mut app, _) = escape(dir.path(), budget);
+        app.update(Action::Quit);
+        assert!(app.should_quit(), "as loaded: nothing to ask");
+
+        let (mut rt, _) = escape_running(dir.path(), budget);
+        rt.app.ai.analysis = Some(Analysing {
+            id: 7,
+            underway: Underway {
+                budget,
+                progress: Progress { done: 0, total: 16 },
+            },
+            stored: 0,
+        });
+        let analysis = library(budget)[15].clone();
+        let now = Instant::now();
+        rt.app
+            .take_report(Report::Analysis(7, Event::Ply { ply: 15, analysis }), now);
+        rt.app.take_report(Report::Analysed(7, Ok(())), now);
+        rt.carry_out_asked();
+        rt.update(Action::Quit);
+        assert!(!rt.app.should_quit(), "the analysis is in no file");
+        assert_eq!(rt.app.mode(), Mode::Question);
+        let text = screen(&mut rt.app);
+        assert!(
+            text.contains("analysed since it was loaded from") && text.contains("escape"),
+            "{text}"
+        );
+        rt.update(Action::Yes);
+        assert!(rt.app.should_quit());
+    }
+
+    #[test]
     fn esc_stops_the_analysis_and_keeps_the_moves_analysed() {
         let dir = tempfile::tempdir().unwrap();
         // Deep enough never to end while the test runs, except where the end is proven: the

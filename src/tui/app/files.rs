@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{App, Overlay, Screen};
+use crate::game::Game;
 use crate::game::storage::{ManageError, Progress, SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
 use crate::rules::Side;
 use crate::tui::dialogs::{Leaving, Overwrite, Question, SavePrompt};
@@ -14,7 +15,7 @@ use crate::tui::saves_list::{RenamePrompt, SavesList};
 use crate::tui::screens::SetupForm;
 use crate::tui::session::Session;
 use crate::tui::storage::{Done, GameId, Job, SaveRef, Saving};
-use crate::tui::text::Status;
+use crate::tui::text::{Status, printable};
 
 impl App {
     /// Why leaving the game now would lose it: it has moves not saved to a file and no
@@ -31,7 +32,15 @@ impl App {
             .map(|e| format!("the autosave failed ({e})"))
     }
 
-    /// Leaves the game for `to`, asking first when it is not saved to a file (quitting) or
+    /// What the game has that no file holds, as a sentence.
+    fn unsaved_changes(&self) -> String {
+        match &self.in_file {
+            Some(copy) => copy.changes(self.session.game()),
+            None => "The game is not saved to a file".to_owned(),
+        }
+    }
+
+    /// Leaves the game for `to`, asking first when it has changes no file holds (quitting) or
     /// would be lost (a new game or another loaded one: the autosave keeps it otherwise).
     /// While an autosave is being written, whether it keeps the game is not known yet: the
     /// question waits for it.
@@ -41,10 +50,10 @@ impl App {
             return;
         }
         let lost = self.unkept();
-        // A finished game the autosave keeps has nothing left to lose.
-        let unsaved = self.is_dirty() && self.session.outcome().is_none();
-        if lost.is_some() || (to == Leaving::Quit && unsaved) {
-            self.show(Overlay::Question(Question::Leave { to, lost }));
+        // Quitting asks for any change no file holds, even one the autosave keeps.
+        if lost.is_some() || (to == Leaving::Quit && self.is_dirty()) {
+            let unsaved = self.unsaved_changes();
+            self.show(Overlay::Question(Question::Leave { to, lost, unsaved }));
         } else {
             self.leave(to);
         }
@@ -452,8 +461,11 @@ impl App {
     /// since.
     fn saved_to(&mut self, path: PathBuf, revision: u64) {
         self.info(format!("saved to {}", path.display()));
-        self.session.saved_to(path);
         self.saved = revision == self.revision;
+        // A game changed while it was written: what the file holds is not known here.
+        let game = self.saved.then(|| self.session.game().clone());
+        self.in_file = Some(FileCopy::new(&path, FileAct::Saved, game));
+        self.session.saved_to(path);
         self.autosave_error = None;
     }
 
@@ -462,6 +474,7 @@ impl App {
         let named = session.is_held_in_a_file();
         self.start(session);
         self.saved = named;
+        self.in_file = FileCopy::loaded(&self.session);
         let summary = self.session.game().summary();
         match save.kind {
             SaveKind::Named => self.info_warned(format!("loaded {}: {summary}", save.name)),
@@ -501,6 +514,74 @@ pub(super) struct Waiting {
     pub(super) status_at_autosave: Option<Status>,
     /// The list of saves was asked for and is not shown yet.
     pub(super) list_asked: bool,
+}
+
+/// How a game came to be in its file.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(super) enum FileAct {
+    Loaded,
+    Saved,
+}
+
+/// The game as the file it was last loaded from or saved to holds it: what quitting compares
+/// the game with to say what is not saved.
+#[derive(Clone, Debug)]
+pub(super) struct FileCopy {
+    /// The file's name.
+    name: String,
+    act: FileAct,
+    /// The game in the file, if known (not when it changed while it was being written).
+    game: Option<Game>,
+}
+
+impl FileCopy {
+    /// The copy of `game` in the file at `path`, which it was loaded from or saved to.
+    fn new(path: &Path, act: FileAct, game: Option<Game>) -> FileCopy {
+        let name = path.file_name().unwrap_or(path.as_os_str());
+        FileCopy {
+            name: printable(&name.to_string_lossy()),
+            act,
+            game,
+        }
+    }
+
+    /// The copy of `session`'s game in the file it was loaded from, if a file holds it (its
+    /// own save, or another program's record).
+    pub(super) fn loaded(session: &Session) -> Option<FileCopy> {
+        let path = session.held_in()?;
+        Some(FileCopy::new(
+            path,
+            FileAct::Loaded,
+            Some(session.game().clone()),
+        ))
+    }
+
+    /// What `game` has that this copy lacks, as a sentence: "The game has 1 move since it was
+    /// loaded from club.otg".
+    fn changes(&self, game: &Game) -> String {
+        let act = match self.act {
+            FileAct::Loaded => "loaded from",
+            FileAct::Saved => "saved to",
+        };
+        let since = format!("since it was {act} {}", self.name);
+        let Some(then) = &self.game else {
+            return format!("The game changed {since}");
+        };
+        let (before, now) = (then.moves(), game.moves());
+        if now.len() > before.len() && now.starts_with(before) {
+            let n = now.len() - before.len();
+            let noun = if n == 1 { "move" } else { "moves" };
+            format!("The game has {n} {noun} {since}")
+        } else if now != before {
+            format!("The game's moves changed {since}")
+        } else if game.outcome() != then.outcome() {
+            format!("The game's result changed {since}")
+        } else if game.analysis() != then.analysis() {
+            format!("The game was analysed {since}")
+        } else {
+            format!("The game changed {since}")
+        }
+    }
 }
 
 /// The "Continue" entry of the new-game screen: the save's name if it has one, and what it

@@ -3,20 +3,19 @@
 //! the autosave; an analysis started from the review (`a`, see `analysis`) adds to the record.
 
 use ratatui::Frame;
-use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
-use super::{App, Screen, rules_name};
+use super::{App, Screen, comment_at, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
 use crate::tui::input::Action;
 use crate::tui::layout::GameLayout;
-use crate::tui::panels::{StatusLine, TurnLine};
-use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewLayout, ReviewPanel};
+use crate::tui::panels::{Seats, StatusLine, TurnLine};
+use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewPanel};
 use crate::tui::screens::SetupForm;
-use crate::tui::text::{Status, Tone};
+use crate::tui::text::Tone;
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
@@ -42,10 +41,13 @@ impl App {
     }
 
     pub(super) fn update_review(&mut self, action: Action) {
-        let analysed = self.shows_analysis();
+        let Screen::Review(review) = &self.screen else {
+            return;
+        };
         let layout = self
             .panel_on_screen()
-            .map(|l| ReviewLayout::new(l.panel, analysed));
+            .zip(self.review_panel(*review))
+            .map(|(l, panel)| panel.layout(l.panel));
         let Screen::Review(review) = &mut self.screen else {
             return;
         };
@@ -112,6 +114,28 @@ impl App {
         .starting_from(rules, &at.position))
     }
 
+    /// The review panel of the game at `review`'s ply.
+    fn review_panel(&self, review: Review) -> Option<ReviewPanel<'_>> {
+        let game = self.session.game();
+        let ply = game.at_ply(review.ply())?;
+        let analysed = self.shows_analysis();
+        Some(ReviewPanel {
+            rules: rules_name(&self.session),
+            seats: Seats {
+                players: game.players(),
+                names: game.tags(),
+            },
+            comment: comment_at(game, review.ply()),
+            start: game.state().start_position(),
+            ply,
+            moves: game.moves(),
+            outcome: game.outcome(),
+            analysis: game.analysis(),
+            summary: analysed.then(|| game.analysis_summary()),
+            review,
+        })
+    }
+
     pub(super) fn draw_review(&self, review: Review, layout: GameLayout, frame: &mut Frame) {
         let game = self.session.game();
         let Some(ply) = game.at_ply(review.ply()) else {
@@ -131,19 +155,9 @@ impl App {
             };
             self.themed(&turn).render(line, buf);
         }
-        let analysed = self.shows_analysis();
-        let panel = ReviewPanel {
-            rules: rules_name(&self.session),
-            players: game.players(),
-            start: game.state().start_position(),
-            ply,
-            moves: game.moves(),
-            outcome: game.outcome(),
-            analysis: game.analysis(),
-            summary: analysed.then(|| game.analysis_summary()),
-            review,
-        };
-        if !layout.is_compact() || covered {
+        if (!layout.is_compact() || covered)
+            && let Some(panel) = self.review_panel(review)
+        {
             self.themed(&panel).render(layout.panel, buf);
         }
         let not_saved = self.autosave_error.is_some();
@@ -154,25 +168,14 @@ impl App {
             self.themed(&underway).render(layout.status, buf);
             return;
         }
-        if self.status.is_none() && !not_saved {
-            // Wrapped on the compact layout's two rows.
-            Paragraph::new(Line::styled(KEY_LINE, self.look.theme.label))
-                .wrap(Wrap { trim: true })
-                .render(layout.status, buf);
-            return;
-        }
         // A failed autosave stays marked in review too, before the message or the keys.
-        let keys = Status {
-            text: KEY_LINE.to_owned(),
-            tone: Tone::Info,
-        };
-        let status = self.status.as_ref().unwrap_or(&keys);
         let line = StatusLine {
             typing: None,
-            status: Some(status),
+            status: self.status.as_ref(),
             not_saved,
+            keys: Some(KEY_LINE),
         };
-        self.themed(&line).render(layout.status, buf);
+        self.draw_status(&line, layout.status, frame);
     }
 }
 

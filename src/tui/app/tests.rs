@@ -648,7 +648,7 @@ fn a_finished_ai_game_shows_no_pause_and_pause_says_it_is_over() {
 }
 
 #[test]
-fn quitting_a_finished_autosaved_game_does_not_ask_and_save_and_quit_quits() {
+fn quitting_a_finished_game_in_no_file_asks_and_save_and_quit_quits() {
     let dir = tempfile::tempdir().unwrap();
     let config = || Config {
         skip_setup: true,
@@ -661,10 +661,12 @@ fn quitting_a_finished_autosaved_game_does_not_ask_and_save_and_quit_quits() {
     rt.update(Action::Yes);
     rt.update(Action::Quit);
     assert!(
-        rt.app.should_quit(),
-        "nothing to lose: {:?}",
-        rt.app.overlays
+        !rt.app.should_quit(),
+        "finished, but in no file: it asks as for any change"
     );
+    assert!(screen(&mut rt.app).contains("not saved to a file"));
+    rt.update(Action::Yes);
+    assert!(rt.app.should_quit());
 
     let mut rt = Runtime::new(config()).unwrap();
     type_in(&mut rt, "d2-e2");
@@ -770,4 +772,98 @@ fn leaving_while_the_autosave_is_written_waits_for_it_and_a_failure_asks() {
     assert_eq!(app.mode(), Mode::Question);
     let shown = screen(&mut app);
     assert!(shown.contains("The game is NOT saved"), "{shown}");
+}
+
+#[test]
+fn ctrl_c_asks_like_q_when_unsaved_and_a_second_one_quits() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = || Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().join("saves")),
+        ..Config::default()
+    };
+    let mut rt = Runtime::new(config()).unwrap();
+    rt.update(Action::Interrupt);
+    assert!(rt.app.should_quit(), "nothing to lose: at once");
+
+    let mut rt = Runtime::new(config()).unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Interrupt);
+    assert!(!rt.app.should_quit(), "a move in no file: it asks");
+    assert_eq!(rt.app.mode(), Mode::Question);
+    assert!(screen(&mut rt.app).contains("Quit anyway?"));
+    rt.update(Action::Interrupt);
+    assert!(
+        rt.app.should_quit(),
+        "a second Ctrl-c at the question quits"
+    );
+
+    // Over another dialog too; No goes back to it.
+    let mut rt = Runtime::new(config()).unwrap();
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Help);
+    rt.update(Action::Interrupt);
+    assert_eq!(rt.app.mode(), Mode::Question);
+    rt.update(Action::No);
+    assert!(!rt.app.should_quit());
+    assert!(matches!(rt.app.overlays.last(), Some(Overlay::Help(_))));
+}
+
+/// The screen of `app` drawn at `width`×`height`.
+fn screen_at(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    format!("{}", terminal.backend())
+}
+
+#[test]
+fn text_fields_scroll_to_keep_the_cursor_in_view_at_every_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rt = Runtime::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().join("saves")),
+        ..Config::default()
+    })
+    .unwrap();
+    let long = format!("{}END", "abcdefghij".repeat(9));
+    // The move typed at the `:` prompt.
+    rt.update(Action::StartTyping);
+    for c in long.chars() {
+        rt.update(Action::Type(c));
+    }
+    for (width, height) in [(30, 12), (40, 15), (80, 24), (120, 40)] {
+        rt.update(Action::Resize { width, height });
+        let text = screen_at(&rt.app, width, height);
+        assert!(
+            text.contains("END_"),
+            "the move at {width}x{height}:\n{text}"
+        );
+    }
+    rt.update(Action::Cancel);
+    type_in(&mut rt, "d2-e2");
+    rt.update(Action::Save);
+    assert_eq!(rt.app.mode(), Mode::Text);
+    for c in long.chars() {
+        rt.update(Action::Type(c));
+    }
+    for (width, height) in [(30, 12), (40, 15), (80, 24), (120, 40)] {
+        rt.update(Action::Resize { width, height });
+        let text = screen_at(&rt.app, width, height);
+        assert!(
+            text.contains("END_"),
+            "the name at {width}x{height}:\n{text}"
+        );
+    }
+    rt.update(Action::Move(Direction::Up));
+    for c in "/folder".repeat(12).chars().chain("/LAST".chars()) {
+        rt.update(Action::Type(c));
+    }
+    for (width, height) in [(30, 12), (40, 15), (80, 24), (120, 40)] {
+        rt.update(Action::Resize { width, height });
+        let text = screen_at(&rt.app, width, height);
+        assert!(
+            text.contains("/LAST_"),
+            "the folder at {width}x{height}:\n{text}"
+        );
+    }
 }
