@@ -10,6 +10,7 @@ pub mod ai;
 pub mod cli;
 pub mod game;
 mod lines;
+pub mod net;
 pub mod otep;
 mod quote;
 pub mod rules;
