@@ -145,6 +145,8 @@ enum Command {
 /// A connection to a server on its own thread. Dropping it closes the connection.
 pub struct Client {
     commands: mpsc::UnboundedSender<Command>,
+    /// Dropped to stop the thread wherever it is (connecting, waiting to reconnect).
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -155,6 +157,7 @@ impl Client {
         events: std::sync::mpsc::Sender<T>,
     ) -> Client {
         let (commands, inbox) = mpsc::unbounded_channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread = std::thread::Builder::new()
             .name("brandubh-client".into())
             .spawn(move || {
@@ -166,10 +169,19 @@ impl Client {
                     report(Event::Failed(ClientError::Local("cannot start".into())));
                     return;
                 };
-                runtime.block_on(run(config, inbox, &report));
+                runtime.block_on(async {
+                    tokio::select! {
+                        () = run(config, inbox, &report) => {},
+                        _ = stopped => {},
+                    }
+                });
             })
             .ok();
-        Client { commands, thread }
+        Client {
+            commands,
+            stop: Some(stop),
+            thread,
+        }
     }
 
     /// Sends a message (queued while reconnecting... and lost if the connection drops
@@ -186,9 +198,7 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        // Closing the command channel ends the thread.
-        let (closed, _) = mpsc::unbounded_channel();
-        self.commands = closed;
+        drop(self.stop.take());
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

@@ -207,6 +207,15 @@ impl ServerCertVerifier for PinningVerifier {
     }
 }
 
+/// A client's TLS configuration that accepts only the certificate of fingerprint `pinned`
+/// (any certificate when `None`: then compare the fingerprint yourself), for programs that
+/// speak the protocol without [`crate::net::client`].
+pub fn pinned_client_config(
+    pinned: Option<String>,
+) -> Result<Arc<rustls::ClientConfig>, rustls::Error> {
+    client_config(Arc::new(PinningVerifier::new(pinned)))
+}
+
 /// The client's TLS configuration around a verifier.
 pub(crate) fn client_config(
     verifier: Arc<PinningVerifier>,
