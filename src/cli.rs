@@ -53,7 +53,7 @@ pub enum Command {
     Match(arena::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
     Otep(otep::OtepArgs),
-    /// Run a game server for online play (TLS; games kept in SQLite).
+    /// Run a game server for online play (TLS; games kept in `SQLite`).
     Serve(serve::ServeArgs),
     /// Talk to a game server: the lobby as text, or a player's games downloaded.
     Online(online::OnlineArgs),

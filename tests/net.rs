@@ -1,5 +1,7 @@
 //! Online play end to end: a real server on a loopback port, real clients, each wait bounded.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -30,7 +32,7 @@ fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
 struct Player {
     client: Client,
     events: Receiver<Event>,
-    _config: Option<tempfile::TempDir>,
+    config: Option<tempfile::TempDir>,
     saves: tempfile::TempDir,
 }
 
@@ -38,7 +40,7 @@ impl Player {
     fn connect(server: &str, name: &str) -> Player {
         let config = tempfile::tempdir().unwrap();
         let mut player = Player::with_config(server, name, config.path(), |_| {});
-        player._config = Some(config);
+        player.config = Some(config);
         player
     }
 
@@ -57,7 +59,7 @@ impl Player {
         Player {
             client,
             events,
-            _config: None,
+            config: None,
             saves,
         }
     }

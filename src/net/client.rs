@@ -18,7 +18,9 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
 use super::identity::Identity;
-use super::protocol::{ClientMessage, DEFAULT_PORT, ErrorCode, GameId, ServerMessage, VERSION};
+use super::protocol::{
+    BadMessage, ClientMessage, DEFAULT_PORT, ErrorCode, GameId, ServerMessage, VERSION,
+};
 use super::tls::{KNOWN_SERVERS_FILE, KeyChanged, KnownServers, PinningVerifier, client_config};
 use super::wire::{Line, read_line, write_line};
 use crate::game::{Game, storage};
@@ -262,21 +264,19 @@ async fn run(
     }
 }
 
-/// One connection, from connecting to its end.
-async fn session(
-    config: &ClientConfig,
-    identity: &Identity,
-    inbox: &mut mpsc::UnboundedReceiver<Command>,
-    report: &dyn Fn(Event) -> bool,
-    memory: &mut Memory,
-) -> Ended {
+/// A TLS stream to the server.
+type Stream = tokio_rustls::client::TlsStream<TcpStream>;
+
+/// Connects to the server and checks its key (pinned on first use); returns the stream
+/// and the key's fingerprint.
+async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
     let address = config.address();
     let addrs: Vec<_> = match address.to_socket_addrs() {
         Ok(addrs) => addrs.collect(),
-        Err(e) => return Ended::Dropped(format!("cannot find {address}: {e}")),
+        Err(e) => return Err(Ended::Dropped(format!("cannot find {address}: {e}"))),
     };
     if config.insecure && !addrs.iter().all(|a| a.ip().is_loopback()) {
-        return Ended::Fatal(ClientError::InsecureNotLoopback(address));
+        return Err(Ended::Fatal(ClientError::InsecureNotLoopback(address)));
     }
     let known = KnownServers::new(config.config_dir.join(KNOWN_SERVERS_FILE));
     let pinned = if config.insecure {
@@ -286,17 +286,19 @@ async fn session(
     };
     let verifier = Arc::new(PinningVerifier::new(pinned.clone()));
     let Ok(tls) = client_config(Arc::clone(&verifier)) else {
-        return Ended::Fatal(ClientError::Local("cannot set up TLS".into()));
+        return Err(Ended::Fatal(ClientError::Local("cannot set up TLS".into())));
     };
     let connect = tokio::time::timeout(Duration::from_secs(10), TcpStream::connect(&addrs[..]));
     let tcp = match connect.await {
         Ok(Ok(tcp)) => tcp,
-        Ok(Err(e)) => return Ended::Dropped(format!("cannot connect to {address}: {e}")),
-        Err(_) => return Ended::Dropped(format!("{address} does not answer")),
+        Ok(Err(e)) => return Err(Ended::Dropped(format!("cannot connect to {address}: {e}"))),
+        Err(_) => return Err(Ended::Dropped(format!("{address} does not answer"))),
     };
     let _ = tcp.set_nodelay(true);
     let Ok(name) = ServerName::try_from("brandubh") else {
-        return Ended::Fatal(ClientError::Local("cannot name the server".into()));
+        return Err(Ended::Fatal(ClientError::Local(
+            "cannot name the server".into(),
+        )));
     };
     let stream = match tokio_rustls::TlsConnector::from(tls)
         .connect(name, tcp)
@@ -304,7 +306,7 @@ async fn session(
     {
         Ok(stream) => stream,
         Err(e) => {
-            return match (pinned, verifier.shown()) {
+            return Err(match (pinned, verifier.shown()) {
                 (Some(pinned), Some(shown)) if pinned != shown => {
                     Ended::Fatal(ClientError::KeyChanged(KeyChanged {
                         server: address,
@@ -313,19 +315,35 @@ async fn session(
                     }))
                 }
                 _ => Ended::Dropped(format!("TLS with {address}: {e}")),
-            };
+            });
         }
     };
     let Some(fingerprint) = verifier.shown() else {
-        return Ended::Dropped("the server showed no key".into());
+        return Err(Ended::Dropped("the server showed no key".into()));
     };
-    if !config.insecure && known.get(&address).is_none() {
-        if let Err(e) = known.add(&address, &fingerprint) {
-            return Ended::Fatal(ClientError::Local(format!(
-                "cannot pin the server's key: {e}"
-            )));
-        }
+    if !config.insecure
+        && known.get(&address).is_none()
+        && let Err(e) = known.add(&address, &fingerprint)
+    {
+        return Err(Ended::Fatal(ClientError::Local(format!(
+            "cannot pin the server's key: {e}"
+        ))));
     }
+    Ok((stream, fingerprint))
+}
+
+/// One connection, from connecting to its end.
+async fn session(
+    config: &ClientConfig,
+    identity: &Identity,
+    inbox: &mut mpsc::UnboundedReceiver<Command>,
+    report: &dyn Fn(Event) -> bool,
+    memory: &mut Memory,
+) -> Ended {
+    let (stream, fingerprint) = match connect(config).await {
+        Ok(connected) => connected,
+        Err(ended) => return ended,
+    };
     let (reader, mut writer) = tokio::io::split(stream);
     let (lines, mut incoming) = mpsc::unbounded_channel();
     let reading = tokio::spawn(async move {
@@ -352,47 +370,8 @@ async fn session(
     if write_line(&mut writer, &send(hello)).await.is_err() {
         return Ended::Dropped("the server closed the connection".into());
     }
-    // The handshake: hello, challenge, welcome.
-    let mut welcomed = config.name.is_none();
-    let mut greeted = false;
-    while !(greeted && welcomed) {
-        let next = tokio::time::timeout(Duration::from_secs(15), incoming.recv()).await;
-        let message = match next {
-            Ok(Some(Ok(message))) => message,
-            Ok(Some(Err(e))) => return Ended::Dropped(e.to_string()),
-            Ok(None) => return Ended::Dropped("the server closed the connection".into()),
-            Err(_) => return Ended::Dropped("the server does not answer".into()),
-        };
-        match message {
-            ServerMessage::Hello { .. } => greeted = true,
-            ServerMessage::Error {
-                code: ErrorCode::Version,
-                message,
-            } => return Ended::Fatal(ClientError::Version(message)),
-            ServerMessage::Error {
-                code: ErrorCode::BadName | ErrorCode::BadSignature,
-                message,
-            } => return Ended::Fatal(ClientError::Refused(message)),
-            ServerMessage::Challenge { nonce } => {
-                if let Some(name) = &config.name {
-                    let identify = ClientMessage::Identify {
-                        name: name.clone(),
-                        key: identity.public_hex(),
-                        signature: identity.sign(&nonce),
-                    };
-                    if write_line(&mut writer, &send(identify)).await.is_err() {
-                        return Ended::Dropped("the server closed the connection".into());
-                    }
-                }
-            }
-            ServerMessage::Welcome { .. } => {
-                welcomed = true;
-                report(Event::Message(message));
-            }
-            other => {
-                report(Event::Message(other));
-            }
-        }
+    if let Err(ended) = handshake(config, identity, &mut writer, &mut incoming, report).await {
+        return ended;
     }
     if !report(Event::Connected { fingerprint }) {
         return Ended::Closed;
@@ -434,12 +413,66 @@ async fn session(
                 }
             },
         };
-        if let Some(message) = to_send {
-            if write_line(&mut writer, &send(message)).await.is_err() {
-                return Ended::Dropped("the server closed the connection".into());
+        if let Some(message) = to_send
+            && write_line(&mut writer, &send(message)).await.is_err()
+        {
+            return Ended::Dropped("the server closed the connection".into());
+        }
+    }
+}
+
+/// The handshake: hello, then (with a name) the challenge signed and the welcome.
+async fn handshake(
+    config: &ClientConfig,
+    identity: &Identity,
+    writer: &mut tokio::io::WriteHalf<Stream>,
+    incoming: &mut mpsc::UnboundedReceiver<Result<ServerMessage, BadMessage>>,
+    report: &dyn Fn(Event) -> bool,
+) -> Result<(), Ended> {
+    let send = |message: ClientMessage| message.to_line();
+    // The handshake: hello, challenge, welcome.
+    let mut welcomed = config.name.is_none();
+    let mut greeted = false;
+    while !(greeted && welcomed) {
+        let next = tokio::time::timeout(Duration::from_secs(15), incoming.recv()).await;
+        let message = match next {
+            Ok(Some(Ok(message))) => message,
+            Ok(Some(Err(e))) => return Err(Ended::Dropped(e.to_string())),
+            Ok(None) => return Err(Ended::Dropped("the server closed the connection".into())),
+            Err(_) => return Err(Ended::Dropped("the server does not answer".into())),
+        };
+        match message {
+            ServerMessage::Hello { .. } => greeted = true,
+            ServerMessage::Error {
+                code: ErrorCode::Version,
+                message,
+            } => return Err(Ended::Fatal(ClientError::Version(message))),
+            ServerMessage::Error {
+                code: ErrorCode::BadName | ErrorCode::BadSignature,
+                message,
+            } => return Err(Ended::Fatal(ClientError::Refused(message))),
+            ServerMessage::Challenge { nonce } => {
+                if let Some(name) = &config.name {
+                    let proof = ClientMessage::Identify {
+                        name: name.clone(),
+                        key: identity.public_hex(),
+                        signature: identity.sign(&nonce),
+                    };
+                    if write_line(writer, &send(proof)).await.is_err() {
+                        return Err(Ended::Dropped("the server closed the connection".into()));
+                    }
+                }
+            }
+            ServerMessage::Welcome { .. } => {
+                welcomed = true;
+                report(Event::Message(message));
+            }
+            other => {
+                report(Event::Message(other));
             }
         }
     }
+    Ok(())
 }
 
 /// What the client answers by itself: pongs, and downloads of its finished games (which it

@@ -450,7 +450,7 @@ impl ServerMessage {
     }
 }
 
-/// JSON on one line (serde_json escapes line ends in strings).
+/// JSON on one line (`serde_json` escapes line ends in strings).
 fn to_line(message: &impl Serialize) -> String {
     // Serializing these types cannot fail: no maps with non-string keys, no failing impls.
     serde_json::to_string(message).unwrap_or_default()

@@ -1,5 +1,5 @@
 //! `brandubh serve`: the game server. Tokio accepts connections, each on its own task (TLS,
-//! line cap, rate limit, timeouts); one hub thread owns the games, the clocks and the SQLite
+//! line cap, rate limit, timeouts); one hub thread owns the games, the clocks and the `SQLite`
 //! database, and validates every move with the rules engine before it is stored and relayed.
 
 mod conn;
@@ -98,7 +98,6 @@ pub(crate) enum Outgoing {
 /// overtime period of that length, which each move fills again (and 1 ms of main time).
 pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
     match timing {
-        Timing::Untimed => None,
         Timing::Clock { control } => Some(control),
         Timing::Correspondence { days } if (1..=MAX_CORRESPONDENCE_DAYS).contains(&days) => {
             TimeControl::new(
@@ -109,7 +108,7 @@ pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
             )
             .ok()
         }
-        Timing::Correspondence { .. } => None,
+        Timing::Untimed | Timing::Correspondence { .. } => None,
     }
 }
 

@@ -1,5 +1,5 @@
 //! TLS for online play: the server's self-signed certificate, made on its first start, and
-//! the client's pinning of it on first use (a known-servers file, as SSH's known_hosts).
+//! the client's pinning of it on first use (a known-servers file, as SSH's `known_hosts`).
 //! The crypto provider is `ring` (no cmake needed to build it).
 
 use std::fmt;

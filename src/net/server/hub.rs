@@ -13,7 +13,7 @@ use crate::game::Clocks;
 use crate::net::identity;
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
-    ServerMessage, SideChoice, check_chat, check_name,
+    ServerMessage, SideChoice, Timing, check_chat, check_name,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -67,10 +67,17 @@ pub(super) struct Hub {
     timers: mpsc::WeakUnboundedSender<Event>,
 }
 
-type Reply = Result<(), ServerMessage>;
+/// A refused request: the error's code and words.
+struct Refusal(ErrorCode, String);
+
+type Reply = Result<(), Refusal>;
 
 fn refuse(code: ErrorCode, message: impl Into<String>) -> Reply {
-    Err(ServerMessage::error(code, message))
+    Err(refusal(code, message))
+}
+
+fn refusal(code: ErrorCode, message: impl Into<String>) -> Refusal {
+    Refusal(code, message.into())
 }
 
 impl Hub {
@@ -131,8 +138,8 @@ impl Hub {
                 self.send(conn, challenge);
             }
             Event::Message { conn, message } => {
-                if let Err(error) = self.message(conn, message) {
-                    self.send(conn, error);
+                if let Err(Refusal(code, message)) = self.message(conn, message) {
+                    self.send(conn, ServerMessage::error(code, message));
                 }
             }
             Event::Lag { conn, round_trip } => {
@@ -159,12 +166,12 @@ impl Hub {
             }
             ClientMessage::Pong { .. } => Ok(()),
             ClientMessage::Archive { name } => {
-                let games = self.store.archive(&name).map_err(store_error)?;
+                let games = self.store.archive(&name).map_err(|e| store_error(&e))?;
                 self.send(conn, ServerMessage::Archive { name, games });
                 Ok(())
             }
             ClientMessage::Download { game } => {
-                let stored = self.store.finished(game).map_err(store_error)?;
+                let stored = self.store.finished(game).map_err(|e| store_error(&e))?;
                 let Some(stored) = stored else {
                     return refuse(ErrorCode::NoGame, format!("no finished game {game}"));
                 };
@@ -223,9 +230,12 @@ impl Hub {
                 "the signature does not prove the key",
             );
         }
-        check_name(name)
-            .map_err(|e| ServerMessage::error(ErrorCode::BadName, format!("the name {e}")))?;
-        if !self.store.claim_name(key, name).map_err(store_error)? {
+        check_name(name).map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
+        if !self
+            .store
+            .claim_name(key, name)
+            .map_err(|e| store_error(&e))?
+        {
             return refuse(ErrorCode::BadName, format!("the name {name} is taken"));
         }
         let seat = Seat {
@@ -303,7 +313,7 @@ impl Hub {
     }
 
     fn create(&mut self, conn: ConnId, seat: &Seat, setup: GameSetup) -> Reply {
-        if super::control(setup.timing).is_none() && setup.timing != Default::default() {
+        if super::control(setup.timing).is_none() && setup.timing != Timing::default() {
             return refuse(
                 ErrorCode::Refused,
                 format!(
@@ -326,7 +336,7 @@ impl Hub {
         let id = self
             .store
             .create(&setup, seat, code.as_deref())
-            .map_err(store_error)?;
+            .map_err(|e| store_error(&e))?;
         let stored = StoredGame {
             id,
             game: super::store::rebuild(&setup, &[], None, None),
@@ -377,10 +387,9 @@ impl Hub {
             );
         }
         let creator_side = match live.stored.setup.side {
-            SideChoice::Attackers => Side::Attackers,
-            SideChoice::Defenders => Side::Defenders,
             SideChoice::Random if rand::random::<bool>() => Side::Attackers,
-            SideChoice::Random => Side::Defenders,
+            SideChoice::Attackers => Side::Attackers,
+            SideChoice::Defenders | SideChoice::Random => Side::Defenders,
         };
         let creator = Some(live.stored.creator.clone());
         let joiner = Some(seat.clone());
@@ -391,7 +400,9 @@ impl Hub {
         live.stored.stage = Stage::Playing;
         live.turn_start = Instant::now();
         live.turn += 1;
-        self.store.start(&live.stored).map_err(store_error)?;
+        self.store
+            .start(&live.stored)
+            .map_err(|e| store_error(&e))?;
         let id = live.stored.id;
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
@@ -423,7 +434,7 @@ impl Hub {
             return Ok(());
         }
         if live.stored.stage == Stage::Open && live.stored.creator.key == seat.key {
-            self.store.withdraw(game).map_err(store_error)?;
+            self.store.withdraw(game).map_err(|e| store_error(&e))?;
             self.games.remove(&game);
             return Ok(());
         }
@@ -460,7 +471,7 @@ impl Hub {
         if let Err(e) = self.store.add_move(game, ply, &mv, clocks.as_ref()) {
             // Not stored, so not played: the record goes back.
             record.undo();
-            return Err(store_error(e));
+            return Err(store_error(&e));
         }
         live.turn_start = Instant::now();
         live.turn += 1;
@@ -531,7 +542,7 @@ impl Hub {
                 live.turn += 1;
                 self.store
                     .take_back(game, ply, clocks.as_ref())
-                    .map_err(store_error)?;
+                    .map_err(|e| store_error(&e))?;
                 self.schedule_flag(game);
                 for conn in self.watchers(game) {
                     self.send_state(conn, game);
@@ -542,9 +553,8 @@ impl Hub {
     }
 
     fn chat(&mut self, conn: ConnId, seat: &Seat, game: GameId, text: &str) -> Reply {
-        check_chat(text).map_err(|e| {
-            ServerMessage::error(ErrorCode::BadMessage, format!("the chat line {e}"))
-        })?;
+        check_chat(text)
+            .map_err(|e| refusal(ErrorCode::BadMessage, format!("the chat line {e}")))?;
         let Some(live) = self.games.get(&game) else {
             return refuse(ErrorCode::NoGame, format!("no game {game}"));
         };
@@ -555,7 +565,7 @@ impl Hub {
         } else {
             return refuse(ErrorCode::NoGame, "watch the game to chat in it");
         };
-        let line = ServerMessage::Chat {
+        let said = ServerMessage::Chat {
             game,
             from: seat.name.clone(),
             channel,
@@ -567,7 +577,7 @@ impl Hub {
             Channel::Spectators => live.spectators.iter().copied().collect(),
         };
         for conn in to {
-            self.send(conn, line.clone());
+            self.send(conn, said.clone());
         }
         Ok(())
     }
@@ -784,17 +794,15 @@ fn my_game<'a>(
     games: &'a mut HashMap<GameId, Live>,
     seat: &Seat,
     game: GameId,
-) -> Result<(&'a mut Live, Side), ServerMessage> {
+) -> Result<(&'a mut Live, Side), Refusal> {
     let live = games
         .get_mut(&game)
         .filter(|l| l.stored.stage == Stage::Playing)
-        .ok_or_else(|| {
-            ServerMessage::error(ErrorCode::NoGame, format!("no game {game} in progress"))
-        })?;
+        .ok_or_else(|| refusal(ErrorCode::NoGame, format!("no game {game} in progress")))?;
     let side = live
         .stored
         .side_of(&seat.key)
-        .ok_or_else(|| ServerMessage::error(ErrorCode::NoGame, "you do not play in this game"))?;
+        .ok_or_else(|| refusal(ErrorCode::NoGame, "you do not play in this game"))?;
     Ok((live, side))
 }
 
@@ -820,11 +828,11 @@ fn left_in_all(clocks: &Clocks, side: Side) -> Duration {
     clock.left() + control.period() * periods
 }
 
-fn bad_move(e: &impl std::fmt::Display) -> ServerMessage {
-    ServerMessage::error(ErrorCode::BadMove, e.to_string())
+fn bad_move(e: &impl std::fmt::Display) -> Refusal {
+    refusal(ErrorCode::BadMove, e.to_string())
 }
 
-fn store_error(e: rusqlite::Error) -> ServerMessage {
+fn store_error(e: &rusqlite::Error) -> Refusal {
     eprintln!("brandubh serve: database: {e}");
-    ServerMessage::error(ErrorCode::Refused, "the server cannot store this now")
+    refusal(ErrorCode::Refused, "the server cannot store this now")
 }

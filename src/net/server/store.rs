@@ -1,4 +1,4 @@
-//! The server's SQLite database (WAL): players' keys and names, games, moves and clocks.
+//! The server's `SQLite` database (WAL): players' keys and names, games, moves and clocks.
 //! A move is written here before anyone is told of it.
 
 use std::path::Path;
@@ -138,17 +138,15 @@ impl Store {
                 r.get(0)
             })
             .optional()?;
-        match holder {
-            Some(holder) => Ok(holder == key),
-            None => {
-                self.db.execute(
-                    "INSERT INTO players (key, name) VALUES (?1, ?2)
-                     ON CONFLICT (key) DO UPDATE SET name = excluded.name",
-                    params![key, name],
-                )?;
-                Ok(true)
-            }
+        if let Some(holder) = holder {
+            return Ok(holder == key);
         }
+        self.db.execute(
+            "INSERT INTO players (key, name) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET name = excluded.name",
+            params![key, name],
+        )?;
+        Ok(true)
     }
 
     /// Stores a new open game; returns its number.
@@ -372,12 +370,12 @@ fn json(value: &impl serde::Serialize) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// A game's number as SQLite keeps it (numbers come from SQLite's rowids, within i64).
+/// A game's number as `SQLite` keeps it (numbers come from its rowids, within `i64`).
 fn id(game: GameId) -> i64 {
     i64::try_from(game).unwrap_or(i64::MAX)
 }
 
-/// A count as SQLite keeps it.
+/// A count as `SQLite` keeps it.
 fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
