@@ -580,7 +580,6 @@ mod tests {
             "",
             "{}",
             r#"{"type":"fly"}"#,
-            r#"{"type":"lobby","extra":1}"#,
             r#"{"type":"move","game":-1,"ply":0,"mv":"d2-c2"}"#,
             "\u{1b}[2J",
         ] {
