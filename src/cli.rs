@@ -6,10 +6,12 @@ mod analyze_game;
 mod arena;
 mod export;
 mod help;
+mod online;
 mod otep;
 mod perft;
 mod play;
 mod replay;
+mod serve;
 
 use std::fmt;
 use std::io::{self, Write};
@@ -51,6 +53,10 @@ pub enum Command {
     Match(arena::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
     Otep(otep::OtepArgs),
+    /// Run a game server for online play (TLS; games kept in `SQLite`).
+    Serve(serve::ServeArgs),
+    /// Talk to a game server: the lobby as text, or a player's games downloaded.
+    Online(online::OnlineArgs),
     /// Print this message or the help of the given command.
     Help(help::HelpArgs),
 }
@@ -174,6 +180,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Export(args)) => export::run(&args, out),
         Some(Command::Otep(args)) => otep::run(&args, out),
         Some(Command::Help(args)) => help::run(&args, out),
+        Some(Command::Serve(args)) => serve::run(&args, out),
+        Some(Command::Online(args)) => online::run(&args, out),
     }?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,50 @@
+//! `brandubh serve`: run a game server.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::net::server::{self, DEFAULT_LISTEN, Limits, ServerConfig};
+
+/// Arguments of `brandubh serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (0.0.0.0:7343 for every network).
+    #[arg(long, value_name = "ADDR", default_value = DEFAULT_LISTEN)]
+    pub listen: String,
+    /// The folder of the server's key and database (default: brandubh-server in the data
+    /// folder).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// The most connections from one address.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().per_address)]
+    pub per_address: usize,
+    /// The most connections in all.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
+    pub max_connections: usize,
+}
+
+pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let data = match &args.data {
+        Some(dir) => dir.clone(),
+        None => server::default_data_dir()
+            .ok_or_else(|| CliError::new("no data folder: give one with --data DIR"))?,
+    };
+    let config = ServerConfig {
+        listen: args.listen.clone(),
+        data,
+        limits: Limits {
+            per_address: args.per_address,
+            connections: args.max_connections,
+            ..Limits::default()
+        },
+    };
+    let running = server::start(config).map_err(|e| CliError::new(e.to_string()))?;
+    writeln!(out, "brandubh server listening on {}", running.addr())?;
+    writeln!(out, "key fingerprint {}", running.fingerprint())?;
+    out.flush()?;
+    running.wait();
+    Ok(())
+}

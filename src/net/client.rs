@@ -1,0 +1,525 @@
+//! The client side of online play. A [`Client`] runs on its own thread: it connects (TLS,
+//! the server's key pinned on first use), says hello, proves its identity, and then delivers
+//! everything the server sends as [`Event`]s on a channel of the caller's choosing, taking
+//! messages to send through [`Client::send`]. After a drop it reconnects by itself; the
+//! server sends the state of the player's games again, and the client watches again what it
+//! watched. A finished game of the player is downloaded into the save folder.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::net::ToSocketAddrs;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rustls::pki_types::ServerName;
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+
+use super::identity::Identity;
+use super::protocol::{
+    BadMessage, ClientMessage, DEFAULT_PORT, ErrorCode, GameId, ServerMessage, VERSION,
+};
+use super::tls::{KNOWN_SERVERS_FILE, KeyChanged, KnownServers, PinningVerifier, client_config};
+use super::wire::{Line, read_line, write_line};
+use crate::game::{Game, storage};
+
+/// How a client connects.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// `HOST[:PORT]` ([`DEFAULT_PORT`] when none is given).
+    pub server: String,
+    /// The name to play under; `None` to only read archives.
+    pub name: Option<String>,
+    /// The folder of the identity key and the known-servers file.
+    pub config_dir: PathBuf,
+    /// Skip pinning the server's key: for tests on the loopback only (refused elsewhere).
+    pub insecure: bool,
+    /// Where the player's finished games are saved (`None`: not saved).
+    pub save_dir: Option<PathBuf>,
+    /// Whether to reconnect after a drop.
+    pub reconnect: bool,
+    /// The protocol version announced: [`VERSION`] (another only to test servers).
+    pub version: u32,
+}
+
+impl ClientConfig {
+    /// A configuration for `server` with everything else as usual.
+    pub fn new(server: &str, name: Option<&str>, config_dir: PathBuf) -> ClientConfig {
+        ClientConfig {
+            server: server.to_owned(),
+            name: name.map(str::to_owned),
+            config_dir,
+            insecure: false,
+            save_dir: None,
+            reconnect: true,
+            version: VERSION,
+        }
+    }
+
+    /// `HOST:PORT`, the port added if missing; the key under which the server is pinned.
+    pub fn address(&self) -> String {
+        with_port(&self.server)
+    }
+}
+
+/// `HOST:PORT`, [`DEFAULT_PORT`] added when `server` has no port.
+pub fn with_port(server: &str) -> String {
+    let has_port = match server.rsplit_once(':') {
+        Some((host, port)) => {
+            port.parse::<u16>().is_ok() && (!host.contains(':') || host.ends_with(']'))
+        }
+        None => false,
+    };
+    if has_port {
+        server.to_owned()
+    } else {
+        format!("{server}:{DEFAULT_PORT}")
+    }
+}
+
+/// What the client reports.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// Connected, hello said and (with a name) identified.
+    Connected {
+        /// The server's key's fingerprint.
+        fingerprint: String,
+    },
+    /// A message from the server.
+    Message(ServerMessage),
+    /// The connection dropped; the client tries again (when it reconnects).
+    Disconnected {
+        /// Why, in words.
+        reason: String,
+    },
+    /// A finished game was saved.
+    Saved {
+        /// The game.
+        game: GameId,
+        /// Where.
+        path: PathBuf,
+    },
+    /// The client gave up: the reason stands until the user acts. The thread has ended.
+    Failed(ClientError),
+}
+
+/// Why a client gives up.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum ClientError {
+    /// The server's key is not the pinned one.
+    KeyChanged(KeyChanged),
+    /// The server speaks another protocol version.
+    Version(String),
+    /// The server refused the identity or the name.
+    Refused(String),
+    /// Pinning can be skipped on the loopback only.
+    InsecureNotLoopback(String),
+    /// The identity key or known-servers file cannot be read or written.
+    Local(String),
+    /// The server cannot be reached (without reconnecting).
+    Unreachable(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::KeyChanged(e) => e.fmt(f),
+            ClientError::Version(m) => write!(f, "the server refused our protocol version: {m}"),
+            ClientError::Refused(m) => write!(f, "the server refused: {m}"),
+            ClientError::InsecureNotLoopback(s) => {
+                write!(f, "--insecure is for the loopback only, not {s}")
+            }
+            ClientError::Local(m) | ClientError::Unreachable(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// What the caller tells the client thread.
+enum Command {
+    Send(ClientMessage),
+    Cut,
+}
+
+/// A connection to a server on its own thread. Dropping it closes the connection.
+pub struct Client {
+    commands: mpsc::UnboundedSender<Command>,
+    /// Dropped to stop the thread wherever it is (connecting, waiting to reconnect).
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Client {
+    /// Starts the client; its events go to `events` (as `T::from(event)`).
+    pub fn start<T: From<Event> + Send + 'static>(
+        config: ClientConfig,
+        events: std::sync::mpsc::Sender<T>,
+    ) -> Client {
+        let (commands, inbox) = mpsc::unbounded_channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel();
+        let thread = std::thread::Builder::new()
+            .name("brandubh-client".into())
+            .spawn(move || {
+                let report = move |event: Event| events.send(T::from(event)).is_ok();
+                let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    report(Event::Failed(ClientError::Local("cannot start".into())));
+                    return;
+                };
+                runtime.block_on(async {
+                    tokio::select! {
+                        () = run(config, inbox, &report) => {},
+                        _ = stopped => {},
+                    }
+                });
+            })
+            .ok();
+        Client {
+            commands,
+            stop: Some(stop),
+            thread,
+        }
+    }
+
+    /// Sends a message (queued while reconnecting... and lost if the connection drops
+    /// before it is written).
+    pub fn send(&self, message: ClientMessage) {
+        let _ = self.commands.send(Command::Send(message));
+    }
+
+    /// Drops the connection as a network failure would; the client reconnects.
+    pub fn cut(&self) {
+        let _ = self.commands.send(Command::Cut);
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// How a session ended.
+enum Ended {
+    /// The caller is gone.
+    Closed,
+    /// Dropped: try again.
+    Dropped(String),
+    /// Give up.
+    Fatal(ClientError),
+}
+
+/// What a client keeps across connections.
+struct Memory {
+    watched: HashSet<GameId>,
+    mine: HashSet<GameId>,
+}
+
+async fn run(
+    config: ClientConfig,
+    mut inbox: mpsc::UnboundedReceiver<Command>,
+    report: &dyn Fn(Event) -> bool,
+) {
+    let identity = match Identity::load_or_create(&config.config_dir) {
+        Ok(identity) => identity,
+        Err(e) => {
+            report(Event::Failed(ClientError::Local(format!(
+                "cannot read or make the identity key: {e}"
+            ))));
+            return;
+        }
+    };
+    let mut memory = Memory {
+        watched: HashSet::new(),
+        mine: HashSet::new(),
+    };
+    let mut delay = Duration::from_millis(100);
+    loop {
+        match session(&config, &identity, &mut inbox, report, &mut memory).await {
+            Ended::Closed => return,
+            Ended::Fatal(e) => {
+                report(Event::Failed(e));
+                return;
+            }
+            Ended::Dropped(reason) if config.reconnect => {
+                if !report(Event::Disconnected { reason }) {
+                    return;
+                }
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(Duration::from_secs(5));
+            }
+            Ended::Dropped(reason) => {
+                report(Event::Failed(ClientError::Unreachable(reason)));
+                return;
+            }
+        }
+    }
+}
+
+/// A TLS stream to the server.
+type Stream = tokio_rustls::client::TlsStream<TcpStream>;
+
+/// Connects to the server and checks its key (pinned on first use); returns the stream
+/// and the key's fingerprint.
+async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
+    let address = config.address();
+    let addrs: Vec<_> = match address.to_socket_addrs() {
+        Ok(addrs) => addrs.collect(),
+        Err(e) => return Err(Ended::Dropped(format!("cannot find {address}: {e}"))),
+    };
+    if config.insecure && !addrs.iter().all(|a| a.ip().is_loopback()) {
+        return Err(Ended::Fatal(ClientError::InsecureNotLoopback(address)));
+    }
+    let known = KnownServers::new(config.config_dir.join(KNOWN_SERVERS_FILE));
+    let pinned = if config.insecure {
+        None
+    } else {
+        known.get(&address)
+    };
+    let verifier = Arc::new(PinningVerifier::new(pinned.clone()));
+    let Ok(tls) = client_config(Arc::clone(&verifier)) else {
+        return Err(Ended::Fatal(ClientError::Local("cannot set up TLS".into())));
+    };
+    let connect = tokio::time::timeout(Duration::from_secs(10), TcpStream::connect(&addrs[..]));
+    let tcp = match connect.await {
+        Ok(Ok(tcp)) => tcp,
+        Ok(Err(e)) => return Err(Ended::Dropped(format!("cannot connect to {address}: {e}"))),
+        Err(_) => return Err(Ended::Dropped(format!("{address} does not answer"))),
+    };
+    let _ = tcp.set_nodelay(true);
+    let Ok(name) = ServerName::try_from("brandubh") else {
+        return Err(Ended::Fatal(ClientError::Local(
+            "cannot name the server".into(),
+        )));
+    };
+    let stream = match tokio_rustls::TlsConnector::from(tls)
+        .connect(name, tcp)
+        .await
+    {
+        Ok(stream) => stream,
+        Err(e) => {
+            return Err(match (pinned, verifier.shown()) {
+                (Some(pinned), Some(shown)) if pinned != shown => {
+                    Ended::Fatal(ClientError::KeyChanged(KeyChanged {
+                        server: address,
+                        pinned,
+                        shown,
+                    }))
+                }
+                _ => Ended::Dropped(format!("TLS with {address}: {e}")),
+            });
+        }
+    };
+    let Some(fingerprint) = verifier.shown() else {
+        return Err(Ended::Dropped("the server showed no key".into()));
+    };
+    if !config.insecure
+        && known.get(&address).is_none()
+        && let Err(e) = known.add(&address, &fingerprint)
+    {
+        return Err(Ended::Fatal(ClientError::Local(format!(
+            "cannot pin the server's key: {e}"
+        ))));
+    }
+    Ok((stream, fingerprint))
+}
+
+/// One connection, from connecting to its end.
+async fn session(
+    config: &ClientConfig,
+    identity: &Identity,
+    inbox: &mut mpsc::UnboundedReceiver<Command>,
+    report: &dyn Fn(Event) -> bool,
+    memory: &mut Memory,
+) -> Ended {
+    let (stream, fingerprint) = match connect(config).await {
+        Ok(connected) => connected,
+        Err(ended) => return ended,
+    };
+    let (reader, mut writer) = tokio::io::split(stream);
+    let (lines, mut incoming) = mpsc::unbounded_channel();
+    let reading = tokio::spawn(async move {
+        let mut reader = BufReader::new(reader);
+        let mut bytes = Vec::new();
+        loop {
+            let parsed = match read_line(&mut reader, &mut bytes).await {
+                Ok(Line::Text(text)) => ServerMessage::parse(&text),
+                // A line too long for any message is skipped.
+                Ok(Line::TooLong) => continue,
+                Ok(Line::End) | Err(_) => break,
+            };
+            if lines.send(parsed).is_err() {
+                break;
+            }
+        }
+    });
+    let _abort = AbortOnDrop(reading);
+    let send = |message: ClientMessage| message.to_line();
+    let hello = ClientMessage::Hello {
+        version: config.version,
+        client: format!("brandubh {}", env!("CARGO_PKG_VERSION")),
+    };
+    if write_line(&mut writer, &send(hello)).await.is_err() {
+        return Ended::Dropped("the server closed the connection".into());
+    }
+    if let Err(ended) = handshake(config, identity, &mut writer, &mut incoming, report).await {
+        return ended;
+    }
+    if !report(Event::Connected { fingerprint }) {
+        return Ended::Closed;
+    }
+    for &game in &memory.watched {
+        if write_line(&mut writer, &send(ClientMessage::Watch { game }))
+            .await
+            .is_err()
+        {
+            return Ended::Dropped("the server closed the connection".into());
+        }
+    }
+    loop {
+        let to_send = tokio::select! {
+            command = inbox.recv() => match command {
+                None => {
+                    let _ = writer.shutdown().await;
+                    return Ended::Closed;
+                }
+                Some(Command::Cut) => return Ended::Dropped("cut".into()),
+                Some(Command::Send(message)) => {
+                    match &message {
+                        ClientMessage::Watch { game } => { memory.watched.insert(*game); }
+                        ClientMessage::Leave { game } => { memory.watched.remove(game); }
+                        _ => {}
+                    }
+                    Some(message)
+                }
+            },
+            message = incoming.recv() => match message {
+                None => return Ended::Dropped("the server closed the connection".into()),
+                Some(Err(e)) => return Ended::Dropped(e.to_string()),
+                Some(Ok(message)) => {
+                    let reply = answer(&message, config, memory, report);
+                    if !report(Event::Message(message)) {
+                        return Ended::Closed;
+                    }
+                    reply
+                }
+            },
+        };
+        if let Some(message) = to_send
+            && write_line(&mut writer, &send(message)).await.is_err()
+        {
+            return Ended::Dropped("the server closed the connection".into());
+        }
+    }
+}
+
+/// The handshake: hello, then (with a name) the challenge signed and the welcome.
+async fn handshake(
+    config: &ClientConfig,
+    identity: &Identity,
+    writer: &mut tokio::io::WriteHalf<Stream>,
+    incoming: &mut mpsc::UnboundedReceiver<Result<ServerMessage, BadMessage>>,
+    report: &dyn Fn(Event) -> bool,
+) -> Result<(), Ended> {
+    let send = |message: ClientMessage| message.to_line();
+    // The handshake: hello, challenge, welcome.
+    let mut welcomed = config.name.is_none();
+    let mut greeted = false;
+    while !(greeted && welcomed) {
+        let next = tokio::time::timeout(Duration::from_secs(15), incoming.recv()).await;
+        let message = match next {
+            Ok(Some(Ok(message))) => message,
+            Ok(Some(Err(e))) => return Err(Ended::Dropped(e.to_string())),
+            Ok(None) => return Err(Ended::Dropped("the server closed the connection".into())),
+            Err(_) => return Err(Ended::Dropped("the server does not answer".into())),
+        };
+        match message {
+            ServerMessage::Hello { .. } => greeted = true,
+            ServerMessage::Error {
+                code: ErrorCode::Version,
+                message,
+            } => return Err(Ended::Fatal(ClientError::Version(message))),
+            ServerMessage::Error {
+                code: ErrorCode::BadName | ErrorCode::BadSignature,
+                message,
+            } => return Err(Ended::Fatal(ClientError::Refused(message))),
+            ServerMessage::Challenge { nonce } => {
+                if let Some(name) = &config.name {
+                    let proof = ClientMessage::Identify {
+                        name: name.clone(),
+                        key: identity.public_hex(),
+                        signature: identity.sign(&nonce),
+                    };
+                    if write_line(writer, &send(proof)).await.is_err() {
+                        return Err(Ended::Dropped("the server closed the connection".into()));
+                    }
+                }
+            }
+            ServerMessage::Welcome { .. } => {
+                welcomed = true;
+                report(Event::Message(message));
+            }
+            other => {
+                report(Event::Message(other));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the client answers by itself: pongs, and downloads of its finished games (which it
+/// saves when they arrive).
+fn answer(
+    message: &ServerMessage,
+    config: &ClientConfig,
+    memory: &mut Memory,
+    report: &dyn Fn(Event) -> bool,
+) -> Option<ClientMessage> {
+    match message {
+        ServerMessage::Ping { id } => Some(ClientMessage::Pong { id: *id }),
+        ServerMessage::State(view) if view.you.is_some() => {
+            memory.mine.insert(view.summary.id);
+            None
+        }
+        ServerMessage::Result { game, .. } if config.save_dir.is_some() => memory
+            .mine
+            .contains(game)
+            .then_some(ClientMessage::Download { game: *game }),
+        ServerMessage::Save { game, json } if memory.mine.remove(game) => {
+            if let Some(dir) = &config.save_dir {
+                match save(dir, json) {
+                    Ok(path) => report(Event::Saved { game: *game, path }),
+                    Err(e) => report(Event::Message(ServerMessage::error(ErrorCode::Refused, e))),
+                };
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Writes a downloaded game into `dir` as a new save; returns its path.
+pub fn save(dir: &std::path::Path, json: &str) -> Result<PathBuf, String> {
+    let game = Game::from_json(json).map_err(|e| format!("the server sent a bad game: {e}"))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let path = storage::new_save_path(dir, &game);
+    storage::save_new(&path, &game).map_err(|e| e.to_string())?;
+    Ok(path)
+}
+
+/// Ends a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}

@@ -1,0 +1,607 @@
+//! The online protocol's messages: versioned, line-delimited JSON, one message per line
+//! (at most [`MAX_LINE_BYTES`]), shared by the client and the server. Pure: no I/O. The
+//! protocol is described for other programs in docs/protocol.md.
+//!
+//! Positions travel as OpenTafl position records (rank 1 first) and moves in our notation
+//! (`d2-c2`, annotated by the server: `e2-d2xd3`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::TimeControl;
+pub use crate::lines::MAX_LINE_BYTES;
+use crate::quote::{excerpt, is_invisible};
+use crate::rules::{Outcome, Preset, Side};
+
+/// The protocol's version: a client and a server speak only the same one.
+pub const VERSION: u32 = 1;
+
+/// The port a server listens on and a client calls when none is given.
+pub const DEFAULT_PORT: u16 = 7343;
+
+/// The most characters of a player's name.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// The most characters of a chat line.
+pub const MAX_CHAT_CHARS: usize = 500;
+
+/// A game's number on its server.
+pub type GameId = u64;
+
+/// What a client sends.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message: the protocol version the client speaks.
+    Hello {
+        /// [`VERSION`] of the client.
+        version: u32,
+        /// The client program, for the server's log (`brandubh 0.1.0`).
+        client: String,
+    },
+    /// The answer to [`ServerMessage::Challenge`]: the name wanted, the public key and the
+    /// signature of [`challenge_bytes`] by its secret key, both in lowercase hex.
+    Identify {
+        /// The name to play under (first come, first served per key).
+        name: String,
+        /// The ed25519 public key, 32 bytes in hex.
+        key: String,
+        /// The ed25519 signature of the challenge, 64 bytes in hex.
+        signature: String,
+    },
+    /// Asks for the lobby (answered with [`ServerMessage::Lobby`]).
+    Lobby,
+    /// Creates a game and waits in it for an opponent.
+    Create(GameSetup),
+    /// Joins an open game, by its number or by a private game's invite code.
+    Join {
+        /// The game (`None` with an invite code).
+        game: Option<GameId>,
+        /// A private game's invite code.
+        code: Option<String>,
+    },
+    /// Watches a game as a spectator.
+    Watch {
+        /// The game.
+        game: GameId,
+    },
+    /// Leaves a game: a spectator stops watching; a creator whose game has not begun
+    /// withdraws it. A player of a game in progress resigns with [`ClientMessage::Resign`].
+    Leave {
+        /// The game.
+        game: GameId,
+    },
+    /// Plays a move.
+    Move {
+        /// The game.
+        game: GameId,
+        /// The number of moves played before this one (a stale move is refused).
+        ply: usize,
+        /// The move in our notation, `d2-c2`.
+        mv: String,
+    },
+    /// Offers a draw or asks for a takeback.
+    Offer {
+        /// The game.
+        game: GameId,
+        /// What is offered.
+        offer: Offer,
+    },
+    /// Answers the opponent's offer.
+    Answer {
+        /// The game.
+        game: GameId,
+        /// What was offered.
+        offer: Offer,
+        /// Whether it is accepted.
+        accept: bool,
+    },
+    /// Resigns a game.
+    Resign {
+        /// The game.
+        game: GameId,
+    },
+    /// A chat line: in a player's game it goes to the players, from a spectator to the
+    /// spectators.
+    Chat {
+        /// The game.
+        game: GameId,
+        /// The line (no control characters, at most [`MAX_CHAT_CHARS`]).
+        text: String,
+    },
+    /// Asks for a pong with the same number (the client measures its lag).
+    Ping {
+        /// Any number, echoed.
+        id: u64,
+    },
+    /// Answers the server's ping (the server measures the lag it credits back on clocks).
+    Pong {
+        /// The ping's number.
+        id: u64,
+    },
+    /// Lists a player's finished games.
+    Archive {
+        /// The player.
+        name: String,
+    },
+    /// Downloads a finished game as a save file.
+    Download {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// What a server sends.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMessage {
+    /// The answer to a hello of the same version.
+    Hello {
+        /// [`VERSION`].
+        version: u32,
+        /// The server program.
+        server: String,
+    },
+    /// The random text to sign to prove an identity, in hex.
+    Challenge {
+        /// 32 random bytes in hex.
+        nonce: String,
+    },
+    /// Identified: the name the client plays under. Every game in progress the player plays
+    /// in follows as a [`ServerMessage::State`].
+    Welcome {
+        /// The player's name.
+        name: String,
+    },
+    /// The lobby.
+    Lobby(Lobby),
+    /// A game was created; the client waits in it.
+    Created {
+        /// Its summary.
+        game: GameSummary,
+        /// A private game's invite code, to give the friend.
+        code: Option<String>,
+    },
+    /// A game's whole state: on joining, watching, reconnecting, and after a takeback.
+    State(Box<GameView>),
+    /// A move was played (and stored).
+    Moved {
+        /// The game.
+        game: GameId,
+        /// The number of moves before it.
+        ply: usize,
+        /// The move, annotated by the server (`e2-d2xd3`).
+        mv: String,
+        /// The clocks after it.
+        clocks: Option<ClockView>,
+    },
+    /// An offer from a player.
+    Offered {
+        /// The game.
+        game: GameId,
+        /// What is offered.
+        offer: Offer,
+        /// By whom.
+        by: Side,
+    },
+    /// An offer was declined (an accepted one shows in its effect: a result or a state).
+    Declined {
+        /// The game.
+        game: GameId,
+        /// What was offered.
+        offer: Offer,
+    },
+    /// A chat line.
+    Chat {
+        /// The game.
+        game: GameId,
+        /// Who wrote it.
+        from: String,
+        /// Players' or spectators' chat.
+        channel: Channel,
+        /// The line.
+        text: String,
+    },
+    /// A player's connection came or went.
+    Presence {
+        /// The game.
+        game: GameId,
+        /// Whose.
+        side: Side,
+        /// Whether connected.
+        connected: bool,
+    },
+    /// A game ended.
+    Result {
+        /// The game.
+        game: GameId,
+        /// How.
+        outcome: Outcome,
+    },
+    /// A player's finished games.
+    Archive {
+        /// The player.
+        name: String,
+        /// The games, newest first.
+        games: Vec<GameSummary>,
+    },
+    /// A finished game as a save file (docs/formats.md).
+    Save {
+        /// The game.
+        game: GameId,
+        /// The save, JSON.
+        json: String,
+    },
+    /// A request was refused.
+    Error {
+        /// What kind of error.
+        code: ErrorCode,
+        /// What, in words.
+        message: String,
+    },
+    /// Asks for a pong with the same number.
+    Ping {
+        /// Any number, echoed.
+        id: u64,
+    },
+    /// Answers the client's ping.
+    Pong {
+        /// The ping's number.
+        id: u64,
+    },
+}
+
+/// A kind of error.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The client speaks another protocol version; the server closes the connection.
+    Version,
+    /// A line that is not a message of this protocol.
+    BadMessage,
+    /// A message not allowed now (before hello or identification).
+    NotNow,
+    /// The signature does not prove the key.
+    BadSignature,
+    /// The name is taken by another key, or not a valid name.
+    BadName,
+    /// No such game, or not one this request applies to.
+    NoGame,
+    /// An illegal or stale move, or not the sender's turn.
+    BadMove,
+    /// Too many messages: slow down.
+    RateLimited,
+    /// The server is full, or this address has too many connections.
+    Full,
+    /// Something else the request asked for cannot be done.
+    Refused,
+}
+
+/// Which chat a line belongs to.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// The two players.
+    Players,
+    /// The spectators.
+    Spectators,
+}
+
+/// What a player may offer.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offer {
+    /// A draw.
+    Draw,
+    /// To take back the asker's last move.
+    Takeback,
+}
+
+/// The side a creator takes.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideChoice {
+    /// The attackers.
+    Attackers,
+    /// The defenders.
+    Defenders,
+    /// Drawn by the server when the opponent joins.
+    #[default]
+    Random,
+}
+
+/// How a game is timed.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Timing {
+    /// No clock.
+    #[default]
+    Untimed,
+    /// A clock (main time, increment, overtime periods).
+    Clock {
+        /// The time control.
+        control: TimeControl,
+    },
+    /// Correspondence: days for each move.
+    Correspondence {
+        /// Days per move, 1 to [`MAX_CORRESPONDENCE_DAYS`].
+        days: u32,
+    },
+}
+
+/// The most days per move of a correspondence game.
+pub const MAX_CORRESPONDENCE_DAYS: u32 = 30;
+
+/// What a creator chooses for a new game.
+#[derive(Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSetup {
+    /// The rules.
+    pub rules: Preset,
+    /// The creator's side.
+    #[serde(default)]
+    pub side: SideChoice,
+    /// The clock.
+    #[serde(default)]
+    pub timing: Timing,
+    /// Private: joined only with the invite code the server gives back.
+    #[serde(default)]
+    pub private: bool,
+    /// Whether the players may use hints and the engine (both agree by joining).
+    #[serde(default)]
+    pub engine_allowed: bool,
+}
+
+/// A game as the lobby and archives list it.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSummary {
+    /// Its number.
+    pub id: GameId,
+    /// How it was set up (a private game's code is not shown).
+    pub setup: GameSetup,
+    /// The attackers' player, once known.
+    pub attackers: Option<String>,
+    /// The defenders' player, once known.
+    pub defenders: Option<String>,
+    /// The creator, waiting in an open game.
+    pub creator: String,
+    /// Moves played.
+    pub plies: usize,
+    /// The result, when over.
+    pub outcome: Option<Outcome>,
+}
+
+/// The lobby: open games, games in progress, players online.
+#[derive(Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lobby {
+    /// Games waiting for an opponent (public ones).
+    pub open: Vec<GameSummary>,
+    /// Games in progress, to watch; the asker's own first, those where it is to move first
+    /// of all.
+    pub playing: Vec<GameSummary>,
+    /// Names of the players online.
+    pub players: Vec<String>,
+}
+
+/// Both clocks as the server runs them.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockView {
+    /// The clocks (time control and each side's time left).
+    pub clocks: crate::game::Clocks,
+    /// Whose clock runs (`None` when the game is over).
+    pub running: Option<Side>,
+}
+
+/// A game's whole state.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameView {
+    /// The game's summary.
+    pub summary: GameSummary,
+    /// The start position as an OpenTafl position record.
+    pub start: String,
+    /// The current position as an OpenTafl position record.
+    pub position: String,
+    /// The side to move.
+    pub to_move: Side,
+    /// The moves, annotated.
+    pub moves: Vec<String>,
+    /// The clocks.
+    pub clocks: Option<ClockView>,
+    /// The side the receiver plays, `None` for a spectator.
+    pub you: Option<Side>,
+    /// An offer waiting for an answer.
+    pub pending: Option<(Offer, Side)>,
+}
+
+impl ClientMessage {
+    /// Reads a message from one line.
+    pub fn parse(line: &str) -> Result<ClientMessage, BadMessage> {
+        serde_json::from_str(line).map_err(|e| BadMessage(e.to_string()))
+    }
+
+    /// The message as one line, without its end.
+    pub fn to_line(&self) -> String {
+        to_line(self)
+    }
+}
+
+impl ServerMessage {
+    /// Reads a message from one line.
+    pub fn parse(line: &str) -> Result<ServerMessage, BadMessage> {
+        serde_json::from_str(line).map_err(|e| BadMessage(e.to_string()))
+    }
+
+    /// The message as one line, without its end.
+    pub fn to_line(&self) -> String {
+        to_line(self)
+    }
+
+    /// An error reply.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// JSON on one line (`serde_json` escapes line ends in strings).
+fn to_line(message: &impl Serialize) -> String {
+    // Serializing these types cannot fail: no maps with non-string keys, no failing impls.
+    serde_json::to_string(message).unwrap_or_default()
+}
+
+/// A line that is not a message.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct BadMessage(String);
+
+impl fmt::Display for BadMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a message: {}", excerpt(&self.0))
+    }
+}
+
+impl std::error::Error for BadMessage {}
+
+/// The bytes a client signs to prove its key: a fixed prefix, then the nonce's text, so that
+/// a signature made for this protocol cannot be taken for anything else.
+pub fn challenge_bytes(nonce: &str) -> Vec<u8> {
+    format!("brandubh identity v{VERSION}\n{nonce}").into_bytes()
+}
+
+/// Why a name or a chat line is refused.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum TextError {
+    /// Empty (or only spaces).
+    Empty,
+    /// Longer than allowed.
+    TooLong(usize),
+    /// Holds control characters (ANSI escapes among them) or invisible ones.
+    Control,
+    /// A name with spaces at its ends.
+    Padded,
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextError::Empty => f.write_str("is empty"),
+            TextError::TooLong(max) => write!(f, "is longer than {max} characters"),
+            TextError::Control => f.write_str("holds control or invisible characters"),
+            TextError::Padded => f.write_str("begins or ends with a space"),
+        }
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// Checks a player's name: 1 to [`MAX_NAME_CHARS`] characters, none of them control or
+/// invisible ones, no spaces at its ends.
+pub fn check_name(name: &str) -> Result<(), TextError> {
+    check_text(name, MAX_NAME_CHARS)?;
+    if name.trim() == name {
+        Ok(())
+    } else {
+        Err(TextError::Padded)
+    }
+}
+
+/// Checks a chat line: 1 to [`MAX_CHAT_CHARS`] characters, none of them control or
+/// invisible ones.
+pub fn check_chat(text: &str) -> Result<(), TextError> {
+    check_text(text, MAX_CHAT_CHARS)
+}
+
+fn check_text(text: &str, max: usize) -> Result<(), TextError> {
+    if text.trim().is_empty() {
+        Err(TextError::Empty)
+    } else if text.chars().count() > max {
+        Err(TextError::TooLong(max))
+    } else if text.chars().any(|c| c.is_control() || is_invisible(c)) {
+        Err(TextError::Control)
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_line_of_tagged_json_read_back_alike() {
+        let messages = [
+            ClientMessage::Hello {
+                version: VERSION,
+                client: "test".into(),
+            },
+            ClientMessage::Create(GameSetup {
+                rules: Preset::Walker,
+                side: SideChoice::Defenders,
+                timing: Timing::Clock {
+                    control: "5m+3s".parse().unwrap(),
+                },
+                private: true,
+                engine_allowed: false,
+            }),
+            ClientMessage::Chat {
+                game: 3,
+                text: "line\nbreak".into(),
+            },
+        ];
+        for message in messages {
+            let line = message.to_line();
+            assert!(!line.contains('\n'), "{line}");
+            assert_eq!(ClientMessage::parse(&line).unwrap(), message);
+        }
+        assert_eq!(
+            ClientMessage::Lobby.to_line(),
+            r#"{"type":"lobby"}"#,
+            "the documented form"
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"type":"move","game":1,"ply":0,"mv":"d2-c2"}"#).unwrap(),
+            ClientMessage::Move {
+                game: 1,
+                ply: 0,
+                mv: "d2-c2".into()
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_and_malformed_messages_are_refused_with_their_text_escaped() {
+        for bad in [
+            "",
+            "{}",
+            r#"{"type":"fly"}"#,
+            r#"{"type":"move","game":-1,"ply":0,"mv":"d2-c2"}"#,
+            "\u{1b}[2J",
+        ] {
+            let e = ClientMessage::parse(bad).unwrap_err().to_string();
+            assert!(!e.contains('\u{1b}'), "{e}");
+        }
+    }
+
+    #[test]
+    fn names_and_chat_with_control_characters_are_refused() {
+        assert_eq!(check_name("Brian Boru"), Ok(()));
+        assert_eq!(check_name("é ♚"), Ok(()));
+        assert_eq!(check_name(""), Err(TextError::Empty));
+        assert_eq!(check_name(" x"), Err(TextError::Padded));
+        assert_eq!(check_name("\u{1b}[31mred"), Err(TextError::Control));
+        assert_eq!(check_name("a\u{202e}b"), Err(TextError::Control));
+        assert_eq!(
+            check_name(&"x".repeat(MAX_NAME_CHARS + 1)),
+            Err(TextError::TooLong(MAX_NAME_CHARS))
+        );
+        assert_eq!(check_chat("good game!"), Ok(()));
+        assert_eq!(check_chat("bell\u{7}"), Err(TextError::Control));
+        assert_eq!(check_chat("two\nlines"), Err(TextError::Control));
+    }
+}

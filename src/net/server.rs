@@ -1,0 +1,326 @@
+//! `brandubh serve`: the game server. Tokio accepts connections, each on its own task (TLS,
+//! line cap, rate limit, timeouts); one hub thread owns the games, the clocks and the `SQLite`
+//! database, and validates every move with the rules engine before it is stored and relayed.
+
+mod conn;
+mod hub;
+mod store;
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+
+pub use store::DB_FILE;
+
+use super::protocol::{MAX_CORRESPONDENCE_DAYS, ServerMessage, Timing};
+use super::tls::ServerKey;
+use crate::game::TimeControl;
+
+/// The address a server listens on when none is given.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7343";
+
+/// The limits that keep a hostile client from hurting others, in one place.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Connections open at once, in all.
+    pub connections: usize,
+    /// Connections open at once from one address.
+    pub per_address: usize,
+    /// Time for the TLS handshake and the hello.
+    pub handshake: Duration,
+    /// A connection that sends nothing (not even a pong) for this long is closed.
+    pub idle: Duration,
+    /// How often the server pings each connection (to measure lag and keep it alive).
+    pub ping_every: Duration,
+    /// Messages a connection may send per second, on average.
+    pub messages_per_second: u32,
+    /// Messages a connection may send at once, above the average.
+    pub burst: u32,
+    /// Bad messages (unreadable, too long, too fast) after which a connection is closed.
+    pub bad_messages: u32,
+    /// The most measured lag credited back to a mover's clock.
+    pub max_lag_credit: Duration,
+    /// Messages queued for a connection that reads too slowly before it is cut off.
+    pub queue: usize,
+    /// Open games one player may wait in at once.
+    pub open_games_per_player: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            connections: 4096,
+            per_address: 16,
+            handshake: Duration::from_secs(10),
+            idle: Duration::from_secs(60),
+            ping_every: Duration::from_secs(15),
+            messages_per_second: 20,
+            burst: 40,
+            bad_messages: 5,
+            max_lag_credit: Duration::from_secs(1),
+            queue: 256,
+            open_games_per_player: 5,
+        }
+    }
+}
+
+/// What a server is started with.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The address to listen on.
+    pub listen: String,
+    /// The folder of its key, certificate and database.
+    pub data: PathBuf,
+    /// Its limits.
+    pub limits: Limits,
+}
+
+/// The default data folder: `brandubh-server` in the user's data folder.
+pub fn default_data_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|base| base.data_dir().join("brandubh-server"))
+}
+
+/// What goes to a connection's writer.
+#[derive(Debug)]
+pub(crate) enum Outgoing {
+    /// A message.
+    Message(ServerMessage),
+    /// Close the connection.
+    Close,
+}
+
+/// The time control of a timing: a correspondence game's days per move are a clock of one
+/// overtime period of that length, which each move fills again (and 1 ms of main time).
+pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
+    match timing {
+        Timing::Clock { control } => Some(control),
+        Timing::Correspondence { days } if (1..=MAX_CORRESPONDENCE_DAYS).contains(&days) => {
+            TimeControl::new(
+                Duration::from_millis(1),
+                Duration::ZERO,
+                1,
+                Duration::from_secs(u64::from(days) * 24 * 3600),
+            )
+            .ok()
+        }
+        Timing::Untimed | Timing::Correspondence { .. } => None,
+    }
+}
+
+/// A server could not start.
+#[derive(Debug)]
+pub struct StartError(String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// A server running on its own threads; dropping it stops it.
+pub struct RunningServer {
+    addr: SocketAddr,
+    fingerprint: String,
+    runtime: Option<tokio::runtime::Runtime>,
+    hub: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RunningServer {
+    /// The address it listens on.
+    pub const fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Its certificate's fingerprint.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// Runs until the process ends.
+    pub fn wait(mut self) {
+        if let Some(hub) = self.hub.take() {
+            let _ = hub.join();
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+        if let Some(hub) = self.hub.take() {
+            let _ = hub.join();
+        }
+    }
+}
+
+/// Starts a server: its key (made on first start), its database (every unfinished game
+/// resumed), its listener.
+pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
+    let data = &config.data;
+    let fail = |what: &str, e: &dyn std::fmt::Display| StartError(format!("{what}: {e}"));
+    std::fs::create_dir_all(data)
+        .map_err(|e| fail(&format!("cannot make {}", data.display()), &e))?;
+    let key = ServerKey::load_or_create(data)
+        .map_err(|e| fail("cannot read or make the server key", &e))?;
+    let tls = key
+        .server_config()
+        .map_err(|e| fail("the server key", &e))?;
+    let store = store::Store::open(data).map_err(|e| fail("cannot open the database", &e))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| fail("cannot start", &e))?;
+    let listener = runtime
+        .block_on(TcpListener::bind(&config.listen))
+        .map_err(|e| fail(&format!("cannot listen on {}", config.listen), &e))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| fail("cannot listen", &e))?;
+    let (events, mut inbox) = mpsc::unbounded_channel();
+    let mut hub = hub::Hub::new(
+        store,
+        config.limits.clone(),
+        runtime.handle().clone(),
+        events.downgrade(),
+    )
+    .map_err(|e| fail("cannot read the database", &e))?;
+    let hub = std::thread::Builder::new()
+        .name("brandubh-hub".into())
+        .spawn(move || {
+            while let Some(event) = inbox.blocking_recv() {
+                hub.handle(event);
+            }
+        })
+        .map_err(|e| fail("cannot start", &e))?;
+    let acceptor = tokio_rustls::TlsAcceptor::from(tls);
+    runtime.spawn(accept(listener, acceptor, events, config.limits));
+    Ok(RunningServer {
+        addr,
+        fingerprint: key.fingerprint(),
+        runtime: Some(runtime),
+        hub: Some(hub),
+    })
+}
+
+/// Open connections, in all and per address.
+#[derive(Default)]
+struct Counts {
+    all: usize,
+    per_address: HashMap<IpAddr, usize>,
+}
+
+/// Holds a connection's place in [`Counts`] until dropped.
+struct Admitted {
+    counts: Arc<Mutex<Counts>>,
+    ip: IpAddr,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        counts.all -= 1;
+        if let Some(n) = counts.per_address.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                counts.per_address.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Admits a connection from `ip` within the caps.
+fn admit(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &Limits) -> Option<Admitted> {
+    let mut c = counts.lock().unwrap_or_else(PoisonError::into_inner);
+    let here = c.per_address.get(&ip).copied().unwrap_or(0);
+    if c.all >= limits.connections || here >= limits.per_address {
+        return None;
+    }
+    c.all += 1;
+    c.per_address.insert(ip, here + 1);
+    Some(Admitted {
+        counts: Arc::clone(counts),
+        ip,
+    })
+}
+
+async fn accept(
+    listener: TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+    events: mpsc::UnboundedSender<hub::Event>,
+    limits: Limits,
+) {
+    let counts = Arc::new(Mutex::new(Counts::default()));
+    let mut next_id = 0;
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors and the like: wait a little, go on.
+                eprintln!("brandubh serve: accept: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        // Over a cap: closed at once, before any work.
+        let Some(admitted) = admit(&counts, peer.ip(), &limits) else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        next_id += 1;
+        let task = conn::Connection {
+            id: next_id,
+            events: events.clone(),
+            limits: limits.clone(),
+        };
+        let acceptor = acceptor.clone();
+        tokio::spawn(async move {
+            task.run(stream, acceptor).await;
+            drop(admitted);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_are_capped_per_address_and_in_all() {
+        let limits = Limits {
+            connections: 3,
+            per_address: 2,
+            ..Limits::default()
+        };
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let b: IpAddr = "127.0.0.2".parse().unwrap();
+        let first = admit(&counts, a, &limits).unwrap();
+        let _second = admit(&counts, a, &limits).unwrap();
+        assert!(
+            admit(&counts, a, &limits).is_none(),
+            "a third from one address"
+        );
+        let _third = admit(&counts, b, &limits).unwrap();
+        assert!(admit(&counts, b, &limits).is_none(), "a fourth in all");
+        drop(first);
+        assert!(admit(&counts, a, &limits).is_some(), "a place freed");
+    }
+
+    #[test]
+    fn correspondence_days_are_a_clock_refilled_by_each_move() {
+        let control = control(Timing::Correspondence { days: 3 }).unwrap();
+        assert_eq!(control.period(), Duration::from_secs(3 * 86_400));
+        assert_eq!(control.periods(), 1);
+        assert!(super::control(Timing::Correspondence { days: 0 }).is_none());
+        assert!(super::control(Timing::Untimed).is_none());
+    }
+}

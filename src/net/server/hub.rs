@@ -1,0 +1,838 @@
+//! The server's one owner of all state: connections, games, clocks and the database. It runs
+//! on its own thread and handles one event at a time, so a move is validated, stored and
+//! relayed in order. Connections and timers send it [`Event`]s.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use super::store::{Seat, Stage, Store, StoredGame};
+use super::{Limits, Outgoing};
+use crate::game::Clocks;
+use crate::net::identity;
+use crate::net::protocol::{
+    Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
+    ServerMessage, SideChoice, Timing, check_chat, check_name,
+};
+use crate::rules::{Move, Side, position_record};
+
+/// A connection's number.
+pub(super) type ConnId = u64;
+
+/// What the hub is told.
+pub(super) enum Event {
+    /// A connection said hello; the hub challenges it.
+    Connected {
+        conn: ConnId,
+        out: mpsc::Sender<Outgoing>,
+    },
+    /// A message from a connection.
+    Message {
+        conn: ConnId,
+        message: ClientMessage,
+    },
+    /// A connection's measured round trip.
+    Lag { conn: ConnId, round_trip: Duration },
+    /// A connection ended.
+    Disconnected { conn: ConnId },
+    /// A game's clock may have run out (scheduled at a turn's start).
+    FlagCheck { game: GameId, turn: u64 },
+}
+
+struct Conn {
+    out: mpsc::Sender<Outgoing>,
+    nonce: String,
+    seat: Option<Seat>,
+    lag: Duration,
+    watching: HashSet<GameId>,
+}
+
+/// A game not over, in memory.
+struct Live {
+    stored: StoredGame,
+    turn_start: Instant,
+    turn: u64,
+    pending: Option<(Offer, Side)>,
+    spectators: HashSet<ConnId>,
+}
+
+/// The hub's state.
+pub(super) struct Hub {
+    store: Store,
+    limits: Limits,
+    conns: HashMap<ConnId, Conn>,
+    games: HashMap<GameId, Live>,
+    runtime: tokio::runtime::Handle,
+    timers: mpsc::WeakUnboundedSender<Event>,
+}
+
+/// A refused request: the error's code and words.
+struct Refusal(ErrorCode, String);
+
+type Reply = Result<(), Refusal>;
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Reply {
+    Err(refusal(code, message))
+}
+
+fn refusal(code: ErrorCode, message: impl Into<String>) -> Refusal {
+    Refusal(code, message.into())
+}
+
+impl Hub {
+    /// The hub over `store`, every unfinished game resumed with its clocks as they stood
+    /// (the time the server was down is not charged: each turn starts again now).
+    pub fn new(
+        store: Store,
+        limits: Limits,
+        runtime: tokio::runtime::Handle,
+        timers: mpsc::WeakUnboundedSender<Event>,
+    ) -> rusqlite::Result<Hub> {
+        let mut hub = Hub {
+            store,
+            limits,
+            conns: HashMap::new(),
+            games: HashMap::new(),
+            runtime,
+            timers,
+        };
+        for stored in hub.store.unfinished()? {
+            let id = stored.id;
+            let playing = stored.stage == Stage::Playing;
+            hub.games.insert(
+                id,
+                Live {
+                    stored,
+                    turn_start: Instant::now(),
+                    turn: 0,
+                    pending: None,
+                    spectators: HashSet::new(),
+                },
+            );
+            if playing {
+                hub.schedule_flag(id);
+            }
+        }
+        Ok(hub)
+    }
+
+    /// Handles one event.
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Connected { conn, out } => {
+                let nonce = hex::encode(rand::random::<[u8; 32]>());
+                let challenge = ServerMessage::Challenge {
+                    nonce: nonce.clone(),
+                };
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        out,
+                        nonce,
+                        seat: None,
+                        lag: Duration::ZERO,
+                        watching: HashSet::new(),
+                    },
+                );
+                self.send(conn, challenge);
+            }
+            Event::Message { conn, message } => {
+                if let Err(Refusal(code, message)) = self.message(conn, message) {
+                    self.send(conn, ServerMessage::error(code, message));
+                }
+            }
+            Event::Lag { conn, round_trip } => {
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.lag = round_trip / 2;
+                }
+            }
+            Event::Disconnected { conn } => self.disconnected(conn),
+            Event::FlagCheck { game, turn } => self.flag_check(game, turn),
+        }
+    }
+
+    fn message(&mut self, conn: ConnId, message: ClientMessage) -> Reply {
+        match message {
+            ClientMessage::Hello { .. } => refuse(ErrorCode::NotNow, "hello was already said"),
+            ClientMessage::Identify {
+                name,
+                key,
+                signature,
+            } => self.identify(conn, &name, &key, &signature),
+            ClientMessage::Ping { id } => {
+                self.send(conn, ServerMessage::Pong { id });
+                Ok(())
+            }
+            ClientMessage::Pong { .. } => Ok(()),
+            ClientMessage::Archive { name } => {
+                let games = self.store.archive(&name).map_err(|e| store_error(&e))?;
+                self.send(conn, ServerMessage::Archive { name, games });
+                Ok(())
+            }
+            ClientMessage::Download { game } => {
+                let stored = self.store.finished(game).map_err(|e| store_error(&e))?;
+                let Some(stored) = stored else {
+                    return refuse(ErrorCode::NoGame, format!("no finished game {game}"));
+                };
+                let json = stored.save_json();
+                self.send(conn, ServerMessage::Save { game, json });
+                Ok(())
+            }
+            other => {
+                let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.clone()) else {
+                    return refuse(ErrorCode::NotNow, "identify first");
+                };
+                self.player_message(conn, &seat, other)
+            }
+        }
+    }
+
+    fn player_message(&mut self, conn: ConnId, seat: &Seat, message: ClientMessage) -> Reply {
+        match message {
+            ClientMessage::Lobby => {
+                let lobby = self.lobby(&seat.key);
+                self.send(conn, ServerMessage::Lobby(lobby));
+                Ok(())
+            }
+            ClientMessage::Create(setup) => self.create(conn, seat, setup),
+            ClientMessage::Join { game, code } => self.join(seat, game, code.as_deref()),
+            ClientMessage::Watch { game } => self.watch(conn, game),
+            ClientMessage::Leave { game } => self.leave(conn, seat, game),
+            ClientMessage::Move { game, ply, mv } => self.play(seat, game, ply, &mv),
+            ClientMessage::Offer { game, offer } => self.offer(seat, game, offer),
+            ClientMessage::Answer {
+                game,
+                offer,
+                accept,
+            } => self.answer(seat, game, offer, accept),
+            ClientMessage::Resign { game } => {
+                let (live, side) = my_game(&mut self.games, seat, game)?;
+                let _ = live.stored.game.resign(side);
+                self.finish(game);
+                Ok(())
+            }
+            ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
+            _ => refuse(ErrorCode::NotNow, "not now"),
+        }
+    }
+
+    fn identify(&mut self, conn: ConnId, name: &str, key: &str, signature: &str) -> Reply {
+        let Some(c) = self.conns.get(&conn) else {
+            return Ok(());
+        };
+        if c.seat.is_some() {
+            return refuse(ErrorCode::NotNow, "already identified");
+        }
+        if !identity::verify(key, &c.nonce, signature) {
+            return refuse(
+                ErrorCode::BadSignature,
+                "the signature does not prove the key",
+            );
+        }
+        check_name(name).map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
+        if !self
+            .store
+            .claim_name(key, name)
+            .map_err(|e| store_error(&e))?
+        {
+            return refuse(ErrorCode::BadName, format!("the name {name} is taken"));
+        }
+        let seat = Seat {
+            key: key.to_owned(),
+            name: name.to_owned(),
+        };
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.seat = Some(seat.clone());
+        }
+        self.send(
+            conn,
+            ServerMessage::Welcome {
+                name: name.to_owned(),
+            },
+        );
+        // Every game the player is in, and the news to the opponents.
+        let mine: Vec<(GameId, Option<Side>)> = self
+            .games
+            .values()
+            .filter(|live| {
+                live.stored.creator.key == seat.key || live.stored.side_of(&seat.key).is_some()
+            })
+            .map(|live| (live.stored.id, live.stored.side_of(&seat.key)))
+            .collect();
+        for (game, side) in mine {
+            self.send_state(conn, game);
+            if let Some(side) = side {
+                let presence = ServerMessage::Presence {
+                    game,
+                    side,
+                    connected: true,
+                };
+                self.broadcast_except(game, conn, &presence);
+            }
+        }
+        Ok(())
+    }
+
+    fn lobby(&self, key: &str) -> Lobby {
+        let mut open = Vec::new();
+        let mut playing = Vec::new();
+        for live in self.games.values() {
+            let stored = &live.stored;
+            match stored.stage {
+                Stage::Open if !stored.setup.private || stored.creator.key == key => {
+                    open.push(stored.summary());
+                }
+                Stage::Playing => {
+                    let mine = stored.side_of(key);
+                    let to_move = stored.game.state().position().side_to_move();
+                    let rank = match mine {
+                        Some(side) if side == to_move => 0,
+                        Some(_) => 1,
+                        None => 2,
+                    };
+                    playing.push((rank, stored.summary()));
+                }
+                _ => {}
+            }
+        }
+        open.sort_by_key(|g| g.id);
+        playing.sort_by_key(|(rank, g)| (*rank, g.id));
+        let mut players: Vec<String> = self
+            .conns
+            .values()
+            .filter_map(|c| c.seat.as_ref().map(|s| s.name.clone()))
+            .collect();
+        players.sort();
+        players.dedup();
+        Lobby {
+            open,
+            playing: playing.into_iter().map(|(_, g)| g).collect(),
+            players,
+        }
+    }
+
+    fn create(&mut self, conn: ConnId, seat: &Seat, setup: GameSetup) -> Reply {
+        if super::control(setup.timing).is_none() && setup.timing != Timing::default() {
+            return refuse(
+                ErrorCode::Refused,
+                format!(
+                    "a correspondence game has 1 to {} days per move",
+                    crate::net::protocol::MAX_CORRESPONDENCE_DAYS
+                ),
+            );
+        }
+        let waiting = self
+            .games
+            .values()
+            .filter(|l| l.stored.stage == Stage::Open && l.stored.creator.key == seat.key)
+            .count();
+        if waiting >= self.limits.open_games_per_player {
+            return refuse(ErrorCode::Refused, "too many open games: leave one first");
+        }
+        let code = setup
+            .private
+            .then(|| hex::encode(rand::random::<[u8; 6]>()));
+        let id = self
+            .store
+            .create(&setup, seat, code.as_deref())
+            .map_err(|e| store_error(&e))?;
+        let stored = StoredGame {
+            id,
+            game: super::store::rebuild(&setup, &[], None, None),
+            setup,
+            creator: seat.clone(),
+            code: code.clone(),
+            attackers: None,
+            defenders: None,
+            stage: Stage::Open,
+        };
+        let summary = stored.summary();
+        self.games.insert(
+            id,
+            Live {
+                stored,
+                turn_start: Instant::now(),
+                turn: 0,
+                pending: None,
+                spectators: HashSet::new(),
+            },
+        );
+        self.send(
+            conn,
+            ServerMessage::Created {
+                game: summary,
+                code,
+            },
+        );
+        Ok(())
+    }
+
+    fn join(&mut self, seat: &Seat, game: Option<GameId>, code: Option<&str>) -> Reply {
+        let found = self.games.values_mut().find(|live| {
+            live.stored.stage == Stage::Open
+                && match (game, code) {
+                    (_, Some(code)) => live.stored.code.as_deref() == Some(code),
+                    (Some(id), None) => live.stored.id == id && !live.stored.setup.private,
+                    (None, None) => false,
+                }
+        });
+        let Some(live) = found else {
+            return refuse(ErrorCode::NoGame, "no such open game");
+        };
+        if live.stored.creator.key == seat.key {
+            return refuse(
+                ErrorCode::Refused,
+                "you created this game: wait for an opponent",
+            );
+        }
+        let creator_side = match live.stored.setup.side {
+            SideChoice::Random if rand::random::<bool>() => Side::Attackers,
+            SideChoice::Attackers => Side::Attackers,
+            SideChoice::Defenders | SideChoice::Random => Side::Defenders,
+        };
+        let creator = Some(live.stored.creator.clone());
+        let joiner = Some(seat.clone());
+        (live.stored.attackers, live.stored.defenders) = match creator_side {
+            Side::Attackers => (creator, joiner),
+            Side::Defenders => (joiner, creator),
+        };
+        live.stored.stage = Stage::Playing;
+        live.turn_start = Instant::now();
+        live.turn += 1;
+        self.store
+            .start(&live.stored)
+            .map_err(|e| store_error(&e))?;
+        let id = live.stored.id;
+        self.schedule_flag(id);
+        for conn in self.player_conns(id) {
+            self.send_state(conn, id);
+        }
+        Ok(())
+    }
+
+    fn watch(&mut self, conn: ConnId, game: GameId) -> Reply {
+        let Some(live) = self.games.get_mut(&game) else {
+            return refuse(ErrorCode::NoGame, format!("no game {game} in progress"));
+        };
+        live.spectators.insert(conn);
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.watching.insert(game);
+        }
+        self.send_state(conn, game);
+        Ok(())
+    }
+
+    fn leave(&mut self, conn: ConnId, seat: &Seat, game: GameId) -> Reply {
+        let Some(live) = self.games.get_mut(&game) else {
+            return refuse(ErrorCode::NoGame, format!("no game {game}"));
+        };
+        if live.spectators.remove(&conn) {
+            if let Some(c) = self.conns.get_mut(&conn) {
+                c.watching.remove(&game);
+            }
+            return Ok(());
+        }
+        if live.stored.stage == Stage::Open && live.stored.creator.key == seat.key {
+            self.store.withdraw(game).map_err(|e| store_error(&e))?;
+            self.games.remove(&game);
+            return Ok(());
+        }
+        refuse(
+            ErrorCode::Refused,
+            "a game in progress is left by resigning",
+        )
+    }
+
+    fn play(&mut self, seat: &Seat, game: GameId, ply: usize, text: &str) -> Reply {
+        let lag = self.lag_of(&seat.key);
+        let (live, side) = my_game(&mut self.games, seat, game)?;
+        let record = &mut live.stored.game;
+        if record.state().position().side_to_move() != side {
+            return refuse(ErrorCode::BadMove, "it is not your turn");
+        }
+        if ply != record.moves().len() {
+            return refuse(
+                ErrorCode::BadMove,
+                format!("stale move: {} moves are played", record.moves().len()),
+            );
+        }
+        let mv: Move = text.parse().map_err(|e| bad_move(&e))?;
+        record.state().check_move(mv).map_err(|e| bad_move(&e))?;
+        // The mover's clock runs for the turn, less its measured lag (up to a bound).
+        let credit = lag.min(self.limits.max_lag_credit);
+        if record.spend_time(live.turn_start.elapsed().saturating_sub(credit)) {
+            self.finish(game);
+            return Ok(());
+        }
+        let done = record.play(mv).map_err(|e| bad_move(&e))?;
+        let clocks = record.clocks().copied();
+        let mv = done.to_string();
+        if let Err(e) = self.store.add_move(game, ply, &mv, clocks.as_ref()) {
+            // Not stored, so not played: the record goes back.
+            record.undo();
+            return Err(store_error(&e));
+        }
+        live.turn_start = Instant::now();
+        live.turn += 1;
+        live.pending = None;
+        let moved = ServerMessage::Moved {
+            game,
+            ply,
+            mv,
+            clocks: clocks.map(|clocks| ClockView {
+                clocks,
+                running: Some(side.opponent()),
+            }),
+        };
+        let over = record.outcome().is_some();
+        self.broadcast(game, &moved);
+        if over {
+            self.finish(game);
+        } else {
+            self.schedule_flag(game);
+        }
+        Ok(())
+    }
+
+    fn offer(&mut self, seat: &Seat, game: GameId, offer: Offer) -> Reply {
+        let (live, side) = my_game(&mut self.games, seat, game)?;
+        if live.pending.is_some() {
+            return refuse(ErrorCode::Refused, "an offer is already waiting");
+        }
+        if offer == Offer::Takeback && takeback_plies(live, side) == 0 {
+            return refuse(ErrorCode::Refused, "no move of yours to take back");
+        }
+        live.pending = Some((offer, side));
+        self.broadcast(
+            game,
+            &ServerMessage::Offered {
+                game,
+                offer,
+                by: side,
+            },
+        );
+        Ok(())
+    }
+
+    fn answer(&mut self, seat: &Seat, game: GameId, offer: Offer, accept: bool) -> Reply {
+        let (live, side) = my_game(&mut self.games, seat, game)?;
+        let Some((pending, by)) = live.pending.filter(|&(o, by)| o == offer && by != side) else {
+            return refuse(ErrorCode::Refused, "no such offer from your opponent");
+        };
+        live.pending = None;
+        if !accept {
+            self.broadcast(game, &ServerMessage::Declined { game, offer });
+            return Ok(());
+        }
+        match pending {
+            Offer::Draw => {
+                let _ = live.stored.game.agree_draw();
+                self.finish(game);
+            }
+            Offer::Takeback => {
+                let plies = takeback_plies(live, by);
+                let record = &mut live.stored.game;
+                for _ in 0..plies {
+                    record.undo();
+                }
+                let clocks = record.clocks().copied();
+                let ply = record.moves().len();
+                live.turn_start = Instant::now();
+                live.turn += 1;
+                self.store
+                    .take_back(game, ply, clocks.as_ref())
+                    .map_err(|e| store_error(&e))?;
+                self.schedule_flag(game);
+                for conn in self.watchers(game) {
+                    self.send_state(conn, game);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn chat(&mut self, conn: ConnId, seat: &Seat, game: GameId, text: &str) -> Reply {
+        check_chat(text)
+            .map_err(|e| refusal(ErrorCode::BadMessage, format!("the chat line {e}")))?;
+        let Some(live) = self.games.get(&game) else {
+            return refuse(ErrorCode::NoGame, format!("no game {game}"));
+        };
+        let channel = if live.stored.side_of(&seat.key).is_some() {
+            Channel::Players
+        } else if live.spectators.contains(&conn) {
+            Channel::Spectators
+        } else {
+            return refuse(ErrorCode::NoGame, "watch the game to chat in it");
+        };
+        let said = ServerMessage::Chat {
+            game,
+            from: seat.name.clone(),
+            channel,
+            text: text.to_owned(),
+        };
+        // The players' chat is seen by all; the spectators' by spectators only.
+        let to: Vec<ConnId> = match channel {
+            Channel::Players => self.watchers(game),
+            Channel::Spectators => live.spectators.iter().copied().collect(),
+        };
+        for conn in to {
+            self.send(conn, said.clone());
+        }
+        Ok(())
+    }
+
+    /// Ends a game whose record has its outcome: stored, told, and out of memory.
+    fn finish(&mut self, game: GameId) {
+        let Some(live) = self.games.get(&game) else {
+            return;
+        };
+        let Some(outcome) = live.stored.game.outcome() else {
+            return;
+        };
+        if let Err(e) = self.store.finish(game, outcome, live.stored.game.clocks()) {
+            eprintln!("brandubh serve: cannot store the end of game {game}: {e}");
+        }
+        self.broadcast(game, &ServerMessage::Result { game, outcome });
+        if let Some(live) = self.games.remove(&game) {
+            for conn in live.spectators {
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.watching.remove(&game);
+                }
+            }
+        }
+    }
+
+    /// Asks to be told when the side to move's time could run out.
+    fn schedule_flag(&self, game: GameId) {
+        let Some(live) = self.games.get(&game) else {
+            return;
+        };
+        let Some(clocks) = live.stored.game.clocks() else {
+            return;
+        };
+        let side = live.stored.game.state().position().side_to_move();
+        let mut running = *clocks;
+        running.spend(side, live.turn_start.elapsed());
+        let wait = left_in_all(&running, side) + self.limits.max_lag_credit;
+        let turn = live.turn;
+        let Some(timers) = self.timers.upgrade() else {
+            return;
+        };
+        self.runtime.spawn(async move {
+            tokio::time::sleep(wait).await;
+            let _ = timers.send(Event::FlagCheck { game, turn });
+        });
+    }
+
+    fn flag_check(&mut self, game: GameId, turn: u64) {
+        let Some(live) = self.games.get(&game).filter(|l| l.turn == turn) else {
+            return;
+        };
+        let side = live.stored.game.state().position().side_to_move();
+        let credit = live
+            .stored
+            .seat(side)
+            .map_or(Duration::ZERO, |seat| self.lag_of(&seat.key))
+            .min(self.limits.max_lag_credit);
+        let elapsed = live.turn_start.elapsed().saturating_sub(credit);
+        let Some(clocks) = live.stored.game.clocks() else {
+            return;
+        };
+        let mut running = *clocks;
+        if running.spend(side, elapsed) {
+            if let Some(live) = self.games.get_mut(&game) {
+                live.stored.game.spend_time(elapsed);
+            }
+            self.finish(game);
+        } else {
+            self.schedule_flag(game);
+        }
+    }
+
+    fn disconnected(&mut self, conn: ConnId) {
+        let Some(gone) = self.conns.remove(&conn) else {
+            return;
+        };
+        for game in &gone.watching {
+            if let Some(live) = self.games.get_mut(game) {
+                live.spectators.remove(&conn);
+            }
+        }
+        let Some(seat) = gone.seat else {
+            return;
+        };
+        let still_here = self
+            .conns
+            .values()
+            .any(|c| c.seat.as_ref().is_some_and(|s| s.key == seat.key));
+        if still_here {
+            return;
+        }
+        let games: Vec<(GameId, Side)> = self
+            .games
+            .values()
+            .filter(|l| l.stored.stage == Stage::Playing)
+            .filter_map(|l| l.stored.side_of(&seat.key).map(|side| (l.stored.id, side)))
+            .collect();
+        for (game, side) in games {
+            let presence = ServerMessage::Presence {
+                game,
+                side,
+                connected: false,
+            };
+            self.broadcast(game, &presence);
+        }
+    }
+
+    /// The measured one-way lag of `key`'s connection (the least of its connections').
+    fn lag_of(&self, key: &str) -> Duration {
+        self.conns
+            .values()
+            .filter(|c| c.seat.as_ref().is_some_and(|s| s.key == key))
+            .map(|c| c.lag)
+            .min()
+            .unwrap_or_default()
+    }
+
+    /// The connections of a game's players (and of an open game's creator).
+    fn player_conns(&self, game: GameId) -> Vec<ConnId> {
+        let Some(live) = self.games.get(&game) else {
+            return Vec::new();
+        };
+        let keys: Vec<&str> = [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .filter_map(|side| live.stored.seat(side).map(|s| s.key.as_str()))
+            .chain([live.stored.creator.key.as_str()])
+            .collect();
+        self.conns
+            .iter()
+            .filter(|(_, c)| {
+                c.seat
+                    .as_ref()
+                    .is_some_and(|s| keys.contains(&s.key.as_str()))
+            })
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    /// The connections of a game's players and spectators.
+    fn watchers(&self, game: GameId) -> Vec<ConnId> {
+        let mut conns = self.player_conns(game);
+        if let Some(live) = self.games.get(&game) {
+            conns.extend(
+                live.spectators
+                    .iter()
+                    .filter(|c| !conns.contains(c))
+                    .collect::<Vec<_>>(),
+            );
+        }
+        conns
+    }
+
+    fn broadcast(&mut self, game: GameId, message: &ServerMessage) {
+        for conn in self.watchers(game) {
+            self.send(conn, message.clone());
+        }
+    }
+
+    fn broadcast_except(&mut self, game: GameId, except: ConnId, message: &ServerMessage) {
+        for conn in self.watchers(game) {
+            if conn != except {
+                self.send(conn, message.clone());
+            }
+        }
+    }
+
+    /// Sends a game's whole state to a connection.
+    fn send_state(&mut self, conn: ConnId, game: GameId) {
+        let (Some(live), Some(c)) = (self.games.get(&game), self.conns.get(&conn)) else {
+            return;
+        };
+        let you = c.seat.as_ref().and_then(|s| live.stored.side_of(&s.key));
+        let record = &live.stored.game;
+        let position = record.state().position();
+        let to_move = position.side_to_move();
+        let clocks = record.clocks().map(|clocks| {
+            let mut running = *clocks;
+            if live.stored.stage == Stage::Playing {
+                running.spend(to_move, live.turn_start.elapsed());
+            }
+            ClockView {
+                clocks: running,
+                running: (live.stored.stage == Stage::Playing).then_some(to_move),
+            }
+        });
+        let view = GameView {
+            summary: live.stored.summary(),
+            start: position_record(record.state().start_position()),
+            position: position_record(position),
+            to_move,
+            moves: record.moves().iter().map(ToString::to_string).collect(),
+            clocks,
+            you,
+            pending: live.pending,
+        };
+        self.send(conn, ServerMessage::State(Box::new(view)));
+    }
+
+    /// Sends a message to a connection; one whose queue is full reads too slowly and is
+    /// cut off.
+    fn send(&mut self, conn: ConnId, message: ServerMessage) {
+        let Some(c) = self.conns.get(&conn) else {
+            return;
+        };
+        if c.out.try_send(Outgoing::Message(message)).is_err() {
+            let _ = c.out.try_send(Outgoing::Close);
+            self.disconnected(conn);
+        }
+    }
+}
+
+/// The game in progress `seat` plays in, and its side.
+fn my_game<'a>(
+    games: &'a mut HashMap<GameId, Live>,
+    seat: &Seat,
+    game: GameId,
+) -> Result<(&'a mut Live, Side), Refusal> {
+    let live = games
+        .get_mut(&game)
+        .filter(|l| l.stored.stage == Stage::Playing)
+        .ok_or_else(|| refusal(ErrorCode::NoGame, format!("no game {game} in progress")))?;
+    let side = live
+        .stored
+        .side_of(&seat.key)
+        .ok_or_else(|| refusal(ErrorCode::NoGame, "you do not play in this game"))?;
+    Ok((live, side))
+}
+
+/// How many plies a takeback asked by `by` undoes: its last move, and the opponent's reply
+/// if one was made since.
+fn takeback_plies(live: &Live, by: Side) -> usize {
+    let record = &live.stored.game;
+    let played = record.moves().len();
+    let to_move = record.state().position().side_to_move();
+    let plies = if to_move == by { 2 } else { 1 };
+    if played >= plies { plies } else { 0 }
+}
+
+/// Time left on `side`'s clock, overtime periods to come included.
+fn left_in_all(clocks: &Clocks, side: Side) -> Duration {
+    let clock = clocks.side(side);
+    let control = clocks.control();
+    let periods = if clock.in_overtime() {
+        clock.periods().saturating_sub(1)
+    } else {
+        control.periods()
+    };
+    clock.left() + control.period() * periods
+}
+
+fn bad_move(e: &impl std::fmt::Display) -> Refusal {
+    refusal(ErrorCode::BadMove, e.to_string())
+}
+
+fn store_error(e: &rusqlite::Error) -> Refusal {
+    eprintln!("brandubh serve: database: {e}");
+    refusal(ErrorCode::Refused, "the server cannot store this now")
+}

@@ -1,0 +1,381 @@
+//! The server's `SQLite` database (WAL): players' keys and names, games, moves and clocks.
+//! A move is written here before anyone is told of it.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::game::{Clocks, Game, Player, Tag, Tags};
+use crate::net::protocol::{GameId, GameSetup, GameSummary};
+use crate::rules::{Outcome, Position, Reason, Side};
+
+/// The database's file in the server's data folder.
+pub const DB_FILE: &str = "server.sqlite3";
+
+/// A game's stage.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub(super) enum Stage {
+    /// Waiting for an opponent.
+    Open,
+    /// Being played.
+    Playing,
+    /// Over.
+    Over,
+}
+
+impl Stage {
+    const fn name(self) -> &'static str {
+        match self {
+            Stage::Open => "open",
+            Stage::Playing => "playing",
+            Stage::Over => "over",
+        }
+    }
+}
+
+/// A player's key and name.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub(super) struct Seat {
+    pub key: String,
+    pub name: String,
+}
+
+/// A game as stored: who, how, and the record (moves, clocks, result).
+#[derive(Clone, Debug)]
+pub(super) struct StoredGame {
+    pub id: GameId,
+    pub setup: GameSetup,
+    pub creator: Seat,
+    pub code: Option<String>,
+    pub attackers: Option<Seat>,
+    pub defenders: Option<Seat>,
+    pub stage: Stage,
+    pub game: Game,
+}
+
+impl StoredGame {
+    /// The seat of `side`.
+    pub fn seat(&self, side: Side) -> Option<&Seat> {
+        match side {
+            Side::Attackers => self.attackers.as_ref(),
+            Side::Defenders => self.defenders.as_ref(),
+        }
+    }
+
+    /// The side `key` plays, if any.
+    pub fn side_of(&self, key: &str) -> Option<Side> {
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .find(|&side| self.seat(side).is_some_and(|seat| seat.key == key))
+    }
+
+    /// The game's summary for lobbies and archives.
+    pub fn summary(&self) -> GameSummary {
+        GameSummary {
+            id: self.id,
+            setup: self.setup.clone(),
+            attackers: self.attackers.as_ref().map(|s| s.name.clone()),
+            defenders: self.defenders.as_ref().map(|s| s.name.clone()),
+            creator: self.creator.name.clone(),
+            plies: self.game.moves().len(),
+            outcome: self.game.outcome(),
+        }
+    }
+
+    /// The record as a save file, the players' names in its tags.
+    pub fn save_json(&self) -> String {
+        let mut game = self.game.clone();
+        let mut tags = Tags::default();
+        for side in [Side::Attackers, Side::Defenders] {
+            if let Some(seat) = self.seat(side) {
+                tags.set_fitted(Tag::name_of(side), &seat.name);
+            }
+        }
+        tags.set_fitted(Tag::Event, &format!("online game {}", self.id));
+        game.set_tags(tags);
+        game.to_json()
+    }
+}
+
+/// The database.
+pub(super) struct Store {
+    db: Connection,
+}
+
+/// A database error, in words.
+pub(super) type StoreResult<T> = Result<T, rusqlite::Error>;
+
+impl Store {
+    /// Opens (and makes, the first time) the database in `dir`.
+    pub fn open(dir: &Path) -> StoreResult<Store> {
+        let db = Connection::open(dir.join(DB_FILE))?;
+        // WAL with NORMAL sync: a committed move survives the process being killed
+        // (kill -9); only a power cut can lose the last commits.
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        db.pragma_update(None, "synchronous", "NORMAL")?;
+        db.execute_batch(
+            "CREATE TABLE IF NOT EXISTS players (
+                 key TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+             CREATE TABLE IF NOT EXISTS games (
+                 id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
+                 creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
+                 attackers_key TEXT, attackers_name TEXT,
+                 defenders_key TEXT, defenders_name TEXT,
+                 stage TEXT NOT NULL, clocks TEXT, outcome TEXT, created TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS moves (
+                 game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
+                 PRIMARY KEY (game, ply));",
+        )?;
+        Ok(Store { db })
+    }
+
+    /// Gives `name` to `key`: first come, first served. Returns whether the name is the key's
+    /// now (false when another key holds it).
+    pub fn claim_name(&self, key: &str, name: &str) -> StoreResult<bool> {
+        let holder: Option<String> = self
+            .db
+            .query_row("SELECT key FROM players WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if let Some(holder) = holder {
+            return Ok(holder == key);
+        }
+        self.db.execute(
+            "INSERT INTO players (key, name) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET name = excluded.name",
+            params![key, name],
+        )?;
+        Ok(true)
+    }
+
+    /// Stores a new open game; returns its number.
+    pub fn create(
+        &self,
+        setup: &GameSetup,
+        creator: &Seat,
+        code: Option<&str>,
+    ) -> StoreResult<GameId> {
+        self.db.execute(
+            "INSERT INTO games (setup, creator_key, creator_name, code, stage, created)
+             VALUES (?1, ?2, ?3, ?4, 'open', ?5)",
+            params![
+                json(setup),
+                creator.key,
+                creator.name,
+                code,
+                jiff::Timestamp::now().to_string()
+            ],
+        )?;
+        Ok(self.db.last_insert_rowid().unsigned_abs())
+    }
+
+    /// Stores the players of a game that begins, and its clocks.
+    pub fn start(&self, game: &StoredGame) -> StoreResult<()> {
+        let seat = |side| game.seat(side).cloned().map(|s| (s.key, s.name));
+        let (ak, an) = seat(Side::Attackers).unzip();
+        let (dk, dn) = seat(Side::Defenders).unzip();
+        self.db.execute(
+            "UPDATE games SET attackers_key = ?2, attackers_name = ?3, defenders_key = ?4,
+             defenders_name = ?5, stage = 'playing', clocks = ?6 WHERE id = ?1",
+            params![id(game.id), ak, an, dk, dn, game.game.clocks().map(json)],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a move and the clocks after it, in one transaction.
+    pub fn add_move(
+        &mut self,
+        game: GameId,
+        ply: usize,
+        mv: &str,
+        clocks: Option<&Clocks>,
+    ) -> StoreResult<()> {
+        let tx = self.db.transaction()?;
+        tx.execute(
+            "INSERT INTO moves (game, ply, mv) VALUES (?1, ?2, ?3)",
+            params![id(game), count(ply), mv],
+        )?;
+        tx.execute(
+            "UPDATE games SET clocks = ?2 WHERE id = ?1",
+            params![id(game), clocks.map(json)],
+        )?;
+        tx.commit()
+    }
+
+    /// Drops the moves from `ply` on (a takeback) and stores the clocks.
+    pub fn take_back(
+        &mut self,
+        game: GameId,
+        ply: usize,
+        clocks: Option<&Clocks>,
+    ) -> StoreResult<()> {
+        let tx = self.db.transaction()?;
+        tx.execute(
+            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![id(game), count(ply)],
+        )?;
+        tx.execute(
+            "UPDATE games SET clocks = ?2 WHERE id = ?1",
+            params![id(game), clocks.map(json)],
+        )?;
+        tx.commit()
+    }
+
+    /// Stores a game's end.
+    pub fn finish(
+        &self,
+        game: GameId,
+        outcome: Outcome,
+        clocks: Option<&Clocks>,
+    ) -> StoreResult<()> {
+        self.db.execute(
+            "UPDATE games SET stage = 'over', outcome = ?2, clocks = ?3 WHERE id = ?1",
+            params![id(game), json(&outcome), clocks.map(json)],
+        )?;
+        Ok(())
+    }
+
+    /// Removes an open game its creator withdrew.
+    pub fn withdraw(&self, game: GameId) -> StoreResult<()> {
+        self.db.execute(
+            "DELETE FROM games WHERE id = ?1 AND stage = 'open'",
+            [id(game)],
+        )?;
+        Ok(())
+    }
+
+    /// Every game not over, for a server that starts again.
+    pub fn unfinished(&self) -> StoreResult<Vec<StoredGame>> {
+        self.games("stage != 'over'", params![])
+    }
+
+    /// A finished game.
+    pub fn finished(&self, game: GameId) -> StoreResult<Option<StoredGame>> {
+        Ok(self
+            .games("stage = 'over' AND id = ?1", params![id(game)])?
+            .pop())
+    }
+
+    /// The finished games of the player named `name`, newest first.
+    pub fn archive(&self, name: &str) -> StoreResult<Vec<GameSummary>> {
+        let games = self.games(
+            "stage = 'over' AND (attackers_name = ?1 OR defenders_name = ?1)",
+            params![name],
+        )?;
+        Ok(games.iter().rev().map(StoredGame::summary).collect())
+    }
+
+    /// The games matching `filter`, oldest first, each rebuilt by replaying its moves.
+    fn games(&self, filter: &str, args: &[&dyn rusqlite::ToSql]) -> StoreResult<Vec<StoredGame>> {
+        let sql = format!(
+            "SELECT id, setup, creator_key, creator_name, code, attackers_key, attackers_name,
+                    defenders_key, defenders_name, stage, clocks, outcome
+             FROM games WHERE {filter} ORDER BY id"
+        );
+        let mut query = self.db.prepare(&sql)?;
+        let rows = query.query_map(args, |r| {
+            let seat = |key: Option<String>, name: Option<String>| {
+                key.zip(name).map(|(key, name)| Seat { key, name })
+            };
+            Ok((
+                r.get::<_, i64>(0)?.unsigned_abs(),
+                r.get::<_, String>(1)?,
+                Seat {
+                    key: r.get(2)?,
+                    name: r.get(3)?,
+                },
+                r.get::<_, Option<String>>(4)?,
+                seat(r.get(5)?, r.get(6)?),
+                seat(r.get(7)?, r.get(8)?),
+                r.get::<_, String>(9)?,
+                r.get::<_, Option<String>>(10)?,
+                r.get::<_, Option<String>>(11)?,
+            ))
+        })?;
+        let mut games = Vec::new();
+        for row in rows {
+            let (id, setup, creator, code, attackers, defenders, stage, clocks, outcome) = row?;
+            let Ok(setup) = serde_json::from_str::<GameSetup>(&setup) else {
+                continue;
+            };
+            let stage = [Stage::Open, Stage::Playing, Stage::Over]
+                .into_iter()
+                .find(|s| s.name() == stage)
+                .unwrap_or(Stage::Over);
+            let clocks = clocks.and_then(|c| serde_json::from_str::<Clocks>(&c).ok());
+            let outcome = outcome.and_then(|o| serde_json::from_str::<Outcome>(&o).ok());
+            let moves = self.moves(id)?;
+            let game = rebuild(&setup, &moves, clocks, outcome);
+            games.push(StoredGame {
+                id,
+                setup,
+                creator,
+                code,
+                attackers,
+                defenders,
+                stage,
+                game,
+            });
+        }
+        Ok(games)
+    }
+
+    fn moves(&self, game: GameId) -> StoreResult<Vec<String>> {
+        let mut query = self
+            .db
+            .prepare("SELECT mv FROM moves WHERE game = ?1 ORDER BY ply")?;
+        let rows = query.query_map([id(game)], |r| r.get(0))?;
+        rows.collect()
+    }
+}
+
+/// A game record from its setup and stored moves: each move replayed (every stored one was
+/// checked when played), then the clocks as they stood and an off-board result.
+pub(super) fn rebuild(
+    setup: &GameSetup,
+    moves: &[String],
+    clocks: Option<Clocks>,
+    outcome: Option<Outcome>,
+) -> Game {
+    let mut game = Game::new(
+        setup.rules.rules(),
+        Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    if let Some(control) = super::control(setup.timing) {
+        game.set_clocks(Clocks::new(control));
+    }
+    for mv in moves {
+        if game.play_text(mv).is_err() {
+            break;
+        }
+    }
+    if let Some(clocks) = clocks {
+        game.set_clocks(clocks);
+    }
+    if let Some(outcome) = outcome.filter(|_| game.outcome().is_none()) {
+        let _ = match (outcome.reason, outcome.winner) {
+            (Reason::Resignation, Some(winner)) => game.resign(winner.opponent()),
+            (Reason::Time, Some(winner)) => game.lose_on_time(winner.opponent()),
+            (Reason::Agreement, _) => game.agree_draw(),
+            _ => game.adjudicate_draw(),
+        };
+    }
+    game
+}
+
+fn json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// A game's number as `SQLite` keeps it (numbers come from its rowids, within `i64`).
+fn id(game: GameId) -> i64 {
+    i64::try_from(game).unwrap_or(i64::MAX)
+}
+
+/// A count as `SQLite` keeps it.
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}

@@ -1,0 +1,541 @@
+//! Online play end to end: a real server on a loopback port, real clients, each wait bounded.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use brandubh::net::client::{Client, ClientConfig, ClientError, Event};
+use brandubh::net::protocol::{
+    ClientMessage, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
+};
+use brandubh::net::server::{self, Limits, RunningServer, ServerConfig};
+use brandubh::rules::{GameState, Preset, Reason, Side};
+
+/// The longest wait for any one event.
+const WAIT: Duration = Duration::from_secs(20);
+
+fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
+    server::start(ServerConfig {
+        listen: listen.to_owned(),
+        data: data.to_owned(),
+        limits,
+    })
+    .unwrap()
+}
+
+/// A client and its events.
+struct Player {
+    client: Client,
+    events: Receiver<Event>,
+    config: Option<tempfile::TempDir>,
+    saves: tempfile::TempDir,
+}
+
+impl Player {
+    fn connect(server: &str, name: &str) -> Player {
+        let config = tempfile::tempdir().unwrap();
+        let mut player = Player::with_config(server, name, config.path(), |_| {});
+        player.config = Some(config);
+        player
+    }
+
+    fn with_config(
+        server: &str,
+        name: &str,
+        config: &Path,
+        adjust: impl FnOnce(&mut ClientConfig),
+    ) -> Player {
+        let saves = tempfile::tempdir().unwrap();
+        let mut settings = ClientConfig::new(server, Some(name), config.to_owned());
+        settings.save_dir = Some(saves.path().to_owned());
+        adjust(&mut settings);
+        let (sender, events) = channel();
+        let client = Client::start(settings, sender);
+        Player {
+            client,
+            events,
+            config: None,
+            saves,
+        }
+    }
+
+    /// Waits for the first event `pick` takes, skipping others.
+    fn expect<T>(&self, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.events.recv_timeout(left) {
+                Ok(event) => {
+                    if let Some(found) = pick(&event) {
+                        return found;
+                    }
+                }
+                Err(e) => panic!("no {what}: {e}"),
+            }
+        }
+    }
+
+    fn expect_message<T>(
+        &self,
+        what: &str,
+        mut pick: impl FnMut(&ServerMessage) -> Option<T>,
+    ) -> T {
+        self.expect(what, |event| match event {
+            Event::Message(message) => pick(message),
+            _ => None,
+        })
+    }
+
+    fn send(&self, message: ClientMessage) {
+        self.client.send(message);
+    }
+}
+
+/// Alice creates a game as the attackers, Bob joins it; both see its state.
+fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
+    alice.expect("alice's welcome", |e| {
+        matches!(e, Event::Connected { .. }).then_some(())
+    });
+    bob.expect("bob's welcome", |e| {
+        matches!(e, Event::Connected { .. }).then_some(())
+    });
+    alice.send(ClientMessage::Create(GameSetup {
+        rules: Preset::Standard,
+        side: SideChoice::Attackers,
+        timing,
+        private: false,
+        engine_allowed: false,
+    }));
+    let game = alice.expect_message("created", |m| match m {
+        ServerMessage::Created { game, .. } => Some(game.id),
+        _ => None,
+    });
+    bob.send(ClientMessage::Lobby);
+    let listed = bob.expect_message("lobby", |m| match m {
+        ServerMessage::Lobby(lobby) => Some(lobby.open.iter().any(|g| g.id == game)),
+        _ => None,
+    });
+    assert!(listed, "the open game is in the lobby");
+    bob.send(ClientMessage::Join {
+        game: Some(game),
+        code: None,
+    });
+    for (player, side) in [(alice, Side::Attackers), (bob, Side::Defenders)] {
+        let you = player.expect_message("state", |m| match m {
+            ServerMessage::State(view) if view.summary.id == game => Some(view.you),
+            _ => None,
+        });
+        assert_eq!(you, Some(side));
+    }
+    game
+}
+
+/// The next move of the local copy: the first legal one.
+fn next_move(state: &GameState) -> String {
+    state.legal_moves()[0].to_string()
+}
+
+/// Plays `plies` moves (or to the end), each seen by both players; returns the moves as
+/// the server annotated them.
+fn play(
+    state: &mut GameState,
+    game: GameId,
+    alice: &Player,
+    bob: &Player,
+    plies: usize,
+) -> Vec<String> {
+    let mut played = Vec::new();
+    for _ in 0..plies {
+        if state.outcome().is_some() {
+            break;
+        }
+        let ply = state.ply();
+        let mover = match state.position().side_to_move() {
+            Side::Attackers => alice,
+            Side::Defenders => bob,
+        };
+        let mv = next_move(state);
+        mover.send(ClientMessage::Move {
+            game,
+            ply,
+            mv: mv.clone(),
+        });
+        let mut seen = Vec::new();
+        for player in [alice, bob] {
+            seen.push(player.expect_message("move", |m| match m {
+                ServerMessage::Moved { ply: p, mv, .. } if *p == ply => Some(mv.clone()),
+                ServerMessage::Error { message, .. } => panic!("refused: {message}"),
+                _ => None,
+            }));
+        }
+        assert_eq!(seen[0], seen[1]);
+        state.play_text(&seen[0]).unwrap();
+        played.push(seen[0].clone());
+    }
+    played
+}
+
+fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
+    player.expect_message("result", |m| match m {
+        ServerMessage::Result { game: g, outcome } if *g == game => Some(*outcome),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let carol = Player::connect(&address, "carol");
+    let game = new_game(&alice, &bob, Timing::Untimed);
+    carol.expect("carol's welcome", |e| {
+        matches!(e, Event::Connected { .. }).then_some(())
+    });
+    carol.send(ClientMessage::Watch { game });
+    carol.expect_message("state", |m| {
+        matches!(m, ServerMessage::State(_)).then_some(())
+    });
+    let mut state = GameState::start(Preset::Standard.rules());
+    let played = play(&mut state, game, &alice, &bob, 400);
+    if state.outcome().is_none() {
+        alice.send(ClientMessage::Resign { game });
+    }
+    let outcome = result(&alice, game);
+    assert_eq!(result(&bob, game), outcome);
+    // The spectator saw every move, in order, then the result.
+    let mut watched = Vec::new();
+    let seen = carol.expect_message("the spectator's result", |m| match m {
+        ServerMessage::Moved { mv, .. } => {
+            watched.push(mv.clone());
+            None
+        }
+        ServerMessage::Result { outcome, .. } => Some(*outcome),
+        _ => None,
+    });
+    assert_eq!(watched, played);
+    assert_eq!(seen, outcome);
+    // Each player's save folder has the game, replayed whole.
+    for player in [&alice, &bob] {
+        let path = player.expect("saved", |e| match e {
+            Event::Saved { path, .. } => Some(path.clone()),
+            _ => None,
+        });
+        assert!(path.starts_with(player.saves.path()));
+        let saved = brandubh::game::storage::load(&path).unwrap();
+        assert_eq!(saved.moves().len(), played.len());
+        assert_eq!(saved.outcome(), Some(outcome));
+    }
+    // The archive lists it, and `brandubh online --games` downloads it.
+    let downloads = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["online", &address, "--games", "bob", "--out"])
+        .arg(downloads.path())
+        .env("BRANDUBH_CONFIG_DIR", config.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
+    assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_client_whose_connection_drops_reconnects_and_finishes() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let game = new_game(&alice, &bob, Timing::Untimed);
+    let mut state = GameState::start(Preset::Standard.rules());
+    play(&mut state, game, &alice, &bob, 3);
+    bob.client.cut();
+    alice.expect_message("bob gone", |m| {
+        matches!(
+            m,
+            ServerMessage::Presence {
+                connected: false,
+                side: Side::Defenders,
+                ..
+            }
+        )
+        .then_some(())
+    });
+    bob.expect("reconnected", |e| {
+        matches!(e, Event::Connected { .. }).then_some(())
+    });
+    let moves = bob.expect_message("state again", |m| match m {
+        ServerMessage::State(view) => Some(view.moves.len()),
+        _ => None,
+    });
+    assert_eq!(moves, 3);
+    play(&mut state, game, &alice, &bob, 2);
+    bob.send(ClientMessage::Offer {
+        game,
+        offer: Offer::Draw,
+    });
+    alice.expect_message("offer", |m| {
+        matches!(m, ServerMessage::Offered { .. }).then_some(())
+    });
+    alice.send(ClientMessage::Answer {
+        game,
+        offer: Offer::Draw,
+        accept: true,
+    });
+    assert_eq!(result(&bob, game).reason, Reason::Agreement);
+}
+
+#[test]
+fn a_takeback_accepted_undoes_the_asker_s_move() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let game = new_game(&alice, &bob, Timing::Untimed);
+    let mut state = GameState::start(Preset::Standard.rules());
+    play(&mut state, game, &alice, &bob, 1);
+    alice.send(ClientMessage::Offer {
+        game,
+        offer: Offer::Takeback,
+    });
+    bob.expect_message("offer", |m| {
+        matches!(m, ServerMessage::Offered { .. }).then_some(())
+    });
+    bob.send(ClientMessage::Answer {
+        game,
+        offer: Offer::Takeback,
+        accept: true,
+    });
+    let moves = alice.expect_message("state", |m| match m {
+        ServerMessage::State(view) => Some(view.moves.len()),
+        _ => None,
+    });
+    assert_eq!(moves, 0);
+}
+
+#[test]
+fn a_flag_falls_on_the_server_s_clock() {
+    let data = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_lag_credit: Duration::from_millis(50),
+        ..Limits::default()
+    };
+    let server = start_server(data.path(), "127.0.0.1:0", limits);
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let control = "1s".parse().unwrap();
+    let game = new_game(&alice, &bob, Timing::Clock { control });
+    // Nobody moves: the attackers' flag falls.
+    let outcome = result(&bob, game);
+    assert_eq!(outcome.reason, Reason::Time);
+    assert_eq!(outcome.winner, Some(Side::Defenders));
+}
+
+#[test]
+fn a_changed_server_key_is_refused() {
+    let first = tempfile::tempdir().unwrap();
+    let server = start_server(first.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let config = tempfile::tempdir().unwrap();
+    let alice = Player::with_config(&address, "alice", config.path(), |_| {});
+    alice.expect("connected", |e| {
+        matches!(e, Event::Connected { .. }).then_some(())
+    });
+    drop(alice);
+    drop(server);
+    // Another server, another key, on the same address.
+    let second = tempfile::tempdir().unwrap();
+    let _server = start_server(second.path(), &address, Limits::default());
+    let again = Player::with_config(&address, "alice", config.path(), |_| {});
+    let error = again.expect("refusal", |e| match e {
+        Event::Failed(e) => Some(e.clone()),
+        _ => None,
+    });
+    assert!(matches!(error, ClientError::KeyChanged(_)), "{error}");
+    assert!(error.to_string().contains("has changed"), "{error}");
+}
+
+#[test]
+fn a_client_of_another_protocol_version_is_told_clearly() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let config = tempfile::tempdir().unwrap();
+    let old = Player::with_config(&server.addr().to_string(), "old", config.path(), |c| {
+        c.version = 0;
+    });
+    let error = old.expect("refusal", |e| match e {
+        Event::Failed(e) => Some(e.clone()),
+        _ => None,
+    });
+    assert!(matches!(error, ClientError::Version(_)), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("speaks protocol version 1 and the client 0"),
+        "{error}"
+    );
+}
+
+/// A raw TLS connection that accepts the server's key.
+fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
+    let config = brandubh::net::tls::pinned_client_config(None).unwrap();
+    let name = rustls::pki_types::ServerName::try_from("brandubh").unwrap();
+    let connection = rustls::ClientConnection::new(config, name).unwrap();
+    let tcp = TcpStream::connect(address).unwrap();
+    tcp.set_read_timeout(Some(WAIT)).unwrap();
+    rustls::StreamOwned::new(connection, tcp)
+}
+
+/// Reads lines until the server closes the connection; returns them.
+fn read_to_close(stream: impl Read) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    while matches!(reader.read_line(&mut line), Ok(1..)) {
+        lines.push(std::mem::take(&mut line));
+    }
+    lines
+}
+
+#[test]
+fn hostile_clients_are_cut_off_while_a_game_goes_on() {
+    let data = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        handshake: Duration::from_millis(500),
+        bad_messages: 3,
+        burst: 10,
+        messages_per_second: 10,
+        ..Limits::default()
+    };
+    let server = start_server(data.path(), "127.0.0.1:0", limits);
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let game = new_game(&alice, &bob, Timing::Untimed);
+    let mut state = GameState::start(Preset::Standard.rules());
+    play(&mut state, game, &alice, &bob, 1);
+
+    // Half-open: a TCP connection that never says anything is closed after the handshake time.
+    let mut silent = TcpStream::connect(&address).unwrap();
+    silent.set_read_timeout(Some(WAIT)).unwrap();
+    assert_eq!(silent.read(&mut [0; 16]).unwrap_or(0), 0, "closed");
+
+    // Garbage after hello: errors, then the door.
+    let mut garbage = raw_tls(&address);
+    writeln!(garbage, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    for line in [
+        "not json",
+        "\u{1b}[2J",
+        r#"{"type":"fly"}"#,
+        r#"{"type":"lobby"}"#,
+    ] {
+        writeln!(garbage, "{line}").unwrap();
+    }
+    let lines = read_to_close(garbage);
+    let errors = lines
+        .iter()
+        .filter(|l| l.contains(r#""code":"bad_message""#))
+        .count();
+    assert_eq!(errors, 3, "{lines:?}");
+
+    // A huge line is skipped, counted, and does not stop the next line being read.
+    let mut huge = raw_tls(&address);
+    writeln!(huge, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    let big = "x".repeat(200 * 1024);
+    for _ in 0..3 {
+        writeln!(huge, "{big}").unwrap();
+    }
+    let lines = read_to_close(huge);
+    assert!(
+        lines.iter().filter(|l| l.contains("longer than")).count() == 3,
+        "{lines:?}"
+    );
+
+    // A flood is refused past the burst, and the flooder cut off.
+    let mut flood = raw_tls(&address);
+    writeln!(flood, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    for id in 0..100 {
+        writeln!(flood, r#"{{"type":"ping","id":{id}}}"#).unwrap();
+    }
+    let lines = read_to_close(flood);
+    let limited = lines
+        .iter()
+        .filter(|l| l.contains(&format!("{:?}", "rate_limited")))
+        .count();
+    assert_eq!(limited, 3, "{lines:?}");
+    assert!(
+        lines.iter().filter(|l| l.contains("pong")).count() <= 11,
+        "{lines:?}"
+    );
+
+    // The game beside them goes on.
+    play(&mut state, game, &alice, &bob, 2);
+}
+
+/// `brandubh serve` as a child process; returns it and its address.
+fn serve(data: &Path, listen: &str) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["serve", "--listen", listen, "--data"])
+        .arg(data)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first.trim().rsplit(' ').next().unwrap().to_owned();
+    assert!(address.starts_with("127.0.0.1:"), "{first}");
+    (child, address)
+}
+
+#[test]
+fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, address) = serve(data.path(), "127.0.0.1:0");
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let control = "10m".parse().unwrap();
+    let game = new_game(&alice, &bob, Timing::Clock { control });
+    let mut state = GameState::start(Preset::Standard.rules());
+    play(&mut state, game, &alice, &bob, 4);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    alice.expect("dropped", |e| {
+        matches!(e, Event::Disconnected { .. }).then_some(())
+    });
+    let (mut child, again) = serve(data.path(), &address);
+    assert_eq!(again, address);
+    for player in [&alice, &bob] {
+        let (moves, clocks) = player.expect_message("state after restart", |m| match m {
+            ServerMessage::State(view) if view.summary.id == game => {
+                Some((view.moves.len(), view.clocks))
+            }
+            _ => None,
+        });
+        assert_eq!(moves, 4);
+        let clocks = clocks.unwrap().clocks;
+        assert!(clocks.side(Side::Attackers).left() < Duration::from_secs(600));
+        assert!(clocks.side(Side::Attackers).left() > Duration::from_secs(590));
+    }
+    play(&mut state, game, &alice, &bob, 2);
+    bob.send(ClientMessage::Resign { game });
+    assert_eq!(result(&alice, game).winner, Some(Side::Attackers));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
