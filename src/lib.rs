@@ -9,6 +9,7 @@
 
 pub mod ai;
 pub mod cli;
+pub mod folders;
 pub mod game;
 mod lines;
 pub mod net;

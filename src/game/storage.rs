@@ -32,8 +32,7 @@ pub use read::{ReadError, read_regular_file};
 pub use summaries::{CACHE_DIR_ENV, INDEX_FILE, SummaryCache, default_index_path};
 pub use version::FileVersion;
 
-/// The environment variable that overrides the default save folder.
-pub const SAVE_DIR_ENV: &str = "BRANDUBH_SAVE_DIR";
+pub use crate::folders::SAVE_DIR_ENV;
 
 /// Why a game could not be saved. The previous file at the path, if any, is intact.
 #[derive(Debug)]
@@ -508,12 +507,7 @@ impl std::error::Error for NoSaveDir {}
 /// `$XDG_DATA_HOME/brandubh` (when absolute) or `~/.local/share/brandubh` on Linux and other
 /// Unix, `~/Library/Application Support/brandubh` on macOS, `%APPDATA%\brandubh` on Windows.
 pub fn default_save_dir() -> Result<PathBuf, NoSaveDir> {
-    if let Some(dir) = std::env::var_os(SAVE_DIR_ENV).filter(|v| !v.is_empty()) {
-        return Ok(PathBuf::from(dir));
-    }
-    directories::BaseDirs::new()
-        .map(|base| base.data_dir().join("brandubh"))
-        .ok_or(NoSaveDir)
+    crate::folders::SAVES.path().ok_or(NoSaveDir)
 }
 
 /// A moment as `20261129-141339`, for file names.

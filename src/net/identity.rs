@@ -10,19 +10,12 @@ use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 
 use super::protocol::challenge_bytes;
 
-/// The environment variable naming the config folder (as the terminal game's settings).
-pub const CONFIG_DIR_ENV: &str = "BRANDUBH_CONFIG_DIR";
-
 /// The identity key's file in the config folder.
 pub const IDENTITY_FILE: &str = "identity.key";
 
-/// The config folder: `$BRANDUBH_CONFIG_DIR` if set and not empty, else `brandubh` in the
-/// user's config folder (`~/.config/brandubh` on Linux).
+/// The config folder, where the identity key and the known servers are kept.
 pub fn config_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(CONFIG_DIR_ENV).filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    directories::BaseDirs::new().map(|base| base.config_dir().join("brandubh"))
+    crate::folders::CONFIG.path()
 }
 
 /// A player's key pair.

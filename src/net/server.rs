@@ -82,7 +82,7 @@ pub struct ServerConfig {
 
 /// The default data folder: `brandubh-server` in the user's data folder.
 pub fn default_data_dir() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|base| base.data_dir().join("brandubh-server"))
+    crate::folders::SERVER_DATA.path()
 }
 
 /// What goes to a connection's writer.

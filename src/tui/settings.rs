@@ -14,8 +14,7 @@ use crate::game::{Player, TimeControl, unique_keys};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Preset;
 
-/// The environment variable that overrides the settings folder.
-pub const CONFIG_DIR_ENV: &str = "BRANDUBH_CONFIG_DIR";
+pub use crate::folders::CONFIG_DIR_ENV;
 /// The settings file's name in its folder.
 pub const SETTINGS_FILE: &str = "settings.json";
 /// The largest settings file read: a few hundred bytes are enough.
@@ -104,10 +103,9 @@ impl Settings {
 /// (`$XDG_CONFIG_HOME` or `~/.config` on Linux, `~/Library/Application Support` on macOS,
 /// `%APPDATA%` on Windows); `None` if there is no home folder.
 pub fn default_path() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(CONFIG_DIR_ENV).filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(dir).join(SETTINGS_FILE));
-    }
-    directories::BaseDirs::new().map(|base| base.config_dir().join("brandubh").join(SETTINGS_FILE))
+    crate::folders::CONFIG
+        .path()
+        .map(|dir| dir.join(SETTINGS_FILE))
 }
 
 /// Where the settings live, and what was last read from or written to the file, so that only

@@ -18,6 +18,7 @@ mod cli_rules;
 mod e2e;
 mod hostile;
 mod import;
+mod net;
 mod otep;
 mod perft;
 mod rules_capture;

@@ -16,8 +16,7 @@ use super::version::FileVersion;
 use super::{SaveError, write_file};
 use crate::game::{LoadError, Timestamp};
 
-/// The environment variable that overrides the cache folder (where the index of summaries is).
-pub const CACHE_DIR_ENV: &str = "BRANDUBH_CACHE_DIR";
+pub use crate::folders::CACHE_DIR_ENV;
 /// The index file's name, in the cache folder.
 pub const INDEX_FILE: &str = "summaries.json";
 /// The `format` field of the index file.
@@ -30,10 +29,7 @@ const MAX_INDEX_BYTES: u64 = 64 << 20;
 /// (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%`
 /// on Windows); `None` if there is no home folder.
 pub fn default_index_path() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(CACHE_DIR_ENV).filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(dir).join(INDEX_FILE));
-    }
-    directories::BaseDirs::new().map(|base| base.cache_dir().join("brandubh").join(INDEX_FILE))
+    crate::folders::CACHE.path().map(|dir| dir.join(INDEX_FILE))
 }
 
 /// Summaries of saves read before, each with the version of its file when it was read: a file

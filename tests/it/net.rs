@@ -1,7 +1,5 @@
 //! Online play end to end: a real server on a loopback port, real clients, each wait bounded.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
