@@ -31,12 +31,9 @@ fn forty_ply_game() -> Game {
                 engine_for(EngineKind::Search, Level::Medium, seed + 1000),
             ];
             for ply in 0..PLIES {
-                let mv = engines[ply % 2].choose(
-                    game.state(),
-                    &limits_for(Level::Medium),
-                    &stop,
-                    &mut |_| {},
-                )?;
+                let mv = engines[ply % 2]
+                    .choose(game.state(), &limits_for(Level::Medium), &stop, &mut |_| {})
+                    .ok()?;
                 game.play(mv).ok()?;
             }
             (!game.state().is_over()).then_some(game)

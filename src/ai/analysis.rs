@@ -259,7 +259,9 @@ impl Analyser {
             return Err(Stopped);
         }
         // A position that is not over has a move, and the first depth always completes.
-        let best = best.and_then(|mv| state.annotate(&[mv]).first().copied());
+        let best = best
+            .ok()
+            .and_then(|mv| state.annotate(&[mv]).first().copied());
         match (best, last) {
             (Some(best), Some(info)) => Ok(Searched { best, info }),
             _ => Err(Stopped),

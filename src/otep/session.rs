@@ -1,21 +1,24 @@
 //! The protocol loop: reads OpenTafl's commands, keeps the game in step, and answers with the
-//! search engine's moves and analysis. The search runs on a worker thread, so `goodbye`,
-//! `finish` or a new `rules` stop it at once and nothing waits on a blocked read.
+//! search engine's moves and analysis. The search runs on the engine's worker
+//! ([`ai::Worker`]), so `goodbye`, `finish` or a new `rules` stop it at once and nothing waits
+//! on a blocked read.
 //!
-//! Nothing grows with the input: the one engine (and its transposition table) passes from
-//! search to search, a new request stopping the one before and taking the engine back from
-//! its thread; and lines are read at most [`LINES_AHEAD`] ahead of the session, so a writer
-//! faster than the engine waits on its pipe instead of filling a queue.
+//! Nothing grows with the input: the worker's one engine (and its transposition table) lives
+//! from search to search, a new request stopping the one before; and lines are read at most
+//! [`LINES_AHEAD`] ahead of the session, so a writer faster than the engine waits on its pipe
+//! instead of filling a queue.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use super::clock::Clock;
-use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, Pacer, SearchAi, SearchInfo, TimeSource};
+use crate::ai::{
+    self, DEFAULT_TT_MB, JobId, Limits, NoMove, Pacer, Report, SearchAi, SearchInfo, TimeSource,
+    Worker,
+};
 use crate::game::{Level, MoveBudget};
 use crate::lines::{MAX_LINE_BYTES, read_line};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -46,9 +49,14 @@ enum Event {
     /// A line longer than [`MAX_LINE_BYTES`], skipped.
     LineTooLong,
     Closed,
-    Progress(u64, SearchInfo),
-    /// Search `id` has ended with this answer; its thread gives the engine back.
-    Done(u64, Answer),
+    /// The engine's worker reports.
+    Engine(Report),
+}
+
+impl From<Report> for Event {
+    fn from(report: Report) -> Event {
+        Event::Engine(report)
+    }
 }
 
 /// What a search is for.
@@ -62,16 +70,15 @@ enum Job {
 
 /// What a finished search found.
 enum Answer {
-    Move(Option<Move>),
+    Move(Result<Move, NoMove>),
     Lines(Vec<SearchInfo>),
 }
 
 struct Running {
-    id: u64,
+    id: JobId,
     job: Job,
-    stop: Arc<AtomicBool>,
-    /// The search's thread, which ends by giving the engine back.
-    handle: JoinHandle<SearchAi>,
+    /// Whether the session has stopped it (it then answers with its best move).
+    stopped: bool,
     /// When the search began.
     started: Instant,
     /// When the session stops it (a move's time, from the clock); `None` once stopped, or for
@@ -99,7 +106,7 @@ where
         let _ = credit.try_send(());
     }
     spawn_reader(input, tx.clone(), credits);
-    let mut session = Session::new(output, log, options, tx, credit);
+    let mut session = Session::new(output, log, options, tx, credit)?;
     session.send("hello")?;
     let result = session.run(&rx);
     session.cancel_search();
@@ -139,10 +146,10 @@ struct Session<W> {
     rules: Rules,
     state: GameState,
     clock: Option<Clock>,
-    /// The engine while no search has it.
-    engine: Option<SearchAi>,
+    /// The engine's thread, with its one engine.
+    worker: Worker,
     search: Option<Running>,
-    next_id: u64,
+    next_id: JobId,
     /// Whether our last output was a move OpenTafl has not yet confirmed.
     move_unconfirmed: bool,
     quit: bool,
@@ -155,9 +162,11 @@ impl<W: Write> Session<W> {
         options: Options,
         tx: Sender<Event>,
         credit: SyncSender<()>,
-    ) -> Self {
+    ) -> io::Result<Self> {
         let rules = Preset::OpenTafl.rules();
-        Session {
+        let engine = SearchAi::new(options.level, options.seed, DEFAULT_TT_MB);
+        let worker = Worker::with_engine(Box::new(engine), tx.clone())?;
+        Ok(Session {
             out,
             log,
             options,
@@ -166,12 +175,12 @@ impl<W: Write> Session<W> {
             rules,
             state: GameState::start(rules),
             clock: None,
-            engine: None,
+            worker,
             search: None,
             next_id: 0,
             move_unconfirmed: false,
             quit: false,
-        }
+        })
     }
 
     fn run(&mut self, rx: &Receiver<Event>) -> io::Result<()> {
@@ -203,8 +212,7 @@ impl<W: Write> Session<W> {
                     )?;
                 }
                 Event::Closed => break,
-                Event::Progress(id, info) => self.progress(id, &info)?,
-                Event::Done(id, answer) => self.finish_search(id, answer)?,
+                Event::Engine(report) => self.on_report(report)?,
             }
         }
         Ok(())
@@ -223,9 +231,32 @@ impl<W: Write> Session<W> {
         Some(left)
     }
 
+    /// Takes a report of the engine's worker.
+    fn on_report(&mut self, report: Report) -> io::Result<()> {
+        match report {
+            Report::Progress(id, info) => self.progress(id, &info),
+            Report::Done(id, result) => self.finish_search(id, Answer::Move(result)),
+            Report::Lines(id, lines) => self.finish_search(id, Answer::Lines(lines)),
+            Report::Gone => {
+                // The engine failed: a new one plays from the next request.
+                self.search = None;
+                self.worker = Worker::with_engine(
+                    Box::new(SearchAi::new(
+                        self.options.level,
+                        self.options.seed,
+                        DEFAULT_TT_MB,
+                    )),
+                    self.tx.clone(),
+                )?;
+                self.error(-1, "the engine stopped working")
+            }
+            Report::Analysis(..) | Report::Analysed(..) => Ok(()),
+        }
+    }
+
     /// Search `id` reports `info`: it goes to OpenTafl as a status line, and to the pacer,
     /// which may say the search has thought enough.
-    fn progress(&mut self, id: u64, info: &SearchInfo) -> io::Result<()> {
+    fn progress(&mut self, id: JobId, info: &SearchInfo) -> io::Result<()> {
         if let Some(running) = self.search.as_mut().filter(|s| s.id == id) {
             let enough = running.pacer.as_mut().is_some_and(|p| p.enough(info));
             self.send(&status_line(info))?;
@@ -399,77 +430,54 @@ impl<W: Write> Session<W> {
     /// The move's time is up: the search stops and answers with its best move so far.
     fn out_of_time(&mut self) {
         if let Some(running) = &mut self.search {
-            running.stop.store(true, Ordering::Relaxed);
+            self.worker.stop(running.id);
+            running.stopped = true;
             running.deadline = None;
         }
     }
 
-    /// Starts a search with the engine, stopping the one running first to take the engine
-    /// back: there is never more than one engine.
+    /// Starts a search with the worker's engine, stopping the one running first: there is
+    /// never more than one engine.
     fn start_search(&mut self, job: Job, limits: Limits) {
         self.cancel_search();
-        let (level, seed) = (self.options.level, self.options.seed);
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| SearchAi::new(level, seed, DEFAULT_TT_MB));
-        let state = self.state.clone();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let tx = self.tx.clone();
         let id = self.next_id;
         self.next_id += 1;
-        let handle = thread::spawn(move || {
-            let answer = match job {
-                Job::Play(_) => Answer::Move(engine.choose(&state, &limits, &flag, &mut |info| {
-                    let _ = tx.send(Event::Progress(id, info.clone()));
-                })),
-                Job::Analyze(count) => Answer::Lines(engine.lines(&state, count, &limits, &flag)),
-            };
-            let _ = tx.send(Event::Done(id, answer));
-            engine
-        });
+        match job {
+            Job::Play(_) => self.worker.play(id, &self.state, limits),
+            Job::Analyze(count) => self.worker.lines(id, &self.state, count, limits),
+        }
         self.search = Some(Running {
             id,
             job,
-            stop,
-            handle,
+            stopped: false,
             started: self.options.time.now(),
             deadline: None,
             pacer: None,
         });
     }
 
-    /// Stops a running search and takes the engine back from its thread; its result is
-    /// dropped.
+    /// Stops a running search; its result is dropped.
     fn cancel_search(&mut self) {
         if let Some(running) = self.search.take() {
-            running.stop.store(true, Ordering::Relaxed);
-            self.take_engine_back(running);
+            self.worker.stop(running.id);
         }
     }
 
-    /// Waits for a search's thread and keeps the engine it gives back (a thread that
-    /// panicked gives none: the next search starts a new engine).
-    fn take_engine_back(&mut self, running: Running) {
-        self.engine = running.handle.join().ok();
-    }
-
-    fn finish_search(&mut self, id: u64, answer: Answer) -> io::Result<()> {
+    fn finish_search(&mut self, id: JobId, answer: Answer) -> io::Result<()> {
         // The answer of a search stopped meanwhile is stale.
-        let Some(running) = self.search.take_if(|s| s.id == id) else {
+        if self.search.take_if(|s| s.id == id).is_none() {
             return Ok(());
-        };
-        self.take_engine_back(running);
+        }
         match answer {
-            Answer::Move(Some(mv)) => {
+            Answer::Move(Ok(mv)) => {
                 if self.state.play(mv).is_err() {
                     return self.error(-1, &format!("the engine chose an illegal move {mv}"));
                 }
                 self.move_unconfirmed = true;
                 self.send(&format!("move {mv}"))
             }
-            Answer::Move(None) => self.error(-1, "no legal move"),
+            Answer::Move(Err(NoMove::GameOver)) => self.error(-1, "no legal move"),
+            Answer::Move(Err(why)) => self.error(-1, &format!("no move: {why}")),
             Answer::Lines(lines) => self.send(&analysis_line(&lines)),
         }
     }
@@ -571,7 +579,7 @@ fn analysis_line(lines: &[SearchInfo]) -> String {
 #[cfg(test)]
 mod tests {
     use std::io::Read;
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
     use crate::ai::ManualTime;
@@ -593,17 +601,16 @@ mod tests {
             seed: 1,
             time,
         };
-        (Session::new(Vec::new(), None, options, tx, credit), reports)
+        (
+            Session::new(Vec::new(), None, options, tx, credit).unwrap(),
+            reports,
+        )
     }
 
     /// The running search's deadline, whether it has a pacer, and whether it was stopped.
     fn running(session: &Session<Vec<u8>>) -> (Option<Instant>, bool, bool) {
         let running = session.search.as_ref().expect("a search");
-        (
-            running.deadline,
-            running.pacer.is_some(),
-            running.stop.load(Ordering::Relaxed),
-        )
+        (running.deadline, running.pacer.is_some(), running.stopped)
     }
 
     /// A report of a completed depth with `best` first, `elapsed_ms` into the search.
@@ -623,9 +630,12 @@ mod tests {
     fn answer(mut session: Session<Vec<u8>>, reports: &Receiver<Event>) -> String {
         // A hang guard only: a stopped search answers at once.
         while let Ok(event) = reports.recv_timeout(Duration::from_secs(60)) {
-            if let Event::Done(id, answer) = event {
-                session.finish_search(id, answer).unwrap();
-                break;
+            if let Event::Engine(report) = event {
+                let done = matches!(report, Report::Done(..));
+                session.on_report(report).unwrap();
+                if done {
+                    break;
+                }
             }
         }
         let out = String::from_utf8(std::mem::take(&mut session.out)).unwrap();

@@ -200,7 +200,7 @@ impl App {
                     self.ai.judgement = Some((thinking.side, info.score));
                 }
                 match (thinking.purpose, mv) {
-                    (Purpose::Move, Some(mv)) => match self.session.play(mv) {
+                    (Purpose::Move, Ok(mv)) => match self.session.play(mv) {
                         Ok(_) => {
                             self.ai.last_move_at = Some(now);
                             self.after_move();
@@ -211,16 +211,17 @@ impl App {
                             self.error(format!("the AI chose an illegal move {mv}: {e}"));
                         }
                     },
-                    (Purpose::Hint, Some(mv)) => {
+                    (Purpose::Hint, Ok(mv)) => {
                         self.hint = Some(mv);
                         self.board.selected = None;
                         self.info(hint_text(mv, thinking.info.as_ref()));
                     }
-                    (_, None) => self.error("the AI found no move".to_owned()),
+                    (_, Err(why)) => self.error(format!("the AI found no move: {why}")),
                 }
             }
             Report::Progress(..)
             | Report::Done(..)
+            | Report::Lines(..)
             | Report::Analysis(..)
             | Report::Analysed(..)
             | Report::Gone => return false,

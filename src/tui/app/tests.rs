@@ -691,7 +691,7 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     app.ai.thinking = Some(defenders_search(&app, 7, Instant::now()));
     let rings = |effects: Vec<Effect>| effects.contains(&Effect::Bell);
     assert!(
-        !rings(app.on_report(Report::Done(7, Some(reply)), Instant::now())),
+        !rings(app.on_report(Report::Done(7, Ok(reply)), Instant::now())),
         "off: silent"
     );
     assert!(!rings(app.update(Action::ToggleBell)));
@@ -702,7 +702,7 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     );
     let reply = app.session.state().position().legal_moves()[0];
     app.ai.thinking = Some(defenders_search(&app, 8, Instant::now()));
-    let effects = app.on_report(Report::Done(8, Some(reply)), Instant::now());
+    let effects = app.on_report(Report::Done(8, Ok(reply)), Instant::now());
     assert_eq!(
         effects.iter().filter(|e| **e == Effect::Bell).count(),
         1,
