@@ -26,7 +26,7 @@ use std::time::Duration;
 pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
-    UnplayableRules, elo_difference, play_match,
+    UnplayableRules, elo_difference, engine_usage, play_match,
 };
 pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
 pub use eval::{Features, Weights, features, weights};

@@ -21,7 +21,7 @@ use super::{
     Ai, DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, Failure, JobId, Limits, NoMove, Report,
     Worker, engine_for, limits_for,
 };
-use crate::game::{EngineKind, Game, Level, Player};
+use crate::game::{EngineKind, Game, Level, Player, level_names, or_list};
 use crate::rules::{Move, Outcome, Position, Reason, Rules, Side, rules_string};
 
 /// An engine of a match: a built-in one at a level, written `search:hard`, `ai:max` or
@@ -88,17 +88,30 @@ impl EngineSpec {
 impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineSpec::BuiltIn {
-                kind: EngineKind::Search,
-                level,
-            } => write!(f, "search:{level}"),
-            EngineSpec::BuiltIn {
-                kind: EngineKind::Random,
-                ..
-            } => f.write_str("random"),
+            EngineSpec::BuiltIn { kind, level } if kind.has_levels() => {
+                write!(f, "{kind}:{level}")
+            }
+            EngineSpec::BuiltIn { kind, .. } => f.write_str(kind.name()),
             EngineSpec::Otep { command } => f.write_str(&otep_name(command)),
         }
     }
+}
+
+/// The ways to write a match's engine, from the engine registry ([`EngineKind::ALL`]):
+/// `search:LEVEL with LEVEL easy|medium|hard|max, random, or otep:COMMAND`.
+pub fn engine_usage() -> String {
+    let mut forms: Vec<String> = EngineKind::ALL
+        .into_iter()
+        .map(|kind| {
+            if kind.has_levels() {
+                format!("{} with LEVEL {}", kind.usage(), level_names())
+            } else {
+                kind.usage()
+            }
+        })
+        .collect();
+    forms.push("otep:COMMAND".to_owned());
+    or_list(&forms)
 }
 
 /// Why a text does not name an engine.
@@ -109,8 +122,9 @@ impl fmt::Display for ParseEngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "\"{}\" is not an engine (expected search:LEVEL with LEVEL easy|medium|hard|max, random, or otep:COMMAND)",
-            crate::quote::excerpt(&self.0)
+            "\"{}\" is not an engine (expected {})",
+            crate::quote::excerpt(&self.0),
+            engine_usage()
         )
     }
 }
