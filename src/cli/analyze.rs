@@ -147,7 +147,7 @@ fn info_line(state: &GameState, info: &SearchInfo) -> String {
     format!(
         "depth {} score {} nodes {} nps {} time {} pv {}",
         info.depth,
-        info.score,
+        info.score.text(state.position().side_to_move()),
         info.nodes,
         info.nps,
         format_duration(info.elapsed),

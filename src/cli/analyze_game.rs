@@ -105,19 +105,19 @@ pub(super) fn run(
     }
     writeln!(
         out,
-        "{:>3}  {:<9}  {:<14} {:>11} {:>11}  {:<14} {:>11}  class",
+        "{:>3}  {:<9}  {:<14} {:>19} {:>19}  {:<14} {:>19}  class",
         "ply", "side", "move", "before", "after", "best", "best score"
     )?;
     for (n, side, played, ply) in rows {
         writeln!(
             out,
-            "{n:>3}  {:<9}  {:<14} {:>11} {:>11}  {:<14} {:>11}  {}",
+            "{n:>3}  {:<9}  {:<14} {:>19} {:>19}  {:<14} {:>19}  {}",
             side.name(),
             format!("{played}{}", ply.mark()),
-            ply.score_before.to_string(),
-            ply.score_after.to_string(),
+            ply.score_before.text(side),
+            ply.score_after.text(side),
             ply.best.to_string(),
-            ply.best_score().to_string(),
+            ply.best_score().text(side),
             ply.class
         )?;
     }

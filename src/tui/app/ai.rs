@@ -11,7 +11,7 @@ use crate::ai::{JobId, MoveLimits, Report};
 use crate::game::{EngineKind, Level, MoveTime, Player};
 use crate::rules::{Move, Side};
 use crate::tui::effect::Effect;
-use crate::tui::panels::{AiView, Search, score_text};
+use crate::tui::panels::{AiView, Search};
 use crate::tui::text::player_text;
 
 /// A tenth of a second: how a search's time runs on screen.
@@ -240,6 +240,7 @@ impl App {
                 },
                 can_hurry: t.purpose == Purpose::Move,
                 info: t.info.as_ref(),
+                side: t.side,
                 elapsed: self.ai.now.saturating_duration_since(t.started),
             }),
             // A game that is over waits for nothing.
@@ -302,12 +303,12 @@ impl App {
             Some((judged, score)) if judged == ai_side && !is_better(score) => {
                 self.agree_draw(format!(
                     "the AI ({ai_side}) accepts the draw: it sees no advantage ({})",
-                    judgement_text(ai_side, score)
+                    score.text(ai_side)
                 ));
             }
             Some((judged, score)) => self.error(format!(
                 "the AI ({ai_side}) declines the draw: it thinks it stands better ({})",
-                judgement_text(judged, score)
+                score.text(judged)
             )),
             None => self.error("the AI declines: it has not judged the game yet".to_owned()),
         }
@@ -331,17 +332,6 @@ fn hint_text(mv: Move, info: Option<&SearchInfo>) -> String {
             format!("hint: every move loses; longest resistance {mv}, lost in {n}")
         }
         _ => format!("hint: {mv} (marked with ? ?)"),
-    }
-}
-
-/// A search score of `side`'s, for whom and in what: `+0.35 soldiers for the defenders`,
-/// `the defenders win in 1 ply`.
-fn judgement_text(side: Side, score: Score) -> String {
-    let plies = |n: u32| if n == 1 { "ply" } else { "plies" };
-    match score {
-        Score::Eval(_) => format!("{} soldiers for the {side}", score_text(score)),
-        Score::Win(n) => format!("the {side} win in {n} {}", plies(n)),
-        Score::Loss(n) => format!("the {side} lose in {n} {}", plies(n)),
     }
 }
 

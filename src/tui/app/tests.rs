@@ -582,15 +582,12 @@ fn declining_a_draw_says_for_whom_and_in_what() {
     assert_eq!(
         app.status().unwrap().text,
         "the AI (defenders) declines the draw: it thinks it stands better \
-         (the defenders win in 1 ply)"
+         (defenders win in 1)"
     );
     app.ai.judgement = Some((Side::Defenders, Score::Eval(-35)));
     app.update(Action::OfferDraw);
     assert!(
-        app.status()
-            .unwrap()
-            .text
-            .ends_with("(-0.35 soldiers for the defenders)"),
+        app.status().unwrap().text.ends_with("(defenders -0.35)"),
         "{:?}",
         app.status()
     );
