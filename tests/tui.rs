@@ -1056,7 +1056,7 @@ fn review_with_analysis() {
     app.update(Action::ToStart);
     let start = format!("{}", render(&mut app, 80, 24).backend());
     assert!(
-        start.contains("eval -2") && start.contains("best a4-a3"),
+        start.contains("eval attackers -0.02") && start.contains("best a4-a3"),
         "{start}"
     );
     // The smallest terminal drops the graph and keeps the rest.
