@@ -23,7 +23,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
+pub use analysis::{AnalysisEvent, Analyzer, Budget, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
     UnplayableRules, elo_difference, engine_usage, play_match,

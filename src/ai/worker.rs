@@ -19,7 +19,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use super::{Ai, Analyser, Budget, Event, Limits, NoMove, Pacer, SearchInfo, Stopped, engine_for};
+use super::{
+    Ai, AnalysisEvent, Analyzer, Budget, Limits, NoMove, Pacer, SearchInfo, Stopped, engine_for,
+};
 use crate::game::{EngineKind, Game, Level};
 use crate::rules::{GameState, Move, Outcome, Side};
 
@@ -72,7 +74,7 @@ enum Task {
         limits: Limits,
     },
     /// Analyse every move of `game`.
-    Analyse { game: Box<Game>, budget: Budget },
+    Analyze { game: Box<Game>, budget: Budget },
     /// Tell the engines that the game is over; nothing is reported.
     GameOver(Outcome),
 }
@@ -131,9 +133,9 @@ pub enum Report {
     /// The search for lines ended with these, best first.
     Lines(JobId, Vec<SearchInfo>),
     /// An analysis searched a position or completed a move's analysis.
-    Analysis(JobId, Event),
+    Analysis(JobId, AnalysisEvent),
     /// An analysis ended: every move analysed, or stopped first.
-    Analysed(JobId, Result<(), Stopped>),
+    Analyzed(JobId, Result<(), Stopped>),
     /// The thread has ended (an engine failed): no more reports will come.
     Gone,
 }
@@ -261,10 +263,10 @@ impl Worker {
     /// fresh analyser (so that a depth budget gives what `brandubh analyze --game` gives); a
     /// running job is stopped. Each move's analysis is reported as it completes, from the last
     /// move to the first.
-    pub fn analyse(&mut self, id: JobId, game: &Game, budget: Budget) {
+    pub fn analyze(&mut self, id: JobId, game: &Game, budget: Budget) {
         self.submit(
             id,
-            Task::Analyse {
+            Task::Analyze {
                 game: Box::new(game.clone()),
                 budget,
             },
@@ -339,8 +341,8 @@ fn serve(jobs: &Receiver<Job>, deliver: &dyn Fn(Report) -> bool, mut engines: En
             // which answers at once with the move it would play without thinking, if it has
             // one: a move whose time ran out before it started is still played.)
             Task::Lines { .. } if stop.load(Ordering::Relaxed) => Report::Lines(id, Vec::new()),
-            Task::Analyse { .. } if stop.load(Ordering::Relaxed) => {
-                Report::Analysed(id, Err(Stopped))
+            Task::Analyze { .. } if stop.load(Ordering::Relaxed) => {
+                Report::Analyzed(id, Err(Stopped))
             }
             Task::Search {
                 engine,
@@ -371,11 +373,11 @@ fn serve(jobs: &Receiver<Job>, deliver: &dyn Fn(Report) -> bool, mut engines: En
                     .lines(&state, count, &limits, &stop);
                 Report::Lines(id, lines)
             }
-            Task::Analyse { game, budget } => {
-                let ended = Analyser::default().analyse(&game, budget, &stop, &mut |event| {
+            Task::Analyze { game, budget } => {
+                let ended = Analyzer::default().analyze(&game, budget, &stop, &mut |event| {
                     deliver(Report::Analysis(id, event));
                 });
-                Report::Analysed(id, ended.map(|_| ()))
+                Report::Analyzed(id, ended.map(|_| ()))
             }
         };
         if !deliver(last) {
@@ -518,7 +520,7 @@ mod tests {
         let mut reports = Vec::new();
         loop {
             match next(received, deadline) {
-                report @ Report::Analysed(done, _) if done == id => {
+                report @ Report::Analyzed(done, _) if done == id => {
                     reports.push(report);
                     return reports;
                 }
@@ -547,17 +549,19 @@ mod tests {
         let game = three_moves();
         let budget = Budget::Limits(Limits::depth(2));
         let id = 1;
-        worker.analyse(id, &game, budget);
+        worker.analyze(id, &game, budget);
         let reports = analysis_reports(&reports, id);
-        assert_eq!(reports.last(), Some(&Report::Analysed(id, Ok(()))));
+        assert_eq!(reports.last(), Some(&Report::Analyzed(id, Ok(()))));
         let stop = AtomicBool::new(false);
-        let expected = Analyser::default()
-            .analyse(&game, budget, &stop, &mut |_| {})
+        let expected = Analyzer::default()
+            .analyze(&game, budget, &stop, &mut |_| {})
             .unwrap();
         let plies: Vec<(usize, crate::game::PlyAnalysis)> = reports
             .iter()
             .filter_map(|r| match r {
-                Report::Analysis(_, Event::Ply { ply, analysis }) => Some((*ply, analysis.clone())),
+                Report::Analysis(_, AnalysisEvent::Ply { ply, analysis }) => {
+                    Some((*ply, analysis.clone()))
+                }
                 _ => None,
             })
             .collect();
@@ -565,7 +569,7 @@ mod tests {
         assert_eq!(plies, in_order, "from the last move to the first");
         let progress = reports
             .iter()
-            .filter(|r| matches!(r, Report::Analysis(_, Event::Progress(_))))
+            .filter(|r| matches!(r, Report::Analysis(_, AnalysisEvent::Progress(_))))
             .count();
         assert_eq!(
             progress, 4,
@@ -577,7 +581,7 @@ mod tests {
     fn stopping_an_analysis_ends_it_with_what_it_has() {
         let (mut worker, reports) = spawn();
         let id = 1;
-        worker.analyse(
+        worker.analyze(
             id,
             &three_moves(),
             Budget::Limits(Limits::time(Duration::from_secs(60))),
@@ -585,8 +589,8 @@ mod tests {
         thread::sleep(Duration::from_millis(100));
         // Without the stop, the analysis would take four minutes and the wait would give up.
         worker.stop(id);
-        let analysed = analysis_reports(&reports, id);
-        assert_eq!(analysed.last(), Some(&Report::Analysed(id, Err(Stopped))));
+        let analyzed = analysis_reports(&reports, id);
+        assert_eq!(analyzed.last(), Some(&Report::Analyzed(id, Err(Stopped))));
         // The worker takes the next job.
         let next = 2;
         worker.start(

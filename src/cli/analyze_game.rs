@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use serde::Serialize;
 
 use super::CliError;
-use crate::ai::{Analyser, Budget};
+use crate::ai::{Analyzer, Budget};
 use crate::game::{Game, PlyAnalysis, SideSummary, Summary};
 use crate::rules::{AnnotatedMove, Side};
 
@@ -74,8 +74,8 @@ pub(super) fn run(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let stop = AtomicBool::new(false);
-    let plies = Analyser::new(tt_megabytes)
-        .analyse(game, budget, &stop, &mut |_| {})
+    let plies = Analyzer::new(tt_megabytes)
+        .analyze(game, budget, &stop, &mut |_| {})
         .map_err(|e| CliError::new(e.to_string()))?;
     let first = game.state().start_position().side_to_move();
     let summary = Summary::new(first, plies.iter().map(Some));

@@ -334,7 +334,7 @@ impl App {
                 self.show(Overlay::Save(prompt));
             }
             Request::Open(save) => self.open(save),
-            Request::Analyse(budget) => self.start_analysis(budget),
+            Request::Analyze(budget) => self.start_analysis(budget),
         }
     }
 
@@ -504,7 +504,7 @@ impl App {
             Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::Review => self.open_review(),
-            Action::Analyse => self.ask_analysis(),
+            Action::Analyze => self.ask_analysis(),
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}

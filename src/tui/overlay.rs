@@ -56,7 +56,7 @@ pub enum Request {
     /// Load the save chosen.
     Open(SaveRef),
     /// Analyse the game at the budget chosen.
-    Analyse(Budget),
+    Analyze(Budget),
 }
 
 impl Overlay {
@@ -152,7 +152,7 @@ fn open(list: &SavesList) -> Handled {
 /// The choice closes and the game is analysed at the selected budget.
 fn analyse(choice: &BudgetChoice) -> Handled {
     choice.selected().map_or(Handled::Close, |budget| {
-        Handled::Ask(Request::Analyse(budget))
+        Handled::Ask(Request::Analyze(budget))
     })
 }
 

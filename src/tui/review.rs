@@ -122,7 +122,7 @@ impl Review {
             | Action::Help
             | Action::Rules
             | Action::Save
-            | Action::Analyse
+            | Action::Analyze
             | Action::TogglePanel => ReviewHandled::Game(action),
             other => match Step::for_action(other) {
                 Some(step) => {

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::analysis::Analysing;
+use super::analysis::Analyzing;
 use super::{App, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_with};
 use crate::ai::{JobId, MoveLimits, Report};
@@ -183,7 +183,7 @@ impl App {
             }
             return true;
         }
-        if matches!(report, Report::Analysis(..) | Report::Analysed(..)) {
+        if matches!(report, Report::Analysis(..) | Report::Analyzed(..)) {
             return self.on_analysis_report(report);
         }
         let Some(thinking) = self.ai.thinking.as_mut() else {
@@ -223,7 +223,7 @@ impl App {
             | Report::Done(..)
             | Report::Lines(..)
             | Report::Analysis(..)
-            | Report::Analysed(..)
+            | Report::Analyzed(..)
             | Report::Gone => return false,
         }
         true
@@ -395,7 +395,7 @@ pub(super) struct AiState {
     /// The budget of a hint search.
     pub(super) hint_limits: Limits,
     /// The analysis running on the worker, if any.
-    pub(super) analysis: Option<Analysing>,
+    pub(super) analysis: Option<Analyzing>,
     /// The budgets an analysis is offered at.
     pub(super) budgets: Vec<Budget>,
     /// The time of the last tick: what the panel's clock of a search shows.

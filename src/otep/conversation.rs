@@ -44,7 +44,7 @@ pub struct Options {
     pub time: Arc<dyn TimeSource>,
 }
 
-enum Event {
+enum Incoming {
     Line(String),
     /// A line longer than [`MAX_LINE_BYTES`], skipped.
     LineTooLong,
@@ -53,9 +53,9 @@ enum Event {
     Engine(Report),
 }
 
-impl From<Report> for Event {
-    fn from(report: Report) -> Event {
-        Event::Engine(report)
+impl From<Report> for Incoming {
+    fn from(report: Report) -> Incoming {
+        Incoming::Engine(report)
     }
 }
 
@@ -106,10 +106,10 @@ where
         let _ = credit.try_send(());
     }
     spawn_reader(input, tx.clone(), credits);
-    let mut session = Session::new(output, log, options, tx, credit)?;
-    session.send("hello")?;
-    let result = session.run(&rx);
-    session.cancel_search();
+    let mut conversation = Conversation::new(output, log, options, tx, credit)?;
+    conversation.send("hello")?;
+    let result = conversation.run(&rx);
+    conversation.cancel_search();
     result
 }
 
@@ -117,30 +117,30 @@ where
 /// it handles a line (it starts with [`LINES_AHEAD`]).
 fn spawn_reader<R: BufRead + Send + 'static>(
     mut input: R,
-    tx: Sender<Event>,
+    tx: Sender<Incoming>,
     credits: Receiver<()>,
 ) {
     thread::spawn(move || {
         let mut bytes = Vec::new();
         while credits.recv().is_ok() {
             let event = match read_line(&mut input, &mut bytes) {
-                Ok(Some(true)) => Event::Line(String::from_utf8_lossy(&bytes).trim().to_owned()),
-                Ok(Some(false)) => Event::LineTooLong,
+                Ok(Some(true)) => Incoming::Line(String::from_utf8_lossy(&bytes).trim().to_owned()),
+                Ok(Some(false)) => Incoming::LineTooLong,
                 Ok(None) | Err(_) => break,
             };
             if tx.send(event).is_err() {
                 return;
             }
         }
-        let _ = tx.send(Event::Closed);
+        let _ = tx.send(Incoming::Closed);
     });
 }
 
-struct Session<W> {
+struct Conversation<W> {
     out: W,
     log: Option<Box<dyn Write + Send>>,
     options: Options,
-    tx: Sender<Event>,
+    tx: Sender<Incoming>,
     /// Lets the reader read one more line.
     credit: SyncSender<()>,
     rules: Rules,
@@ -155,18 +155,18 @@ struct Session<W> {
     quit: bool,
 }
 
-impl<W: Write> Session<W> {
+impl<W: Write> Conversation<W> {
     fn new(
         out: W,
         log: Option<Box<dyn Write + Send>>,
         options: Options,
-        tx: Sender<Event>,
+        tx: Sender<Incoming>,
         credit: SyncSender<()>,
     ) -> io::Result<Self> {
         let rules = Preset::OpenTafl.rules();
         let engine = SearchAi::new(options.level, options.seed, DEFAULT_TT_MB);
         let worker = Worker::with_engine(Box::new(engine), tx.clone())?;
-        Ok(Session {
+        Ok(Conversation {
             out,
             log,
             options,
@@ -183,7 +183,7 @@ impl<W: Write> Session<W> {
         })
     }
 
-    fn run(&mut self, rx: &Receiver<Event>) -> io::Result<()> {
+    fn run(&mut self, rx: &Receiver<Incoming>) -> io::Result<()> {
         while !self.quit {
             let event = match self.time_left() {
                 Some(wait) => match rx.recv_timeout(wait) {
@@ -198,12 +198,12 @@ impl<W: Write> Session<W> {
                 },
             };
             match event {
-                Event::Line(line) => {
+                Incoming::Line(line) => {
                     let _ = self.credit.try_send(());
                     self.note('<', &line);
                     self.handle(&line)?;
                 }
-                Event::LineTooLong => {
+                Incoming::LineTooLong => {
                     let _ = self.credit.try_send(());
                     self.note('<', "(a line over the length limit, skipped)");
                     self.error(
@@ -211,8 +211,8 @@ impl<W: Write> Session<W> {
                         &format!("line longer than {MAX_LINE_BYTES} bytes: skipped"),
                     )?;
                 }
-                Event::Closed => break,
-                Event::Engine(report) => self.on_report(report)?,
+                Incoming::Closed => break,
+                Incoming::Engine(report) => self.on_report(report)?,
             }
         }
         Ok(())
@@ -250,7 +250,7 @@ impl<W: Write> Session<W> {
                 )?;
                 self.error(-1, "the engine stopped working")
             }
-            Report::Analysis(..) | Report::Analysed(..) => Ok(()),
+            Report::Analysis(..) | Report::Analyzed(..) => Ok(()),
         }
     }
 
@@ -591,7 +591,7 @@ mod tests {
 
     /// A session at level `max` writing into a buffer, its time given by `time`; and the
     /// channel of its searches' reports, which the test hands to it.
-    fn session(time: &Arc<ManualTime>) -> (Session<Vec<u8>>, Receiver<Event>) {
+    fn conversation(time: &Arc<ManualTime>) -> (Conversation<Vec<u8>>, Receiver<Incoming>) {
         let (tx, reports) = mpsc::channel();
         let (credit, _) = mpsc::sync_channel(LINES_AHEAD);
         let time: Arc<dyn TimeSource> = time.clone();
@@ -602,14 +602,14 @@ mod tests {
             time,
         };
         (
-            Session::new(Vec::new(), None, options, tx, credit).unwrap(),
+            Conversation::new(Vec::new(), None, options, tx, credit).unwrap(),
             reports,
         )
     }
 
     /// The running search's deadline, whether it has a pacer, and whether it was stopped.
-    fn running(session: &Session<Vec<u8>>) -> (Option<Instant>, bool, bool) {
-        let running = session.search.as_ref().expect("a search");
+    fn running(conversation: &Conversation<Vec<u8>>) -> (Option<Instant>, bool, bool) {
+        let running = conversation.search.as_ref().expect("a search");
         (running.deadline, running.pacer.is_some(), running.stopped)
     }
 
@@ -627,82 +627,90 @@ mod tests {
     }
 
     /// Hands the search's reports to the session until it answers; the session's last line.
-    fn answer(mut session: Session<Vec<u8>>, reports: &Receiver<Event>) -> String {
+    fn answer(mut conversation: Conversation<Vec<u8>>, reports: &Receiver<Incoming>) -> String {
         // A hang guard only: a stopped search answers at once.
         while let Ok(event) = reports.recv_timeout(Duration::from_secs(60)) {
-            if let Event::Engine(report) = event {
+            if let Incoming::Engine(report) = event {
                 let done = matches!(report, Report::Done(..));
-                session.on_report(report).unwrap();
+                conversation.on_report(report).unwrap();
                 if done {
                     break;
                 }
             }
         }
-        let out = String::from_utf8(std::mem::take(&mut session.out)).unwrap();
+        let out = String::from_utf8(std::mem::take(&mut conversation.out)).unwrap();
         out.lines().last().unwrap_or_default().to_owned()
     }
 
     #[test]
     fn an_overtime_period_is_used_whole_and_the_move_played_when_the_time_source_says() {
         let time = Arc::new(ManualTime::new());
-        let (mut session, reports) = session(&time);
-        session.handle("clock 1000* 1000* 1 1 1").unwrap();
-        session.handle("play attackers").unwrap();
+        let (mut conversation, reports) = conversation(&time);
+        conversation.handle("clock 1000* 1000* 1 1 1").unwrap();
+        conversation.handle("play attackers").unwrap();
         // A 1 s period: what the move leaves is lost, so it thinks until an eighth is left,
         // with no pacer to play sooner.
-        assert_eq!(running(&session), (Some(time.at(ms(875))), false, false));
+        assert_eq!(
+            running(&conversation),
+            (Some(time.at(ms(875))), false, false)
+        );
         for (depth, elapsed) in [(1, 100), (2, 200), (3, 300), (4, 400), (5, 800)] {
-            session
+            conversation
                 .progress(0, &report(depth, "d2-c2", elapsed))
                 .unwrap();
         }
         time.advance(ms(874));
-        assert_eq!(session.time_left(), Some(ms(1)));
-        assert!(!running(&session).2, "not stopped before the deadline");
+        assert_eq!(conversation.time_left(), Some(ms(1)));
+        assert!(!running(&conversation).2, "not stopped before the deadline");
         time.advance(ms(1));
-        assert_eq!(session.time_left(), None);
-        assert!(running(&session).2, "stopped at the deadline");
-        assert!(answer(session, &reports).starts_with("move "));
+        assert_eq!(conversation.time_left(), None);
+        assert!(running(&conversation).2, "stopped at the deadline");
+        assert!(answer(conversation, &reports).starts_with("move "));
     }
 
     #[test]
     fn on_main_time_a_settled_search_plays_before_its_deadline() {
         let time = Arc::new(ManualTime::new());
-        let (mut session, reports) = session(&time);
-        session.handle("clock 60000 60000 0 0 0").unwrap();
-        session.handle("play attackers").unwrap();
+        let (mut conversation, reports) = conversation(&time);
+        conversation.handle("clock 60000 60000 0 0 0").unwrap();
+        conversation.handle("play attackers").unwrap();
         // A minute: it aims at 2 s and may take 6 s (less the margin, 150 ms).
-        assert_eq!(running(&session), (Some(time.at(ms(5_850))), true, false));
+        assert_eq!(
+            running(&conversation),
+            (Some(time.at(ms(5_850))), true, false)
+        );
         // The same best move depth after depth: past 3/8 of the target once settled for
         // four depths, it has thought enough, long before the deadline.
         for (depth, elapsed) in [(1, 100), (2, 200), (3, 300), (4, 900)] {
-            session
+            conversation
                 .progress(0, &report(depth, "d2-c2", elapsed))
                 .unwrap();
-            assert!(!running(&session).2, "depth {depth}: thinks on");
+            assert!(!running(&conversation).2, "depth {depth}: thinks on");
         }
-        session.progress(0, &report(5, "d2-c2", 1_000)).unwrap();
-        assert_eq!(running(&session), (None, true, true));
-        assert!(session.time_left().is_none());
-        assert!(answer(session, &reports).starts_with("move "));
+        conversation
+            .progress(0, &report(5, "d2-c2", 1_000))
+            .unwrap();
+        assert_eq!(running(&conversation), (None, true, true));
+        assert!(conversation.time_left().is_none());
+        assert!(answer(conversation, &reports).starts_with("move "));
     }
 
     #[test]
     fn the_move_time_counts_from_when_thinking_began() {
         let time = Arc::new(ManualTime::new());
-        let (mut session, reports) = session(&time);
+        let (mut conversation, reports) = conversation(&time);
         // Without a clock, the default time.
-        session.handle("play attackers").unwrap();
-        assert_eq!(running(&session).0, Some(time.at(ms(2_000))));
+        conversation.handle("play attackers").unwrap();
+        assert_eq!(running(&conversation).0, Some(time.at(ms(2_000))));
         // A clock that comes after `play` (as the protocol's specification has it) sets the
         // time from when thinking began, not from when it came.
         time.advance(ms(500));
-        session.handle("clock 1000* 1000* 1 1 1").unwrap();
-        assert_eq!(running(&session).0, Some(time.at(ms(875))));
-        assert_eq!(session.time_left(), Some(ms(375)));
+        conversation.handle("clock 1000* 1000* 1 1 1").unwrap();
+        assert_eq!(running(&conversation).0, Some(time.at(ms(875))));
+        assert_eq!(conversation.time_left(), Some(ms(375)));
         time.advance(ms(375));
-        assert_eq!(session.time_left(), None);
-        assert!(answer(session, &reports).starts_with("move "));
+        assert_eq!(conversation.time_left(), None);
+        assert!(answer(conversation, &reports).starts_with("move "));
     }
 
     /// Endless `play attackers` lines, handed out one line per read, counting the reads.
@@ -743,14 +751,14 @@ mod tests {
             seed: 1,
             time: Arc::new(crate::ai::RealTime),
         };
-        let session = thread::spawn(move || serve(input, Stuck(stuck), None, options));
+        let conversation = thread::spawn(move || serve(input, Stuck(stuck), None, options));
         // The session is stuck writing its hello: the reader, left to itself meanwhile,
         // stops after the lines it may read ahead (one read each, and one more buffered).
         thread::sleep(Duration::from_millis(300));
         let read = reads.load(Ordering::SeqCst);
         assert!(read <= LINES_AHEAD + 1, "{read} lines read ahead");
         drop(release);
-        assert!(session.join().unwrap().is_err());
+        assert!(conversation.join().unwrap().is_err());
     }
 
     #[test]
