@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use brandubh::ai::{Analyser, Budget, Limits, SearchAi, engine_for, limits_for};
+use brandubh::ai::{Analyzer, Budget, Limits, SearchAi, engine_for, limits_for};
 use brandubh::game::{EngineKind, Game, Level, Player};
 use brandubh::rules::{GameState, Move, Position, Preset};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -31,12 +31,9 @@ fn forty_ply_game() -> Game {
                 engine_for(EngineKind::Search, Level::Medium, seed + 1000),
             ];
             for ply in 0..PLIES {
-                let mv = engines[ply % 2].choose(
-                    game.state(),
-                    &limits_for(Level::Medium),
-                    &stop,
-                    &mut |_| {},
-                )?;
+                let mv = engines[ply % 2]
+                    .choose(game.state(), &limits_for(Level::Medium), &stop, &mut |_| {})
+                    .ok()?;
                 game.play(mv).ok()?;
             }
             (!game.state().is_over()).then_some(game)
@@ -47,8 +44,8 @@ fn forty_ply_game() -> Game {
 fn bench_analysis(c: &mut Criterion) {
     let game = forty_ply_game();
     let stop = AtomicBool::new(false);
-    let plies = Analyser::default()
-        .analyse(&game, Budget::Quick, &stop, &mut |_| {})
+    let plies = Analyzer::default()
+        .analyze(&game, Budget::Quick, &stop, &mut |_| {})
         .expect("not stopped");
     let mut depths: Vec<u32> = plies.iter().map(|p| p.depth).collect();
     depths.sort_unstable();
@@ -70,15 +67,15 @@ fn bench_analysis(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(50));
     group.bench_function("40-plies/quick", |b| {
         b.iter(|| {
-            Analyser::default()
-                .analyse(&game, Budget::Quick, &stop, &mut |_| {})
+            Analyzer::default()
+                .analyze(&game, Budget::Quick, &stop, &mut |_| {})
                 .expect("not stopped")
         });
     });
     group.bench_function("40-plies/depth-6", |b| {
         b.iter(|| {
-            Analyser::default()
-                .analyse(&game, Budget::Limits(Limits::depth(6)), &stop, &mut |_| {})
+            Analyzer::default()
+                .analyze(&game, Budget::Limits(Limits::depth(6)), &stop, &mut |_| {})
                 .expect("not stopped")
         });
     });

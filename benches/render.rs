@@ -50,7 +50,7 @@ fn bench_frame(c: &mut Criterion) {
 
 /// The analysed game of the tests in review at its 9th ply, with an analysis of an hour a
 /// position under way on the worker thread (its progress bar drawn too).
-fn review_while_analysing() -> Runtime {
+fn review_while_analyzing() -> Runtime {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analysed/ai-game.json");
     let mut app = Runtime::new(Config {
         resume: Some(Session::load(&path).expect("the analysed fixture")),
@@ -62,7 +62,7 @@ fn review_while_analysing() -> Runtime {
     for _ in 0..9 {
         app.update(Action::Move(Direction::Right));
     }
-    app.update(Action::Analyse);
+    app.update(Action::Analyze);
     app.update(Action::Confirm);
     app
 }
@@ -70,7 +70,7 @@ fn review_while_analysing() -> Runtime {
 fn bench_review_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("review-while-analysing");
     for (width, height) in [(80, 24), (200, 60)] {
-        let app = review_while_analysing();
+        let app = review_while_analyzing();
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         group.bench_function(format!("{width}x{height}"), |b| {
             b.iter(|| {

@@ -16,7 +16,7 @@ fn nodes_to_depth(state: &GameState, depth: u32) -> u64 {
     let mut engine = SearchAi::new(Level::Max, 1, DEFAULT_TT_MB);
     let stop = AtomicBool::new(false);
     let mut nodes = 0;
-    engine.choose(state, &Limits::depth(depth), &stop, &mut |i| {
+    let _ = engine.choose(state, &Limits::depth(depth), &stop, &mut |i| {
         nodes = i.nodes;
     });
     nodes
@@ -46,7 +46,7 @@ fn bench_search(c: &mut Criterion) {
     let mut engine = SearchAi::new(Level::Max, 1, DEFAULT_TT_MB);
     let stop = AtomicBool::new(false);
     let mut last = None;
-    engine.choose(
+    let _ = engine.choose(
         &state,
         &Limits::time(Duration::from_secs(1)),
         &stop,

@@ -230,7 +230,7 @@ fn play_game(args: &Args, rules: Rules, params: SearchParams, game: u32) -> Game
             if pos.king_open_corners().is_empty() {
                 positions.push(features(pos, &rules).to_array());
             }
-            engine.choose(&state, &limits, &stop, &mut |_| {})
+            engine.choose(&state, &limits, &stop, &mut |_| {}).ok()
         };
         let Some(mv) = mv else { break };
         state.play_unchecked(mv);

@@ -23,10 +23,10 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use analysis::{Analyser, Budget, Event, Progress, Stopped};
+pub use analysis::{AnalysisEvent, Analyzer, Budget, Progress, Stopped};
 pub use arena::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
-    UnplayableRules, elo_difference, play_match,
+    UnplayableRules, elo_difference, engine_usage, play_match,
 };
 pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
 pub use eval::{Features, Weights, features, weights};
@@ -54,27 +54,65 @@ pub trait Ai: Send {
 
     /// Chooses a move for the side to move in `state`, within `limits`, returning early once
     /// `stop` is set. `progress` is called with a report after each completed search depth.
-    /// Returns `None` only when there is no legal move (the game is over).
+    /// Without a move, says why: the game is over, the engine was stopped before it had one,
+    /// or it failed (an engine in another program that crashed, ran over its time or played
+    /// an illegal move; it fails again at every later move).
     fn choose(
         &mut self,
         state: &GameState,
         limits: &Limits,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&SearchInfo),
-    ) -> Option<Move>;
+    ) -> Result<Move, NoMove>;
 
-    /// Why the engine gave no move in an unfinished game, once it has failed: an engine in
-    /// another program that crashed, ran over its time or played an illegal move. Engines
-    /// that cannot fail keep the default, `None`.
-    fn failure(&self) -> Option<Failure> {
-        None
+    /// The `count` best lines of `state` (fewer if it has fewer legal moves), best score first,
+    /// within `limits` in all; those found before `stop` is set are kept, and there are none
+    /// without legal moves. An engine that only knows one line (the default) gives the last
+    /// report of its search for a move, if it made one.
+    fn lines(
+        &mut self,
+        state: &GameState,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<SearchInfo> {
+        let mut last = None;
+        if count == 0
+            || self
+                .choose(state, limits, stop, &mut |info| last = Some(info.clone()))
+                .is_err()
+        {
+            return Vec::new();
+        }
+        last.into_iter().collect()
     }
 
     /// The game the engine played is over, with `outcome`.
     fn game_over(&mut self, _outcome: &Outcome) {}
 }
 
-/// Why an engine gave no move in an unfinished game: it loses the game.
+/// Why an engine gave no move.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum NoMove {
+    /// The game is over: there is no legal move.
+    GameOver,
+    /// The engine was stopped before it had a move.
+    Stopped,
+    /// The engine failed, in an unfinished game: it loses the game.
+    Failed(Failure),
+}
+
+impl fmt::Display for NoMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoMove::GameOver => f.write_str("the game is over"),
+            NoMove::Stopped => f.write_str("the engine was stopped"),
+            NoMove::Failed(failure) => failure.fmt(f),
+        }
+    }
+}
+
+/// Why an engine failed to give a move in an unfinished game: it loses the game.
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub enum Failure {
     /// Its program could not start, or stopped answering.

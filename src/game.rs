@@ -28,7 +28,10 @@ pub use analysis::{
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
-pub use player::{EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel};
+pub use player::{
+    EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel, level_names, or_list,
+    player_usage,
+};
 pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{
     FORMAT, LoadError, LoadErrorKind, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge,

@@ -5,8 +5,8 @@
 //! engine ([`crate::rules::parse_rules_string`]).
 
 mod clock;
-mod session;
+mod conversation;
 
 pub use crate::lines::MAX_LINE_BYTES;
 pub use clock::Clock;
-pub use session::{Options, serve};
+pub use conversation::{Options, serve};

@@ -91,7 +91,7 @@ pub struct Progress {
 
 /// What an analysis reports while it runs.
 #[derive(Clone, Eq, PartialEq, Debug)]
-pub enum Event {
+pub enum AnalysisEvent {
     /// A position has been searched.
     Progress(Progress),
     /// A move's analysis is complete. Moves complete from the last to the first.
@@ -118,13 +118,13 @@ impl std::error::Error for Stopped {}
 
 /// Analyses whole games with one search engine (strongest level, no randomness). A fresh
 /// analyser with a depth or node budget gives the same results every time.
-pub struct Analyser {
+pub struct Analyzer {
     engine: SearchAi,
 }
 
-impl Default for Analyser {
-    fn default() -> Analyser {
-        Analyser::new(DEFAULT_TT_MB)
+impl Default for Analyzer {
+    fn default() -> Analyzer {
+        Analyzer::new(DEFAULT_TT_MB)
     }
 }
 
@@ -134,10 +134,10 @@ struct Searched {
     info: SearchInfo,
 }
 
-impl Analyser {
+impl Analyzer {
     /// An analyser whose engine has a transposition table of `tt_megabytes` MB.
-    pub fn new(tt_megabytes: usize) -> Analyser {
-        Analyser {
+    pub fn new(tt_megabytes: usize) -> Analyzer {
+        Analyzer {
             engine: SearchAi::new(Level::Max, 0, tt_megabytes),
         }
     }
@@ -148,7 +148,7 @@ impl Analyser {
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use brandubh::ai::{Analyser, Budget, Limits};
+    /// use brandubh::ai::{Analyzer, Budget, Limits};
     /// use brandubh::game::{Game, MoveClass, Player};
     /// use brandubh::rules::{Position, Preset};
     ///
@@ -156,18 +156,18 @@ impl Analyser {
     /// game.play_text("d2-c2").unwrap();
     /// game.play_text("c4-c3").unwrap();
     /// let stop = AtomicBool::new(false);
-    /// let plies = Analyser::default()
-    ///     .analyse(&game, Budget::Limits(Limits::depth(3)), &stop, &mut |_| {})
+    /// let plies = Analyzer::default()
+    ///     .analyze(&game, Budget::Limits(Limits::depth(3)), &stop, &mut |_| {})
     ///     .unwrap();
     /// assert_eq!(plies.len(), 2);
     /// assert!(MoveClass::ALL.contains(&plies[0].class));
     /// ```
-    pub fn analyse(
+    pub fn analyze(
         &mut self,
         game: &Game,
         budget: Budget,
         stop: &AtomicBool,
-        on_event: &mut dyn FnMut(Event),
+        on_event: &mut dyn FnMut(AnalysisEvent),
     ) -> Result<Vec<PlyAnalysis>, Stopped> {
         let (mut state, moves) = replayed(game);
         if moves.is_empty() {
@@ -185,7 +185,7 @@ impl Analyser {
         } else {
             let searched = self.search(&state, &limits, stop)?;
             progress.done += 1;
-            on_event(Event::Progress(progress));
+            on_event(AnalysisEvent::Progress(progress));
             searched.info.score
         };
         let mut plies = Vec::with_capacity(moves.len());
@@ -207,8 +207,8 @@ impl Analyser {
                 depth: searched.info.depth,
             };
             progress.done += 1;
-            on_event(Event::Progress(progress));
-            on_event(Event::Ply {
+            on_event(AnalysisEvent::Progress(progress));
+            on_event(AnalysisEvent::Ply {
                 ply,
                 analysis: analysis.clone(),
             });
@@ -223,14 +223,14 @@ impl Analyser {
     /// each move, and the last one unless the game ended there on the board.
     ///
     /// ```
-    /// use brandubh::ai::Analyser;
+    /// use brandubh::ai::Analyzer;
     /// use brandubh::game::{Game, Player};
     /// use brandubh::rules::{Position, Preset};
     ///
     /// let mut game = Game::new(Preset::Standard.rules(), Position::start(), Player::Human, Player::Human);
-    /// assert_eq!(Analyser::positions(&game), 0);
+    /// assert_eq!(Analyzer::positions(&game), 0);
     /// game.play_text("d2-c2").unwrap();
-    /// assert_eq!(Analyser::positions(&game), 2);
+    /// assert_eq!(Analyzer::positions(&game), 2);
     /// ```
     pub fn positions(game: &Game) -> usize {
         let (state, moves) = replayed(game);
@@ -259,7 +259,9 @@ impl Analyser {
             return Err(Stopped);
         }
         // A position that is not over has a move, and the first depth always completes.
-        let best = best.and_then(|mv| state.annotate(&[mv]).first().copied());
+        let best = best
+            .ok()
+            .and_then(|mv| state.annotate(&[mv]).first().copied());
         match (best, last) {
             (Some(best), Some(info)) => Ok(Searched { best, info }),
             _ => Err(Stopped),

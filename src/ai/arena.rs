@@ -8,7 +8,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
@@ -18,10 +18,11 @@ use rand::seq::IndexedRandom;
 
 use super::external::otep_name;
 use super::{
-    Ai, DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, Failure, Limits, engine_for, limits_for,
+    Ai, DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, Failure, JobId, Limits, NoMove, Report,
+    Worker, engine_for, limits_for,
 };
-use crate::game::{EngineKind, Game, Level, Player};
-use crate::rules::{Outcome, Position, Reason, Rules, Side, rules_string};
+use crate::game::{EngineKind, Game, Level, Player, level_names, or_list};
+use crate::rules::{Move, Outcome, Position, Reason, Rules, Side, rules_string};
 
 /// An engine of a match: a built-in one at a level, written `search:hard`, `ai:max` or
 /// `random`, or an engine in another program that speaks the OpenTafl Engine Protocol,
@@ -87,17 +88,30 @@ impl EngineSpec {
 impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineSpec::BuiltIn {
-                kind: EngineKind::Search,
-                level,
-            } => write!(f, "search:{level}"),
-            EngineSpec::BuiltIn {
-                kind: EngineKind::Random,
-                ..
-            } => f.write_str("random"),
+            EngineSpec::BuiltIn { kind, level } if kind.has_levels() => {
+                write!(f, "{kind}:{level}")
+            }
+            EngineSpec::BuiltIn { kind, .. } => f.write_str(kind.name()),
             EngineSpec::Otep { command } => f.write_str(&otep_name(command)),
         }
     }
+}
+
+/// The ways to write a match's engine, from the engine registry ([`EngineKind::ALL`]):
+/// `search:LEVEL with LEVEL easy|medium|hard|max, random, or otep:COMMAND`.
+pub fn engine_usage() -> String {
+    let mut forms: Vec<String> = EngineKind::ALL
+        .into_iter()
+        .map(|kind| {
+            if kind.has_levels() {
+                format!("{} with LEVEL {}", kind.usage(), level_names())
+            } else {
+                kind.usage()
+            }
+        })
+        .collect();
+    forms.push("otep:COMMAND".to_owned());
+    or_list(&forms)
 }
 
 /// Why a text does not name an engine.
@@ -108,8 +122,9 @@ impl fmt::Display for ParseEngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "\"{}\" is not an engine (expected search:LEVEL with LEVEL easy|medium|hard|max, random, or otep:COMMAND)",
-            crate::quote::excerpt(&self.0)
+            "\"{}\" is not an engine (expected {})",
+            crate::quote::excerpt(&self.0),
+            engine_usage()
         )
     }
 }
@@ -336,6 +351,9 @@ const fn mix(seed: u64, n: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How often a game waiting for an engine's move looks at the match's stop flag.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
 /// A game left unfinished because the match was stopped.
 struct Interrupted;
 
@@ -377,18 +395,30 @@ fn play_game(config: &MatchConfig, index: u32, stop: &AtomicBool) -> Option<Game
         opening_plies += 1;
     }
     let game_seed = mix(config.seed ^ 0x5eed, u64::from(index));
-    let mut engines = [
-        attackers.engine(game_seed, &config.external),
-        defenders.engine(game_seed.rotate_left(17), &config.external),
+    let (reports, received) = mpsc::channel();
+    let seat = |spec: &EngineSpec, seed: u64| {
+        let engine = spec.engine(seed, &config.external);
+        let name = engine.name();
+        // A thread that cannot be started leaves the game unplayed, as a stop does.
+        Worker::with_engine(engine, reports.clone())
+            .ok()
+            .map(|worker| Seat {
+                worker,
+                name,
+                limits: spec.limits(config.time),
+            })
+    };
+    let mut seats = [
+        seat(attackers, game_seed)?,
+        seat(defenders, game_seed.rotate_left(17))?,
     ];
-    let limits = [attackers.limits(config.time), defenders.limits(config.time)];
-    let forfeit = play_out(&mut game, &mut engines, &limits, config.max_plies, stop).ok()?;
+    let forfeit = play_out(&mut game, &mut seats, &received, config.max_plies, stop).ok()?;
     let outcome = game
         .state()
         .outcome()
         .unwrap_or(Outcome::draw(Reason::Adjudicated));
-    for engine in &mut engines {
-        engine.game_over(&outcome);
+    for seat in &mut seats {
+        seat.worker.game_over(outcome);
     }
     Some(GameResult {
         index,
@@ -402,15 +432,22 @@ fn play_game(config: &MatchConfig, index: u32, stop: &AtomicBool) -> Option<Game
     })
 }
 
-/// Plays `game` to its end with `engines` (attackers', defenders'), a draw by adjudication
-/// after `max_plies`. An engine that gives no move in an unfinished game, or an illegal one,
-/// loses: on time if it failed by thinking too long, else by resignation; the failure is
-/// returned and written as the game's last comment. Once `stop` is set, the game is left
-/// unfinished.
+/// One side of a game: its engine on its own worker, the engine's name and its budget.
+struct Seat {
+    worker: Worker,
+    name: String,
+    limits: Limits,
+}
+
+/// Plays `game` to its end with `seats` (attackers', defenders'), whose workers report on
+/// `reports`; a draw by adjudication after `max_plies`. An engine that gives no move in an
+/// unfinished game, or an illegal one, loses: on time if it failed by thinking too long, else
+/// by resignation; the failure is returned and written as the game's last comment. Once
+/// `stop` is set, the engine thinking is stopped and the game left unfinished.
 fn play_out(
     game: &mut Game,
-    engines: &mut [Box<dyn Ai>; 2],
-    limits: &[Limits; 2],
+    seats: &mut [Seat; 2],
+    reports: &Receiver<Report>,
     max_plies: usize,
     stop: &AtomicBool,
 ) -> Result<Option<Failure>, Interrupted> {
@@ -424,26 +461,26 @@ fn play_out(
             return Ok(None);
         }
         let side = game.state().position().side_to_move();
-        let i = usize::from(side == Side::Defenders);
-        let chosen = engines[i].choose(game.state(), &limits[i], stop, &mut |_| {});
-        if chosen.is_some_and(|mv| game.play(mv).is_ok()) {
-            continue;
-        }
-        // An engine stopped before its move has not failed.
-        if stop.load(Ordering::Relaxed) {
-            return Err(Interrupted);
-        }
-        let failure = engines[i].failure().unwrap_or_else(|| match chosen {
-            Some(mv) => Failure::IllegalMove(mv.to_string()),
-            None => Failure::Protocol("no move in an unfinished game".to_owned()),
-        });
+        let seat = &mut seats[usize::from(side == Side::Defenders)];
+        let id = game.state().ply() as JobId;
+        seat.worker.play(id, game.state(), seat.limits);
+        let failure = match answer(&mut seat.worker, id, reports, stop) {
+            Ok(mv) => match game.play(mv) {
+                Ok(_) => continue,
+                Err(_) => Failure::IllegalMove(mv.to_string()),
+            },
+            // An engine stopped before its move has not failed.
+            Err(NoMove::Stopped) => return Err(Interrupted),
+            Err(NoMove::Failed(failure)) => failure,
+            Err(NoMove::GameOver) => Failure::Protocol("no move in an unfinished game".to_owned()),
+        };
         // The game is not over, so neither can fail.
         let _ = if failure.is_time() {
             game.lose_on_time(side)
         } else {
             game.resign(side)
         };
-        let why = format!("{} {side} lose: {failure}", engines[i].name());
+        let why = format!("{} {side} lose: {failure}", seat.name);
         match game.moves().len() {
             0 => {
                 let start = game.start_comment().map(|c| format!("{c}; "));
@@ -456,6 +493,31 @@ fn play_out(
         return Ok(Some(failure));
     }
     Ok(None)
+}
+
+/// The answer of `worker` to search `id`, read from `reports`; once `stop` is set (it is
+/// looked at every [`STOP_POLL`]), the search is stopped and answers at once.
+fn answer(
+    worker: &mut Worker,
+    id: JobId,
+    reports: &Receiver<Report>,
+    stop: &AtomicBool,
+) -> Result<Move, NoMove> {
+    loop {
+        match reports.recv_timeout(STOP_POLL) {
+            Ok(Report::Done(done, result)) if done == id => return result,
+            Ok(Report::Gone) | Err(RecvTimeoutError::Disconnected) => {
+                let why = "its thread ended".to_owned();
+                return Err(NoMove::Failed(Failure::Crashed(why)));
+            }
+            Ok(_) => {}
+            Err(RecvTimeoutError::Timeout) => {
+                if stop.load(Ordering::Relaxed) {
+                    worker.stop(id);
+                }
+            }
+        }
+    }
 }
 
 /// Plays the match on `config.jobs` threads, handing each game to `on_game` (on the calling

@@ -121,7 +121,7 @@ impl BenchCase {
         Ok(BenchResult {
             case: *self,
             nodes: last.map_or(0, |(nodes, _)| nodes),
-            best,
+            best: best.ok(),
             score: last.map(|(_, score)| score),
         })
     }

@@ -6,7 +6,8 @@
 //!
 //! An engine that crashes, does not say `hello` in time ([`ExternalOptions::hello_wait`]), says
 //! `error -1`, answers with an illegal move, or takes more than [`SLOWNESS_ALLOWED`] times its
-//! budget gives no move; [`Ai::failure`] says why, and the match scores the game as its loss.
+//! budget gives no move but [`NoMove::Failed`], which says why, and the match scores the game as
+//! its loss.
 //! Those deadlines read the time from [`ExternalOptions::time`].
 //!
 //! On Unix the engine runs in a process group of its own, which is killed when the engine is
@@ -24,7 +25,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Ai, Failure, Limits, RealTime, SearchInfo, TimeSource};
+use super::{Ai, Failure, Limits, NoMove, RealTime, SearchInfo, TimeSource};
 use crate::game::format_duration;
 use crate::lines::read_line;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -283,20 +284,23 @@ impl Ai for ExternalAi {
     }
 
     /// The engine's move within the limits' time (or [`DEFAULT_MOVE_TIME`]); no progress is
-    /// reported. `None` when it failed ([`Ai::failure`] says how) or `stop` was set.
+    /// reported. Once it has failed, it fails at every move.
     fn choose(
         &mut self,
         state: &GameState,
         limits: &Limits,
         stop: &AtomicBool,
         _progress: &mut dyn FnMut(&SearchInfo),
-    ) -> Option<Move> {
-        if self.failure.is_some() || state.legal_moves().is_empty() {
-            return None;
+    ) -> Result<Move, NoMove> {
+        if let Some(failure) = &self.failure {
+            return Err(NoMove::Failed(failure.clone()));
+        }
+        if state.legal_moves().is_empty() {
+            return Err(NoMove::GameOver);
         }
         let budget = limits.time.unwrap_or(DEFAULT_MOVE_TIME);
         match self.move_in(state, budget, stop) {
-            Ok(mv) => Some(mv),
+            Ok(mv) => Ok(mv),
             Err(Halt::Stopped) => {
                 // Its answer to this `play` would come when no one waits for it: the engine
                 // starts afresh at the next move.
@@ -304,17 +308,13 @@ impl Ai for ExternalAi {
                     process.end();
                 }
                 self.game = None;
-                None
+                Err(NoMove::Stopped)
             }
             Err(Halt::Failed(failure)) => {
-                self.failure = Some(failure);
-                None
+                self.failure = Some(failure.clone());
+                Err(NoMove::Failed(failure))
             }
         }
-    }
-
-    fn failure(&self) -> Option<Failure> {
-        self.failure.clone()
     }
 
     fn game_over(&mut self, outcome: &Outcome) {

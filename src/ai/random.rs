@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
-use super::{Ai, Limits, SearchInfo};
+use super::{Ai, Limits, NoMove, SearchInfo};
 use crate::rules::{GameState, Move};
 
 /// Plays a uniformly random legal move. The same seed gives the same moves.
@@ -34,8 +34,12 @@ impl Ai for RandomAi {
         _limits: &Limits,
         _stop: &AtomicBool,
         _progress: &mut dyn FnMut(&SearchInfo),
-    ) -> Option<Move> {
-        state.legal_moves().choose(&mut self.rng).copied()
+    ) -> Result<Move, NoMove> {
+        state
+            .legal_moves()
+            .choose(&mut self.rng)
+            .copied()
+            .ok_or(NoMove::GameOver)
     }
 }
 
@@ -49,7 +53,7 @@ mod tests {
         let mut state = GameState::start(Preset::Standard.rules());
         let stop = AtomicBool::new(false);
         let mut moves = Vec::new();
-        while let Some(mv) = ai.choose(&state, &Limits::INFINITE, &stop, &mut |_| {}) {
+        while let Ok(mv) = ai.choose(&state, &Limits::INFINITE, &stop, &mut |_| {}) {
             assert!(state.play(mv).is_ok(), "{mv} is legal");
             moves.push(mv);
             if moves.len() == 60 {

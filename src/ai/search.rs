@@ -18,7 +18,7 @@ use super::eval::{self, MAX_EVAL};
 use super::fill::sandwich_squares;
 use super::params::SearchParams;
 use super::tt::{Bound, Table};
-use super::{Ai, Limits};
+use super::{Ai, Limits, NoMove};
 use crate::game::{Level, Score};
 use crate::rules::{
     Bitboard, GameState, MAX_MOVES, Move, Outcome, Position, Rules, Side, Square, decided_by_move,
@@ -186,10 +186,10 @@ impl Ai for SearchAi {
         limits: &Limits,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&SearchInfo),
-    ) -> Option<Move> {
+    ) -> Result<Move, NoMove> {
         let mut moves = state.legal_moves();
         if moves.is_empty() {
-            return None;
+            return Err(NoMove::GameOver);
         }
         self.adopt_rules(state);
         let mut searcher = Searcher::new(
@@ -214,18 +214,13 @@ impl Ai for SearchAi {
             .collect();
         let max_depth = max_depth(limits);
         searcher.deepen(&mut root, max_depth, progress);
-        searcher.best.or(Some(root[0].mv))
+        Ok(searcher.best.unwrap_or(root[0].mv))
     }
-}
 
-impl SearchAi {
-    /// The `count` best lines of `state` (fewer if it has fewer legal moves), best score
-    /// first, each the last report of its own search: the first searches every move, the next
-    /// every move but the first line's, and so on, each with an equal share of the time in
-    /// `limits` (the table carries over, so later searches start with what earlier ones
-    /// learned).
-    /// Lines found before `stop` is set are kept; none without legal moves.
-    pub fn lines(
+    /// The first search searches every move, the next every move but the first line's, and
+    /// so on, each with an equal share of the time in `limits` (the table carries over, so
+    /// later searches start with what earlier ones learned).
+    fn lines(
         &mut self,
         state: &GameState,
         count: usize,
@@ -272,7 +267,9 @@ impl SearchAi {
         lines.sort_by_key(|line| std::cmp::Reverse(line.score.value()));
         lines
     }
+}
 
+impl SearchAi {
     /// Whether every legal move of `state` other than `except` loses by force, as far as a
     /// search within `limits` proves it: `Some(true)` when each of them (and there is at least
     /// one) is shown to lose, `Some(false)` when one is not shown to lose by the deepest depth

@@ -2,10 +2,15 @@
 //! to analyse) as a job numbered by the caller, and gets the job's progress and its end back on
 //! a channel of its own choosing (the event loop's, in the terminal game), so that it stays
 //! free to do other things while the engine thinks: start, stop, progress, done. Each job has
-//! its own stop flag, so stopping one never stops the next. A search for a move on main time
-//! is paced: the worker stops it once the [`Pacer`] says it has thought enough. The terminal
-//! game uses it; it is shaped so that `otep` and `match` can too (a job, reports on a sender of
-//! the caller's type).
+//! its own stop flag, so stopping one never stops the next, and a new job stops the one
+//! before. A search for a move on main time is paced: the worker stops it once the [`Pacer`]
+//! says it has thought enough.
+//!
+//! The terminal game, `otep` and `match` all think through it. A worker either builds its
+//! engines from their kind and level, one per side kept while they stay ([`Worker::spawn`],
+//! the terminal game's), or is given one engine that plays every search
+//! ([`Worker::with_engine`]: `otep`'s, whose table lives from search to search, and each
+//! engine of a `match` game, built-in or in another program).
 use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
@@ -14,9 +19,11 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use super::{Ai, Analyser, Budget, Event, Limits, Pacer, SearchInfo, Stopped, engine_for};
+use super::{
+    Ai, AnalysisEvent, Analyzer, Budget, Limits, NoMove, Pacer, SearchInfo, Stopped, engine_for,
+};
 use crate::game::{EngineKind, Game, Level};
-use crate::rules::{GameState, Move, Side};
+use crate::rules::{GameState, Move, Outcome, Side};
 
 /// Identifies one job, so that reports of a cancelled one can be told apart; the caller
 /// numbers its jobs.
@@ -53,15 +60,67 @@ impl From<Limits> for MoveLimits {
 
 /// What a job does.
 enum Task {
-    /// Search the position of `state` for its side to move.
+    /// Search the position of `state` for its side to move, with the engine of this kind and
+    /// level (`None`: the worker's own).
     Search {
-        engine: EngineKind,
-        level: Level,
+        engine: Option<(EngineKind, Level)>,
         state: GameState,
         limits: MoveLimits,
     },
+    /// The `count` best lines of `state`, by the worker's own engine.
+    Lines {
+        state: GameState,
+        count: usize,
+        limits: Limits,
+    },
     /// Analyse every move of `game`.
-    Analyse { game: Box<Game>, budget: Budget },
+    Analyze { game: Box<Game>, budget: Budget },
+    /// Tell the engines that the game is over; nothing is reported.
+    GameOver(Outcome),
+}
+
+/// The engines a worker plays with.
+enum Engines {
+    /// Built from their kind and level, seeded with `seed`: one per side, kept while its kind
+    /// and level stay the same (so its tables carry over).
+    Built {
+        seed: u64,
+        by_side: HashMap<Side, (EngineKind, Level, Box<dyn Ai>)>,
+    },
+    /// One engine, given by the caller, that plays every search.
+    Given(Box<dyn Ai>),
+}
+
+impl Engines {
+    /// The engine that searches for `side` (the kind and level asked, or the default engine,
+    /// when they are `None`, for a worker that builds them; the given one else).
+    fn for_side(&mut self, side: Side, asked: Option<(EngineKind, Level)>) -> &mut dyn Ai {
+        match self {
+            Engines::Given(engine) => engine.as_mut(),
+            Engines::Built { seed, by_side } => {
+                let (kind, level) = asked.unwrap_or_default();
+                let slot = by_side
+                    .entry(side)
+                    .or_insert_with(|| (kind, level, engine_for(kind, level, *seed)));
+                if (slot.0, slot.1) != (kind, level) {
+                    *slot = (kind, level, engine_for(kind, level, *seed));
+                }
+                slot.2.as_mut()
+            }
+        }
+    }
+
+    /// Tells every engine that its game is over with `outcome`.
+    fn game_over(&mut self, outcome: Outcome) {
+        match self {
+            Engines::Given(engine) => engine.game_over(&outcome),
+            Engines::Built { by_side, .. } => {
+                for slot in by_side.values_mut() {
+                    slot.2.game_over(&outcome);
+                }
+            }
+        }
+    }
 }
 
 /// What the worker reports.
@@ -69,12 +128,14 @@ enum Task {
 pub enum Report {
     /// A search depth completed.
     Progress(JobId, SearchInfo),
-    /// The search ended with this move (`None` if there was none).
-    Done(JobId, Option<Move>),
+    /// The search ended with this move, or why it has none.
+    Done(JobId, Result<Move, NoMove>),
+    /// The search for lines ended with these, best first.
+    Lines(JobId, Vec<SearchInfo>),
     /// An analysis searched a position or completed a move's analysis.
-    Analysis(JobId, Event),
+    Analysis(JobId, AnalysisEvent),
     /// An analysis ended: every move analysed, or stopped first.
-    Analysed(JobId, Result<(), Stopped>),
+    Analyzed(JobId, Result<(), Stopped>),
     /// The thread has ended (an engine failed): no more reports will come.
     Gone,
 }
@@ -88,11 +149,36 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Starts the thread; engines are seeded with `seed`, and every report is sent on
-    /// `reports` (as the channel's own type, so that the reports can share a channel with
-    /// other events). A thread that ends by a panic sends [`Report::Gone`] last.
+    /// Starts the thread, which builds its engines from the kind and level each search asks
+    /// for, seeded with `seed`; every report is sent on `reports` (as the channel's own type,
+    /// so that the reports can share a channel with other events). A thread that ends by a
+    /// panic sends [`Report::Gone`] last.
     pub fn spawn<T: From<Report> + Send + 'static>(
         seed: u64,
+        reports: Sender<T>,
+    ) -> io::Result<Worker> {
+        Worker::run(
+            Engines::Built {
+                seed,
+                by_side: HashMap::new(),
+            },
+            reports,
+        )
+    }
+
+    /// Starts the thread with `engine`, which plays every search (whatever kind and level a
+    /// search asks for) and lives as long as the worker; reports as [`Worker::spawn`] sends
+    /// them.
+    pub fn with_engine<T: From<Report> + Send + 'static>(
+        engine: Box<dyn Ai>,
+        reports: Sender<T>,
+    ) -> io::Result<Worker> {
+        Worker::run(Engines::Given(engine), reports)
+    }
+
+    /// Starts the thread with `engines`.
+    fn run<T: From<Report> + Send + 'static>(
+        engines: Engines,
         reports: Sender<T>,
     ) -> io::Result<Worker> {
         let (jobs, job_rx) = mpsc::channel::<Job>();
@@ -101,7 +187,7 @@ impl Worker {
             .spawn(move || {
                 let deliver = |report: Report| reports.send(T::from(report)).is_ok();
                 let _gone = Farewell(&deliver);
-                serve(&job_rx, &deliver, seed);
+                serve(&job_rx, &deliver, engines);
             })?;
         Ok(Worker {
             jobs: Some(jobs),
@@ -126,22 +212,61 @@ impl Worker {
         self.submit(
             id,
             Task::Search {
-                engine,
-                level,
+                engine: Some((engine, level)),
                 state: state.clone(),
                 limits,
             },
         );
     }
 
+    /// Starts job `id`: a search for the side to move in `state` by the worker's own engine
+    /// (the one it was given, see [`Worker::with_engine`]) within `limits`; a running job is
+    /// stopped. It ends as [`Worker::start`]'s searches do.
+    pub fn play(&mut self, id: JobId, state: &GameState, limits: impl Into<MoveLimits>) {
+        self.submit(
+            id,
+            Task::Search {
+                engine: None,
+                state: state.clone(),
+                limits: limits.into(),
+            },
+        );
+    }
+
+    /// Starts job `id`: the `count` best lines of `state` by the worker's own engine within
+    /// `limits` (see [`Ai::lines`]), reported at the end as [`Report::Lines`]; a running job
+    /// is stopped. Stopped, it reports the lines found so far.
+    pub fn lines(&mut self, id: JobId, state: &GameState, count: usize, limits: Limits) {
+        self.submit(
+            id,
+            Task::Lines {
+                state: state.clone(),
+                count,
+                limits,
+            },
+        );
+    }
+
+    /// Tells the engines that their game is over with `outcome` (an engine in another
+    /// program is sent `finish`), after the job running; nothing is reported.
+    pub fn game_over(&mut self, outcome: Outcome) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(Job {
+                id: 0,
+                task: Task::GameOver(outcome),
+                stop: Arc::new(AtomicBool::new(false)),
+            });
+        }
+    }
+
     /// Starts job `id`: analysing every move of `game` within `budget` per position, with a
     /// fresh analyser (so that a depth budget gives what `brandubh analyze --game` gives); a
     /// running job is stopped. Each move's analysis is reported as it completes, from the last
     /// move to the first.
-    pub fn analyse(&mut self, id: JobId, game: &Game, budget: Budget) {
+    pub fn analyze(&mut self, id: JobId, game: &Game, budget: Budget) {
         self.submit(
             id,
-            Task::Analyse {
+            Task::Analyze {
                 game: Box::new(game.clone()),
                 budget,
             },
@@ -203,43 +328,56 @@ impl Drop for Farewell<'_> {
     }
 }
 
-/// The thread's loop: runs jobs until the interface hangs up; `deliver` hands a report over and
-/// says whether anyone still listens.
-fn serve(jobs: &Receiver<Job>, deliver: &dyn Fn(Report) -> bool, seed: u64) {
-    // One engine per side, kept while its kind and level stay the same.
-    let mut engines: HashMap<Side, (EngineKind, Level, Box<dyn Ai>)> = HashMap::new();
+/// The thread's loop: runs jobs with `engines` until the interface hangs up; `deliver` hands a
+/// report over and says whether anyone still listens.
+fn serve(jobs: &Receiver<Job>, deliver: &dyn Fn(Report) -> bool, mut engines: Engines) {
     while let Ok(Job { id, task, stop }) = jobs.recv() {
         let last = match task {
-            // Stopped before it started: it ends at once.
-            Task::Search { .. } if stop.load(Ordering::Relaxed) => Report::Done(id, None),
-            Task::Analyse { .. } if stop.load(Ordering::Relaxed) => {
-                Report::Analysed(id, Err(Stopped))
+            Task::GameOver(outcome) => {
+                engines.game_over(outcome);
+                continue;
+            }
+            // Stopped before it started: it ends at once. (A search still asks its engine,
+            // which answers at once with the move it would play without thinking, if it has
+            // one: a move whose time ran out before it started is still played.)
+            Task::Lines { .. } if stop.load(Ordering::Relaxed) => Report::Lines(id, Vec::new()),
+            Task::Analyze { .. } if stop.load(Ordering::Relaxed) => {
+                Report::Analyzed(id, Err(Stopped))
             }
             Task::Search {
                 engine,
-                level,
                 state,
                 limits,
             } => {
                 let side = state.position().side_to_move();
-                let slot = engines
-                    .entry(side)
-                    .or_insert_with(|| (engine, level, engine_for(engine, level, seed)));
-                if (slot.0, slot.1) != (engine, level) {
-                    *slot = (engine, level, engine_for(engine, level, seed));
-                }
                 let mut pacer = limits.target.map(Pacer::new);
-                let mv = slot.2.choose(&state, &limits.limits, &stop, &mut |info| {
-                    deliver(Report::Progress(id, info.clone()));
-                    pace(pacer.as_mut(), info, &stop);
-                });
+                let mv = engines.for_side(side, engine).choose(
+                    &state,
+                    &limits.limits,
+                    &stop,
+                    &mut |info| {
+                        deliver(Report::Progress(id, info.clone()));
+                        pace(pacer.as_mut(), info, &stop);
+                    },
+                );
                 Report::Done(id, mv)
             }
-            Task::Analyse { game, budget } => {
-                let ended = Analyser::default().analyse(&game, budget, &stop, &mut |event| {
+            Task::Lines {
+                state,
+                count,
+                limits,
+            } => {
+                let side = state.position().side_to_move();
+                let lines = engines
+                    .for_side(side, None)
+                    .lines(&state, count, &limits, &stop);
+                Report::Lines(id, lines)
+            }
+            Task::Analyze { game, budget } => {
+                let ended = Analyzer::default().analyze(&game, budget, &stop, &mut |event| {
                     deliver(Report::Analysis(id, event));
                 });
-                Report::Analysed(id, ended.map(|_| ()))
+                Report::Analyzed(id, ended.map(|_| ()))
             }
         };
         if !deliver(last) {
@@ -258,6 +396,7 @@ fn pace(pacer: Option<&mut Pacer>, info: &SearchInfo, stop: &AtomicBool) {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicUsize;
     use std::time::{Duration, Instant};
 
     use super::*;
@@ -276,7 +415,7 @@ mod tests {
             .expect("no answer from the worker")
     }
 
-    fn wait_done(reports: &Receiver<Report>, id: JobId) -> (Option<Move>, usize) {
+    fn wait_done(reports: &Receiver<Report>, id: JobId) -> (Result<Move, NoMove>, usize) {
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut progress = 0;
         loop {
@@ -381,7 +520,7 @@ mod tests {
         let mut reports = Vec::new();
         loop {
             match next(received, deadline) {
-                report @ Report::Analysed(done, _) if done == id => {
+                report @ Report::Analyzed(done, _) if done == id => {
                     reports.push(report);
                     return reports;
                 }
@@ -410,17 +549,19 @@ mod tests {
         let game = three_moves();
         let budget = Budget::Limits(Limits::depth(2));
         let id = 1;
-        worker.analyse(id, &game, budget);
+        worker.analyze(id, &game, budget);
         let reports = analysis_reports(&reports, id);
-        assert_eq!(reports.last(), Some(&Report::Analysed(id, Ok(()))));
+        assert_eq!(reports.last(), Some(&Report::Analyzed(id, Ok(()))));
         let stop = AtomicBool::new(false);
-        let expected = Analyser::default()
-            .analyse(&game, budget, &stop, &mut |_| {})
+        let expected = Analyzer::default()
+            .analyze(&game, budget, &stop, &mut |_| {})
             .unwrap();
         let plies: Vec<(usize, crate::game::PlyAnalysis)> = reports
             .iter()
             .filter_map(|r| match r {
-                Report::Analysis(_, Event::Ply { ply, analysis }) => Some((*ply, analysis.clone())),
+                Report::Analysis(_, AnalysisEvent::Ply { ply, analysis }) => {
+                    Some((*ply, analysis.clone()))
+                }
                 _ => None,
             })
             .collect();
@@ -428,7 +569,7 @@ mod tests {
         assert_eq!(plies, in_order, "from the last move to the first");
         let progress = reports
             .iter()
-            .filter(|r| matches!(r, Report::Analysis(_, Event::Progress(_))))
+            .filter(|r| matches!(r, Report::Analysis(_, AnalysisEvent::Progress(_))))
             .count();
         assert_eq!(
             progress, 4,
@@ -440,7 +581,7 @@ mod tests {
     fn stopping_an_analysis_ends_it_with_what_it_has() {
         let (mut worker, reports) = spawn();
         let id = 1;
-        worker.analyse(
+        worker.analyze(
             id,
             &three_moves(),
             Budget::Limits(Limits::time(Duration::from_secs(60))),
@@ -448,8 +589,8 @@ mod tests {
         thread::sleep(Duration::from_millis(100));
         // Without the stop, the analysis would take four minutes and the wait would give up.
         worker.stop(id);
-        let analysed = analysis_reports(&reports, id);
-        assert_eq!(analysed.last(), Some(&Report::Analysed(id, Err(Stopped))));
+        let analyzed = analysis_reports(&reports, id);
+        assert_eq!(analyzed.last(), Some(&Report::Analyzed(id, Err(Stopped))));
         // The worker takes the next job.
         let next = 2;
         worker.start(
@@ -459,7 +600,7 @@ mod tests {
             &GameState::start(Preset::Standard.rules()),
             Limits::depth(1),
         );
-        assert!(wait_done(&reports, next).0.is_some());
+        assert!(wait_done(&reports, next).0.is_ok());
     }
 
     #[test]
@@ -472,6 +613,76 @@ mod tests {
         });
         assert!(thread.join().is_err());
         assert_eq!(rx.try_iter().collect::<Vec<_>>(), [Report::Gone]);
+    }
+
+    /// An engine that plays the first legal move and counts the games it is told are over.
+    struct Counting(Arc<AtomicUsize>);
+
+    impl Ai for Counting {
+        fn name(&self) -> String {
+            "counting".to_owned()
+        }
+
+        fn choose(
+            &mut self,
+            state: &GameState,
+            _limits: &Limits,
+            _stop: &AtomicBool,
+            _progress: &mut dyn FnMut(&SearchInfo),
+        ) -> Result<Move, NoMove> {
+            state.legal_moves().first().copied().ok_or(NoMove::GameOver)
+        }
+
+        fn game_over(&mut self, _outcome: &Outcome) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn a_given_engine_plays_every_search_and_hears_the_game_is_over() {
+        let over = Arc::new(AtomicUsize::new(0));
+        let (tx, reports) = mpsc::channel();
+        let mut worker = Worker::with_engine(Box::new(Counting(Arc::clone(&over))), tx).unwrap();
+        let state = GameState::start(Preset::Standard.rules());
+        let first = state.legal_moves().first().copied();
+        worker.play(1, &state, Limits::depth(1));
+        assert_eq!(wait_done(&reports, 1).0.ok(), first);
+        // Whatever engine a search asks for, the given one plays it.
+        worker.start(2, EngineKind::Search, Level::Max, &state, Limits::depth(9));
+        assert_eq!(wait_done(&reports, 2).0.ok(), first);
+        worker.game_over(crate::rules::Outcome::draw(
+            crate::rules::Reason::Adjudicated,
+        ));
+        drop(worker);
+        assert_eq!(over.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_search_says_why_it_has_no_move() {
+        let (mut worker, reports) = spawn();
+        let over = GameState::new(
+            Preset::Standard.rules(),
+            "/7/7/7/7/7/7/7/ a".parse().unwrap(),
+        );
+        worker.start(1, EngineKind::Search, Level::Easy, &over, Limits::depth(2));
+        assert_eq!(wait_done(&reports, 1).0, Err(NoMove::GameOver));
+    }
+
+    #[test]
+    fn the_search_engine_gives_its_best_lines() {
+        let (tx, reports) = mpsc::channel();
+        let engine = crate::ai::SearchAi::new(Level::Max, 1, 1);
+        let mut worker = Worker::with_engine(Box::new(engine), tx).unwrap();
+        let state = GameState::start(Preset::Standard.rules());
+        worker.lines(1, &state, 3, Limits::depth(2));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let lines = loop {
+            if let Report::Lines(1, lines) = next(&reports, deadline) {
+                break lines;
+            }
+        };
+        assert_eq!(lines.len(), 3);
+        assert!(lines.windows(2).all(|w| w[0].pv[0] != w[1].pv[0]));
     }
 
     #[test]
@@ -494,6 +705,6 @@ mod tests {
             Limits::depth(1),
         );
         let (mv, _) = wait_done(&reports, second);
-        assert!(mv.is_some());
+        assert!(mv.is_ok());
     }
 }

@@ -116,7 +116,7 @@ fn analyze(state: &GameState, args: &AnalyzeArgs, out: &mut dyn Write) -> Result
     if let Some(e) = write_error {
         return Err(e.into());
     }
-    let (Some(best), Some(info)) = (best, last) else {
+    let (Ok(best), Some(info)) = (best, last) else {
         return Err(CliError::new("nothing to analyze: no legal move"));
     };
     let pv = annotated(state, &info.pv);
@@ -147,7 +147,7 @@ fn info_line(state: &GameState, info: &SearchInfo) -> String {
     format!(
         "depth {} score {} nodes {} nps {} time {} pv {}",
         info.depth,
-        info.score,
+        info.score.text(state.position().side_to_move()),
         info.nodes,
         info.nps,
         format_duration(info.elapsed),

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use serde::Serialize;
 
 use super::CliError;
-use crate::ai::{Analyser, Budget};
+use crate::ai::{Analyzer, Budget};
 use crate::game::{Game, PlyAnalysis, SideSummary, Summary};
 use crate::rules::{AnnotatedMove, Side};
 
@@ -74,8 +74,8 @@ pub(super) fn run(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let stop = AtomicBool::new(false);
-    let plies = Analyser::new(tt_megabytes)
-        .analyse(game, budget, &stop, &mut |_| {})
+    let plies = Analyzer::new(tt_megabytes)
+        .analyze(game, budget, &stop, &mut |_| {})
         .map_err(|e| CliError::new(e.to_string()))?;
     let first = game.state().start_position().side_to_move();
     let summary = Summary::new(first, plies.iter().map(Some));
@@ -105,19 +105,19 @@ pub(super) fn run(
     }
     writeln!(
         out,
-        "{:>3}  {:<9}  {:<14} {:>11} {:>11}  {:<14} {:>11}  class",
+        "{:>3}  {:<9}  {:<14} {:>19} {:>19}  {:<14} {:>19}  class",
         "ply", "side", "move", "before", "after", "best", "best score"
     )?;
     for (n, side, played, ply) in rows {
         writeln!(
             out,
-            "{n:>3}  {:<9}  {:<14} {:>11} {:>11}  {:<14} {:>11}  {}",
+            "{n:>3}  {:<9}  {:<14} {:>19} {:>19}  {:<14} {:>19}  {}",
             side.name(),
             format!("{played}{}", ply.mark()),
-            ply.score_before.to_string(),
-            ply.score_after.to_string(),
+            ply.score_before.text(side),
+            ply.score_after.text(side),
             ply.best.to_string(),
-            ply.best_score().to_string(),
+            ply.best_score().text(side),
             ply.class
         )?;
     }

@@ -19,22 +19,30 @@ use serde::Serialize;
 use super::{CliError, RulesArgs};
 use crate::ai::{
     EngineSpec, ExternalOptions, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference,
-    play_match,
+    engine_usage, play_match,
 };
 use crate::game::{check_start, parse_duration, storage};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Side;
 use crate::signals::{Signals, StartIgnored};
 
+/// The help of `--attackers` and `--defenders`: the engines, listed from the engine registry.
+fn engine_help(side: &str) -> String {
+    format!(
+        "The engine playing the {side} in the first game (sides alternate): {} (any OpenTafl \
+         Engine Protocol engine, run once per game)",
+        engine_usage()
+    )
+}
+
 /// Arguments of `brandubh match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The engine playing the attackers in the first game (sides alternate): search:LEVEL,
-    /// random, or otep:COMMAND (any OpenTafl Engine Protocol engine, run once per game).
-    #[arg(long, value_name = "ENGINE")]
+    /// The engine playing the attackers in the first game (see `engine_help`).
+    #[arg(long, value_name = "ENGINE", help = engine_help("attackers"))]
     pub attackers: EngineSpec,
-    /// The engine playing the defenders in the first game.
-    #[arg(long, value_name = "ENGINE")]
+    /// The engine playing the defenders in the first game (see `engine_help`).
+    #[arg(long, value_name = "ENGINE", help = engine_help("defenders"))]
     pub defenders: EngineSpec,
     /// Number of games.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]

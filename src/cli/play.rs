@@ -7,12 +7,20 @@ use clap::Args;
 
 use super::CliError;
 use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
-use crate::game::{Player, TimeControl, parse_start};
+use crate::game::{Player, TimeControl, parse_start, player_usage};
 use crate::quote::excerpt;
 use crate::rules::{Position, Preset};
 use crate::tui::{
     self, Config, Ending, Look, Session, Settings, SettingsFile, Storage, ThemeName, settings,
 };
+
+/// The help of `--attackers` and `--defenders`: the players, listed from the engine registry.
+fn player_help(side: &str) -> String {
+    format!(
+        "Who plays the {side}: {} (TIME is a move's; on a clock, the clock decides)",
+        player_usage()
+    )
+}
 
 /// Arguments of `brandubh play`.
 #[derive(Args, Debug, Clone, Default)]
@@ -20,13 +28,11 @@ pub struct PlayArgs {
     /// Rule preset (skips the new-game screen).
     #[arg(long, value_parser = super::preset_parser())]
     pub rules: Option<Preset>,
-    /// Who plays the attackers: human, ai, ai:LEVEL (easy|medium|hard|max), ai:max:TIME
-    /// (1s|3s|10s a move; on a clock, the clock decides) or random.
-    #[arg(long, value_name = "PLAYER")]
+    /// Who plays the attackers (see `player_help`).
+    #[arg(long, value_name = "PLAYER", help = player_help("attackers"))]
     pub attackers: Option<Player>,
-    /// Who plays the defenders: human, ai, ai:LEVEL (easy|medium|hard|max), ai:max:TIME
-    /// (1s|3s|10s a move; on a clock, the clock decides) or random.
-    #[arg(long, value_name = "PLAYER")]
+    /// Who plays the defenders (see `player_help`).
+    #[arg(long, value_name = "PLAYER", help = player_help("defenders"))]
     pub defenders: Option<Player>,
     /// Play on a clock (skips the new-game screen): main time, `+` an increment after each
     /// move, `/` overtime periods; e.g. 5m, 5m+3s, 10m/3x30s.

@@ -80,13 +80,102 @@ pub enum EngineKind {
     Random,
 }
 
+/// The engine registry: every engine this program has, the default (`ai`) first. The
+/// command line's help and errors (`--attackers`, `--defenders`, `match`), the new-game
+/// screen's choices and `match`'s parsing all list from it, so a new engine is added here
+/// (with its name and whether it has levels) and in `ai::engine_for`, which builds it.
 impl EngineKind {
+    /// Every engine, the default first.
+    pub const ALL: [EngineKind; 2] = [EngineKind::Search, EngineKind::Random];
+
     /// The engine's name on the command line and in save files.
     pub const fn name(self) -> &'static str {
         match self {
             EngineKind::Search => "search",
             EngineKind::Random => "random",
         }
+    }
+
+    /// Whether the engine plays at a level (written `NAME:LEVEL`); one without plays the
+    /// same at every level, and is written by its name alone.
+    pub const fn has_levels(self) -> bool {
+        match self {
+            EngineKind::Search => true,
+            EngineKind::Random => false,
+        }
+    }
+
+    /// The engine named `name`, if there is one.
+    pub fn named(name: &str) -> Option<EngineKind> {
+        EngineKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// How a `match` names the engine: `search:LEVEL`, `random`.
+    pub fn usage(self) -> String {
+        if self.has_levels() {
+            format!("{}:LEVEL", self.name())
+        } else {
+            self.name().to_owned()
+        }
+    }
+
+    /// The players of this engine offered to choose from (the new-game screen): one per
+    /// level, `max` with each move time it takes; one alone for an engine without levels.
+    pub fn players(self) -> Vec<Player> {
+        if !self.has_levels() {
+            return vec![Player::Ai {
+                engine: self,
+                level: Level::default(),
+                time: None,
+            }];
+        }
+        let mut players = Vec::new();
+        for level in Level::ALL {
+            players.push(Player::Ai {
+                engine: self,
+                level,
+                time: None,
+            });
+            // `max` at its default move time is the player just offered.
+            let times = MoveTime::ALL
+                .into_iter()
+                .filter(|t| *t != MoveTime::default());
+            players.extend(times.filter_map(|time| Player::ai(self, level, Some(time)).ok()));
+        }
+        players
+    }
+}
+
+/// Every level's name, as usage texts give them: `easy|medium|hard|max`.
+pub fn level_names() -> String {
+    Level::ALL.map(Level::name).join("|")
+}
+
+/// The ways to write a player, from the engine registry: `human, ai, ai:LEVEL with LEVEL
+/// easy|medium|hard|max, ai:max:TIME with TIME 1s|3s|10s, or random`.
+pub fn player_usage() -> String {
+    let times = MoveTime::ALL.map(MoveTime::name).join("|");
+    let mut forms = vec![
+        "human".to_owned(),
+        "ai".to_owned(),
+        format!("ai:LEVEL with LEVEL {}", level_names()),
+        format!("ai:max:TIME with TIME {times}"),
+    ];
+    forms.extend(
+        EngineKind::ALL
+            .into_iter()
+            .filter(|kind| *kind != EngineKind::default())
+            .map(EngineKind::usage),
+    );
+    or_list(&forms)
+}
+
+/// `a, b, or c`: the items of a list of choices.
+pub fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{}, or {last}", init.join(", ")),
     }
 }
 
@@ -263,26 +352,40 @@ impl Player {
     }
 }
 
+impl Player {
+    /// The players offered to choose from (the new-game screen), in order: a person, then
+    /// each engine of the registry ([`EngineKind::ALL`]) as [`EngineKind::players`] offers it.
+    pub fn offered() -> Vec<Player> {
+        let mut players = vec![Player::Human];
+        players.extend(EngineKind::ALL.into_iter().flat_map(EngineKind::players));
+        players
+    }
+}
+
 impl fmt::Display for Player {
-    /// `human`, `ai:hard` (the search engine), `ai:max:3s`, `random`, or `program`.
+    /// `human`, `ai:hard` (the default engine), `ai:max:3s`, `random` (an engine without
+    /// levels), or `program`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Player::Human => f.write_str("human"),
             Player::Program => f.write_str("program"),
+            Player::Ai { engine, .. } if !engine.has_levels() => f.write_str(engine.name()),
             Player::Ai {
-                engine: EngineKind::Search,
+                engine,
                 level,
-                time: None,
-            } => write!(f, "ai:{level}"),
-            Player::Ai {
-                engine: EngineKind::Search,
-                level,
-                time: Some(time),
-            } => write!(f, "ai:{level}:{time}"),
-            Player::Ai {
-                engine: EngineKind::Random,
-                ..
-            } => f.write_str("random"),
+                time,
+            } => {
+                let name = if *engine == EngineKind::default() {
+                    "ai"
+                } else {
+                    engine.name()
+                };
+                write!(f, "{name}:{level}")?;
+                match time {
+                    Some(time) => write!(f, ":{time}"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -316,7 +419,8 @@ impl fmt::Display for ParsePlayerError {
         match &self.why {
             PlayerFault::Unknown => write!(
                 f,
-                "\"{text}\" is not a player (expected human, ai, ai:LEVEL with LEVEL easy|medium|hard|max, ai:max:TIME with TIME 1s|3s|10s, or random)"
+                "\"{text}\" is not a player (expected {})",
+                player_usage()
             ),
             PlayerFault::TimeNotForLevel => {
                 write!(f, "\"{text}\" is not a player: {TimeNotForLevel}")
@@ -355,9 +459,8 @@ impl FromStr for Player {
         };
         let engine = match kind {
             "human" if s == "human" => return Ok(Player::Human),
-            "ai" | "search" => EngineKind::Search,
-            "random" => EngineKind::Random,
-            _ => return Err(err(PlayerFault::Unknown)),
+            "ai" => EngineKind::default(),
+            name => EngineKind::named(name).ok_or_else(|| err(PlayerFault::Unknown))?,
         };
         let time = match time {
             None => None,

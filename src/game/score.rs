@@ -1,6 +1,9 @@
-//! Scores of positions, as the search reports them and as game analyses record them.
+//! Scores of positions, as the search reports them and as game analyses record them, and
+//! the one way they are shown to people ([`Score::text`]).
 
 use std::fmt;
+
+use crate::rules::Side;
 
 /// A score, from the point of view of one side (for a search, the side to move at the root).
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -55,6 +58,21 @@ impl Score {
         }
     }
 
+    /// The score, which is `side`'s, as people read it, saying whose point of view it is:
+    /// `attackers +0.35` (an evaluation in soldiers, for the attackers), `defenders win in 5`
+    /// (plies; a forced loss is told as the other side's win), `attackers won`. The terminal
+    /// game and the command line show every score so; the OpenTafl protocol keeps its own
+    /// format ([`Display`](fmt::Display)).
+    pub fn text(self, side: Side) -> String {
+        match self {
+            Score::Eval(v) => format!("{side} {:+.2}", f64::from(v) / 100.0),
+            Score::Win(0) => format!("{side} won"),
+            Score::Loss(0) => format!("{} won", side.opponent()),
+            Score::Win(n) => format!("{side} win in {n}"),
+            Score::Loss(n) => format!("{} win in {n}", side.opponent()),
+        }
+    }
+
     /// Whether the score is a forced win.
     pub const fn is_win(self) -> bool {
         matches!(self, Score::Win(_))
@@ -102,6 +120,31 @@ mod tests {
         assert_eq!(Score::from_value(-29_996), Score::Loss(4));
         assert!(Score::Win(2).is_win() && !Score::Win(2).is_loss());
         assert!(Score::Loss(2).is_loss() && !Score::Eval(-500).is_loss());
+    }
+
+    #[test]
+    fn a_score_in_words_says_whose_point_of_view_it_is() {
+        let texts = [
+            Score::Eval(35),
+            Score::Eval(-120),
+            Score::Win(3),
+            Score::Loss(4),
+            Score::Win(0),
+            Score::Loss(0),
+        ]
+        .map(|s| s.text(Side::Defenders));
+        assert_eq!(
+            texts,
+            [
+                "defenders +0.35",
+                "defenders -1.20",
+                "defenders win in 3",
+                "attackers win in 4",
+                "defenders won",
+                "attackers won"
+            ]
+        );
+        assert_eq!(Score::Eval(0).text(Side::Attackers), "attackers +0.00");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::rules::Side;
 
 /// One side's clock: time left and whether it is in overtime.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
-struct SideClock {
+struct SideReading {
     /// Milliseconds left (in the current overtime period when `overtime`); negative: untimed.
     left_ms: i64,
     overtime: bool,
@@ -17,8 +17,8 @@ struct SideClock {
 /// The clocks as OpenTafl last reported them.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub struct Clock {
-    attackers: SideClock,
-    defenders: SideClock,
+    attackers: SideReading,
+    defenders: SideReading,
     overtime_ms: u64,
 }
 
@@ -32,12 +32,12 @@ impl Clock {
         let [att, def, overtime, att_n, def_n] = args else {
             return None;
         };
-        let side = |time: &str, n: &str| -> Option<SideClock> {
+        let side = |time: &str, n: &str| -> Option<SideReading> {
             let (digits, overtime) = match time.strip_suffix('*') {
                 Some(d) => (d, true),
                 None => (time, false),
             };
-            Some(SideClock {
+            Some(SideReading {
                 left_ms: digits.parse().ok()?,
                 overtime,
                 overtimes_left: n.parse().ok()?,

@@ -1,6 +1,6 @@
 //! The analysis as the terminal game shows it: budgets and times in words, the progress bar of
 //! an analysis under way, the marks and classes of moves, a side's summary. The analysis
-//! itself comes from the library ([`crate::ai::Analyser`], [`PlyAnalysis`], [`SideSummary`]);
+//! itself comes from the library ([`crate::ai::Analyzer`], [`PlyAnalysis`], [`SideSummary`]);
 //! nothing here computes it.
 
 use std::time::Duration;

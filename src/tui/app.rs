@@ -367,7 +367,7 @@ impl App {
             Request::ConfirmDelete(list) => self.manage_save(list, false),
             Request::AskRename(list) => self.manage_save(list, true),
             Request::Rename(prompt) => self.rename_save(prompt),
-            Request::Analyse(budget) => self.start_analysis(budget),
+            Request::Analyze(budget) => self.start_analysis(budget),
         }
     }
 
@@ -541,7 +541,7 @@ impl App {
             Action::Save => self.ask_save(None),
             Action::Load => self.ask_leave(Leaving::Load),
             Action::Review => self.open_review(),
-            Action::Analyse => self.ask_analysis(),
+            Action::Analyze => self.ask_analysis(),
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}

@@ -27,7 +27,7 @@ pub enum Effect {
     },
     /// Analyse every move of `game` within `budget` per position, as job `id`, stopping the
     /// job running.
-    Analyse {
+    Analyze {
         /// The job's number, in its reports.
         id: JobId,
         /// The game to analyse.

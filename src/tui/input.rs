@@ -76,7 +76,7 @@ pub enum Action {
     /// Open or close the review of the game.
     Review,
     /// Analyse every move of the game.
-    Analyse,
+    Analyze,
     /// Home: go to the start (of the game under review).
     ToStart,
     /// End: go to the end (of the game under review).
@@ -208,7 +208,7 @@ fn review_char(c: char) -> Option<Action> {
         'k' => Some(Action::Move(Direction::Up)),
         'j' => Some(Action::Move(Direction::Down)),
         'v' => Some(Action::Review),
-        'a' => Some(Action::Analyse),
+        'a' => Some(Action::Analyze),
         's' => Some(Action::Save),
         'i' => Some(Action::Rules),
         '?' => Some(Action::Help),
@@ -257,7 +257,7 @@ fn board_char(c: char) -> Option<Action> {
         '?' => Action::Help,
         'p' => Action::Pause,
         'v' => Action::Review,
-        'a' => Action::Analyse,
+        'a' => Action::Analyze,
         '+' | '=' => Action::Faster,
         '-' => Action::Slower,
         'q' => Action::Quit,
@@ -426,8 +426,8 @@ mod tests {
         );
         assert_eq!(action(&key(KeyCode::Enter), m), Some(Action::Confirm));
         assert_eq!(action(&key(KeyCode::Esc), m), Some(Action::Cancel));
-        assert_eq!(action(&ch('a'), m), Some(Action::Analyse));
-        assert_eq!(action(&ch('a'), Mode::Board), Some(Action::Analyse));
+        assert_eq!(action(&ch('a'), m), Some(Action::Analyze));
+        assert_eq!(action(&ch('a'), Mode::Board), Some(Action::Analyze));
         assert_eq!(
             action(&ch('s'), m),
             Some(Action::Save),

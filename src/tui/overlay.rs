@@ -67,7 +67,7 @@ pub enum Request {
     /// Rename the save of the prompt (which shows while it is renamed).
     Rename(RenamePrompt),
     /// Analyse the game at the budget chosen.
-    Analyse(Budget),
+    Analyze(Budget),
 }
 
 impl Overlay {
@@ -187,7 +187,7 @@ fn open(list: &SavesList) -> Handled {
 /// The choice closes and the game is analysed at the selected budget.
 fn analyse(choice: &BudgetChoice) -> Handled {
     choice.selected().map_or(Handled::Close, |budget| {
-        Handled::Ask(Request::Analyse(budget))
+        Handled::Ask(Request::Analyze(budget))
     })
 }
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::analysis::mark_span;
 use super::text::{Status, Tone, field_end, fit_keys, player_text, printable, title, wrap};
 use super::theme::{Look, Themed};
-use crate::ai::{Score, SearchInfo};
+use crate::ai::SearchInfo;
 use crate::game::{Clocks, Player, Players, PlyAnalysis, Tags, format_duration};
 use crate::rules::{AnnotatedMove, Bitboard, Outcome, Piece, Position, Reason, Side};
 
@@ -69,6 +69,8 @@ pub struct Search<'a> {
     pub can_hurry: bool,
     /// The last progress report.
     pub info: Option<&'a SearchInfo>,
+    /// The side searching, whose point of view the report's score is.
+    pub side: Side,
     /// How long it has run.
     pub elapsed: Duration,
 }
@@ -111,11 +113,14 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
         Span::raw(elapsed),
     ]));
     if let Some(info) = search.info {
-        lines.push(Line::raw(format!(
-            "depth {} · score {}",
-            info.depth,
-            score_text(info.score)
-        )));
+        let depth = format!("depth {}", info.depth);
+        let score = info.score.text(search.side);
+        let both = format!("{depth} · {score}");
+        if both.chars().count() <= width {
+            lines.push(Line::raw(both));
+        } else {
+            lines.extend([Line::raw(depth), Line::raw(score)]);
+        }
         lines.push(Line::raw(format!(
             "nodes {} · {}/s",
             count_text(info.nodes),
@@ -129,15 +134,6 @@ fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
         lines.push(Line::styled("m: move now", theme.label));
     }
     lines
-}
-
-/// A score for people: `+0.35` (in soldiers), `wins in 3`, `loses in 4`.
-pub fn score_text(score: Score) -> String {
-    match score {
-        Score::Eval(v) => format!("{:+.2}", f64::from(v) / 100.0),
-        Score::Win(n) => format!("wins in {n}"),
-        Score::Loss(n) => format!("loses in {n}"),
-    }
 }
 
 /// The result in words: `Attackers win: the king was captured`; against the AI, for the

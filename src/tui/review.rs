@@ -122,7 +122,7 @@ impl Review {
             | Action::Help
             | Action::Rules
             | Action::Save
-            | Action::Analyse
+            | Action::Analyze
             | Action::TogglePanel => ReviewHandled::Game(action),
             other => match Step::for_action(other) {
                 Some(step) => {
@@ -322,7 +322,7 @@ impl ReviewPanel<'_> {
     /// The rows about the ply's analysis: its class (and mark), the evaluation before and
     /// after the move for the mover, and the engine's best line; at the start, the evaluation
     /// of the position and the best line. Where the game ended, the result takes the place of
-    /// the best line (and the class and evaluation share a row).
+    /// the evaluation and the best line.
     fn analysis_lines(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
         let theme = &look.theme;
         let result = self.result_lines(look, width);
@@ -334,7 +334,7 @@ impl ReviewPanel<'_> {
         if self.ply.number == 0 {
             let mut lines = vec![Line::from(vec![
                 Span::styled("eval ", theme.label),
-                Span::raw(analysis.score_before.to_string()),
+                Span::raw(analysis.score_before.text(self.ply.position.side_to_move())),
             ])];
             lines.extend(best_lines(analysis, look, width));
             return lines;
@@ -347,20 +347,37 @@ impl ReviewPanel<'_> {
             class.push(Span::raw(" · "));
             class.push(Span::styled("only move !", theme.good));
         }
-        let eval = format!("{} → {}", analysis.score_before, analysis.score_after);
+        // The scores are the mover's.
+        let mover = self.ply.mover().unwrap_or(Side::Attackers);
+        let (before, after) = (
+            analysis.score_before.text(mover),
+            analysis.score_after.text(mover),
+        );
+        let eval = format!("{before} → {after}");
+        // `eval ` and the scores on one row if they fit, else the score after on a row of its
+        // own.
+        let eval_lines = if eval.chars().count() + 5 <= width {
+            vec![Line::from(vec![
+                Span::styled("eval ", theme.label),
+                Span::raw(eval),
+            ])]
+        } else {
+            vec![
+                Line::from(vec![Span::styled("eval ", theme.label), Span::raw(before)]),
+                Line::raw(format!("   → {after}")),
+            ]
+        };
         if result.is_empty() {
             let depth = format!(" · depth {}", analysis.depth);
             if Line::from(class.clone()).width() + depth.len() <= width {
                 class.push(Span::styled(depth, theme.label));
             }
-            let mut lines = vec![
-                Line::from(class),
-                Line::from(vec![Span::styled("eval ", theme.label), Span::raw(eval)]),
-            ];
+            let mut lines = vec![Line::from(class)];
+            lines.extend(eval_lines);
             lines.extend(best_lines(analysis, look, width));
             lines
         } else {
-            class.push(Span::raw(format!(" · {eval}")));
+            // The move ended the game: the result says what the scores would.
             let mut lines = vec![Line::from(class)];
             lines.extend(result);
             lines

@@ -269,9 +269,9 @@ impl Runtime {
                         worker.start(id, engine, level, &state, limits);
                     }
                 }
-                Effect::Analyse { id, game, budget } => {
+                Effect::Analyze { id, game, budget } => {
                     if let Some(worker) = self.worker() {
-                        worker.analyse(id, &game, budget);
+                        worker.analyze(id, &game, budget);
                     }
                 }
                 Effect::Stop(id) => {

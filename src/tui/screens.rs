@@ -13,49 +13,8 @@ use super::layout::wide_size;
 use super::position_field::PositionField;
 use super::text::{centered, player_text, truncate, wrap};
 use super::theme::{Look, Themed};
-use crate::game::{EngineKind, Level, MoveTime, Player, StartError, TimeControl};
+use crate::game::{MoveTime, Player, StartError, TimeControl};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
-
-/// The players offered on the new-game screen, in order: `max` with each of its move times
-/// (1 s, its default, written as none).
-const PLAYERS: [Player; 8] = [
-    Player::Human,
-    Player::Ai {
-        engine: EngineKind::Search,
-        level: Level::Easy,
-        time: None,
-    },
-    Player::Ai {
-        engine: EngineKind::Search,
-        level: Level::Medium,
-        time: None,
-    },
-    Player::Ai {
-        engine: EngineKind::Search,
-        level: Level::Hard,
-        time: None,
-    },
-    Player::Ai {
-        engine: EngineKind::Search,
-        level: Level::Max,
-        time: None,
-    },
-    Player::Ai {
-        engine: EngineKind::Search,
-        level: Level::Max,
-        time: Some(MoveTime::ThreeSeconds),
-    },
-    Player::Ai {
-        engine: EngineKind::Search,
-        level: Level::Max,
-        time: Some(MoveTime::TenSeconds),
-    },
-    Player::Ai {
-        engine: EngineKind::Random,
-        level: Level::Medium,
-        time: None,
-    },
-];
 
 /// `player` as the form offers it: `max` at 1 s as `max` at its default, which is the same.
 fn offered(player: Player) -> Player {
@@ -383,8 +342,8 @@ impl SetupForm {
                 self.preset = cycle(&Preset::ALL, self.preset, forward);
                 self.custom = None;
             }
-            Field::Attackers => self.attackers = cycle(&PLAYERS, self.attackers, forward),
-            Field::Defenders => self.defenders = cycle(&PLAYERS, self.defenders, forward),
+            Field::Attackers => self.attackers = cycle(&Player::offered(), self.attackers, forward),
+            Field::Defenders => self.defenders = cycle(&Player::offered(), self.defenders, forward),
             Field::Clock => self.clock = cycle(&clock_choices(self.clock), self.clock, forward),
             Field::Continue | Field::Position | Field::Start => {}
         }
@@ -898,6 +857,50 @@ impl Widget for Themed<'_, TooSmall> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::EngineSpec;
+    use crate::game::{EngineKind, Level};
+
+    #[test]
+    fn every_engine_of_the_registry_is_offered_and_parses_on_the_command_line_and_in_a_match() {
+        // What the form's attackers field cycles through, once round.
+        let mut form = SetupForm::new(Preset::Standard, Player::Human, Player::Human);
+        form.focus_on(Field::Attackers);
+        let mut offered = vec![form.choice().1];
+        loop {
+            form.move_focus(Direction::Right);
+            match form.choice().1 {
+                Player::Human => break,
+                player => offered.push(player),
+            }
+        }
+        for kind in EngineKind::ALL {
+            let levels: &[Level] = if kind.has_levels() {
+                &Level::ALL
+            } else {
+                &[Level::Medium]
+            };
+            for &level in levels {
+                let player = Player::Ai {
+                    engine: kind,
+                    level,
+                    time: None,
+                };
+                assert!(offered.contains(&player), "{player} is not offered");
+                // As the command line writes it (`--attackers`), and as a match does.
+                assert_eq!(player.to_string().parse::<Player>(), Ok(player));
+                let spec = EngineSpec::BuiltIn { kind, level };
+                assert_eq!(spec.to_string().parse::<EngineSpec>(), Ok(spec.clone()));
+                assert_eq!(spec.player(), player);
+            }
+            let usage = crate::game::player_usage();
+            assert!(usage.contains(kind.name()) || kind == EngineKind::default());
+            assert!(crate::ai::engine_usage().contains(&kind.usage()));
+        }
+        // And nothing is offered that the command line cannot write.
+        for player in offered {
+            assert_eq!(player.to_string().parse::<Player>(), Ok(player));
+        }
+    }
 
     #[test]
     fn the_form_cycles_values_and_ends_on_start() {
@@ -916,7 +919,7 @@ mod tests {
         assert_eq!(form.clock(), None, "back to no clock");
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Right);
-        assert_eq!(form.choice().2, PLAYERS[1]);
+        assert_eq!(form.choice().2, Player::offered()[1]);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Up);
         form.move_focus(Direction::Left);
@@ -996,7 +999,7 @@ mod tests {
         assert_eq!(form.click(size, rows.frame.x + 15, rows.presets + 2), None);
         assert_eq!(form.choice().0, Preset::Nielsen.rules());
         assert_eq!(form.click(size, rows.frame.x + 15, rows.defenders), None);
-        assert_eq!(form.choice().2, PLAYERS[1]);
+        assert_eq!(form.choice().2, Player::offered()[1]);
         assert_eq!(form.click(size, rows.frame.x + 15, rows.keys), None);
         assert_eq!(form.click(size, rows.frame.x + 15, rows.position), None);
         assert!(form.is_typing());

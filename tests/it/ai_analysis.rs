@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use brandubh::ai::{Analyser, Budget, Event, Limits, Progress, Stopped};
+use brandubh::ai::{AnalysisEvent, Analyzer, Budget, Limits, Progress, Stopped};
 use brandubh::game::{Game, MoveClass, Player, PlyAnalysis, Score, Summary, storage};
 use brandubh::rules::{Move, Position, Preset, Side};
 
@@ -32,10 +32,10 @@ fn asset(name: &str) -> Game {
 }
 
 /// Every ply of `game` analysed to `depth` by a fresh analyser.
-fn analyse(game: &Game, depth: u32) -> Vec<PlyAnalysis> {
+fn analyze(game: &Game, depth: u32) -> Vec<PlyAnalysis> {
     let stop = AtomicBool::new(false);
-    Analyser::default()
-        .analyse(
+    Analyzer::default()
+        .analyze(
             game,
             Budget::Limits(Limits::depth(depth)),
             &stop,
@@ -59,7 +59,7 @@ const OPEN_CORNER_DEFENDERS: &str = "/3t3/4t2/Kt5/T3T1t/2t4/5t1/3t3/ d";
 #[test]
 fn a_move_into_a_forced_loss_is_a_blunder() {
     // a2-b2 lets the king out through a1.
-    let [ply] = analyse(&game(HELD_KING, "a2-b2"), 4).try_into().unwrap();
+    let [ply] = analyze(&game(HELD_KING, "a2-b2"), 4).try_into().unwrap();
     assert!(!ply.score_before.is_loss(), "{}", ply.score_before);
     assert_eq!(ply.score_after, Score::Loss(1));
     assert_ne!(ply.best.mv, mv("a2-b2"));
@@ -72,7 +72,7 @@ fn a_move_into_a_forced_loss_is_a_blunder() {
 fn a_quiet_move_that_keeps_the_score_is_not_a_mistake() {
     // (In the held king's position every quiet move is a blunder: g4-f4 takes e4 against
     // the empty throne and wins in 4.)
-    let [ply] = analyse(&game(brandubh::rules::START, "b4-b3"), 4)
+    let [ply] = analyze(&game(brandubh::rules::START, "b4-b3"), 4)
         .try_into()
         .unwrap();
     assert!(ply.class < MoveClass::Mistake, "{ply:?}");
@@ -82,7 +82,7 @@ fn a_quiet_move_that_keeps_the_score_is_not_a_mistake() {
 #[test]
 fn a_missed_win_in_one_that_leaves_no_forced_win_is_a_blunder() {
     // The king could walk into a1; after e4-e3 the attackers block a2 in time.
-    let [ply] = analyse(&game(OPEN_CORNER_DEFENDERS, "e4-e3"), 4)
+    let [ply] = analyze(&game(OPEN_CORNER_DEFENDERS, "e4-e3"), 4)
         .try_into()
         .unwrap();
     assert_eq!(ply.score_before, Score::Win(1));
@@ -95,7 +95,7 @@ fn a_missed_win_in_one_that_leaves_no_forced_win_is_a_blunder() {
 fn the_only_move_that_does_not_lose_is_marked() {
     // Only e2-a2 stops the king; every other move lets him out.
     for depth in [1, 4] {
-        let [ply] = analyse(&game(OPEN_CORNER, "e2-a2"), depth)
+        let [ply] = analyze(&game(OPEN_CORNER, "e2-a2"), depth)
             .try_into()
             .unwrap();
         assert_eq!(ply.best.mv, mv("e2-a2"), "depth {depth}");
@@ -110,7 +110,7 @@ fn a_move_that_loses_is_never_an_only_move() {
     // Ply 13 of the example game, f6-f1: the engine's choice, the position before not yet
     // seen as lost at depth 5, every other move losing within the depth, and f6-f1 itself
     // losing in 7. Every move loses, so none is "the only move".
-    let plies = analyse(&asset("king-capture.json"), 5);
+    let plies = analyze(&asset("king-capture.json"), 5);
     let ply = &plies[12];
     assert_eq!(ply.best.mv, mv("f6-f1"));
     assert_eq!(ply.class, MoveClass::Best);
@@ -162,8 +162,8 @@ fn a_saved_only_move_that_loses_is_read_as_not_one() {
 #[test]
 fn a_best_move_among_several_good_ones_is_not_an_only_move() {
     let position: Position = HELD_KING.parse().unwrap();
-    let best = analyse(&game(HELD_KING, "d1-c1"), 4)[0].best;
-    let plies = analyse(&game(HELD_KING, &best.to_string()), 4);
+    let best = analyze(&game(HELD_KING, "d1-c1"), 4)[0].best;
+    let plies = analyze(&game(HELD_KING, &best.to_string()), 4);
     assert_eq!(plies[0].class, MoveClass::Best);
     assert!(!plies[0].only_move && plies[0].mark().is_empty());
     assert!(position.legal_moves().len() > 2);
@@ -172,7 +172,7 @@ fn a_best_move_among_several_good_ones_is_not_an_only_move() {
 #[test]
 fn a_move_that_keeps_a_forced_win_is_never_worse_than_good() {
     // The king sees a1 and the attackers cannot block it: a5-b5 wins later, not now.
-    let plies = analyse(&game("/7/7/K1t4/7/T6/7/7/ d", "a5-b5 c3-c2"), 4);
+    let plies = analyze(&game("/7/7/K1t4/7/T6/7/7/ d", "a5-b5 c3-c2"), 4);
     assert_eq!(plies[0].score_before, Score::Win(1));
     assert!(plies[0].score_after.is_win(), "{}", plies[0].score_after);
     assert_eq!(plies[0].class, MoveClass::Good);
@@ -184,7 +184,7 @@ fn a_move_that_keeps_a_forced_win_is_never_worse_than_good() {
 #[test]
 fn a_game_ended_on_the_board_is_scored_from_its_outcome() {
     let game = asset("escape.json");
-    let plies = analyse(&game, 2);
+    let plies = analyze(&game, 2);
     assert_eq!(plies.len(), game.moves().len());
     let last = plies.last().unwrap();
     assert_eq!(last.score_after, Score::Win(0));
@@ -200,7 +200,7 @@ fn repetitions_count_the_history_before_each_position() {
     // The attackers' last move repeats the position a third time, which loses them the game;
     // the search before it knows the two earlier occurrences and plays something else.
     let game = asset("repetition.json");
-    let plies = analyse(&game, 2);
+    let plies = analyze(&game, 2);
     let last = plies.last().unwrap();
     assert_eq!(last.score_after, Score::Loss(0));
     assert_ne!(last.best.mv, game.moves().last().unwrap().mv);
@@ -211,12 +211,12 @@ fn repetitions_count_the_history_before_each_position() {
 #[test]
 fn a_game_ended_on_the_board_has_no_last_position_to_search() {
     let escape = asset("escape.json");
-    assert_eq!(Analyser::positions(&escape), escape.moves().len());
+    assert_eq!(Analyzer::positions(&escape), escape.moves().len());
     // Resigned: its last position is searched like any other.
     let resigned = asset("custom-rules-resignation.json");
-    assert_eq!(Analyser::positions(&resigned), resigned.moves().len() + 1);
+    assert_eq!(Analyzer::positions(&resigned), resigned.moves().len() + 1);
     let empty = game(HELD_KING, "");
-    assert_eq!(Analyser::positions(&empty), 0);
+    assert_eq!(Analyzer::positions(&empty), 0);
 }
 
 #[test]
@@ -224,16 +224,16 @@ fn progress_and_plies_are_reported_as_they_come() {
     let game = game(HELD_KING, "d1-c1 a4-a5 c1-d1");
     let stop = AtomicBool::new(false);
     let mut events = Vec::new();
-    let plies = Analyser::default()
-        .analyse(&game, Budget::Limits(Limits::depth(2)), &stop, &mut |e| {
+    let plies = Analyzer::default()
+        .analyze(&game, Budget::Limits(Limits::depth(2)), &stop, &mut |e| {
             events.push(e);
         })
         .unwrap();
     let progress: Vec<Progress> = events
         .iter()
         .filter_map(|e| match e {
-            Event::Progress(p) => Some(*p),
-            Event::Ply { .. } => None,
+            AnalysisEvent::Progress(p) => Some(*p),
+            AnalysisEvent::Ply { .. } => None,
         })
         .collect();
     let done: Vec<usize> = progress.iter().map(|p| p.done).collect();
@@ -243,12 +243,12 @@ fn progress_and_plies_are_reported_as_they_come() {
         "the last position and each one before it"
     );
     assert!(progress.iter().all(|p| p.total == 4));
-    assert_eq!(Analyser::positions(&game), 4);
+    assert_eq!(Analyzer::positions(&game), 4);
     let reported: Vec<(usize, &PlyAnalysis)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::Ply { ply, analysis } => Some((*ply, analysis)),
-            Event::Progress(_) => None,
+            AnalysisEvent::Ply { ply, analysis } => Some((*ply, analysis)),
+            AnalysisEvent::Progress(_) => None,
         })
         .collect();
     assert_eq!(
@@ -266,8 +266,8 @@ fn a_stop_ends_the_analysis_with_the_plies_done_so_far() {
     let stop = AtomicBool::new(false);
     let mut reported = 0;
     let result =
-        Analyser::default().analyse(&game, Budget::Limits(Limits::depth(3)), &stop, &mut |e| {
-            if let Event::Ply { .. } = e {
+        Analyzer::default().analyze(&game, Budget::Limits(Limits::depth(3)), &stop, &mut |e| {
+            if let AnalysisEvent::Ply { .. } = e {
                 reported += 1;
                 if reported == 2 {
                     stop.store(true, Ordering::Relaxed);
@@ -278,13 +278,13 @@ fn a_stop_ends_the_analysis_with_the_plies_done_so_far() {
     assert_eq!(reported, 2);
     stop.store(true, Ordering::Relaxed);
     let mut events = 0;
-    let result = Analyser::default().analyse(&game, Budget::Quick, &stop, &mut |_| events += 1);
+    let result = Analyzer::default().analyze(&game, Budget::Quick, &stop, &mut |_| events += 1);
     assert_eq!((result, events), (Err(Stopped), 0));
 }
 
 #[test]
-fn a_game_without_moves_has_nothing_to_analyse() {
-    assert!(analyse(&game(HELD_KING, ""), 3).is_empty());
+fn a_game_without_moves_has_nothing_to_analyze() {
+    assert!(analyze(&game(HELD_KING, ""), 3).is_empty());
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn budgets_are_per_position() {
 #[test]
 fn an_analysis_is_saved_with_its_game_and_read_back() {
     let mut game = asset("king-capture.json");
-    let plies = analyse(&game, 2);
+    let plies = analyze(&game, 2);
     assert!(!game.to_json().contains("\"analysis\""));
     for (i, ply) in plies.iter().enumerate().step_by(2) {
         game.set_analysis(i, ply).unwrap();
@@ -338,7 +338,7 @@ fn an_analysis_is_saved_with_its_game_and_read_back() {
 #[test]
 fn set_analysis_checks_the_ply_and_its_moves() {
     let mut game = asset("escape.json");
-    let plies = analyse(&game, 2);
+    let plies = analyze(&game, 2);
     let err = game.set_analysis(16, &plies[0]).unwrap_err();
     assert_eq!(err.to_string(), "there is no ply 16 in a game of 16 plies");
     // The first move's analysis does not fit the second position (the other side moves).
@@ -352,7 +352,7 @@ fn set_analysis_checks_the_ply_and_its_moves() {
 #[test]
 fn undo_keeps_an_analysis_for_redo_and_a_new_move_drops_it() {
     let mut game = asset("escape.json");
-    let plies = analyse(&game, 2);
+    let plies = analyze(&game, 2);
     game.undo();
     let n = game.moves().len();
     game.set_analysis(n - 1, &plies[n - 1]).unwrap();

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use brandubh::ai::{Ai, Limits, Score, SearchAi, SearchInfo, engine_for, limits_for};
+use brandubh::ai::{Ai, Limits, NoMove, Score, SearchAi, SearchInfo, engine_for, limits_for};
 use brandubh::game::{EngineKind, Level};
 use brandubh::rules::{GameState, Move, Preset, Reason};
 
@@ -213,13 +213,13 @@ fn honours_node_and_depth_limits() {
     let mut engine = SearchAi::new(Level::Max, 1, 4);
     let stop = AtomicBool::new(false);
     let mut reports = Vec::new();
-    engine.choose(&s, &Limits::nodes(20_000), &stop, &mut |i| {
+    let _ = engine.choose(&s, &Limits::nodes(20_000), &stop, &mut |i| {
         reports.push(i.clone());
     });
     let last = reports.last().expect("a report");
     assert!(last.nodes <= 20_000, "{}", last.nodes);
     let mut depths = Vec::new();
-    engine.choose(&s, &Limits::depth(3), &stop, &mut |i| depths.push(i.depth));
+    let _ = engine.choose(&s, &Limits::depth(3), &stop, &mut |i| depths.push(i.depth));
     assert_eq!(depths, [1, 2, 3]);
 }
 
@@ -231,7 +231,7 @@ fn play_out(kind: EngineKind, level: Level, seed: u64, plies: usize) -> (Vec<Mov
     while moves.len() < plies {
         let mut last = 0;
         let limits = limits_for(Level::Easy);
-        let Some(m) = engine.choose(&s, &limits, &stop, &mut |i| last = i.nodes) else {
+        let Ok(m) = engine.choose(&s, &limits, &stop, &mut |i| last = i.nodes) else {
             break;
         };
         s.play(m).unwrap();
@@ -275,7 +275,7 @@ fn levels_have_budgets_and_names() {
     let mut engine = engine_for(EngineKind::Search, Level::Easy, 0);
     assert_eq!(
         engine.choose(&game_over, &Limits::depth(2), &stop, &mut |_| {}),
-        None
+        Err(NoMove::GameOver)
     );
 }
 
@@ -302,7 +302,7 @@ fn the_principal_variation_ends_with_the_escape() {
 fn reports(engine: &mut SearchAi, state: &GameState, depth: u32) -> Vec<SearchInfo> {
     let stop = AtomicBool::new(false);
     let mut reports = Vec::new();
-    engine.choose(state, &Limits::depth(depth), &stop, &mut |info| {
+    let _ = engine.choose(state, &Limits::depth(depth), &stop, &mut |info| {
         reports.push(info.clone());
     });
     reports

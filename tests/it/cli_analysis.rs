@@ -6,7 +6,7 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use brandubh::ai::{Analyser, Budget, Limits};
+use brandubh::ai::{Analyzer, Budget, Limits};
 use brandubh::game::storage;
 use common::cli::{failure, success};
 use serde_json::Value;
@@ -174,8 +174,8 @@ fn the_command_line_gives_the_librarys_classes() {
             .collect();
         let game = storage::load(&asset(name)).unwrap();
         let stop = AtomicBool::new(false);
-        let plies = Analyser::default()
-            .analyse(&game, Budget::Limits(Limits::depth(3)), &stop, &mut |_| {})
+        let plies = Analyzer::default()
+            .analyze(&game, Budget::Limits(Limits::depth(3)), &stop, &mut |_| {})
             .unwrap();
         let from_library: Vec<&str> = plies.iter().map(|p| p.class.name()).collect();
         assert_eq!(from_cli, from_library, "{name}");

@@ -467,9 +467,12 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
     // A flood is refused past the burst, and the flooder cut off.
     let mut flood = raw_tls(&address);
     writeln!(flood, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
-    for id in 0..100 {
-        writeln!(flood, r#"{{"type":"ping","id":{id}}}"#).unwrap();
-    }
+    // In one write, before the server can answer: once it cuts the flooder off, a later write
+    // could fail with a broken pipe.
+    let pings: String = (0..100)
+        .map(|id| format!("{{\"type\":\"ping\",\"id\":{id}}}\n"))
+        .collect();
+    flood.write_all(pings.as_bytes()).unwrap();
     let lines = read_to_close(flood);
     let limited = lines
         .iter()

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use brandubh::ai::{Analyser, Budget, Limits};
+use brandubh::ai::{Analyzer, Budget, Limits};
 use brandubh::game::{Game, Level, MAX_TAG_CHARS, Player, SCHEMA_ID, Tag, Tags, save_schema};
 use brandubh::rules::{KingOnThrone, Position, Preset, Rules};
 use jsonschema::Validator;
@@ -111,8 +111,8 @@ fn games_this_program_writes_fit_the_schema() {
     ongoing.play_text("c4-c3").unwrap();
     // With an analysis of its second move.
     let stop = AtomicBool::new(false);
-    let plies = Analyser::default()
-        .analyse(
+    let plies = Analyzer::default()
+        .analyze(
             &ongoing,
             Budget::Limits(Limits::depth(2)),
             &stop,

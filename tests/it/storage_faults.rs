@@ -433,7 +433,7 @@ fn a_record_with_more_comment_than_a_save_holds_is_refused_when_imported() {
 /// among them, now and then a long one), maybe a clock.
 fn random_game(
     choices: &[u16],
-    analysed: &[(u16, i32, i32, u8)],
+    analyzed: &[(u16, i32, i32, u8)],
     comments: &[Option<String>],
     long_comment: Option<usize>,
     clock: bool,
@@ -455,7 +455,7 @@ fn random_game(
         game.play(legal[usize::from(choice) % legal.len()]).unwrap();
     }
     let plies = game.moves().len();
-    for (i, &(pick, before, after, length)) in analysed.iter().enumerate().take(plies) {
+    for (i, &(pick, before, after, length)) in analyzed.iter().enumerate().take(plies) {
         let mut state =
             brandubh::rules::GameState::new(*game.rules(), *game.state().start_position());
         for done in &game.moves()[..i] {
@@ -521,7 +521,7 @@ proptest::proptest! {
     #[test]
     fn every_save_we_produce_loads_back_equal(
         choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..80),
-        analysed in proptest::collection::vec(
+        analyzed in proptest::collection::vec(
             (
                 proptest::prelude::any::<u16>(),
                 -30_000..=30_000i32,
@@ -534,7 +534,7 @@ proptest::proptest! {
         long_comment in proptest::option::weighted(0.25, 0..700_000usize),
         clock in proptest::prelude::any::<bool>(),
     ) {
-        let game = random_game(&choices, &analysed, &comments, long_comment, clock);
+        let game = random_game(&choices, &analyzed, &comments, long_comment, clock);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.json");
         save_atomic(&path, &game).unwrap();

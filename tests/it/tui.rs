@@ -959,8 +959,8 @@ fn write_the_analysed_fixture() {
     let path = Path::new(ANALYSED);
     let mut game = brandubh::game::storage::load(path).unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let plies = brandubh::ai::Analyser::default()
-        .analyse(
+    let plies = brandubh::ai::Analyzer::default()
+        .analyze(
             &game,
             Budget::Limits(Limits::depth(FIXTURE_DEPTH)),
             &stop,
@@ -1062,7 +1062,7 @@ fn review_with_analysis() {
     app.update(Action::ToStart);
     let start = format!("{}", render(&mut app, 80, 24).backend());
     assert!(
-        start.contains("eval -2") && start.contains("best a4-a3"),
+        start.contains("eval attackers -0.02") && start.contains("best a4-a3"),
         "{start}"
     );
     // The smallest terminal drops the graph and keeps the rest.
@@ -1092,8 +1092,8 @@ fn review_shows_an_only_move() {
     );
     game.play_text("e2-a2").unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let plies = brandubh::ai::Analyser::default()
-        .analyse(&game, Budget::Limits(Limits::depth(4)), &stop, &mut |_| {})
+    let plies = brandubh::ai::Analyzer::default()
+        .analyze(&game, Budget::Limits(Limits::depth(4)), &stop, &mut |_| {})
         .unwrap();
     game.set_analysis(0, &plies[0]).unwrap();
     let mut app = Runtime::new(Config {
@@ -1154,7 +1154,7 @@ fn the_analysis_asks_its_budget_then_shows_its_progress() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = review_analysed(dir.path());
     app.update(Action::ToStart);
-    app.update(Action::Analyse);
+    app.update(Action::Analyze);
     assert_eq!(app.app().mode(), Mode::Menu);
     app.update(Action::Move(Direction::Down));
     insta::assert_snapshot!("the_analysis_budgets", render(&mut app, 80, 24).backend());
@@ -1460,7 +1460,7 @@ fn every_screen(look: &Look, dir: &Path) -> Vec<Buffer> {
     shoot(&mut review);
     steps(&mut review, Action::Move(Direction::Left), 15);
     shoot(&mut review);
-    review.update(Action::Analyse);
+    review.update(Action::Analyze);
     shoot(&mut review);
     shots
 }

@@ -69,7 +69,7 @@ fn terminal_game(path: &Path) -> Vec<Judgement> {
         Mode::Review,
         "a finished game opens in review"
     );
-    app.update(Action::Analyse);
+    app.update(Action::Analyze);
     app.update(Action::Confirm);
     let deadline = Instant::now() + Duration::from_secs(120);
     let analysis = loop {

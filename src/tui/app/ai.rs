@@ -4,14 +4,14 @@
 
 use std::time::{Duration, Instant};
 
-use super::analysis::Analysing;
+use super::analysis::Analyzing;
 use super::{App, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_with};
 use crate::ai::{JobId, MoveLimits, Report};
 use crate::game::{EngineKind, Level, MoveTime, Player};
 use crate::rules::{Move, Side};
 use crate::tui::effect::Effect;
-use crate::tui::panels::{AiView, Search, score_text};
+use crate::tui::panels::{AiView, Search};
 use crate::tui::text::player_text;
 
 /// A tenth of a second: how a search's time runs on screen.
@@ -183,7 +183,7 @@ impl App {
             }
             return true;
         }
-        if matches!(report, Report::Analysis(..) | Report::Analysed(..)) {
+        if matches!(report, Report::Analysis(..) | Report::Analyzed(..)) {
             return self.on_analysis_report(report);
         }
         let Some(thinking) = self.ai.thinking.as_mut() else {
@@ -200,7 +200,7 @@ impl App {
                     self.ai.judgement = Some((thinking.side, info.score));
                 }
                 match (thinking.purpose, mv) {
-                    (Purpose::Move, Some(mv)) => match self.session.play(mv) {
+                    (Purpose::Move, Ok(mv)) => match self.session.play(mv) {
                         Ok(_) => {
                             self.ai.last_move_at = Some(now);
                             self.after_move();
@@ -211,18 +211,19 @@ impl App {
                             self.error(format!("the AI chose an illegal move {mv}: {e}"));
                         }
                     },
-                    (Purpose::Hint, Some(mv)) => {
+                    (Purpose::Hint, Ok(mv)) => {
                         self.hint = Some(mv);
                         self.board.selected = None;
                         self.info(hint_text(mv, thinking.info.as_ref()));
                     }
-                    (_, None) => self.error("the AI found no move".to_owned()),
+                    (_, Err(why)) => self.error(format!("the AI found no move: {why}")),
                 }
             }
             Report::Progress(..)
             | Report::Done(..)
+            | Report::Lines(..)
             | Report::Analysis(..)
-            | Report::Analysed(..)
+            | Report::Analyzed(..)
             | Report::Gone => return false,
         }
         true
@@ -239,6 +240,7 @@ impl App {
                 },
                 can_hurry: t.purpose == Purpose::Move,
                 info: t.info.as_ref(),
+                side: t.side,
                 elapsed: self.ai.now.saturating_duration_since(t.started),
             }),
             // A game that is over waits for nothing.
@@ -301,12 +303,12 @@ impl App {
             Some((judged, score)) if judged == ai_side && !is_better(score) => {
                 self.agree_draw(format!(
                     "the AI ({ai_side}) accepts the draw: it sees no advantage ({})",
-                    judgement_text(ai_side, score)
+                    score.text(ai_side)
                 ));
             }
             Some((judged, score)) => self.error(format!(
                 "the AI ({ai_side}) declines the draw: it thinks it stands better ({})",
-                judgement_text(judged, score)
+                score.text(judged)
             )),
             None => self.error("the AI declines: it has not judged the game yet".to_owned()),
         }
@@ -330,17 +332,6 @@ fn hint_text(mv: Move, info: Option<&SearchInfo>) -> String {
             format!("hint: every move loses; longest resistance {mv}, lost in {n}")
         }
         _ => format!("hint: {mv} (marked with ? ?)"),
-    }
-}
-
-/// A search score of `side`'s, for whom and in what: `+0.35 soldiers for the defenders`,
-/// `the defenders win in 1 ply`.
-fn judgement_text(side: Side, score: Score) -> String {
-    let plies = |n: u32| if n == 1 { "ply" } else { "plies" };
-    match score {
-        Score::Eval(_) => format!("{} soldiers for the {side}", score_text(score)),
-        Score::Win(n) => format!("the {side} win in {n} {}", plies(n)),
-        Score::Loss(n) => format!("the {side} lose in {n} {}", plies(n)),
     }
 }
 
@@ -404,7 +395,7 @@ pub(super) struct AiState {
     /// The budget of a hint search.
     pub(super) hint_limits: Limits,
     /// The analysis running on the worker, if any.
-    pub(super) analysis: Option<Analysing>,
+    pub(super) analysis: Option<Analyzing>,
     /// The budgets an analysis is offered at.
     pub(super) budgets: Vec<Budget>,
     /// The time of the last tick: what the panel's clock of a search shows.

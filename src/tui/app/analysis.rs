@@ -7,7 +7,7 @@
 //! loaded from is rewritten only when the player saves (`s`).
 
 use super::{App, Overlay, Screen};
-use crate::ai::{Analyser, Budget, Event, Progress};
+use crate::ai::{AnalysisEvent, Analyzer, Budget, Progress};
 use crate::ai::{JobId, Report};
 use crate::tui::analysis::Underway;
 use crate::tui::dialogs::BudgetChoice;
@@ -15,7 +15,7 @@ use crate::tui::effect::Effect;
 
 /// An analysis running on the worker.
 #[derive(Copy, Clone, Debug)]
-pub(super) struct Analysing {
+pub(super) struct Analyzing {
     pub(super) id: JobId,
     pub(super) underway: Underway,
     /// Moves whose analysis has been stored.
@@ -40,7 +40,7 @@ impl App {
                 return;
             }
         }
-        let positions = Analyser::positions(self.session.game());
+        let positions = Analyzer::positions(self.session.game());
         self.show(Overlay::Budget(BudgetChoice::new(
             self.ai.budgets.clone(),
             positions,
@@ -49,14 +49,14 @@ impl App {
 
     /// Starts analysing the game at `budget` per position on the worker.
     pub(super) fn start_analysis(&mut self, budget: Budget) {
-        let total = Analyser::positions(self.session.game());
+        let total = Analyzer::positions(self.session.game());
         let id = self.next_job();
-        self.effects.push(Effect::Analyse {
+        self.effects.push(Effect::Analyze {
             id,
             game: Box::new(self.session.game().clone()),
             budget,
         });
-        self.ai.analysis = Some(Analysing {
+        self.ai.analysis = Some(Analyzing {
             id,
             underway: Underway {
                 budget,
@@ -79,17 +79,17 @@ impl App {
             return false;
         };
         match report {
-            Report::Analysis(id, Event::Progress(progress)) if id == analysing.id => {
+            Report::Analysis(id, AnalysisEvent::Progress(progress)) if id == analysing.id => {
                 analysing.underway.progress = progress;
             }
-            Report::Analysis(id, Event::Ply { ply, analysis }) if id == analysing.id => {
+            Report::Analysis(id, AnalysisEvent::Ply { ply, analysis }) if id == analysing.id => {
                 analysing.stored += 1;
                 self.saved = false;
                 if let Err(e) = self.session.set_analysis(ply, &analysis) {
                     self.error(format!("the analysis of move {} is refused: {e}", ply + 1));
                 }
             }
-            Report::Analysed(id, ended) if id == analysing.id => {
+            Report::Analyzed(id, ended) if id == analysing.id => {
                 let analysing = *analysing;
                 self.ai.analysis = None;
                 self.end_analysis(analysing, ended.is_ok());
@@ -109,7 +109,7 @@ impl App {
     }
 
     /// Says how the analysis ended, and autosaves the game if it gained any.
-    fn end_analysis(&mut self, analysing: Analysing, complete: bool) {
+    fn end_analysis(&mut self, analysing: Analyzing, complete: bool) {
         let Progress { done, total } = analysing.underway.progress;
         if complete {
             self.info(format!(
@@ -210,8 +210,8 @@ mod tests {
     fn library(budget: Budget) -> Vec<PlyAnalysis> {
         let game = Game::from_json(ESCAPE).unwrap();
         let stop = AtomicBool::new(false);
-        Analyser::default()
-            .analyse(&game, budget, &stop, &mut |_| {})
+        Analyzer::default()
+            .analyze(&game, budget, &stop, &mut |_| {})
             .unwrap()
     }
 
@@ -221,7 +221,7 @@ mod tests {
         let budget = Budget::Limits(Limits::depth(3));
         let (mut rt, file) = escape_running(dir.path(), budget);
         assert_eq!(rt.app.mode(), Mode::Review);
-        rt.update(Action::Analyse);
+        rt.update(Action::Analyze);
         assert_eq!(rt.app.mode(), Mode::Menu, "the budgets are offered");
         assert!(screen(&mut rt.app).contains("Search each of its 16 positions"));
         rt.update(Action::Confirm);
@@ -230,7 +230,7 @@ mod tests {
         assert_eq!(underway.progress, Progress { done: 0, total: 16 });
         assert!(screen(&mut rt.app).contains("analysing (custom) 0/16 positions"));
         // A second `a` while it runs says how to stop it.
-        rt.update(Action::Analyse);
+        rt.update(Action::Analyze);
         assert!(rt.app.status().unwrap().text.contains("Esc stops it"));
 
         tick_until(&mut rt, |app| app.ai.analysis.is_none());
@@ -285,7 +285,7 @@ mod tests {
         let budget = Budget::Limits(Limits::depth(2));
         let (mut app, _) = escape(dir.path(), budget);
         let plies = library(budget);
-        app.ai.analysis = Some(Analysing {
+        app.ai.analysis = Some(Analyzing {
             id: 7,
             underway: Underway {
                 budget: Budget::Quick,
@@ -293,7 +293,8 @@ mod tests {
             },
             stored: 0,
         });
-        let progress = |done| Report::Analysis(7, Event::Progress(Progress { done, total: 16 }));
+        let progress =
+            |done| Report::Analysis(7, AnalysisEvent::Progress(Progress { done, total: 16 }));
         assert!(app.take_report(progress(3), Instant::now()));
         let text = screen(&mut app);
         assert!(
@@ -304,7 +305,7 @@ mod tests {
         // The last move's result: the review at the end shows it, the list marks nothing yet.
         let last = Report::Analysis(
             7,
-            Event::Ply {
+            AnalysisEvent::Ply {
                 ply: 15,
                 analysis: plies[15].clone(),
             },
@@ -313,22 +314,22 @@ mod tests {
         assert_eq!(analysed(&app), 1);
         assert!(app.is_dirty(), "the game gained an analysis");
         let text = screen(&mut app);
-        let eval = format!("{} → {}", plies[15].score_before, plies[15].score_after);
-        assert!(text.contains(&eval), "{text}");
+        // The last move ended the game: the result takes the place of its scores.
+        assert!(text.contains("Defenders win"), "{text}");
         assert!(text.contains(plies[15].class.name()), "{text}");
         // Reports of another job change nothing.
         let stale = Report::Analysis(
             6,
-            Event::Ply {
+            AnalysisEvent::Ply {
                 ply: 3,
                 analysis: plies[3].clone(),
             },
         );
         assert!(!app.take_report(stale, Instant::now()));
-        assert!(!app.take_report(Report::Analysed(6, Ok(())), Instant::now()));
+        assert!(!app.take_report(Report::Analyzed(6, Ok(())), Instant::now()));
         assert_eq!(analysed(&app), 1);
         assert!(app.ai.analysis.is_some());
-        assert!(app.take_report(Report::Analysed(7, Ok(())), Instant::now()));
+        assert!(app.take_report(Report::Analyzed(7, Ok(())), Instant::now()));
         assert!(app.ai.analysis.is_none());
         assert!(
             app.status()
@@ -347,7 +348,7 @@ mod tests {
         assert!(app.should_quit(), "as loaded: nothing to ask");
 
         let (mut rt, _) = escape_running(dir.path(), budget);
-        rt.app.ai.analysis = Some(Analysing {
+        rt.app.ai.analysis = Some(Analyzing {
             id: 7,
             underway: Underway {
                 budget,
@@ -358,8 +359,8 @@ mod tests {
         let analysis = library(budget)[15].clone();
         let now = Instant::now();
         rt.app
-            .take_report(Report::Analysis(7, Event::Ply { ply: 15, analysis }), now);
-        rt.app.take_report(Report::Analysed(7, Ok(())), now);
+            .take_report(Report::Analysis(7, AnalysisEvent::Ply { ply: 15, analysis }), now);
+        rt.app.take_report(Report::Analyzed(7, Ok(())), now);
         rt.carry_out_asked();
         rt.update(Action::Quit);
         assert!(!rt.app.should_quit(), "the analysis is in no file");
@@ -379,7 +380,7 @@ mod tests {
         // Deep enough never to end while the test runs, except where the end is proven: the
         // last moves of the escape game.
         let (mut rt, file) = escape_running(dir.path(), Budget::Limits(Limits::depth(40)));
-        rt.update(Action::Analyse);
+        rt.update(Action::Analyze);
         rt.update(Action::Confirm);
         tick_until(&mut rt, |app| analysed(app) > 0);
         let kept = analysed(&rt.app);
@@ -409,7 +410,7 @@ mod tests {
     fn leaving_the_review_stops_the_analysis() {
         let dir = tempfile::tempdir().unwrap();
         let (mut app, _) = escape(dir.path(), Budget::Limits(Limits::depth(40)));
-        app.update(Action::Analyse);
+        app.update(Action::Analyze);
         app.update(Action::Move(Direction::Down));
         app.update(Action::Confirm);
         assert!(app.ai.analysis.is_some());
@@ -418,7 +419,7 @@ mod tests {
         assert!(app.ai.analysis.is_none());
         assert!(app.status().unwrap().text.contains("analysis stopped"));
         // From the game-over banner, `a` opens the review and its budgets.
-        app.update(Action::Analyse);
+        app.update(Action::Analyze);
         assert!(matches!(app.screen, Screen::Review(_)));
         assert!(matches!(app.overlays.last(), Some(Overlay::Budget(_))));
         app.update(Action::Cancel);
@@ -440,7 +441,7 @@ mod tests {
             },
             ..Config::default()
         });
-        app.update(Action::Analyse);
+        app.update(Action::Analyze);
         assert_eq!(app.mode(), Mode::Board);
         assert!(app.status().unwrap().text.contains("no moves"));
         app.session.play_text("d2-e2").unwrap();
@@ -450,7 +451,7 @@ mod tests {
             Purpose::Move,
             app.session.player(Side::Defenders),
         ));
-        app.update(Action::Analyse);
+        app.update(Action::Analyze);
         assert_eq!(app.mode(), Mode::Board);
         assert!(app.status().unwrap().text.contains("AI is thinking"));
         assert!(app.overlays.is_empty());

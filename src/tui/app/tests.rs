@@ -582,15 +582,12 @@ fn declining_a_draw_says_for_whom_and_in_what() {
     assert_eq!(
         app.status().unwrap().text,
         "the AI (defenders) declines the draw: it thinks it stands better \
-         (the defenders win in 1 ply)"
+         (defenders win in 1)"
     );
     app.ai.judgement = Some((Side::Defenders, Score::Eval(-35)));
     app.update(Action::OfferDraw);
     assert!(
-        app.status()
-            .unwrap()
-            .text
-            .ends_with("(-0.35 soldiers for the defenders)"),
+        app.status().unwrap().text.ends_with("(defenders -0.35)"),
         "{:?}",
         app.status()
     );
@@ -693,7 +690,7 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     app.ai.thinking = Some(defenders_search(&app, 7, Instant::now()));
     let rings = |effects: Vec<Effect>| effects.contains(&Effect::Bell);
     assert!(
-        !rings(app.on_report(Report::Done(7, Some(reply)), Instant::now())),
+        !rings(app.on_report(Report::Done(7, Ok(reply)), Instant::now())),
         "off: silent"
     );
     assert!(!rings(app.update(Action::ToggleBell)));
@@ -704,7 +701,7 @@ fn the_bell_rings_when_the_ai_has_moved_and_when_a_game_ends_if_it_is_on() {
     );
     let reply = app.session.state().position().legal_moves()[0];
     app.ai.thinking = Some(defenders_search(&app, 8, Instant::now()));
-    let effects = app.on_report(Report::Done(8, Some(reply)), Instant::now());
+    let effects = app.on_report(Report::Done(8, Ok(reply)), Instant::now());
     assert_eq!(
         effects.iter().filter(|e| **e == Effect::Bell).count(),
         1,

@@ -1,21 +1,24 @@
 //! The protocol loop: reads OpenTafl's commands, keeps the game in step, and answers with the
-//! search engine's moves and analysis. The search runs on a worker thread, so `goodbye`,
-//! `finish` or a new `rules` stop it at once and nothing waits on a blocked read.
+//! search engine's moves and analysis. The search runs on the engine's worker
+//! ([`ai::Worker`]), so `goodbye`, `finish` or a new `rules` stop it at once and nothing waits
+//! on a blocked read.
 //!
-//! Nothing grows with the input: the one engine (and its transposition table) passes from
-//! search to search, a new request stopping the one before and taking the engine back from
-//! its thread; and lines are read at most [`LINES_AHEAD`] ahead of the session, so a writer
-//! faster than the engine waits on its pipe instead of filling a queue.
+//! Nothing grows with the input: the worker's one engine (and its transposition table) lives
+//! from search to search, a new request stopping the one before; and lines are read at most
+//! [`LINES_AHEAD`] ahead of the session, so a writer faster than the engine waits on its pipe
+//! instead of filling a queue.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use super::clock::Clock;
-use crate::ai::{self, Ai, DEFAULT_TT_MB, Limits, Pacer, SearchAi, SearchInfo, TimeSource};
+use crate::ai::{
+    self, DEFAULT_TT_MB, JobId, Limits, NoMove, Pacer, Report, SearchAi, SearchInfo, TimeSource,
+    Worker,
+};
 use crate::game::{Level, MoveBudget};
 use crate::lines::{MAX_LINE_BYTES, read_line};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -41,14 +44,19 @@ pub struct Options {
     pub time: Arc<dyn TimeSource>,
 }
 
-enum Event {
+enum Incoming {
     Line(String),
     /// A line longer than [`MAX_LINE_BYTES`], skipped.
     LineTooLong,
     Closed,
-    Progress(u64, SearchInfo),
-    /// Search `id` has ended with this answer; its thread gives the engine back.
-    Done(u64, Answer),
+    /// The engine's worker reports.
+    Engine(Report),
+}
+
+impl From<Report> for Incoming {
+    fn from(report: Report) -> Incoming {
+        Incoming::Engine(report)
+    }
 }
 
 /// What a search is for.
@@ -62,16 +70,15 @@ enum Job {
 
 /// What a finished search found.
 enum Answer {
-    Move(Option<Move>),
+    Move(Result<Move, NoMove>),
     Lines(Vec<SearchInfo>),
 }
 
 struct Running {
-    id: u64,
+    id: JobId,
     job: Job,
-    stop: Arc<AtomicBool>,
-    /// The search's thread, which ends by giving the engine back.
-    handle: JoinHandle<SearchAi>,
+    /// Whether the session has stopped it (it then answers with its best move).
+    stopped: bool,
     /// When the search began.
     started: Instant,
     /// When the session stops it (a move's time, from the clock); `None` once stopped, or for
@@ -99,10 +106,10 @@ where
         let _ = credit.try_send(());
     }
     spawn_reader(input, tx.clone(), credits);
-    let mut session = Session::new(output, log, options, tx, credit);
-    session.send("hello")?;
-    let result = session.run(&rx);
-    session.cancel_search();
+    let mut conversation = Conversation::new(output, log, options, tx, credit)?;
+    conversation.send("hello")?;
+    let result = conversation.run(&rx);
+    conversation.cancel_search();
     result
 }
 
@@ -110,54 +117,56 @@ where
 /// it handles a line (it starts with [`LINES_AHEAD`]).
 fn spawn_reader<R: BufRead + Send + 'static>(
     mut input: R,
-    tx: Sender<Event>,
+    tx: Sender<Incoming>,
     credits: Receiver<()>,
 ) {
     thread::spawn(move || {
         let mut bytes = Vec::new();
         while credits.recv().is_ok() {
             let event = match read_line(&mut input, &mut bytes) {
-                Ok(Some(true)) => Event::Line(String::from_utf8_lossy(&bytes).trim().to_owned()),
-                Ok(Some(false)) => Event::LineTooLong,
+                Ok(Some(true)) => Incoming::Line(String::from_utf8_lossy(&bytes).trim().to_owned()),
+                Ok(Some(false)) => Incoming::LineTooLong,
                 Ok(None) | Err(_) => break,
             };
             if tx.send(event).is_err() {
                 return;
             }
         }
-        let _ = tx.send(Event::Closed);
+        let _ = tx.send(Incoming::Closed);
     });
 }
 
-struct Session<W> {
+struct Conversation<W> {
     out: W,
     log: Option<Box<dyn Write + Send>>,
     options: Options,
-    tx: Sender<Event>,
+    tx: Sender<Incoming>,
     /// Lets the reader read one more line.
     credit: SyncSender<()>,
     rules: Rules,
     state: GameState,
     clock: Option<Clock>,
-    /// The engine while no search has it.
-    engine: Option<SearchAi>,
+    /// The engine's thread, with its one engine.
+    worker: Worker,
     search: Option<Running>,
-    next_id: u64,
+    next_id: JobId,
     /// Whether our last output was a move OpenTafl has not yet confirmed.
     move_unconfirmed: bool,
     quit: bool,
 }
 
-impl<W: Write> Session<W> {
+impl<W: Write> Conversation<W> {
     fn new(
         out: W,
         log: Option<Box<dyn Write + Send>>,
         options: Options,
-        tx: Sender<Event>,
+        tx: Sender<Incoming>,
         credit: SyncSender<()>,
-    ) -> Self {
+    ) -> io::Result<Self> {
         let rules = Preset::OpenTafl.rules();
-        Session {
+        let engine = SearchAi::new(options.level, options.seed, DEFAULT_TT_MB);
+        let worker = Worker::with_engine(Box::new(engine), tx.clone())?;
+        Ok(Conversation {
             out,
             log,
             options,
@@ -166,15 +175,15 @@ impl<W: Write> Session<W> {
             rules,
             state: GameState::start(rules),
             clock: None,
-            engine: None,
+            worker,
             search: None,
             next_id: 0,
             move_unconfirmed: false,
             quit: false,
-        }
+        })
     }
 
-    fn run(&mut self, rx: &Receiver<Event>) -> io::Result<()> {
+    fn run(&mut self, rx: &Receiver<Incoming>) -> io::Result<()> {
         while !self.quit {
             let event = match self.time_left() {
                 Some(wait) => match rx.recv_timeout(wait) {
@@ -189,12 +198,12 @@ impl<W: Write> Session<W> {
                 },
             };
             match event {
-                Event::Line(line) => {
+                Incoming::Line(line) => {
                     let _ = self.credit.try_send(());
                     self.note('<', &line);
                     self.handle(&line)?;
                 }
-                Event::LineTooLong => {
+                Incoming::LineTooLong => {
                     let _ = self.credit.try_send(());
                     self.note('<', "(a line over the length limit, skipped)");
                     self.error(
@@ -202,9 +211,8 @@ impl<W: Write> Session<W> {
                         &format!("line longer than {MAX_LINE_BYTES} bytes: skipped"),
                     )?;
                 }
-                Event::Closed => break,
-                Event::Progress(id, info) => self.progress(id, &info)?,
-                Event::Done(id, answer) => self.finish_search(id, answer)?,
+                Incoming::Closed => break,
+                Incoming::Engine(report) => self.on_report(report)?,
             }
         }
         Ok(())
@@ -223,9 +231,32 @@ impl<W: Write> Session<W> {
         Some(left)
     }
 
+    /// Takes a report of the engine's worker.
+    fn on_report(&mut self, report: Report) -> io::Result<()> {
+        match report {
+            Report::Progress(id, info) => self.progress(id, &info),
+            Report::Done(id, result) => self.finish_search(id, Answer::Move(result)),
+            Report::Lines(id, lines) => self.finish_search(id, Answer::Lines(lines)),
+            Report::Gone => {
+                // The engine failed: a new one plays from the next request.
+                self.search = None;
+                self.worker = Worker::with_engine(
+                    Box::new(SearchAi::new(
+                        self.options.level,
+                        self.options.seed,
+                        DEFAULT_TT_MB,
+                    )),
+                    self.tx.clone(),
+                )?;
+                self.error(-1, "the engine stopped working")
+            }
+            Report::Analysis(..) | Report::Analyzed(..) => Ok(()),
+        }
+    }
+
     /// Search `id` reports `info`: it goes to OpenTafl as a status line, and to the pacer,
     /// which may say the search has thought enough.
-    fn progress(&mut self, id: u64, info: &SearchInfo) -> io::Result<()> {
+    fn progress(&mut self, id: JobId, info: &SearchInfo) -> io::Result<()> {
         if let Some(running) = self.search.as_mut().filter(|s| s.id == id) {
             let enough = running.pacer.as_mut().is_some_and(|p| p.enough(info));
             self.send(&status_line(info))?;
@@ -399,77 +430,54 @@ impl<W: Write> Session<W> {
     /// The move's time is up: the search stops and answers with its best move so far.
     fn out_of_time(&mut self) {
         if let Some(running) = &mut self.search {
-            running.stop.store(true, Ordering::Relaxed);
+            self.worker.stop(running.id);
+            running.stopped = true;
             running.deadline = None;
         }
     }
 
-    /// Starts a search with the engine, stopping the one running first to take the engine
-    /// back: there is never more than one engine.
+    /// Starts a search with the worker's engine, stopping the one running first: there is
+    /// never more than one engine.
     fn start_search(&mut self, job: Job, limits: Limits) {
         self.cancel_search();
-        let (level, seed) = (self.options.level, self.options.seed);
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| SearchAi::new(level, seed, DEFAULT_TT_MB));
-        let state = self.state.clone();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let tx = self.tx.clone();
         let id = self.next_id;
         self.next_id += 1;
-        let handle = thread::spawn(move || {
-            let answer = match job {
-                Job::Play(_) => Answer::Move(engine.choose(&state, &limits, &flag, &mut |info| {
-                    let _ = tx.send(Event::Progress(id, info.clone()));
-                })),
-                Job::Analyze(count) => Answer::Lines(engine.lines(&state, count, &limits, &flag)),
-            };
-            let _ = tx.send(Event::Done(id, answer));
-            engine
-        });
+        match job {
+            Job::Play(_) => self.worker.play(id, &self.state, limits),
+            Job::Analyze(count) => self.worker.lines(id, &self.state, count, limits),
+        }
         self.search = Some(Running {
             id,
             job,
-            stop,
-            handle,
+            stopped: false,
             started: self.options.time.now(),
             deadline: None,
             pacer: None,
         });
     }
 
-    /// Stops a running search and takes the engine back from its thread; its result is
-    /// dropped.
+    /// Stops a running search; its result is dropped.
     fn cancel_search(&mut self) {
         if let Some(running) = self.search.take() {
-            running.stop.store(true, Ordering::Relaxed);
-            self.take_engine_back(running);
+            self.worker.stop(running.id);
         }
     }
 
-    /// Waits for a search's thread and keeps the engine it gives back (a thread that
-    /// panicked gives none: the next search starts a new engine).
-    fn take_engine_back(&mut self, running: Running) {
-        self.engine = running.handle.join().ok();
-    }
-
-    fn finish_search(&mut self, id: u64, answer: Answer) -> io::Result<()> {
+    fn finish_search(&mut self, id: JobId, answer: Answer) -> io::Result<()> {
         // The answer of a search stopped meanwhile is stale.
-        let Some(running) = self.search.take_if(|s| s.id == id) else {
+        if self.search.take_if(|s| s.id == id).is_none() {
             return Ok(());
-        };
-        self.take_engine_back(running);
+        }
         match answer {
-            Answer::Move(Some(mv)) => {
+            Answer::Move(Ok(mv)) => {
                 if self.state.play(mv).is_err() {
                     return self.error(-1, &format!("the engine chose an illegal move {mv}"));
                 }
                 self.move_unconfirmed = true;
                 self.send(&format!("move {mv}"))
             }
-            Answer::Move(None) => self.error(-1, "no legal move"),
+            Answer::Move(Err(NoMove::GameOver)) => self.error(-1, "no legal move"),
+            Answer::Move(Err(why)) => self.error(-1, &format!("no move: {why}")),
             Answer::Lines(lines) => self.send(&analysis_line(&lines)),
         }
     }
@@ -571,7 +579,7 @@ fn analysis_line(lines: &[SearchInfo]) -> String {
 #[cfg(test)]
 mod tests {
     use std::io::Read;
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
     use crate::ai::ManualTime;
@@ -583,7 +591,7 @@ mod tests {
 
     /// A session at level `max` writing into a buffer, its time given by `time`; and the
     /// channel of its searches' reports, which the test hands to it.
-    fn session(time: &Arc<ManualTime>) -> (Session<Vec<u8>>, Receiver<Event>) {
+    fn conversation(time: &Arc<ManualTime>) -> (Conversation<Vec<u8>>, Receiver<Incoming>) {
         let (tx, reports) = mpsc::channel();
         let (credit, _) = mpsc::sync_channel(LINES_AHEAD);
         let time: Arc<dyn TimeSource> = time.clone();
@@ -593,17 +601,16 @@ mod tests {
             seed: 1,
             time,
         };
-        (Session::new(Vec::new(), None, options, tx, credit), reports)
+        (
+            Conversation::new(Vec::new(), None, options, tx, credit).unwrap(),
+            reports,
+        )
     }
 
     /// The running search's deadline, whether it has a pacer, and whether it was stopped.
-    fn running(session: &Session<Vec<u8>>) -> (Option<Instant>, bool, bool) {
-        let running = session.search.as_ref().expect("a search");
-        (
-            running.deadline,
-            running.pacer.is_some(),
-            running.stop.load(Ordering::Relaxed),
-        )
+    fn running(conversation: &Conversation<Vec<u8>>) -> (Option<Instant>, bool, bool) {
+        let running = conversation.search.as_ref().expect("a search");
+        (running.deadline, running.pacer.is_some(), running.stopped)
     }
 
     /// A report of a completed depth with `best` first, `elapsed_ms` into the search.
@@ -620,79 +627,90 @@ mod tests {
     }
 
     /// Hands the search's reports to the session until it answers; the session's last line.
-    fn answer(mut session: Session<Vec<u8>>, reports: &Receiver<Event>) -> String {
+    fn answer(mut conversation: Conversation<Vec<u8>>, reports: &Receiver<Incoming>) -> String {
         // A hang guard only: a stopped search answers at once.
         while let Ok(event) = reports.recv_timeout(Duration::from_secs(60)) {
-            if let Event::Done(id, answer) = event {
-                session.finish_search(id, answer).unwrap();
-                break;
+            if let Incoming::Engine(report) = event {
+                let done = matches!(report, Report::Done(..));
+                conversation.on_report(report).unwrap();
+                if done {
+                    break;
+                }
             }
         }
-        let out = String::from_utf8(std::mem::take(&mut session.out)).unwrap();
+        let out = String::from_utf8(std::mem::take(&mut conversation.out)).unwrap();
         out.lines().last().unwrap_or_default().to_owned()
     }
 
     #[test]
     fn an_overtime_period_is_used_whole_and_the_move_played_when_the_time_source_says() {
         let time = Arc::new(ManualTime::new());
-        let (mut session, reports) = session(&time);
-        session.handle("clock 1000* 1000* 1 1 1").unwrap();
-        session.handle("play attackers").unwrap();
+        let (mut conversation, reports) = conversation(&time);
+        conversation.handle("clock 1000* 1000* 1 1 1").unwrap();
+        conversation.handle("play attackers").unwrap();
         // A 1 s period: what the move leaves is lost, so it thinks until an eighth is left,
         // with no pacer to play sooner.
-        assert_eq!(running(&session), (Some(time.at(ms(875))), false, false));
+        assert_eq!(
+            running(&conversation),
+            (Some(time.at(ms(875))), false, false)
+        );
         for (depth, elapsed) in [(1, 100), (2, 200), (3, 300), (4, 400), (5, 800)] {
-            session
+            conversation
                 .progress(0, &report(depth, "d2-c2", elapsed))
                 .unwrap();
         }
         time.advance(ms(874));
-        assert_eq!(session.time_left(), Some(ms(1)));
-        assert!(!running(&session).2, "not stopped before the deadline");
+        assert_eq!(conversation.time_left(), Some(ms(1)));
+        assert!(!running(&conversation).2, "not stopped before the deadline");
         time.advance(ms(1));
-        assert_eq!(session.time_left(), None);
-        assert!(running(&session).2, "stopped at the deadline");
-        assert!(answer(session, &reports).starts_with("move "));
+        assert_eq!(conversation.time_left(), None);
+        assert!(running(&conversation).2, "stopped at the deadline");
+        assert!(answer(conversation, &reports).starts_with("move "));
     }
 
     #[test]
     fn on_main_time_a_settled_search_plays_before_its_deadline() {
         let time = Arc::new(ManualTime::new());
-        let (mut session, reports) = session(&time);
-        session.handle("clock 60000 60000 0 0 0").unwrap();
-        session.handle("play attackers").unwrap();
+        let (mut conversation, reports) = conversation(&time);
+        conversation.handle("clock 60000 60000 0 0 0").unwrap();
+        conversation.handle("play attackers").unwrap();
         // A minute: it aims at 2 s and may take 6 s (less the margin, 150 ms).
-        assert_eq!(running(&session), (Some(time.at(ms(5_850))), true, false));
+        assert_eq!(
+            running(&conversation),
+            (Some(time.at(ms(5_850))), true, false)
+        );
         // The same best move depth after depth: past 3/8 of the target once settled for
         // four depths, it has thought enough, long before the deadline.
         for (depth, elapsed) in [(1, 100), (2, 200), (3, 300), (4, 900)] {
-            session
+            conversation
                 .progress(0, &report(depth, "d2-c2", elapsed))
                 .unwrap();
-            assert!(!running(&session).2, "depth {depth}: thinks on");
+            assert!(!running(&conversation).2, "depth {depth}: thinks on");
         }
-        session.progress(0, &report(5, "d2-c2", 1_000)).unwrap();
-        assert_eq!(running(&session), (None, true, true));
-        assert!(session.time_left().is_none());
-        assert!(answer(session, &reports).starts_with("move "));
+        conversation
+            .progress(0, &report(5, "d2-c2", 1_000))
+            .unwrap();
+        assert_eq!(running(&conversation), (None, true, true));
+        assert!(conversation.time_left().is_none());
+        assert!(answer(conversation, &reports).starts_with("move "));
     }
 
     #[test]
     fn the_move_time_counts_from_when_thinking_began() {
         let time = Arc::new(ManualTime::new());
-        let (mut session, reports) = session(&time);
+        let (mut conversation, reports) = conversation(&time);
         // Without a clock, the default time.
-        session.handle("play attackers").unwrap();
-        assert_eq!(running(&session).0, Some(time.at(ms(2_000))));
+        conversation.handle("play attackers").unwrap();
+        assert_eq!(running(&conversation).0, Some(time.at(ms(2_000))));
         // A clock that comes after `play` (as the protocol's specification has it) sets the
         // time from when thinking began, not from when it came.
         time.advance(ms(500));
-        session.handle("clock 1000* 1000* 1 1 1").unwrap();
-        assert_eq!(running(&session).0, Some(time.at(ms(875))));
-        assert_eq!(session.time_left(), Some(ms(375)));
+        conversation.handle("clock 1000* 1000* 1 1 1").unwrap();
+        assert_eq!(running(&conversation).0, Some(time.at(ms(875))));
+        assert_eq!(conversation.time_left(), Some(ms(375)));
         time.advance(ms(375));
-        assert_eq!(session.time_left(), None);
-        assert!(answer(session, &reports).starts_with("move "));
+        assert_eq!(conversation.time_left(), None);
+        assert!(answer(conversation, &reports).starts_with("move "));
     }
 
     /// Endless `play attackers` lines, handed out one line per read, counting the reads.
@@ -733,14 +751,14 @@ mod tests {
             seed: 1,
             time: Arc::new(crate::ai::RealTime),
         };
-        let session = thread::spawn(move || serve(input, Stuck(stuck), None, options));
+        let conversation = thread::spawn(move || serve(input, Stuck(stuck), None, options));
         // The session is stuck writing its hello: the reader, left to itself meanwhile,
         // stops after the lines it may read ahead (one read each, and one more buffered).
         thread::sleep(Duration::from_millis(300));
         let read = reads.load(Ordering::SeqCst);
         assert!(read <= LINES_AHEAD + 1, "{read} lines read ahead");
         drop(release);
-        assert!(session.join().unwrap().is_err());
+        assert!(conversation.join().unwrap().is_err());
     }
 
     #[test]
