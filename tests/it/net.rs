@@ -469,10 +469,11 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
     writeln!(flood, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
     // In one write, before the server can answer: once it cuts the flooder off, a later write
     // could fail with a broken pipe.
-    let pings: String = (0..100)
-        .map(|id| format!("{{\"type\":\"ping\",\"id\":{id}}}\n"))
-        .collect();
-    flood.write_all(pings.as_bytes()).unwrap();
+    let mut pings = Vec::new();
+    for id in 0..100 {
+        writeln!(pings, r#"{{"type":"ping","id":{id}}}"#).unwrap();
+    }
+    flood.write_all(&pings).unwrap();
     let lines = read_to_close(flood);
     let limited = lines
         .iter()

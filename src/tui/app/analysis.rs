@@ -358,8 +358,10 @@ mod tests {
         });
         let analysis = library(budget)[15].clone();
         let now = Instant::now();
-        rt.app
-            .take_report(Report::Analysis(7, AnalysisEvent::Ply { ply: 15, analysis }), now);
+        rt.app.take_report(
+            Report::Analysis(7, AnalysisEvent::Ply { ply: 15, analysis }),
+            now,
+        );
         rt.app.take_report(Report::Analyzed(7, Ok(())), now);
         rt.carry_out_asked();
         rt.update(Action::Quit);
