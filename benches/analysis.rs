@@ -1,4 +1,4 @@
-//! Benchmark of whole-game analysis: a 40-ply game analysed at the quick budget (0.1 s a
+//! Benchmark of whole-game analysis: a 40-ply game analyzed at the quick budget (0.1 s a
 //! position, so at most about 4.1 s by construction), the same game at depth 6, the depths
 //! the quick searches reach (printed once), and the only-move search alone.
 #![allow(clippy::expect_used)]

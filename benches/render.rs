@@ -1,5 +1,5 @@
 //! Benchmark of the terminal game's drawing: one full frame into a `TestBackend`, of a game in
-//! progress, and of the review of an analysed game (graph, marks, the ply's analysis) while
+//! progress, and of the review of an analyzed game (graph, marks, the ply's analysis) while
 //! another analysis runs on the AI's thread.
 #![allow(clippy::expect_used)]
 
@@ -48,12 +48,12 @@ fn bench_frame(c: &mut Criterion) {
     group.finish();
 }
 
-/// The analysed game of the tests in review at its 9th ply, with an analysis of an hour a
+/// The analyzed game of the tests in review at its 9th ply, with an analysis of an hour a
 /// position under way on the worker thread (its progress bar drawn too).
 fn review_while_analyzing() -> Runtime {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analysed/ai-game.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analyzed/ai-game.json");
     let mut app = Runtime::new(Config {
-        resume: Some(Session::load(&path).expect("the analysed fixture")),
+        resume: Some(Session::load(&path).expect("the analyzed fixture")),
         analysis_budgets: vec![Budget::Limits(Limits::time(Duration::from_secs(3600)))],
         ..Config::default()
     })
@@ -68,7 +68,7 @@ fn review_while_analyzing() -> Runtime {
 }
 
 fn bench_review_frame(c: &mut Criterion) {
-    let mut group = c.benchmark_group("review-while-analysing");
+    let mut group = c.benchmark_group("review-while-analyzing");
     for (width, height) in [(80, 24), (200, 60)] {
         let app = review_while_analyzing();
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");

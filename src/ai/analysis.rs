@@ -117,7 +117,7 @@ impl std::fmt::Display for Stopped {
 impl std::error::Error for Stopped {}
 
 /// Analyses whole games with one search engine (strongest level, no randomness). A fresh
-/// analyser with a depth or node budget gives the same results every time.
+/// analyzer with a depth or node budget gives the same results every time.
 pub struct Analyzer {
     engine: SearchAi,
 }
@@ -135,7 +135,7 @@ struct Searched {
 }
 
 impl Analyzer {
-    /// An analyser whose engine has a transposition table of `tt_megabytes` MB.
+    /// An analyzer whose engine has a transposition table of `tt_megabytes` MB.
     pub fn new(tt_megabytes: usize) -> Analyzer {
         Analyzer {
             engine: SearchAi::new(Level::Max, 0, tt_megabytes),

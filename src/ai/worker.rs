@@ -1,5 +1,5 @@
 //! An engine's own thread, for any interface: the caller hands it a position (or a whole game
-//! to analyse) as a job numbered by the caller, and gets the job's progress and its end back on
+//! to analyze) as a job numbered by the caller, and gets the job's progress and its end back on
 //! a channel of its own choosing (the event loop's, in the terminal game), so that it stays
 //! free to do other things while the engine thinks: start, stop, progress, done. Each job has
 //! its own stop flag, so stopping one never stops the next, and a new job stops the one
@@ -73,7 +73,7 @@ enum Task {
         count: usize,
         limits: Limits,
     },
-    /// Analyse every move of `game`.
+    /// Analyze every move of `game`.
     Analyze { game: Box<Game>, budget: Budget },
     /// Tell the engines that the game is over; nothing is reported.
     GameOver(Outcome),
@@ -134,7 +134,7 @@ pub enum Report {
     Lines(JobId, Vec<SearchInfo>),
     /// An analysis searched a position or completed a move's analysis.
     Analysis(JobId, AnalysisEvent),
-    /// An analysis ended: every move analysed, or stopped first.
+    /// An analysis ended: every move analyzed, or stopped first.
     Analyzed(JobId, Result<(), Stopped>),
     /// The thread has ended (an engine failed): no more reports will come.
     Gone,
@@ -259,8 +259,8 @@ impl Worker {
         }
     }
 
-    /// Starts job `id`: analysing every move of `game` within `budget` per position, with a
-    /// fresh analyser (so that a depth budget gives what `brandubh analyze --game` gives); a
+    /// Starts job `id`: analyzing every move of `game` within `budget` per position, with a
+    /// fresh analyzer (so that a depth budget gives what `brandubh analyze --game` gives); a
     /// running job is stopped. Each move's analysis is reported as it completes, from the last
     /// move to the first.
     pub fn analyze(&mut self, id: JobId, game: &Game, budget: Budget) {
@@ -293,7 +293,7 @@ impl Worker {
     }
 
     /// Asks job `id` to end now, if it is the one sent last: a search reports the best move
-    /// found so far, an analysis the moves analysed so far. A job already over is left alone.
+    /// found so far, an analysis the moves analyzed so far. A job already over is left alone.
     pub fn stop(&mut self, id: JobId) {
         if let Some((running, stop)) = &self.running
             && *running == id

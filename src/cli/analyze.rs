@@ -1,5 +1,5 @@
 //! `brandubh analyze`: search a position and print the best move, score, depth, nodes and line;
-//! with `--game`, analyse every move of a saved game (see [`super::analyze_game`]).
+//! with `--game`, analyze every move of a saved game (see [`super::analyze_game`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,7 +23,7 @@ pub struct AnalyzeArgs {
     /// its current position, with its repetition history.
     #[arg(value_name = "FILE", conflicts_with_all = ["rules", "position"])]
     pub file: Option<PathBuf>,
-    /// Analyse every move of the game in FILE, not only its current position.
+    /// Analyze every move of the game in FILE, not only its current position.
     #[arg(long, requires = "file")]
     pub game: bool,
     /// Time to think, e.g. 500ms, 2.5s, 1m (1s when neither --depth nor --nodes is given;

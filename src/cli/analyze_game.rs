@@ -1,4 +1,4 @@
-//! `brandubh analyze FILE --game`: analyse every move of a saved game and print one line per
+//! `brandubh analyze FILE --game`: analyze every move of a saved game and print one line per
 //! ply and a summary per side, or one JSON object.
 
 use std::io::Write;
@@ -36,7 +36,7 @@ struct SideReport {
     inaccuracies: usize,
     mistakes: usize,
     blunders: usize,
-    /// `null` when no move of the side was analysed.
+    /// `null` when no move of the side was analyzed.
     average_loss: Option<f64>,
 }
 

@@ -215,10 +215,10 @@ impl PlyAnalysis {
     }
 }
 
-/// One side's moves in an analysis: how many were analysed, of which classes, and their loss.
+/// One side's moves in an analysis: how many were analyzed, of which classes, and their loss.
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Default)]
 pub struct SideSummary {
-    /// Moves analysed.
+    /// Moves analyzed.
     pub moves: usize,
     /// Inaccuracies among them.
     pub inaccuracies: usize,
@@ -231,7 +231,7 @@ pub struct SideSummary {
 }
 
 impl SideSummary {
-    /// The average loss per analysed move, if any was analysed.
+    /// The average loss per analyzed move, if any was analyzed.
     #[allow(clippy::cast_precision_loss)]
     pub fn average_loss(&self) -> Option<f64> {
         (self.moves > 0).then(|| self.total_loss as f64 / self.moves as f64)
@@ -259,7 +259,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of `plies` (one entry per move, `None` where a move is not analysed) of a
+    /// The summary of `plies` (one entry per move, `None` where a move is not analyzed) of a
     /// game whose first move was made by `first`.
     pub fn new<'a>(
         first: Side,

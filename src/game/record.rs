@@ -122,7 +122,7 @@ impl std::error::Error for AlreadyOver {}
 pub struct Game {
     state: GameState,
     moves: Vec<AnnotatedMove>,
-    /// The analysis of each move, aligned with `moves` (`None` where not analysed).
+    /// The analysis of each move, aligned with `moves` (`None` where not analyzed).
     analysis: Vec<Option<PlyAnalysis>>,
     /// The comment on each move, aligned with `moves`.
     comments: Vec<Option<String>>,
@@ -395,7 +395,7 @@ impl Game {
     }
 
     /// The analysis of each move, aligned with [`Game::moves`] (`None` where a move is not
-    /// analysed). Undo keeps a move's analysis with it for redo; a new move starts without.
+    /// analyzed). Undo keeps a move's analysis with it for redo; a new move starts without.
     pub fn analysis(&self) -> &[Option<PlyAnalysis>] {
         &self.analysis
     }

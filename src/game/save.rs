@@ -23,7 +23,7 @@ pub const FORMAT: &str = "brandubh-game";
 /// The save format version this program writes and the newest it reads.
 pub const VERSION: u64 = 1;
 /// The largest save file, in bytes (32 MiB): the largest game the bounds below allow, every
-/// move analysed, fits (a test writes one). Larger files are refused before reading them, and
+/// move analyzed, fits (a test writes one). Larger files are refused before reading them, and
 /// a save is never written larger, so that every file saved loads.
 pub const MAX_SAVE_BYTES: u64 = 32 << 20;
 /// The most moves a saved game may hold.
@@ -140,7 +140,7 @@ struct SaveOut {
     result: Option<Outcome>,
     created: String,
     updated: String,
-    /// Written only when a move is analysed.
+    /// Written only when a move is analyzed.
     #[serde(skip_serializing_if = "Option::is_none")]
     analysis: Option<Vec<Option<SavedPly>>>,
     /// Written only for a game on a time control.
@@ -207,7 +207,7 @@ pub(super) struct SaveIn {
     #[schemars(schema_with = "schema::timestamp")]
     updated: String,
     /// Optional analysis of the moves, aligned with `moves`: an object, or `null` where a
-    /// move is not analysed. Scores are from the mover's point of view, in hundredths of an
+    /// move is not analyzed. Scores are from the mover's point of view, in hundredths of an
     /// attacking soldier; a win in n plies is 30000 - n, a loss in n plies n - 30000.
     #[serde(default)]
     analysis: Option<Vec<Option<SavedPly>>>,
@@ -827,7 +827,7 @@ impl fmt::Display for LoadErrorKind {
             }
             Self::AnalysisLength { entries, moves } => write!(
                 f,
-                "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analysed)"
+                "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analyzed)"
             ),
             Self::Analysis { number, error } => write!(f, "analysis of move {number}: {error}"),
         }

@@ -58,7 +58,7 @@ pub struct Underway {
 }
 
 impl Underway {
-    /// `analysing (quick) 12/41 positions · 2.9 s left · Esc cancels`: the time left is what
+    /// `analyzing (quick) 12/41 positions · 2.9 s left · Esc cancels`: the time left is what
     /// the budget allows for the positions left (proven positions take less).
     pub fn label(&self) -> String {
         let Progress { done, total } = self.progress;
@@ -68,7 +68,7 @@ impl Underway {
             .map(|t| format!(" · {} left", duration_text(t)))
             .unwrap_or_default();
         format!(
-            "analysing ({}) {done}/{total} positions{left} · Esc cancels",
+            "analyzing ({}) {done}/{total} positions{left} · Esc cancels",
             self.budget.name()
         )
     }
@@ -119,10 +119,10 @@ pub fn mark_span(ply: &PlyAnalysis, look: &Look) -> Span<'static> {
 }
 
 /// `1?! 0? 2?? · avg 202`: a side's inaccuracies, mistakes and blunders, and its average loss
-/// per move; `not analysed` before any of its moves is.
+/// per move; `not analyzed` before any of its moves is.
 pub fn summary_spans(summary: &SideSummary, look: &Look) -> Vec<Span<'static>> {
     let Some(average) = summary.average_loss() else {
-        return vec![Span::styled("not analysed", look.theme.label)];
+        return vec![Span::styled("not analyzed", look.theme.label)];
     };
     let count = |n: usize, class: MoveClass| {
         [
@@ -185,7 +185,7 @@ mod tests {
         };
         assert_eq!(
             underway.label(),
-            "analysing (normal) 5/25 positions · 10 s left · Esc cancels"
+            "analyzing (normal) 5/25 positions · 10 s left · Esc cancels"
         );
         let custom = Underway {
             budget: Budget::Limits(Limits::depth(3)),
@@ -193,7 +193,7 @@ mod tests {
         };
         assert_eq!(
             custom.label(),
-            "analysing (custom) 5/25 positions · Esc cancels"
+            "analyzing (custom) 5/25 positions · Esc cancels"
         );
     }
 

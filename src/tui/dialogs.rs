@@ -344,7 +344,7 @@ impl Widget for Themed<'_, SavePrompt> {
     }
 }
 
-/// The choice of how long to analyse each position of a game.
+/// The choice of how long to analyze each position of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BudgetChoice {
     budgets: Vec<Budget>,
@@ -403,7 +403,7 @@ impl Widget for Themed<'_, BudgetChoice> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of, look } = self;
         let rect = of.rect(area);
-        let inner = popup("Analyse the game", look, rect, buf);
+        let inner = popup("Analyze the game", look, rect, buf);
         let mut lines = vec![
             Line::raw(format!(
                 "Search each of its {} positions for:",
@@ -429,7 +429,7 @@ impl Widget for Themed<'_, BudgetChoice> {
         }
         lines.push(Line::default());
         lines.push(Line::styled(
-            "↑↓ choose · Enter analyse · Esc cancel",
+            "↑↓ choose · Enter analyze · Esc cancel",
             look.theme.label,
         ));
         Paragraph::new(lines).render(inner, buf);

@@ -25,12 +25,12 @@ pub enum Effect {
         /// How long it may search.
         limits: MoveLimits,
     },
-    /// Analyse every move of `game` within `budget` per position, as job `id`, stopping the
+    /// Analyze every move of `game` within `budget` per position, as job `id`, stopping the
     /// job running.
     Analyze {
         /// The job's number, in its reports.
         id: JobId,
-        /// The game to analyse.
+        /// The game to analyze.
         game: Box<Game>,
         /// How long each position is searched.
         budget: Budget,

@@ -1,4 +1,4 @@
-//! The evaluation graph of a whole game: the score of every analysed position from the
+//! The evaluation graph of a whole game: the score of every analyzed position from the
 //! attackers' side (their advantage above the axis, the defenders' below), one column per
 //! position or less, with the reviewed position's column highlighted.
 //!
@@ -26,7 +26,7 @@ type Points = Vec<(f64, f64)>;
 pub struct EvalGraph<'a> {
     /// The side that made the first move.
     pub first: Side,
-    /// The analysis of each move (`None` where a move is not analysed).
+    /// The analysis of each move (`None` where a move is not analyzed).
     pub analysis: &'a [Option<PlyAnalysis>],
     /// The position highlighted: the number of moves played to reach it.
     pub ply: usize,
@@ -42,7 +42,7 @@ impl EvalGraph<'_> {
         }
     }
 
-    /// The score of the position after `ply` moves, for the attackers, if it is analysed: the
+    /// The score of the position after `ply` moves, for the attackers, if it is analyzed: the
     /// score before the next move, or after the last one.
     pub fn score(&self, ply: usize) -> Option<Score> {
         let for_attackers = |side: Side, score: Score| match side {
@@ -125,7 +125,7 @@ impl Widget for Themed<'_, EvalGraph<'_>> {
                 of.score(ply).map(|s| (ply as f64, EvalGraph::height(s)))
             })
             .collect();
-        // One pair of datasets for each run of analysed positions: the attackers' side of the
+        // One pair of datasets for each run of analyzed positions: the attackers' side of the
         // axis and the defenders'.
         let runs: Vec<(Points, Points)> = points
             .split(Option::is_none)
@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn every_position_is_scored_for_the_attackers() {
         // The attackers move first, at +40 for them; the defenders then stand at +30 (-30 for
-        // the attackers); the third position, whose move is not analysed, is scored after the
+        // the attackers); the third position, whose move is not analyzed, is scored after the
         // second move: -60 for the defenders, +60 for the attackers; the defenders' last move
         // wins.
         let analysis = [

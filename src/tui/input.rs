@@ -75,7 +75,7 @@ pub enum Action {
     Slower,
     /// Open or close the review of the game.
     Review,
-    /// Analyse every move of the game.
+    /// Analyze every move of the game.
     Analyze,
     /// Home: go to the start (of the game under review).
     ToStart,
@@ -280,7 +280,7 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("+ / -", "AI-vs-AI: faster / slower"),
     ("PgUp / PgDn", "scroll the move list"),
     ("Tab", "small terminal: the panel / the board"),
-    ("v / a", "review the game / analyse its moves"),
+    ("v / a", "review the game / analyze its moves"),
     ("s", "save the game"),
     ("o", "load a saved game"),
     ("d", "offer or accept a draw"),
@@ -298,7 +298,7 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("PgUp / PgDn", "ten plies back / forward"),
     ("click a move", "go to that move"),
     ("Tab", "small terminal: the panel / the board"),
-    ("a", "analyse every move: quick, normal or deep"),
+    ("a", "analyze every move: quick, normal or deep"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
     ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),

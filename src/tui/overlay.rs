@@ -66,7 +66,7 @@ pub enum Request {
     AskRename(SavesList),
     /// Rename the save of the prompt (which shows while it is renamed).
     Rename(RenamePrompt),
-    /// Analyse the game at the budget chosen.
+    /// Analyze the game at the budget chosen.
     Analyze(Budget),
 }
 
@@ -149,8 +149,8 @@ impl Overlay {
                     choice.move_selection(dir);
                     Handled::Stay(Overlay::Budget(choice))
                 }
-                Action::Click { row, .. } if choice.click(size, row) => analyse(&choice),
-                Action::Confirm => analyse(&choice),
+                Action::Click { row, .. } if choice.click(size, row) => analyze(&choice),
+                Action::Confirm => analyze(&choice),
                 Action::Cancel => Handled::Close,
                 _ => Handled::Stay(Overlay::Budget(choice)),
             },
@@ -184,8 +184,8 @@ fn open(list: &SavesList) -> Handled {
     })
 }
 
-/// The choice closes and the game is analysed at the selected budget.
-fn analyse(choice: &BudgetChoice) -> Handled {
+/// The choice closes and the game is analyzed at the selected budget.
+fn analyze(choice: &BudgetChoice) -> Handled {
     choice.selected().map_or(Handled::Close, |budget| {
         Handled::Ask(Request::Analyze(budget))
     })

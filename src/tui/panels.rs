@@ -31,7 +31,7 @@ pub struct PanelData<'a> {
     pub position: &'a Position,
     /// The moves so far.
     pub moves: &'a [AnnotatedMove],
-    /// Their analysis (`None` where a move is not analysed; empty if none is).
+    /// Their analysis (`None` where a move is not analyzed; empty if none is).
     pub analysis: &'a [Option<PlyAnalysis>],
     /// The first move-list row to show, or `None` to show the last ones.
     pub scroll: Option<usize>,
@@ -232,7 +232,7 @@ impl Widget for Themed<'_, PanelData<'_>> {
                     theme.banner,
                 ));
                 lines.extend(wrap(&why, width).into_iter().map(Line::raw));
-                lines.push(Line::styled("v: review  a: analyse", theme.label));
+                lines.push(Line::styled("v: review  a: analyze", theme.label));
                 let undo = if outcome.reason == Reason::Time {
                     ""
                 } else {

@@ -31,7 +31,7 @@ pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
 pub const KEY_LINE: &str =
-    "←→ step · Home/End · PgUp/PgDn ±10 · a analyse · Enter play from here · v back";
+    "←→ step · Home/End · PgUp/PgDn ±10 · a analyze · Enter play from here · v back";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -75,7 +75,7 @@ pub enum ReviewHandled {
     Leave,
     /// Play on from this ply (Enter).
     PlayFrom(usize),
-    /// A key the game takes in review too (help, rules, save, analyse, the panel, quit).
+    /// A key the game takes in review too (help, rules, save, analyze, the panel, quit).
     Game(Action),
 }
 
@@ -177,13 +177,13 @@ pub struct ReviewLayout {
 }
 
 impl ReviewLayout {
-    /// The layout of a review panel drawn in `panel`, with the analysis if `analysed`, and
+    /// The layout of a review panel drawn in `panel`, with the analysis if `analyzed`, and
     /// `extra` rows about the ply (names too long for their line, the record's comment). The
     /// graph gets half the rows left under the ply (at most [`GRAPH_MAX_ROWS`]); it is dropped
     /// when the move list would keep fewer than [`LIST_MIN_ROWS`].
-    pub fn new(panel: Rect, analysed: bool, extra: u16) -> ReviewLayout {
+    pub fn new(panel: Rect, analyzed: bool, extra: u16) -> ReviewLayout {
         let inner = ReviewPanel::block().inner(panel);
-        let info_rows = if analysed {
+        let info_rows = if analyzed {
             ANALYSED_INFO_ROWS
         } else {
             INFO_ROWS
@@ -193,7 +193,7 @@ impl ReviewLayout {
         let left = inner.height - info_rows;
         let graph_rows = (left / 2).min(GRAPH_MAX_ROWS);
         let graph_rows =
-            if analysed && graph_rows >= GRAPH_MIN_ROWS && left - graph_rows >= LIST_MIN_ROWS {
+            if analyzed && graph_rows >= GRAPH_MIN_ROWS && left - graph_rows >= LIST_MIN_ROWS {
                 graph_rows
             } else {
                 0
@@ -240,7 +240,7 @@ pub struct ReviewPanel<'a> {
     pub moves: &'a [AnnotatedMove],
     /// The game's result, shown at its last ply.
     pub outcome: Option<Outcome>,
-    /// The analysis of each move (`None` where a move is not analysed; empty if none is).
+    /// The analysis of each move (`None` where a move is not analyzed; empty if none is).
     pub analysis: &'a [Option<PlyAnalysis>],
     /// Both sides' summaries of the analysis, when the analysis is shown.
     pub summary: Option<Summary>,
@@ -327,7 +327,7 @@ impl ReviewPanel<'_> {
         let theme = &look.theme;
         let result = self.result_lines(look, width);
         let Some(analysis) = self.analysis_shown() else {
-            let mut lines = vec![Line::styled("not analysed", theme.label)];
+            let mut lines = vec![Line::styled("not analyzed", theme.label)];
             lines.extend(result);
             return lines;
         };
@@ -407,7 +407,7 @@ impl ReviewPanel<'_> {
             .collect()
     }
 
-    /// The ply's move with its mark, if analysed.
+    /// The ply's move with its mark, if analyzed.
     fn move_line(&self, look: &Look) -> Option<Line<'static>> {
         let (played, mover) = (self.ply.played?, self.ply.mover()?);
         let mut spans = vec![

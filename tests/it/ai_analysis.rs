@@ -31,7 +31,7 @@ fn asset(name: &str) -> Game {
     storage::load(&path).expect("an example game")
 }
 
-/// Every ply of `game` analysed to `depth` by a fresh analyser.
+/// Every ply of `game` analyzed to `depth` by a fresh analyzer.
 fn analyze(game: &Game, depth: u32) -> Vec<PlyAnalysis> {
     let stop = AtomicBool::new(false);
     Analyzer::default()
@@ -315,7 +315,7 @@ fn an_analysis_is_saved_with_its_game_and_read_back() {
     assert_eq!(loaded.analysis().len(), game.moves().len());
     assert_eq!(loaded.analysis()[0].as_ref(), Some(&plies[0]));
     assert_eq!(loaded.analysis()[1], None);
-    // The summary counts the analysed moves: here only the attackers' (odd plies are theirs).
+    // The summary counts the analyzed moves: here only the attackers' (odd plies are theirs).
     let summary = loaded.analysis_summary();
     assert_eq!(
         summary,

@@ -942,19 +942,19 @@ fn the_new_game_screen_takes_a_position() {
 }
 
 /// A finished game of two AI players (from `brandubh match --attackers search:easy
-/// --defenders search:medium --seed 5`, its sixth game) with every move analysed to depth 4:
+/// --defenders search:medium --seed 5`, its sixth game) with every move analyzed to depth 4:
 /// inaccuracies, mistakes and blunders, and a move an earlier build marked as the only move
 /// though it loses (read without the mark). Made by [`write_the_analysed_fixture`].
 const ANALYSED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/analysed/ai-game.json"
+    "/tests/data/analyzed/ai-game.json"
 );
 
-/// The depth the fixture's moves are analysed to.
+/// The depth the fixture's moves are analyzed to.
 const FIXTURE_DEPTH: u32 = 4;
 
 #[test]
-#[ignore = "writes tests/data/analysed/ai-game.json: run it to make the fixture again"]
+#[ignore = "writes tests/data/analyzed/ai-game.json: run it to make the fixture again"]
 fn write_the_analysed_fixture() {
     let path = Path::new(ANALYSED);
     let mut game = brandubh::game::storage::load(path).unwrap();
@@ -973,8 +973,8 @@ fn write_the_analysed_fixture() {
     brandubh::game::storage::save_atomic(path, &game).unwrap();
 }
 
-/// The analysed fixture, loaded from a copy in `dir`, in review.
-fn review_analysed(dir: &Path) -> Runtime {
+/// The analyzed fixture, loaded from a copy in `dir`, in review.
+fn review_analyzed(dir: &Path) -> Runtime {
     review_analysed_in(dir, Look::default())
 }
 
@@ -1001,7 +1001,7 @@ fn steps(app: &mut Runtime, action: Action, times: usize) {
 #[test]
 fn review_with_analysis() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = review_analysed(dir.path());
+    let mut app = review_analyzed(dir.path());
     // Loaded, the game shows its analysis at once, at its end.
     insta::assert_snapshot!(
         "review_with_analysis_at_the_end",
@@ -1111,7 +1111,7 @@ fn review_shows_an_only_move() {
 #[test]
 fn review_with_analysis_without_colours() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = review_analysed(dir.path());
+    let mut app = review_analyzed(dir.path());
     let mut app_plain = Runtime::new(Config {
         look: Look::new(ThemeName::Default, false, false),
         resume: Some(brandubh::tui::Session::load(Path::new(ANALYSED)).unwrap()),
@@ -1152,7 +1152,7 @@ fn review_with_analysis_without_colours() {
 #[test]
 fn the_analysis_asks_its_budget_then_shows_its_progress() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = review_analysed(dir.path());
+    let mut app = review_analyzed(dir.path());
     app.update(Action::ToStart);
     app.update(Action::Analyze);
     assert_eq!(app.app().mode(), Mode::Menu);
@@ -1165,7 +1165,7 @@ fn the_analysis_asks_its_budget_then_shows_its_progress() {
     let buf = terminal.backend().buffer();
     let bottom: String = (0..80).map(|x| buf[(x, 23)].symbol().to_owned()).collect();
     assert!(
-        bottom.starts_with("analysing (normal) 0/24 positions · 12 s left · Esc cancels ─"),
+        bottom.starts_with("analyzing (normal) 0/24 positions · 12 s left · Esc cancels ─"),
         "{bottom}"
     );
     app.update(Action::Cancel);
@@ -1606,10 +1606,10 @@ fn mid_game_screen() -> String {
     screen_lines(render(&mut app, 80, 24).backend().buffer())
 }
 
-/// The analysed fixture in review at 80×24, at its blunder, with the evaluation graph.
+/// The analyzed fixture in review at 80×24, at its blunder, with the evaluation graph.
 fn review_screen() -> String {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = review_analysed(dir.path());
+    let mut app = review_analyzed(dir.path());
     steps(&mut app, Action::Move(Direction::Left), 15);
     screen_lines(render(&mut app, 80, 24).backend().buffer())
 }
@@ -1655,7 +1655,7 @@ fn the_readme_shows_the_game_as_it_is_drawn() {
 #[test]
 fn the_review_plays_in_the_compact_layout_with_its_panel_behind_tab() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = review_analysed(dir.path());
+    let mut app = review_analyzed(dir.path());
     let board = screen_lines(render(&mut app, 30, 12).backend().buffer());
     assert!(
         board.contains("Review 24/24") && board.contains("Tab panel"),

@@ -1,4 +1,4 @@
-//! The terminal game's analysis against the command line's: every example game analysed by
+//! The terminal game's analysis against the command line's: every example game analyzed by
 //! the terminal game (through its AI worker, as the player's `a` runs it) and by `brandubh
 //! analyze FILE --game --json` at the same depth gives the same classes, marks, scores and
 //! best moves.
@@ -11,7 +11,7 @@ use brandubh::ai::{Budget, Limits};
 use brandubh::tui::{Action, Config, Mode, Runtime, Session};
 use serde_json::Value;
 
-/// The depth both analyse every position to.
+/// The depth both analyze every position to.
 const DEPTH: u32 = 3;
 
 /// One move's analysis as both show it: class, only move, scores before and after (for the

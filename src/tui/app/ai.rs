@@ -176,8 +176,8 @@ impl App {
             self.ai.thinking = None;
             self.ai.paused = true;
             self.error("the AI stopped working: p to try again".to_owned());
-            if let Some(analysing) = self.ai.analysis.take()
-                && analysing.stored > 0
+            if let Some(analyzing) = self.ai.analysis.take()
+                && analyzing.stored > 0
             {
                 self.changed();
             }

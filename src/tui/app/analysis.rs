@@ -23,7 +23,7 @@ pub(super) struct Analyzing {
 }
 
 impl App {
-    /// `a`: asks how long to analyse each position of the game, in review (opened first from
+    /// `a`: asks how long to analyze each position of the game, in review (opened first from
     /// the game, under its rules: not while the AI thinks on a person's game).
     pub(super) fn ask_analysis(&mut self) {
         if self.ai.analysis.is_some() {
@@ -31,7 +31,7 @@ impl App {
             return;
         }
         if self.session.moves().is_empty() {
-            self.error("no moves to analyse yet".to_owned());
+            self.error("no moves to analyze yet".to_owned());
             return;
         }
         if !matches!(self.screen, Screen::Review(_)) {
@@ -47,7 +47,7 @@ impl App {
         )));
     }
 
-    /// Starts analysing the game at `budget` per position on the worker.
+    /// Starts analyzing the game at `budget` per position on the worker.
     pub(super) fn start_analysis(&mut self, budget: Budget) {
         let total = Analyzer::positions(self.session.game());
         let id = self.next_job();
@@ -75,59 +75,59 @@ impl App {
     /// Takes a report of the analysis; returns whether it changed anything (reports of an
     /// analysis stopped before are dropped).
     pub(super) fn on_analysis_report(&mut self, report: Report) -> bool {
-        let Some(analysing) = self.ai.analysis.as_mut() else {
+        let Some(analyzing) = self.ai.analysis.as_mut() else {
             return false;
         };
         match report {
-            Report::Analysis(id, AnalysisEvent::Progress(progress)) if id == analysing.id => {
-                analysing.underway.progress = progress;
+            Report::Analysis(id, AnalysisEvent::Progress(progress)) if id == analyzing.id => {
+                analyzing.underway.progress = progress;
             }
-            Report::Analysis(id, AnalysisEvent::Ply { ply, analysis }) if id == analysing.id => {
-                analysing.stored += 1;
+            Report::Analysis(id, AnalysisEvent::Ply { ply, analysis }) if id == analyzing.id => {
+                analyzing.stored += 1;
                 self.saved = false;
                 if let Err(e) = self.session.set_analysis(ply, &analysis) {
                     self.error(format!("the analysis of move {} is refused: {e}", ply + 1));
                 }
             }
-            Report::Analyzed(id, ended) if id == analysing.id => {
-                let analysing = *analysing;
+            Report::Analyzed(id, ended) if id == analyzing.id => {
+                let analyzing = *analyzing;
                 self.ai.analysis = None;
-                self.end_analysis(analysing, ended.is_ok());
+                self.end_analysis(analyzing, ended.is_ok());
             }
             _ => return false,
         }
         true
     }
 
-    /// Stops the analysis under way; the moves analysed so far keep their analysis.
+    /// Stops the analysis under way; the moves analyzed so far keep their analysis.
     pub(super) fn stop_analysis(&mut self) {
-        let Some(analysing) = self.ai.analysis.take() else {
+        let Some(analyzing) = self.ai.analysis.take() else {
             return;
         };
-        self.effects.push(Effect::Stop(analysing.id));
-        self.end_analysis(analysing, false);
+        self.effects.push(Effect::Stop(analyzing.id));
+        self.end_analysis(analyzing, false);
     }
 
     /// Says how the analysis ended, and autosaves the game if it gained any.
-    fn end_analysis(&mut self, analysing: Analyzing, complete: bool) {
-        let Progress { done, total } = analysing.underway.progress;
+    fn end_analysis(&mut self, analyzing: Analyzing, complete: bool) {
+        let Progress { done, total } = analyzing.underway.progress;
         if complete {
             self.info(format!(
                 "analysis done ({}) · s saves it with the game",
-                analysing.underway.budget.name()
+                analyzing.underway.budget.name()
             ));
-        } else if analysing.stored == 0 {
+        } else if analyzing.stored == 0 {
             self.info(format!(
-                "analysis stopped at {done} of {total} positions, before any move was analysed"
+                "analysis stopped at {done} of {total} positions, before any move was analyzed"
             ));
         } else {
             self.info(format!(
-                "analysis stopped at {done} of {total} positions; the {} moves analysed keep \
+                "analysis stopped at {done} of {total} positions; the {} moves analyzed keep \
                  it · s saves it with the game",
-                analysing.stored
+                analyzing.stored
             ));
         }
-        if analysing.stored > 0 {
+        if analyzing.stored > 0 {
             // After the message: a failed autosave says so instead.
             self.changed();
         }
@@ -161,7 +161,7 @@ mod tests {
 
     const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
 
-    /// The escape game loaded from a copy in `dir` (it opens in review), analysed at `budget`.
+    /// The escape game loaded from a copy in `dir` (it opens in review), analyzed at `budget`.
     fn escape_config(dir: &Path, budget: Budget) -> (Config, PathBuf) {
         let file = dir.join("escape.json");
         std::fs::write(&file, ESCAPE).unwrap();
@@ -180,7 +180,7 @@ mod tests {
         (App::new(config), file)
     }
 
-    /// The app of [`escape_config`] with its worker, to analyse on.
+    /// The app of [`escape_config`] with its worker, to analyze on.
     fn escape_running(dir: &Path, budget: Budget) -> (Runtime, PathBuf) {
         let (config, file) = escape_config(dir, budget);
         (Runtime::new(config).unwrap(), file)
@@ -202,11 +202,11 @@ mod tests {
         }
     }
 
-    fn analysed(app: &App) -> usize {
+    fn analyzed(app: &App) -> usize {
         app.session.game().analysis().iter().flatten().count()
     }
 
-    /// The library's analysis of the escape game at `budget`, by a fresh analyser.
+    /// The library's analysis of the escape game at `budget`, by a fresh analyzer.
     fn library(budget: Budget) -> Vec<PlyAnalysis> {
         let game = Game::from_json(ESCAPE).unwrap();
         let stop = AtomicBool::new(false);
@@ -228,7 +228,7 @@ mod tests {
         assert_eq!(rt.app.mode(), Mode::Review);
         let underway = rt.app.analysis_underway().expect("under way");
         assert_eq!(underway.progress, Progress { done: 0, total: 16 });
-        assert!(screen(&mut rt.app).contains("analysing (custom) 0/16 positions"));
+        assert!(screen(&mut rt.app).contains("analyzing (custom) 0/16 positions"));
         // A second `a` while it runs says how to stop it.
         rt.update(Action::Analyze);
         assert!(rt.app.status().unwrap().text.contains("Esc stops it"));
@@ -240,7 +240,7 @@ mod tests {
             .game()
             .analysis()
             .iter()
-            .map(|a| a.clone().expect("every move analysed"))
+            .map(|a| a.clone().expect("every move analyzed"))
             .collect();
         assert_eq!(
             stored,
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(status, "analysis done (custom) · s saves it with the game");
         let text = screen(&mut rt.app);
         assert!(text.contains("c7-a7--"), "{text}");
-        assert!(!text.contains("analysing"), "{text}");
+        assert!(!text.contains("analyzing"), "{text}");
 
         // The file is as it was; the autosave has the analysis; `s` writes it to the file.
         assert!(rt.app.is_dirty());
@@ -298,10 +298,10 @@ mod tests {
         assert!(app.take_report(progress(3), Instant::now()));
         let text = screen(&mut app);
         assert!(
-            text.contains("analysing (quick) 3/16 positions · 1.3 s left · Esc cancels"),
+            text.contains("analyzing (quick) 3/16 positions · 1.3 s left · Esc cancels"),
             "{text}"
         );
-        assert!(text.contains("not analysed"), "{text}");
+        assert!(text.contains("not analyzed"), "{text}");
         // The last move's result: the review at the end shows it, the list marks nothing yet.
         let last = Report::Analysis(
             7,
@@ -311,7 +311,7 @@ mod tests {
             },
         );
         assert!(app.take_report(last, Instant::now()));
-        assert_eq!(analysed(&app), 1);
+        assert_eq!(analyzed(&app), 1);
         assert!(app.is_dirty(), "the game gained an analysis");
         let text = screen(&mut app);
         // The last move ended the game: the result takes the place of its scores.
@@ -327,7 +327,7 @@ mod tests {
         );
         assert!(!app.take_report(stale, Instant::now()));
         assert!(!app.take_report(Report::Analyzed(6, Ok(())), Instant::now()));
-        assert_eq!(analysed(&app), 1);
+        assert_eq!(analyzed(&app), 1);
         assert!(app.ai.analysis.is_some());
         assert!(app.take_report(Report::Analyzed(7, Ok(())), Instant::now()));
         assert!(app.ai.analysis.is_none());
@@ -369,7 +369,7 @@ mod tests {
         assert_eq!(rt.app.mode(), Mode::Question);
         let text = screen(&mut rt.app);
         assert!(
-            text.contains("analysed since it was loaded from") && text.contains("escape"),
+            text.contains("analyzed since it was loaded from") && text.contains("escape"),
             "{text}"
         );
         rt.update(Action::Yes);
@@ -377,15 +377,15 @@ mod tests {
     }
 
     #[test]
-    fn esc_stops_the_analysis_and_keeps_the_moves_analysed() {
+    fn esc_stops_the_analysis_and_keeps_the_moves_analyzed() {
         let dir = tempfile::tempdir().unwrap();
         // Deep enough never to end while the test runs, except where the end is proven: the
         // last moves of the escape game.
         let (mut rt, file) = escape_running(dir.path(), Budget::Limits(Limits::depth(40)));
         rt.update(Action::Analyze);
         rt.update(Action::Confirm);
-        tick_until(&mut rt, |app| analysed(app) > 0);
-        let kept = analysed(&rt.app);
+        tick_until(&mut rt, |app| analyzed(app) > 0);
+        let kept = analyzed(&rt.app);
         assert!(kept < 16, "{kept}");
         rt.update(Action::Cancel);
         assert!(rt.app.ai.analysis.is_none());
@@ -398,7 +398,7 @@ mod tests {
         // What the worker sends after the stop is dropped.
         std::thread::sleep(Duration::from_millis(100));
         rt.tick(Instant::now()).unwrap();
-        assert_eq!(analysed(&rt.app), kept);
+        assert_eq!(analyzed(&rt.app), kept);
         let analysis = rt.app.session.game().analysis();
         assert!(analysis[15].is_some(), "from the last move back");
         assert!(analysis[0].is_none());

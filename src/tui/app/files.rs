@@ -577,7 +577,7 @@ impl FileCopy {
         } else if game.outcome() != then.outcome() {
             format!("The game's result changed {since}")
         } else if game.analysis() != then.analysis() {
-            format!("The game was analysed {since}")
+            format!("The game was analyzed {since}")
         } else {
             format!("The game changed {since}")
         }

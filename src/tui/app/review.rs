@@ -118,7 +118,7 @@ impl App {
     fn review_panel(&self, review: Review) -> Option<ReviewPanel<'_>> {
         let game = self.session.game();
         let ply = game.at_ply(review.ply())?;
-        let analysed = self.shows_analysis();
+        let analyzed = self.shows_analysis();
         Some(ReviewPanel {
             rules: rules_name(&self.session),
             seats: Seats {
@@ -131,7 +131,7 @@ impl App {
             moves: game.moves(),
             outcome: game.outcome(),
             analysis: game.analysis(),
-            summary: analysed.then(|| game.analysis_summary()),
+            summary: analyzed.then(|| game.analysis_summary()),
             review,
         })
     }

@@ -126,7 +126,7 @@ fn save_seeds() -> Vec<(&'static str, String)> {
             "clock-comments",
             read("tests/it/hostile/seeds/clock-comments.json"),
         ),
-        ("analysed", read("tests/data/analysed/ai-game.json")),
+        ("analyzed", read("tests/data/analyzed/ai-game.json")),
         (
             "custom-rules",
             read("assets/games/custom-rules-resignation.json"),
