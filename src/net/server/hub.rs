@@ -57,6 +57,19 @@ struct Live {
     spectators: HashSet<ConnId>,
 }
 
+impl Live {
+    /// `stored`, its turn starting now, with no offer pending and no one watching.
+    fn new(stored: StoredGame) -> Live {
+        Live {
+            stored,
+            turn_start: Instant::now(),
+            turn: 0,
+            pending: None,
+            spectators: HashSet::new(),
+        }
+    }
+}
+
 /// The hub's state.
 pub(super) struct Hub {
     store: Store,
@@ -100,16 +113,7 @@ impl Hub {
         for stored in hub.store.unfinished()? {
             let id = stored.id;
             let playing = stored.stage == Stage::Playing;
-            hub.games.insert(
-                id,
-                Live {
-                    stored,
-                    turn_start: Instant::now(),
-                    turn: 0,
-                    pending: None,
-                    spectators: HashSet::new(),
-                },
-            );
+            hub.games.insert(id, Live::new(stored));
             if playing {
                 hub.schedule_flag(id);
             }
@@ -348,16 +352,7 @@ impl Hub {
             stage: Stage::Open,
         };
         let summary = stored.summary();
-        self.games.insert(
-            id,
-            Live {
-                stored,
-                turn_start: Instant::now(),
-                turn: 0,
-                pending: None,
-                spectators: HashSet::new(),
-            },
-        );
+        self.games.insert(id, Live::new(stored));
         self.send(
             conn,
             ServerMessage::Created {
