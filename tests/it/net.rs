@@ -178,6 +178,19 @@ fn play(
     played
 }
 
+/// `asker` offers `offer` in `game`; `answerer` sees it and accepts.
+fn offer_accepted(asker: &Player, answerer: &Player, game: GameId, offer: Offer) {
+    asker.send(ClientMessage::Offer { game, offer });
+    answerer.expect_message("offer", |m| {
+        matches!(m, ServerMessage::Offered { .. }).then_some(())
+    });
+    answerer.send(ClientMessage::Answer {
+        game,
+        offer,
+        accept: true,
+    });
+}
+
 fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
     player.expect_message("result", |m| match m {
         ServerMessage::Result { game: g, outcome } if *g == game => Some(*outcome),
@@ -281,18 +294,7 @@ fn a_client_whose_connection_drops_reconnects_and_finishes() {
     });
     assert_eq!(moves, 3);
     play(&mut state, game, &alice, &bob, 2);
-    bob.send(ClientMessage::Offer {
-        game,
-        offer: Offer::Draw,
-    });
-    alice.expect_message("offer", |m| {
-        matches!(m, ServerMessage::Offered { .. }).then_some(())
-    });
-    alice.send(ClientMessage::Answer {
-        game,
-        offer: Offer::Draw,
-        accept: true,
-    });
+    offer_accepted(&bob, &alice, game, Offer::Draw);
     assert_eq!(result(&bob, game).reason, Reason::Agreement);
 }
 
@@ -306,18 +308,7 @@ fn a_takeback_accepted_undoes_the_asker_s_move() {
     let game = new_game(&alice, &bob, Timing::Untimed);
     let mut state = GameState::start(Preset::Standard.rules());
     play(&mut state, game, &alice, &bob, 1);
-    alice.send(ClientMessage::Offer {
-        game,
-        offer: Offer::Takeback,
-    });
-    bob.expect_message("offer", |m| {
-        matches!(m, ServerMessage::Offered { .. }).then_some(())
-    });
-    bob.send(ClientMessage::Answer {
-        game,
-        offer: Offer::Takeback,
-        accept: true,
-    });
+    offer_accepted(&alice, &bob, game, Offer::Takeback);
     let moves = alice.expect_message("state", |m| match m {
         ServerMessage::State(view) => Some(view.moves.len()),
         _ => None,

@@ -644,15 +644,20 @@ fn a_finished_ai_game_shows_no_pause_and_pause_says_it_is_over() {
     assert!(app.status().unwrap().text.contains("the game is over"));
 }
 
+/// A hot-seat game past the setup, saving into `saves` in `dir`.
+fn hot_seat_in(dir: &std::path::Path) -> Runtime {
+    Runtime::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.join("saves")),
+        ..Config::default()
+    })
+    .unwrap()
+}
+
 #[test]
 fn quitting_a_finished_game_in_no_file_asks_and_save_and_quit_quits() {
     let dir = tempfile::tempdir().unwrap();
-    let config = || Config {
-        skip_setup: true,
-        storage: Storage::in_dir(dir.path().join("saves")),
-        ..Config::default()
-    };
-    let mut rt = Runtime::new(config()).unwrap();
+    let mut rt = hot_seat_in(dir.path());
     type_in(&mut rt, "d2-e2");
     rt.update(Action::Resign);
     rt.update(Action::Yes);
@@ -665,7 +670,7 @@ fn quitting_a_finished_game_in_no_file_asks_and_save_and_quit_quits() {
     rt.update(Action::Yes);
     assert!(rt.app.should_quit());
 
-    let mut rt = Runtime::new(config()).unwrap();
+    let mut rt = hot_seat_in(dir.path());
     type_in(&mut rt, "d2-e2");
     rt.update(Action::Quit);
     assert!(screen(&mut rt.app).contains("s save and quit"));
@@ -774,16 +779,11 @@ fn leaving_while_the_autosave_is_written_waits_for_it_and_a_failure_asks() {
 #[test]
 fn ctrl_c_asks_like_q_when_unsaved_and_a_second_one_quits() {
     let dir = tempfile::tempdir().unwrap();
-    let config = || Config {
-        skip_setup: true,
-        storage: Storage::in_dir(dir.path().join("saves")),
-        ..Config::default()
-    };
-    let mut rt = Runtime::new(config()).unwrap();
+    let mut rt = hot_seat_in(dir.path());
     rt.update(Action::Interrupt);
     assert!(rt.app.should_quit(), "nothing to lose: at once");
 
-    let mut rt = Runtime::new(config()).unwrap();
+    let mut rt = hot_seat_in(dir.path());
     type_in(&mut rt, "d2-e2");
     rt.update(Action::Interrupt);
     assert!(!rt.app.should_quit(), "a move in no file: it asks");
@@ -796,7 +796,7 @@ fn ctrl_c_asks_like_q_when_unsaved_and_a_second_one_quits() {
     );
 
     // Over another dialog too; No goes back to it.
-    let mut rt = Runtime::new(config()).unwrap();
+    let mut rt = hot_seat_in(dir.path());
     type_in(&mut rt, "d2-e2");
     rt.update(Action::Help);
     rt.update(Action::Interrupt);
