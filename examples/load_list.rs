@@ -1,5 +1,6 @@
-//! How long the list of saves takes to open: from `o` on the new-game screen to the list drawn
-//! (80×24, into memory), the first time right after the start and again (warm).
+//! How long the game takes to start (to the first frame, which does not wait for the saves),
+//! and how long the list of saves takes to open: from `o` on the new-game screen to the list
+//! drawn (80×24, into memory), the first time right after the start and again (warm).
 //!
 //! ```text
 //! target/release/brandubh match --games 1000 --save-dir /tmp/saves   # some saves
@@ -39,17 +40,20 @@ fn main() {
         save_dir: Some(save_dir),
         summaries_index: args.next().map(PathBuf::from),
     };
+    let started = Instant::now();
     let mut runtime = Runtime::new(Config {
         storage,
         ..Config::default()
     })
     .expect("the runtime");
+    let start = started.elapsed();
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
     let first = open_list(&mut runtime, &mut terminal);
     runtime.update(Action::Cancel);
     let warm = open_list(&mut runtime, &mut terminal);
     println!(
-        "first o after start: {:.1} ms, warm: {:.1} ms",
+        "start: {:.1} ms, first o after start: {:.1} ms, warm: {:.1} ms",
+        start.as_secs_f64() * 1e3,
         first.as_secs_f64() * 1e3,
         warm.as_secs_f64() * 1e3
     );

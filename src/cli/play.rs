@@ -270,8 +270,10 @@ mod tests {
         // status line says so.
         let note = "from the command line, remembered: standard, human vs human, clock 5m";
         assert_eq!(started.start_note.as_deref(), Some(note));
-        let runtime = Runtime::new(started).unwrap();
+        let mut runtime = Runtime::new(started).unwrap();
         assert_eq!(runtime.app().status().map(|s| s.text.as_str()), Some(note));
+        // Written by the storage thread, without holding up the first frame.
+        runtime.settle();
         let (_, read, warning) = SettingsFile::load(path.clone());
         assert_eq!(warning, None);
         assert_eq!(

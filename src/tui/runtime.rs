@@ -75,8 +75,9 @@ impl Runtime {
             unsettled: false,
             flushes: 0,
         };
+        // Not waited for: the first frame is drawn at once, and the game to continue offered
+        // once found (keys wait for it).
         runtime.carry_out(effects);
-        runtime.settle();
         // Nobody waits for it: the list of saves opens at once later.
         if let Some(dir) = runtime.app.save_dir() {
             runtime.storage.ask(Job::ReadAhead(dir.to_owned()));
@@ -387,6 +388,36 @@ mod tests {
         assert_eq!(rt.app.session().moves(), other.moves());
         assert!(rt.app.status().unwrap().text.starts_with("loaded other"));
         assert_eq!(rt.app.mode(), Mode::Board);
+    }
+
+    #[test]
+    fn the_first_frame_is_not_held_up_by_the_search_for_a_game_to_continue() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut other = crate::game::Game::new(
+            crate::rules::Preset::Standard.rules(),
+            crate::rules::Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        other.play_text("d2-c2").unwrap();
+        crate::game::storage::save_atomic(&dir.path().join("other.json"), &other).unwrap();
+        let mut rt = Runtime::new(Config {
+            storage: crate::tui::Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        })
+        .unwrap();
+        let screen = |rt: &Runtime| {
+            let mut terminal =
+                ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+            terminal.draw(|frame| rt.draw(frame)).unwrap();
+            format!("{:?}", terminal.backend().buffer())
+        };
+        // Drawn before the storage thread answers; keys wait for the answer.
+        assert!(rt.app.awaits_storage());
+        assert!(!screen(&rt).contains("other: "));
+        rt.settle();
+        assert!(!rt.app.awaits_storage());
+        assert!(screen(&rt).contains("other: "), "{}", screen(&rt));
     }
 
     #[test]

@@ -100,7 +100,8 @@ pub enum Job {
     /// Write the remembered choices, if they are not what the file holds.
     Remember(Settings),
     /// Read the summaries of the saves in `dir` ahead, so that the list opens at once when
-    /// asked for (only its progress is answered).
+    /// asked for (only its progress is answered; and a list of `dir` asked while it reads,
+    /// next in line, is answered by this reading).
     ReadAhead(PathBuf),
     /// Answer [`Done::Flushed`] with this number once every job asked before is done.
     Flush(u64),
@@ -273,6 +274,7 @@ impl StorageWorker {
                     report: Box::new(move |answer| {
                         let _ = report.send(T::from(answer));
                     }),
+                    shared: Arc::clone(&theirs),
                 };
                 while let Some(job) = theirs.next() {
                     if let Some(answer) = store.run(job)
@@ -318,6 +320,20 @@ impl Shared {
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Takes the next job waiting if it is a list of the saves in `dir`, and gives its game.
+    fn take_list_of(&self, dir: &Path) -> Option<GameId> {
+        let mut queue = self.lock();
+        let game = match queue.jobs.front() {
+            Some(&Job::List {
+                game,
+                dir: ref asked,
+            }) if asked == dir => game,
+            _ => return None,
+        };
+        queue.jobs.pop_front();
+        Some(game)
+    }
+
     /// Whether no job waits.
     fn idle(&self) -> bool {
         self.lock().jobs.is_empty()
@@ -359,6 +375,8 @@ struct Store {
     settings: SettingsFile,
     summaries: SummaryCache,
     report: Box<dyn FnMut(Done)>,
+    /// The jobs waiting (a read-ahead answers the list asked while it read).
+    shared: Arc<Shared>,
 }
 
 impl Store {
@@ -427,9 +445,14 @@ impl Store {
             },
             Job::Remember(settings) => Done::Remembered(self.settings.remember(settings)),
             Job::ReadAhead(dir) => {
-                // A folder that cannot be read says so when the list is asked for.
-                let _ = self.list(&dir);
-                return None;
+                let listed = self.list(&dir);
+                // A list of this folder asked meanwhile gets this one, which ended after it
+                // was asked; else a folder that cannot be read says so when a list is.
+                let game = self.shared.take_list_of(&dir)?;
+                Done::Listed {
+                    result: listed.map(|entries| (entries, self.own_paths(game))),
+                    dir,
+                }
             }
             Job::Flush(n) => Done::Flushed(n),
             #[cfg(test)]
@@ -528,6 +551,28 @@ mod tests {
             save_dir: PathBuf::from("/nowhere"),
             record: super::tests::game(&[]),
         }
+    }
+
+    #[test]
+    fn a_read_ahead_answers_the_list_of_its_folder_asked_next_and_no_other() {
+        let shared = Shared {
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+        };
+        let list = |dir: &str| Job::List {
+            game: 7,
+            dir: PathBuf::from(dir),
+        };
+        let saves = Path::new("/saves");
+        shared.lock().push(list("/elsewhere"));
+        assert_eq!(shared.take_list_of(saves), None, "another folder");
+        shared.lock().jobs.clear();
+        shared.lock().push(autosave(1, 1));
+        shared.lock().push(list("/saves"));
+        assert_eq!(shared.take_list_of(saves), None, "not next in line");
+        shared.lock().jobs.pop_front();
+        assert_eq!(shared.take_list_of(saves), Some(7));
+        assert!(shared.idle(), "taken from the queue");
     }
 
     #[test]

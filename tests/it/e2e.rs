@@ -922,13 +922,11 @@ fn saving_over_another_save_asks_and_names_stay_in_the_save_folder() {
         .into_iter()
         .filter(|p| !p.starts_with(&saves))
         .collect();
-    outside.sort();
+    // The index of summaries is written only when a save's summary was read.
+    outside.retain(|p| *p != home.join("cache").join("summaries.json"));
     assert_eq!(
         outside,
-        [
-            home.join("cache").join("summaries.json"),
-            home.join("config").join("settings.json")
-        ],
+        [home.join("config").join("settings.json")],
         "nothing outside the save folder but the index of summaries and the remembered settings"
     );
     let mut inside: Vec<_> = files_under(&saves)

@@ -2,6 +2,7 @@
 //! it holds; and the game to continue: the most recent unfinished one.
 
 use std::collections::HashSet;
+use std::ffi::OsStr;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -164,14 +165,7 @@ pub fn list_saves_watched(
     let mut saves = Vec::with_capacity(total);
     let mut reads = 0;
     for (done, (found, autosaved)) in files.enumerate() {
-        let kind = |name: &str| {
-            if autosaved || name == LEGACY_AUTOSAVE.trim_end_matches(".json") {
-                SaveKind::Autosave
-            } else {
-                SaveKind::Named
-            }
-        };
-        let (entry, read) = summarised(found, cache, kind);
+        let (entry, read) = summarised(found, cache, kind_in(autosaved));
         saves.extend(entry);
         if read {
             reads += 1;
@@ -183,10 +177,22 @@ pub fn list_saves_watched(
             }
         }
     }
-    let listed: HashSet<&Path> = saves.iter().map(|e| e.path.as_path()).collect();
+    let listed: HashSet<&OsStr> = saves.iter().map(|e| e.path.as_os_str()).collect();
     cache.keep_only(&[dir, &autosaves], &listed);
     sort_newest_first(&mut saves);
     Ok(saves)
+}
+
+/// The kind of a save of the name given, in the autosave folder (`autosaved`) or not: an
+/// older version's `autosave.json` is an autosave wherever it is.
+fn kind_in(autosaved: bool) -> impl Fn(&str) -> SaveKind {
+    move |name| {
+        if autosaved || name == LEGACY_AUTOSAVE.trim_end_matches(".json") {
+            SaveKind::Autosave
+        } else {
+            SaveKind::Named
+        }
+    }
 }
 
 /// Newest first; the same moment by name.
@@ -288,9 +294,20 @@ pub fn latest_unfinished_with(
     except: &[&Path],
     cache: &mut SummaryCache,
 ) -> Result<Option<SaveEntry>, ListError> {
-    Ok(list_saves_with(dir, cache)?
+    let named = folder_files(dir)?.into_iter().map(|found| (found, false));
+    let autosaved = folder_files(&dir.join(AUTOSAVE_DIR))?
         .into_iter()
-        .find(|e| e.is_unfinished() && !except.contains(&e.path.as_path())))
+        .map(|found| (found, true));
+    let mut files: Vec<(Found, bool)> = named.chain(autosaved).collect();
+    // Newest first, the same moment by path: only the files newer than the game to continue
+    // are read (most often none: it is the last one written).
+    let written = |((_, meta), _): &(Found, bool)| meta.as_ref().and_then(|m| m.modified().ok());
+    files.sort_by(|a, b| written(b).cmp(&written(a)).then_with(|| a.0.0.cmp(&b.0.0)));
+    Ok(files
+        .into_iter()
+        .filter(|((path, _), _)| !except.contains(&path.as_path()))
+        .filter_map(|(found, autosaved)| summarised(found, cache, kind_in(autosaved)).0)
+        .find(SaveEntry::is_unfinished))
 }
 
 #[cfg(test)]
@@ -452,6 +469,31 @@ mod tests {
             Some(io::ErrorKind::NotADirectory)
         );
         assert!(latest_unfinished(&file, &[]).is_err());
+    }
+
+    #[test]
+    fn the_game_to_continue_is_found_without_reading_the_older_saves() {
+        let dir = tempfile::tempdir().unwrap();
+        let saves = dir.path();
+        let older: Vec<PathBuf> = (0..5)
+            .map(|n| saves.join(format!("older-{n}.json")))
+            .collect();
+        for (n, path) in older.iter().enumerate() {
+            saved(path, &game(&["d2-c2"]), 100 + n as u64);
+        }
+        saved(&saves.join("latest.json"), &game(&["d2-e2"]), 10);
+        let mut cache = SummaryCache::default();
+        let found = latest_unfinished_with(saves, &[], &mut cache).unwrap();
+        assert_eq!(found.unwrap().name, "latest");
+        // None of the older saves was read: the cache has none of their summaries.
+        for path in &older {
+            let version = FileVersion::of(&fs::metadata(path).unwrap());
+            assert!(
+                cache.summary(path, Some(version)).1,
+                "{} was read",
+                path.display()
+            );
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! unreadable or of another program version is rebuilt from the saves.
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -37,7 +38,8 @@ pub fn default_index_path() -> Option<PathBuf> {
 /// did not load is read again each time: it may have been fixed.)
 #[derive(Debug, Default)]
 pub struct SummaryCache {
-    known: HashMap<PathBuf, (FileVersion, SaveSummary)>,
+    /// By path (as bytes: hashed much faster than a [`Path`], which hashes its components).
+    known: HashMap<OsString, (FileVersion, SaveSummary)>,
     /// The index file it is kept in, if any.
     index: Option<PathBuf>,
     /// Whether it holds what the index file does not.
@@ -88,7 +90,7 @@ impl SummaryCache {
         path: &Path,
         version: Option<FileVersion>,
     ) -> (Result<SaveSummary, LoadError>, bool) {
-        if let (Some(version), Some((seen, summary))) = (version, self.known.get(path))
+        if let (Some(version), Some((seen, summary))) = (version, self.known.get(path.as_os_str()))
             && version == *seen
         {
             return (Ok(summary.clone()), false);
@@ -96,7 +98,7 @@ impl SummaryCache {
         let summary = SaveSummary::read(path);
         if let (Some(version), Ok(summary)) = (version, &summary) {
             self.known
-                .insert(path.to_owned(), (version, summary.clone()));
+                .insert(path.as_os_str().to_owned(), (version, summary.clone()));
             self.unwritten = true;
         }
         (summary, true)
@@ -104,10 +106,13 @@ impl SummaryCache {
 
     /// Forgets the summaries of files in `folders` other than `listed` (files gone, or that
     /// no longer load), so that the index does not grow with every save ever listed.
-    pub(super) fn keep_only(&mut self, folders: &[&Path], listed: &HashSet<&Path>) {
+    pub(super) fn keep_only(&mut self, folders: &[&Path], listed: &HashSet<&OsStr>) {
         let before = self.known.len();
         self.known.retain(|path, _| {
-            listed.contains(path.as_path()) || !path.parent().is_some_and(|p| folders.contains(&p))
+            listed.contains(path.as_os_str())
+                || !Path::new(path)
+                    .parent()
+                    .is_some_and(|p| folders.contains(&p))
         });
         self.unwritten |= self.known.len() != before;
     }
@@ -139,7 +144,7 @@ struct Entry {
 }
 
 impl Entry {
-    fn new((path, (version, summary)): (&PathBuf, &(FileVersion, SaveSummary))) -> Option<Entry> {
+    fn new((path, (version, summary)): (&OsString, &(FileVersion, SaveSummary))) -> Option<Entry> {
         Some(Entry {
             path: path.to_str()?.to_owned(),
             version: *version,
@@ -150,14 +155,14 @@ impl Entry {
         })
     }
 
-    fn known(self) -> Option<(PathBuf, (FileVersion, SaveSummary))> {
+    fn known(self) -> Option<(OsString, (FileVersion, SaveSummary))> {
         let summary = SaveSummary {
             text: self.text,
             plies: self.plies,
             finished: self.finished,
             updated: Timestamp::from_unix_seconds(self.updated)?,
         };
-        Some((PathBuf::from(self.path), (self.version, summary)))
+        Some((OsString::from(self.path), (self.version, summary)))
     }
 }
 
@@ -202,7 +207,7 @@ mod tests {
             let version = FileVersion::of(&fs::metadata(path).unwrap());
             assert!(cache.summary(path, Some(version)).0.is_ok());
         }
-        cache.keep_only(&[dir.path()], &HashSet::from([kept.as_path()]));
+        cache.keep_only(&[dir.path()], &HashSet::from([kept.as_os_str()]));
         cache.write_index().unwrap();
         let text = fs::read_to_string(&index).unwrap();
         assert!(
