@@ -412,6 +412,59 @@ fn a_name_stays_with_the_key_that_first_claimed_it() {
 }
 
 #[test]
+fn whether_the_engine_is_allowed_shows_in_the_lobby_and_the_state() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    connected(&alice);
+    let setup = |engine_allowed| GameSetup {
+        rules: Preset::Standard,
+        engine_allowed,
+        ..GameSetup::default()
+    };
+    let allowed = create(&alice, setup(true));
+    let refused = create(&alice, setup(false));
+    // The text lobby says it of each game.
+    let lobby = online(&address, &["--name", "carol"]);
+    let line_of = |game: GameId| {
+        let id = format!("  {game}  ");
+        lobby
+            .lines()
+            .find(|l| l.starts_with(&id))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(line_of(allowed).contains("engine allowed"), "{lobby}");
+    assert!(line_of(refused).contains("no engine"), "{lobby}");
+    // The lobby's and the state's summaries carry it.
+    let bob = Player::connect(&address, "bob");
+    connected(&bob);
+    bob.send(ClientMessage::Lobby);
+    let open = bob.expect_message("lobby", |m| match m {
+        ServerMessage::Lobby(lobby) => Some(lobby.open.clone()),
+        _ => None,
+    });
+    let shown = |game| {
+        open.iter()
+            .find(|g| g.id == game)
+            .map(|g| g.setup.engine_allowed)
+    };
+    assert_eq!((shown(allowed), shown(refused)), (Some(true), Some(false)));
+    bob.send(ClientMessage::Join {
+        game: Some(allowed),
+        code: None,
+    });
+    for player in [&alice, &bob] {
+        let engine = player.expect_message("state", |m| match m {
+            ServerMessage::State(view) => Some(view.summary.setup.engine_allowed),
+            _ => None,
+        });
+        assert!(engine);
+    }
+}
+
+#[test]
 fn a_client_of_another_protocol_version_is_told_clearly() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
