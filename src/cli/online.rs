@@ -124,9 +124,15 @@ fn print_games(out: &mut dyn Write, heading: &str, games: &[GameSummary]) -> Res
         let result = game
             .outcome
             .map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
+        // Whether the players may use hints and the engine, as they agreed at its creation.
+        let engine = if game.setup.engine_allowed {
+            "engine allowed"
+        } else {
+            "no engine"
+        };
         writeln!(
             out,
-            "  {}  {} vs {}  {}  {} plies  {}",
+            "  {}  {} vs {}  {}  {engine}  {} plies  {}",
             game.id,
             name(&game.attackers),
             name(&game.defenders),

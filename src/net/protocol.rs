@@ -51,6 +51,7 @@ pub enum ClientMessage {
         signature: String,
     },
     /// Asks for the lobby (answered with [`ServerMessage::Lobby`]).
+    #[serde(deserialize_with = "no_fields")]
     Lobby,
     /// Creates a game and waits in it for an opponent.
     Create(GameSetup),
@@ -317,6 +318,7 @@ pub enum SideChoice {
 pub enum Timing {
     /// No clock.
     #[default]
+    #[serde(deserialize_with = "no_fields")]
     Untimed,
     /// A clock (main time, increment, overtime periods).
     Clock {
@@ -448,6 +450,16 @@ impl ServerMessage {
             message: message.into(),
         }
     }
+}
+
+/// A message without fields, read strictly: serde lets a unit variant of an internally
+/// tagged enum pass whatever fields come with its tag, and every message refuses unknown ones.
+fn no_fields<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<(), D::Error> {
+    /// Nothing, and nothing else.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct NoFields {}
+    NoFields::deserialize(deserializer).map(|NoFields {}| ())
 }
 
 /// JSON on one line (`serde_json` escapes line ends in strings).
@@ -586,6 +598,167 @@ mod tests {
             let e = ClientMessage::parse(bad).unwrap_err().to_string();
             assert!(!e.contains('\u{1b}'), "{e}");
         }
+    }
+
+    /// One message of every kind a client sends.
+    fn every_client_message() -> Vec<ClientMessage> {
+        let game = 7;
+        vec![
+            ClientMessage::Hello {
+                version: VERSION,
+                client: "c".into(),
+            },
+            ClientMessage::Identify {
+                name: "n".into(),
+                key: "k".into(),
+                signature: "s".into(),
+            },
+            ClientMessage::Lobby,
+            ClientMessage::Create(GameSetup::default()),
+            ClientMessage::Join {
+                game: Some(game),
+                code: None,
+            },
+            ClientMessage::Watch { game },
+            ClientMessage::Leave { game },
+            ClientMessage::Move {
+                game,
+                ply: 0,
+                mv: "d2-c2".into(),
+            },
+            ClientMessage::Offer {
+                game,
+                offer: Offer::Draw,
+            },
+            ClientMessage::Answer {
+                game,
+                offer: Offer::Takeback,
+                accept: true,
+            },
+            ClientMessage::Resign { game },
+            ClientMessage::Chat {
+                game,
+                text: "t".into(),
+            },
+            ClientMessage::Ping { id: 1 },
+            ClientMessage::Pong { id: 1 },
+            ClientMessage::Archive { name: "n".into() },
+            ClientMessage::Download { game },
+        ]
+    }
+
+    /// One message of every kind a server sends.
+    fn every_server_message() -> Vec<ServerMessage> {
+        let game = 7;
+        let summary = GameSummary {
+            id: game,
+            setup: GameSetup::default(),
+            attackers: Some("a".into()),
+            defenders: None,
+            creator: "a".into(),
+            plies: 0,
+            outcome: None,
+        };
+        let clocks = Some(ClockView {
+            clocks: crate::game::Clocks::new("5m".parse().unwrap()),
+            running: Some(Side::Attackers),
+        });
+        let outcome = Outcome {
+            winner: None,
+            reason: crate::rules::Reason::Agreement,
+        };
+        vec![
+            ServerMessage::Hello {
+                version: VERSION,
+                server: "s".into(),
+            },
+            ServerMessage::Challenge { nonce: "n".into() },
+            ServerMessage::Welcome { name: "n".into() },
+            ServerMessage::Lobby(Lobby::default()),
+            ServerMessage::Created {
+                game: summary.clone(),
+                code: None,
+            },
+            ServerMessage::State(Box::new(GameView {
+                summary: summary.clone(),
+                start: "s".into(),
+                position: "p".into(),
+                to_move: Side::Attackers,
+                moves: Vec::new(),
+                clocks,
+                you: None,
+                pending: None,
+            })),
+            ServerMessage::Moved {
+                game,
+                ply: 0,
+                mv: "d2-c2".into(),
+                clocks,
+            },
+            ServerMessage::Offered {
+                game,
+                offer: Offer::Draw,
+                by: Side::Defenders,
+            },
+            ServerMessage::Declined {
+                game,
+                offer: Offer::Draw,
+            },
+            ServerMessage::Chat {
+                game,
+                from: "f".into(),
+                channel: Channel::Players,
+                text: "t".into(),
+            },
+            ServerMessage::Presence {
+                game,
+                side: Side::Attackers,
+                connected: true,
+            },
+            ServerMessage::Result { game, outcome },
+            ServerMessage::Archive {
+                name: "n".into(),
+                games: vec![summary],
+            },
+            ServerMessage::Save {
+                game,
+                json: "{}".into(),
+            },
+            ServerMessage::error(ErrorCode::Refused, "no"),
+            ServerMessage::Ping { id: 1 },
+            ServerMessage::Pong { id: 1 },
+        ]
+    }
+
+    /// `line` with a field no message has, at its end.
+    fn with_extra_field(line: &str) -> String {
+        let open = line.strip_suffix('}').unwrap();
+        format!(r#"{open},"extra":0}}"#)
+    }
+
+    #[test]
+    fn every_message_refuses_unknown_fields() {
+        for message in every_client_message() {
+            let line = message.to_line();
+            assert_eq!(ClientMessage::parse(&line).unwrap(), message, "{line}");
+            let extra = with_extra_field(&line);
+            assert!(ClientMessage::parse(&extra).is_err(), "accepted {extra}");
+        }
+        for message in every_server_message() {
+            let line = message.to_line();
+            assert_eq!(ServerMessage::parse(&line).unwrap(), message, "{line}");
+            let extra = with_extra_field(&line);
+            assert!(ServerMessage::parse(&extra).is_err(), "accepted {extra}");
+        }
+        // Inside a message too.
+        for line in [
+            r#"{"type":"create","rules":"standard","timing":{"kind":"untimed","extra":0}}"#,
+            r#"{"type":"create","rules":"standard","timing":{"kind":"correspondence","days":3,"extra":0}}"#,
+        ] {
+            assert!(ClientMessage::parse(line).is_err(), "accepted {line}");
+        }
+        let result = r#"{"type":"result","game":1,"outcome":{"winner":null,"reason":"agreement","extra":0}}"#;
+        assert!(ServerMessage::parse(result).is_err(), "accepted {result}");
     }
 
     #[test]

@@ -69,6 +69,7 @@ impl fmt::Display for Reason {
 
 /// The end of a game: who won (`None` for a draw) and why.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// The winning side, or `None` for a draw.
     pub winner: Option<Side>,

@@ -96,23 +96,18 @@ impl Player {
 
 /// Alice creates a game as the attackers, Bob joins it; both see its state.
 fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
-    alice.expect("alice's welcome", |e| {
-        matches!(e, Event::Connected { .. }).then_some(())
-    });
-    bob.expect("bob's welcome", |e| {
-        matches!(e, Event::Connected { .. }).then_some(())
-    });
-    alice.send(ClientMessage::Create(GameSetup {
-        rules: Preset::Standard,
-        side: SideChoice::Attackers,
-        timing,
-        private: false,
-        engine_allowed: false,
-    }));
-    let game = alice.expect_message("created", |m| match m {
-        ServerMessage::Created { game, .. } => Some(game.id),
-        _ => None,
-    });
+    connected(alice);
+    connected(bob);
+    let game = create(
+        alice,
+        GameSetup {
+            rules: Preset::Standard,
+            side: SideChoice::Attackers,
+            timing,
+            private: false,
+            engine_allowed: false,
+        },
+    );
     bob.send(ClientMessage::Lobby);
     let listed = bob.expect_message("lobby", |m| match m {
         ServerMessage::Lobby(lobby) => Some(lobby.open.iter().any(|g| g.id == game)),
@@ -131,6 +126,33 @@ fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
         assert_eq!(you, Some(side));
     }
     game
+}
+
+/// `creator` creates a game; returns its number.
+fn create(creator: &Player, setup: GameSetup) -> GameId {
+    creator.send(ClientMessage::Create(setup));
+    creator.expect_message("created", |m| match m {
+        ServerMessage::Created { game, .. } => Some(game.id),
+        _ => None,
+    })
+}
+
+/// `brandubh online ADDRESS ARGS` with a config folder of its own; returns what it printed.
+fn online(address: &str, args: &[&str]) -> String {
+    let config = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["online", address])
+        .args(args)
+        .env("BRANDUBH_CONFIG_DIR", config.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
 }
 
 /// The next move of the local copy: the first legal one.
@@ -207,9 +229,7 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     let bob = Player::connect(&address, "bob");
     let carol = Player::connect(&address, "carol");
     let game = new_game(&alice, &bob, Timing::Untimed);
-    carol.expect("carol's welcome", |e| {
-        matches!(e, Event::Connected { .. }).then_some(())
-    });
+    connected(&carol);
     carol.send(ClientMessage::Watch { game });
     carol.expect_message("state", |m| {
         matches!(m, ServerMessage::State(_)).then_some(())
@@ -246,19 +266,8 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     }
     // The archive lists it, and `brandubh online --games` downloads it.
     let downloads = tempfile::tempdir().unwrap();
-    let config = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["online", &address, "--games", "bob", "--out"])
-        .arg(downloads.path())
-        .env("BRANDUBH_CONFIG_DIR", config.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout} {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let out = downloads.path().to_str().unwrap();
+    let stdout = online(&address, &["--games", "bob", "--out", out]);
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
     assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
 }
@@ -285,9 +294,7 @@ fn a_client_whose_connection_drops_reconnects_and_finishes() {
         )
         .then_some(())
     });
-    bob.expect("reconnected", |e| {
-        matches!(e, Event::Connected { .. }).then_some(())
-    });
+    connected(&bob);
     let moves = bob.expect_message("state again", |m| match m {
         ServerMessage::State(view) => Some(view.moves.len()),
         _ => None,
@@ -342,9 +349,7 @@ fn a_changed_server_key_is_refused() {
     let address = server.addr().to_string();
     let config = tempfile::tempdir().unwrap();
     let alice = Player::with_config(&address, "alice", config.path(), |_| {});
-    alice.expect("connected", |e| {
-        matches!(e, Event::Connected { .. }).then_some(())
-    });
+    connected(&alice);
     drop(alice);
     drop(server);
     // Another server, another key, on the same address.
@@ -357,6 +362,106 @@ fn a_changed_server_key_is_refused() {
     });
     assert!(matches!(error, ClientError::KeyChanged(_)), "{error}");
     assert!(error.to_string().contains("has changed"), "{error}");
+}
+
+/// Waits until `player` is connected and identified.
+fn connected(player: &Player) {
+    player.expect("connected", |e| {
+        matches!(e, Event::Connected { .. }).then_some(())
+    });
+}
+
+#[test]
+fn a_name_stays_with_the_key_that_first_claimed_it() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let config = tempfile::tempdir().unwrap();
+    connected(&Player::with_config(
+        &address,
+        "alice",
+        config.path(),
+        |_| {},
+    ));
+    // The same key takes a second name: its first one is still its own.
+    connected(&Player::with_config(
+        &address,
+        "alicia",
+        config.path(),
+        |_| {},
+    ));
+    let thief = Player::connect(&address, "alice");
+    let error = thief.expect("refusal", |e| match e {
+        Event::Failed(e) => Some(e.clone()),
+        _ => None,
+    });
+    assert!(matches!(error, ClientError::Refused(_)), "{error}");
+    assert!(error.to_string().contains("taken"), "{error}");
+    connected(&Player::with_config(
+        &address,
+        "alice",
+        config.path(),
+        |_| {},
+    ));
+    connected(&Player::with_config(
+        &address,
+        "alicia",
+        config.path(),
+        |_| {},
+    ));
+}
+
+#[test]
+fn whether_the_engine_is_allowed_shows_in_the_lobby_and_the_state() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    connected(&alice);
+    let setup = |engine_allowed| GameSetup {
+        rules: Preset::Standard,
+        engine_allowed,
+        ..GameSetup::default()
+    };
+    let allowed = create(&alice, setup(true));
+    let refused = create(&alice, setup(false));
+    // The text lobby says it of each game.
+    let lobby = online(&address, &["--name", "carol"]);
+    let line_of = |game: GameId| {
+        let id = format!("  {game}  ");
+        lobby
+            .lines()
+            .find(|l| l.starts_with(&id))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(line_of(allowed).contains("engine allowed"), "{lobby}");
+    assert!(line_of(refused).contains("no engine"), "{lobby}");
+    // The lobby's and the state's summaries carry it.
+    let bob = Player::connect(&address, "bob");
+    connected(&bob);
+    bob.send(ClientMessage::Lobby);
+    let open = bob.expect_message("lobby", |m| match m {
+        ServerMessage::Lobby(lobby) => Some(lobby.open.clone()),
+        _ => None,
+    });
+    let shown = |game| {
+        open.iter()
+            .find(|g| g.id == game)
+            .map(|g| g.setup.engine_allowed)
+    };
+    assert_eq!((shown(allowed), shown(refused)), (Some(true), Some(false)));
+    bob.send(ClientMessage::Join {
+        game: Some(allowed),
+        code: None,
+    });
+    for player in [&alice, &bob] {
+        let engine = player.expect_message("state", |m| match m {
+            ServerMessage::State(view) => Some(view.summary.setup.engine_allowed),
+            _ => None,
+        });
+        assert!(engine);
+    }
 }
 
 #[test]

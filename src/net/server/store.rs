@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 
 use crate::game::{Clocks, Game, Player, Tag, Tags};
 use crate::net::protocol::{GameId, GameSetup, GameSummary};
@@ -114,8 +114,8 @@ impl Store {
         db.pragma_update(None, "journal_mode", "WAL")?;
         db.pragma_update(None, "synchronous", "NORMAL")?;
         db.execute_batch(
-            "CREATE TABLE IF NOT EXISTS players (
-                 key TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            "CREATE TABLE IF NOT EXISTS names (
+                 name TEXT PRIMARY KEY, key TEXT NOT NULL);
              CREATE TABLE IF NOT EXISTS games (
                  id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
                  creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
@@ -129,24 +129,20 @@ impl Store {
         Ok(Store { db })
     }
 
-    /// Gives `name` to `key`: first come, first served. Returns whether the name is the key's
-    /// now (false when another key holds it).
+    /// Gives `name` to `key`: first come, first served, and for good (a key may hold several
+    /// names; taking a new one frees none). Returns whether the name is the key's (false when
+    /// another key holds it).
     pub fn claim_name(&self, key: &str, name: &str) -> StoreResult<bool> {
-        let holder: Option<String> = self
-            .db
-            .query_row("SELECT key FROM players WHERE name = ?1", [name], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        if let Some(holder) = holder {
-            return Ok(holder == key);
-        }
         self.db.execute(
-            "INSERT INTO players (key, name) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET name = excluded.name",
-            params![key, name],
+            "INSERT INTO names (name, key) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
+            params![name, key],
         )?;
-        Ok(true)
+        let holder: String =
+            self.db
+                .query_row("SELECT key FROM names WHERE name = ?1", [name], |r| {
+                    r.get(0)
+                })?;
+        Ok(holder == key)
     }
 
     /// Stores a new open game; returns its number.
