@@ -43,4 +43,4 @@ pub use score::Score;
 pub use start::{StartError, check_start, parse_start};
 pub use tags::{MAX_TAG_CHARS, Tag, TagError, Tags};
 pub use time::{ParseTimestampError, Timestamp};
-pub use tree::{Fork, MAX_LINE_DEPTH, Node, Place, PlayAtError, SideLine};
+pub use tree::{Fork, MAX_LINE_DEPTH, Node, Place, PlayAtError, SideLine, SideLineError};

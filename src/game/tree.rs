@@ -18,6 +18,11 @@
 //! assert_eq!(promoted, Place::main(2));
 //! ```
 
+mod saved;
+
+pub use saved::SideLineError;
+pub(super) use saved::{SavedLine, restore_sides, saved_lines};
+
 use super::analysis::{AnalysisError, PlyAnalysis, SavedPly};
 use super::record::{Game, Ply, comment_text, is_off_board};
 use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move};
@@ -230,6 +235,16 @@ fn promote_in(line: &mut Vec<Node>, at: usize, k: usize) -> Option<()> {
     Some(())
 }
 
+/// Undoes [`promote_in`] of the side line at `fork`: the old moves, now the first side line
+/// there, go back, and the line promoted back to its place among the side lines.
+fn demote(line: &mut Vec<Node>, fork: Fork) -> Option<()> {
+    promote_in(line, fork.at, 0)?;
+    let sides = &mut line.get_mut(fork.at)?.sides;
+    let promoted = sides.remove(0);
+    sides.insert(fork.line.min(sides.len()), promoted);
+    Some(())
+}
+
 /// The most side lines nested one in another under `line`'s moves.
 pub(super) fn nesting(nodes: &[Node]) -> usize {
     nodes
@@ -265,6 +280,19 @@ impl Game {
     /// Every move of the side lines, in all (the main line's not counted).
     pub fn side_moves(&self) -> usize {
         self.sides.iter().map(|s| all_nodes(s).count()).sum()
+    }
+
+    /// The comments of the side lines' moves.
+    pub(super) fn side_comments(&self) -> impl Iterator<Item = &str> {
+        self.sides
+            .iter()
+            .flat_map(|s| all_nodes(s))
+            .filter_map(Node::comment)
+    }
+
+    /// Puts side lines read from a save on the main line's moves, one list per move.
+    pub(super) fn set_side_lines(&mut self, sides: Vec<Vec<SideLine>>) {
+        self.sides = sides;
     }
 
     /// The most side lines nested one in another.
@@ -507,7 +535,8 @@ impl Game {
 
     /// Makes the side line `place` is on (the last one taken) its parent's continuation,
     /// and the parent's moves from there a side line. Returns where `place`'s position is
-    /// now, or `None` on the main line or at a place not in the tree. Promoting into the
+    /// now, or `None`, changing nothing, on the main line, at a place not in the tree, or
+    /// where the parent's moves would nest deeper than [`MAX_LINE_DEPTH`]. Promoting into the
     /// main line changes the game's moves: an ending off the board (a resignation, a loss on
     /// time, an agreement) belonged to the moves replaced and is dropped with them.
     pub fn promote(&mut self, place: &Place) -> Option<Place> {
@@ -518,9 +547,20 @@ impl Game {
         if parent.is_empty() {
             let mut line = self.take_main();
             promote_in(&mut line, last.at, last.line)?;
+            if nesting(&line) > MAX_LINE_DEPTH {
+                demote(&mut line, *last)?;
+                self.put_main(line);
+                return None;
+            }
             self.put_main(line);
         } else {
-            promote_in(line_at_mut(self, parent)?, last.at, last.line)?;
+            let line = line_at_mut(self, parent)?;
+            promote_in(line, last.at, last.line)?;
+            // The parent's old moves went one side line deeper.
+            if parent.len() + nesting(line) > MAX_LINE_DEPTH {
+                demote(line, *last)?;
+                return None;
+            }
             self.touch();
         }
         Some(Place::new(parent.to_vec(), last.at + place.ply))
@@ -757,6 +797,56 @@ mod tests {
         assert!(g.undo());
         assert!(g.redo());
         assert_eq!(g.side_lines(), tree);
+    }
+
+    /// A legal move at `place` other than the one its line goes on with, that does not end
+    /// the game.
+    fn another_move(g: &Game, place: &Place) -> Move {
+        let next = g
+            .moves_to(&place.with_ply(place.ply() + 1))
+            .and_then(|m| m.last().copied());
+        let state = g.state_at(place).unwrap();
+        state
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| {
+                let mut after = state.clone();
+                next.is_none_or(|n| n.mv != m) && after.play(m).is_ok() && !after.is_over()
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn side_lines_nest_at_most_the_limit_deep_through_play_and_promotion() {
+        let mut g = game("d2-c2 d3-e3 c2-c3");
+        // Each line: three moves, the next one leaving it at its second move.
+        let mut place = Place::main(1);
+        for _ in 0..MAX_LINE_DEPTH {
+            let first = g.play_at(&place, another_move(&g, &place)).unwrap();
+            let second = g.play_at(&first, another_move(&g, &first)).unwrap();
+            g.play_at(&second, another_move(&g, &second)).unwrap();
+            place = first;
+        }
+        assert_eq!(g.side_line_depth(), MAX_LINE_DEPTH);
+        let deepest = place.clone();
+        assert_eq!(
+            g.play_at(&deepest, another_move(&g, &deepest)),
+            Err(PlayAtError::TooDeep)
+        );
+        // A line at the deepest level, left at the third move of its parent: promoting the
+        // parent's sibling would push it one deeper.
+        let parent = deepest.parent().unwrap();
+        let third = parent.with_ply(2);
+        g.play_at(&third, another_move(&g, &third)).unwrap();
+        let before = g.clone();
+        assert_eq!(
+            g.promote(&deepest),
+            None,
+            "the parent's tail would nest 17 deep"
+        );
+        assert_eq!(g, before, "a refused promotion changes nothing");
+        assert!(g.check_bounds().is_ok());
     }
 
     #[test]
