@@ -461,6 +461,63 @@ impl Game {
         Ok(())
     }
 
+    /// The place after the first `moves` moves from the start along the line through
+    /// `forks` (a place of a parent line before the line leaves it), or `None` past the
+    /// line's end or for no such line.
+    pub fn place_along(&self, forks: &[Fork], moves: usize) -> Option<Place> {
+        let mut before = 0;
+        for (i, fork) in forks.iter().enumerate() {
+            if moves <= before + fork.at {
+                let place = Place::new(forks[..i].to_vec(), moves - before);
+                return self.has_place(&place).then_some(place);
+            }
+            before += fork.at;
+        }
+        let place = Place::new(forks.to_vec(), moves - before);
+        self.has_place(&place).then_some(place)
+    }
+
+    /// The line through `forks` as a game of its own: its moves from the start as the main
+    /// line, under the same rules and players, with no comments, analyses or side lines (for
+    /// an analysis of the line; see [`Game::set_line_analysis`]).
+    pub fn line_game(&self, forks: &[Fork]) -> Option<Game> {
+        let players = self.players();
+        let mut line = Game::new(
+            *self.rules(),
+            *self.state().start_position(),
+            players.attackers,
+            players.defenders,
+        );
+        for done in self.line_moves(forks)? {
+            line.play(done.mv).ok()?;
+        }
+        Some(line)
+    }
+
+    /// Records the analysis of the moves of the line through `forks`, one per move from the
+    /// start (as an analysis of [`Game::line_game`] gives them), each checked as
+    /// [`Game::set_analysis`] checks it. More analyses than moves are refused before any is
+    /// recorded.
+    pub fn set_line_analysis(
+        &mut self,
+        forks: &[Fork],
+        plies: &[PlyAnalysis],
+    ) -> Result<(), AnalysisError> {
+        let places: Vec<Place> = (1..=plies.len())
+            .map_while(|n| self.place_along(forks, n))
+            .collect();
+        if places.len() < plies.len() {
+            return Err(AnalysisError::NoSuchPly {
+                ply: plies.len(),
+                plies: places.len(),
+            });
+        }
+        for (place, analysis) in places.iter().zip(plies) {
+            self.set_analysis_at(place, analysis)?;
+        }
+        Ok(())
+    }
+
     /// The side lines that leave the line at `place` with its next move: played instead of
     /// it.
     pub fn side_lines_at(&self, place: &Place) -> &[SideLine] {
@@ -847,6 +904,22 @@ mod tests {
         );
         assert_eq!(g, before, "a refused promotion changes nothing");
         assert!(g.check_bounds().is_ok());
+    }
+
+    #[test]
+    fn places_along_a_line_count_its_moves_from_the_start() {
+        let mut g = game("d2-c2 d3-e3 c2-c3");
+        let side = g.play_at(&Place::main(1), mv("c4-c3")).unwrap();
+        let end = g.play_at(&side, mv("d1-d2")).unwrap();
+        let forks = side.forks();
+        assert_eq!(g.place_along(forks, 0), Some(Place::main(0)));
+        assert_eq!(g.place_along(forks, 1), Some(Place::main(1)));
+        assert_eq!(g.place_along(forks, 2), Some(side.clone()));
+        assert_eq!(g.place_along(forks, 3), Some(end));
+        assert_eq!(g.place_along(forks, 4), None);
+        assert_eq!(g.place_along(&[], 3), Some(Place::main(3)));
+        let line = g.line_game(forks).unwrap();
+        assert_eq!(texts(line.moves()), ["d2-c2", "c4-c3", "d1-d2"]);
     }
 
     #[test]
