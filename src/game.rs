@@ -19,6 +19,7 @@ mod start;
 pub mod storage;
 mod tags;
 mod time;
+mod tree;
 pub(crate) mod unique_keys;
 
 pub use analysis::{
@@ -42,3 +43,4 @@ pub use score::Score;
 pub use start::{StartError, check_start, parse_start};
 pub use tags::{MAX_TAG_CHARS, Tag, TagError, Tags};
 pub use time::{ParseTimestampError, Timestamp};
+pub use tree::{Fork, MAX_LINE_DEPTH, Node, Place, PlayAtError, SideLine, SideLineError};

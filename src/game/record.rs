@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
+use super::tree::SideLine;
 use super::{Clocks, Player, Tag, Tags, Timestamp};
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
@@ -78,7 +79,7 @@ pub(super) const fn has_winner(reason: Reason) -> bool {
 }
 
 /// A comment as kept: `None` for none or only white space.
-fn comment_text(comment: Option<String>) -> Option<String> {
+pub(super) fn comment_text(comment: Option<String>) -> Option<String> {
     comment.filter(|text| !text.trim().is_empty())
 }
 
@@ -88,6 +89,7 @@ struct Undone {
     mv: Move,
     comment: Option<String>,
     analysis: Option<PlyAnalysis>,
+    sides: Vec<SideLine>,
 }
 
 /// A game is over already, so it cannot be ended again.
@@ -121,13 +123,15 @@ impl std::error::Error for AlreadyOver {}
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub struct Game {
     state: GameState,
-    moves: Vec<AnnotatedMove>,
+    pub(super) moves: Vec<AnnotatedMove>,
     /// The analysis of each move, aligned with `moves` (`None` where not analyzed).
-    analysis: Vec<Option<PlyAnalysis>>,
+    pub(super) analysis: Vec<Option<PlyAnalysis>>,
     /// The comment on each move, aligned with `moves`.
-    comments: Vec<Option<String>>,
+    pub(super) comments: Vec<Option<String>>,
     /// The comment before the first move.
     start_comment: Option<String>,
+    /// The side lines played instead of each move, aligned with `moves` (see `tree`).
+    pub(super) sides: Vec<Vec<SideLine>>,
     /// Undone moves with their comments and analyses, the next one to redo last.
     redo: Vec<Undone>,
     players: Players,
@@ -162,6 +166,7 @@ impl Game {
             analysis: Vec::new(),
             comments: Vec::new(),
             start_comment: None,
+            sides: Vec::new(),
             redo: Vec::new(),
             players,
             tags: Tags::default(),
@@ -298,22 +303,21 @@ impl Game {
         self.updated
     }
 
-    fn touch(&mut self) {
+    pub(super) fn touch(&mut self) {
         self.updated = Timestamp::now().max(self.created);
     }
 
-    /// Appends a move already played on the state with its comment and analysis;
+    /// Appends a move already played on the state with its comment, analysis and side lines;
     /// `keep_redo` says whether it came from the redo tail.
-    fn record(
-        &mut self,
-        done: AnnotatedMove,
-        comment: Option<String>,
-        analysis: Option<PlyAnalysis>,
-        keep_redo: bool,
-    ) -> AnnotatedMove {
+    fn record(&mut self, done: AnnotatedMove, undone: Option<Undone>) -> AnnotatedMove {
+        let keep_redo = undone.is_some();
+        let (comment, analysis, sides) = undone.map_or((None, None, Vec::new()), |u| {
+            (u.comment, u.analysis, u.sides)
+        });
         self.moves.push(done);
         self.comments.push(comment);
         self.analysis.push(analysis);
+        self.sides.push(sides);
         if !keep_redo {
             self.redo.clear();
             // A move played (not one played again): the mover's increment or fresh period.
@@ -330,13 +334,13 @@ impl Game {
     /// move changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<AnnotatedMove, IllegalMove> {
         let done = self.state.play(mv)?;
-        Ok(self.record(done, None, None, false))
+        Ok(self.record(done, None))
     }
 
     /// Plays a move written as text (annotations are checked); it discards the redo tail.
     pub fn play_text(&mut self, text: &str) -> Result<AnnotatedMove, MoveError> {
         let done = self.state.play_text(text)?;
-        Ok(self.record(done, None, None, false))
+        Ok(self.record(done, None))
     }
 
     /// Whether [`Game::undo`] would do something.
@@ -365,6 +369,7 @@ impl Game {
                 mv: last.mv,
                 comment,
                 analysis: self.analysis.pop().flatten(),
+                sides: self.sides.pop().unwrap_or_default(),
             });
         }
         self.touch();
@@ -380,11 +385,8 @@ impl Game {
             return false;
         };
         if let Ok(done) = self.state.play(mv) {
-            let (comment, analysis) = self
-                .redo
-                .pop()
-                .map_or((None, None), |undone| (undone.comment, undone.analysis));
-            self.record(done, comment, analysis, true);
+            let undone = self.redo.pop();
+            self.record(done, undone);
             true
         } else {
             // The tail was recorded from this very position, so this does not happen; if
@@ -448,6 +450,13 @@ impl Game {
             self.state.start_position().side_to_move(),
             self.analysis.iter().map(Option::as_ref),
         )
+    }
+
+    /// Puts `state` in place of the game's, its moves already recorded (a new main line);
+    /// the redo tail goes.
+    pub(super) fn replace_state(&mut self, state: GameState) {
+        self.state = state;
+        self.redo.clear();
     }
 
     /// Removes an off-board ending, leaving the game as it was before it.

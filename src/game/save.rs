@@ -12,7 +12,8 @@ use super::analysis::{AnalysisError, SavedPly};
 use super::import::RecordError;
 use super::record::{Game, Players, has_winner, is_off_board};
 use super::schema;
-use super::{Clocks, ParseTimestampError, Tags, Timestamp};
+use super::tree::{SavedLine, SideLineError, restore_sides, saved_lines};
+use super::{Clocks, MAX_LINE_DEPTH, ParseTimestampError, Tags, Timestamp};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, MoveError, Outcome, Position, Preset, Reason, Rules, SetupError, Side,
@@ -42,6 +43,8 @@ pub enum TooLarge {
     Comments(usize),
     /// More bytes than [`MAX_SAVE_BYTES`] (the writer stops there).
     Bytes,
+    /// Side lines nested deeper than [`MAX_LINE_DEPTH`]; how deep.
+    Depth(usize),
 }
 
 impl fmt::Display for TooLarge {
@@ -54,6 +57,10 @@ impl fmt::Display for TooLarge {
                 "its comments hold {n} characters; a saved game holds at most {MAX_COMMENT_CHARS}"
             ),
             Self::Bytes => write!(f, "more than {MAX_SAVE_BYTES} bytes (32 MiB)"),
+            Self::Depth(n) => write!(
+                f,
+                "side lines nest {n} deep; a saved game holds them at most {MAX_LINE_DEPTH} deep"
+            ),
         }
     }
 }
@@ -146,6 +153,9 @@ struct SaveOut {
     /// Written only for a game on a time control.
     #[serde(skip_serializing_if = "Option::is_none")]
     clock: Option<Clocks>,
+    /// Written only when the game has side lines.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    side_lines: Vec<SavedLine>,
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
@@ -215,6 +225,11 @@ pub(super) struct SaveIn {
     /// was saved (the clocks go on from there).
     #[serde(default)]
     clock: Option<Clocks>,
+    /// Optional side lines: moves tried instead of the game's, each line played instead of
+    /// the move at index `at` (from 0) of `moves`, with comments, analysis and side lines of
+    /// its own. All moves, the side lines' included, count towards the 20000 a game holds.
+    #[serde(default)]
+    side_lines: Vec<SavedLine>,
 }
 
 /// How the game ended.
@@ -264,6 +279,7 @@ impl Game {
                     .collect()
             }),
             clock: self.clocks().copied(),
+            side_lines: saved_lines(self.side_lines().iter().map(Vec::as_slice)),
         }
     }
 
@@ -300,8 +316,12 @@ impl Game {
     /// Whether the game is within the bounds of a save: its moves and its comments. (An
     /// analysis keeps its lines short itself; the bytes are counted as the save is written.)
     pub fn check_bounds(&self) -> Result<(), TooLarge> {
-        if self.moves().len() > MAX_PLIES {
-            return Err(TooLarge::Moves(self.moves().len()));
+        let moves = self.moves().len() + self.side_moves();
+        if moves > MAX_PLIES {
+            return Err(TooLarge::Moves(moves));
+        }
+        if self.side_line_depth() > MAX_LINE_DEPTH {
+            return Err(TooLarge::Depth(self.side_line_depth()));
         }
         let comments = self.comment_chars();
         if comments > MAX_COMMENT_CHARS {
@@ -310,13 +330,15 @@ impl Game {
         Ok(())
     }
 
-    /// The characters of every comment, the one before the first move included.
+    /// The characters of every comment, the one before the first move and the side lines'
+    /// included.
     fn comment_chars(&self) -> usize {
         self.comments()
             .iter()
             .flatten()
             .map(String::as_str)
             .chain(self.start_comment())
+            .chain(self.side_comments())
             .map(|c| c.chars().count())
             .sum()
     }
@@ -478,8 +500,14 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
     })?;
     let created = timestamp("created", &save.created)?;
     let updated = timestamp("updated", &save.updated)?;
-    if save.moves.len() > MAX_PLIES {
-        return Err(LoadErrorKind::TooManyMoves(save.moves.len()));
+    let all_moves = save.moves.len()
+        + save
+            .side_lines
+            .iter()
+            .map(SavedLine::move_count)
+            .sum::<usize>();
+    if all_moves > MAX_PLIES {
+        return Err(LoadErrorKind::TooManyMoves(all_moves));
     }
     let mut game = Game::from_parts(GameState::new(rules, start), save.players);
     game.set_tags(save.tags);
@@ -525,6 +553,14 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
                 number: i + 1,
                 error,
             })?;
+    }
+    if !save.side_lines.is_empty() {
+        let mut state = GameState::new(rules, start);
+        let line: Vec<_> = game.moves().iter().map(|m| m.mv).collect();
+        let sides = restore_sides(&mut state, &line, save.side_lines, 0, 0)
+            .map_err(|(number, error)| LoadErrorKind::SideLine { number, error })?;
+        game.set_side_lines(sides);
+        check_comments(&game)?;
     }
     if let Some(clocks) = save.clock {
         game.set_clocks(clocks);
@@ -714,6 +750,13 @@ pub enum LoadErrorKind {
         /// What is wrong with its analysis.
         error: AnalysisError,
     },
+    /// A side line is wrong.
+    SideLine {
+        /// The number (from 1, counted from the start along the line) of the move concerned.
+        number: usize,
+        /// What is wrong.
+        error: SideLineError,
+    },
 }
 
 fn outcome_text(outcome: Option<Outcome>) -> String {
@@ -830,6 +873,9 @@ impl fmt::Display for LoadErrorKind {
                 "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analyzed)"
             ),
             Self::Analysis { number, error } => write!(f, "analysis of move {number}: {error}"),
+            Self::SideLine { number, error } => {
+                write!(f, "side line at move {number}: {error}")
+            }
         }
     }
 }
@@ -914,6 +960,7 @@ mod tests {
             updated: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
             analysis: Some((0..MAX_PLIES).map(|_| Some(largest_analysis())).collect()),
             clock: Some(clock),
+            side_lines: Vec::new(),
         };
         let mut text = Vec::new();
         serde_json::to_writer_pretty(&mut text, &largest).unwrap();

@@ -378,9 +378,22 @@ pub fn player_lines(
     lines
 }
 
-/// A comment of the record (on the move, or before the first), wrapped in `width` columns.
+/// A comment of the record (on the move, or before the first), wrapped in `width` columns:
+/// each of its lines wrapped on its own, one blank line between paragraphs.
 pub fn comment_lines(comment: Option<&str>, width: usize) -> Vec<String> {
-    comment.map_or_else(Vec::new, |c| wrap(&printable(c), width))
+    let mut out = Vec::new();
+    let mut blank = false;
+    for line in comment.unwrap_or_default().lines() {
+        if line.trim().is_empty() {
+            blank = !out.is_empty();
+            continue;
+        }
+        if std::mem::take(&mut blank) {
+            out.push(String::new());
+        }
+        out.extend(wrap(&printable(line), width));
+    }
+    out
 }
 
 /// `clock ● 4:59  ♚ 5:00`: both sides' time left, the running one (of the side `to_move`, if
@@ -696,6 +709,15 @@ impl Widget for Themed<'_, TurnLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_of_several_paragraphs_keeps_a_blank_line_between_them() {
+        assert_eq!(
+            comment_lines(Some("first words\r\n\n\nsecond\ttab\u{1b}"), 12),
+            ["first words", "", "second\u{fffd}tab\u{fffd}"]
+        );
+        assert_eq!(comment_lines(Some("one\r\ntwo"), 12), ["one", "two"]);
+    }
 
     #[test]
     fn outcomes_read_as_sentences() {

@@ -373,3 +373,30 @@ fn undo_keeps_an_analysis_for_redo_and_a_new_move_drops_it() {
     assert_eq!(game.analysis()[n - 1], None);
     assert!(!game.redo());
 }
+
+#[test]
+fn a_side_line_is_analyzed_as_a_game_of_its_own_and_its_analysis_kept_on_its_moves() {
+    let mut game = game("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ a", "d2-c2 d3-e3 c2-c3");
+    let side = game
+        .play_at(&brandubh::game::Place::main(1), mv("c4-c3"))
+        .unwrap();
+    let end = game.play_at(&side, mv("d1-d2")).unwrap();
+    let line = game.line_game(side.forks()).unwrap();
+    assert_eq!(line.moves().len(), 3);
+    assert!(!line.has_side_lines());
+    let plies = analyze(&line, 2);
+    game.set_line_analysis(side.forks(), &plies).unwrap();
+    // The shared first move is the main line's; the others the side line's.
+    assert_eq!(game.analysis()[0].as_ref(), Some(&plies[0]));
+    assert_eq!(
+        game.analysis()[1],
+        None,
+        "the game's own reply is not analyzed"
+    );
+    assert_eq!(game.analysis_at(&side), Some(&plies[1]));
+    assert_eq!(game.analysis_at(&end), Some(&plies[2]));
+    // One analysis too many is refused.
+    let mut more = plies.clone();
+    more.push(plies[0].clone());
+    assert!(game.set_line_analysis(side.forks(), &more).is_err());
+}

@@ -180,6 +180,36 @@ fn an_otg_with_tags_comments_and_variations_imports_its_main_line() {
 }
 
 #[test]
+fn an_otg_as_found_in_the_wild_loads_with_paragraphs_custom_rules_and_a_resignation() {
+    // A start comment of two paragraphs, comments of several paragraphs on both moves of a
+    // turn with `|` between them, the king strong on and beside the throne (`ks:c`, no
+    // preset), a resignation and a result tag.
+    let game = load(&data("otg/wild.otg")).unwrap();
+    assert_eq!(
+        game.start_comment(),
+        Some("A first paragraph about the opening.\n\nA second paragraph, after a blank line.")
+    );
+    assert_eq!(
+        game.comments(),
+        [
+            Some("A long comment on the first move.\n\nIts second paragraph.".to_owned()),
+            Some("And the reply's comment.\n\nIn two paragraphs too.".to_owned()),
+        ]
+    );
+    assert_eq!(game.preset(), None);
+    assert!(
+        game.summary().contains("custom rules"),
+        "{}",
+        game.summary()
+    );
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Side::Defenders, Reason::Resignation))
+    );
+    assert_eq!(game.tags().get(Tag::Attackers), Some("Alice"));
+}
+
+#[test]
 fn an_otg_records_names_and_tags_survive_our_save_and_an_export() {
     let game = load(&data("otg/commented.otg")).unwrap();
     // Saved in our format and read back, the names and tags are there...
@@ -347,7 +377,17 @@ proptest! {
         setup in prop::collection::vec(any::<usize>(), 0..4),
         plies in prop::collection::vec(any::<usize>(), 0..60),
         comments in prop::collection::vec(
-            prop::option::of("[a-zA-Z0-9 ,.!?:'\\[\\]-]{1,20}".prop_map(|c| c.trim().to_owned())),
+            // Some of two paragraphs, the second of words (a line that read as a turn or a
+            // tag would be written on one line).
+            prop::option::of(("[a-zA-Z0-9 ,.!?:'\\[\\]-]{1,20}", "([a-z]{1,8} ){0,3}").prop_map(|(c, more)| {
+                match (c.trim(), more.trim()) {
+                    // A paragraph ending in `]` would close the comment: written on one line.
+                    (c, more) if !c.is_empty() && !c.ends_with(']') && !more.is_empty() => {
+                        format!("{c}\n\n{more}")
+                    }
+                    (c, _) => c.to_owned(),
+                }
+            })),
             0..60,
         ),
         players in (player(), player()),
@@ -390,7 +430,14 @@ fn otg_export_writes_opentafl_notation() {
     assert!(
         import::to_otg(&multi_line)
             .unwrap()
-            .ends_with("1. d2-c2\n[first line second / line]\n")
+            .ends_with("1. d2-c2\n[first line\nsecond / line]\n")
+    );
+    // A line that would read as a turn is not begun: the comment goes on one line.
+    multi_line.set_comment(0, Some("first line\n2. second".into()));
+    assert!(
+        import::to_otg(&multi_line)
+            .unwrap()
+            .ends_with("1. d2-c2\n[first line 2. second]\n")
     );
 }
 

@@ -8,7 +8,7 @@ use std::process::Command;
 use brandubh::game::storage::{self, load, save_atomic};
 use brandubh::game::{
     AnalysisError, EngineKind, Game, Level, LoadError, LoadErrorKind, MAX_PLIES, MAX_SAVE_BYTES,
-    MoveTime, Player, Timestamp,
+    MoveTime, Place, Player, Timestamp,
 };
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, ParseMoveError, Position, Preset, Reason, Repetition, Rules,
@@ -418,6 +418,37 @@ fn arb_game() -> impl Strategy<Value = Game> {
         })
 }
 
+/// A random game with side lines grown on it: each step plays a legal move at a place
+/// reached before (a place of the main line, or one a step made), sometimes with a comment,
+/// so that lines open, lengthen and nest.
+fn arb_tree_game() -> impl Strategy<Value = Game> {
+    (
+        arb_game(),
+        prop::collection::vec((any::<u16>(), any::<u16>(), 0..4u8), 0..40),
+    )
+        .prop_map(|(mut game, steps)| {
+            let mut places: Vec<Place> = (0..=game.moves().len()).map(Place::main).collect();
+            for (at, choice, comment) in steps {
+                let place = places[usize::from(at) % places.len()].clone();
+                let Some(state) = game.state_at(&place) else {
+                    continue;
+                };
+                let moves = state.legal_moves();
+                if moves.is_empty() || state.is_over() {
+                    continue;
+                }
+                let mv = moves[usize::from(choice) % moves.len()];
+                if let Ok(next) = game.play_at(&place, mv) {
+                    if comment == 0 {
+                        game.set_comment_at(&next, Some(format!("on {mv}\n\nand more")));
+                    }
+                    places.push(next);
+                }
+            }
+            game
+        })
+}
+
 /// Any JSON, with keys and strings biased towards those of a saved game.
 fn arb_json() -> impl Strategy<Value = Value> {
     let words = prop_oneof![
@@ -477,6 +508,17 @@ proptest! {
         prop_assert_eq!((loaded.created(), loaded.updated()), (game.created(), game.updated()));
         prop_assert_eq!(loaded.to_json(), text);
         prop_assert!(!loaded.can_redo());
+    }
+
+    #[test]
+    fn random_trees_of_side_lines_survive_the_round_trip(game in arb_tree_game()) {
+        let text = game.to_json();
+        let loaded = Game::from_json(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(loaded.moves(), game.moves());
+        prop_assert_eq!(loaded.side_lines(), game.side_lines());
+        prop_assert_eq!(loaded.comments(), game.comments());
+        prop_assert_eq!(loaded.outcome(), game.outcome());
+        prop_assert_eq!(loaded.to_json(), text);
     }
 
     #[test]
@@ -746,5 +788,103 @@ fn clocks_are_saved_with_the_time_left_and_a_flag_fall_is_a_loss_on_time() {
     assert!(
         e.contains("the attackers' clock counts 7 overtime periods left while on main time"),
         "{e}"
+    );
+}
+
+/// A saved game of two moves with a side line at its second move, as JSON to damage.
+fn tree_save() -> Value {
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    game.play_text("d2-c2").unwrap();
+    game.play_text("d3-e3").unwrap();
+    let side = game
+        .play_at(&Place::main(1), "c4-c3".parse().unwrap())
+        .unwrap();
+    game.play_at(&side, "d1-d2".parse().unwrap()).unwrap();
+    serde_json::from_str(&game.to_json()).unwrap()
+}
+
+#[test]
+fn games_of_today_s_format_load_without_side_lines_and_trees_load_whole() {
+    let save = tree_save();
+    assert_eq!(save["side_lines"][0]["at"], 1);
+    assert_eq!(save["side_lines"][0]["moves"][1], "d1-d2");
+    let loaded = Game::from_json(&save.to_string()).unwrap();
+    assert_eq!(loaded.side_moves(), 2);
+    let old = load(&asset("escape.json")).unwrap();
+    assert!(!old.has_side_lines());
+    assert!(!old.to_json().contains("side_lines"));
+}
+
+#[test]
+fn damaged_side_lines_are_refused_with_a_message_naming_the_move() {
+    type Damage = fn(&mut Value);
+    let cases: [(&str, Damage, &str); 6] = [
+        (
+            "past the end",
+            |s| s["side_lines"][0]["at"] = 2.into(),
+            "side line at move 1: \"at\" is 2, but its parent line has 2 moves",
+        ),
+        (
+            "no moves",
+            |s| s["side_lines"][0]["moves"] = Value::Array(vec![]),
+            "side line at move 2: a side line has at least one move",
+        ),
+        (
+            "an illegal move",
+            |s| s["side_lines"][0]["moves"][1] = "a1-a7".into(),
+            "side line at move 3: \"a1-a7\"",
+        ),
+        (
+            "comments misaligned",
+            |s| s["side_lines"][0]["comments"] = serde_json::json!([null]),
+            "comments: 1 entries for 2 moves",
+        ),
+        (
+            "an unknown field",
+            |s| s["side_lines"][0]["colour"] = "red".into(),
+            "unknown field `colour`",
+        ),
+        (
+            "nested past the end",
+            |s| {
+                s["side_lines"][0]["side_lines"] =
+                    serde_json::json!([{"at": 5, "moves": ["d1-d2"]}]);
+            },
+            "side line at move 2: \"at\" is 5",
+        ),
+    ];
+    for (what, damage, message) in cases {
+        let mut save = tree_save();
+        damage(&mut save);
+        let err = Game::from_json(&save.to_string()).unwrap_err();
+        assert_one_line(&err);
+        assert!(err.to_string().contains(message), "{what}: {err}");
+    }
+}
+
+#[test]
+fn side_lines_nested_too_deep_or_too_many_moves_are_refused() {
+    // Nested deeper than a game holds: each line one move, left again at its first move.
+    let mut line = serde_json::json!({"at": 0, "moves": ["d2-c2"]});
+    for _ in 0..brandubh::game::MAX_LINE_DEPTH {
+        line = serde_json::json!({"at": 0, "moves": ["d2-c2"], "side_lines": [line]});
+    }
+    let mut save = tree_save();
+    save["side_lines"] = serde_json::json!([{"at": 0, "moves": ["d1-e1"], "side_lines": [line]}]);
+    let err = Game::from_json(&save.to_string()).unwrap_err();
+    assert!(err.to_string().contains("nest at most 16 deep"), "{err}");
+    // More moves in all than a game holds, the side lines' counted.
+    let mut save = tree_save();
+    save["side_lines"][0]["moves"] = Value::Array(vec!["d1-d2".into(); MAX_PLIES]);
+    let err = Game::from_json(&save.to_string()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("{} moves", MAX_PLIES + 2)),
+        "{err}"
     );
 }

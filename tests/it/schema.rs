@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use brandubh::ai::{Analyzer, Budget, Limits};
-use brandubh::game::{Game, Level, MAX_TAG_CHARS, Player, SCHEMA_ID, Tag, Tags, save_schema};
+use brandubh::game::{
+    Game, Level, MAX_TAG_CHARS, Place, Player, SCHEMA_ID, Tag, Tags, save_schema,
+};
 use brandubh::rules::{KingOnThrone, Position, Preset, Rules};
 use jsonschema::Validator;
 use serde_json::Value;
@@ -120,6 +122,15 @@ fn games_this_program_writes_fit_the_schema() {
         )
         .unwrap();
     ongoing.set_analysis(1, &plies[1]).unwrap();
+    // And a side line at the second move, commented and analyzed, with one nested in it.
+    let side = ongoing
+        .play_at(&Place::main(1), "e4-e2".parse().unwrap())
+        .unwrap();
+    ongoing.set_comment_at(&side, Some("instead:\n\nthe other guard".to_owned()));
+    ongoing.set_analysis_at(&side, &plies[1]).unwrap();
+    let next = ongoing.play_at(&side, "c2-c3".parse().unwrap()).unwrap();
+    ongoing.play_at(&side, "d1-d2".parse().unwrap()).unwrap();
+    assert_eq!(ongoing.side_line_depth(), 2, "{next:?}");
     let mut drawn = Game::new(
         Preset::OpenTafl.rules(),
         Position::start(),

@@ -60,7 +60,7 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
         rules_string(game.rules(), &variant_start).ok_or_else(|| inexpressible(game.rules()))?;
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(out, "[{name}:{}]", one_line(value));
+        let _ = writeln!(out, "[{name}:{}]", paragraphs(value));
     };
     let tags = game.tags();
     for kept in [Tag::Event, Tag::Site] {
@@ -126,7 +126,7 @@ fn write_turns(out: &mut String, game: &Game) {
             let comments: Vec<String> = pair
                 .iter()
                 .map(|(_, comment)| {
-                    comment.map_or_else(String::new, |c| one_line(c).replace('|', "/"))
+                    comment.map_or_else(String::new, |c| paragraphs(c).replace('|', "/"))
                 })
                 .collect();
             let _ = writeln!(out, "[{}]", comments.join("|"));
@@ -165,6 +165,29 @@ fn player_name(player: Player) -> String {
 fn date(game: &Game) -> String {
     let stamp = game.created().to_string();
     stamp.get(..10).unwrap_or_default().replace('-', ".")
+}
+
+/// A comment or tag value as written: its lines as they are where the import reads them
+/// back so (no line after the first reads as a tag, a turn or a variation, none before the
+/// last closes the bracket with `]`), else on one line. Other control characters become
+/// spaces.
+fn paragraphs(text: &str) -> String {
+    let lines: Vec<String> = text.split('\n').map(one_line).collect();
+    let last = lines.len().saturating_sub(1);
+    let readable = lines.iter().enumerate().all(|(i, line)| {
+        let content = line.trim();
+        let first_word = content.split_whitespace().next().unwrap_or_default();
+        let opens = i > 0
+            && (content.starts_with('[')
+                || super::is_turn_number(first_word)
+                || super::otg::is_variation_label(first_word));
+        !opens && (i == last || !content.ends_with(']'))
+    });
+    if readable {
+        lines.join("\n")
+    } else {
+        one_line(text)
+    }
 }
 
 /// `text` on one line: control characters (line breaks among them) become spaces.

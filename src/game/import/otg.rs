@@ -81,7 +81,7 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
     }
     let mut game = Game::new(rules, start, attackers, defenders);
     game.set_tags(tags);
-    game.set_start_comment(tag("start-comment").map(|(_, text)| text.trim().to_owned()));
+    game.set_start_comment(tag("start-comment").map(|(_, text)| paragraphs(text)));
     for turn in &parts.turns {
         for (entry, comment) in turn.entries.iter().zip(&turn.comments) {
             let before = game.moves().len();
@@ -105,8 +105,7 @@ fn split(text: &str) -> Result<Parts<'_>, RecordError> {
     let mut parts = Parts::default();
     let mut in_header = true;
     let mut previous = Previous::Nothing;
-    for (i, raw) in lines(text).enumerate() {
-        let line = i + 1;
+    for (line, raw) in logical_lines(text) {
         let at = |kind| RecordError { line, kind };
         let content = raw.trim();
         if content.is_empty() {
@@ -181,6 +180,57 @@ fn split(text: &str) -> Result<Parts<'_>, RecordError> {
     Ok(parts)
 }
 
+/// The record's lines with the number of each, a tag or a comment that runs over several
+/// lines (paragraphs of a start comment or of a comment, blank lines between them) joined
+/// into one with its line breaks. Such a run ends at the line that closes it with `]`; a
+/// tag, a turn or a variation first means the bracket was not left open for that, and the
+/// lines are taken one by one as they are.
+fn logical_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut open: Vec<(usize, &str)> = Vec::new();
+    for (i, raw) in lines(text).enumerate() {
+        let line = i + 1;
+        let content = raw.trim();
+        if let Some(&(first_line, first)) = open.first() {
+            let first_word = content.split_whitespace().next().unwrap_or_default();
+            let interrupted = content.starts_with('[')
+                || super::is_turn_number(first_word)
+                || is_variation_label(first_word);
+            if !interrupted {
+                if content.ends_with(']') {
+                    out.push((first_line, span(text, first, raw)));
+                    open.clear();
+                } else {
+                    open.push((line, raw));
+                }
+                continue;
+            }
+            out.append(&mut open);
+        }
+        if content.starts_with('[') && !content.ends_with(']') {
+            open.push((line, raw));
+        } else {
+            out.push((line, raw));
+        }
+    }
+    out.append(&mut open);
+    out
+}
+
+/// The text from the start of `first` to the end of `last`, both lines of `text`, `first`
+/// not after `last`.
+fn span<'a>(text: &'a str, first: &'a str, last: &str) -> &'a str {
+    let base = text.as_ptr() as usize;
+    let start = first.as_ptr() as usize - base;
+    let end = last.as_ptr() as usize + last.len() - base;
+    text.get(start..end).unwrap_or(first)
+}
+
+/// A text of one or more lines as kept: each line break a `\n`, the whole trimmed.
+fn paragraphs(text: &str) -> String {
+    lines(text.trim()).collect::<Vec<_>>().join("\n")
+}
+
 /// The name and value of a tag line `[name:value]`; the name is letters, digits and `-`.
 fn tag_of(line: &str) -> Option<(&str, &str)> {
     let inner = line.strip_prefix('[')?.strip_suffix(']')?;
@@ -197,13 +247,13 @@ fn comments_of(line: &str, entries: usize) -> Vec<Option<String>> {
     [first, second]
         .into_iter()
         .take(entries)
-        .map(|text| Some(text.trim().to_owned()).filter(|t| !t.is_empty()))
+        .map(|text| Some(paragraphs(text)).filter(|t| !t.is_empty()))
         .collect()
 }
 
 /// Whether `label` numbers a variation: it ends with a period and has a letter or more
 /// than one period (`3b.`, `3b.3.1a.`), or is the `.....` of a move matching the parent line.
-fn is_variation_label(label: &str) -> bool {
+pub(super) fn is_variation_label(label: &str) -> bool {
     label.ends_with('.')
         && label
             .bytes()
