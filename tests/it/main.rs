@@ -21,6 +21,7 @@ mod import;
 mod net;
 mod otep;
 mod perft;
+mod puzzle_solve;
 mod rules_capture;
 mod rules_king;
 mod rules_moves;
