@@ -5,12 +5,14 @@
 //! the rules engine alone, with no evaluation. [`Puzzle`]s are stored in sets per preset
 //! ([`shipped`]), made by [`generate`] from engine self-play, and verified by the solver.
 
+mod coach;
 mod generate;
 mod progress;
 mod record;
 mod solve;
 mod symmetry;
 
+pub use coach::{Verdict, judge, winning_line};
 pub use generate::{GenerateConfig, Generated, HOLD_AGAINST, LONGEST_WIN, Rejections, generate};
 pub use progress::{Attempt, Progress, START_RATING};
 pub use record::{

@@ -22,6 +22,8 @@ mod net;
 mod otep;
 mod perft;
 mod puzzle_solve;
+mod puzzles;
+mod puzzles_tui;
 mod rules_capture;
 mod rules_king;
 mod rules_moves;
