@@ -67,10 +67,7 @@ pub(super) fn run(args: &PuzzlesArgs, out: &mut dyn Write) -> Result<(), CliErro
     match &args.tool {
         Some(PuzzleTool::Generate(args)) => run_generate(args, out),
         Some(PuzzleTool::Verify(args)) => run_verify(args, out),
-        None => Err(CliError::new(format!(
-            "the trainer for {} is not built yet",
-            args.rules
-        ))),
+        None => crate::tui::run_puzzles(args.rules).map_err(|e| CliError::new(e.to_string())),
     }
 }
 
