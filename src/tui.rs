@@ -102,6 +102,8 @@ pub enum Ending {
     Signal(i32),
     /// The terminal hung up without a signal, and the game stopped after the autosave.
     HungUp,
+    /// The player chose the puzzles of these rules on the new-game screen.
+    Puzzles(crate::rules::Preset),
 }
 
 impl Ending {
@@ -109,7 +111,7 @@ impl Ending {
     /// program the signal killed.
     pub fn exit_code(self) -> ExitCode {
         match self {
-            Ending::Quit => ExitCode::SUCCESS,
+            Ending::Quit | Ending::Puzzles(_) => ExitCode::SUCCESS,
             Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
             // As for a hangup signal (SIGHUP is 1).
             Ending::HungUp => ExitCode::from(129),
@@ -197,7 +199,10 @@ fn event_loop(
             return Ok(Ending::Signal(signal));
         }
         if runtime.app().should_quit() {
-            return Ok(Ending::Quit);
+            return Ok(runtime
+                .app()
+                .puzzles_asked()
+                .map_or(Ending::Quit, Ending::Puzzles));
         }
         if terminal_gone() {
             runtime.keep_game();
