@@ -1,6 +1,6 @@
 //! The puzzle trainer: a component like the other screens. [`Trainer::update`] takes an
 //! action and returns effects (check a move on the solver's thread, remember the progress,
-//! quit); [`Trainer`] renders itself and only draws. The runner in `puzzles_run` carries
+//! quit); [`Trainer`] renders itself and only draws. The runner in `puzzle_runner` carries
 //! the effects out.
 
 use ratatui::buffer::Buffer;
