@@ -10,6 +10,7 @@ mod online;
 mod otep;
 mod perft;
 mod play;
+mod puzzles;
 mod replay;
 mod serve;
 
@@ -57,6 +58,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Talk to a game server: the lobby as text, or a player's games downloaded.
     Online(online::OnlineArgs),
+    /// Train on puzzles, or make and check puzzle sets.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Print this message or the help of the given command.
     Help(help::HelpArgs),
 }
@@ -182,6 +185,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Help(args)) => help::run(&args, out),
         Some(Command::Serve(args)) => serve::run(&args, out),
         Some(Command::Online(args)) => online::run(&args, out),
+        Some(Command::Puzzles(args)) => puzzles::run(&args, out),
     }?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -14,6 +14,7 @@ pub mod game;
 mod lines;
 pub mod net;
 pub mod otep;
+pub mod puzzle;
 mod quote;
 pub mod rules;
 mod signals;

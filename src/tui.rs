@@ -22,6 +22,8 @@ mod layout;
 mod overlay;
 mod panels;
 mod position_field;
+mod puzzle_runner;
+pub mod puzzles;
 mod review;
 mod runtime;
 mod saves_list;
@@ -51,6 +53,7 @@ pub use app::{App, Config};
 pub use effect::Effect;
 pub use input::{Action, Direction, Mode};
 pub use layout::{minimum_size, wide_size};
+pub use puzzle_runner::{load_progress, progress_path, run_puzzles, trainer_action};
 pub use runtime::Runtime;
 pub use session::{Session, Storage};
 pub use settings::{Settings, SettingsFile};
@@ -99,6 +102,8 @@ pub enum Ending {
     Signal(i32),
     /// The terminal hung up without a signal, and the game stopped after the autosave.
     HungUp,
+    /// The player chose the puzzles of these rules on the new-game screen.
+    Puzzles(crate::rules::Preset),
 }
 
 impl Ending {
@@ -106,7 +111,7 @@ impl Ending {
     /// program the signal killed.
     pub fn exit_code(self) -> ExitCode {
         match self {
-            Ending::Quit => ExitCode::SUCCESS,
+            Ending::Quit | Ending::Puzzles(_) => ExitCode::SUCCESS,
             Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
             // As for a hangup signal (SIGHUP is 1).
             Ending::HungUp => ExitCode::from(129),
@@ -194,7 +199,10 @@ fn event_loop(
             return Ok(Ending::Signal(signal));
         }
         if runtime.app().should_quit() {
-            return Ok(Ending::Quit);
+            return Ok(runtime
+                .app()
+                .puzzles_asked()
+                .map_or(Ending::Quit, Ending::Puzzles));
         }
         if terminal_gone() {
             runtime.keep_game();

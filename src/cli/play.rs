@@ -160,9 +160,12 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         storage.save_dir = Some(dir.clone());
     }
     let config = args.config(storage, settings::default_path(), no_color())?;
-    tui::run(config)
-        .map(Ending::exit_code)
-        .map_err(|e| CliError::new(e.to_string()))
+    match tui::run(config).map_err(|e| CliError::new(e.to_string()))? {
+        Ending::Puzzles(preset) => tui::run_puzzles(preset)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| CliError::new(e.to_string())),
+        ending => Ok(ending.exit_code()),
+    }
 }
 
 #[cfg(test)]

@@ -164,6 +164,8 @@ pub struct App {
     /// What the world is to do, returned by the handler running.
     effects: Vec<Effect>,
     quit: bool,
+    /// The rules whose puzzles the player asked for on the new-game screen.
+    puzzles: Option<Preset>,
     size: Rect,
 }
 
@@ -211,6 +213,7 @@ impl App {
             waiting: Waiting::default(),
             effects: Vec::new(),
             quit: false,
+            puzzles: None,
             size: Rect::new(0, 0, 80, 24),
         };
         app.track();
@@ -241,6 +244,11 @@ impl App {
             });
         }
         app
+    }
+
+    /// The rules whose puzzle trainer the player asked for, once the app has quit for it.
+    pub const fn puzzles_asked(&self) -> Option<Preset> {
+        self.puzzles
     }
 
     /// Whether the player asked to quit.
@@ -420,6 +428,12 @@ impl App {
             }
             SetupHandled::Help => self.show(Overlay::Help(self.help())),
             SetupHandled::Load => self.ask_load(),
+            // The trainer runs after the game's screen closes; a game in play stays first.
+            SetupHandled::Puzzles(_) if self.played => {}
+            SetupHandled::Puzzles(preset) => {
+                self.puzzles = Some(preset);
+                self.quit = true;
+            }
         }
     }
 

@@ -57,6 +57,8 @@ pub enum Action {
     Save,
     /// Load a saved game.
     Load,
+    /// Open the puzzle trainer (from the new-game screen).
+    Puzzles,
     /// Offer (or accept) a draw.
     OfferDraw,
     /// Resign the game.
@@ -228,6 +230,7 @@ fn menu_char(c: char) -> Option<Action> {
         '?' => Some(Action::Help),
         'i' => Some(Action::Rules),
         'o' => Some(Action::Load),
+        'z' => Some(Action::Puzzles),
         'd' => Some(Action::Delete),
         'r' => Some(Action::Rename),
         _ => None,

@@ -55,6 +55,10 @@ const FIELDS: [Field; 7] = [
     Field::Start,
 ];
 
+/// The new-game form's keys where they fit on one line, the puzzle trainer's among them.
+const KEYS_WITH_PUZZLES: &str =
+    "↑↓ ←→ choose · Enter start · i rules · o load · z puzzles · Esc back";
+
 /// The time controls offered on the new-game screen, after no clock.
 const CLOCKS: [&str; 6] = ["1m", "3m+2s", "5m", "5m+3s", "10m/3x30s", "15m+10s"];
 
@@ -97,6 +101,8 @@ pub enum SetupHandled {
     Help,
     /// Show the saved games.
     Load,
+    /// Open the puzzle trainer for these rules.
+    Puzzles(Preset),
 }
 
 /// The new-game form: a game to continue if there is one, else the rules (a preset, or the
@@ -374,6 +380,7 @@ impl SetupForm {
             Action::Rules => return SetupHandled::Rules(self.choice().0),
             Action::Help => return SetupHandled::Help,
             Action::Load => return SetupHandled::Load,
+            Action::Puzzles => return SetupHandled::Puzzles(self.preset),
             _ => {}
         }
         SetupHandled::Stay
@@ -502,16 +509,15 @@ impl Widget for Themed<'_, SetupForm> {
             buf,
         );
         render_focus_marker(form, &rows, look, buf);
+        let width = usize::from(rows.line(0).width);
         let keys = if form.is_typing() {
             "type a position · ↑↓ field · Enter start · Esc back"
+        } else if KEYS_WITH_PUZZLES.chars().count() <= width {
+            KEYS_WITH_PUZZLES
         } else {
             "↑↓ ←→ choose · Enter start · i rules · o load · Esc back"
         };
-        for (i, text) in wrap(keys, usize::from(rows.line(0).width))
-            .into_iter()
-            .take(2)
-            .enumerate()
-        {
+        for (i, text) in wrap(keys, width).into_iter().take(2).enumerate() {
             let y = rows.keys + u16::try_from(i).unwrap_or(0);
             line_at(y, Line::styled(text, theme.label).centered(), buf);
         }

@@ -181,6 +181,15 @@ fn enter_on_any_field_of_the_new_game_form_starts_the_game() {
     assert_eq!(app.session.player(Side::Attackers), Player::Human);
 }
 
+#[test]
+fn z_on_the_new_game_form_leaves_for_the_puzzles_of_its_rules() {
+    let mut app = App::new(Config::default());
+    assert_eq!(app.puzzles_asked(), None);
+    app.update(Action::Puzzles);
+    assert!(app.should_quit());
+    assert_eq!(app.puzzles_asked(), Some(Preset::Standard));
+}
+
 /// Asks for a hint in a hot-seat game from `start`, searched to `depth` plies (no clock, so
 /// the answer is the same on any machine), and returns the status line it gives.
 fn hint_from(start: &str, depth: u32) -> (Option<Move>, String) {

@@ -1,0 +1,145 @@
+//! `brandubh puzzles`: the puzzle trainer, and the tools that make and check puzzle sets.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+
+use super::{CliError, preset_parser};
+use crate::game::format_duration;
+use crate::game::storage::write_file;
+use crate::puzzle::{GenerateConfig, PuzzleSet, Solver, generate, shipped};
+use crate::rules::Preset;
+
+/// Arguments of `brandubh puzzles`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct PuzzlesArgs {
+    /// Make or check puzzle sets instead of training.
+    #[command(subcommand)]
+    pub tool: Option<PuzzleTool>,
+    /// The rules whose puzzles to train on.
+    #[arg(long, value_parser = preset_parser(), default_value_t = Preset::Standard)]
+    pub rules: Preset,
+}
+
+/// The puzzle tools.
+#[derive(Subcommand, Debug)]
+pub enum PuzzleTool {
+    /// Generate a puzzle set from engine self-play (reproducible for a seed).
+    Generate(GenerateArgs),
+    /// Re-verify every puzzle of a set by exact search and time it.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `brandubh puzzles generate`.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// Rule preset.
+    #[arg(long, value_parser = preset_parser(), default_value_t = Preset::Standard)]
+    pub rules: Preset,
+    /// How many puzzles to keep.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub count: u32,
+    /// The seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The most self-play games to play.
+    #[arg(long, default_value_t = 5000)]
+    pub max_games: u32,
+    /// Where to write the set (JSON).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Arguments of `brandubh puzzles verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// A puzzle set; without it, the set shipped for `--rules`.
+    pub file: Option<PathBuf>,
+    /// The preset whose shipped set to verify.
+    #[arg(long, value_parser = preset_parser(), default_value_t = Preset::Standard)]
+    pub rules: Preset,
+}
+
+pub(super) fn run(args: &PuzzlesArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    match &args.tool {
+        Some(PuzzleTool::Generate(args)) => run_generate(args, out),
+        Some(PuzzleTool::Verify(args)) => run_verify(args, out),
+        None => crate::tui::run_puzzles(args.rules).map_err(|e| CliError::new(e.to_string())),
+    }
+}
+
+fn run_generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let config = GenerateConfig {
+        preset: args.rules,
+        count: args.count as usize,
+        seed: args.seed,
+        max_games: args.max_games as usize,
+    };
+    let began = Instant::now();
+    let generated = generate(config, &mut |done| {
+        if done.games % 25 == 0 {
+            let _ = writeln!(
+                std::io::stderr(),
+                "{} games, {} puzzles, {}",
+                done.games,
+                done.puzzles.len(),
+                format_duration(began.elapsed())
+            );
+        }
+    });
+    let elapsed = began.elapsed();
+    let set = PuzzleSet::new(args.rules, generated.puzzles);
+    write_file(&args.out, |file| file.write_all(set.to_json().as_bytes()))
+        .map_err(|e| CliError::new(e.to_string()))?;
+    let r = generated.rejected;
+    writeln!(
+        out,
+        "{} puzzles for {} from {} games in {}; {} candidates, rejected: {} not unique, {} too easy, {} symmetric duplicates",
+        set.puzzles.len(),
+        args.rules,
+        generated.games,
+        format_duration(elapsed),
+        generated.candidates,
+        r.not_unique,
+        r.too_easy,
+        r.duplicate
+    )?;
+    Ok(())
+}
+
+fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let set = match &args.file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
+            PuzzleSet::from_json(&text)
+                .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?
+        }
+        None => shipped(args.rules).map_err(|e| CliError::new(e.to_string()))?,
+    };
+    let began = Instant::now();
+    let mut times: Vec<Duration> = Vec::with_capacity(set.puzzles.len());
+    for puzzle in &set.puzzles {
+        let one = Instant::now();
+        puzzle
+            .verify(&mut Solver::new())
+            .map_err(|e| CliError::new(format!("puzzle {}: {e}", puzzle.id)))?;
+        times.push(one.elapsed());
+    }
+    times.sort_unstable();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    let slowest = times.last().copied().unwrap_or_default();
+    writeln!(
+        out,
+        "{} puzzles for {} verified in {}; median {:.1} ms, slowest {:.1} ms",
+        set.puzzles.len(),
+        set.preset,
+        format_duration(began.elapsed()),
+        median.as_secs_f64() * 1000.0,
+        slowest.as_secs_f64() * 1000.0
+    )?;
+    Ok(())
+}

@@ -1,0 +1,230 @@
+//! Puzzles: the trainer's judgement, the record, and the shipped sets re-verified.
+
+use std::time::Instant;
+
+use brandubh::puzzle::{
+    Goal, Puzzle, PuzzleError, PuzzleSet, Solver, Verdict, canonical_key, judge, shipped,
+};
+use brandubh::rules::{GameState, Move, Preset};
+
+fn game(position: &str) -> GameState {
+    GameState::new(Preset::Standard.rules(), position.parse().unwrap())
+}
+
+fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+/// King c2, attackers b5 and g5, defenders to move: a win in two (see `puzzle_solve`).
+const DOUBLE_THREAT: &str = "/7/2K4/7/7/1t4t/7/7/ d";
+
+#[test]
+fn a_move_that_keeps_the_win_gets_the_longest_resistance() {
+    let state = game(DOUBLE_THREAT);
+    let verdict = judge(&mut Solver::new(), &state, mv("c2-c1"), Goal::Win, 2);
+    let Verdict::Good { reply } = verdict else {
+        panic!("{verdict:?}")
+    };
+    // Every reply loses at once; the first listed is the one given.
+    let mut after = state.clone();
+    after.play(mv("c2-c1")).unwrap();
+    assert!(after.legal_moves().contains(&reply));
+}
+
+#[test]
+fn a_wrong_move_is_explained_by_its_refutation() {
+    let state = game(DOUBLE_THREAT);
+    let verdict = judge(&mut Solver::new(), &state, mv("c2-g2"), Goal::Win, 2);
+    assert_eq!(
+        verdict,
+        Verdict::Wrong {
+            why: "this lets the attackers take the king by g5-g3 in 1".to_owned(),
+            refutation: vec![mv("g5-g3")],
+        }
+    );
+}
+
+#[test]
+fn a_win_at_once_solves_and_a_quiet_last_move_does_not() {
+    let state = game("/7/7/7/7/7/7/2K1t2/ d");
+    let mut solver = Solver::new();
+    assert_eq!(
+        judge(&mut solver, &state, mv("c7-a7"), Goal::Win, 1),
+        Verdict::Solved
+    );
+    let Verdict::Wrong { why, .. } = judge(&mut solver, &state, mv("c7-c6"), Goal::Win, 1) else {
+        panic!("c7-c6 does not win")
+    };
+    assert_eq!(why, "this does not end the game");
+}
+
+#[test]
+fn the_hold_is_solved_by_the_only_move_and_a_miss_shows_the_escape() {
+    let state = game("/5t1/7/2t3t/7/7/7/3KT2/ a");
+    let mut solver = Solver::new();
+    assert_eq!(
+        judge(&mut solver, &state, mv("c3-c7"), Goal::Hold, 1),
+        Verdict::Solved
+    );
+    let verdict = judge(&mut solver, &state, mv("g3-g2"), Goal::Hold, 1);
+    assert_eq!(
+        verdict,
+        Verdict::Wrong {
+            why: "this lets the king reach a7 in 1".to_owned(),
+            refutation: vec![mv("d7-a7")],
+        }
+    );
+}
+
+fn puzzle(position: &str, solution: &str, moves: u8) -> Puzzle {
+    let (record, side) = position.split_once(' ').unwrap();
+    Puzzle {
+        id: "test-1".to_owned(),
+        preset: Preset::Standard,
+        position: record.to_owned(),
+        side: if side == "d" {
+            brandubh::rules::Side::Defenders
+        } else {
+            brandubh::rules::Side::Attackers
+        },
+        goal: Goal::Win,
+        moves,
+        solution: solution.to_owned(),
+        grade: brandubh::puzzle::Grade::Medium,
+        rating: 1100,
+        tempting: 0,
+        engine_depth: 1,
+        source: "hand-made".to_owned(),
+    }
+}
+
+#[test]
+fn verification_refuses_a_puzzle_with_two_solutions_or_the_wrong_length() {
+    let mut solver = Solver::new();
+    let two = puzzle(DOUBLE_THREAT, "c2-c1", 2);
+    assert!(matches!(
+        two.verify(&mut solver),
+        Err(PuzzleError::NotUnique(_))
+    ));
+    let long = puzzle(DOUBLE_THREAT, "c2-c1", 3);
+    assert_eq!(long.verify(&mut solver), Err(PuzzleError::NotExact));
+    let one = puzzle("/7/7/7/7/7/7/2K1t2/ d", "c7-a7", 1);
+    assert_eq!(one.verify(&mut solver), Ok(()));
+}
+
+#[test]
+fn a_set_round_trips_through_json_and_refuses_an_illegal_solution() {
+    let set = PuzzleSet::new(Preset::Standard, vec![puzzle(DOUBLE_THREAT, "c2-c1", 2)]);
+    assert_eq!(PuzzleSet::from_json(&set.to_json()).unwrap(), set);
+    let bad = PuzzleSet::new(Preset::Standard, vec![puzzle(DOUBLE_THREAT, "c2-d3", 2)]);
+    let error = PuzzleSet::from_json(&bad.to_json()).unwrap_err();
+    assert!(
+        error.to_string().starts_with("puzzle test-1: bad solution"),
+        "{error}"
+    );
+}
+
+/// At least this many puzzles ship for `standard`, and for every other preset.
+const SHIPPED_STANDARD: usize = 300;
+const SHIPPED_OTHER: usize = 100;
+/// Puzzles of each preset re-verified on every run (spread over the set).
+const SAMPLE_PER_PRESET: usize = 6;
+
+fn verify_all(sample: Option<usize>) {
+    for preset in Preset::ALL {
+        let set = shipped(preset).unwrap();
+        let least = if preset == Preset::Standard {
+            SHIPPED_STANDARD
+        } else {
+            SHIPPED_OTHER
+        };
+        assert!(
+            set.puzzles.len() >= least,
+            "{preset}: {}",
+            set.puzzles.len()
+        );
+        let mut keys = std::collections::HashSet::new();
+        for p in &set.puzzles {
+            let state = p.start().unwrap();
+            assert!(
+                keys.insert(canonical_key(state.position())),
+                "{}: a symmetric twin",
+                p.id
+            );
+        }
+        let step = sample.map_or(1, |n| (set.puzzles.len() / n).max(1));
+        for p in set.puzzles.iter().step_by(step) {
+            assert_eq!(p.verify(&mut Solver::new()), Ok(()), "{}", p.id);
+        }
+    }
+}
+
+#[test]
+fn a_sample_of_the_shipped_puzzles_verifies() {
+    verify_all(Some(SAMPLE_PER_PRESET));
+}
+
+#[test]
+#[ignore = "every shipped puzzle: minutes in a debug build"]
+fn every_shipped_puzzle_verifies() {
+    let began = Instant::now();
+    verify_all(None);
+    eprintln!("verified every shipped puzzle in {:?}", began.elapsed());
+}
+
+fn rated(id: &str, rating: u32) -> Puzzle {
+    Puzzle {
+        id: id.to_owned(),
+        rating,
+        ..puzzle(DOUBLE_THREAT, "c2-c1", 2)
+    }
+}
+
+#[test]
+fn progress_counts_streaks_and_moves_the_rating_by_elo() {
+    use brandubh::puzzle::{Attempt, Progress, START_RATING};
+    let mut progress = Progress::default();
+    progress.record(&rated("a", 1400), Attempt::Solved);
+    progress.record(&rated("b", 800), Attempt::Solved);
+    assert_eq!((progress.solved(), progress.streak()), (2, 2));
+    // A win over a harder puzzle gains more than one over an easier one.
+    let mut easy = Progress::default();
+    easy.record(&rated("b", 800), Attempt::Solved);
+    let mut hard = Progress::default();
+    hard.record(&rated("a", 1400), Attempt::Solved);
+    assert!(hard.rating() > easy.rating() && f64::from(easy.rating()) > START_RATING);
+    progress.record(&rated("c", 1000), Attempt::Failed);
+    assert_eq!(
+        (progress.failed(), progress.streak(), progress.best_streak()),
+        (1, 0, 2)
+    );
+    // Only the first attempt at a puzzle moves the rating.
+    let before = progress.rating();
+    progress.record(&rated("c", 1000), Attempt::Solved);
+    assert_eq!(progress.rating(), before);
+}
+
+#[test]
+fn the_next_puzzle_is_untried_and_nearest_the_players_rating() {
+    use brandubh::puzzle::{Attempt, Progress};
+    let set = [rated("a", 800), rated("b", 1050), rated("c", 1600)];
+    let mut progress = Progress::default();
+    assert_eq!(progress.next(&set), Some(1));
+    progress.record(&set[1], Attempt::Solved);
+    assert_eq!(progress.next(&set), Some(0));
+}
+
+#[test]
+fn progress_is_written_atomically_and_read_back() {
+    use brandubh::puzzle::{Attempt, Progress};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("puzzles").join("progress.json");
+    let mut progress = Progress::default();
+    progress.record(&rated("a", 1200), Attempt::Solved);
+    brandubh::game::storage::write_json_atomic(&path, &progress).unwrap();
+    assert_eq!(brandubh::tui::load_progress(Some(&path)), progress);
+    assert_eq!(
+        brandubh::tui::load_progress(Some(&dir.path().join("none"))),
+        Progress::default()
+    );
+}
