@@ -2,6 +2,8 @@
 //! A move is written here before anyone is told of it.
 
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use rusqlite::{Connection, params};
 
@@ -97,9 +99,14 @@ impl StoredGame {
     }
 }
 
+/// How often the log (WAL) is copied into the database, beside the writer.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
 /// The database.
 pub(super) struct Store {
     db: Connection,
+    /// Ends the checkpoint thread when the store goes (its channel closes).
+    _checkpoints: mpsc::Sender<()>,
 }
 
 /// A database error, in words.
@@ -107,12 +114,15 @@ pub(super) type StoreResult<T> = Result<T, rusqlite::Error>;
 
 impl Store {
     /// Opens (and makes, the first time) the database in `dir`.
-    pub fn open(dir: &Path) -> StoreResult<Store> {
+    pub fn open(dir: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
         let db = Connection::open(dir.join(DB_FILE))?;
         // WAL with NORMAL sync: a committed move survives the process being killed
-        // (kill -9); only a power cut can lose the last commits.
+        // (kill -9); only a power cut can lose the last commits. The writer never
+        // checkpoints: a checkpoint syncs the database to disk (tens of milliseconds on a
+        // busy disk), which would hold up every move behind it; a thread beside it does.
         db.pragma_update(None, "journal_mode", "WAL")?;
         db.pragma_update(None, "synchronous", "NORMAL")?;
+        db.pragma_update(None, "wal_autocheckpoint", 0)?;
         db.execute_batch(
             "CREATE TABLE IF NOT EXISTS names (
                  name TEXT PRIMARY KEY, key TEXT NOT NULL);
@@ -126,7 +136,11 @@ impl Store {
                  game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
                  PRIMARY KEY (game, ply));",
         )?;
-        Ok(Store { db })
+        let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
+        Ok(Store {
+            db,
+            _checkpoints: checkpoints,
+        })
     }
 
     /// Gives `name` to `key`: first come, first served, and for good (a key may hold several
@@ -326,6 +340,27 @@ impl Store {
     }
 }
 
+/// Starts a thread that copies the log into the database file every [`CHECKPOINT_EVERY`]
+/// (a passive checkpoint, on a connection of its own: the writer goes on meanwhile), until
+/// the returned sender is dropped.
+fn checkpoint_beside(
+    file: &Path,
+) -> Result<mpsc::Sender<()>, Box<dyn std::error::Error + Send + Sync>> {
+    let db = Connection::open(file)?;
+    let (stop, stopped) = mpsc::channel::<()>();
+    std::thread::Builder::new()
+        .name("brandubh-checkpoint".into())
+        .spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY)
+            {
+                if let Err(e) = db.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                    eprintln!("brandubh serve: checkpoint: {e}");
+                }
+            }
+        })?;
+    Ok(stop)
+}
+
 /// A game record from its setup and stored moves: each move replayed (every stored one was
 /// checked when played), then the clocks as they stood and an off-board result.
 pub(super) fn rebuild(
@@ -374,4 +409,40 @@ fn id(game: GameId) -> i64 {
 /// A count as `SQLite` keeps it.
 fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+
+    #[test]
+    fn the_writer_never_checkpoints_a_thread_beside_it_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        // The hub writes: a checkpoint there (an fsync of the database) would hold up every
+        // move behind it.
+        let every: i64 = store
+            .db
+            .pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0))
+            .unwrap();
+        assert_eq!(every, 0, "the writer's connection checkpoints itself");
+        let file = dir.path().join(DB_FILE);
+        let before = std::fs::metadata(&file).unwrap().len();
+        let seat = Seat {
+            key: "k".into(),
+            name: "n".into(),
+        };
+        let game = store.create(&GameSetup::default(), &seat, None).unwrap();
+        for ply in 0..50 {
+            store.add_move(game, ply, "d2-c2", None).unwrap();
+        }
+        // The moves reach the database file itself, copied from the log by the checkpoints.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::fs::metadata(&file).unwrap().len() <= before {
+            assert!(Instant::now() < deadline, "no checkpoint");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
