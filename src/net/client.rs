@@ -26,7 +26,7 @@ use super::wire::{Line, read_line, write_line};
 use crate::game::{Game, storage};
 
 /// How a client connects.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientConfig {
     /// `HOST[:PORT]` ([`DEFAULT_PORT`] when none is given).
     pub server: String,

@@ -8,6 +8,7 @@ mod clock;
 mod files;
 #[cfg(test)]
 mod fitting_tests;
+mod online;
 mod review;
 #[cfg(test)]
 pub(super) mod tests;
@@ -32,6 +33,7 @@ use super::help::Help;
 use super::input::{Action, Mode, typed_move};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
+use super::online::{Online, OnlineStart};
 use super::overlay::{Handled, Overlay, Request};
 use super::panels::{self, PanelData, StatusLine, TurnLine};
 use super::review::Review;
@@ -83,6 +85,8 @@ pub struct Config {
     /// A note shown on the status line at the start, if nothing else is (the game the command
     /// line started, and that it is remembered).
     pub start_note: Option<String>,
+    /// Online play instead of a local game (`brandubh online HOST`).
+    pub online: Option<OnlineStart>,
 }
 
 impl Default for Config {
@@ -102,6 +106,7 @@ impl Default for Config {
             settings_file: SettingsFile::none(),
             settings_warning: None,
             start_note: None,
+            online: None,
         }
     }
 }
@@ -112,6 +117,7 @@ enum Screen {
     Setup(SetupForm),
     Game,
     Review(Review),
+    Online(Box<Online>),
 }
 
 impl Screen {
@@ -214,7 +220,9 @@ impl App {
             size: Rect::new(0, 0, 80, 24),
         };
         app.track();
-        if skip_setup {
+        if let Some(start) = config.online {
+            app.open_online(start);
+        } else if skip_setup {
             app.warn_position();
         } else {
             app.show_setup(
@@ -281,6 +289,7 @@ impl App {
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
+            (None, Screen::Online(online)) => online.mode(),
             (None, Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
@@ -321,6 +330,7 @@ impl App {
             Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
+            Screen::Online(_) => self.update_online(action),
         }
     }
 
@@ -887,6 +897,7 @@ impl App {
             }
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(*review, layout, frame),
+            Screen::Online(online) => online.render(area, frame.buffer_mut(), &self.look),
         }
         for overlay in &self.overlays {
             frame.render_widget(overlay.view(&self.look), area);

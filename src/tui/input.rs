@@ -77,6 +77,8 @@ pub enum Action {
     Review,
     /// Analyze every move of the game.
     Analyze,
+    /// Write a chat line (online).
+    Chat,
     /// Home: go to the start (of the game under review).
     ToStart,
     /// End: go to the end (of the game under review).
@@ -258,6 +260,7 @@ fn board_char(c: char) -> Option<Action> {
         'p' => Action::Pause,
         'v' => Action::Review,
         'a' => Action::Analyze,
+        'c' => Action::Chat,
         '+' | '=' => Action::Faster,
         '-' => Action::Slower,
         'q' => Action::Quit,
