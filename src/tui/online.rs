@@ -350,11 +350,20 @@ impl Online {
                     Some(game) => game.refresh(&view, now),
                     None => OnlineGame::from_view(&view, now).map(|game| {
                         self.games.insert(id, game);
+                        None
                     }),
                 };
-                if let Err(e) = made {
-                    self.error(&e);
-                    return;
+                match made {
+                    Err(e) => {
+                        self.error(&e);
+                        return;
+                    }
+                    // Never lost silently: a move the server did not get goes again.
+                    Ok(Some(mv)) => {
+                        let ply = view.moves.len();
+                        self.send(ClientMessage::Move { game: id, ply, mv });
+                    }
+                    Ok(None) => {}
                 }
                 let begun = (self.awaited == Some(id) || self.join_by_code) && view.you.is_some();
                 if begun || self.to_show == Some(id) {

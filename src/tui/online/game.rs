@@ -107,14 +107,20 @@ impl OnlineGame {
         })
     }
 
-    /// A new state of the same game (a takeback, a reconnection): the chat stays.
-    pub fn refresh(&mut self, view: &GameView, now: Instant) -> Result<(), String> {
+    /// A new state of the same game (a takeback, a reconnection): the chat stays. A move
+    /// sent that the state does not hold (it was lost with the connection) stays sending,
+    /// and is returned, to be sent again.
+    pub fn refresh(&mut self, view: &GameView, now: Instant) -> Result<Option<String>, String> {
         let mut fresh = OnlineGame::from_view(view, now)?;
         fresh.chat = std::mem::take(&mut self.chat);
         fresh.presence = self.presence;
         fresh.board.cursor = self.board.cursor;
+        let unchanged = fresh.record.moves().len() == self.record.moves().len();
+        if unchanged && fresh.my_turn() {
+            fresh.sending = self.sending.take();
+        }
         *self = fresh;
-        Ok(())
+        Ok(self.sending.clone())
     }
 
     /// The game's number.

@@ -462,3 +462,52 @@ fn a_spectator_cannot_move_and_chats_with_spectators() {
     online.update(Action::Quit, SIZE);
     assert_eq!(sent(&mut online)[0], ClientMessage::Leave { game: 5 });
 }
+
+#[test]
+fn a_move_the_server_did_not_get_before_a_drop_is_sent_again_after_the_resume() {
+    let mut online = playing();
+    online.update(Action::StartTyping, SIZE);
+    typed(&mut online, "d2-c2");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(sent(&mut online).len(), 1);
+    online.on_net(
+        Event::Disconnected {
+            reason: "reset".into(),
+        },
+        Instant::now(),
+    );
+    online.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        Instant::now(),
+    );
+    online.take_requests();
+    // The resumed state has no move: it never reached the server.
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &[]))),
+    );
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Move {
+            game: 5,
+            ply: 0,
+            mv: "d2-c2".into()
+        }],
+        "sent again"
+    );
+    assert_eq!(online.game().unwrap().sending(), Some("d2-c2"));
+    // Had it reached the server, the state would show it, and nothing is sent again.
+    let mut online = playing();
+    online.update(Action::StartTyping, SIZE);
+    typed(&mut online, "d2-c2");
+    online.update(Action::Confirm, SIZE);
+    sent(&mut online);
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &["d2-c2"]))),
+    );
+    assert!(sent(&mut online).is_empty());
+    assert_eq!(online.game().unwrap().sending(), None);
+}
