@@ -315,6 +315,14 @@ impl Online {
                 self.failed = true;
                 self.error(&failure_text(&e));
             }
+            Event::Unsent(message) => {
+                if let ClientMessage::Move { game, .. } = message
+                    && let Some(g) = self.games.get_mut(&game)
+                {
+                    g.refused();
+                }
+                self.error("not sent: the connection is down and too much waits to be sent");
+            }
             Event::Saved { game, path } => {
                 self.info(&format!(
                     "game #{game} saved as {}",

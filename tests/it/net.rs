@@ -532,3 +532,46 @@ fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+#[test]
+fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnect() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, address) = serve(data.path(), "127.0.0.1:0");
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let game = new_game(&alice, &bob, Timing::Untimed);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    alice.expect("dropped", |e| {
+        matches!(e, Event::Disconnected { .. }).then_some(())
+    });
+    // While it is down: a move, then more chat lines than the queue holds.
+    let mv = next_move(&GameState::start(Preset::Standard.rules()));
+    alice.send(ClientMessage::Move {
+        game,
+        ply: 0,
+        mv: mv.clone(),
+    });
+    let lines = brandubh::net::client::MAX_QUEUED + 5;
+    for i in 0..lines {
+        alice.send(ClientMessage::Chat {
+            game,
+            text: format!("line {i}"),
+        });
+    }
+    // The ones beyond the queue are refused visibly, the last ones first to go.
+    let mut refused = 0;
+    while refused < 6 {
+        alice.expect("refused", |e| matches!(e, Event::Unsent(_)).then_some(()));
+        refused += 1;
+    }
+    let (mut child, again) = serve(data.path(), &address);
+    assert_eq!(again, address);
+    let played = bob.expect_message("the queued move", |m| match m {
+        ServerMessage::Moved { game: g, mv, .. } if *g == game => Some(mv.clone()),
+        _ => None,
+    });
+    assert!(played.starts_with(&mv), "{played}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -18,7 +18,7 @@ use crate::tui::board_screen::BoardScreen;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::layout::GameLayout;
 use crate::tui::panels;
-use crate::tui::text::title;
+use crate::tui::text::{title, wrap};
 use crate::tui::theme::Look;
 
 /// The most chat lines kept.
@@ -292,13 +292,15 @@ impl OnlineGame {
         };
         lines.push(format!("engine help: {engine}"));
         let to_move = self.record.state().position().side_to_move();
-        let turn = match (self.outcome, &self.sending) {
-            (Some(outcome), _) => panels::outcome_text(outcome, self.you),
-            (None, Some(mv)) => format!("sending {mv}…"),
-            (None, None) if self.my_turn() => "your move".to_owned(),
-            (None, None) => format!("the {to_move} to move"),
-        };
-        lines.push(turn);
+        match (self.outcome, &self.sending) {
+            (Some(outcome), _) => {
+                let (headline, why) = panels::banner_parts(outcome, self.you);
+                lines.extend([headline, why]);
+            }
+            (None, Some(mv)) => lines.push(format!("sending {mv}…")),
+            (None, None) if self.my_turn() => lines.push("your move".to_owned()),
+            (None, None) => lines.push(format!("the {to_move} to move")),
+        }
         if let Some((offer, by)) = self.pending {
             let what = match offer {
                 Offer::Draw => "a draw",
@@ -363,7 +365,12 @@ impl OnlineGame {
         }
         if !layout.is_compact() || covered {
             Clear.render(layout.panel, buf);
-            let lines = self.panel_lines(now, lag);
+            let width = usize::from(layout.panel.width);
+            let lines: Vec<String> = self
+                .panel_lines(now, lag)
+                .iter()
+                .flat_map(|line| wrap(line, width))
+                .collect();
             // The newest chat lines stay in view.
             let rows = usize::from(layout.panel.height);
             let skip = lines.len().saturating_sub(rows);
