@@ -15,6 +15,7 @@ pub(super) mod tests;
 mod toggles;
 mod warnings;
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::Frame;
@@ -33,6 +34,7 @@ use super::help::Help;
 use super::input::{Action, Mode, typed_move};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
+use super::online::memory::OnlineMemory;
 use super::online::{Online, OnlineStart};
 use super::overlay::{Handled, Overlay, Request};
 use super::panels::{self, PanelData, StatusLine, TurnLine};
@@ -87,6 +89,9 @@ pub struct Config {
     pub start_note: Option<String>,
     /// Online play instead of a local game (`brandubh online HOST`).
     pub online: Option<OnlineStart>,
+    /// The config folder and what online play remembers there, for "online" on the
+    /// new-game screen (`None`: not offered).
+    pub online_home: Option<(PathBuf, OnlineMemory)>,
 }
 
 impl Default for Config {
@@ -107,6 +112,7 @@ impl Default for Config {
             settings_warning: None,
             start_note: None,
             online: None,
+            online_home: None,
         }
     }
 }
@@ -171,6 +177,10 @@ pub struct App {
     effects: Vec<Effect>,
     quit: bool,
     size: Rect,
+    /// The config folder and the online memories, for online play from the new-game screen.
+    online_home: Option<(PathBuf, OnlineMemory)>,
+    /// The new-game form online play was opened from, to go back to.
+    before_online: Option<SetupForm>,
 }
 
 impl App {
@@ -218,6 +228,8 @@ impl App {
             effects: Vec::new(),
             quit: false,
             size: Rect::new(0, 0, 80, 24),
+            online_home: config.online_home,
+            before_online: None,
         };
         app.track();
         if let Some(start) = config.online {
@@ -430,6 +442,7 @@ impl App {
             }
             SetupHandled::Help => self.show(Overlay::Help(self.help())),
             SetupHandled::Load => self.ask_load(),
+            SetupHandled::Online => self.online_from_setup(),
         }
     }
 

@@ -79,6 +79,8 @@ pub enum Action {
     Analyze,
     /// Write a chat line (online).
     Chat,
+    /// Play online: choose a server (from the new-game screen).
+    Online,
     /// Home: go to the start (of the game under review).
     ToStart,
     /// End: go to the end (of the game under review).
@@ -232,6 +234,7 @@ fn menu_char(c: char) -> Option<Action> {
         'o' => Some(Action::Load),
         'd' => Some(Action::Delete),
         'r' => Some(Action::Rename),
+        'g' => Some(Action::Online),
         _ => None,
     }
 }

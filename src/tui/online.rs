@@ -27,7 +27,7 @@ use self::lobby::{Kind, LOBBY_KEYS, LobbyList};
 use self::memory::OnlineMemory;
 use super::board_screen::BoardHandled;
 use super::help::Help;
-use super::input::{Action, Mode, typed_move};
+use super::input::{Action, Direction, Mode, typed_move};
 use super::text::{Status, Tone};
 use super::theme::{Look, Themed};
 use crate::net::client::{ClientConfig, ClientError, Event};
@@ -84,6 +84,7 @@ pub enum NetRequest {
 /// What is typed at the bottom line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Prompt {
+    Server,
     Name,
     Code,
     Chat,
@@ -92,6 +93,8 @@ enum Prompt {
 /// The screen online play shows.
 #[derive(Clone, Debug)]
 enum View {
+    /// Asking for a server (from the new-game screen): those remembered, newest first.
+    Server(Vec<String>),
     /// Asking for a name, the first time.
     Name,
     /// The lobby.
@@ -174,6 +177,31 @@ impl Online {
             online.prompt = Some((Prompt::Name, String::new()));
             online.info("your name on this server (1 to 24 characters), then Enter");
         }
+        online
+    }
+
+    /// Online play from the new-game screen: asks for a server, offering those `memory`
+    /// remembers (newest first, the newest filled in), then goes on as [`Online::new`] with
+    /// the name remembered.
+    pub fn choose_server(
+        config_dir: PathBuf,
+        save_dir: Option<PathBuf>,
+        memory: OnlineMemory,
+        now: Instant,
+    ) -> Online {
+        let start = OnlineStart {
+            server: String::new(),
+            name: None,
+            config_dir,
+            save_dir,
+            insecure: false,
+        };
+        let mut online = Online::new(start, now);
+        online.start.name = memory.name;
+        let first = memory.servers.first().cloned().unwrap_or_default();
+        online.view = View::Server(memory.servers);
+        online.prompt = Some((Prompt::Server, first));
+        online.info("the server, HOST or HOST:PORT (↑↓ those played on), then Enter; Esc back");
         online
     }
 
@@ -545,7 +573,7 @@ impl Online {
             return;
         }
         match self.view {
-            View::Name => {
+            View::Name | View::Server(_) => {
                 if matches!(action, Action::Cancel | Action::Quit) {
                     self.closed = true;
                 }
@@ -562,11 +590,24 @@ impl Online {
                 text.pop();
             }
             Action::Cancel => {
-                if prompt == Prompt::Name {
+                if matches!(prompt, Prompt::Name | Prompt::Server) {
                     self.closed = true;
                 }
                 self.status = None;
                 return;
+            }
+            Action::Move(dir) if prompt == Prompt::Server => {
+                if let View::Server(servers) = &self.view
+                    && !servers.is_empty()
+                {
+                    let at = servers.iter().position(|s| *s == text);
+                    let next = match (at, dir) {
+                        (Some(i), Direction::Down | Direction::Right) => (i + 1) % servers.len(),
+                        (Some(i), _) => (i + servers.len() - 1) % servers.len(),
+                        (None, _) => 0,
+                    };
+                    text.clone_from(&servers[next]);
+                }
             }
             Action::Confirm => {
                 self.prompted(prompt, text);
@@ -579,6 +620,21 @@ impl Online {
 
     fn prompted(&mut self, prompt: Prompt, text: String) {
         match prompt {
+            Prompt::Server => {
+                let server = text.trim().to_owned();
+                if server.is_empty() {
+                    self.prompt = Some((Prompt::Server, text));
+                    return;
+                }
+                self.start.server = server;
+                if let Some(name) = self.start.name.clone() {
+                    self.connect(&name);
+                } else {
+                    self.view = View::Name;
+                    self.prompt = Some((Prompt::Name, String::new()));
+                    self.info("your name on this server (1 to 24 characters), then Enter");
+                }
+            }
             Prompt::Name => match check_name(&text) {
                 Ok(()) => {
                     self.start.name = Some(text.clone());
@@ -891,7 +947,12 @@ impl Online {
 
     fn status_text(&self) -> String {
         match (&self.prompt, self.ask, &self.status) {
-            (Some((Prompt::Name, text)), _, _) => format!("name: {text}▏"),
+            (Some((Prompt::Server, text)), _, _) => {
+                format!("server: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Name, text)), _, _) => {
+                format!("name: {}▏", escaped(text, MESSAGE_CHARS))
+            }
             (Some((Prompt::Code, text)), _, _) => format!("invite code: {text}▏"),
             (Some((Prompt::Chat, text)), _, _) => {
                 format!("chat: {}▏", escaped(text, MESSAGE_CHARS))

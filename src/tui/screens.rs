@@ -97,6 +97,8 @@ pub enum SetupHandled {
     Help,
     /// Show the saved games.
     Load,
+    /// Play online.
+    Online,
 }
 
 /// The new-game form: a game to continue if there is one, else the rules (a preset, or the
@@ -374,6 +376,7 @@ impl SetupForm {
             Action::Rules => return SetupHandled::Rules(self.choice().0),
             Action::Help => return SetupHandled::Help,
             Action::Load => return SetupHandled::Load,
+            Action::Online => return SetupHandled::Online,
             _ => {}
         }
         SetupHandled::Stay
@@ -505,7 +508,7 @@ impl Widget for Themed<'_, SetupForm> {
         let keys = if form.is_typing() {
             "type a position · ↑↓ field · Enter start · Esc back"
         } else {
-            "↑↓ ←→ choose · Enter start · i rules · o load · Esc back"
+            "↑↓ ←→ choose · Enter start · i rules · o load · g online · Esc back"
         };
         for (i, text) in wrap(keys, usize::from(rows.line(0).width))
             .into_iter()

@@ -17,13 +17,33 @@ impl App {
         self.take_online_requests();
     }
 
-    /// An action on the online screens; leaving them quits.
+    /// "Online" on the new-game screen: asks for a server; leaving comes back to the form.
+    pub(super) fn online_from_setup(&mut self) {
+        let Some((dir, memory)) = self.online_home.clone() else {
+            self.error("no config folder: online play needs one (set BRANDUBH_CONFIG_DIR)".into());
+            return;
+        };
+        let Screen::Setup(form) = &self.screen else {
+            return;
+        };
+        self.before_online = Some(form.clone());
+        let save_dir = self.storage.save_dir.clone();
+        let online = Online::choose_server(dir, save_dir, memory, self.ai.now);
+        self.screen = Screen::Online(Box::new(online));
+        self.take_online_requests();
+    }
+
+    /// An action on the online screens; leaving them quits, or goes back to the new-game
+    /// form they were opened from.
     pub(super) fn update_online(&mut self, action: Action) {
         let size = self.size;
         if let Screen::Online(online) = &mut self.screen {
             online.update(action, size);
             if online.is_closed() {
-                self.quit = true;
+                match self.before_online.take() {
+                    Some(form) => self.show_setup(form),
+                    None => self.quit = true,
+                }
             }
         }
         self.take_online_requests();

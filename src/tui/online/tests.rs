@@ -511,3 +511,39 @@ fn a_move_the_server_did_not_get_before_a_drop_is_sent_again_after_the_resume() 
     assert!(sent(&mut online).is_empty());
     assert_eq!(online.game().unwrap().sending(), None);
 }
+
+#[test]
+fn from_the_new_game_screen_a_remembered_server_is_chosen_and_esc_comes_back() {
+    let memory = OnlineMemory::default()
+        .played("old:7343", "ann")
+        .played("new:7343", "ann");
+    let config = crate::tui::Config {
+        online_home: Some((std::env::temp_dir(), memory)),
+        ..crate::tui::Config::default()
+    };
+    let mut app = crate::tui::App::new(config);
+    assert_eq!(app.mode(), Mode::Menu, "the new-game screen");
+    app.take_effects();
+    assert!(
+        app.update(Action::Online).is_empty(),
+        "nothing before a server"
+    );
+    assert_eq!(app.mode(), Mode::Text);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    let text = format!("{:?}", terminal.backend());
+    assert!(
+        text.contains("server: new:7343"),
+        "the newest filled in: {text}"
+    );
+    app.update(Action::Move(Direction::Down));
+    let effects = app.update(Action::Confirm);
+    let [crate::tui::Effect::Net(NetRequest::Connect(config))] = &effects[..] else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(config.server, "old:7343");
+    assert_eq!(config.name.as_deref(), Some("ann"), "the name remembered");
+    app.update(Action::Type('q'));
+    assert_eq!(app.mode(), Mode::Menu, "back on the new-game screen");
+    assert!(!app.should_quit());
+}
