@@ -11,7 +11,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 use super::input::{Action, Direction};
 use super::layout::wide_size;
 use super::position_field::PositionField;
-use super::text::{centered, player_text, truncate, wrap};
+use super::text::{centered, fit_keys, player_text, truncate, wrap};
 use super::theme::{Look, Themed};
 use crate::game::{MoveTime, Player, StartError, TimeControl};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
@@ -510,9 +510,8 @@ impl Widget for Themed<'_, SetupForm> {
         } else {
             "↑↓ ←→ choose · Enter start · i rules · o load · g online · Esc back"
         };
-        for (i, text) in wrap(keys, usize::from(rows.line(0).width))
+        for (i, text) in fit_keys(keys, usize::from(rows.line(0).width), 2)
             .into_iter()
-            .take(2)
             .enumerate()
         {
             let y = rows.keys + u16::try_from(i).unwrap_or(0);
