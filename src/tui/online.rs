@@ -28,7 +28,7 @@ use self::memory::OnlineMemory;
 use super::board_screen::BoardHandled;
 use super::help::Help;
 use super::input::{Action, Direction, Mode, typed_move};
-use super::text::{Status, Tone};
+use super::text::{Status, Tone, fit_keys};
 use super::theme::{Look, Themed};
 use crate::net::client::{ClientConfig, ClientError, Event};
 use crate::net::protocol::{
@@ -341,7 +341,14 @@ impl Online {
             Event::Failed(e) => {
                 self.connected = false;
                 self.failed = true;
-                self.error(&failure_text(&e));
+                // A name refused (taken by another key): another may be tried.
+                if matches!(e, ClientError::Refused(_)) {
+                    self.view = View::Name;
+                    self.prompt = Some((Prompt::Name, String::new()));
+                    self.error(&format!("{}: type another name", failure_text(&e)));
+                } else {
+                    self.error(&failure_text(&e));
+                }
             }
             Event::Unsent(message) => {
                 if let ClientMessage::Move { game, .. } = message
@@ -638,6 +645,7 @@ impl Online {
             Prompt::Name => match check_name(&text) {
                 Ok(()) => {
                     self.start.name = Some(text.clone());
+                    self.failed = false;
                     self.connect(&text);
                 }
                 Err(e) => {
@@ -996,11 +1004,10 @@ impl Online {
             .render(body, buf);
         }
         let keys = Rect::new(area.x, area.y + 1 + body_height, area.width, keys_rows);
-        Paragraph::new(
-            "Enter join/watch · c create · i code · x leave · r refresh · ? keys · q quit",
-        )
-        .style(look.theme.label)
-        .render(keys, buf);
+        let line = "Enter join/watch · c create · i code · x leave · r refresh · q quit · ? keys";
+        Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
+            .style(look.theme.label)
+            .render(keys, buf);
         let status_area = Rect::new(area.x, keys.bottom(), area.width, status_rows);
         let style = match self.status.as_ref().map(|s| s.tone) {
             Some(Tone::Error) => look.theme.error,

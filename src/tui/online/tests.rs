@@ -547,3 +547,28 @@ fn from_the_new_game_screen_a_remembered_server_is_chosen_and_esc_comes_back() {
     assert_eq!(app.mode(), Mode::Menu, "back on the new-game screen");
     assert!(!app.should_quit());
 }
+
+#[test]
+fn a_name_refused_by_the_server_is_asked_again() {
+    let mut online = Online::new(start(Some("ann")), Instant::now());
+    online.take_requests();
+    online.on_net(
+        Event::Failed(ClientError::Refused("the name ann is taken".into())),
+        Instant::now(),
+    );
+    assert!(
+        online
+            .status()
+            .unwrap()
+            .text
+            .contains("the name ann is taken")
+    );
+    assert_eq!(online.mode(), Mode::Text);
+    typed(&mut online, "ann2");
+    online.update(Action::Confirm, SIZE);
+    let requests = online.take_requests();
+    assert!(
+        matches!(&requests[..], [NetRequest::Connect(c)] if c.name.as_deref() == Some("ann2")),
+        "{requests:?}"
+    );
+}
