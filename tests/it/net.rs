@@ -536,12 +536,13 @@ fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
 #[test]
 fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnect() {
     let data = tempfile::tempdir().unwrap();
-    let (mut child, address) = serve(data.path(), "127.0.0.1:0");
+    let (child, address) = serve(data.path(), "127.0.0.1:0");
+    let mut first = KillOnDrop(child);
     let alice = Player::connect(&address, "alice");
     let bob = Player::connect(&address, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    first.0.kill().unwrap(); // SIGKILL
+    first.0.wait().unwrap();
     alice.expect("dropped", |e| {
         matches!(e, Event::Disconnected { .. }).then_some(())
     });
@@ -565,13 +566,24 @@ fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnec
         alice.expect("refused", |e| matches!(e, Event::Unsent(_)).then_some(()));
         refused += 1;
     }
-    let (mut child, again) = serve(data.path(), &address);
+    let (child, again) = serve(data.path(), &address);
+    let _server = KillOnDrop(child);
     assert_eq!(again, address);
+    // Bob sees it played: as a move, or in the state he gets if he reconnects after it.
     let played = bob.expect_message("the queued move", |m| match m {
         ServerMessage::Moved { game: g, mv, .. } if *g == game => Some(mv.clone()),
+        ServerMessage::State(view) if view.summary.id == game => view.moves.first().cloned(),
         _ => None,
     });
     assert!(played.starts_with(&mv), "{played}");
-    child.kill().unwrap();
-    child.wait().unwrap();
+}
+
+/// A server process, killed when the test ends (also when it fails).
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
