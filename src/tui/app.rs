@@ -1026,7 +1026,7 @@ fn over_keys(outcome: Outcome) -> &'static str {
 
 /// Where the cursor starts on `position`: on the piece of the side to move nearest the
 /// throne that can move (the throne if none can).
-fn start_cursor(position: &Position) -> Square {
+pub(super) fn start_cursor(position: &Position) -> Square {
     let side = position.side_to_move();
     let distance = |sq: Square| {
         let (file, rank) = (Square::THRONE.file(), Square::THRONE.rank());

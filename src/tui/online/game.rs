@@ -14,6 +14,7 @@ use crate::game::{Game, Player};
 use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{Outcome, Position, Side, parse_position_record};
+use crate::tui::app::start_cursor;
 use crate::tui::board_screen::BoardScreen;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::layout::GameLayout;
@@ -102,7 +103,7 @@ impl OnlineGame {
             presence: [Presence::Here; 2],
             chat: Vec::new(),
             sending: None,
-            board: BoardScreen::new(crate::rules::Square::THRONE),
+            board: BoardScreen::new(start_cursor(record.state().position())),
             record,
         })
     }
