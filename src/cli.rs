@@ -56,7 +56,7 @@ pub enum Command {
     Otep(otep::OtepArgs),
     /// Run a game server for online play (TLS; games kept in `SQLite`).
     Serve(serve::ServeArgs),
-    /// Talk to a game server: the lobby as text, or a player's games downloaded.
+    /// Play on a game server: its lobby in the terminal, or a player's games downloaded.
     Online(online::OnlineArgs),
     /// Train on puzzles, or make and check puzzle sets.
     Puzzles(puzzles::PuzzlesArgs),
@@ -177,6 +177,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Play(args)) => return play::run(&args),
         // A match stopped by a signal ends as if killed by it.
         Some(Command::Match(args)) => return arena::run(&args, out),
+        // Online play is the terminal game's, or prints an archive.
+        Some(Command::Online(args)) => return online::run(&args, out),
         Some(Command::Perft(args)) => perft::run(&args, out),
         Some(Command::Replay(args)) => replay::run(&args, out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),
@@ -184,7 +186,6 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Otep(args)) => otep::run(&args, out),
         Some(Command::Help(args)) => help::run(&args, out),
         Some(Command::Serve(args)) => serve::run(&args, out),
-        Some(Command::Online(args)) => online::run(&args, out),
         Some(Command::Puzzles(args)) => puzzles::run(&args, out),
     }?;
     out.flush()?;

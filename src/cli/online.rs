@@ -1,8 +1,11 @@
-//! `brandubh online HOST[:PORT]`: the lobby as text, or a player's archived games downloaded
-//! (`--games NAME`). The interactive lobby belongs to the terminal game.
+//! `brandubh online HOST[:PORT]`: the terminal game's lobby on that server, or a player's
+//! archived games listed and downloaded (`--games NAME`). Before the terminal is taken, the
+//! server is reached once: a server that cannot be reached, a changed key, another protocol
+//! version or a refused name end the command with one line and exit code 2.
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -12,8 +15,11 @@ use super::CliError;
 use crate::game::storage::default_save_dir;
 use crate::net::client::{Client, ClientConfig, Event, save};
 use crate::net::identity::config_dir;
-use crate::net::protocol::{ClientMessage, GameSummary, ServerMessage};
+use crate::net::protocol::{ClientMessage, GameSummary, ServerMessage, check_name};
 use crate::quote::excerpt;
+use crate::tui::online::memory::OnlineMemory;
+use crate::tui::settings::{self, Settings, SettingsFile};
+use crate::tui::{self, Config, Ending, Look, OnlineStart, Storage};
 
 /// Arguments of `brandubh online`.
 #[derive(Args, Debug)]
@@ -23,9 +29,12 @@ pub struct OnlineArgs {
     /// List this player's finished games on the server and download them.
     #[arg(long, value_name = "NAME")]
     pub games: Option<String>,
-    /// The name to show the lobby under (needed without --games).
+    /// The name to play under (remembered; asked for the first time when not given).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// The folder games are saved in (default: the save folder).
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<PathBuf>,
     /// Where downloaded games go (default: the save folder).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -37,18 +46,71 @@ pub struct OnlineArgs {
 /// How long the command waits for each answer.
 const ANSWER_TIME: Duration = Duration::from_secs(20);
 
-pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<(), CliError> {
+/// Runs `brandubh online`: the lobby in the terminal game, or with `--games` the archive.
+pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
+    if args.games.is_some() {
+        archive(args, out)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
-    let name = match (&args.games, &args.name) {
-        (Some(_), _) => None,
-        (None, Some(name)) => Some(name.as_str()),
-        (None, None) => {
-            return Err(CliError::new(
-                "give --games NAME, or --name NAME for the lobby",
-            ));
-        }
+    let name = args.name.clone().or_else(|| OnlineMemory::load(&dir).name);
+    if let Some(name) = &name {
+        check_name(name)
+            .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(name))))?;
+    }
+    reach(args, name.as_deref(), &dir)?;
+    let mut storage = Storage::default_places();
+    if let Some(dir) = &args.save_dir {
+        storage.save_dir = Some(dir.clone());
+    }
+    let start = OnlineStart {
+        server: args.server.clone(),
+        name,
+        config_dir: dir,
+        save_dir: storage.save_dir.clone(),
+        insecure: args.insecure,
     };
-    let mut config = ClientConfig::new(&args.server, name, dir);
+    let (settings_file, settings, _) = match settings::default_path() {
+        Some(path) => SettingsFile::load(path),
+        None => (SettingsFile::none(), Settings::default(), None),
+    };
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let config = Config {
+        storage,
+        look: Look::new(settings.theme, !no_color, settings.ascii),
+        settings,
+        settings_file,
+        online: Some(start),
+        ..Config::default()
+    };
+    tui::run(config)
+        .map(Ending::exit_code)
+        .map_err(|e| CliError::new(e.to_string()))
+}
+
+/// Reaches the server once, as `name` if given: an error if it cannot be reached, shows
+/// another key than the one pinned, speaks another version, or refuses the name.
+fn reach(args: &OnlineArgs, name: Option<&str>, dir: &std::path::Path) -> Result<(), CliError> {
+    let mut config = ClientConfig::new(&args.server, name, dir.to_owned());
+    config.insecure = args.insecure;
+    config.reconnect = false;
+    let (events, inbox) = mpsc::channel();
+    let _client = Client::start(config, events);
+    loop {
+        match inbox.recv_timeout(ANSWER_TIME) {
+            Ok(Event::Connected { .. }) => return Ok(()),
+            Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
+            Ok(_) => {}
+            Err(_) => return Err(CliError::new("the server does not answer")),
+        }
+    }
+}
+
+/// `--games NAME`: lists that player's finished games and downloads them.
+fn archive(args: &OnlineArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
+    let mut config = ClientConfig::new(&args.server, None, dir);
     config.insecure = args.insecure;
     config.reconnect = false;
     let (events, inbox) = mpsc::channel();
@@ -67,24 +129,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<(), CliError
         }
     };
     let Some(player) = &args.games else {
-        client.send(ClientMessage::Lobby);
-        loop {
-            if let ServerMessage::Lobby(lobby) = next()? {
-                print_games(out, "open games", &lobby.open)?;
-                print_games(out, "games in progress", &lobby.playing)?;
-                writeln!(
-                    out,
-                    "players online: {}",
-                    lobby
-                        .players
-                        .iter()
-                        .map(|n| excerpt(n))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )?;
-                return Ok(());
-            }
-        }
+        return Ok(());
     };
     client.send(ClientMessage::Archive {
         name: player.clone(),

@@ -10,6 +10,7 @@ use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
 use crate::game::{Player, TimeControl, parse_start, player_usage};
 use crate::quote::excerpt;
 use crate::rules::{Position, Preset};
+use crate::tui::online::memory::OnlineMemory;
 use crate::tui::{
     self, Config, Ending, Look, Session, Settings, SettingsFile, Storage, ThemeName, settings,
 };
@@ -130,6 +131,10 @@ impl PlayArgs {
             settings_file,
             settings_warning,
             start_note,
+            online_home: crate::folders::CONFIG.path().map(|dir| {
+                let memory = OnlineMemory::load(&dir);
+                (dir, memory)
+            }),
             ..Config::default()
         })
     }

@@ -5,7 +5,7 @@
 //! server sends the state of the player's games again, and the client watches again what it
 //! watched. A finished game of the player is downloaded into the save folder.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::net::ToSocketAddrs;
 use std::path::PathBuf;
@@ -26,7 +26,7 @@ use super::wire::{Line, read_line, write_line};
 use crate::game::{Game, storage};
 
 /// How a client connects.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientConfig {
     /// `HOST[:PORT]` ([`DEFAULT_PORT`] when none is given).
     pub server: String,
@@ -79,6 +79,11 @@ pub fn with_port(server: &str) -> String {
     }
 }
 
+/// The most messages held while the connection is down, sent after the reconnect; more are
+/// refused ([`Event::Unsent`]). Below the server's burst of messages, so that sending them
+/// all at once is not taken for a flood.
+pub const MAX_QUEUED: usize = 32;
+
 /// What the client reports.
 #[derive(Clone, Debug)]
 pub enum Event {
@@ -103,6 +108,9 @@ pub enum Event {
     },
     /// The client gave up: the reason stands until the user acts. The thread has ended.
     Failed(ClientError),
+    /// A message was not sent and will not be: the connection is down and the queue is
+    /// full, or the client gave up.
+    Unsent(ClientMessage),
 }
 
 /// Why a client gives up.
@@ -186,8 +194,9 @@ impl Client {
         }
     }
 
-    /// Sends a message (queued while reconnecting... and lost if the connection drops
-    /// before it is written).
+    /// Sends a message. While the connection is down it waits in a queue (up to
+    /// [`MAX_QUEUED`]) and goes after the reconnect; a message that cannot wait is reported
+    /// as [`Event::Unsent`], never dropped silently.
     pub fn send(&self, message: ClientMessage) {
         let _ = self.commands.send(Command::Send(message));
     }
@@ -221,6 +230,36 @@ enum Ended {
 struct Memory {
     watched: HashSet<GameId>,
     mine: HashSet<GameId>,
+    /// Messages to send once connected again, the oldest first.
+    unsent: VecDeque<ClientMessage>,
+}
+
+impl Memory {
+    /// Keeps `message` to send after the reconnect, or reports it unsent if the queue is
+    /// full.
+    fn queue(&mut self, message: ClientMessage, report: &dyn Fn(Event) -> bool) {
+        if self.unsent.len() < MAX_QUEUED {
+            self.unsent.push_back(message);
+        } else {
+            report(Event::Unsent(message));
+        }
+    }
+
+    /// Reports every message still to send as unsent (the client gives up).
+    fn give_up(
+        &mut self,
+        inbox: &mut mpsc::UnboundedReceiver<Command>,
+        report: &dyn Fn(Event) -> bool,
+    ) {
+        for message in self.unsent.drain(..) {
+            report(Event::Unsent(message));
+        }
+        while let Ok(command) = inbox.try_recv() {
+            if let Command::Send(message) = command {
+                report(Event::Unsent(message));
+            }
+        }
+    }
 }
 
 async fn run(
@@ -240,12 +279,14 @@ async fn run(
     let mut memory = Memory {
         watched: HashSet::new(),
         mine: HashSet::new(),
+        unsent: VecDeque::new(),
     };
     let mut delay = Duration::from_millis(100);
     loop {
         match session(&config, &identity, &mut inbox, report, &mut memory).await {
             Ended::Closed => return,
             Ended::Fatal(e) => {
+                memory.give_up(&mut inbox, report);
                 report(Event::Failed(e));
                 return;
             }
@@ -253,13 +294,39 @@ async fn run(
                 if !report(Event::Disconnected { reason }) {
                     return;
                 }
-                tokio::time::sleep(delay).await;
+                if !wait_queueing(delay, &mut inbox, &mut memory, report).await {
+                    return;
+                }
                 delay = (delay * 2).min(Duration::from_secs(5));
             }
             Ended::Dropped(reason) => {
+                memory.give_up(&mut inbox, report);
                 report(Event::Failed(ClientError::Unreachable(reason)));
                 return;
             }
+        }
+    }
+}
+
+/// Waits `delay` before the next attempt, queueing what the caller sends meanwhile; `false`
+/// if the caller is gone.
+async fn wait_queueing(
+    delay: Duration,
+    inbox: &mut mpsc::UnboundedReceiver<Command>,
+    memory: &mut Memory,
+    report: &dyn Fn(Event) -> bool,
+) -> bool {
+    let wait = tokio::time::sleep(delay);
+    tokio::pin!(wait);
+    loop {
+        tokio::select! {
+            () = &mut wait => return true,
+            command = inbox.recv() => match command {
+                None => return false,
+                Some(Command::Send(message)) => memory.queue(message, report),
+                // Already down.
+                Some(Command::Cut) => {}
+            },
         }
     }
 }
@@ -384,6 +451,16 @@ async fn session(
             return Ended::Dropped("the server closed the connection".into());
         }
     }
+    // What waited for the connection goes first, in order.
+    while let Some(message) = memory.unsent.pop_front() {
+        if write_line(&mut writer, &send(message.clone()))
+            .await
+            .is_err()
+        {
+            memory.unsent.push_front(message);
+            return Ended::Dropped("the server closed the connection".into());
+        }
+    }
     loop {
         let to_send = tokio::select! {
             command = inbox.recv() => match command {
@@ -414,8 +491,14 @@ async fn session(
             },
         };
         if let Some(message) = to_send
-            && write_line(&mut writer, &send(message)).await.is_err()
+            && write_line(&mut writer, &send(message.clone()))
+                .await
+                .is_err()
         {
+            // Not written: it goes again after the reconnect (an answer to a ping does not).
+            if !matches!(message, ClientMessage::Pong { .. }) {
+                memory.unsent.push_front(message);
+            }
             return Ended::Dropped("the server closed the connection".into());
         }
     }

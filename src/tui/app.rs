@@ -8,12 +8,14 @@ mod clock;
 mod files;
 #[cfg(test)]
 mod fitting_tests;
+mod online;
 mod review;
 #[cfg(test)]
 pub(super) mod tests;
 mod toggles;
 mod warnings;
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::Frame;
@@ -32,6 +34,8 @@ use super::help::Help;
 use super::input::{Action, Mode, typed_move};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
+use super::online::memory::OnlineMemory;
+use super::online::{Online, OnlineStart};
 use super::overlay::{Handled, Overlay, Request};
 use super::panels::{self, PanelData, StatusLine, TurnLine};
 use super::review::Review;
@@ -83,6 +87,11 @@ pub struct Config {
     /// A note shown on the status line at the start, if nothing else is (the game the command
     /// line started, and that it is remembered).
     pub start_note: Option<String>,
+    /// Online play instead of a local game (`brandubh online HOST`).
+    pub online: Option<OnlineStart>,
+    /// The config folder and what online play remembers there, for "online" on the
+    /// new-game screen (`None`: not offered).
+    pub online_home: Option<(PathBuf, OnlineMemory)>,
 }
 
 impl Default for Config {
@@ -102,6 +111,8 @@ impl Default for Config {
             settings_file: SettingsFile::none(),
             settings_warning: None,
             start_note: None,
+            online: None,
+            online_home: None,
         }
     }
 }
@@ -112,6 +123,7 @@ enum Screen {
     Setup(SetupForm),
     Game,
     Review(Review),
+    Online(Box<Online>),
 }
 
 impl Screen {
@@ -167,6 +179,10 @@ pub struct App {
     /// The rules whose puzzles the player asked for on the new-game screen.
     puzzles: Option<Preset>,
     size: Rect,
+    /// The config folder and the online memories, for online play from the new-game screen.
+    online_home: Option<(PathBuf, OnlineMemory)>,
+    /// The new-game form online play was opened from, to go back to.
+    before_online: Option<SetupForm>,
 }
 
 impl App {
@@ -215,9 +231,13 @@ impl App {
             quit: false,
             puzzles: None,
             size: Rect::new(0, 0, 80, 24),
+            online_home: config.online_home,
+            before_online: None,
         };
         app.track();
-        if skip_setup {
+        if let Some(start) = config.online {
+            app.open_online(start);
+        } else if skip_setup {
             app.warn_position();
         } else {
             app.show_setup(
@@ -289,6 +309,7 @@ impl App {
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_)) => Mode::Review,
+            (None, Screen::Online(online)) => online.mode(),
             (None, Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
@@ -329,6 +350,7 @@ impl App {
             Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
+            Screen::Online(_) => self.update_online(action),
         }
     }
 
@@ -434,6 +456,7 @@ impl App {
                 self.puzzles = Some(preset);
                 self.quit = true;
             }
+            SetupHandled::Online => self.online_from_setup(),
         }
     }
 
@@ -901,6 +924,7 @@ impl App {
             }
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(*review, layout, frame),
+            Screen::Online(online) => online.render(area, frame.buffer_mut(), &self.look),
         }
         for overlay in &self.overlays {
             frame.render_widget(overlay.view(&self.look), area);
@@ -1016,7 +1040,7 @@ fn over_keys(outcome: Outcome) -> &'static str {
 
 /// Where the cursor starts on `position`: on the piece of the side to move nearest the
 /// throne that can move (the throne if none can).
-fn start_cursor(position: &Position) -> Square {
+pub(super) fn start_cursor(position: &Position) -> Square {
     let side = position.side_to_move();
     let distance = |sq: Square| {
         let (file, rank) = (Square::THRONE.file(), Square::THRONE.rank());

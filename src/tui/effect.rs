@@ -7,6 +7,7 @@ use crate::ai::Budget;
 use crate::ai::{JobId, MoveLimits};
 use crate::game::{EngineKind, Game, Level};
 use crate::rules::GameState;
+use crate::tui::online::NetRequest;
 use crate::tui::storage::Job;
 
 /// One thing for the runtime to do.
@@ -42,4 +43,6 @@ pub enum Effect {
     Bell,
     /// Hand `Job` to the storage thread (write, list or read files).
     Store(Job),
+    /// Connect to a server, send to it, or remember it (online play).
+    Net(NetRequest),
 }

@@ -28,6 +28,8 @@ pub(super) enum Event {
     Engine(Report),
     /// An answer of the storage thread.
     Stored(Done),
+    /// What the online client reports.
+    Net(crate::net::client::Event),
     /// An ending signal came (its number).
     Signal(i32),
     /// SIGTSTP came (`kill -TSTP`; Ctrl-z is a key in raw mode): the game is to give the
@@ -41,6 +43,12 @@ pub(super) enum Event {
 impl From<Report> for Event {
     fn from(report: Report) -> Event {
         Event::Engine(report)
+    }
+}
+
+impl From<crate::net::client::Event> for Event {
+    fn from(event: crate::net::client::Event) -> Event {
+        Event::Net(event)
     }
 }
 

@@ -79,6 +79,10 @@ pub enum Action {
     Review,
     /// Analyze every move of the game.
     Analyze,
+    /// Write a chat line (online).
+    Chat,
+    /// Play online: choose a server (from the new-game screen).
+    Online,
     /// Home: go to the start (of the game under review).
     ToStart,
     /// End: go to the end (of the game under review).
@@ -233,6 +237,7 @@ fn menu_char(c: char) -> Option<Action> {
         'z' => Some(Action::Puzzles),
         'd' => Some(Action::Delete),
         'r' => Some(Action::Rename),
+        'g' => Some(Action::Online),
         _ => None,
     }
 }
@@ -261,6 +266,7 @@ fn board_char(c: char) -> Option<Action> {
         'p' => Action::Pause,
         'v' => Action::Review,
         'a' => Action::Analyze,
+        'c' => Action::Chat,
         '+' | '=' => Action::Faster,
         '-' => Action::Slower,
         'q' => Action::Quit,

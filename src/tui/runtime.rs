@@ -17,10 +17,12 @@ use ratatui::layout::Size;
 use super::effect::Effect;
 use super::events::{Event, Events};
 use super::input::{self, Action};
+use super::online::NetRequest;
 use super::settings::SettingsFile;
 use super::storage::{Done, Job, StorageWorker};
 use super::{App, Config, Ending};
 use crate::ai::{Report, Worker};
+use crate::net::client::Client;
 
 /// The terminal game's app, its workers and its events.
 pub struct Runtime {
@@ -30,6 +32,8 @@ pub struct Runtime {
     worker: Option<Worker>,
     /// The storage thread.
     storage: StorageWorker,
+    /// The connection to a game server, in online play.
+    client: Option<Client>,
     /// What the engines are seeded with.
     seed: u64,
     /// Whether the bell is to ring once the next frame is drawn.
@@ -67,6 +71,7 @@ impl Runtime {
             events,
             worker: None,
             storage,
+            client: None,
             seed,
             bell: false,
             suspend: false,
@@ -244,6 +249,10 @@ impl Runtime {
                 let effects = self.app.on_stored(done);
                 self.carry_out(effects);
             }
+            Event::Net(event) => {
+                let effects = self.app.on_net(event, now);
+                self.carry_out(effects);
+            }
             Event::Signal(signal) => {
                 self.keep_game();
                 return Ok(Some(Ending::Signal(signal)));
@@ -285,6 +294,27 @@ impl Runtime {
                     self.storage.ask(job);
                     self.unsettled = true;
                 }
+                Effect::Net(request) => self.net(request),
+            }
+        }
+    }
+
+    /// Carries out what online play asked.
+    fn net(&mut self, request: NetRequest) {
+        match request {
+            NetRequest::Connect(config) => {
+                // The old connection (if any) closes first.
+                self.client = None;
+                self.client = Some(Client::start(*config, self.events.sender()));
+            }
+            NetRequest::Send(message) => {
+                if let Some(client) = &self.client {
+                    client.send(message);
+                }
+            }
+            NetRequest::Remember(dir, memory) => {
+                // Remembering is a convenience: a failure is no reason to stop playing.
+                let _ = memory.store(&dir);
             }
         }
     }

@@ -11,7 +11,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 use super::input::{Action, Direction};
 use super::layout::wide_size;
 use super::position_field::PositionField;
-use super::text::{centered, player_text, truncate, wrap};
+use super::text::{centered, fit_keys, player_text, truncate, wrap};
 use super::theme::{Look, Themed};
 use crate::game::{MoveTime, Player, StartError, TimeControl};
 use crate::rules::{KingBesideThrone, KingOnThrone, Position, Preset, Repetition, Rules};
@@ -54,10 +54,6 @@ const FIELDS: [Field; 7] = [
     Field::Position,
     Field::Start,
 ];
-
-/// The new-game form's keys where they fit on one line, the puzzle trainer's among them.
-const KEYS_WITH_PUZZLES: &str =
-    "↑↓ ←→ choose · Enter start · i rules · o load · z puzzles · Esc back";
 
 /// The time controls offered on the new-game screen, after no clock.
 const CLOCKS: [&str; 6] = ["1m", "3m+2s", "5m", "5m+3s", "10m/3x30s", "15m+10s"];
@@ -103,6 +99,8 @@ pub enum SetupHandled {
     Load,
     /// Open the puzzle trainer for these rules.
     Puzzles(Preset),
+    /// Play online.
+    Online,
 }
 
 /// The new-game form: a game to continue if there is one, else the rules (a preset, or the
@@ -381,6 +379,7 @@ impl SetupForm {
             Action::Help => return SetupHandled::Help,
             Action::Load => return SetupHandled::Load,
             Action::Puzzles => return SetupHandled::Puzzles(self.preset),
+            Action::Online => return SetupHandled::Online,
             _ => {}
         }
         SetupHandled::Stay
@@ -512,12 +511,10 @@ impl Widget for Themed<'_, SetupForm> {
         let width = usize::from(rows.line(0).width);
         let keys = if form.is_typing() {
             "type a position · ↑↓ field · Enter start · Esc back"
-        } else if KEYS_WITH_PUZZLES.chars().count() <= width {
-            KEYS_WITH_PUZZLES
         } else {
-            "↑↓ ←→ choose · Enter start · i rules · o load · Esc back"
+            "↑↓ ←→ choose · Enter start · i rules · o load · g online · z puzzles · Esc back"
         };
-        for (i, text) in wrap(keys, width).into_iter().take(2).enumerate() {
+        for (i, text) in fit_keys(keys, width, 2).into_iter().enumerate() {
             let y = rows.keys + u16::try_from(i).unwrap_or(0);
             line_at(y, Line::styled(text, theme.label).centered(), buf);
         }

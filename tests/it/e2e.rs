@@ -1097,3 +1097,75 @@ fn a_side_loses_on_time_and_the_save_records_it() {
     term.send("y");
     assert!(term.wait_exit().success());
 }
+
+/// Two terminal games against one server on the loopback: ann creates a game, bob joins it
+/// from the lobby, they play moves, chat, and bob resigns; both screens show it all.
+#[test]
+fn two_terminal_games_play_online_against_one_server() {
+    use brandubh::net::server::{self, Limits, ServerConfig};
+    let data = tempfile::tempdir().unwrap();
+    let running = server::start(ServerConfig {
+        listen: "127.0.0.1:0".to_owned(),
+        data: data.path().to_owned(),
+        limits: Limits::default(),
+    })
+    .unwrap();
+    let address = running.addr().to_string();
+    let (ann_home, bob_home) = (temp_home("online-ann"), temp_home("online-bob"));
+    let mut ann = Term::start(
+        &["online", &address, "--name", "ann", "--insecure"],
+        &ann_home,
+    );
+    let mut bob = Term::start(
+        &["online", &address, "--name", "bob", "--insecure"],
+        &bob_home,
+    );
+    ann.wait_for("connected");
+    bob.wait_for("connected");
+
+    // Ann creates a game as the attackers (the side is the second field of the form).
+    ann.send("c");
+    ann.wait_for("Create a game");
+    ann.send("\x1b[A\x1b[A\x1b[A\x1b[A\x1b[C\r");
+    ann.wait_for("waiting for an opponent");
+
+    // Bob sees it in the lobby and joins it.
+    bob.send("r");
+    bob.wait_for("ann waits (attackers)");
+    bob.send("\r");
+    bob.wait_for("Online game #");
+    ann.wait_for("your move");
+
+    // Moves go through the server to both boards.
+    ann.send(":d2-c2\r");
+    bob.wait_for("ann played d2-c2");
+    ann.wait_for("moves 1: d2-c2");
+    bob.send(":c4-c3\r");
+    ann.wait_for("bob played c4-c3");
+    bob.wait_for("moves 2: d2-c2 c4-c3");
+
+    // A chat line, shown on the other screen.
+    bob.send("c");
+    bob.send("good game\r");
+    ann.wait_for("bob: good game");
+
+    // Bob resigns: both screens show the result, and both saved the game.
+    bob.send("x");
+    bob.wait_for("resign this game?");
+    bob.send("y");
+    ann.wait_for("You win");
+    bob.wait_for("You lost");
+    ann.wait_for("saved as");
+    bob.wait_for("saved as");
+    for home in [&ann_home, &bob_home] {
+        let saves = files_under(&home.join("saves"));
+        assert_eq!(saves.len(), 1, "{saves:?}");
+        assert_eq!(moves_in(&saves[0]), ["d2-c2", "c4-c3"]);
+    }
+    for term in [&mut ann, &mut bob] {
+        term.send("q");
+        term.wait_for("Your games");
+        term.send("q");
+        assert!(term.wait_exit().success());
+    }
+}

@@ -637,3 +637,58 @@ fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+#[test]
+fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnect() {
+    let data = tempfile::tempdir().unwrap();
+    let (child, address) = serve(data.path(), "127.0.0.1:0");
+    let mut first = KillOnDrop(child);
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let game = new_game(&alice, &bob, Timing::Untimed);
+    first.0.kill().unwrap(); // SIGKILL
+    first.0.wait().unwrap();
+    alice.expect("dropped", |e| {
+        matches!(e, Event::Disconnected { .. }).then_some(())
+    });
+    // While it is down: a move, then more chat lines than the queue holds.
+    let mv = next_move(&GameState::start(Preset::Standard.rules()));
+    alice.send(ClientMessage::Move {
+        game,
+        ply: 0,
+        mv: mv.clone(),
+    });
+    let lines = brandubh::net::client::MAX_QUEUED + 5;
+    for i in 0..lines {
+        alice.send(ClientMessage::Chat {
+            game,
+            text: format!("line {i}"),
+        });
+    }
+    // The ones beyond the queue are refused visibly, the last ones first to go.
+    let mut refused = 0;
+    while refused < 6 {
+        alice.expect("refused", |e| matches!(e, Event::Unsent(_)).then_some(()));
+        refused += 1;
+    }
+    let (child, again) = serve(data.path(), &address);
+    let _server = KillOnDrop(child);
+    assert_eq!(again, address);
+    // Bob sees it played: as a move, or in the state he gets if he reconnects after it.
+    let played = bob.expect_message("the queued move", |m| match m {
+        ServerMessage::Moved { game: g, mv, .. } if *g == game => Some(mv.clone()),
+        ServerMessage::State(view) if view.summary.id == game => view.moves.first().cloned(),
+        _ => None,
+    });
+    assert!(played.starts_with(&mv), "{played}");
+}
+
+/// A server process, killed when the test ends (also when it fails).
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

@@ -22,6 +22,7 @@ impl App {
     /// turn.
     pub fn tick(&mut self, now: Instant) -> Vec<Effect> {
         self.ai.now = now;
+        self.tick_online(now);
         self.run_clock(now);
         if let Some(thinking) = self.ai.thinking.as_mut() {
             thinking.shown_tenths =
@@ -44,7 +45,8 @@ impl App {
         });
         let pace = self.ai.last_move_at.filter(|_| self.waits_for_the_pace());
         let pace = pace.map(|at| self.ai.pace.next_at(at));
-        [clock, search, pace].into_iter().flatten().min()
+        let online = self.next_online_tick();
+        [clock, search, pace, online].into_iter().flatten().min()
     }
 
     /// Whether an AI-vs-AI game waits for the pace's delay before its next move.

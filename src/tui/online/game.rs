@@ -1,0 +1,407 @@
+//! An online game as this client sees it: the record rebuilt from the server's `state` and
+//! grown by its `moved`, both clocks as the server last sent them, the players' names and
+//! connections, the offer waiting, the chat; and the screen that shows it: the same board
+//! as a local game, with a panel of its own.
+
+use std::time::{Duration, Instant};
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
+
+use crate::game::{Game, Player};
+use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer};
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
+use crate::rules::{Outcome, Position, Side, parse_position_record};
+use crate::tui::app::start_cursor;
+use crate::tui::board_screen::BoardScreen;
+use crate::tui::board_view::{BoardView, Marks};
+use crate::tui::layout::GameLayout;
+use crate::tui::panels;
+use crate::tui::text::{title, wrap};
+use crate::tui::theme::Look;
+
+/// The most chat lines kept.
+const MAX_CHAT: usize = 100;
+
+/// A chat line as shown: its author and text escaped, never raw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatLine {
+    /// Players' or spectators' chat.
+    pub channel: Channel,
+    /// The line, escaped: `name: text`.
+    pub text: String,
+}
+
+/// A player's connection as the server last said.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Connected (or not heard otherwise).
+    Here,
+    /// Gone since then.
+    Gone(Instant),
+}
+
+/// An online game.
+#[derive(Clone, Debug)]
+pub struct OnlineGame {
+    id: GameId,
+    /// The side this client plays, `None` for a spectator.
+    you: Option<Side>,
+    names: [Option<String>; 2],
+    engine_allowed: bool,
+    record: Game,
+    clocks: Option<(ClockView, Instant)>,
+    outcome: Option<Outcome>,
+    pending: Option<(Offer, Side)>,
+    presence: [Presence; 2],
+    chat: Vec<ChatLine>,
+    /// The move sent and not yet played by the server.
+    sending: Option<String>,
+    /// The board's cursor, selection and prompt.
+    pub board: BoardScreen,
+}
+
+/// Index of `side` in the per-side arrays.
+const fn index(side: Side) -> usize {
+    match side {
+        Side::Attackers => 0,
+        Side::Defenders => 1,
+    }
+}
+
+impl OnlineGame {
+    /// The game as the server's `view` has it, received at `now`; a view whose moves do not
+    /// replay is refused with the reason.
+    pub fn from_view(view: &GameView, now: Instant) -> Result<OnlineGame, String> {
+        let rules = view.summary.setup.rules.rules();
+        let start_side = if view.moves.len().is_multiple_of(2) {
+            view.to_move
+        } else {
+            view.to_move.opponent()
+        };
+        let start: Position = parse_position_record(&view.start, start_side)
+            .map_err(|e| format!("the server sent a bad position: {e}"))?;
+        let mut record = Game::new(rules, start, Player::Human, Player::Human);
+        for (i, mv) in view.moves.iter().enumerate() {
+            record
+                .play_text(mv)
+                .map_err(|e| format!("the server sent a bad move {}: {e}", i + 1))?;
+        }
+        Ok(OnlineGame {
+            id: view.summary.id,
+            you: view.you,
+            names: [
+                view.summary.attackers.clone(),
+                view.summary.defenders.clone(),
+            ],
+            engine_allowed: view.summary.setup.engine_allowed,
+            outcome: view.summary.outcome,
+            clocks: view.clocks.map(|c| (c, now)),
+            pending: view.pending,
+            presence: [Presence::Here; 2],
+            chat: Vec::new(),
+            sending: None,
+            board: BoardScreen::new(start_cursor(record.state().position())),
+            record,
+        })
+    }
+
+    /// A new state of the same game (a takeback, a reconnection): the chat stays. A move
+    /// sent that the state does not hold (it was lost with the connection) stays sending,
+    /// and is returned, to be sent again.
+    pub fn refresh(&mut self, view: &GameView, now: Instant) -> Result<Option<String>, String> {
+        let mut fresh = OnlineGame::from_view(view, now)?;
+        fresh.chat = std::mem::take(&mut self.chat);
+        fresh.presence = self.presence;
+        fresh.board.cursor = self.board.cursor;
+        let unchanged = fresh.record.moves().len() == self.record.moves().len();
+        if unchanged && fresh.my_turn() {
+            fresh.sending = self.sending.take();
+        }
+        *self = fresh;
+        Ok(self.sending.clone())
+    }
+
+    /// The game's number.
+    pub const fn id(&self) -> GameId {
+        self.id
+    }
+
+    /// The side this client plays, `None` for a spectator.
+    pub const fn you(&self) -> Option<Side> {
+        self.you
+    }
+
+    /// Whether the players may use hints and the engine.
+    pub const fn engine_allowed(&self) -> bool {
+        self.engine_allowed
+    }
+
+    /// The game record so far.
+    pub const fn record(&self) -> &Game {
+        &self.record
+    }
+
+    /// The result, once over.
+    pub const fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The offer waiting for an answer.
+    pub const fn pending(&self) -> Option<(Offer, Side)> {
+        self.pending
+    }
+
+    /// The move sent and not yet played by the server.
+    pub fn sending(&self) -> Option<&str> {
+        self.sending.as_deref()
+    }
+
+    /// The chat so far.
+    pub fn chat(&self) -> &[ChatLine] {
+        &self.chat
+    }
+
+    /// The name of `side`'s player, escaped.
+    pub fn name(&self, side: Side) -> String {
+        self.names[index(side)]
+            .as_deref()
+            .map_or_else(|| "?".to_owned(), excerpt)
+    }
+
+    /// Whether it is this client's turn to move.
+    pub fn my_turn(&self) -> bool {
+        self.outcome.is_none() && self.you == Some(self.record.state().position().side_to_move())
+    }
+
+    /// `mv` was sent to the server: the board waits for the server's `moved`.
+    pub fn sent(&mut self, mv: String) {
+        self.sending = Some(mv);
+        self.board.selected = None;
+    }
+
+    /// The server's `moved`: the move `mv` after `ply` moves, and the clocks after it. A
+    /// move that does not follow the record is refused (the client asks for the state).
+    pub fn moved(
+        &mut self,
+        ply: usize,
+        mv: &str,
+        clocks: Option<ClockView>,
+        now: Instant,
+    ) -> Result<(), String> {
+        if ply != self.record.moves().len() {
+            return Err(format!(
+                "move {} came after {} moves",
+                ply + 1,
+                self.record.moves().len()
+            ));
+        }
+        self.record
+            .play_text(mv)
+            .map_err(|e| format!("the server's move {}: {e}", excerpt(mv)))?;
+        self.sending = None;
+        self.pending = None;
+        self.board.selected = None;
+        if let Some(clocks) = clocks {
+            self.clocks = Some((clocks, now));
+        }
+        Ok(())
+    }
+
+    /// The game ended.
+    pub fn ended(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        self.sending = None;
+        self.pending = None;
+        if let Some((view, _)) = self.clocks.as_mut() {
+            view.running = None;
+        }
+    }
+
+    /// A move was refused: the board is as before it.
+    pub fn refused(&mut self) {
+        self.sending = None;
+    }
+
+    /// An offer was made; `None` when answered (declined).
+    pub fn offered(&mut self, offer: Option<(Offer, Side)>) {
+        self.pending = offer;
+    }
+
+    /// A player's connection came or went at `now`.
+    pub fn presence(&mut self, side: Side, connected: bool, now: Instant) {
+        self.presence[index(side)] = if connected {
+            Presence::Here
+        } else {
+            Presence::Gone(now)
+        };
+    }
+
+    /// A chat line came.
+    pub fn chat_line(&mut self, channel: Channel, from: &str, text: &str) {
+        self.chat.push(ChatLine {
+            channel,
+            text: format!("{}: {}", excerpt(from), escaped(text, MESSAGE_CHARS)),
+        });
+        if self.chat.len() > MAX_CHAT {
+            self.chat.remove(0);
+        }
+    }
+
+    /// `side`'s clock as shown at `now`: the running one counted down since it was sent.
+    pub fn clock_text(&self, side: Side, now: Instant) -> Option<String> {
+        let (view, at) = self.clocks.as_ref()?;
+        let mut clocks = view.clocks;
+        if view.running == Some(side) && self.outcome.is_none() {
+            clocks.spend(side, now.saturating_duration_since(*at));
+        }
+        Some(clocks.text(side))
+    }
+
+    /// Whether a clock runs (the screen changes by itself).
+    pub fn clock_runs(&self) -> bool {
+        self.outcome.is_none() && self.clocks.is_some_and(|(v, _)| v.running.is_some())
+    }
+
+    /// The panel's lines at `now`, with the opponent's lag `lag`.
+    fn panel_lines(&self, now: Instant, lag: Option<Duration>) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Online game #{} · {}",
+            self.id,
+            self.record
+                .preset()
+                .map_or("custom", crate::rules::Preset::name)
+        )];
+        for side in [Side::Attackers, Side::Defenders] {
+            let clock = self.clock_text(side, now).unwrap_or_default();
+            let mine = if self.you == Some(side) { " (you)" } else { "" };
+            lines.push(format!("{} {}{mine} {clock}", title(side), self.name(side)));
+            if let Presence::Gone(since) = self.presence[index(side)] {
+                let gone = now.saturating_duration_since(since).as_secs();
+                lines.push(format!("  disconnected {}:{:02} ago", gone / 60, gone % 60));
+            }
+        }
+        if let Some(lag) = lag {
+            lines.push(format!("lag {} ms", lag.as_millis()));
+        }
+        let engine = if self.engine_allowed {
+            "allowed"
+        } else {
+            "off"
+        };
+        lines.push(format!("engine help: {engine}"));
+        let to_move = self.record.state().position().side_to_move();
+        match (self.outcome, &self.sending) {
+            (Some(outcome), _) => {
+                let (headline, why) = panels::banner_parts(outcome, self.you);
+                lines.extend([headline, why]);
+            }
+            (None, Some(mv)) => lines.push(format!("sending {mv}…")),
+            (None, None) if self.my_turn() => lines.push("your move".to_owned()),
+            (None, None) => lines.push(format!("the {to_move} to move")),
+        }
+        if let Some((offer, by)) = self.pending {
+            let what = match offer {
+                Offer::Draw => "a draw",
+                Offer::Takeback => "a takeback",
+            };
+            lines.push(format!("the {by} offer {what}"));
+        }
+        let moves: Vec<String> = self
+            .record
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let last: Vec<&str> = moves
+            .iter()
+            .rev()
+            .take(4)
+            .rev()
+            .map(String::as_str)
+            .collect();
+        lines.push(format!("moves {}: {}", moves.len(), last.join(" ")));
+        lines.push("chat (c to write):".to_owned());
+        for line in &self.chat {
+            let tag = match line.channel {
+                Channel::Players => "",
+                Channel::Spectators => "[spec] ",
+            };
+            lines.push(format!("{tag}{}", line.text));
+        }
+        lines
+    }
+
+    /// Draws the game: the board, the panel and the status line.
+    pub fn render(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        look: &Look,
+        now: Instant,
+        lag: Option<Duration>,
+        status: &str,
+    ) {
+        let Some(layout) = GameLayout::new(area) else {
+            return;
+        };
+        let covered = layout.is_compact() && self.board.panel_shown;
+        if !covered {
+            let last = self.record.at_ply(self.record.moves().len());
+            let marks = Marks {
+                cursor: Some(self.board.cursor),
+                selected: self.board.selected,
+                destinations: self
+                    .board
+                    .selected
+                    .map_or(crate::rules::Bitboard::EMPTY, |sq| {
+                        self.record.state().position().destinations(sq)
+                    }),
+                ..last.as_ref().map(Marks::after).unwrap_or_default()
+            };
+            let view = BoardView::new(self.record.state().position(), marks, look, layout.board);
+            view.render(layout.board.area(), buf);
+        }
+        if !layout.is_compact() || covered {
+            Clear.render(layout.panel, buf);
+            let width = usize::from(layout.panel.width);
+            let lines: Vec<String> = self
+                .panel_lines(now, lag)
+                .iter()
+                .flat_map(|line| wrap(line, width))
+                .collect();
+            // The newest chat lines stay in view.
+            let rows = usize::from(layout.panel.height);
+            let skip = lines.len().saturating_sub(rows);
+            let shown: Vec<Line> = lines
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| *i < 2 || *i >= skip + 2)
+                .map(|(i, l)| {
+                    if i == 0 {
+                        Line::styled(l, look.theme.heading)
+                    } else {
+                        Line::raw(l)
+                    }
+                })
+                .collect();
+            Paragraph::new(shown).render(layout.panel, buf);
+        }
+        if let Some(line) = layout.turn_line {
+            let side = self.record.state().position().side_to_move();
+            let text = match self.clock_text(side, now) {
+                Some(clock) => format!("{} {clock} · Tab panel", title(side)),
+                None => format!("{} to move · Tab panel", title(side)),
+            };
+            Paragraph::new(text).render(line, buf);
+        }
+        let typing = self.board.typing.as_deref().map(|t| format!(":{t}"));
+        let text = typing.as_deref().unwrap_or(status);
+        Paragraph::new(text)
+            .wrap(Wrap { trim: true })
+            .style(look.theme.label)
+            .render(layout.status, buf);
+    }
+}

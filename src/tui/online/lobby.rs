@@ -1,0 +1,231 @@
+//! The lobby as a list: the player's own games ("your move" first), the open games, the
+//! games in progress to watch, and the players online; one game selected at a time.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::create::{side_text, timing_text};
+#[cfg(test)]
+use crate::net::protocol::GameId;
+use crate::net::protocol::{GameSummary, Lobby};
+use crate::quote::excerpt;
+use crate::rules::Side;
+use crate::tui::input::Direction;
+use crate::tui::theme::{Look, Themed};
+
+/// Every key of the lobby, as its help lists them: (keys, what they do).
+pub const LOBBY_KEYS: &[(&str, &str)] = &[
+    ("↑ ↓", "select a game"),
+    ("Enter", "join an open game, play yours, watch another"),
+    ("c", "create a game"),
+    ("i", "join a private game by its invite code"),
+    ("w", "watch the game selected"),
+    ("x", "withdraw your open game / stop watching"),
+    ("r", "refresh the lists"),
+    ("?", "these keys"),
+    ("q / Esc", "leave the server"),
+];
+
+/// What a selected game is to the player.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Kind {
+    /// A game the player plays in.
+    Mine,
+    /// A game the player created, waiting for an opponent.
+    Waiting,
+    /// A game waiting for an opponent.
+    Open,
+    /// A game of others in progress.
+    Watch,
+}
+
+/// The lobby and the game selected.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LobbyList {
+    lobby: Lobby,
+    /// The player's name.
+    me: String,
+    /// Index into [`LobbyList::games`].
+    selected: usize,
+}
+
+impl LobbyList {
+    /// An empty lobby of the player `me`.
+    pub fn new(me: &str) -> LobbyList {
+        LobbyList {
+            me: me.to_owned(),
+            ..LobbyList::default()
+        }
+    }
+
+    /// The lobby as the server sent it now; the selection stays on its game if it is there.
+    pub fn set(&mut self, lobby: Lobby) {
+        let was = self.selected().map(|(g, _)| g.id);
+        self.lobby = lobby;
+        let games = self.games();
+        self.selected = was
+            .and_then(|id| games.iter().position(|(g, _)| g.id == id))
+            .unwrap_or(0);
+    }
+
+    /// Whether `game` is the player's.
+    fn plays(&self, game: &GameSummary) -> bool {
+        [&game.attackers, &game.defenders]
+            .into_iter()
+            .any(|n| n.as_deref() == Some(self.me.as_str()))
+    }
+
+    /// The games in the order shown, with what each is to the player.
+    pub fn games(&self) -> Vec<(&GameSummary, Kind)> {
+        let mine = self.lobby.playing.iter().filter(|g| self.plays(g));
+        let open = self.lobby.open.iter().map(|g| {
+            if g.creator == self.me {
+                (g, Kind::Waiting)
+            } else {
+                (g, Kind::Open)
+            }
+        });
+        let others = self.lobby.playing.iter().filter(|g| !self.plays(g));
+        mine.map(|g| (g, Kind::Mine))
+            .chain(open)
+            .chain(others.map(|g| (g, Kind::Watch)))
+            .collect()
+    }
+
+    /// The game selected, if any.
+    pub fn selected(&self) -> Option<(&GameSummary, Kind)> {
+        self.games().get(self.selected).copied()
+    }
+
+    /// Moves the selection.
+    pub fn move_selection(&mut self, dir: Direction) {
+        let n = self.games().len();
+        self.selected = match dir {
+            Direction::Up | Direction::Left => self.selected.saturating_sub(1),
+            Direction::Down | Direction::Right => (self.selected + 1).min(n.saturating_sub(1)),
+        };
+    }
+
+    /// Whether it is the player's move in `game` (the attackers move first online).
+    fn your_move(&self, game: &GameSummary) -> bool {
+        let to_move = if game.plies.is_multiple_of(2) {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let player = match to_move {
+            Side::Attackers => &game.attackers,
+            Side::Defenders => &game.defenders,
+        };
+        game.outcome.is_none() && player.as_deref() == Some(self.me.as_str())
+    }
+
+    /// One game's line.
+    fn line(&self, game: &GameSummary, kind: Kind) -> String {
+        let name = |n: &Option<String>| n.as_deref().map_or_else(|| "?".to_owned(), excerpt);
+        let setup = &game.setup;
+        let engine = if setup.engine_allowed {
+            " engine ok"
+        } else {
+            ""
+        };
+        let rules = format!(
+            "{} {}{engine}",
+            setup.rules.name(),
+            timing_text(setup.timing)
+        );
+        match kind {
+            Kind::Mine => {
+                let turn = if self.your_move(game) {
+                    "your move"
+                } else {
+                    "their move"
+                };
+                format!(
+                    "#{} {} vs {} · {turn} · ply {} · {rules}",
+                    game.id,
+                    name(&game.attackers),
+                    name(&game.defenders),
+                    game.plies
+                )
+            }
+            Kind::Waiting => format!(
+                "#{} you wait ({}) · {rules}",
+                game.id,
+                side_text(setup.side)
+            ),
+            Kind::Open => format!(
+                "#{} {} waits ({}) · {rules}",
+                game.id,
+                excerpt(&game.creator),
+                side_text(setup.side)
+            ),
+            Kind::Watch => format!(
+                "#{} {} vs {} · ply {} · {rules}",
+                game.id,
+                name(&game.attackers),
+                name(&game.defenders),
+                game.plies
+            ),
+        }
+    }
+
+    /// The id of a game of the player, shown as "your move", if any.
+    #[cfg(test)]
+    pub fn first_your_move(&self) -> Option<GameId> {
+        self.games()
+            .into_iter()
+            .find(|(g, k)| *k == Kind::Mine && self.your_move(g))
+            .map(|(g, _)| g.id)
+    }
+}
+
+impl Widget for Themed<'_, LobbyList> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let Themed { of: list, look } = self;
+        let games = list.games();
+        let mut lines: Vec<Line> = Vec::new();
+        let mut selected_row = 0;
+        let sections = [
+            ("Your games", &[Kind::Mine][..]),
+            ("Open games", &[Kind::Waiting, Kind::Open][..]),
+            ("Games to watch", &[Kind::Watch][..]),
+        ];
+        for (heading, kinds) in sections {
+            lines.push(Line::styled(heading, look.theme.heading));
+            let mut any = false;
+            for (i, (game, kind)) in games.iter().enumerate() {
+                if !kinds.contains(kind) {
+                    continue;
+                }
+                any = true;
+                let on = i == list.selected;
+                if on {
+                    selected_row = lines.len();
+                }
+                lines.push(game_line(look, on, &list.line(game, *kind)));
+            }
+            if !any {
+                lines.push(Line::styled("  none", look.theme.label));
+            }
+        }
+        let players: Vec<String> = list.lobby.players.iter().map(|n| excerpt(n)).collect();
+        lines.push(Line::styled("Players online", look.theme.heading));
+        lines.push(Line::raw(format!("  {}", players.join(", "))));
+        // The selected game stays on screen.
+        let rows = usize::from(area.height);
+        let top = (selected_row + 1).saturating_sub(rows);
+        let shown: Vec<Line> = lines.into_iter().skip(top).collect();
+        Paragraph::new(shown).render(area, buf);
+    }
+}
+
+fn game_line(look: &Look, on: bool, text: &str) -> Line<'static> {
+    if on {
+        Line::styled(format!("▶ {text}"), look.theme.focus)
+    } else {
+        Line::raw(format!("  {text}"))
+    }
+}

@@ -1,0 +1,79 @@
+//! What online play remembers between runs: the name the player goes by and the servers it
+//! played on, newest first, in a small JSON file in the config folder beside the settings
+//! (the identity key and the pinned server keys are the client's own files there).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::storage::{read_regular_file, write_json_atomic};
+
+/// The file's name in the config folder.
+pub const ONLINE_FILE: &str = "online.json";
+/// The most servers remembered.
+const MAX_SERVERS: usize = 10;
+/// The largest file read.
+const MAX_BYTES: u64 = 64 * 1024;
+
+/// The name and the servers, newest first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OnlineMemory {
+    /// The name last played under.
+    pub name: Option<String>,
+    /// `HOST:PORT` of the servers played on, the last one first.
+    pub servers: Vec<String>,
+}
+
+impl OnlineMemory {
+    /// What the file in `dir` holds; nothing if it is missing or cannot be read (a file
+    /// that cannot be read is written anew at the next change).
+    pub fn load(dir: &Path) -> OnlineMemory {
+        read_regular_file(&file(dir), MAX_BYTES)
+            .ok()
+            .and_then(|(bytes, _)| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+
+    /// These memories with `server` played on now under `name`: first in the list, once.
+    #[must_use]
+    pub fn played(mut self, server: &str, name: &str) -> OnlineMemory {
+        self.name = Some(name.to_owned());
+        self.servers.retain(|s| s != server);
+        self.servers.insert(0, server.to_owned());
+        self.servers.truncate(MAX_SERVERS);
+        self
+    }
+
+    /// Writes the file in `dir` (atomically, as saves are).
+    pub fn store(&self, dir: &Path) -> Result<(), String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+        write_json_atomic(&file(dir), self).map_err(|e| e.to_string())
+    }
+}
+
+/// The file in `dir`.
+fn file(dir: &Path) -> PathBuf {
+    dir.join(ONLINE_FILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_server_played_on_comes_first_once_and_survives_a_new_run() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(OnlineMemory::load(dir.path()), OnlineMemory::default());
+        let memory = OnlineMemory::default()
+            .played("a:7343", "ann")
+            .played("b:7343", "ann")
+            .played("a:7343", "bea");
+        assert_eq!(memory.servers, ["a:7343", "b:7343"]);
+        assert_eq!(memory.name.as_deref(), Some("bea"));
+        memory.store(dir.path()).unwrap();
+        assert_eq!(OnlineMemory::load(dir.path()), memory);
+        std::fs::write(dir.path().join(ONLINE_FILE), "not json").unwrap();
+        assert_eq!(OnlineMemory::load(dir.path()), OnlineMemory::default());
+    }
+}

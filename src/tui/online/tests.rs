@@ -1,0 +1,574 @@
+//! Online play driven by actions and the client's reports, without a terminal or a server.
+
+use std::time::Instant;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::*;
+use crate::net::protocol::{Channel, ClockView, GameSummary, GameView, Lobby, Timing};
+use crate::net::tls::KeyChanged;
+use crate::rules::{Outcome, Reason};
+use crate::tui::input::Direction;
+
+const SIZE: Rect = Rect {
+    x: 0,
+    y: 0,
+    width: 80,
+    height: 24,
+};
+
+fn start(name: Option<&str>) -> OnlineStart {
+    OnlineStart {
+        server: "127.0.0.1:7343".to_owned(),
+        name: name.map(str::to_owned),
+        config_dir: std::env::temp_dir().join("brandubh-online-tests-unused"),
+        save_dir: None,
+        insecure: true,
+    }
+}
+
+fn summary(
+    id: GameId,
+    attackers: Option<&str>,
+    defenders: Option<&str>,
+    plies: usize,
+) -> GameSummary {
+    GameSummary {
+        id,
+        setup: GameSetup {
+            timing: Timing::Clock {
+                control: "5m+3s".parse().unwrap(),
+            },
+            ..GameSetup::default()
+        },
+        attackers: attackers.map(str::to_owned),
+        defenders: defenders.map(str::to_owned),
+        creator: attackers.or(defenders).unwrap_or("?").to_owned(),
+        plies,
+        outcome: None,
+    }
+}
+
+fn view(id: GameId, you: Option<Side>, moves: &[&str]) -> GameView {
+    let mut state =
+        crate::rules::GameState::new(Preset::Standard.rules(), crate::rules::Position::start());
+    for mv in moves {
+        state.play_text(mv).unwrap();
+    }
+    let clocks = crate::game::Clocks::new("5m+3s".parse().unwrap());
+    GameView {
+        summary: summary(id, Some("ann"), Some("bob"), moves.len()),
+        start: crate::rules::position_record(&crate::rules::Position::start()),
+        position: crate::rules::position_record(state.position()),
+        to_move: state.position().side_to_move(),
+        moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        clocks: Some(ClockView {
+            clocks,
+            running: Some(state.position().side_to_move()),
+        }),
+        you,
+        pending: None,
+    }
+}
+
+fn connected(name: &str) -> Online {
+    let mut online = Online::new(start(Some(name)), Instant::now());
+    online.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        Instant::now(),
+    );
+    online.take_requests();
+    online
+}
+
+fn message(online: &mut Online, message: ServerMessage) {
+    online.on_net(Event::Message(message), Instant::now());
+}
+
+fn sent(online: &mut Online) -> Vec<ClientMessage> {
+    online
+        .take_requests()
+        .into_iter()
+        .filter_map(|r| match r {
+            NetRequest::Send(m) => Some(m),
+            _ => None,
+        })
+        .collect()
+}
+
+fn typed(online: &mut Online, text: &str) {
+    for c in text.chars() {
+        online.update(Action::Type(c), SIZE);
+    }
+}
+
+fn screen(online: &Online, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|f| online.render(f.area(), f.buffer_mut(), &Look::default()))
+        .unwrap();
+    terminal
+}
+
+#[test]
+fn the_first_time_a_name_is_asked_then_checked_then_the_client_connects() {
+    let mut online = Online::new(start(None), Instant::now());
+    assert!(online.take_requests().is_empty(), "no name, no connection");
+    assert_eq!(online.mode(), Mode::Text);
+    typed(&mut online, " ann");
+    online.update(Action::Confirm, SIZE);
+    assert!(
+        online
+            .status()
+            .unwrap()
+            .text
+            .contains("a name begins or ends with a space")
+    );
+    assert!(online.take_requests().is_empty());
+    online.update(Action::Backspace, SIZE);
+    for _ in 0..3 {
+        online.update(Action::Backspace, SIZE);
+    }
+    typed(&mut online, "ann");
+    online.update(Action::Confirm, SIZE);
+    let requests = online.take_requests();
+    let [NetRequest::Connect(config)] = &requests[..] else {
+        panic!("{requests:?}");
+    };
+    assert_eq!(config.name.as_deref(), Some("ann"));
+    assert!(config.insecure);
+}
+
+#[test]
+fn connecting_remembers_the_server_and_asks_for_the_lobby() {
+    let mut online = Online::new(start(Some("ann")), Instant::now());
+    online.take_requests();
+    online.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        Instant::now(),
+    );
+    let requests = online.take_requests();
+    assert!(requests.iter().any(|r| matches!(r, NetRequest::Remember(_, m) if m.servers == ["127.0.0.1:7343"] && m.name.as_deref() == Some("ann"))), "{requests:?}");
+    assert!(requests.contains(&NetRequest::Send(ClientMessage::Lobby)));
+}
+
+#[test]
+fn a_changed_key_is_one_line_on_screen() {
+    let mut online = Online::new(start(Some("ann")), Instant::now());
+    online.on_net(
+        Event::Failed(ClientError::KeyChanged(KeyChanged {
+            server: "127.0.0.1:7343".into(),
+            pinned: "SHA256:aa".into(),
+            shown: "SHA256:bb".into(),
+        })),
+        Instant::now(),
+    );
+    let text = &online.status().unwrap().text;
+    assert!(!text.contains('\n'), "{text}");
+    assert!(text.contains("SHA256:bb"), "{text}");
+    let terminal = screen(&online, 80, 24);
+    assert!(format!("{:?}", terminal.backend()).contains("not connected"));
+}
+
+#[test]
+fn the_lobby_lists_your_move_first_and_enter_joins_an_open_game() {
+    let mut online = connected("ann");
+    message(
+        &mut online,
+        ServerMessage::Lobby(Lobby {
+            open: vec![summary(7, None, Some("cat"), 0)],
+            playing: vec![
+                summary(3, Some("ann"), Some("bob"), 2),
+                summary(4, Some("dan"), Some("eve"), 5),
+            ],
+            players: vec!["ann".into(), "bob".into(), "\u{1b}[31mred".into()],
+        }),
+    );
+    assert_eq!(online.lobby.first_your_move(), Some(3));
+    insta::assert_snapshot!("lobby_80x24", screen(&online, 80, 24).backend());
+    insta::assert_snapshot!("lobby_30x12", screen(&online, 30, 12).backend());
+    online.update(Action::Move(Direction::Down), SIZE);
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Join {
+            game: Some(7),
+            code: None
+        }]
+    );
+    // The game begins when the server says so.
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(7, Some(Side::Attackers), &[]))),
+    );
+    assert_eq!(online.game().unwrap().id(), 7);
+    assert_eq!(online.mode(), Mode::Board);
+}
+
+#[test]
+fn the_create_form_sends_the_game_and_the_invite_code_is_shown() {
+    let mut online = connected("ann");
+    online.update(Action::Type('c'), SIZE);
+    assert_eq!(online.mode(), Mode::Menu);
+    insta::assert_snapshot!("create_80x24", screen(&online, 80, 24).backend());
+    online.update(Action::Confirm, SIZE);
+    let [ClientMessage::Create(setup)] = &sent(&mut online)[..] else {
+        panic!("a create");
+    };
+    assert_eq!(setup.rules, Preset::Standard);
+    let mut game = summary(9, Some("ann"), None, 0);
+    game.setup.private = true;
+    message(
+        &mut online,
+        ServerMessage::Created {
+            game,
+            code: Some("XK3F9Q".into()),
+        },
+    );
+    assert!(online.status().unwrap().text.contains("invite code XK3F9Q"));
+    // The opponent came: the game is shown.
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(9, Some(Side::Attackers), &[]))),
+    );
+    assert_eq!(online.game().map(OnlineGame::id), Some(9));
+}
+
+#[test]
+fn an_invite_code_is_typed_and_joined() {
+    let mut online = connected("bob");
+    online.update(Action::Type('i'), SIZE);
+    typed(&mut online, "XK3F9Q");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Join {
+            game: None,
+            code: Some("XK3F9Q".into())
+        }]
+    );
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(9, Some(Side::Defenders), &[]))),
+    );
+    assert_eq!(online.game().map(OnlineGame::id), Some(9));
+}
+
+/// Ann's game 5 against bob on screen, ann (the attackers) to move.
+fn playing() -> Online {
+    let mut online = connected("ann");
+    online.awaited = Some(5);
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &[]))),
+    );
+    online.take_requests();
+    online
+}
+
+#[test]
+fn a_move_goes_to_the_server_and_the_board_changes_only_on_moved() {
+    let mut online = playing();
+    let d2 = "d2".parse::<Square>().unwrap();
+    let c2 = "c2".parse::<Square>().unwrap();
+    online.games.get_mut(&5).unwrap().board.cursor = d2;
+    online.update(Action::Confirm, SIZE);
+    online.games.get_mut(&5).unwrap().board.cursor = c2;
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Move {
+            game: 5,
+            ply: 0,
+            mv: "d2-c2".into()
+        }]
+    );
+    let game = online.game().unwrap();
+    assert!(
+        game.record().moves().is_empty(),
+        "not before the server says"
+    );
+    assert_eq!(game.sending(), Some("d2-c2"));
+    insta::assert_snapshot!("game_sending_80x24", screen(&online, 80, 24).backend());
+    // A second move meanwhile is refused visibly.
+    online.update(Action::Confirm, SIZE);
+    assert!(sent(&mut online).is_empty());
+    message(
+        &mut online,
+        ServerMessage::Moved {
+            game: 5,
+            ply: 0,
+            mv: "d2-c2".into(),
+            clocks: None,
+        },
+    );
+    let game = online.game().unwrap();
+    assert_eq!(game.record().moves().len(), 1);
+    assert_eq!(game.sending(), None);
+    assert!(!game.my_turn());
+}
+
+#[test]
+fn a_typed_illegal_move_is_not_sent() {
+    let mut online = playing();
+    online.update(Action::StartTyping, SIZE);
+    typed(&mut online, "d2-d9");
+    online.update(Action::Confirm, SIZE);
+    assert!(sent(&mut online).is_empty());
+    assert_eq!(online.status().unwrap().tone, Tone::Error);
+}
+
+#[test]
+fn chat_lines_are_sent_checked_and_shown_escaped() {
+    let mut online = playing();
+    online.update(Action::Chat, SIZE);
+    assert_eq!(online.mode(), Mode::Text);
+    typed(&mut online, "good luck");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Chat {
+            game: 5,
+            text: "good luck".into()
+        }]
+    );
+    online.update(Action::Chat, SIZE);
+    typed(&mut online, "bell\u{7}");
+    online.update(Action::Confirm, SIZE);
+    assert!(
+        sent(&mut online).is_empty(),
+        "a control character is refused"
+    );
+    message(
+        &mut online,
+        ServerMessage::Chat {
+            game: 5,
+            from: "bob".into(),
+            channel: Channel::Players,
+            text: "\u{1b}[2Jhi".into(),
+        },
+    );
+    let line = &online.game().unwrap().chat()[0].text;
+    assert!(!line.contains('\u{1b}'), "{line}");
+    assert!(line.contains("\\u{1b}[2Jhi"), "{line}");
+}
+
+#[test]
+fn the_opponents_draw_offer_is_a_question_and_yes_accepts() {
+    let mut online = playing();
+    message(
+        &mut online,
+        ServerMessage::Offered {
+            game: 5,
+            offer: Offer::Draw,
+            by: Side::Defenders,
+        },
+    );
+    assert_eq!(online.mode(), Mode::Question);
+    online.update(Action::Yes, SIZE);
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Answer {
+            game: 5,
+            offer: Offer::Draw,
+            accept: true
+        }]
+    );
+    message(
+        &mut online,
+        ServerMessage::Result {
+            game: 5,
+            outcome: Outcome::draw(Reason::Agreement),
+        },
+    );
+    assert!(online.game().unwrap().outcome().is_some());
+}
+
+#[test]
+fn resigning_asks_first_and_takebacks_are_requests() {
+    let mut online = playing();
+    online.update(Action::Resign, SIZE);
+    assert!(sent(&mut online).is_empty());
+    online.update(Action::Yes, SIZE);
+    assert_eq!(sent(&mut online), [ClientMessage::Resign { game: 5 }]);
+    online.update(Action::Undo, SIZE);
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Offer {
+            game: 5,
+            offer: Offer::Takeback
+        }]
+    );
+}
+
+#[test]
+fn engine_help_is_off_unless_the_game_allows_it() {
+    let mut online = playing();
+    online.update(Action::Hint, SIZE);
+    assert!(online.status().unwrap().text.contains("engine help is off"));
+}
+
+#[test]
+fn the_game_shows_names_clocks_lag_and_a_lost_connection() {
+    let mut online = playing();
+    let now = Instant::now();
+    online.on_net(
+        Event::Message(ServerMessage::Presence {
+            game: 5,
+            side: Side::Defenders,
+            connected: false,
+        }),
+        now,
+    );
+    online.on_net(
+        Event::Message(ServerMessage::Chat {
+            game: 5,
+            from: "bob".into(),
+            channel: Channel::Players,
+            text: "brb".into(),
+        }),
+        now,
+    );
+    online.ping.1 = Some((1, now));
+    online.on_net(
+        Event::Message(ServerMessage::Pong { id: 1 }),
+        now + std::time::Duration::from_millis(42),
+    );
+    let text = format!("{:?}", screen(&online, 80, 24).backend());
+    assert!(text.contains("lag 42 ms"), "{text}");
+    assert!(text.contains("disconnected"), "{text}");
+    assert!(text.contains("bob: brb"), "{text}");
+    insta::assert_snapshot!("game_30x12", screen(&online, 30, 12).backend());
+}
+
+#[test]
+fn a_spectator_cannot_move_and_chats_with_spectators() {
+    let mut online = connected("cat");
+    online.update(Action::Type('r'), SIZE);
+    online.to_show = Some(5);
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, None, &["d2-c2"]))),
+    );
+    online.take_requests();
+    online.update(Action::Confirm, SIZE);
+    assert!(sent(&mut online).is_empty());
+    assert!(online.status().unwrap().text.contains("watching"));
+    online.update(Action::Quit, SIZE);
+    assert_eq!(sent(&mut online)[0], ClientMessage::Leave { game: 5 });
+}
+
+#[test]
+fn a_move_the_server_did_not_get_before_a_drop_is_sent_again_after_the_resume() {
+    let mut online = playing();
+    online.update(Action::StartTyping, SIZE);
+    typed(&mut online, "d2-c2");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(sent(&mut online).len(), 1);
+    online.on_net(
+        Event::Disconnected {
+            reason: "reset".into(),
+        },
+        Instant::now(),
+    );
+    online.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        Instant::now(),
+    );
+    online.take_requests();
+    // The resumed state has no move: it never reached the server.
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &[]))),
+    );
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Move {
+            game: 5,
+            ply: 0,
+            mv: "d2-c2".into()
+        }],
+        "sent again"
+    );
+    assert_eq!(online.game().unwrap().sending(), Some("d2-c2"));
+    // Had it reached the server, the state would show it, and nothing is sent again.
+    let mut online = playing();
+    online.update(Action::StartTyping, SIZE);
+    typed(&mut online, "d2-c2");
+    online.update(Action::Confirm, SIZE);
+    sent(&mut online);
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &["d2-c2"]))),
+    );
+    assert!(sent(&mut online).is_empty());
+    assert_eq!(online.game().unwrap().sending(), None);
+}
+
+#[test]
+fn from_the_new_game_screen_a_remembered_server_is_chosen_and_esc_comes_back() {
+    let memory = OnlineMemory::default()
+        .played("old:7343", "ann")
+        .played("new:7343", "ann");
+    let config = crate::tui::Config {
+        online_home: Some((std::env::temp_dir(), memory)),
+        ..crate::tui::Config::default()
+    };
+    let mut app = crate::tui::App::new(config);
+    assert_eq!(app.mode(), Mode::Menu, "the new-game screen");
+    app.take_effects();
+    assert!(
+        app.update(Action::Online).is_empty(),
+        "nothing before a server"
+    );
+    assert_eq!(app.mode(), Mode::Text);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    let text = format!("{:?}", terminal.backend());
+    assert!(
+        text.contains("server: new:7343"),
+        "the newest filled in: {text}"
+    );
+    app.update(Action::Move(Direction::Down));
+    let effects = app.update(Action::Confirm);
+    let [crate::tui::Effect::Net(NetRequest::Connect(config))] = &effects[..] else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(config.server, "old:7343");
+    assert_eq!(config.name.as_deref(), Some("ann"), "the name remembered");
+    app.update(Action::Type('q'));
+    assert_eq!(app.mode(), Mode::Menu, "back on the new-game screen");
+    assert!(!app.should_quit());
+}
+
+#[test]
+fn a_name_refused_by_the_server_is_asked_again() {
+    let mut online = Online::new(start(Some("ann")), Instant::now());
+    online.take_requests();
+    online.on_net(
+        Event::Failed(ClientError::Refused("the name ann is taken".into())),
+        Instant::now(),
+    );
+    assert!(
+        online
+            .status()
+            .unwrap()
+            .text
+            .contains("the name ann is taken")
+    );
+    assert_eq!(online.mode(), Mode::Text);
+    typed(&mut online, "ann2");
+    online.update(Action::Confirm, SIZE);
+    let requests = online.take_requests();
+    assert!(
+        matches!(&requests[..], [NetRequest::Connect(c)] if c.name.as_deref() == Some("ann2")),
+        "{requests:?}"
+    );
+}
