@@ -412,7 +412,7 @@ fn a_name_stays_with_the_key_that_first_claimed_it() {
 }
 
 #[test]
-fn whether_the_engine_is_allowed_shows_in_the_lobby_and_the_state() {
+fn whether_the_engine_is_allowed_is_in_the_lobby_and_the_state() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
@@ -425,18 +425,6 @@ fn whether_the_engine_is_allowed_shows_in_the_lobby_and_the_state() {
     };
     let allowed = create(&alice, setup(true));
     let refused = create(&alice, setup(false));
-    // The text lobby says it of each game.
-    let lobby = online(&address, &["--name", "carol"]);
-    let line_of = |game: GameId| {
-        let id = format!("  {game}  ");
-        lobby
-            .lines()
-            .find(|l| l.starts_with(&id))
-            .unwrap()
-            .to_owned()
-    };
-    assert!(line_of(allowed).contains("engine allowed"), "{lobby}");
-    assert!(line_of(refused).contains("no engine"), "{lobby}");
     // The lobby's and the state's summaries carry it.
     let bob = Player::connect(&address, "bob");
     connected(&bob);

@@ -211,6 +211,29 @@ fn the_lobby_lists_your_move_first_and_enter_joins_an_open_game() {
 }
 
 #[test]
+fn the_lobby_says_which_open_games_allow_engine_help() {
+    let mut online = connected("ann");
+    let mut helped = summary(8, None, Some("cat"), 0);
+    helped.setup.engine_allowed = true;
+    let alone = summary(9, Some("dan"), None, 0);
+    message(
+        &mut online,
+        ServerMessage::Lobby(Lobby {
+            open: vec![helped, alone],
+            playing: vec![],
+            players: vec!["ann".into()],
+        }),
+    );
+    let lines: Vec<String> = format!("{:?}", screen(&online, 80, 24).backend())
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let line_of = |who: &str| lines.iter().find(|l| l.contains(who)).unwrap().clone();
+    assert!(line_of("cat").contains("engine ok"), "{lines:#?}");
+    assert!(!line_of("dan").contains("engine ok"), "{lines:#?}");
+}
+
+#[test]
 fn the_create_form_sends_the_game_and_the_invite_code_is_shown() {
     let mut online = connected("ann");
     online.update(Action::Type('c'), SIZE);
