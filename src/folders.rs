@@ -12,6 +12,8 @@ pub const CONFIG_DIR_ENV: &str = "BRANDUBH_CONFIG_DIR";
 pub const CACHE_DIR_ENV: &str = "BRANDUBH_CACHE_DIR";
 /// The environment variable that names the folder of saved games.
 pub const SAVE_DIR_ENV: &str = "BRANDUBH_SAVE_DIR";
+/// The environment variable that names the data folder (puzzle progress).
+pub const DATA_DIR_ENV: &str = "BRANDUBH_DATA_DIR";
 
 /// Which of the user's folders a folder of ours lives in.
 #[derive(Copy, Clone, Debug)]
@@ -44,6 +46,12 @@ pub const CACHE: Folder = Folder {
 /// Saved games and autosaves.
 pub const SAVES: Folder = Folder {
     env: Some(SAVE_DIR_ENV),
+    base: Base::Data,
+    name: "brandubh",
+};
+/// The player's own data other than games: puzzle progress (in `puzzles/`).
+pub const DATA: Folder = Folder {
+    env: Some(DATA_DIR_ENV),
     base: Base::Data,
     name: "brandubh",
 };

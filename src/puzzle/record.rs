@@ -77,9 +77,11 @@ impl Difficulty {
         }
     }
 
-    /// The puzzle's own rating: 800 for the easiest, 150 more per point of difficulty.
+    /// The puzzle's own rating: 500 with no points, 150 more per point of difficulty. The
+    /// shipped puzzles have two points or more, so the easiest are rated 800, below a new
+    /// player's [`START_RATING`](super::START_RATING), and a new player meets them first.
     pub fn rating(self) -> u32 {
-        800 + 150 * self.points()
+        500 + 150 * self.points()
     }
 }
 

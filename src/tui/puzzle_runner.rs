@@ -15,18 +15,35 @@ use crate::game::storage::write_json_atomic;
 use crate::puzzle::{Progress, Solver, judge, shipped};
 use crate::rules::{GameState, Move, Preset};
 
-/// The progress file, in the data folder (beside the saved games, in its own folder).
+/// The progress file, `puzzles/progress.json` in the data folder.
 pub fn progress_path() -> Option<PathBuf> {
-    crate::folders::SAVES
+    crate::folders::DATA
         .path()
         .map(|dir| dir.join("puzzles").join("progress.json"))
 }
 
-/// The progress in the file at `path`: a fresh one if there is none or it cannot be read.
-pub fn load_progress(path: Option<&Path>) -> Progress {
-    path.and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
+/// The progress in the file at `path`: a fresh one if there is none; a fresh one and a
+/// one-line warning if it cannot be read or is not progress.
+pub fn load_progress(path: Option<&Path>) -> (Progress, Option<String>) {
+    let Some(path) = path else {
+        return (Progress::default(), None);
+    };
+    let read = match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Progress::default(), None),
+        Err(e) => Err(e.to_string()),
+        Ok(text) => serde_json::from_str(&text).map_err(|e| e.to_string()),
+    };
+    match read {
+        Ok(progress) => (progress, None),
+        Err(why) => {
+            let why = why.lines().next().unwrap_or_default().to_owned();
+            let warning = format!(
+                "puzzle progress {} unreadable ({why}); starting fresh",
+                path.display()
+            );
+            (Progress::default(), Some(warning))
+        }
+    }
 }
 
 /// The trainer's action for a key, if any: letters of moves, Enter, Backspace, and the
@@ -64,11 +81,15 @@ pub fn run_puzzles(preset: Preset) -> Result<(), TuiError> {
     }
     let set = shipped(preset).map_err(|e| TuiError::Io(std::io::Error::other(e.to_string())))?;
     let path = progress_path();
-    let Some(mut trainer) = Trainer::new(set.puzzles, load_progress(path.as_deref())) else {
+    let (progress, warning) = load_progress(path.as_deref());
+    let Some(mut trainer) = Trainer::new(set.puzzles, progress) else {
         return Err(TuiError::Io(std::io::Error::other(format!(
             "no puzzles for {preset}"
         ))));
     };
+    if let Some(warning) = warning {
+        trainer.note(warning);
+    }
     let (events, inbox) = mpsc::channel::<TrainerAction>();
     let (jobs, job_inbox) = mpsc::channel::<Job>();
     let judged = events.clone();

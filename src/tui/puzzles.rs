@@ -118,6 +118,11 @@ impl Trainer {
         Some(trainer)
     }
 
+    /// Shows `text` (one line) in the message row until the next message.
+    pub fn note(&mut self, text: String) {
+        self.message = text;
+    }
+
     /// The puzzle on the board.
     pub fn puzzle(&self) -> &Puzzle {
         &self.puzzles[self.index]

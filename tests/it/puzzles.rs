@@ -222,9 +222,55 @@ fn progress_is_written_atomically_and_read_back() {
     let mut progress = Progress::default();
     progress.record(&rated("a", 1200), Attempt::Solved);
     brandubh::game::storage::write_json_atomic(&path, &progress).unwrap();
-    assert_eq!(brandubh::tui::load_progress(Some(&path)), progress);
+    assert_eq!(brandubh::tui::load_progress(Some(&path)), (progress, None));
     assert_eq!(
         brandubh::tui::load_progress(Some(&dir.path().join("none"))),
-        Progress::default()
+        (Progress::default(), None)
     );
+}
+
+#[test]
+fn a_corrupt_progress_file_starts_fresh_with_a_one_line_warning() {
+    use brandubh::puzzle::Progress;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("progress.json");
+    for text in [
+        "{\"solved\": 3,",
+        "not json\nat all",
+        "{\"solved\": \"many\"}",
+        "",
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let (progress, warning) = brandubh::tui::load_progress(Some(&path));
+        assert_eq!(progress, Progress::default(), "{text:?}");
+        let warning = warning.unwrap_or_else(|| panic!("no warning for {text:?}"));
+        assert!(!warning.contains('\n'), "{warning:?}");
+        assert!(warning.contains("progress.json"), "{warning:?}");
+    }
+    // A folder where the file should be cannot be read either.
+    let (progress, warning) = brandubh::tui::load_progress(Some(dir.path()));
+    assert_eq!(progress, Progress::default());
+    assert!(warning.is_some());
+}
+
+#[test]
+fn every_shipped_set_starts_below_a_new_players_rating_and_rates_as_measured() {
+    use brandubh::puzzle::{Difficulty, START_RATING};
+    for preset in Preset::ALL {
+        let set = shipped(preset).unwrap();
+        for p in &set.puzzles {
+            let measured = Difficulty {
+                moves: p.moves,
+                tempting: p.tempting,
+                engine_depth: p.engine_depth,
+            };
+            assert_eq!(p.rating, measured.rating(), "{}", p.id);
+            assert_eq!(p.grade, measured.grade(), "{}", p.id);
+        }
+        let easiest = set.puzzles.iter().map(|p| p.rating).min().unwrap();
+        assert!(
+            f64::from(easiest) < START_RATING,
+            "{preset}: the easiest puzzle is rated {easiest}"
+        );
+    }
 }
