@@ -14,7 +14,7 @@ mod symmetry;
 
 pub use coach::{Verdict, judge, winning_line};
 pub use generate::{GenerateConfig, Generated, HOLD_AGAINST, LONGEST_WIN, Rejections, generate};
-pub use progress::{Attempt, Progress, START_RATING};
+pub use progress::{AIM_BELOW, Attempt, Progress, START_RATING};
 pub use record::{
     Difficulty, FORMAT, Goal, Grade, MAX_MOVES, Puzzle, PuzzleError, PuzzleSet, SetError, VERSION,
     shipped, shipped_json,

@@ -53,6 +53,11 @@ impl Default for Progress {
     }
 }
 
+/// How far under the player's rating the next puzzle is aimed: a puzzle rated 100 under is
+/// solved about 64% of the time by the Elo formula, so that a player mostly succeeds and is
+/// still stretched.
+pub const AIM_BELOW: f64 = 100.0;
+
 impl Progress {
     /// Puzzles solved, counting each attempt.
     pub const fn solved(&self) -> u32 {
@@ -117,8 +122,8 @@ impl Progress {
     }
 
     /// The index of the puzzle that fits the player best among `puzzles`: one not tried
-    /// before (else one failed, else any), whose rating is nearest the player's; ties go to
-    /// the first. `None` for no puzzles.
+    /// before (else one failed, else any), whose rating is nearest [`AIM_BELOW`] under the
+    /// player's; ties go to the first. `None` for no puzzles.
     pub fn next(&self, puzzles: &[Puzzle]) -> Option<usize> {
         let rank = |p: &Puzzle| match self.result(&p.id) {
             None => 0,
@@ -131,7 +136,8 @@ impl Progress {
             .enumerate()
             .filter(|(_, p)| rank(p) == best_rank)
             .min_by(|(_, a), (_, b)| {
-                let gap = |p: &Puzzle| (f64::from(p.rating) - self.rating).abs();
+                let aim = self.rating - AIM_BELOW;
+                let gap = |p: &Puzzle| (f64::from(p.rating) - aim).abs();
                 gap(a).total_cmp(&gap(b))
             })
             .map(|(i, _)| i)

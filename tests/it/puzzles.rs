@@ -205,13 +205,16 @@ fn progress_counts_streaks_and_moves_the_rating_by_elo() {
 }
 
 #[test]
-fn the_next_puzzle_is_untried_and_nearest_the_players_rating() {
+fn the_next_puzzle_is_untried_and_a_little_under_the_players_rating() {
     use brandubh::puzzle::{Attempt, Progress};
-    let set = [rated("a", 800), rated("b", 1050), rated("c", 1600)];
+    let set = [rated("a", 800), rated("b", 950), rated("c", 1600)];
     let mut progress = Progress::default();
     assert_eq!(progress.next(&set), Some(1));
     progress.record(&set[1], Attempt::Solved);
     assert_eq!(progress.next(&set), Some(0));
+    // A new player (1000) gets the easy 800 before the 1100 nearer his rating.
+    let shipped_like = [rated("hard", 1100), rated("easy", 800)];
+    assert_eq!(Progress::default().next(&shipped_like), Some(1));
 }
 
 #[test]
