@@ -8,6 +8,7 @@ mod clock;
 mod files;
 #[cfg(test)]
 mod fitting_tests;
+mod lines;
 mod online;
 mod review;
 #[cfg(test)]
@@ -308,9 +309,9 @@ impl App {
             (Some(overlay), _) => overlay.mode(),
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
             (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Review(_) | Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Online(online)) => online.mode(),
-            (None, Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Game) => Mode::Board,
         }
     }
@@ -406,6 +407,7 @@ impl App {
             Question::Leave { to, .. } => self.leave(to),
             Question::Overwrite(o) => self.overwrite(*o),
             Question::Delete(save) => self.delete_save(save),
+            Question::DeleteLine { .. } => self.delete_line(),
             Question::Resign(side) => {
                 self.cancel_thinking();
                 if let Err(e) = self.session.resign(side) {
@@ -429,7 +431,10 @@ impl App {
                 offered_by.opponent()
             )),
             Question::Overwrite(o) => self.show(Overlay::Save(o.prompt)),
-            Question::Leave { .. } | Question::Resign(_) | Question::Delete(_) => {
+            Question::Leave { .. }
+            | Question::Resign(_)
+            | Question::Delete(_)
+            | Question::DeleteLine { .. } => {
                 self.status = None;
             }
         }
@@ -923,7 +928,7 @@ impl App {
                 }
             }
             Screen::Game => self.draw_game(layout, frame),
-            Screen::Review(review) => self.draw_review(*review, layout, frame),
+            Screen::Review(review) => self.draw_review(review, layout, frame),
             Screen::Online(online) => online.render(area, frame.buffer_mut(), &self.look),
         }
         for overlay in &self.overlays {

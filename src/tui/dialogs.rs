@@ -89,6 +89,13 @@ pub enum Question {
     Overwrite(Box<Overwrite>),
     /// Delete this listed save?
     Delete(SaveRef),
+    /// Delete the side line reviewed (starting with this move, of this many moves)?
+    DeleteLine {
+        /// The line's first move, numbered (`3… c4-c6`).
+        first: String,
+        /// The moves of the line.
+        moves: usize,
+    },
 }
 
 impl Question {
@@ -124,6 +131,10 @@ impl Question {
             Question::Delete(save) => {
                 format!("Delete the save \"{}\"? Its file goes for good.", save.name)
             }
+            Question::DeleteLine { first, moves } => format!(
+                "Delete the side line {first} ({moves} move{}) and the lines in it?",
+                if *moves == 1 { "" } else { "s" }
+            ),
             Question::Overwrite(o) => {
                 let name = o.path.file_stem().unwrap_or_default().to_string_lossy();
                 if o.changed {

@@ -91,8 +91,14 @@ pub enum Action {
     PageUp,
     /// Scroll the move list or text down by a page.
     PageDown,
-    /// Delete the selected entry (a save in the list of saves).
+    /// Delete the selected entry (a save in the list of saves; in review, the side line).
     Delete,
+    /// In review: into a side line leaving the line here (again: the next side line).
+    IntoLine,
+    /// In review: out of the side line, to where it leaves its parent line.
+    OutOfLine,
+    /// In review: make the side line its parent's continuation.
+    Promote,
     /// Rename the selected entry (a save in the list of saves).
     Rename,
     /// Tab: in the compact layout, show the panel over the board, or the board again.
@@ -215,6 +221,11 @@ fn review_char(c: char) -> Option<Action> {
         'j' => Some(Action::Move(Direction::Down)),
         'v' => Some(Action::Review),
         'a' => Some(Action::Analyze),
+        ':' => Some(Action::StartTyping),
+        ']' => Some(Action::IntoLine),
+        '[' => Some(Action::OutOfLine),
+        'P' => Some(Action::Promote),
+        'D' => Some(Action::Delete),
         's' => Some(Action::Save),
         'i' => Some(Action::Rules),
         '?' => Some(Action::Help),
@@ -306,6 +317,13 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("Home / End", "the start / the end of the game"),
     ("PgUp / PgDn", "ten plies back / forward"),
     ("click a move", "go to that move"),
+    (
+        ": / click two squares",
+        "try another move: opens a side line",
+    ),
+    ("]", "into a side line leaving here (again: the next)"),
+    ("[", "out of the side line to where it leaves"),
+    ("P / D", "promote / delete the side line (D asks)"),
     ("Tab", "small terminal: the panel / the board"),
     ("a", "analyze every move: quick, normal or deep"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
@@ -317,9 +335,9 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
 
 /// What the help overlay says in review besides the keys.
 pub const REVIEW_NOTES: &[&str] = &[
-    "Reviewing changes nothing: not the game, its file or the autosave. An analysis (a) adds \
-     to the game, not to its moves: it is autosaved, and written to the game's file when you \
-     save (s).",
+    "Stepping through the game changes nothing. A move tried (:) opens a side line where it \
+     differs from the line; side lines, their promotion or deletion and an analysis (a) change \
+     the game: they are autosaved, and written to the game's file when you save (s).",
     "Play from here starts a new game with its own record from the position shown; the game \
      reviewed stays as it is. The new game has no history before that position: repetitions \
      count from there.",
@@ -442,12 +460,22 @@ mod tests {
             Some(Action::Save),
             "saving changes no move"
         );
-        for c in ['u', 'r', 't', 'x', 'n', ':', ' '] {
+        for c in ['u', 'r', 't', 'x', 'n', ' '] {
             assert_eq!(
                 action(&ch(c), m),
                 None,
                 "{c} changes the game: not in review"
             );
+        }
+        // Side lines: a move tried opens one; into, out of, promote, delete.
+        for (c, side_line) in [
+            (':', Action::StartTyping),
+            (']', Action::IntoLine),
+            ('[', Action::OutOfLine),
+            ('P', Action::Promote),
+            ('D', Action::Delete),
+        ] {
+            assert_eq!(action(&ch(c), m), Some(side_line), "{c}");
         }
         for (keys, _) in REVIEW_KEYS {
             for k in keys.split_whitespace() {

@@ -12,6 +12,8 @@
 //! the panel's area and whether the analysis is shown, so that a click is mapped back to a
 //! move without the last frame).
 
+use std::borrow::Cow;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -23,7 +25,7 @@ use super::input::{Action, Direction};
 use super::panels::{self, MoveListView, Seats};
 use super::text::{title, wrap};
 use super::theme::{Look, Themed};
-use crate::game::{Ply, PlyAnalysis, Summary};
+use crate::game::{Fork, Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
 /// How many plies Page Up and Page Down go back and forward.
@@ -31,7 +33,7 @@ pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
 pub const KEY_LINE: &str =
-    "←→ step · Home/End · PgUp/PgDn ±10 · a analyze · Enter play from here · v back";
+    "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · v back";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -77,12 +79,17 @@ pub enum ReviewHandled {
     PlayFrom(usize),
     /// A key the game takes in review too (help, rules, save, analyze, the panel, quit).
     Game(Action),
+    /// A key about the side lines: type a move, into or out of a side line, promote or
+    /// delete the line (the app knows the tree).
+    Lines(Action),
 }
 
-/// The review of a game of `plies` moves: the ply shown (0 is the start position, `plies`
-/// the position after the last move).
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+/// The review of a line of `plies` moves from the start (the main line, or a side line
+/// reached through `forks`): the ply shown (0 is the start position, `plies` the position
+/// after the line's last move).
+#[derive(Clone, Eq, PartialEq, Debug)]
 pub struct Review {
+    forks: Vec<Fork>,
     ply: usize,
     plies: usize,
 }
@@ -90,16 +97,35 @@ pub struct Review {
 impl Review {
     /// The review of a game of `plies` moves, at its end.
     pub const fn new(plies: usize) -> Review {
-        Review { ply: plies, plies }
+        Review {
+            forks: Vec::new(),
+            ply: plies,
+            plies,
+        }
+    }
+
+    /// The review of the line through `forks`, `plies` moves long from the start, at `ply`.
+    pub fn on_line(forks: Vec<Fork>, ply: usize, plies: usize) -> Review {
+        Review {
+            forks,
+            ply: ply.min(plies),
+            plies,
+        }
+    }
+
+    /// The side lines taken to the line reviewed, from the main line down (none for the
+    /// main line).
+    pub fn forks(&self) -> &[Fork] {
+        &self.forks
     }
 
     /// The ply shown: the number of moves played to reach the position on the board.
-    pub const fn ply(self) -> usize {
+    pub const fn ply(&self) -> usize {
         self.ply
     }
 
-    /// The number of moves of the game reviewed.
-    pub const fn plies(self) -> usize {
+    /// The number of moves of the line reviewed, from the start.
+    pub const fn plies(&self) -> usize {
         self.plies
     }
 
@@ -110,7 +136,7 @@ impl Review {
             Action::Review | Action::Cancel => ReviewHandled::Leave,
             Action::Confirm => ReviewHandled::PlayFrom(self.ply),
             Action::Click { column, row } => {
-                match layout.and_then(|l| l.ply_at(*self, column, row)) {
+                match layout.and_then(|l| l.ply_at(self, column, row)) {
                     Some(ply) => {
                         self.go(Step::To(ply));
                         ReviewHandled::Stepped
@@ -124,6 +150,11 @@ impl Review {
             | Action::Save
             | Action::Analyze
             | Action::TogglePanel => ReviewHandled::Game(action),
+            Action::StartTyping
+            | Action::IntoLine
+            | Action::OutOfLine
+            | Action::Promote
+            | Action::Delete => ReviewHandled::Lines(action),
             other => match Step::for_action(other) {
                 Some(step) => {
                     self.go(step);
@@ -212,12 +243,12 @@ impl ReviewLayout {
     }
 
     /// The move list of `review` as drawn: scrolled so that its ply's move is in view.
-    fn move_list(self, review: Review) -> MoveListView {
+    fn move_list(self, review: &Review) -> MoveListView {
         MoveListView::around(self.list, review.plies, review.ply.saturating_sub(1))
     }
 
     /// The ply a click at (`column`, `row`) goes to: the one after the move clicked.
-    pub fn ply_at(self, review: Review, column: u16, row: u16) -> Option<usize> {
+    pub fn ply_at(self, review: &Review, column: u16, row: u16) -> Option<usize> {
         self.move_list(review)
             .move_at(column, row)
             .map(|index| index + 1)
@@ -236,16 +267,18 @@ pub struct ReviewPanel<'a> {
     pub start: &'a Position,
     /// The ply shown.
     pub ply: Ply,
-    /// Every move of the game.
-    pub moves: &'a [AnnotatedMove],
+    /// Every move of the line reviewed, from the start.
+    pub moves: Cow<'a, [AnnotatedMove]>,
     /// The game's result, shown at its last ply.
     pub outcome: Option<Outcome>,
     /// The analysis of each move (`None` where a move is not analyzed; empty if none is).
-    pub analysis: &'a [Option<PlyAnalysis>],
+    pub analysis: Cow<'a, [Option<PlyAnalysis>]>,
     /// Both sides' summaries of the analysis, when the analysis is shown.
     pub summary: Option<Summary>,
     /// Where the review is (its move list is scrolled to its ply).
-    pub review: Review,
+    pub review: &'a Review,
+    /// Rows about the side lines: the line reviewed and those leaving it here.
+    pub lines: Vec<String>,
 }
 
 impl ReviewPanel<'_> {
@@ -258,9 +291,18 @@ impl ReviewPanel<'_> {
         let width = usize::from(ReviewPanel::block().inner(panel).width);
         let extra = self.seats.rows_below(Side::Attackers, width)
             + self.seats.rows_below(Side::Defenders, width)
-            + panels::comment_lines(self.comment, width).len();
+            + panels::comment_lines(self.comment, width).len()
+            + self.lines_rows(width).len();
         let extra = u16::try_from(extra).unwrap_or(u16::MAX);
         ReviewLayout::new(panel, self.summary.is_some(), extra)
+    }
+
+    /// The rows about the side lines, styled.
+    fn side_line_rows(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
+        self.lines_rows(width)
+            .into_iter()
+            .map(|l| Line::styled(l, look.theme.heading))
+            .collect()
     }
 
     /// The record's comment on the ply, in `width` columns.
@@ -269,6 +311,11 @@ impl ReviewPanel<'_> {
             .into_iter()
             .map(|l| Line::styled(l, look.theme.label))
             .collect()
+    }
+
+    /// The rows about the side lines, each wrapped in `width` columns.
+    fn lines_rows(&self, width: usize) -> Vec<String> {
+        self.lines.iter().flat_map(|l| wrap(l, width)).collect()
     }
 
     /// The result, if this is the last ply of a game that is over.
@@ -442,6 +489,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             }
             lines.extend(ply);
             lines.extend(panel.comment_lines(look, width));
+            lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.analysis_lines(look, width));
             lines
         } else {
@@ -460,6 +508,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             lines.push(Line::default());
             lines.extend(panel.ply_lines(look));
             lines.extend(panel.comment_lines(look, width));
+            lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.result_lines(look, width));
             lines
         };
@@ -467,15 +516,15 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
         if let Some(area) = layout.graph {
             let graph = EvalGraph {
                 first: panel.start.side_to_move(),
-                analysis: panel.analysis,
+                analysis: &panel.analysis,
                 ply: panel.ply.number,
             };
             Themed { of: &graph, look }.render(area, buf);
         }
         let selected = panel.ply.number.checked_sub(1);
         layout.move_list(panel.review).render(
-            panel.moves,
-            panel.analysis,
+            &panel.moves,
+            &panel.analysis,
             selected.map(|i| (i, theme.focus)),
             look,
             buf,
@@ -620,30 +669,30 @@ mod tests {
         let first_column = x + 3;
         let second_column = first_column + 11 + 1;
         let at_start = Review::new(40);
-        let mut at = at_start;
+        let mut at = at_start.clone();
         at.go(Step::Start);
         // At the start the list shows moves 1 to 16 from its top.
-        assert_eq!(layout.ply_at(at, first_column, y + 1), Some(1));
-        assert_eq!(layout.ply_at(at, second_column, y + 1), Some(2));
-        assert_eq!(layout.ply_at(at, first_column + 5, y + 3), Some(5));
-        assert_eq!(layout.ply_at(at, x, y + 1), None, "the move number");
-        assert_eq!(layout.ply_at(at, first_column, y), None, "the heading");
+        assert_eq!(layout.ply_at(&at, first_column, y + 1), Some(1));
+        assert_eq!(layout.ply_at(&at, second_column, y + 1), Some(2));
+        assert_eq!(layout.ply_at(&at, first_column + 5, y + 3), Some(5));
+        assert_eq!(layout.ply_at(&at, x, y + 1), None, "the move number");
+        assert_eq!(layout.ply_at(&at, first_column, y), None, "the heading");
         assert_eq!(
-            layout.ply_at(at, first_column, y + 9),
+            layout.ply_at(&at, first_column, y + 9),
             None,
             "below the list"
         );
-        assert_eq!(layout.ply_at(at, 10, y + 1), None, "the board");
+        assert_eq!(layout.ply_at(&at, 10, y + 1), None, "the board");
         // At the end the list shows the last rows: moves 25 to 40.
-        assert_eq!(layout.ply_at(at_start, first_column, y + 1), Some(25));
-        assert_eq!(layout.ply_at(at_start, second_column, y + 8), Some(40));
+        assert_eq!(layout.ply_at(&at_start, first_column, y + 1), Some(25));
+        assert_eq!(layout.ply_at(&at_start, second_column, y + 8), Some(40));
         // In the middle the ply's row is in the middle.
         at.go(Step::To(20));
-        assert_eq!(layout.ply_at(at, second_column, y + 4), Some(20));
+        assert_eq!(layout.ply_at(&at, second_column, y + 4), Some(20));
         // A short game: no move past the last.
         let short = Review::new(3);
-        assert_eq!(layout.ply_at(short, second_column, y + 2), None);
-        assert_eq!(layout.ply_at(short, first_column, y + 2), Some(3));
+        assert_eq!(layout.ply_at(&short, second_column, y + 2), None);
+        assert_eq!(layout.ply_at(&short, first_column, y + 2), Some(3));
     }
 
     #[test]
@@ -673,7 +722,7 @@ mod tests {
         // Clicks follow the list where the layout puts it.
         let review = Review::new(4);
         let (x, y) = (layout.list.x + 3, layout.list.y + 1);
-        assert_eq!(layout.ply_at(review, x, y), Some(1));
-        assert_eq!(plain.ply_at(review, x, y), None, "the graph's place");
+        assert_eq!(layout.ply_at(&review, x, y), Some(1));
+        assert_eq!(plain.ply_at(&review, x, y), None, "the graph's place");
     }
 }

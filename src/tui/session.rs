@@ -139,6 +139,11 @@ impl Session {
         &self.game
     }
 
+    /// The game record to change in place: its side lines, promoted or deleted in review.
+    pub const fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
     /// The game's files as the session began (the storage thread keeps them from then on).
     pub const fn files(&self) -> &GameFiles {
         &self.files

@@ -6,7 +6,8 @@ use ratatui::Frame;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
-use super::{App, Screen, comment_at, rules_name};
+use super::lines::{lines_rows, review_place};
+use super::{App, Screen, rules_name};
 use crate::game::check_start;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
@@ -41,12 +42,22 @@ impl App {
     }
 
     pub(super) fn update_review(&mut self, action: Action) {
+        if self.board.typing.is_some() {
+            self.type_in_review(action);
+            return;
+        }
         let Screen::Review(review) = &self.screen else {
             return;
         };
+        if let Action::Click { column, row } = action
+            && let Some(square) = self.square_clicked(column, row)
+        {
+            self.choose_in_review(square);
+            return;
+        }
         let layout = self
             .panel_on_screen()
-            .zip(self.review_panel(*review))
+            .zip(self.review_panel(review))
             .map(|(l, panel)| panel.layout(l.panel));
         let Screen::Review(review) = &mut self.screen else {
             return;
@@ -71,6 +82,7 @@ impl App {
                 self.update_game(Action::Quit);
             }
             ReviewHandled::Game(action) => self.update_game(action),
+            ReviewHandled::Lines(action) => self.update_lines(action),
         }
     }
 
@@ -114,37 +126,43 @@ impl App {
         .starting_from(rules, &at.position))
     }
 
-    /// The review panel of the game at `review`'s ply.
-    fn review_panel(&self, review: Review) -> Option<ReviewPanel<'_>> {
+    /// The review panel of the game at `review`'s ply, with the line reviewed.
+    fn review_panel<'a>(&'a self, review: &'a Review) -> Option<ReviewPanel<'a>> {
         let game = self.session.game();
-        let ply = game.at_ply(review.ply())?;
-        let analyzed = self.shows_analysis();
+        let place = review_place(game, review)?;
+        let ply = game.ply_at(&place)?;
+        let on_main = review.forks().is_empty();
+        let analyzed = self.shows_analysis() && on_main;
+        let line = self.line_shown(review);
         Some(ReviewPanel {
             rules: rules_name(&self.session),
             seats: Seats {
                 players: game.players(),
                 names: game.tags(),
             },
-            comment: comment_at(game, review.ply()),
+            comment: game.comment_at(&place),
             start: game.state().start_position(),
             ply,
-            moves: game.moves(),
-            outcome: game.outcome(),
-            analysis: game.analysis(),
+            moves: line.moves,
+            outcome: on_main.then(|| game.outcome()).flatten(),
+            analysis: line.analysis,
             summary: analyzed.then(|| game.analysis_summary()),
             review,
+            lines: lines_rows(game, review, &place),
         })
     }
 
-    pub(super) fn draw_review(&self, review: Review, layout: GameLayout, frame: &mut Frame) {
+    pub(super) fn draw_review(&self, review: &Review, layout: GameLayout, frame: &mut Frame) {
         let game = self.session.game();
-        let Some(ply) = game.at_ply(review.ply()) else {
+        let Some(ply) = review_place(game, review).and_then(|p| game.ply_at(&p)) else {
             return;
         };
         let buf = frame.buffer_mut();
         let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
-            let view = BoardView::new(&ply.position, Marks::after(&ply), &self.look, layout.board);
+            let mut marks = Marks::after(&ply);
+            marks.selected = self.board.selected;
+            let view = BoardView::new(&ply.position, marks, &self.look, layout.board);
             (&view).render(layout.board.area(), buf);
         }
         if let Some(line) = layout.turn_line {
@@ -170,7 +188,7 @@ impl App {
         }
         // A failed autosave stays marked in review too, before the message or the keys.
         let line = StatusLine {
-            typing: None,
+            typing: self.board.typing.as_deref(),
             status: self.status.as_ref(),
             not_saved,
             keys: Some(KEY_LINE),
