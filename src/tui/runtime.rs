@@ -386,18 +386,24 @@ mod tests {
         assert!(rt.worker.is_some(), "p starts the AI again");
     }
 
-    #[test]
-    fn keys_typed_while_the_saves_are_listed_wait_for_the_list() {
-        use ratatui::crossterm::event::{self, KeyCode, KeyEvent, KeyModifiers};
-        let dir = tempfile::tempdir().unwrap();
-        let mut other = crate::game::Game::new(
+    /// A game of one move saved in `dir` under `name`.
+    fn saved_game(dir: &std::path::Path, name: &str) -> crate::game::Game {
+        let mut game = crate::game::Game::new(
             crate::rules::Preset::Standard.rules(),
             crate::rules::Position::start(),
             Player::Human,
             Player::Human,
         );
-        other.play_text("d2-c2").unwrap();
-        crate::game::storage::save_atomic(&dir.path().join("other.json"), &other).unwrap();
+        game.play_text("d2-c2").unwrap();
+        crate::game::storage::save_atomic(&dir.join(name), &game).unwrap();
+        game
+    }
+
+    #[test]
+    fn keys_typed_while_the_saves_are_listed_wait_for_the_list() {
+        use ratatui::crossterm::event::{self, KeyCode, KeyEvent, KeyModifiers};
+        let dir = tempfile::tempdir().unwrap();
+        let other = saved_game(dir.path(), "other.json");
         let mut rt = Runtime::new(Config {
             skip_setup: true,
             storage: crate::tui::Storage::in_dir(dir.path().to_owned()),
@@ -423,14 +429,7 @@ mod tests {
     #[test]
     fn the_first_frame_is_not_held_up_by_the_search_for_a_game_to_continue() {
         let dir = tempfile::tempdir().unwrap();
-        let mut other = crate::game::Game::new(
-            crate::rules::Preset::Standard.rules(),
-            crate::rules::Position::start(),
-            Player::Human,
-            Player::Human,
-        );
-        other.play_text("d2-c2").unwrap();
-        crate::game::storage::save_atomic(&dir.path().join("other.json"), &other).unwrap();
+        saved_game(dir.path(), "other.json");
         let mut rt = Runtime::new(Config {
             storage: crate::tui::Storage::in_dir(dir.path().to_owned()),
             ..Config::default()

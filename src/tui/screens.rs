@@ -217,8 +217,9 @@ impl SetupRows {
     }
 }
 
-/// Cycles `items` from `current` by one step.
-fn cycle<T: Copy + PartialEq>(items: &[T], current: T, forward: bool) -> T {
+/// Cycles `items` from `current` by one step (forward or back), for a choice shown as
+/// `◀ value ▶`.
+pub(super) fn cycle<T: Copy + PartialEq>(items: &[T], current: T, forward: bool) -> T {
     let i = items.iter().position(|&x| x == current).unwrap_or(0);
     let n = items.len();
     items[if forward {

@@ -12,6 +12,7 @@ use crate::game::TimeControl;
 use crate::net::protocol::{GameSetup, SideChoice, Timing};
 use crate::rules::Preset;
 use crate::tui::input::{Action, Direction};
+use crate::tui::screens::cycle;
 use crate::tui::text::centered;
 use crate::tui::theme::{Look, Themed};
 
@@ -87,17 +88,6 @@ pub const fn side_text(side: SideChoice) -> &'static str {
         SideChoice::Defenders => "defenders",
         SideChoice::Random => "random",
     }
-}
-
-/// The item after (or before) `current` in `items`.
-fn cycle<T: Copy + PartialEq>(items: &[T], current: T, forward: bool) -> T {
-    let i = items.iter().position(|&x| x == current).unwrap_or(0);
-    let n = items.len();
-    items[if forward {
-        (i + 1) % n
-    } else {
-        (i + n - 1) % n
-    }]
 }
 
 impl CreateForm {
