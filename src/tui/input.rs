@@ -97,6 +97,10 @@ pub enum Action {
     IntoLine,
     /// In review: out of the side line, to where it leaves its parent line.
     OutOfLine,
+    /// In review: to the next mistake or blunder of the line reviewed (`n`).
+    NextMistake,
+    /// In review: to the previous mistake or blunder (`N`).
+    PreviousMistake,
     /// In review: make the side line its parent's continuation.
     Promote,
     /// Rename the selected entry (a save in the list of saves).
@@ -224,6 +228,8 @@ fn review_char(c: char) -> Option<Action> {
         ':' => Some(Action::StartTyping),
         ']' => Some(Action::IntoLine),
         '[' => Some(Action::OutOfLine),
+        'n' => Some(Action::NextMistake),
+        'N' => Some(Action::PreviousMistake),
         'P' => Some(Action::Promote),
         'D' => Some(Action::Delete),
         's' => Some(Action::Save),
@@ -326,6 +332,7 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("P / D", "promote / delete the side line (D asks)"),
     ("Tab", "small terminal: the panel / the board"),
     ("a", "analyze every move: quick, normal or deep"),
+    ("n / N", "next / previous mistake or blunder (analyzed)"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
     ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),
@@ -460,7 +467,7 @@ mod tests {
             Some(Action::Save),
             "saving changes no move"
         );
-        for c in ['u', 'r', 't', 'x', 'n', ' '] {
+        for c in ['u', 'r', 't', 'x', ' '] {
             assert_eq!(
                 action(&ch(c), m),
                 None,
@@ -472,6 +479,8 @@ mod tests {
             (':', Action::StartTyping),
             (']', Action::IntoLine),
             ('[', Action::OutOfLine),
+            ('n', Action::NextMistake),
+            ('N', Action::PreviousMistake),
             ('P', Action::Promote),
             ('D', Action::Delete),
         ] {

@@ -25,15 +25,14 @@ use super::input::{Action, Direction};
 use super::panels::{self, MoveListView, Seats};
 use super::text::{title, wrap};
 use super::theme::{Look, Themed};
-use crate::game::{Fork, Ply, PlyAnalysis, Summary};
+use crate::game::{Fork, MoveClass, Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
 /// How many plies Page Up and Page Down go back and forward.
 pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
-pub const KEY_LINE: &str =
-    "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · v back";
+pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · v back";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -82,6 +81,11 @@ pub enum ReviewHandled {
     /// A key about the side lines: type a move, into or out of a side line, promote or
     /// delete the line (the app knows the tree).
     Lines(Action),
+    /// To the next (`true`) or previous mistake or blunder: the app knows the analysis.
+    Mistake {
+        /// Whether forward.
+        next: bool,
+    },
 }
 
 /// The review of a line of `plies` moves from the start (the main line, or a side line
@@ -155,6 +159,8 @@ impl Review {
             | Action::OutOfLine
             | Action::Promote
             | Action::Delete => ReviewHandled::Lines(action),
+            Action::NextMistake => ReviewHandled::Mistake { next: true },
+            Action::PreviousMistake => ReviewHandled::Mistake { next: false },
             other => match Step::for_action(other) {
                 Some(step) => {
                     self.go(step);
@@ -163,6 +169,23 @@ impl Review {
                 None => ReviewHandled::Stay,
             },
         }
+    }
+
+    /// Goes to the ply after the next (`next`) or previous mistake or blunder of the line,
+    /// given each move's class (`None`: not analysed); returns whether there was one.
+    pub fn go_to_mistake(&mut self, classes: &[Option<MoveClass>], next: bool) -> bool {
+        let bad = |(i, class): (usize, &Option<MoveClass>)| {
+            class
+                .is_some_and(|c| c >= MoveClass::Mistake)
+                .then_some(i + 1)
+        };
+        let mut plies = classes.iter().enumerate().filter_map(bad);
+        let found = if next {
+            plies.find(|&ply| ply > self.ply)
+        } else {
+            plies.rfind(|&ply| ply < self.ply)
+        };
+        found.inspect(|&ply| self.go(Step::To(ply))).is_some()
     }
 
     /// Goes where `step` says, never past the start or the end.
@@ -569,6 +592,43 @@ fn best_lines(analysis: &PlyAnalysis, look: &Look, width: usize) -> Vec<Line<'st
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn n_and_shift_n_go_to_the_next_and_previous_mistake_or_blunder() {
+        use crate::game::MoveClass::{Best, Blunder, Inaccuracy, Mistake};
+        use crate::tui::input::Action;
+        let mut review = super::Review::new(6);
+        assert_eq!(
+            review.update(Action::NextMistake, None),
+            super::ReviewHandled::Mistake { next: true }
+        );
+        // Moves 1 to 6: a mistake is move 2 (the position after it is ply 2), a blunder move 5.
+        let classes = [
+            Some(Best),
+            Some(Mistake),
+            Some(Inaccuracy),
+            None,
+            Some(Blunder),
+            Some(Best),
+        ];
+        review.go(super::Step::Start);
+        assert!(review.go_to_mistake(&classes, true));
+        assert_eq!(review.ply(), 2);
+        assert!(review.go_to_mistake(&classes, true));
+        assert_eq!(review.ply(), 5, "the inaccuracy is passed over");
+        assert!(!review.go_to_mistake(&classes, true), "none after");
+        assert_eq!(review.ply(), 5, "stays");
+        review.go(super::Step::End);
+        assert!(review.go_to_mistake(&classes, false));
+        assert_eq!(review.ply(), 5);
+        assert!(review.go_to_mistake(&classes, false));
+        assert_eq!(review.ply(), 2);
+        assert!(!review.go_to_mistake(&classes, false));
+        assert!(
+            !super::Review::new(3).go_to_mistake(&[], true),
+            "not analysed"
+        );
+    }
+
     #[test]
     fn the_review_steps_itself_and_says_what_else_is_asked() {
         use crate::tui::input::{Action, Direction};

@@ -8,7 +8,7 @@ use ratatui::widgets::Widget;
 use super::ai::Purpose;
 use super::lines::{lines_rows, review_place};
 use super::{App, Screen, rules_name};
-use crate::game::check_start;
+use crate::game::{MoveClass, check_start};
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
 use crate::tui::input::Action;
@@ -83,6 +83,34 @@ impl App {
             }
             ReviewHandled::Game(action) => self.update_game(action),
             ReviewHandled::Lines(action) => self.update_lines(action),
+            ReviewHandled::Mistake { next } => self.go_to_mistake(next),
+        }
+    }
+
+    /// `n` / `N` in review: to the next or previous mistake or blunder of the line reviewed,
+    /// or says why not.
+    fn go_to_mistake(&mut self, next: bool) {
+        let Screen::Review(review) = &self.screen else {
+            return;
+        };
+        let line = self.line_shown(review);
+        let classes: Vec<Option<MoveClass>> = line
+            .analysis
+            .iter()
+            .map(|ply| ply.as_ref().map(|a| a.class))
+            .collect();
+        let analyzed = classes.iter().any(Option::is_some);
+        let Screen::Review(review) = &mut self.screen else {
+            return;
+        };
+        if review.go_to_mistake(&classes, next) {
+            self.status = None;
+        } else if !analyzed {
+            self.error("no analysis to find mistakes in: a analyzes the game".to_owned());
+        } else if next {
+            self.info("no mistake or blunder after this move".to_owned());
+        } else {
+            self.info("no mistake or blunder before this move".to_owned());
         }
     }
 
@@ -242,6 +270,50 @@ mod tests {
             Screen::Review(r) => Some(r.ply()),
             _ => None,
         }
+    }
+
+    #[test]
+    fn n_and_shift_n_step_through_the_mistakes_of_an_analyzed_game() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analyzed/ai-game.json");
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            ..Config::default()
+        });
+        if review_ply(&app).is_none() {
+            app.update(Action::Review);
+        }
+        let bad: Vec<usize> = (app.session.game().analysis().iter().enumerate())
+            .filter(|(_, a)| {
+                a.as_ref()
+                    .is_some_and(|a| a.class >= super::MoveClass::Mistake)
+            })
+            .map(|(i, _)| i + 1)
+            .collect();
+        assert!(bad.len() >= 2, "{bad:?}");
+        app.update(Action::ToStart);
+        for &ply in &bad {
+            app.update(Action::NextMistake);
+            assert_eq!(review_ply(&app), Some(ply));
+        }
+        app.update(Action::NextMistake);
+        assert_eq!(review_ply(&app), bad.last().copied(), "stays");
+        let said = app.status().map(|s| s.text.clone());
+        assert_eq!(
+            said.as_deref(),
+            Some("no mistake or blunder after this move")
+        );
+        app.update(Action::PreviousMistake);
+        assert_eq!(review_ply(&app), Some(bad[bad.len() - 2]));
+        // A game with no analysis says how to get one.
+        let mut plain = App::new(Config {
+            skip_setup: true,
+            ..Config::default()
+        });
+        plain.session.play_text("d2-c2").unwrap();
+        plain.update(Action::Review);
+        plain.update(Action::NextMistake);
+        let said = plain.status().map(|s| s.text.clone()).unwrap_or_default();
+        assert!(said.starts_with("no analysis"), "{said}");
     }
 
     #[test]
