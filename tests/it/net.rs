@@ -377,19 +377,11 @@ fn a_name_stays_with_the_key_that_first_claimed_it() {
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
     let config = tempfile::tempdir().unwrap();
-    connected(&Player::with_config(
-        &address,
-        "alice",
-        config.path(),
-        |_| {},
-    ));
+    // Connects under `name` with the one key kept in `config`.
+    let owner = |name| connected(&Player::with_config(&address, name, config.path(), |_| {}));
+    owner("alice");
     // The same key takes a second name: its first one is still its own.
-    connected(&Player::with_config(
-        &address,
-        "alicia",
-        config.path(),
-        |_| {},
-    ));
+    owner("alicia");
     let thief = Player::connect(&address, "alice");
     let error = thief.expect("refusal", |e| match e {
         Event::Failed(e) => Some(e.clone()),
@@ -397,18 +389,8 @@ fn a_name_stays_with_the_key_that_first_claimed_it() {
     });
     assert!(matches!(error, ClientError::Refused(_)), "{error}");
     assert!(error.to_string().contains("taken"), "{error}");
-    connected(&Player::with_config(
-        &address,
-        "alice",
-        config.path(),
-        |_| {},
-    ));
-    connected(&Player::with_config(
-        &address,
-        "alicia",
-        config.path(),
-        |_| {},
-    ));
+    owner("alice");
+    owner("alicia");
 }
 
 #[test]

@@ -157,14 +157,11 @@ pub fn list_saves_watched(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<SaveEntry>, ListError> {
     let autosaves = dir.join(AUTOSAVE_DIR);
-    let named = folder_files(dir)?;
-    let in_autosaves = folder_files(&autosaves)?;
-    let total = named.len() + in_autosaves.len();
-    let files = (named.into_iter().map(|found| (found, false)))
-        .chain(in_autosaves.into_iter().map(|found| (found, true)));
+    let files = save_files(dir, &autosaves)?;
+    let total = files.len();
     let mut saves = Vec::with_capacity(total);
     let mut reads = 0;
-    for (done, (found, autosaved)) in files.enumerate() {
+    for (done, (found, autosaved)) in files.into_iter().enumerate() {
         let (entry, read) = summarised(found, cache, kind_in(autosaved));
         saves.extend(entry);
         if read {
@@ -220,6 +217,16 @@ pub(super) fn list_folder(
 
 /// A file in a save folder, and what the system says of it (through a link), if it could.
 type Found = (PathBuf, Option<fs::Metadata>);
+
+/// The files of the save folder `dir` and of its autosave folder `autosaves`, each with
+/// whether it is in the autosave folder.
+fn save_files(dir: &Path, autosaves: &Path) -> Result<Vec<(Found, bool)>, ListError> {
+    let named = folder_files(dir)?.into_iter().map(|found| (found, false));
+    let in_autosaves = folder_files(autosaves)?
+        .into_iter()
+        .map(|found| (found, true));
+    Ok(named.chain(in_autosaves).collect())
+}
 
 /// The files in `dir` that may be saves (not hidden, not folders), each with its metadata
 /// (taken here, where the folder is open: a link's is that of the file it names). A folder
@@ -294,11 +301,7 @@ pub fn latest_unfinished_with(
     except: &[&Path],
     cache: &mut SummaryCache,
 ) -> Result<Option<SaveEntry>, ListError> {
-    let named = folder_files(dir)?.into_iter().map(|found| (found, false));
-    let autosaved = folder_files(&dir.join(AUTOSAVE_DIR))?
-        .into_iter()
-        .map(|found| (found, true));
-    let mut files: Vec<(Found, bool)> = named.chain(autosaved).collect();
+    let mut files = save_files(dir, &dir.join(AUTOSAVE_DIR))?;
     // Newest first, the same moment by path: only the files newer than the game to continue
     // are read (most often none: it is the last one written).
     let written = |((_, meta), _): &(Found, bool)| meta.as_ref().and_then(|m| m.modified().ok());
