@@ -8,6 +8,7 @@
 
 mod export;
 mod otg;
+mod variations;
 
 use std::fmt;
 
@@ -290,6 +291,13 @@ pub enum RecordErrorKind {
     StrayComment,
     /// A line of the moves section that is none of a turn, a comment or a variation.
     Unexpected(String),
+    /// A variation that cannot be read or put in the game's tree.
+    Variation {
+        /// Its label as written.
+        label: String,
+        /// What is wrong.
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for RecordErrorKind {
@@ -342,6 +350,9 @@ impl fmt::Display for RecordErrorKind {
                 "\"{}\" is not a turn (expected a form like \"3. d2-d5 c4-c3\")",
                 excerpt(line)
             ),
+            Self::Variation { label, why } => {
+                write!(f, "variation \"{}\": {why}", excerpt(label))
+            }
         }
     }
 }

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use brandubh::game::import::{self, Format, RecordErrorKind};
 use brandubh::game::storage::{self, load};
-use brandubh::game::{EngineKind, Game, Level, LoadError, LoadErrorKind, MoveTime, Player, Tag};
+use brandubh::game::{
+    EngineKind, Game, Level, LoadError, LoadErrorKind, MoveTime, Node, Place, Player, Tag,
+};
 use brandubh::rules::{
     IllegalMove, MoveError, Outcome, Position, Preset, Reason, RulesStringError, Side,
 };
@@ -125,7 +127,7 @@ fn an_archived_game_lost_on_time_ends_by_time() {
 }
 
 #[test]
-fn an_otg_with_tags_comments_and_variations_imports_its_main_line() {
+fn an_otg_with_tags_comments_and_variations_imports_its_main_line_and_side_lines() {
     let path = data("otg/commented.otg");
     let bytes = fs::read(&path).unwrap();
     assert_eq!(import::detect(&bytes), Format::Otg);
@@ -158,6 +160,11 @@ fn an_otg_with_tags_comments_and_variations_imports_its_main_line() {
     assert_eq!(
         game.start_comment(),
         Some("A short game: the king walks into a trap.")
+    );
+    // The variation at the defenders' second move, and the one inside it.
+    assert_eq!(
+        tree_text(&game),
+        ["4: d5-e5 {The better defence} d6-d5 (c7-c6 c4-c5) c4-c5xd5"]
     );
     // "Alice" is no player we know: a human, whose name is kept. The date is the day the game
     // was played.
@@ -398,6 +405,51 @@ proptest! {
     }
 }
 
+/// `game` with side lines grown on it: each step plays a legal move at a place reached
+/// before (of the main line, or one a step made), sometimes with a comment, so that lines
+/// open, lengthen and nest.
+fn grow_tree(mut game: Game, steps: &[(u16, u16, Option<String>)]) -> Game {
+    let mut places: Vec<Place> = (0..=game.moves().len()).map(Place::main).collect();
+    for (at, choice, comment) in steps {
+        let place = places[usize::from(*at) % places.len()].clone();
+        let Some(state) = game.state_at(&place) else {
+            continue;
+        };
+        let moves = state.legal_moves();
+        if moves.is_empty() || state.is_over() || place == Place::main(game.moves().len()) {
+            continue;
+        }
+        let mv = moves[usize::from(*choice) % moves.len()];
+        if let Ok(next) = game.play_at(&place, mv) {
+            game.set_comment_at(&next, comment.clone());
+            places.push(next);
+        }
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_trees_survive_an_otg_round_trip(
+        preset in prop::sample::select(vec![Preset::Standard, Preset::OpenTafl]),
+        plies in prop::collection::vec(any::<usize>(), 1..30),
+        steps in prop::collection::vec(
+            (any::<u16>(), any::<u16>(), prop::option::of("[a-zA-Z0-9 ,.!?']{1,12}")
+                .prop_map(|c| c.map(|c| c.trim().to_owned()).filter(|c| !c.is_empty()))),
+            0..40,
+        ),
+        ending in 0u8..8,
+    ) {
+        let game = random_game(preset, &[], &plies, &[], (Player::Human, Player::Human), ending);
+        let game = grow_tree(game, &steps);
+        let back = round_trip(&game);
+        prop_assert_eq!(back.side_lines(), game.side_lines());
+        prop_assert_eq!(essence(&back), essence(&game));
+    }
+}
+
 #[test]
 fn otg_export_writes_opentafl_notation() {
     let game = load(&data("otg/commented.otg")).unwrap();
@@ -417,6 +469,10 @@ fn otg_export_writes_opentafl_notation() {
 [Opens the c-file|]
 2. f4-f6xe6 d5-b5
 [|A soldier lost for nothing]
+2b.1.1a. ..... d5-e5
+[|The better defence]
+2b.1.2a. d6-d5 c4-c5xd5
+2b.1.2a.1.1a. c7-c6 c4-c5
 3. d6-b6xb5 Kd4-d6
 ";
     assert!(text.starts_with(expected_start), "{text}");
@@ -458,6 +514,139 @@ fn nielsen_cannot_be_exported() {
         format!("brandubh: {err}")
     );
     assert!(success(&["export", path, "--format", "json"]).contains("\"nielsen\""));
+}
+
+/// A line of side-line nodes as text: each move, its comment in braces, then the side lines
+/// played instead of it in parentheses.
+fn line_text(nodes: &[Node]) -> String {
+    let mut words = Vec::new();
+    for node in nodes {
+        words.push(node.played().to_string());
+        if let Some(comment) = node.comment() {
+            words.push(format!("{{{comment}}}"));
+        }
+        for side in node.sides() {
+            words.push(format!("({})", line_text(side.nodes())));
+        }
+    }
+    words.join(" ")
+}
+
+/// The game's side lines, one string per line leaving the main line: the number of the main
+/// line's move it replaces (from 1), then the line as [`line_text`] writes it.
+fn tree_text(game: &Game) -> Vec<String> {
+    game.side_lines()
+        .iter()
+        .enumerate()
+        .flat_map(|(i, sides)| {
+            sides
+                .iter()
+                .map(move |side| format!("{}: {}", i + 1, line_text(side.nodes())))
+        })
+        .collect()
+}
+
+/// The moves section of a record: what follows its first blank line.
+fn moves_section(text: &str) -> &str {
+    text.split_once("\n\n").map_or("", |(_, moves)| moves)
+}
+
+#[test]
+fn a_hand_written_otg_with_nested_variations_reads_to_its_tree_and_writes_back_alike() {
+    let path = data("otg/variations.otg");
+    let game = load(&path).unwrap();
+    let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+    assert_eq!(moves, ["d2-c2", "d3-e3", "c2-c3", "d5-e5"]);
+    assert_eq!(game.comments()[0].as_deref(), Some("The game's first move"));
+    assert_eq!(
+        tree_text(&game),
+        [
+            "1: d2-e2 {Another first move} c4-c3 {and its reply} (d5-e5) d1-d2 \
+             (b4-b2 {A side line of the side line}) e4-e5",
+            "1: a4-a2 {A second alternative}",
+            "2: e4-e2 {Another reply}",
+        ]
+    );
+    assert_eq!(game.side_line_depth(), 2);
+    // Written back, the moves, variations and comments are the file's, line for line.
+    let written = import::to_otg(&game).unwrap();
+    assert_eq!(
+        moves_section(&written),
+        moves_section(&fs::read_to_string(&path).unwrap())
+    );
+    // Our own save keeps the tree too, and the export command writes the variations.
+    assert_eq!(
+        Game::from_json(&game.to_json()).unwrap().side_lines(),
+        game.side_lines()
+    );
+    let exported = success(&["export", path.to_str().unwrap(), "--format", "otg"]);
+    assert!(exported.contains("1a.1.2a.1.1a. b4-b2\n"), "{exported}");
+}
+
+#[test]
+fn a_resignation_in_a_variation_is_dropped_and_its_moves_kept() {
+    let game = load_text(&format!("{RULES}\n\n1. d2-c2 d3-e3\n1a.1.1a. a4-a2 ---\n")).unwrap();
+    assert_eq!(tree_text(&game), ["1: a4-a2"]);
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn variations_that_do_not_fit_the_tree_are_refused_with_their_line() {
+    let cases = [
+        (
+            "1b.1.1a. d5-e5\n",
+            "line 4: variation \"1b.1.1a.\": it replaces a second move, so its first turn begins with .....",
+        ),
+        (
+            "1a.1.1a. ..... d5-e5\n",
+            "line 4: variation \"1a.1.1a.\": ..... only stands for the parent line's move before the variation's first",
+        ),
+        (
+            "1a.2.1a. a4-a2\n",
+            "line 4: variation \"1a.2.1a.\": a variation numbered before it has not been read",
+        ),
+        (
+            "1a.1.2a. a4-a2\n",
+            "line 4: variation \"1a.1.2a.\": its first turn has not been read",
+        ),
+        (
+            "1a.1.1a. a4-a2 d5-e5\n1a.1.3a. a2-a3\n",
+            "line 5: variation \"1a.1.3a.\": its turns are not in order",
+        ),
+        (
+            "1a.1.1a. a4-a2\n1a.1.1a. a4-a3\n",
+            "line 5: variation \"1a.1.1a.\": its first turn was read before",
+        ),
+        (
+            "3a.1.1a. a4-a2\n",
+            "line 4: variation \"3a.1.1a.\": the move it replaces is not in its parent line",
+        ),
+        (
+            "1a.1.1a. d2-c2\n",
+            "line 4: variation \"1a.1.1a.\": its first move is one its parent line or an earlier variation plays there",
+        ),
+        (
+            "1a.1.1a. a4-a9\n",
+            "line 4: move 1 \"a4-a9\": a9 is not on the board (a1 to g7)",
+        ),
+        (
+            "1a.1.1a.1.1a. a4-a2\n",
+            "line 4: variation \"1a.1.1a.1.1a.\": a line it leaves has not been read",
+        ),
+        (
+            "1b.x.1a. ..... d5-e5\n",
+            "line 4: variation \"1b.x.1a.\": not a variation address (expected a form like 3b.1.1a.)",
+        ),
+        (
+            "1a.1.1a. a4-a2 d5-e5 a2-a3\n",
+            "line 4: variation \"1a.1.1a.\": a turn holds one or two moves",
+        ),
+    ];
+    for (variation, expected) in cases {
+        let text = format!("{RULES}\n\n1. d2-c2 d3-e3\n{variation}");
+        let message = load_text(&text).unwrap_err().to_string();
+        assert!(message.ends_with(expected), "{text}\n{message}");
+    }
 }
 
 /// Loads `text` from a file.

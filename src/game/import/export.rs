@@ -1,11 +1,12 @@
 //! Writing a game as an OpenTafl game record (`.otg`): tags from our players (or their names),
 //! the game's other tags (event, site, date, annotator), result, termination and dates, the rules string of our rules, the moves in OpenTafl's notation
-//! (the king's letter, captures, `++` and `--`, `---` for a resignation on the move) and the
-//! comments.
+//! (the king's letter, captures, `++` and `--`, `---` for a resignation on the move), the
+//! comments, and the side lines as variations (see [`super::variations`]) with theirs.
 
 use std::fmt::{self, Write as _};
 
-use crate::game::{EngineKind, Game, Player, Tag};
+use super::variations::{ELLIPSIS, variation_prefix};
+use crate::game::{EngineKind, Game, Player, SideLine, Tag};
 use crate::rules::{
     AnnotatedMove, Position, Reason, Repetition, Rules, Side, parse_position_record,
     position_record, rules_string,
@@ -103,35 +104,105 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
     Ok(out)
 }
 
-/// The moves, two to a numbered turn, each turn followed by its comments, if any.
+/// One entry of a line as written: the move's text, its comment, the side lines played
+/// instead of it and the position before it (where they start).
+struct Entry<'a> {
+    text: String,
+    comment: Option<&'a str>,
+    sides: &'a [SideLine],
+    before: Position,
+}
+
+/// The main line, two moves to a numbered turn, each turn followed by its comments, if
+/// any, and by the variations played instead of its moves.
 fn write_turns(out: &mut String, game: &Game) {
     let history = game.state().history();
-    let mut entries: Vec<(String, Option<&str>)> = game
+    let mut entries: Vec<Entry<'_>> = game
         .moves()
         .iter()
         .zip(history)
         .zip(game.comments())
-        .map(|((done, before), comment)| (move_text(*done, before), comment.as_deref()))
+        .zip(game.side_lines())
+        .map(|(((done, before), comment), sides)| Entry {
+            text: move_text(*done, before),
+            comment: comment.as_deref(),
+            sides,
+            before: *before,
+        })
         .collect();
     if let Some(outcome) = game.outcome()
         && outcome.reason == Reason::Resignation
         && outcome.winner == Some(game.state().position().side_to_move().opponent())
     {
-        entries.push(("---".to_owned(), None));
+        entries.push(Entry {
+            text: "---".to_owned(),
+            comment: None,
+            sides: &[],
+            before: *game.state().position(),
+        });
     }
-    for (turn, pair) in entries.chunks(2).enumerate() {
-        let moves: Vec<&str> = pair.iter().map(|(text, _)| text.as_str()).collect();
-        let _ = writeln!(out, "{}. {}", turn + 1, moves.join(" "));
-        if pair.iter().any(|(_, comment)| comment.is_some()) {
-            let comments: Vec<String> = pair
+    write_line(out, game.rules(), "", &entries, 0);
+}
+
+/// The entries of a line in turns labelled under `prefix` (none for the main line's `1.`,
+/// `2.`, ...; `3b.1.` gives `3b.1.1a.`, `3b.1.2a.`, ...), the first turn beginning with
+/// `offset` (0 or 1) `.....` for the parent line's move; after each turn, the variations
+/// played instead of its moves.
+fn write_line(out: &mut String, rules: &Rules, prefix: &str, entries: &[Entry<'_>], offset: usize) {
+    // `None` is the parent line's move, written `.....`.
+    let all: Vec<Option<&Entry<'_>>> = std::iter::repeat_n(None, offset)
+        .chain(entries.iter().map(Some))
+        .collect();
+    for (turn, pair) in all.chunks(2).enumerate() {
+        let moves: Vec<&str> = pair
+            .iter()
+            .map(|entry| entry.map_or(ELLIPSIS, |e| e.text.as_str()))
+            .collect();
+        let label = if prefix.is_empty() {
+            format!("{}.", turn + 1)
+        } else {
+            format!("{prefix}{}a.", turn + 1)
+        };
+        let _ = writeln!(out, "{label} {}", moves.join(" "));
+        let comments: Vec<Option<&str>> = pair
+            .iter()
+            .map(|entry| entry.and_then(|e| e.comment))
+            .collect();
+        if comments.iter().any(Option::is_some) {
+            let comments: Vec<String> = comments
                 .iter()
-                .map(|(_, comment)| {
-                    comment.map_or_else(String::new, |c| paragraphs(c).replace('|', "/"))
-                })
+                .map(|c| c.map_or_else(String::new, |c| paragraphs(c).replace('|', "/")))
                 .collect();
             let _ = writeln!(out, "[{}]", comments.join("|"));
         }
+        for (i, entry) in pair.iter().enumerate() {
+            let Some(entry) = entry else { continue };
+            let index = 2 * turn + i;
+            for (number, side) in entry.sides.iter().enumerate() {
+                let nested = side_entries(rules, entry.before, side);
+                let nested_prefix = variation_prefix(prefix, index, number);
+                write_line(out, rules, &nested_prefix, &nested, index % 2);
+            }
+        }
     }
+}
+
+/// The entries of a side line that starts from `start`.
+fn side_entries<'a>(rules: &Rules, start: Position, side: &'a SideLine) -> Vec<Entry<'a>> {
+    let mut position = start;
+    side.nodes()
+        .iter()
+        .map(|node| {
+            let before = position;
+            position.play_unchecked(node.played().mv, rules);
+            Entry {
+                text: move_text(node.played(), &before),
+                comment: node.comment(),
+                sides: node.sides(),
+                before,
+            }
+        })
+        .collect()
 }
 
 /// A move in OpenTafl's notation: our notation with the king's letter when he moves.

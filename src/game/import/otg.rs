@@ -1,10 +1,12 @@
 //! Reading OpenTafl game records (`.otg`): a header of tags `[name:value]` (the `rules` tag
 //! holds an OpenTafl rules string), then numbered turns of the main line, each optionally
-//! followed by a comment line `[comment on the first move|comment on the second]`.
-//! Variations (turns numbered with letters or several dots, `3b.3.1a.`) are skipped. The
+//! followed by a comment line `[comment on the first move|comment on the second]`, and
+//! variations (turns labelled with the address of their first move, `3b.1.1a.`, see
+//! [`super::variations`]), read into the game's side lines with their comments. The
 //! players' names and the `event`, `site`, `date` and `annotator` tags are kept in the game's
 //! [`Tags`].
 
+use super::variations::{self, VariationTurn};
 use super::{RecordError, RecordErrorKind, lines, play_entry};
 use crate::game::record::{has_winner, is_off_board};
 use crate::game::{Game, Player, Tag, Tags, Timestamp};
@@ -17,11 +19,13 @@ struct Turn<'a> {
     comments: Vec<Option<String>>,
 }
 
-/// The record split into tags and the turns of its main line.
+/// The record split into tags, the turns of its main line and those of its variations
+/// (each with its line).
 #[derive(Default)]
 struct Parts<'a> {
     tags: Vec<(usize, &'a str, &'a str)>,
     turns: Vec<Turn<'a>>,
+    variations: Vec<(usize, VariationTurn<'a>)>,
 }
 
 /// What the line before the current one was, for comment lines.
@@ -91,6 +95,9 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
             }
         }
     }
+    for (line, turn) in &parts.variations {
+        variations::apply(&mut game, turn).map_err(at(*line))?;
+    }
     if let Some((line, value)) = tag("result") {
         let termination = tag("termination").map(|(_, text)| text);
         apply_result(&mut game, value.trim(), termination).map_err(at(line))?;
@@ -100,7 +107,7 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
     Ok(game)
 }
 
-/// Splits the text into tags and main-line turns, skipping variations.
+/// Splits the text into tags, main-line turns and variation turns.
 fn split(text: &str) -> Result<Parts<'_>, RecordError> {
     let mut parts = Parts::default();
     let mut in_header = true;
@@ -127,20 +134,24 @@ fn split(text: &str) -> Result<Parts<'_>, RecordError> {
                         turn.comments = comments_of(comment, turn.entries.len());
                     }
                 }
-                Previous::Variation => {}
+                Previous::Variation => {
+                    if let Some((_, turn)) = parts.variations.last_mut() {
+                        turn.comments = comments_of(comment, turn.entries.len());
+                    }
+                }
                 Previous::Nothing | Previous::Comment => {
                     return Err(at(RecordErrorKind::StrayComment));
                 }
             }
-            previous = match previous {
-                Previous::Variation => Previous::Variation,
-                _ => Previous::Comment,
-            };
+            previous = Previous::Comment;
             continue;
         }
         let mut tokens = content.split_whitespace();
         let label = tokens.next().unwrap_or_default();
         if is_variation_label(label) {
+            parts
+                .variations
+                .push((line, variation_turn(label, tokens.collect()).map_err(at)?));
             previous = Previous::Variation;
             continue;
         }
@@ -178,6 +189,28 @@ fn split(text: &str) -> Result<Parts<'_>, RecordError> {
         previous = Previous::MainTurn;
     }
     Ok(parts)
+}
+
+/// A variation turn of `entries` labelled `text`, checked to be one.
+fn variation_turn<'a>(
+    text: &'a str,
+    entries: Vec<&'a str>,
+) -> Result<VariationTurn<'a>, RecordErrorKind> {
+    let wrong = |why| RecordErrorKind::Variation {
+        label: text.to_owned(),
+        why,
+    };
+    let label = variations::parse_label(text)
+        .ok_or_else(|| wrong("not a variation address (expected a form like 3b.1.1a.)"))?;
+    if entries.is_empty() || entries.len() > 2 {
+        return Err(wrong("a turn holds one or two moves"));
+    }
+    Ok(VariationTurn {
+        text,
+        label,
+        comments: vec![None; entries.len()],
+        entries,
+    })
 }
 
 /// The record's lines with the number of each, a tag or a comment that runs over several
@@ -371,9 +404,9 @@ mod tests {
     }
 
     #[test]
-    fn the_main_line_is_read_and_variations_with_their_comments_skipped() {
-        let text = "[rules:x]\n\n1. d2-e2 c4-c5\n[a|b]\n1b. ..... c4-c3\n[skipped]\n\
-                    1b.2.1a. e2-e3\n2. e2-e3\n[c]\n";
+    fn the_main_line_and_the_variations_are_split_with_their_comments() {
+        let text = "[rules:x]\n\n1. d2-e2 c4-c5\n[a|b]\n1b.1.1a. ..... c4-c3\n[|v]\n\
+                    1b.1.2a. e2-e3\n2. e2-e3\n[c]\n";
         let parts = split(text).unwrap();
         assert_eq!(parts.tags, [(1, "rules", "x")]);
         let turns: Vec<_> = parts
@@ -390,6 +423,23 @@ mod tests {
                     vec![Some("a".to_owned()), Some("b".to_owned())]
                 ),
                 (8, vec!["e2-e3"], vec![Some("c".to_owned())]),
+            ]
+        );
+        let variations: Vec<_> = parts
+            .variations
+            .into_iter()
+            .map(|(line, v)| (line, v.text, v.entries, v.comments))
+            .collect();
+        assert_eq!(
+            variations,
+            [
+                (
+                    5,
+                    "1b.1.1a.",
+                    vec![".....", "c4-c3"],
+                    vec![None, Some("v".to_owned())]
+                ),
+                (7, "1b.1.2a.", vec!["e2-e3"], vec![None]),
             ]
         );
         let two_comments = split("[rules:x]\n\n1. d2-e2\n[a]\n[b]\n").err();
