@@ -529,7 +529,7 @@ impl Game {
     /// One line: players, rules, plies and result, e.g.
     /// `human vs ai:hard, standard, 34 plies, attackers king-captured`.
     pub fn summary(&self) -> String {
-        let rules = self.preset().map_or("custom rules", Preset::name);
+        let rules = self.rules().name();
         let plies = self.moves.len();
         let result = self
             .outcome()

@@ -105,6 +105,7 @@ fn king_is_captured(attackers: Bitboard, king: Square, to: Square, rules: &Rules
             KingBesideThrone::ThreeAttackers => surrounded_except(Bitboard::THRONE),
             KingBesideThrone::SandwichAgainstThrone => sandwiched(Bitboard::THRONE),
             KingBesideThrone::Sandwich => sandwiched(Bitboard::EMPTY),
+            KingBesideThrone::Uncapturable => false,
         }
     } else if rules.corners_hostile_to_king {
         sandwiched(Bitboard::CORNERS)

@@ -137,12 +137,9 @@ pub fn parse_rules_string(text: &str) -> Result<(Rules, Position), RulesStringEr
             KingOnThrone::FourAttackers,
             KingBesideThrone::ThreeAttackers,
         ),
-        ('c', false) => {
-            return Err(unsupported(
-                "ks:c".into(),
-                "a king strong beside a throne that is not hostile to him is not supported",
-            ));
-        }
+        // Strong beside the throne: surrounded on four sides, and the fourth, the empty
+        // throne, is not hostile to him, so he is never taken there.
+        ('c', false) => (KingOnThrone::FourAttackers, KingBesideThrone::Uncapturable),
         _ => {
             return Err(unsupported(
                 format!("ks:{}", e.king_strength),
@@ -297,6 +294,7 @@ pub fn rules_string(rules: &Rules, start: &Position) -> Option<String> {
     }
     let (strength, king_hostile) = match (rules.king_on_throne, rules.king_beside_throne) {
         (KingOnThrone::FourAttackers, KingBesideThrone::ThreeAttackers) => ('c', true),
+        (KingOnThrone::FourAttackers, KingBesideThrone::Uncapturable) => ('c', false),
         (KingOnThrone::Sandwich, KingBesideThrone::SandwichAgainstThrone) => ('w', true),
         (KingOnThrone::Sandwich, KingBesideThrone::Sandwich) => ('w', false),
         _ => return None,

@@ -25,6 +25,10 @@ pub enum KingBesideThrone {
     SandwichAgainstThrone,
     /// Sandwiched between two attackers; the throne is not hostile to him.
     Sandwich,
+    /// Never: taken only when surrounded on four sides, and the fourth is the empty throne,
+    /// hostile to nobody (OpenTafl's king strong on and beside the throne, `ks:c`, with a
+    /// throne not hostile to him).
+    Uncapturable,
 }
 
 /// What the third occurrence of a position (board + side to move) decides.
@@ -192,6 +196,89 @@ impl Rules {
     /// The preset these parameters are exactly equal to, if any.
     pub fn preset(&self) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.rules() == *self)
+    }
+
+    /// The rules' name: a preset's, or for custom rules what sets them apart from the
+    /// nearest preset (`custom rules: opentafl with the king taken by four on the throne`).
+    pub fn name(&self) -> String {
+        if let Some(preset) = self.preset() {
+            return preset.name().to_owned();
+        }
+        let (nearest, differences) = Preset::ALL
+            .into_iter()
+            .map(|p| (p, self.differences_from(&p.rules())))
+            .min_by_key(|(_, d)| d.len())
+            .unwrap_or((Preset::Standard, Vec::new()));
+        format!("custom rules: {nearest} with {}", differences.join(" and "))
+    }
+
+    /// The parameters that differ from `other`'s, in words, as these rules have them.
+    fn differences_from(&self, other: &Rules) -> Vec<&'static str> {
+        let pick = |differs: bool, yes: &'static str, no: &'static str, value: bool| {
+            differs.then_some(if value { yes } else { no })
+        };
+        let on_throne = match self.king_on_throne {
+            KingOnThrone::FourAttackers => "the king taken by four on the throne",
+            KingOnThrone::Sandwich => "the king taken by two on the throne",
+        };
+        let beside_throne = match self.king_beside_throne {
+            KingBesideThrone::ThreeAttackers => "the king taken by three beside the throne",
+            KingBesideThrone::SandwichAgainstThrone => {
+                "the king taken by two or against the throne beside it"
+            }
+            KingBesideThrone::Sandwich => "the king taken by two beside the throne",
+            KingBesideThrone::Uncapturable => "the king never taken beside the throne",
+        };
+        let repetition = match self.repetition {
+            Repetition::MoverLoses => "repetition lost by its maker",
+            Repetition::SideToMoveLoses => "repetition lost by who began it",
+            Repetition::DefendersLose => "repetition lost by the defenders",
+            Repetition::Draw => "repetition drawn",
+        };
+        [
+            pick(
+                self.throne_hostile_to_attackers != other.throne_hostile_to_attackers,
+                "the throne hostile to attackers",
+                "the throne not hostile to attackers",
+                self.throne_hostile_to_attackers,
+            ),
+            pick(
+                self.throne_hostile_to_defenders != other.throne_hostile_to_defenders,
+                "the throne hostile to defenders",
+                "the throne not hostile to defenders",
+                self.throne_hostile_to_defenders,
+            ),
+            pick(
+                self.corners_hostile != other.corners_hostile,
+                "hostile corners",
+                "corners hostile to nobody",
+                self.corners_hostile,
+            ),
+            pick(
+                self.corners_hostile_to_king != other.corners_hostile_to_king,
+                "corners hostile to the king",
+                "corners not hostile to the king",
+                self.corners_hostile_to_king,
+            ),
+            (self.king_on_throne != other.king_on_throne).then_some(on_throne),
+            (self.king_beside_throne != other.king_beside_throne).then_some(beside_throne),
+            pick(
+                self.king_safe_on_edge != other.king_safe_on_edge,
+                "the king safe on the edge",
+                "the king taken on the edge",
+                self.king_safe_on_edge,
+            ),
+            pick(
+                self.encirclement != other.encirclement,
+                "encirclement winning",
+                "no win by encirclement",
+                self.encirclement,
+            ),
+            (self.repetition != other.repetition).then_some(repetition),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
 

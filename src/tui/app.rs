@@ -517,9 +517,14 @@ impl App {
         self.board.selected = None;
         self.hint = None;
         self.board.list_scroll = None;
+        // Custom rules are named with what sets them apart ("custom rules: opentafl with
+        // ..."), in full here; the panels' titles keep them short.
+        let rules = self.session.game().rules();
+        let rules = rules
+            .preset()
+            .map_or_else(|| rules.name(), |p| format!("{p} rules"));
         self.info_warned(format!(
-            "{} rules: the {} to move",
-            rules_name(&self.session),
+            "{rules}: the {} to move",
             self.session.side_to_move()
         ));
     }

@@ -650,6 +650,9 @@ pub fn custom_rules_text(rules: &Rules) -> String {
             "by two attackers, or one against the empty throne"
         }
         KingBesideThrone::Sandwich => "by two attackers; the throne does not count",
+        KingBesideThrone::Uncapturable => {
+            "by no one: of his four sides, the empty throne is not hostile to him"
+        }
     };
     let repetition = match rules.repetition {
         Repetition::MoverLoses => "the player who makes it loses",

@@ -860,3 +860,19 @@ fn every_command_that_takes_a_game_file_reads_every_kind() {
     // A good record gets as far as the terminal, which a test does not have.
     assert!(failure(&["play", "--load", otg]).contains("needs a terminal"));
 }
+
+#[test]
+fn a_record_under_rules_of_no_preset_plays_under_custom_rules_and_says_so() {
+    let text = "[rules:dim:7 name:Brandub surf:n atkf:y ks:c cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-c2 d3-e3\n";
+    let game = load_text(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.preset(), None);
+    let summary = game.summary();
+    assert!(
+        summary.contains("custom rules: opentafl with the king taken by four on the throne and the king never taken beside the throne"),
+        "{summary}"
+    );
+    // Our save keeps every parameter, and reads back the same rules.
+    let back = Game::from_json(&game.to_json()).unwrap();
+    assert_eq!(back.rules(), game.rules());
+    assert_eq!(essence(&round_trip(&game)), essence(&game));
+}

@@ -248,3 +248,54 @@ fn king_capture_table() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// OpenTafl's king strong on and beside the throne (`ks:c`) with a throne hostile to nobody:
+/// custom rules, not a preset's.
+const STRONG_KING_BESIDE_A_NEUTRAL_THRONE: &str =
+    "dim:7 name:Brandub surf:n atkf:y ks:c cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+#[test]
+fn a_strong_king_beside_a_throne_hostile_to_nobody_is_never_captured_there() {
+    let (rules, _) = brandubh::rules::parse_rules_string(STRONG_KING_BESIDE_A_NEUTRAL_THRONE)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rules.preset(), None);
+    // Beside the empty throne, attackers on his three other sides do not take him: the
+    // fourth side is the throne, hostile to nobody.
+    let toward = diagram(
+        "
+            ...t...
+            .......
+            ..tKt..
+            .......
+            .......
+            .......
+            .......",
+        Side::Attackers,
+    );
+    let mut state = GameState::new(rules, toward);
+    let done = state.play("d7-d6".parse().unwrap()).unwrap();
+    assert!(done.captured.is_empty(), "{done}");
+    assert_eq!(state.outcome(), None);
+    // On the throne he is taken by four, as OpenTafl's strong king.
+    let throne = diagram(
+        "
+            .......
+            .......
+            ...t...
+            ..tKt..
+            t......
+            .......
+            .......",
+        Side::Attackers,
+    );
+    let mut state = GameState::new(rules, throne);
+    state.play("a3-d3".parse().unwrap()).unwrap();
+    assert_eq!(
+        state.outcome(),
+        Some(Outcome::win(Side::Attackers, Reason::KingCaptured))
+    );
+    // The rules string written back is the same rules.
+    let text = brandubh::rules::rules_string(&rules, &brandubh::rules::Position::start()).unwrap();
+    assert!(text.contains("ks:c") && text.contains("cenhe: "), "{text}");
+    assert_eq!(brandubh::rules::parse_rules_string(&text).unwrap().0, rules);
+}

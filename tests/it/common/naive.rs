@@ -134,6 +134,7 @@ impl Naive {
                     attacker(opposite) || opposite.is_some_and(is_throne)
                 }
                 KingBesideThrone::Sandwich => attacker(opposite),
+                KingBesideThrone::Uncapturable => false,
             }
         } else {
             attacker(opposite) || (rules.corners_hostile_to_king && opposite.is_some_and(is_corner))
