@@ -7,6 +7,7 @@
 
 mod coach;
 mod generate;
+mod otg;
 mod progress;
 mod record;
 mod solve;
@@ -14,6 +15,7 @@ mod symmetry;
 
 pub use coach::{Verdict, judge, winning_line};
 pub use generate::{GenerateConfig, Generated, HOLD_AGAINST, LONGEST_WIN, Rejections, generate};
+pub use otg::{OtgPuzzleError, puzzle_from_otg, puzzle_to_otg};
 pub use progress::{AIM_BELOW, Attempt, Progress, START_RATING};
 pub use record::{
     Difficulty, FORMAT, Goal, Grade, MAX_MOVES, Puzzle, PuzzleError, PuzzleSet, SetError, VERSION,

@@ -1,7 +1,7 @@
 //! `brandubh puzzles`: the puzzle trainer, and the tools that make and check puzzle sets.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -9,7 +9,9 @@ use clap::{Args, Subcommand};
 use super::{CliError, preset_parser};
 use crate::game::format_duration;
 use crate::game::storage::write_file;
-use crate::puzzle::{GenerateConfig, PuzzleSet, Solver, generate, shipped};
+use crate::puzzle::{
+    GenerateConfig, Puzzle, PuzzleSet, Solver, generate, puzzle_from_otg, puzzle_to_otg, shipped,
+};
 use crate::rules::Preset;
 
 /// Arguments of `brandubh puzzles`.
@@ -31,6 +33,34 @@ pub enum PuzzleTool {
     Generate(GenerateArgs),
     /// Re-verify every puzzle of a set by exact search and time it.
     Verify(VerifyArgs),
+    /// Read OpenTafl puzzle records (`.otg` with `puzzle-mode`) into a puzzle set; those
+    /// whose solution does not verify are reported and skipped.
+    Import(ImportArgs),
+    /// Write each puzzle of a set as an OpenTafl puzzle record (`ID.otg`) in a folder.
+    Export(ExportArgs),
+}
+
+/// Arguments of `brandubh puzzles import`.
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The records.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The preset of the set: records under other rules are skipped.
+    #[arg(long, value_parser = preset_parser(), default_value_t = Preset::Standard)]
+    pub rules: Preset,
+    /// Where to write the set (JSON).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Arguments of `brandubh puzzles export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The puzzle set (JSON).
+    pub set: PathBuf,
+    /// The folder to write the records in (made if missing).
+    pub dir: PathBuf,
 }
 
 /// Arguments of `brandubh puzzles generate`.
@@ -67,6 +97,8 @@ pub(super) fn run(args: &PuzzlesArgs, out: &mut dyn Write) -> Result<(), CliErro
     match &args.tool {
         Some(PuzzleTool::Generate(args)) => run_generate(args, out),
         Some(PuzzleTool::Verify(args)) => run_verify(args, out),
+        Some(PuzzleTool::Import(args)) => run_import(args, out),
+        Some(PuzzleTool::Export(args)) => run_export(args, out),
         None => crate::tui::run_puzzles(args.rules).map_err(|e| CliError::new(e.to_string())),
     }
 }
@@ -110,14 +142,93 @@ fn run_generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), CliError
     Ok(())
 }
 
+/// The puzzle set in the file at `path`.
+fn read_set(path: &Path) -> Result<PuzzleSet, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
+    PuzzleSet::from_json(&text).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
+}
+
+fn run_import(args: &ImportArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut puzzles: Vec<Puzzle> = Vec::new();
+    let mut skipped = 0;
+    for path in &args.files {
+        let name = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let read = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| puzzle_from_otg(&bytes, &name).map_err(|e| e.to_string()))
+            .and_then(|puzzle| {
+                if puzzle.preset != args.rules {
+                    Err(format!(
+                        "its rules are {}, not {}",
+                        puzzle.preset, args.rules
+                    ))
+                } else if puzzles.iter().any(|p| p.id == puzzle.id) {
+                    Err(format!("a puzzle named {} was read before", puzzle.id))
+                } else {
+                    Ok(puzzle)
+                }
+            });
+        match read {
+            Ok(puzzle) => puzzles.push(puzzle),
+            Err(why) => {
+                skipped += 1;
+                writeln!(out, "{}: skipped: {why}", path.display())?;
+            }
+        }
+    }
+    let set = PuzzleSet::new(args.rules, puzzles);
+    write_file(&args.out, |file| file.write_all(set.to_json().as_bytes()))
+        .map_err(|e| CliError::new(e.to_string()))?;
+    writeln!(
+        out,
+        "{} puzzles for {} written to {}; {skipped} skipped",
+        set.puzzles.len(),
+        args.rules,
+        args.out.display()
+    )?;
+    Ok(())
+}
+
+fn run_export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let set = read_set(&args.set)?;
+    std::fs::create_dir_all(&args.dir)
+        .map_err(|e| CliError::new(format!("{}: {e}", args.dir.display())))?;
+    for puzzle in &set.puzzles {
+        let text = puzzle_to_otg(puzzle)
+            .map_err(|e| CliError::new(format!("puzzle {}: {e}", puzzle.id)))?;
+        let path = args.dir.join(format!("{}.otg", file_name(&puzzle.id)));
+        write_file(&path, |file| file.write_all(text.as_bytes()))
+            .map_err(|e| CliError::new(e.to_string()))?;
+    }
+    writeln!(
+        out,
+        "{} puzzles written to {}",
+        set.puzzles.len(),
+        args.dir.display()
+    )?;
+    Ok(())
+}
+
+/// A puzzle id as a file name: characters other than letters, digits, `-` and `_` become `_`.
+fn file_name(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let set = match &args.file {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
-            PuzzleSet::from_json(&text)
-                .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?
-        }
+        Some(path) => read_set(path)?,
         None => shipped(args.rules).map_err(|e| CliError::new(e.to_string()))?,
     };
     let began = Instant::now();

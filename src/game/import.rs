@@ -86,6 +86,25 @@ pub fn read(bytes: &[u8]) -> Result<(Game, Format), LoadError> {
     Ok((game, format))
 }
 
+/// The tags of an OpenTafl game record (`[name:value]`, in order, as written; those our
+/// games keep and the others, such as the puzzle tags), or why the file is no such record.
+pub fn otg_tags(bytes: &[u8]) -> Result<Vec<(String, String)>, LoadError> {
+    if detect(bytes) != Format::Otg {
+        return Err(LoadErrorKind::Record(RecordError {
+            line: 1,
+            kind: RecordErrorKind::Tag(
+                String::from_utf8_lossy(bytes)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_owned(),
+            ),
+        })
+        .into());
+    }
+    Ok(otg::tags(&text_of(bytes)?).map_err(LoadErrorKind::from)?)
+}
+
 /// The error of a file taken for JSON (it starts like no record), or, when the JSON reader
 /// refused its very first character, that the file starts like none of the kinds read: such a
 /// file is not a save that went wrong, and "not valid JSON" would say it is.

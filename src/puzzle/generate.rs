@@ -94,7 +94,7 @@ pub fn generate(config: GenerateConfig, progress: &mut dyn FnMut(&Generated)) ->
         SearchAi::new(Level::Medium, config.seed, TABLE_MB),
         SearchAi::new(Level::Medium, config.seed.wrapping_add(1), TABLE_MB),
     ];
-    let mut grader = SearchAi::new(Level::Hard, 0, TABLE_MB);
+    let mut grader = grader();
     while done.puzzles.len() < config.count && done.games < config.max_games {
         let game = self_play(config, done.games, &mut players);
         let first = game.history().len().saturating_sub(PLIES_TRIED);
@@ -110,7 +110,7 @@ pub fn generate(config: GenerateConfig, progress: &mut dyn FnMut(&Generated)) ->
                 done.rejected.duplicate += 1;
                 continue;
             }
-            let difficulty = grade(&state, &found, &mut grader);
+            let difficulty = grade(&state, found.solution, found.moves, &mut grader);
             let (record, side) = stored_position(position);
             done.puzzles.push(Puzzle {
                 id: format!("{}-{:04}", config.preset, done.puzzles.len() + 1),
@@ -197,24 +197,35 @@ fn examine(state: &GameState, done: &mut Generated) -> Option<Found> {
     })
 }
 
-/// Measures how hard the engine finds `found`: the depth at which it first plays the
-/// solution, and the wrong first moves it ranks above the solution at a shallow depth.
-fn grade(state: &GameState, found: &Found, engine: &mut SearchAi) -> Difficulty {
+/// The engine that grades puzzles.
+pub(super) fn grader() -> SearchAi {
+    SearchAi::new(Level::Hard, 0, TABLE_MB)
+}
+
+/// Measures how hard the engine finds the puzzle at `state` whose `solution` reaches its
+/// goal in `moves`: the depth at which it first plays the solution, and the wrong first
+/// moves it ranks above the solution at a shallow depth.
+pub(super) fn grade(
+    state: &GameState,
+    solution: Move,
+    moves: u8,
+    engine: &mut SearchAi,
+) -> Difficulty {
     let stop = AtomicBool::new(false);
     let engine_depth = (1..=DEEPEST_GRADING)
         .find(|&depth| {
             engine
                 .choose(state, &Limits::depth(u32::from(depth)), &stop, &mut |_| {})
-                .is_ok_and(|mv| mv == found.solution)
+                .is_ok_and(|mv| mv == solution)
         })
         .unwrap_or(DEEPEST_GRADING + 1);
     let lines = engine.lines(state, TEMPTING_LINES, &Limits::depth(TEMPTING_DEPTH), &stop);
     let tempting = lines
         .iter()
-        .take_while(|line| line.pv.first() != Some(&found.solution))
+        .take_while(|line| line.pv.first() != Some(&solution))
         .count();
     Difficulty {
-        moves: found.moves,
+        moves,
         tempting: u8::try_from(tempting).unwrap_or(u8::MAX),
         engine_depth,
     }

@@ -277,3 +277,105 @@ fn every_shipped_set_starts_below_a_new_players_rating_and_rates_as_measured() {
         );
     }
 }
+
+fn otg_data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/otg")
+        .join(name)
+}
+
+#[test]
+fn shipped_puzzles_survive_an_opentafl_record_round_trip() {
+    // A few of each preset OpenTafl's rules strings can express, wins and holds.
+    for preset in Preset::ALL.into_iter().filter(|&p| p != Preset::Nielsen) {
+        let set = shipped(preset).unwrap();
+        let holds = set.puzzles.iter().filter(|p| p.goal == Goal::Hold).take(1);
+        let wins = set.puzzles.iter().filter(|p| p.goal == Goal::Win).take(2);
+        for puzzle in holds.chain(wins) {
+            let text = brandubh::puzzle::puzzle_to_otg(puzzle).unwrap();
+            for tag in ["[puzzle-mode:strict]\n", "[puzzle-start:0a]\n"] {
+                assert!(text.contains(tag), "{tag}\n{text}");
+            }
+            let back = brandubh::puzzle::puzzle_from_otg(text.as_bytes(), "ignored")
+                .unwrap_or_else(|e| panic!("{}: {e}\n{text}", puzzle.id));
+            assert_eq!(&back, puzzle, "{text}");
+        }
+    }
+    let nielsen = &shipped(Preset::Nielsen).unwrap().puzzles[0];
+    let refused = brandubh::puzzle::puzzle_to_otg(nielsen).unwrap_err();
+    assert!(
+        refused.to_string().contains("king safe on the edge"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn opentafl_puzzle_records_import_as_verified_puzzles_and_export_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let set_path = dir.path().join("set.json");
+    let set_arg = set_path.to_str().unwrap();
+    let (hand, cooked, plain) = (
+        otg_data("puzzle.otg"),
+        otg_data("puzzle-cooked.otg"),
+        otg_data("commented.otg"),
+    );
+    let out = crate::common::cli::success(&[
+        "puzzles",
+        "import",
+        hand.to_str().unwrap(),
+        cooked.to_str().unwrap(),
+        plain.to_str().unwrap(),
+        "--rules",
+        "opentafl",
+        "--out",
+        set_arg,
+    ]);
+    assert!(
+        out.contains(&format!(
+            "{}: skipped: the solution does not verify: the goal is not reached in exactly its moves",
+            cooked.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{}: skipped: no puzzle-mode tag (or puzzle-mode:none)",
+            plain.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(&format!(
+            "1 puzzles for opentafl written to {set_arg}; 2 skipped\n"
+        )),
+        "{out}"
+    );
+    let set = PuzzleSet::from_json(&std::fs::read_to_string(&set_path).unwrap()).unwrap();
+    let [puzzle] = &set.puzzles[..] else {
+        panic!("{set:?}")
+    };
+    // The position after the lead-in move `1a` (e7-e6), the defenders to find the run to the
+    // corner: the main line's next move.
+    assert_eq!(puzzle.id, "puzzle");
+    assert_eq!(puzzle.position, "/7/2Tt1t1/7/3Kt1t/1T1t3/4t2/7/");
+    assert_eq!(puzzle.side, brandubh::rules::Side::Defenders);
+    assert_eq!((puzzle.goal, puzzle.moves), (Goal::Win, 2));
+    assert_eq!(puzzle.solution, "d4-a4");
+    assert!(puzzle.verify(&mut Solver::new()).is_ok());
+    // Exported to a folder and imported again, the set is the same.
+    let records = dir.path().join("records");
+    crate::common::cli::success(&["puzzles", "export", set_arg, records.to_str().unwrap()]);
+    let record = records.join("puzzle.otg");
+    let again = dir.path().join("again.json");
+    crate::common::cli::success(&[
+        "puzzles",
+        "import",
+        record.to_str().unwrap(),
+        "--rules",
+        "opentafl",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    let again = PuzzleSet::from_json(&std::fs::read_to_string(&again).unwrap()).unwrap();
+    assert_eq!(again, set);
+}

@@ -107,6 +107,15 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
     Ok(game)
 }
 
+/// The tags of an OpenTafl game record, names and values as written, in order.
+pub(super) fn tags(text: &str) -> Result<Vec<(String, String)>, RecordError> {
+    Ok(split(text)?
+        .tags
+        .into_iter()
+        .map(|(_, name, value)| (name.to_owned(), value.to_owned()))
+        .collect())
+}
+
 /// Splits the text into tags, main-line turns and variation turns.
 fn split(text: &str) -> Result<Parts<'_>, RecordError> {
     let mut parts = Parts::default();
