@@ -3,9 +3,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use std::time::Duration;
+
 use clap::Args;
 
 use super::CliError;
+use crate::game::parse_duration;
 use crate::net::server::{self, DEFAULT_LISTEN, Limits, ServerConfig};
 
 /// Arguments of `brandubh serve`.
@@ -24,6 +27,10 @@ pub struct ServeArgs {
     /// The most connections in all.
     #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
     pub max_connections: usize,
+    /// How long a player who dropped out of a game on a clock has to come back before the
+    /// game is lost (correspondence games have no such limit).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    pub return_window: Duration,
 }
 
 pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -38,6 +45,7 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
         limits: Limits {
             per_address: args.per_address,
             connections: args.max_connections,
+            return_window: args.return_window,
             ..Limits::default()
         },
     };

@@ -14,8 +14,10 @@ pub use crate::lines::MAX_LINE_BYTES;
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
-/// The protocol's version: a client and a server speak only the same one.
-pub const VERSION: u32 = 1;
+/// The protocol's version: a client and a server speak only the same one. Version 2 added
+/// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
+/// result `abandoned`.
+pub const VERSION: u32 = 2;
 
 /// The port a server listens on and a client calls when none is given.
 pub const DEFAULT_PORT: u16 = 7343;
@@ -212,6 +214,10 @@ pub enum ServerMessage {
         side: Side,
         /// Whether connected.
         connected: bool,
+        /// A player gone from a game on a clock: the milliseconds left, when this was sent,
+        /// for coming back before the game is lost (`None`: no deadline).
+        #[serde(default)]
+        return_ms: Option<u64>,
     },
     /// A game ended.
     Result {
@@ -482,8 +488,9 @@ impl std::error::Error for BadMessage {}
 
 /// The bytes a client signs to prove its key: a fixed prefix, then the nonce's text, so that
 /// a signature made for this protocol cannot be taken for anything else.
+/// The prefix stays that of the first version: identities did not change with the protocol.
 pub fn challenge_bytes(nonce: &str) -> Vec<u8> {
-    format!("brandubh identity v{VERSION}\n{nonce}").into_bytes()
+    format!("brandubh identity v1\n{nonce}").into_bytes()
 }
 
 /// Why a name or a chat line is refused.
@@ -713,7 +720,8 @@ mod tests {
             ServerMessage::Presence {
                 game,
                 side: Side::Attackers,
-                connected: true,
+                connected: false,
+                return_ms: Some(41_000),
             },
             ServerMessage::Result { game, outcome },
             ServerMessage::Archive {

@@ -49,6 +49,9 @@ pub struct Limits {
     pub queue: usize,
     /// Open games one player may wait in at once.
     pub open_games_per_player: usize,
+    /// How long a player who dropped out of a game on a clock (not a correspondence game)
+    /// has to come back before the game is lost.
+    pub return_window: Duration,
 }
 
 impl Default for Limits {
@@ -65,6 +68,7 @@ impl Default for Limits {
             max_lag_credit: Duration::from_secs(1),
             queue: 256,
             open_games_per_player: 5,
+            return_window: Duration::from_secs(60),
         }
     }
 }
@@ -110,6 +114,11 @@ pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
         }
         Timing::Untimed | Timing::Correspondence { .. } => None,
     }
+}
+
+/// Milliseconds, saturating.
+pub(crate) fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A server could not start.

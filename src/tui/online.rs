@@ -489,9 +489,10 @@ impl Online {
                 game,
                 side,
                 connected,
+                return_ms,
             } => {
                 if let Some(g) = self.games.get_mut(&game) {
-                    g.presence(side, connected, now);
+                    g.presence(side, connected, return_ms.map(Duration::from_millis), now);
                 }
             }
             ServerMessage::Result { game, outcome } => {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use brandubh::net::client::{Client, ClientConfig, ClientError, Event};
 use brandubh::net::protocol::{
-    ClientMessage, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
+    self, ClientMessage, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
 };
 use brandubh::net::server::{self, Limits, RunningServer, ServerConfig};
 use brandubh::rules::{GameState, Preset, Reason, Side};
@@ -342,6 +342,76 @@ fn a_flag_falls_on_the_server_s_clock() {
     assert_eq!(outcome.winner, Some(Side::Defenders));
 }
 
+/// The time `watcher` is told `side`'s player has left to return to each of `games`, as
+/// the presence messages saying it is gone carry it (in any order).
+fn times_to_return(watcher: &Player, games: &[GameId], side: Side) -> Vec<Option<u64>> {
+    let mut told = vec![None; games.len()];
+    while told.contains(&None) {
+        let (at, left) = watcher.expect_message("absence", |m| match m {
+            ServerMessage::Presence {
+                game,
+                side: s,
+                connected: false,
+                return_ms,
+            } if *s == side => Some((games.iter().position(|g| g == game)?, *return_ms)),
+            _ => None,
+        });
+        told[at] = Some(left);
+    }
+    told.into_iter().flatten().collect()
+}
+
+#[test]
+fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_correspondence() {
+    let data = tempfile::tempdir().unwrap();
+    let window = Duration::from_millis(800);
+    let limits = Limits {
+        return_window: window,
+        ..Limits::default()
+    };
+    let server = start_server(data.path(), "127.0.0.1:0", limits);
+    let address = server.addr().to_string();
+    let alice = Player::connect(&address, "alice");
+    let bob = Player::connect(&address, "bob");
+    let control = "10m".parse().unwrap();
+    let clocked = new_game(&alice, &bob, Timing::Clock { control });
+    let by_post = create(
+        &alice,
+        GameSetup {
+            rules: Preset::Standard,
+            side: SideChoice::Attackers,
+            timing: Timing::Correspondence { days: 3 },
+            private: false,
+            engine_allowed: false,
+        },
+    );
+    bob.send(ClientMessage::Join {
+        game: Some(by_post),
+        code: None,
+    });
+    alice.expect_message("the second game begun", |m| match m {
+        ServerMessage::State(view) if view.summary.id == by_post => Some(()),
+        _ => None,
+    });
+    drop(bob);
+    let told = times_to_return(&alice, &[clocked, by_post], Side::Defenders);
+    let left = told[0].expect("a deadline");
+    assert!(
+        left > 0 && u128::from(left) <= window.as_millis(),
+        "{left} ms"
+    );
+    assert_eq!(told[1], None, "a correspondence game has no deadline");
+    let outcome = result(&alice, clocked);
+    assert_eq!(outcome.reason, Reason::Abandoned);
+    assert_eq!(outcome.winner, Some(Side::Attackers));
+    alice.send(ClientMessage::Lobby);
+    let playing = alice.expect_message("lobby", |m| match m {
+        ServerMessage::Lobby(lobby) => Some(lobby.playing.iter().map(|g| g.id).collect::<Vec<_>>()),
+        _ => None,
+    });
+    assert_eq!(playing, vec![by_post], "the correspondence game goes on");
+}
+
 #[test]
 fn a_changed_server_key_is_refused() {
     let first = tempfile::tempdir().unwrap();
@@ -439,8 +509,9 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let config = tempfile::tempdir().unwrap();
+    // A client of the first version (before deadlines to return to a game).
     let old = Player::with_config(&server.addr().to_string(), "old", config.path(), |c| {
-        c.version = 0;
+        c.version = 1;
     });
     let error = old.expect("refusal", |e| match e {
         Event::Failed(e) => Some(e.clone()),
@@ -450,7 +521,7 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     assert!(
         error
             .to_string()
-            .contains("speaks protocol version 1 and the client 0"),
+            .contains("speaks protocol version 2 and the client 1"),
         "{error}"
     );
 }
@@ -501,7 +572,12 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 
     // Garbage after hello: errors, then the door.
     let mut garbage = raw_tls(&address);
-    writeln!(garbage, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    writeln!(
+        garbage,
+        r#"{{"type":"hello","version":{},"client":"x"}}"#,
+        protocol::VERSION
+    )
+    .unwrap();
     for line in [
         "not json",
         "\u{1b}[2J",
@@ -519,7 +595,12 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 
     // A huge line is skipped, counted, and does not stop the next line being read.
     let mut huge = raw_tls(&address);
-    writeln!(huge, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    writeln!(
+        huge,
+        r#"{{"type":"hello","version":{},"client":"x"}}"#,
+        protocol::VERSION
+    )
+    .unwrap();
     let big = "x".repeat(200 * 1024);
     for _ in 0..3 {
         writeln!(huge, "{big}").unwrap();
@@ -532,7 +613,12 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 
     // A flood is refused past the burst, and the flooder cut off.
     let mut flood = raw_tls(&address);
-    writeln!(flood, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    writeln!(
+        flood,
+        r#"{{"type":"hello","version":{},"client":"x"}}"#,
+        protocol::VERSION
+    )
+    .unwrap();
     // In one write, before the server can answer: once it cuts the flooder off, a later write
     // could fail with a broken pipe.
     let mut pings = Vec::new();

@@ -390,6 +390,7 @@ pub(super) fn rebuild(
         let _ = match (outcome.reason, outcome.winner) {
             (Reason::Resignation, Some(winner)) => game.resign(winner.opponent()),
             (Reason::Time, Some(winner)) => game.lose_on_time(winner.opponent()),
+            (Reason::Abandoned, Some(winner)) => game.abandon(winner.opponent()),
             (Reason::Agreement, _) => game.agree_draw(),
             _ => game.adjudicate_draw(),
         };

@@ -445,6 +445,7 @@ fn the_game_shows_names_clocks_lag_and_a_lost_connection() {
             game: 5,
             side: Side::Defenders,
             connected: false,
+            return_ms: None,
         }),
         now,
     );
@@ -467,6 +468,26 @@ fn the_game_shows_names_clocks_lag_and_a_lost_connection() {
     assert!(text.contains("disconnected"), "{text}");
     assert!(text.contains("bob: brb"), "{text}");
     insta::assert_snapshot!("game_30x12", screen(&online, 30, 12).backend());
+}
+
+#[test]
+fn a_player_gone_from_a_game_on_a_clock_is_shown_counting_down_to_the_deadline() {
+    let mut online = playing();
+    let now = Instant::now();
+    online.on_net(
+        Event::Message(ServerMessage::Presence {
+            game: 5,
+            side: Side::Defenders,
+            connected: false,
+            return_ms: Some(41_000),
+        }),
+        now,
+    );
+    let text = format!("{:?}", screen(&online, 80, 24).backend());
+    assert!(text.contains("disconnected, 0:41 to return"), "{text}");
+    online.tick(now + std::time::Duration::from_secs(30));
+    let text = format!("{:?}", screen(&online, 80, 24).backend());
+    assert!(text.contains("disconnected, 0:11 to return"), "{text}");
 }
 
 #[test]
