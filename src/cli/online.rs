@@ -3,7 +3,7 @@
 //! server is reached once: a server that cannot be reached, a changed key, another protocol
 //! version or a refused name end the command with one line and exit code 2.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -13,7 +13,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::game::storage::default_save_dir;
-use crate::net::client::{Client, ClientConfig, Event, save};
+use crate::net::client::{Client, ClientConfig, ClientError, Event, save};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{ClientMessage, GameSummary, ServerMessage, check_name};
 use crate::quote::excerpt;
@@ -38,6 +38,10 @@ pub struct OnlineArgs {
     /// Where downloaded games go (default: the save folder).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Trust the server's key if it shows this fingerprint (`SHA256:...`, as `brandubh serve`
+    /// prints it), and pin it: for a server not met before, without the question.
+    #[arg(long, value_name = "FINGERPRINT")]
+    pub trust: Option<String>,
     /// Do not pin the server's key (loopback servers only, for tests).
     #[arg(long)]
     pub insecure: bool,
@@ -47,8 +51,10 @@ pub struct OnlineArgs {
 const ANSWER_TIME: Duration = Duration::from_secs(20);
 
 /// Runs `brandubh online`: the lobby in the terminal game, or with `--games` the archive.
+/// A server not met before shows its key's fingerprint first, to be trusted (as SSH does).
 pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     if args.games.is_some() {
+        trusted(args, None)?;
         archive(args, out)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -59,7 +65,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         check_name(name)
             .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(name))))?;
     }
-    reach(args, name.as_deref(), &dir)?;
+    trusted(args, name.as_deref())?;
     let mut storage = Storage::default_places();
     if let Some(dir) = &args.save_dir {
         storage.save_dir = Some(dir.clone());
@@ -89,21 +95,81 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         .map_err(|e| CliError::new(e.to_string()))
 }
 
-/// Reaches the server once, as `name` if given: an error if it cannot be reached, shows
-/// another key than the one pinned, speaks another version, or refuses the name.
-fn reach(args: &OnlineArgs, name: Option<&str>, dir: &std::path::Path) -> Result<(), CliError> {
+/// Reaches the server once, as `name` if given, its key pinned (asked for on the terminal
+/// if the server is not known yet and `--trust` does not vouch for it): an error if it
+/// cannot be reached, shows another key than the one pinned or trusted, speaks another
+/// version, or refuses the name.
+fn trusted(args: &OnlineArgs, name: Option<&str>) -> Result<(), CliError> {
+    let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
+    let mut trust = args.trust.clone();
+    loop {
+        match reach(args, name, &dir, trust.clone()) {
+            Ok(()) => return Ok(()),
+            Err(ClientError::UnknownServer {
+                server,
+                shown,
+                trusted: None,
+            }) => trust = Some(ask_trust(&server, &shown)?),
+            Err(e) => return Err(CliError::new(e.to_string())),
+        }
+    }
+}
+
+/// Reaches the server once with `trust` (see [`trusted`]).
+fn reach(
+    args: &OnlineArgs,
+    name: Option<&str>,
+    dir: &std::path::Path,
+    trust: Option<String>,
+) -> Result<(), ClientError> {
     let mut config = ClientConfig::new(&args.server, name, dir.to_owned());
     config.insecure = args.insecure;
+    config.trust = trust;
     config.reconnect = false;
     let (events, inbox) = mpsc::channel();
     let _client = Client::start(config, events);
     loop {
         match inbox.recv_timeout(ANSWER_TIME) {
             Ok(Event::Connected { .. }) => return Ok(()),
-            Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
+            Ok(Event::Failed(e)) => return Err(e),
             Ok(_) => {}
-            Err(_) => return Err(CliError::new("the server does not answer")),
+            Err(_) => {
+                return Err(ClientError::Unreachable(
+                    "the server does not answer".to_owned(),
+                ));
+            }
         }
+    }
+}
+
+/// Asks on the terminal whether to trust the key `shown` by `server`, not met before;
+/// returns it if so. Without a terminal, says how to trust it (`--trust`).
+fn ask_trust(server: &str, shown: &str) -> Result<String, CliError> {
+    let unknown = ClientError::UnknownServer {
+        server: server.to_owned(),
+        shown: shown.to_owned(),
+        trusted: None,
+    };
+    let stdin = std::io::stdin();
+    if !(stdin.is_terminal() && std::io::stderr().is_terminal()) {
+        return Err(CliError::new(unknown.to_string()));
+    }
+    let mut err = std::io::stderr();
+    write!(
+        err,
+        "{server} is not a known server yet.\nIts key's fingerprint is {shown}\n\
+         (`brandubh serve` printed it where it runs: compare them.)\n\
+         Trust this key and remember it for {server}? [y/N] "
+    )?;
+    err.flush()?;
+    let mut answer = String::new();
+    stdin.read_line(&mut answer)?;
+    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+        Ok(shown.to_owned())
+    } else {
+        Err(CliError::new(format!(
+            "not trusted: nothing was remembered for {server}"
+        )))
     }
 }
 

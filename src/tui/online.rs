@@ -110,6 +110,8 @@ enum Ask {
     Resign(GameId),
     /// Accept this offer of the opponent?
     Accept(GameId, Offer),
+    /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
+    Trust,
 }
 
 /// Online play's state.
@@ -130,6 +132,9 @@ pub struct Online {
     create: Option<CreateForm>,
     help: Option<Help>,
     ask: Option<Ask>,
+    /// The fingerprint shown by a server not pinned yet, while the player is asked to trust
+    /// it; then trusted (pinned when the connection is made with it).
+    unknown_key: Option<String>,
     status: Option<Status>,
     connected: bool,
     /// The client gave up (a changed key, a refused name): nothing more happens.
@@ -159,6 +164,7 @@ impl Online {
             create: None,
             help: None,
             ask: None,
+            unknown_key: None,
             status: None,
             connected: false,
             failed: false,
@@ -250,6 +256,7 @@ impl Online {
         let start = &self.start;
         let mut config = ClientConfig::new(&start.server, Some(name), start.config_dir.clone());
         config.insecure = start.insecure;
+        config.trust.clone_from(&self.unknown_key);
         config.save_dir.clone_from(&start.save_dir);
         self.lobby = LobbyList::new(name);
         self.view = View::Lobby;
@@ -338,6 +345,11 @@ impl Online {
                     escaped(&reason, MESSAGE_CHARS)
                 ));
             }
+            Event::Failed(ClientError::UnknownServer {
+                shown,
+                trusted: None,
+                ..
+            }) => self.ask_trust(shown),
             Event::Failed(e) => {
                 self.connected = false;
                 self.failed = true;
@@ -682,6 +694,15 @@ impl Online {
         }
     }
 
+    /// The server is not known yet: shows its key's fingerprint and asks whether to trust
+    /// it, as SSH does.
+    fn ask_trust(&mut self, shown: String) {
+        self.connected = false;
+        self.failed = true;
+        self.unknown_key = Some(shown);
+        self.ask = Some(Ask::Trust);
+    }
+
     fn answer(&mut self, ask: Ask, action: Action) {
         let yes = match action {
             Action::Yes => true,
@@ -699,6 +720,16 @@ impl Online {
                 offer,
                 accept: yes,
             }),
+            Ask::Trust => match self.start.name.clone() {
+                Some(name) if yes => {
+                    self.failed = false;
+                    self.connect(&name);
+                }
+                _ => {
+                    self.unknown_key = None;
+                    self.error("not trusted: nothing was remembered; q to leave");
+                }
+            },
         }
     }
 
@@ -970,6 +1001,7 @@ impl Online {
             (None, Some(Ask::Accept(_, offer)), _) => {
                 format!("the opponent offers {}: accept? y/n", offer_text(offer))
             }
+            (None, Some(Ask::Trust), _) => trust_question(self.unknown_key.as_deref()),
             (None, None, Some(status)) => status.text.clone(),
             (None, None, None) => String::new(),
         }
@@ -1019,6 +1051,14 @@ impl Online {
             .wrap(Wrap { trim: true })
             .render(status_area, buf);
     }
+}
+
+/// The question whether to trust a server's key not met before, with its fingerprint.
+fn trust_question(shown: Option<&str>) -> String {
+    format!(
+        "trust this new server's key? y/n (the one `brandubh serve` printed?) {}",
+        escaped(shown.unwrap_or("?"), MESSAGE_CHARS)
+    )
 }
 
 /// An offer in words.

@@ -35,21 +35,26 @@ struct Player {
 }
 
 impl Player {
-    fn connect(server: &str, name: &str) -> Player {
+    /// A player with a config folder of its own, trusting the server's `key`.
+    fn connect(server: &str, key: &str, name: &str) -> Player {
         let config = tempfile::tempdir().unwrap();
-        let mut player = Player::with_config(server, name, config.path(), |_| {});
+        let mut player = Player::with_config(server, key, name, config.path(), |_| {});
         player.config = Some(config);
         player
     }
 
+    /// A player with the config folder `config`, trusting the server's `key` if it is not
+    /// pinned there yet.
     fn with_config(
         server: &str,
+        key: &str,
         name: &str,
         config: &Path,
         adjust: impl FnOnce(&mut ClientConfig),
     ) -> Player {
         let saves = tempfile::tempdir().unwrap();
         let mut settings = ClientConfig::new(server, Some(name), config.to_owned());
+        settings.trust = Some(key.to_owned());
         settings.save_dir = Some(saves.path().to_owned());
         adjust(&mut settings);
         let (sender, events) = channel();
@@ -225,9 +230,10 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
-    let carol = Player::connect(&address, "carol");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
+    let carol = Player::connect(&address, &key, "carol");
     let game = new_game(&alice, &bob, Timing::Untimed);
     connected(&carol);
     carol.send(ClientMessage::Watch { game });
@@ -267,7 +273,7 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     // The archive lists it, and `brandubh online --games` downloads it.
     let downloads = tempfile::tempdir().unwrap();
     let out = downloads.path().to_str().unwrap();
-    let stdout = online(&address, &["--games", "bob", "--out", out]);
+    let stdout = online(&address, &["--trust", &key, "--games", "bob", "--out", out]);
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
     assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
 }
@@ -277,8 +283,9 @@ fn a_client_whose_connection_drops_reconnects_and_finishes() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     let mut state = GameState::start(Preset::Standard.rules());
     play(&mut state, game, &alice, &bob, 3);
@@ -310,8 +317,9 @@ fn a_takeback_accepted_undoes_the_asker_s_move() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     let mut state = GameState::start(Preset::Standard.rules());
     play(&mut state, game, &alice, &bob, 1);
@@ -332,8 +340,9 @@ fn a_flag_falls_on_the_server_s_clock() {
     };
     let server = start_server(data.path(), "127.0.0.1:0", limits);
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let control = "1s".parse().unwrap();
     let game = new_game(&alice, &bob, Timing::Clock { control });
     // Nobody moves: the attackers' flag falls.
@@ -371,8 +380,9 @@ fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_corre
     };
     let server = start_server(data.path(), "127.0.0.1:0", limits);
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let control = "10m".parse().unwrap();
     let clocked = new_game(&alice, &bob, Timing::Clock { control });
     let by_post = create(
@@ -417,21 +427,78 @@ fn a_changed_server_key_is_refused() {
     let first = tempfile::tempdir().unwrap();
     let server = start_server(first.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
     let config = tempfile::tempdir().unwrap();
-    let alice = Player::with_config(&address, "alice", config.path(), |_| {});
+    let alice = Player::with_config(&address, &key, "alice", config.path(), |_| {});
     connected(&alice);
     drop(alice);
     drop(server);
     // Another server, another key, on the same address.
     let second = tempfile::tempdir().unwrap();
     let _server = start_server(second.path(), &address, Limits::default());
-    let again = Player::with_config(&address, "alice", config.path(), |_| {});
+    let again = Player::with_config(&address, &key, "alice", config.path(), |_| {});
     let error = again.expect("refusal", |e| match e {
         Event::Failed(e) => Some(e.clone()),
         _ => None,
     });
     assert!(matches!(error, ClientError::KeyChanged(_)), "{error}");
     assert!(error.to_string().contains("has changed"), "{error}");
+}
+
+/// `brandubh online ADDRESS ARGS` with the config folder `config`, no terminal; returns
+/// whether it succeeded and what it wrote on stderr.
+fn online_in(config: &Path, address: &str, args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["online", address])
+        .args(args)
+        .env("BRANDUBH_CONFIG_DIR", config)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.success(), stderr)
+}
+
+#[test]
+fn an_unknown_server_s_key_is_pinned_only_when_trusted() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
+    let config = tempfile::tempdir().unwrap();
+    let known = config.path().join("known_servers");
+    let archive = ["--games", "nobody", "--out"];
+    let out = config.path().join("out");
+    let out = out.to_str().unwrap();
+    // No terminal to ask on, no --trust: one line saying how, and nothing pinned.
+    let (ok, stderr) = online_in(config.path(), &address, &[&archive[..], &[out]].concat());
+    assert!(!ok);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("--trust {key}")), "{stderr}");
+    assert!(!known.exists(), "pinned without being trusted");
+    // Another fingerprint trusted: refused, nothing pinned.
+    let other = format!("SHA256:{}", "0".repeat(64));
+    let (ok, stderr) = online_in(
+        config.path(),
+        &address,
+        &[&["--trust", other.as_str()][..], &archive, &[out]].concat(),
+    );
+    assert!(!ok);
+    assert!(stderr.contains("not the one trusted"), "{stderr}");
+    assert!(!known.exists(), "pinned a key not trusted");
+    // The key trusted: pinned, and the next time no trust is needed.
+    let (ok, stderr) = online_in(
+        config.path(),
+        &address,
+        &[&["--trust", key.as_str()][..], &archive, &[out]].concat(),
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&known).unwrap(),
+        format!("{address} {key}\n")
+    );
+    let (ok, stderr) = online_in(config.path(), &address, &[&archive[..], &[out]].concat());
+    assert!(ok, "{stderr}");
 }
 
 /// Waits until `player` is connected and identified.
@@ -446,13 +513,22 @@ fn a_name_stays_with_the_key_that_first_claimed_it() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
     let config = tempfile::tempdir().unwrap();
     // Connects under `name` with the one key kept in `config`.
-    let owner = |name| connected(&Player::with_config(&address, name, config.path(), |_| {}));
+    let owner = |name| {
+        connected(&Player::with_config(
+            &address,
+            &key,
+            name,
+            config.path(),
+            |_| {},
+        ));
+    };
     owner("alice");
     // The same key takes a second name: its first one is still its own.
     owner("alicia");
-    let thief = Player::connect(&address, "alice");
+    let thief = Player::connect(&address, &key, "alice");
     let error = thief.expect("refusal", |e| match e {
         Event::Failed(e) => Some(e.clone()),
         _ => None,
@@ -468,7 +544,8 @@ fn whether_the_engine_is_allowed_is_in_the_lobby_and_the_state() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
     connected(&alice);
     let setup = |engine_allowed| GameSetup {
         rules: Preset::Standard,
@@ -478,7 +555,7 @@ fn whether_the_engine_is_allowed_is_in_the_lobby_and_the_state() {
     let allowed = create(&alice, setup(true));
     let refused = create(&alice, setup(false));
     // The lobby's and the state's summaries carry it.
-    let bob = Player::connect(&address, "bob");
+    let bob = Player::connect(&address, &key, "bob");
     connected(&bob);
     bob.send(ClientMessage::Lobby);
     let open = bob.expect_message("lobby", |m| match m {
@@ -510,7 +587,8 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let config = tempfile::tempdir().unwrap();
     // A client of the first version (before deadlines to return to a game).
-    let old = Player::with_config(&server.addr().to_string(), "old", config.path(), |c| {
+    let key = server.fingerprint();
+    let old = Player::with_config(&server.addr().to_string(), key, "old", config.path(), |c| {
         c.version = 1;
     });
     let error = old.expect("refusal", |e| match e {
@@ -559,8 +637,9 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
     };
     let server = start_server(data.path(), "127.0.0.1:0", limits);
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     let mut state = GameState::start(Preset::Standard.rules());
     play(&mut state, game, &alice, &bob, 1);
@@ -641,29 +720,32 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
     play(&mut state, game, &alice, &bob, 2);
 }
 
-/// `brandubh serve` as a child process; returns it and its address.
-fn serve(data: &Path, listen: &str) -> (Child, String) {
+/// `brandubh serve` as a child process; returns it, its address and its key's fingerprint.
+fn serve(data: &Path, listen: &str) -> (Child, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let address = first.trim().rsplit(' ').next().unwrap().to_owned();
+    let (mut first, mut second) = (String::new(), String::new());
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut first).unwrap();
+    out.read_line(&mut second).unwrap();
+    let last_word = |line: &str| line.trim().rsplit(' ').next().unwrap().to_owned();
+    let address = last_word(&first);
     assert!(address.starts_with("127.0.0.1:"), "{first}");
-    (child, address)
+    let key = last_word(&second);
+    assert!(key.starts_with("SHA256:"), "{second}");
+    (child, address, key)
 }
 
 #[test]
 fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
     let data = tempfile::tempdir().unwrap();
-    let (mut child, address) = serve(data.path(), "127.0.0.1:0");
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let (mut child, address, key) = serve(data.path(), "127.0.0.1:0");
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let control = "10m".parse().unwrap();
     let game = new_game(&alice, &bob, Timing::Clock { control });
     let mut state = GameState::start(Preset::Standard.rules());
@@ -673,7 +755,7 @@ fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
     alice.expect("dropped", |e| {
         matches!(e, Event::Disconnected { .. }).then_some(())
     });
-    let (mut child, again) = serve(data.path(), &address);
+    let (mut child, again, _) = serve(data.path(), &address);
     assert_eq!(again, address);
     for player in [&alice, &bob] {
         let (moves, clocks) = player.expect_message("state after restart", |m| match m {
@@ -697,10 +779,10 @@ fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
 #[test]
 fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnect() {
     let data = tempfile::tempdir().unwrap();
-    let (child, address) = serve(data.path(), "127.0.0.1:0");
+    let (child, address, key) = serve(data.path(), "127.0.0.1:0");
     let mut first = KillOnDrop(child);
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     first.0.kill().unwrap(); // SIGKILL
     first.0.wait().unwrap();
@@ -727,7 +809,7 @@ fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnec
         alice.expect("refused", |e| matches!(e, Event::Unsent(_)).then_some(()));
         refused += 1;
     }
-    let (child, again) = serve(data.path(), &address);
+    let (child, again, _) = serve(data.path(), &address);
     let _server = KillOnDrop(child);
     assert_eq!(again, address);
     // Bob sees it played: as a move, or in the state he gets if he reconnects after it.

@@ -490,6 +490,70 @@ fn a_player_gone_from_a_game_on_a_clock_is_shown_counting_down_to_the_deadline()
     assert!(text.contains("disconnected, 0:11 to return"), "{text}");
 }
 
+/// Online play from the new-game screen, `server` typed, as `name` remembered.
+fn chosen(server: &str, name: &str) -> Online {
+    let memory = OnlineMemory {
+        name: Some(name.to_owned()),
+        ..OnlineMemory::default()
+    };
+    let mut online = Online::choose_server(
+        std::env::temp_dir().join("brandubh-online-tests-unused"),
+        None,
+        memory,
+        Instant::now(),
+    );
+    for c in server.chars() {
+        online.update(Action::Type(c), SIZE);
+    }
+    online.update(Action::Confirm, SIZE);
+    online
+}
+
+/// The configuration online play last asked to connect with.
+fn last_connect(online: &mut Online) -> Option<ClientConfig> {
+    online
+        .take_requests()
+        .into_iter()
+        .rev()
+        .find_map(|r| match r {
+            NetRequest::Connect(config) => Some(*config),
+            _ => None,
+        })
+}
+
+#[test]
+fn a_server_not_met_before_shows_its_key_and_is_trusted_only_on_yes() {
+    let key = format!("SHA256:{}", "ab".repeat(32));
+    let unknown = || {
+        Event::Failed(ClientError::UnknownServer {
+            server: "example.org:7343".into(),
+            shown: key.clone(),
+            trusted: None,
+        })
+    };
+    for (answer, trusted) in [(Action::Yes, true), (Action::No, false)] {
+        let mut online = chosen("example.org", "ann");
+        let first = last_connect(&mut online).unwrap();
+        assert_eq!(
+            first.trust, None,
+            "nothing trusted before the player says so"
+        );
+        online.on_net(unknown(), Instant::now());
+        assert_eq!(online.mode(), Mode::Question);
+        let text = format!("{:?}", screen(&online, 80, 24).backend());
+        assert!(text.contains(&key), "{text}");
+        assert!(text.contains("trust this new server's key? y/n"), "{text}");
+        online.update(answer, SIZE);
+        let again = last_connect(&mut online);
+        if trusted {
+            assert_eq!(again.unwrap().trust.as_deref(), Some(key.as_str()));
+        } else {
+            assert_eq!(again, None, "connected to a server not trusted");
+            assert!(online.status().unwrap().text.contains("not trusted"));
+        }
+    }
+}
+
 #[test]
 fn a_spectator_cannot_move_and_chats_with_spectators() {
     let mut online = connected("cat");
