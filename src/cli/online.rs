@@ -15,8 +15,11 @@ use super::CliError;
 use crate::game::storage::default_save_dir;
 use crate::net::client::{Client, ClientConfig, ClientError, Event, save};
 use crate::net::identity::config_dir;
-use crate::net::protocol::{ClientMessage, GameSummary, ServerMessage, check_name};
+use crate::net::protocol::{
+    ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing, check_name,
+};
 use crate::quote::excerpt;
+use crate::rules::Preset;
 use crate::tui::online::memory::OnlineMemory;
 use crate::tui::settings::{self, Settings, SettingsFile};
 use crate::tui::{self, Config, Ending, Look, OnlineStart, Storage};
@@ -45,6 +48,42 @@ pub struct OnlineArgs {
     /// Do not pin the server's key (loopback servers only, for tests).
     #[arg(long)]
     pub insecure: bool,
+    /// The rules the create form (`c` in the lobby) starts with.
+    #[arg(long, value_parser = super::preset_parser())]
+    pub rules: Option<Preset>,
+    /// The side the create form starts with: attackers, defenders or random.
+    #[arg(long, value_name = "SIDE", value_parser = parse_side)]
+    pub side: Option<SideChoice>,
+    /// The clock the create form starts with, as `play --clock` writes it (5m+3s), or days
+    /// per move for correspondence (3d/move).
+    #[arg(long, value_name = "CONTROL")]
+    pub clock: Option<Timing>,
+}
+
+/// A side choice as written on the command line.
+fn parse_side(text: &str) -> Result<SideChoice, String> {
+    match text {
+        "attackers" => Ok(SideChoice::Attackers),
+        "defenders" => Ok(SideChoice::Defenders),
+        "random" => Ok(SideChoice::Random),
+        _ => Err(format!(
+            "\"{}\" is not a side: attackers, defenders or random",
+            excerpt(text)
+        )),
+    }
+}
+
+impl OnlineArgs {
+    /// The game the create form starts with: `--rules`, `--side`, `--clock`, or as usual.
+    fn create_setup(&self) -> Option<GameSetup> {
+        let given = self.rules.is_some() || self.side.is_some() || self.clock.is_some();
+        given.then(|| GameSetup {
+            rules: self.rules.unwrap_or_default(),
+            side: self.side.unwrap_or_default(),
+            timing: self.clock.unwrap_or_default(),
+            ..GameSetup::default()
+        })
+    }
 }
 
 /// How long the command waits for each answer.
@@ -76,6 +115,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         config_dir: dir,
         save_dir: storage.save_dir.clone(),
         insecure: args.insecure,
+        create: args.create_setup(),
     };
     let (settings_file, settings, _) = match settings::default_path() {
         Some(path) => SettingsFile::load(path),
@@ -253,4 +293,41 @@ fn print_games(out: &mut dyn Write, heading: &str, games: &[GameSummary]) -> Res
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn parsed(args: &[&str]) -> Result<OnlineArgs, clap::Error> {
+        let cli = Cli::try_parse_from(["brandubh", "online", "host"].iter().chain(args))?;
+        match cli.command {
+            Some(Command::Online(args)) => Ok(args),
+            _ => panic!("not the online command"),
+        }
+    }
+
+    #[test]
+    fn rules_side_and_clock_fill_in_the_create_form() {
+        let args = parsed(&[
+            "--clock",
+            "3d/move",
+            "--side",
+            "defenders",
+            "--rules",
+            "walker",
+        ]);
+        let setup = args.unwrap().create_setup().unwrap();
+        assert_eq!(setup.timing, Timing::Correspondence { days: 3 });
+        assert_eq!(setup.side, SideChoice::Defenders);
+        assert_eq!(setup.rules, Preset::Walker);
+        assert_eq!(parsed(&[]).unwrap().create_setup(), None);
+        for bad in [&["--clock", "40d/move"][..], &["--side", "both"]] {
+            let e = parsed(bad).unwrap_err().to_string();
+            assert!(e.lines().next().unwrap().contains(bad[1]), "{e}");
+        }
+    }
 }

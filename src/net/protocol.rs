@@ -339,7 +339,31 @@ pub enum Timing {
 }
 
 /// The most days per move of a correspondence game.
-pub const MAX_CORRESPONDENCE_DAYS: u32 = 30;
+pub const MAX_CORRESPONDENCE_DAYS: u32 = crate::game::MAX_DAYS_PER_MOVE;
+
+impl Timing {
+    /// The timing of a time control: correspondence for days per move (`3d/move`), else a
+    /// clock.
+    pub fn of(control: TimeControl) -> Timing {
+        match control.days_per_move() {
+            Some(days) => Timing::Correspondence { days },
+            None => Timing::Clock { control },
+        }
+    }
+}
+
+impl std::str::FromStr for Timing {
+    type Err = crate::game::BadTimeControl;
+
+    /// `no clock` (or `none`, or nothing) for none, else a time control as `--clock` writes
+    /// it: `5m+3s`, `10m/3x30s`, or `3d/move` for correspondence.
+    fn from_str(text: &str) -> Result<Timing, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "" | "none" | "no clock" | "untimed" => Ok(Timing::Untimed),
+            _ => text.parse().map(Timing::of),
+        }
+    }
+}
 
 /// What a creator chooses for a new game.
 #[derive(Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
@@ -767,6 +791,22 @@ mod tests {
         }
         let result = r#"{"type":"result","game":1,"outcome":{"winner":null,"reason":"agreement","extra":0}}"#;
         assert!(ServerMessage::parse(result).is_err(), "accepted {result}");
+    }
+
+    #[test]
+    fn timings_are_read_as_clocks_are_days_per_move_as_correspondence() {
+        let timing = |text: &str| text.parse::<Timing>();
+        assert_eq!(timing("3d/move"), Ok(Timing::Correspondence { days: 3 }));
+        assert_eq!(timing("no clock"), Ok(Timing::Untimed));
+        assert_eq!(timing(""), Ok(Timing::Untimed));
+        assert_eq!(
+            timing("5m+3s"),
+            Ok(Timing::Clock {
+                control: "5m+3s".parse().unwrap()
+            })
+        );
+        assert!(timing("0d/move").is_err());
+        assert!(timing("5 minutes").is_err());
     }
 
     #[test]

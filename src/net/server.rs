@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 
 pub use store::DB_FILE;
 
-use super::protocol::{MAX_CORRESPONDENCE_DAYS, ServerMessage, Timing};
+use super::protocol::{ServerMessage, Timing};
 use super::tls::ServerKey;
 use crate::game::TimeControl;
 
@@ -103,16 +103,8 @@ pub(crate) enum Outgoing {
 pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
     match timing {
         Timing::Clock { control } => Some(control),
-        Timing::Correspondence { days } if (1..=MAX_CORRESPONDENCE_DAYS).contains(&days) => {
-            TimeControl::new(
-                Duration::from_millis(1),
-                Duration::ZERO,
-                1,
-                Duration::from_secs(u64::from(days) * 24 * 3600),
-            )
-            .ok()
-        }
-        Timing::Untimed | Timing::Correspondence { .. } => None,
+        Timing::Correspondence { days } => TimeControl::per_move(days),
+        Timing::Untimed => None,
     }
 }
 

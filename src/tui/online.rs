@@ -68,6 +68,9 @@ pub struct OnlineStart {
     pub save_dir: Option<PathBuf>,
     /// Skip pinning the server's key (loopback tests only).
     pub insecure: bool,
+    /// The game the create form starts with (`--rules`, `--side`, `--clock`); `None`: the
+    /// rules of the game selected, the rest as usual.
+    pub create: Option<GameSetup>,
 }
 
 /// What online play asks of the runtime.
@@ -201,6 +204,7 @@ impl Online {
             config_dir,
             save_dir,
             insecure: false,
+            create: None,
         };
         let mut online = Online::new(start, now);
         online.start.name = memory.name;
@@ -240,6 +244,8 @@ impl Online {
             Mode::Text
         } else if self.ask.is_some() {
             Mode::Question
+        } else if self.create.as_ref().is_some_and(CreateForm::typing) {
+            Mode::Text
         } else if self.help.is_some() || self.create.is_some() {
             Mode::Menu
         } else {
@@ -587,6 +593,10 @@ impl Online {
         if let Some(mut form) = self.create.take() {
             match form.update(action) {
                 CreateHandled::Stay => self.create = Some(form),
+                CreateHandled::BadClock(why) => {
+                    self.create = Some(form);
+                    self.error(&why);
+                }
                 CreateHandled::Cancel => self.status = None,
                 CreateHandled::Create(setup) => self.create_game(setup),
             }
@@ -747,11 +757,14 @@ impl Online {
                 self.help = Some(Help::new("Lobby keys".to_owned(), LOBBY_KEYS, &[]));
             }
             Action::Type('c') if self.connected => {
-                let rules = self
-                    .lobby
-                    .selected()
-                    .map_or(Preset::Standard, |(g, _)| g.setup.rules);
-                self.create = Some(CreateForm::new(rules));
+                let setup = self.start.create.clone().unwrap_or_else(|| GameSetup {
+                    rules: self
+                        .lobby
+                        .selected()
+                        .map_or(Preset::Standard, |(g, _)| g.setup.rules),
+                    ..GameSetup::default()
+                });
+                self.create = Some(CreateForm::new(setup));
             }
             Action::Type('i') if self.connected => {
                 self.prompt = Some((Prompt::Code, String::new()));

@@ -25,6 +25,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         config_dir: std::env::temp_dir().join("brandubh-online-tests-unused"),
         save_dir: None,
         insecure: true,
+        create: None,
     }
 }
 
