@@ -33,6 +33,21 @@ pub struct ServeArgs {
     pub return_window: Duration,
 }
 
+/// The start-up line about open files: the limit, and whether it is below what the
+/// connections cap needs.
+fn open_files_line(limit: std::io::Result<u64>, connections: usize) -> String {
+    let needed = server::files_needed(connections);
+    match limit {
+        Ok(u64::MAX) => "open files: no limit".to_owned(),
+        Ok(limit) if limit >= needed => format!("open files: up to {limit}"),
+        Ok(limit) => format!(
+            "open files: up to {limit}, below the {needed} that --max-connections {connections} \
+             needs: raise the hard limit (ulimit -Hn, LimitNOFILE=) or lower --max-connections"
+        ),
+        Err(e) => format!("open files: the limit could not be raised ({e})"),
+    }
+}
+
 pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let data = match &args.data {
         Some(dir) => dir.clone(),
@@ -49,9 +64,17 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
             ..Limits::default()
         },
     };
+    let files = server::raise_open_files_limit();
     let running = server::start(config).map_err(|e| CliError::new(e.to_string()))?;
-    writeln!(out, "brandubh server listening on {}", running.addr())?;
-    writeln!(out, "key fingerprint {}", running.fingerprint())?;
+    // One write: a reader that stops after the first lines still gets them all at once,
+    // and the server never writes into a pipe already closed.
+    let lines = format!(
+        "brandubh server listening on {}\nkey fingerprint {}\n{}\n",
+        running.addr(),
+        running.fingerprint(),
+        open_files_line(files, args.max_connections)
+    );
+    out.write_all(lines.as_bytes())?;
     out.flush()?;
     running.wait();
     Ok(())

@@ -108,6 +108,32 @@ pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
     }
 }
 
+/// Files a server keeps open besides its connections: the listener, the database and its
+/// log, the standard streams, the runtime's own, with room to spare.
+pub const FILES_BESIDE_CONNECTIONS: u64 = 64;
+
+/// The open files a server needs for `connections` connections at once.
+pub const fn files_needed(connections: usize) -> u64 {
+    connections as u64 + FILES_BESIDE_CONNECTIONS
+}
+
+/// Raises the process's soft limit of open files to its hard limit (each connection is an
+/// open file; the soft limit is often 1,024); returns the limit now (`u64::MAX`: none).
+#[cfg(unix)]
+pub fn raise_open_files_limit() -> std::io::Result<u64> {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    limit.current = limit.maximum;
+    setrlimit(Resource::Nofile, limit)?;
+    Ok(limit.current.unwrap_or(u64::MAX))
+}
+
+/// Raises the process's soft limit of open files (not on this system: no limit is known).
+#[cfg(not(unix))]
+pub fn raise_open_files_limit() -> std::io::Result<u64> {
+    Ok(u64::MAX)
+}
+
 /// Milliseconds, saturating.
 pub(crate) fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)

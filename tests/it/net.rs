@@ -740,6 +740,129 @@ fn serve(data: &Path, listen: &str) -> (Child, String, String) {
     (child, address, key)
 }
 
+/// `brandubh serve ARGS` started by a shell that first runs `ulimit`; returns it and its
+/// first three lines.
+fn serve_limited(ulimit: &str, data: &Path, args: &[&str]) -> (Child, Vec<String>) {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit {ulimit} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let lines = (0..3)
+        .map(|_| {
+            let mut line = String::new();
+            out.read_line(&mut line).unwrap();
+            line
+        })
+        .collect();
+    (child, lines)
+}
+
+/// A process's soft and hard limits of open files, from /proc.
+fn open_files_limits(pid: u32) -> (String, String) {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap();
+    let numbers: Vec<&str> = line.split_whitespace().skip(3).take(2).collect();
+    (numbers[0].to_owned(), numbers[1].to_owned())
+}
+
+#[test]
+fn the_server_raises_its_open_files_limit_and_says_when_it_is_too_low() {
+    let data = tempfile::tempdir().unwrap();
+    // A soft limit below the hard one: raised to it.
+    let (mut child, lines) = serve_limited("-Sn 100", data.path(), &["--max-connections", "10"]);
+    let (soft, hard) = open_files_limits(child.id());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(soft, hard, "{lines:?}");
+    assert!(lines[2].starts_with("open files: "), "{lines:?}");
+    assert!(!lines[2].contains("below"), "{lines:?}");
+    // A hard limit below what the connections cap needs: said at the start.
+    let (mut child, lines) = serve_limited("-n 200", data.path(), &["--max-connections", "4096"]);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        lines[2].contains("up to 200, below") && lines[2].contains("--max-connections 4096"),
+        "{lines:?}"
+    );
+}
+
+/// The database of the first servers: a `players` table of one name per key.
+const FIRST_SCHEMA: &str = "
+    CREATE TABLE players (key TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
+        creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
+        attackers_key TEXT, attackers_name TEXT,
+        defenders_key TEXT, defenders_name TEXT,
+        stage TEXT NOT NULL, clocks TEXT, outcome TEXT, created TEXT NOT NULL);
+    CREATE TABLE moves (
+        game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
+        PRIMARY KEY (game, ply));";
+
+#[test]
+fn a_database_of_the_first_schema_keeps_its_names_and_games() {
+    let data = tempfile::tempdir().unwrap();
+    let (alice_dir, bob_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let identity = |dir: &Path| {
+        brandubh::net::identity::Identity::load_or_create(dir)
+            .unwrap()
+            .public_hex()
+    };
+    let (alice_key, bob_key) = (identity(alice_dir.path()), identity(bob_dir.path()));
+    {
+        let db = rusqlite::Connection::open(data.path().join(server::DB_FILE)).unwrap();
+        db.execute_batch(FIRST_SCHEMA).unwrap();
+        for (key, name) in [(&alice_key, "alice"), (&bob_key, "bob")] {
+            db.execute(
+                "INSERT INTO players (key, name) VALUES (?1, ?2)",
+                [key.as_str(), name],
+            )
+            .unwrap();
+        }
+        db.execute(
+            "INSERT INTO games (id, setup, creator_key, creator_name, attackers_key,
+             attackers_name, defenders_key, defenders_name, stage, created)
+             VALUES (1, '{\"rules\":\"standard\"}', ?1, 'alice', ?1, 'alice', ?2, 'bob',
+             'playing', '2026-12-01T00:00:00Z')",
+            [alice_key.as_str(), bob_key.as_str()],
+        )
+        .unwrap();
+        db.execute(
+            "INSERT INTO moves (game, ply, mv) VALUES (1, 0, 'd2-c2')",
+            [],
+        )
+        .unwrap();
+    }
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
+    // Bob's name is still his: another key cannot take it.
+    let thief = Player::connect(&address, &key, "bob");
+    let error = thief.expect("refusal", |e| match e {
+        Event::Failed(e) => Some(e.clone()),
+        _ => None,
+    });
+    assert!(error.to_string().contains("taken"), "{error}");
+    // Alice is still alice, and her game goes on where it stood.
+    let alice = Player::with_config(&address, &key, "alice", alice_dir.path(), |_| {});
+    let moves = alice.expect_message("her game", |m| match m {
+        ServerMessage::State(view) if view.summary.id == 1 => Some(view.moves.clone()),
+        ServerMessage::Error { message, .. } => panic!("{message}"),
+        _ => None,
+    });
+    assert_eq!(moves, ["d2-c2"]);
+}
+
 #[test]
 fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
     let data = tempfile::tempdir().unwrap();
