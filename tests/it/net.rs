@@ -414,6 +414,15 @@ fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_corre
     let outcome = result(&alice, clocked);
     assert_eq!(outcome.reason, Reason::Abandoned);
     assert_eq!(outcome.winner, Some(Side::Attackers));
+    // Saved with the clocks as they stood: the turn of the side to move (alice's, no move
+    // was played) was charged.
+    let saved = alice.expect("saved", |e| match e {
+        Event::Saved { path, .. } => Some(path.clone()),
+        _ => None,
+    });
+    let game = brandubh::game::Game::from_json(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    let clocks = game.clocks().unwrap();
+    assert!(clocks.side(Side::Attackers).left() < Duration::from_secs(600));
     alice.send(ClientMessage::Lobby);
     let playing = alice.expect_message("lobby", |m| match m {
         ServerMessage::Lobby(lobby) => Some(lobby.playing.iter().map(|g| g.id).collect::<Vec<_>>()),

@@ -660,12 +660,7 @@ impl Hub {
             return false;
         };
         let side = live.stored.game.state().position().side_to_move();
-        let credit = live
-            .stored
-            .seat(side)
-            .map_or(Duration::ZERO, |seat| self.lag_of(&seat.key))
-            .min(self.limits.max_lag_credit);
-        let elapsed = live.turn_start.elapsed().saturating_sub(credit);
+        let elapsed = self.turn_time(live);
         let Some(clocks) = live.stored.game.clocks() else {
             return false;
         };
@@ -794,10 +789,27 @@ impl Hub {
         if self.flag_fell(game) {
             return;
         }
+        let Some(elapsed) = self.games.get(&game).map(|live| self.turn_time(live)) else {
+            return;
+        };
         if let Some(live) = self.games.get_mut(&game) {
+            // The clocks as they stand when the game ends, in the archive and the saves.
+            live.stored.game.spend_time(elapsed);
             let _ = live.stored.game.abandon(side);
         }
         self.finish(game);
+    }
+
+    /// The time the side to move has used in this turn, less its measured lag (up to a
+    /// bound).
+    fn turn_time(&self, live: &Live) -> Duration {
+        let side = live.stored.game.state().position().side_to_move();
+        let credit = live
+            .stored
+            .seat(side)
+            .map_or(Duration::ZERO, |seat| self.lag_of(&seat.key))
+            .min(self.limits.max_lag_credit);
+        live.turn_start.elapsed().saturating_sub(credit)
     }
 
     /// The measured one-way lag of `key`'s connection (the least of its connections').
