@@ -731,9 +731,15 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 
 /// `brandubh serve` as a child process; returns it, its address and its key's fingerprint.
 fn serve(data: &Path, listen: &str) -> (Child, String, String) {
+    serve_with(data, listen, &[])
+}
+
+/// `brandubh serve` with more arguments, as [`serve`].
+fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -788,17 +794,16 @@ fn open_files_limits(pid: u32) -> (String, String) {
 fn the_server_raises_its_open_files_limit_and_says_when_it_is_too_low() {
     let data = tempfile::tempdir().unwrap();
     // A soft limit below the hard one: raised to it.
-    let (mut child, lines) = serve_limited("-Sn 100", data.path(), &["--max-connections", "10"]);
-    let (soft, hard) = open_files_limits(child.id());
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let (child, lines) = serve_limited("-Sn 100", data.path(), &["--max-connections", "10"]);
+    let child = KillOnDrop(child);
+    let (soft, hard) = open_files_limits(child.0.id());
+    drop(child);
     assert_eq!(soft, hard, "{lines:?}");
     assert!(lines[2].starts_with("open files: "), "{lines:?}");
     assert!(!lines[2].contains("below"), "{lines:?}");
     // A hard limit below what the connections cap needs: said at the start.
-    let (mut child, lines) = serve_limited("-n 200", data.path(), &["--max-connections", "4096"]);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let (child, lines) = serve_limited("-n 200", data.path(), &["--max-connections", "4096"]);
+    drop(KillOnDrop(child));
     assert!(
         lines[2].contains("up to 200, below") && lines[2].contains("--max-connections 4096"),
         "{lines:?}"
@@ -870,6 +875,31 @@ fn a_database_of_the_first_schema_keeps_its_names_and_games() {
         _ => None,
     });
     assert_eq!(moves, ["d2-c2"]);
+}
+
+#[test]
+fn after_a_restart_a_player_still_gone_has_the_return_window_again_then_loses() {
+    let data = tempfile::tempdir().unwrap();
+    let window = ["--return-window", "1s"];
+    let (child, address, key) = serve_with(data.path(), "127.0.0.1:0", &window);
+    let mut first = KillOnDrop(child);
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
+    let control = "10m".parse().unwrap();
+    let game = new_game(&alice, &bob, Timing::Clock { control });
+    first.0.kill().unwrap(); // SIGKILL
+    first.0.wait().unwrap();
+    drop(bob);
+    alice.expect("dropped", |e| {
+        matches!(e, Event::Disconnected { .. }).then_some(())
+    });
+    let _again = KillOnDrop(serve_with(data.path(), &address, &window).0);
+    // Alice comes back and hears bob is gone, with a deadline; it runs out.
+    let told = times_to_return(&alice, &[game], Side::Defenders);
+    assert!(told[0].is_some(), "no deadline after the restart");
+    let outcome = result(&alice, game);
+    assert_eq!(outcome.reason, Reason::Abandoned);
+    assert_eq!(outcome.winner, Some(Side::Attackers));
 }
 
 #[test]
