@@ -29,7 +29,7 @@ use brandubh::net::identity::Identity;
 use brandubh::net::protocol::{
     ClientMessage, GameId, GameSetup, ServerMessage, SideChoice, VERSION,
 };
-use brandubh::net::server::DB_FILE;
+use brandubh::net::server::{DB_FILE, raise_open_files_limit};
 use brandubh::net::tls::pinned_client_config;
 use brandubh::rules::{GameState, Preset, Side};
 use clap::Parser;
@@ -132,7 +132,8 @@ fn main() -> ExitCode {
 
 /// Runs the load; returns whether every check passed.
 fn run(args: &Args) -> Result<bool, String> {
-    let files = raise_file_limit()?;
+    // The server, a child, inherits the limit raised.
+    let files = raise_open_files_limit().map_err(|e| format!("open files: {e}"))?;
     let program = match &args.server {
         Some(path) => path.clone(),
         None => default_server()?,
@@ -719,16 +720,6 @@ fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_default()
-}
-
-/// Raises the soft limit of open files to the hard one (the server, a child, inherits it);
-/// returns it.
-fn raise_file_limit() -> Result<u64, String> {
-    use rustix::process::{Resource, getrlimit, setrlimit};
-    let mut limit = getrlimit(Resource::Nofile);
-    limit.current = limit.maximum;
-    setrlimit(Resource::Nofile, limit).map_err(|e| format!("open files: {e}"))?;
-    Ok(limit.current.unwrap_or(u64::MAX))
 }
 
 /// `brandubh` beside this example's folder (`target/release/examples/..`).

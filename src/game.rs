@@ -27,7 +27,9 @@ pub use analysis::{
     Thresholds, classify, may_be_only_move,
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
-pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
+pub use clock::{
+    BadTimeControl, ClockError, Clocks, MAX_DAYS_PER_MOVE, SideClock, SideClockError, TimeControl,
+};
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
 pub use player::{
     EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel, level_names, or_list,

@@ -3,7 +3,7 @@
 //! server is reached once: a server that cannot be reached, a changed key, another protocol
 //! version or a refused name end the command with one line and exit code 2.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -13,10 +13,13 @@ use clap::Args;
 
 use super::CliError;
 use crate::game::storage::default_save_dir;
-use crate::net::client::{Client, ClientConfig, Event, save};
+use crate::net::client::{Client, ClientConfig, ClientError, Event, save};
 use crate::net::identity::config_dir;
-use crate::net::protocol::{ClientMessage, GameSummary, ServerMessage, check_name};
+use crate::net::protocol::{
+    ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing, check_name,
+};
 use crate::quote::excerpt;
+use crate::rules::Preset;
 use crate::tui::online::memory::OnlineMemory;
 use crate::tui::settings::{self, Settings, SettingsFile};
 use crate::tui::{self, Config, Ending, Look, OnlineStart, Storage};
@@ -38,17 +41,59 @@ pub struct OnlineArgs {
     /// Where downloaded games go (default: the save folder).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Trust the server's key if it shows this fingerprint (`SHA256:...`, as `brandubh serve`
+    /// prints it), and pin it: for a server not met before, without the question.
+    #[arg(long, value_name = "FINGERPRINT")]
+    pub trust: Option<String>,
     /// Do not pin the server's key (loopback servers only, for tests).
     #[arg(long)]
     pub insecure: bool,
+    /// The rules the create form (`c` in the lobby) starts with.
+    #[arg(long, value_parser = super::preset_parser())]
+    pub rules: Option<Preset>,
+    /// The side the create form starts with: attackers, defenders or random.
+    #[arg(long, value_name = "SIDE", value_parser = parse_side)]
+    pub side: Option<SideChoice>,
+    /// The clock the create form starts with, as `play --clock` writes it (5m+3s), or days
+    /// per move for correspondence (3d/move).
+    #[arg(long, value_name = "CONTROL")]
+    pub clock: Option<Timing>,
+}
+
+/// A side choice as written on the command line.
+fn parse_side(text: &str) -> Result<SideChoice, String> {
+    match text {
+        "attackers" => Ok(SideChoice::Attackers),
+        "defenders" => Ok(SideChoice::Defenders),
+        "random" => Ok(SideChoice::Random),
+        _ => Err(format!(
+            "\"{}\" is not a side: attackers, defenders or random",
+            excerpt(text)
+        )),
+    }
+}
+
+impl OnlineArgs {
+    /// The game the create form starts with: `--rules`, `--side`, `--clock`, or as usual.
+    fn create_setup(&self) -> Option<GameSetup> {
+        let given = self.rules.is_some() || self.side.is_some() || self.clock.is_some();
+        given.then(|| GameSetup {
+            rules: self.rules.unwrap_or_default(),
+            side: self.side.unwrap_or_default(),
+            timing: self.clock.unwrap_or_default(),
+            ..GameSetup::default()
+        })
+    }
 }
 
 /// How long the command waits for each answer.
 const ANSWER_TIME: Duration = Duration::from_secs(20);
 
 /// Runs `brandubh online`: the lobby in the terminal game, or with `--games` the archive.
+/// A server not met before shows its key's fingerprint first, to be trusted (as SSH does).
 pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     if args.games.is_some() {
+        trusted(args, None)?;
         archive(args, out)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -59,7 +104,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         check_name(name)
             .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(name))))?;
     }
-    reach(args, name.as_deref(), &dir)?;
+    trusted(args, name.as_deref())?;
     let mut storage = Storage::default_places();
     if let Some(dir) = &args.save_dir {
         storage.save_dir = Some(dir.clone());
@@ -70,6 +115,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         config_dir: dir,
         save_dir: storage.save_dir.clone(),
         insecure: args.insecure,
+        create: args.create_setup(),
     };
     let (settings_file, settings, _) = match settings::default_path() {
         Some(path) => SettingsFile::load(path),
@@ -89,21 +135,81 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         .map_err(|e| CliError::new(e.to_string()))
 }
 
-/// Reaches the server once, as `name` if given: an error if it cannot be reached, shows
-/// another key than the one pinned, speaks another version, or refuses the name.
-fn reach(args: &OnlineArgs, name: Option<&str>, dir: &std::path::Path) -> Result<(), CliError> {
+/// Reaches the server once, as `name` if given, its key pinned (asked for on the terminal
+/// if the server is not known yet and `--trust` does not vouch for it): an error if it
+/// cannot be reached, shows another key than the one pinned or trusted, speaks another
+/// version, or refuses the name.
+fn trusted(args: &OnlineArgs, name: Option<&str>) -> Result<(), CliError> {
+    let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
+    let mut trust = args.trust.clone();
+    loop {
+        match reach(args, name, &dir, trust.clone()) {
+            Ok(()) => return Ok(()),
+            Err(ClientError::UnknownServer {
+                server,
+                shown,
+                trusted: None,
+            }) => trust = Some(ask_trust(&server, &shown)?),
+            Err(e) => return Err(CliError::new(e.to_string())),
+        }
+    }
+}
+
+/// Reaches the server once with `trust` (see [`trusted`]).
+fn reach(
+    args: &OnlineArgs,
+    name: Option<&str>,
+    dir: &std::path::Path,
+    trust: Option<String>,
+) -> Result<(), ClientError> {
     let mut config = ClientConfig::new(&args.server, name, dir.to_owned());
     config.insecure = args.insecure;
+    config.trust = trust;
     config.reconnect = false;
     let (events, inbox) = mpsc::channel();
     let _client = Client::start(config, events);
     loop {
         match inbox.recv_timeout(ANSWER_TIME) {
             Ok(Event::Connected { .. }) => return Ok(()),
-            Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
+            Ok(Event::Failed(e)) => return Err(e),
             Ok(_) => {}
-            Err(_) => return Err(CliError::new("the server does not answer")),
+            Err(_) => {
+                return Err(ClientError::Unreachable(
+                    "the server does not answer".to_owned(),
+                ));
+            }
         }
+    }
+}
+
+/// Asks on the terminal whether to trust the key `shown` by `server`, not met before;
+/// returns it if so. Without a terminal, says how to trust it (`--trust`).
+fn ask_trust(server: &str, shown: &str) -> Result<String, CliError> {
+    let unknown = ClientError::UnknownServer {
+        server: server.to_owned(),
+        shown: shown.to_owned(),
+        trusted: None,
+    };
+    let stdin = std::io::stdin();
+    if !(stdin.is_terminal() && std::io::stderr().is_terminal()) {
+        return Err(CliError::new(unknown.to_string()));
+    }
+    let mut err = std::io::stderr();
+    write!(
+        err,
+        "{server} is not a known server yet.\nIts key's fingerprint is {shown}\n\
+         (`brandubh serve` printed it where it runs: compare them.)\n\
+         Trust this key and remember it for {server}? [y/N] "
+    )?;
+    err.flush()?;
+    let mut answer = String::new();
+    stdin.read_line(&mut answer)?;
+    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+        Ok(shown.to_owned())
+    } else {
+        Err(CliError::new(format!(
+            "not trusted: nothing was remembered for {server}"
+        )))
     }
 }
 
@@ -187,4 +293,41 @@ fn print_games(out: &mut dyn Write, heading: &str, games: &[GameSummary]) -> Res
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn parsed(args: &[&str]) -> Result<OnlineArgs, clap::Error> {
+        let cli = Cli::try_parse_from(["brandubh", "online", "host"].iter().chain(args))?;
+        match cli.command {
+            Some(Command::Online(args)) => Ok(args),
+            _ => panic!("not the online command"),
+        }
+    }
+
+    #[test]
+    fn rules_side_and_clock_fill_in_the_create_form() {
+        let args = parsed(&[
+            "--clock",
+            "3d/move",
+            "--side",
+            "defenders",
+            "--rules",
+            "walker",
+        ]);
+        let setup = args.unwrap().create_setup().unwrap();
+        assert_eq!(setup.timing, Timing::Correspondence { days: 3 });
+        assert_eq!(setup.side, SideChoice::Defenders);
+        assert_eq!(setup.rules, Preset::Walker);
+        assert_eq!(parsed(&[]).unwrap().create_setup(), None);
+        for bad in [&["--clock", "40d/move"][..], &["--side", "both"]] {
+            let e = parsed(bad).unwrap_err().to_string();
+            assert!(e.lines().next().unwrap().contains(bad[1]), "{e}");
+        }
+    }
 }

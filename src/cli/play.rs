@@ -36,7 +36,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "PLAYER", help = player_help("defenders"))]
     pub defenders: Option<Player>,
     /// Play on a clock (skips the new-game screen): main time, `+` an increment after each
-    /// move, `/` overtime periods; e.g. 5m, 5m+3s, 10m/3x30s.
+    /// move, `/` overtime periods; e.g. 5m, 5m+3s, 10m/3x30s; or days per move, 3d/move.
     #[arg(long, value_name = "CONTROL")]
     pub clock: Option<TimeControl>,
     /// Start from this position (skips the new-game screen): rank 1 first, then the side to

@@ -3,9 +3,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use std::time::Duration;
+
 use clap::Args;
 
 use super::CliError;
+use crate::game::parse_duration;
 use crate::net::server::{self, DEFAULT_LISTEN, Limits, ServerConfig};
 
 /// Arguments of `brandubh serve`.
@@ -24,6 +27,25 @@ pub struct ServeArgs {
     /// The most connections in all.
     #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
     pub max_connections: usize,
+    /// How long a player who dropped out of a game on a clock has to come back before the
+    /// game is lost (correspondence games have no such limit).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    pub return_window: Duration,
+}
+
+/// The start-up line about open files: the limit, and whether it is below what the
+/// connections cap needs.
+fn open_files_line(limit: std::io::Result<u64>, connections: usize) -> String {
+    let needed = server::files_needed(connections);
+    match limit {
+        Ok(u64::MAX) => "open files: no limit".to_owned(),
+        Ok(limit) if limit >= needed => format!("open files: up to {limit}"),
+        Ok(limit) => format!(
+            "open files: up to {limit}, below the {needed} that --max-connections {connections} \
+             needs: raise the hard limit (ulimit -Hn, LimitNOFILE=) or lower --max-connections"
+        ),
+        Err(e) => format!("open files: the limit could not be raised ({e})"),
+    }
 }
 
 pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -38,12 +60,21 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
         limits: Limits {
             per_address: args.per_address,
             connections: args.max_connections,
+            return_window: args.return_window,
             ..Limits::default()
         },
     };
+    let files = server::raise_open_files_limit();
     let running = server::start(config).map_err(|e| CliError::new(e.to_string()))?;
-    writeln!(out, "brandubh server listening on {}", running.addr())?;
-    writeln!(out, "key fingerprint {}", running.fingerprint())?;
+    // One write: a reader that stops after the first lines still gets them all at once,
+    // and the server never writes into a pipe already closed.
+    let lines = format!(
+        "brandubh server listening on {}\nkey fingerprint {}\n{}\n",
+        running.addr(),
+        running.fingerprint(),
+        open_files_line(files, args.max_connections)
+    );
+    out.write_all(lines.as_bytes())?;
     out.flush()?;
     running.wait();
     Ok(())

@@ -64,7 +64,33 @@ impl TryFrom<TimeControlFields> for TimeControl {
     }
 }
 
+/// The most days per move of a correspondence time control.
+pub const MAX_DAYS_PER_MOVE: u32 = 30;
+
+/// A day in milliseconds.
+const DAY_MS: u64 = 24 * 3600 * 1000;
+
 impl TimeControl {
+    /// Correspondence, `days` for each move (1 to [`MAX_DAYS_PER_MOVE`]): one overtime
+    /// period of that length, which each move fills again, after 1 ms of main time. Written
+    /// `3d/move`.
+    pub fn per_move(days: u32) -> Option<TimeControl> {
+        (1..=MAX_DAYS_PER_MOVE)
+            .contains(&days)
+            .then(|| TimeControl {
+                main_ms: 1,
+                increment_ms: 0,
+                periods: 1,
+                period_ms: u64::from(days) * DAY_MS,
+            })
+    }
+
+    /// The days per move of a correspondence time control ([`TimeControl::per_move`]).
+    pub fn days_per_move(self) -> Option<u32> {
+        let days = u32::try_from(self.period_ms / DAY_MS).ok()?;
+        (TimeControl::per_move(days) == Some(self)).then_some(days)
+    }
+
     /// A time control of `main` time, `increment` after each move, and `periods` overtime
     /// periods of `period` each (`0` and zero for none), to the millisecond. The main time
     /// must not be zero, and there are periods exactly when they have a length.
@@ -232,6 +258,8 @@ enum ControlFault {
     Duration(ParseDurationError),
     /// Of the right form, but not a time control play can have.
     Invalid(ClockError),
+    /// Days per move not within 1 to [`MAX_DAYS_PER_MOVE`].
+    Days,
 }
 
 impl fmt::Display for BadTimeControl {
@@ -241,8 +269,11 @@ impl fmt::Display for BadTimeControl {
             ControlFault::Shape => {}
             ControlFault::Duration(e) => write!(f, "{}; ", e.short())?,
             ControlFault::Invalid(e) => write!(f, "{e}; ")?,
+            ControlFault::Days => write!(f, "1 to {MAX_DAYS_PER_MOVE} days per move; ")?,
         }
-        f.write_str("MAIN[+INCREMENT][/PERIODSxPERIOD], e.g. 5m, 5m+3s, 10m/3x30s")
+        f.write_str(
+            "MAIN[+INCREMENT][/PERIODSxPERIOD] or DAYSd/move, e.g. 5m, 5m+3s, 10m/3x30s, 3d/move",
+        )
     }
 }
 
@@ -253,13 +284,18 @@ impl FromStr for TimeControl {
 
     /// `5m` (main time), `5m+3s` (with an increment), `10m/3x30s` (with 3 overtime periods of
     /// 30 s), or both (`5m+2s/3x30s`), each duration as [`parse_duration`] reads it (`1m30s`,
-    /// `2.5s`, `500ms`). The main time must not be zero.
+    /// `2.5s`, `500ms`). The main time must not be zero. Or correspondence: `3d/move`
+    /// ([`TimeControl::per_move`]).
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let bad = |fault| BadTimeControl {
             text: text.to_owned(),
             fault,
         };
         let trimmed = text.trim();
+        if let Some(days) = trimmed.to_ascii_lowercase().strip_suffix("d/move") {
+            let days = days.parse().map_err(|_| bad(ControlFault::Shape))?;
+            return TimeControl::per_move(days).ok_or_else(|| bad(ControlFault::Days));
+        }
         let (timed, overtime) = match trimmed.split_once('/') {
             Some((timed, overtime)) => (timed, Some(overtime)),
             None => (trimmed, None),
@@ -292,8 +328,11 @@ impl FromStr for TimeControl {
 }
 
 impl fmt::Display for TimeControl {
-    /// As [`TimeControl::from_str`] reads it: `5m+3s`, `10m/3x30s`.
+    /// As [`TimeControl::from_str`] reads it: `5m+3s`, `10m/3x30s`, `3d/move`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(days) = self.days_per_move() {
+            return write!(f, "{days}d/move");
+        }
         f.write_str(&format_duration(self.main()))?;
         if self.increment_ms > 0 {
             write!(f, "+{}", format_duration(self.increment()))?;
@@ -659,6 +698,23 @@ mod tests {
     }
 
     #[test]
+    fn days_per_move_are_a_correspondence_time_control() {
+        let three = control("3d/move");
+        assert_eq!(three.days_per_move(), Some(3));
+        assert_eq!(three.period(), Duration::from_secs(3 * 86_400));
+        assert_eq!(three.periods(), 1);
+        assert_eq!(three.to_string(), "3d/move");
+        assert_eq!(control(" 1D/move ").days_per_move(), Some(1));
+        assert_eq!(control("5m").days_per_move(), None);
+        for bad in ["0d/move", "31d/move", "xd/move", "-3d/move", "3d/moves"] {
+            let e = bad.parse::<TimeControl>().unwrap_err().to_string();
+            assert!(e.contains("3d/move") && !e.contains('\n'), "{bad}: {e}");
+        }
+        let e = "31d/move".parse::<TimeControl>().unwrap_err().to_string();
+        assert!(e.contains("1 to 30 days per move"), "{e}");
+    }
+
+    #[test]
     fn a_bad_time_control_says_why_with_its_text_escaped() {
         let why = |text: &str| text.parse::<TimeControl>().unwrap_err().to_string();
         assert!(
@@ -671,7 +727,7 @@ mod tests {
         assert_eq!(
             why("5m+3q"),
             "\"5m+3q\" is not a time control: \"3q\" is not a duration; \
-             MAIN[+INCREMENT][/PERIODSxPERIOD], e.g. 5m, 5m+3s, 10m/3x30s"
+             MAIN[+INCREMENT][/PERIODSxPERIOD] or DAYSd/move, e.g. 5m, 5m+3s, 10m/3x30s, 3d/move"
         );
         assert!(why("2000h").contains("\"2000h\" is longer than 1000h; MAIN"));
         let raw = why("\u{1b}[2J5m");

@@ -64,18 +64,25 @@ impl Ply {
 }
 
 /// Whether a game can end this way by a decision outside the board (resignation, a loss on
-/// time, agreement, adjudication) rather than by a move.
+/// time, agreement, adjudication, an online game abandoned) rather than by a move.
 pub(super) const fn is_off_board(reason: Reason) -> bool {
     matches!(
         reason,
-        Reason::Resignation | Reason::Time | Reason::Agreement | Reason::Adjudicated
+        Reason::Resignation
+            | Reason::Time
+            | Reason::Agreement
+            | Reason::Adjudicated
+            | Reason::Abandoned
     )
 }
 
-/// Whether an ending off the board has a winner: a resignation or a loss on time has one,
-/// an agreed or adjudicated draw has none.
+/// Whether an ending off the board has a winner: a resignation, a loss on time or an
+/// abandoned game has one, an agreed or adjudicated draw has none.
 pub(super) const fn has_winner(reason: Reason) -> bool {
-    matches!(reason, Reason::Resignation | Reason::Time)
+    matches!(
+        reason,
+        Reason::Resignation | Reason::Time | Reason::Abandoned
+    )
 }
 
 /// A comment as kept: `None` for none or only white space.
@@ -519,6 +526,11 @@ impl Game {
     /// `side` runs out of time: the other side wins.
     pub fn lose_on_time(&mut self, side: Side) -> Result<(), AlreadyOver> {
         self.conclude(Outcome::win(side.opponent(), Reason::Time))
+    }
+
+    /// `side` left an online game and did not come back in time: the game ends, lost.
+    pub fn abandon(&mut self, side: Side) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::win(side.opponent(), Reason::Abandoned))
     }
 
     /// A match runner stops the game as a draw (for example at its ply cap).

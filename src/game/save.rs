@@ -864,6 +864,7 @@ impl fmt::Display for LoadErrorKind {
                 let why = match outcome.reason {
                     Reason::Resignation => "a resignation has a winner",
                     Reason::Time => "a loss on time has a winner",
+                    Reason::Abandoned => "an abandoned game has a winner",
                     _ => "it is a draw, with no winner",
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")

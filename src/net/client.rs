@@ -36,6 +36,10 @@ pub struct ClientConfig {
     pub config_dir: PathBuf,
     /// Skip pinning the server's key: for tests on the loopback only (refused elsewhere).
     pub insecure: bool,
+    /// The fingerprint the user trusts for a server not pinned yet (checked, then pinned).
+    /// Without it an unknown server is refused with [`ClientError::UnknownServer`], which
+    /// shows its fingerprint for the user to check: nothing is pinned silently.
+    pub trust: Option<String>,
     /// Where the player's finished games are saved (`None`: not saved).
     pub save_dir: Option<PathBuf>,
     /// Whether to reconnect after a drop.
@@ -52,6 +56,7 @@ impl ClientConfig {
             name: name.map(str::to_owned),
             config_dir,
             insecure: false,
+            trust: None,
             save_dir: None,
             reconnect: true,
             version: VERSION,
@@ -118,6 +123,15 @@ pub enum Event {
 pub enum ClientError {
     /// The server's key is not the pinned one.
     KeyChanged(KeyChanged),
+    /// The server is not pinned yet and its key is not trusted (none was, or another).
+    UnknownServer {
+        /// `HOST:PORT`.
+        server: String,
+        /// The fingerprint it showed.
+        shown: String,
+        /// The fingerprint trusted, if one was ([`ClientConfig::trust`]).
+        trusted: Option<String>,
+    },
     /// The server speaks another protocol version.
     Version(String),
     /// The server refused the identity or the name.
@@ -134,6 +148,24 @@ impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ClientError::KeyChanged(e) => e.fmt(f),
+            ClientError::UnknownServer {
+                server,
+                shown,
+                trusted: None,
+            } => write!(
+                f,
+                "{server} is not a known server yet; its key's fingerprint is {shown}: if it \
+                 is the one `brandubh serve` printed there, trust it (--trust {shown})"
+            ),
+            ClientError::UnknownServer {
+                server,
+                shown,
+                trusted: Some(trusted),
+            } => write!(
+                f,
+                "{server} shows the key {shown}, not the one trusted ({trusted}): refusing to \
+                 connect"
+            ),
             ClientError::Version(m) => write!(f, "the server refused our protocol version: {m}"),
             ClientError::Refused(m) => write!(f, "the server refused: {m}"),
             ClientError::InsecureNotLoopback(s) => {
@@ -351,7 +383,13 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
     } else {
         known.get(&address)
     };
-    let verifier = Arc::new(PinningVerifier::new(pinned.clone()));
+    // An unknown server must show the key trusted, if one is.
+    let expected = if config.insecure {
+        None
+    } else {
+        pinned.clone().or_else(|| config.trust.clone())
+    };
+    let verifier = Arc::new(PinningVerifier::new(expected.clone()));
     let Ok(tls) = client_config(Arc::clone(&verifier)) else {
         return Err(Ended::Fatal(ClientError::Local("cannot set up TLS".into())));
     };
@@ -373,13 +411,20 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
     {
         Ok(stream) => stream,
         Err(e) => {
-            return Err(match (pinned, verifier.shown()) {
-                (Some(pinned), Some(shown)) if pinned != shown => {
+            return Err(match (pinned, expected, verifier.shown()) {
+                (Some(pinned), _, Some(shown)) if pinned != shown => {
                     Ended::Fatal(ClientError::KeyChanged(KeyChanged {
                         server: address,
                         pinned,
                         shown,
                     }))
+                }
+                (None, Some(trusted), Some(shown)) if trusted != shown => {
+                    Ended::Fatal(ClientError::UnknownServer {
+                        server: address,
+                        shown,
+                        trusted: Some(trusted),
+                    })
                 }
                 _ => Ended::Dropped(format!("TLS with {address}: {e}")),
             });
@@ -388,13 +433,20 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
     let Some(fingerprint) = verifier.shown() else {
         return Err(Ended::Dropped("the server showed no key".into()));
     };
-    if !config.insecure
-        && known.get(&address).is_none()
-        && let Err(e) = known.add(&address, &fingerprint)
-    {
-        return Err(Ended::Fatal(ClientError::Local(format!(
-            "cannot pin the server's key: {e}"
-        ))));
+    if !config.insecure && known.get(&address).is_none() {
+        // Pinned only once the user has trusted it (the verifier checked it is that one).
+        if config.trust.is_none() {
+            return Err(Ended::Fatal(ClientError::UnknownServer {
+                server: address,
+                shown: fingerprint,
+                trusted: None,
+            }));
+        }
+        if let Err(e) = known.add(&address, &fingerprint) {
+            return Err(Ended::Fatal(ClientError::Local(format!(
+                "cannot pin the server's key: {e}"
+            ))));
+        }
     }
     Ok((stream, fingerprint))
 }

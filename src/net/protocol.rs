@@ -14,8 +14,10 @@ pub use crate::lines::MAX_LINE_BYTES;
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
-/// The protocol's version: a client and a server speak only the same one.
-pub const VERSION: u32 = 1;
+/// The protocol's version: a client and a server speak only the same one. Version 2 added
+/// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
+/// result `abandoned`.
+pub const VERSION: u32 = 2;
 
 /// The port a server listens on and a client calls when none is given.
 pub const DEFAULT_PORT: u16 = 7343;
@@ -212,6 +214,10 @@ pub enum ServerMessage {
         side: Side,
         /// Whether connected.
         connected: bool,
+        /// A player gone from a game on a clock: the milliseconds left, when this was sent,
+        /// for coming back before the game is lost (`None`: no deadline).
+        #[serde(default)]
+        return_ms: Option<u64>,
     },
     /// A game ended.
     Result {
@@ -333,7 +339,31 @@ pub enum Timing {
 }
 
 /// The most days per move of a correspondence game.
-pub const MAX_CORRESPONDENCE_DAYS: u32 = 30;
+pub const MAX_CORRESPONDENCE_DAYS: u32 = crate::game::MAX_DAYS_PER_MOVE;
+
+impl Timing {
+    /// The timing of a time control: correspondence for days per move (`3d/move`), else a
+    /// clock.
+    pub fn of(control: TimeControl) -> Timing {
+        match control.days_per_move() {
+            Some(days) => Timing::Correspondence { days },
+            None => Timing::Clock { control },
+        }
+    }
+}
+
+impl std::str::FromStr for Timing {
+    type Err = crate::game::BadTimeControl;
+
+    /// `no clock` (or `none`, or nothing) for none, else a time control as `--clock` writes
+    /// it: `5m+3s`, `10m/3x30s`, or `3d/move` for correspondence.
+    fn from_str(text: &str) -> Result<Timing, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "" | "none" | "no clock" | "untimed" => Ok(Timing::Untimed),
+            _ => text.parse().map(Timing::of),
+        }
+    }
+}
 
 /// What a creator chooses for a new game.
 #[derive(Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
@@ -482,8 +512,9 @@ impl std::error::Error for BadMessage {}
 
 /// The bytes a client signs to prove its key: a fixed prefix, then the nonce's text, so that
 /// a signature made for this protocol cannot be taken for anything else.
+/// The prefix stays that of the first version: identities did not change with the protocol.
 pub fn challenge_bytes(nonce: &str) -> Vec<u8> {
-    format!("brandubh identity v{VERSION}\n{nonce}").into_bytes()
+    format!("brandubh identity v1\n{nonce}").into_bytes()
 }
 
 /// Why a name or a chat line is refused.
@@ -713,7 +744,8 @@ mod tests {
             ServerMessage::Presence {
                 game,
                 side: Side::Attackers,
-                connected: true,
+                connected: false,
+                return_ms: Some(41_000),
             },
             ServerMessage::Result { game, outcome },
             ServerMessage::Archive {
@@ -759,6 +791,22 @@ mod tests {
         }
         let result = r#"{"type":"result","game":1,"outcome":{"winner":null,"reason":"agreement","extra":0}}"#;
         assert!(ServerMessage::parse(result).is_err(), "accepted {result}");
+    }
+
+    #[test]
+    fn timings_are_read_as_clocks_are_days_per_move_as_correspondence() {
+        let timing = |text: &str| text.parse::<Timing>();
+        assert_eq!(timing("3d/move"), Ok(Timing::Correspondence { days: 3 }));
+        assert_eq!(timing("no clock"), Ok(Timing::Untimed));
+        assert_eq!(timing(""), Ok(Timing::Untimed));
+        assert_eq!(
+            timing("5m+3s"),
+            Ok(Timing::Clock {
+                control: "5m+3s".parse().unwrap()
+            })
+        );
+        assert!(timing("0d/move").is_err());
+        assert!(timing("5 minutes").is_err());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 
 pub use store::DB_FILE;
 
-use super::protocol::{MAX_CORRESPONDENCE_DAYS, ServerMessage, Timing};
+use super::protocol::{ServerMessage, Timing};
 use super::tls::ServerKey;
 use crate::game::TimeControl;
 
@@ -49,6 +49,9 @@ pub struct Limits {
     pub queue: usize,
     /// Open games one player may wait in at once.
     pub open_games_per_player: usize,
+    /// How long a player who dropped out of a game on a clock (not a correspondence game)
+    /// has to come back before the game is lost.
+    pub return_window: Duration,
 }
 
 impl Default for Limits {
@@ -65,6 +68,7 @@ impl Default for Limits {
             max_lag_credit: Duration::from_secs(1),
             queue: 256,
             open_games_per_player: 5,
+            return_window: Duration::from_secs(60),
         }
     }
 }
@@ -99,17 +103,40 @@ pub(crate) enum Outgoing {
 pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
     match timing {
         Timing::Clock { control } => Some(control),
-        Timing::Correspondence { days } if (1..=MAX_CORRESPONDENCE_DAYS).contains(&days) => {
-            TimeControl::new(
-                Duration::from_millis(1),
-                Duration::ZERO,
-                1,
-                Duration::from_secs(u64::from(days) * 24 * 3600),
-            )
-            .ok()
-        }
-        Timing::Untimed | Timing::Correspondence { .. } => None,
+        Timing::Correspondence { days } => TimeControl::per_move(days),
+        Timing::Untimed => None,
     }
+}
+
+/// Files a server keeps open besides its connections: the listener, the database and its
+/// log, the standard streams, the runtime's own, with room to spare.
+pub const FILES_BESIDE_CONNECTIONS: u64 = 64;
+
+/// The open files a server needs for `connections` connections at once.
+pub const fn files_needed(connections: usize) -> u64 {
+    connections as u64 + FILES_BESIDE_CONNECTIONS
+}
+
+/// Raises the process's soft limit of open files to its hard limit (each connection is an
+/// open file; the soft limit is often 1,024); returns the limit now (`u64::MAX`: none).
+#[cfg(unix)]
+pub fn raise_open_files_limit() -> std::io::Result<u64> {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    limit.current = limit.maximum;
+    setrlimit(Resource::Nofile, limit)?;
+    Ok(limit.current.unwrap_or(u64::MAX))
+}
+
+/// Raises the process's soft limit of open files (not on this system: no limit is known).
+#[cfg(not(unix))]
+pub fn raise_open_files_limit() -> std::io::Result<u64> {
+    Ok(u64::MAX)
+}
+
+/// Milliseconds, saturating.
+pub(crate) fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A server could not start.

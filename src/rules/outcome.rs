@@ -29,11 +29,13 @@ pub enum Reason {
     Time,
     /// A match runner stopped the game (for example at a ply cap).
     Adjudicated,
+    /// A player of an online game left and did not come back in time; the other side wins.
+    Abandoned,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 9] = [
+    pub const ALL: [Reason; 10] = [
         Reason::KingEscaped,
         Reason::KingCaptured,
         Reason::Encircled,
@@ -43,6 +45,7 @@ impl Reason {
         Reason::Resignation,
         Reason::Time,
         Reason::Adjudicated,
+        Reason::Abandoned,
     ];
 
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
@@ -57,6 +60,7 @@ impl Reason {
             Reason::Resignation => "resignation",
             Reason::Time => "time",
             Reason::Adjudicated => "adjudicated",
+            Reason::Abandoned => "abandoned",
         }
     }
 }
@@ -137,6 +141,7 @@ impl Outcome {
             Reason::Resignation => format!("the {loser} resigned"),
             Reason::Time => format!("the {loser} ran out of time"),
             Reason::Adjudicated => "adjudicated".to_owned(),
+            Reason::Abandoned => format!("the {loser} left and did not return"),
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct OnlineStart {
     pub save_dir: Option<PathBuf>,
     /// Skip pinning the server's key (loopback tests only).
     pub insecure: bool,
+    /// The game the create form starts with (`--rules`, `--side`, `--clock`); `None`: the
+    /// rules of the game selected, the rest as usual.
+    pub create: Option<GameSetup>,
 }
 
 /// What online play asks of the runtime.
@@ -110,6 +113,8 @@ enum Ask {
     Resign(GameId),
     /// Accept this offer of the opponent?
     Accept(GameId, Offer),
+    /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
+    Trust,
 }
 
 /// Online play's state.
@@ -130,6 +135,9 @@ pub struct Online {
     create: Option<CreateForm>,
     help: Option<Help>,
     ask: Option<Ask>,
+    /// The fingerprint shown by a server not pinned yet, while the player is asked to trust
+    /// it; then trusted (pinned when the connection is made with it).
+    unknown_key: Option<String>,
     status: Option<Status>,
     connected: bool,
     /// The client gave up (a changed key, a refused name): nothing more happens.
@@ -159,6 +167,7 @@ impl Online {
             create: None,
             help: None,
             ask: None,
+            unknown_key: None,
             status: None,
             connected: false,
             failed: false,
@@ -195,6 +204,7 @@ impl Online {
             config_dir,
             save_dir,
             insecure: false,
+            create: None,
         };
         let mut online = Online::new(start, now);
         online.start.name = memory.name;
@@ -234,6 +244,8 @@ impl Online {
             Mode::Text
         } else if self.ask.is_some() {
             Mode::Question
+        } else if self.create.as_ref().is_some_and(CreateForm::typing) {
+            Mode::Text
         } else if self.help.is_some() || self.create.is_some() {
             Mode::Menu
         } else {
@@ -250,6 +262,7 @@ impl Online {
         let start = &self.start;
         let mut config = ClientConfig::new(&start.server, Some(name), start.config_dir.clone());
         config.insecure = start.insecure;
+        config.trust.clone_from(&self.unknown_key);
         config.save_dir.clone_from(&start.save_dir);
         self.lobby = LobbyList::new(name);
         self.view = View::Lobby;
@@ -338,6 +351,11 @@ impl Online {
                     escaped(&reason, MESSAGE_CHARS)
                 ));
             }
+            Event::Failed(ClientError::UnknownServer {
+                shown,
+                trusted: None,
+                ..
+            }) => self.ask_trust(shown),
             Event::Failed(e) => {
                 self.connected = false;
                 self.failed = true;
@@ -489,9 +507,10 @@ impl Online {
                 game,
                 side,
                 connected,
+                return_ms,
             } => {
                 if let Some(g) = self.games.get_mut(&game) {
-                    g.presence(side, connected, now);
+                    g.presence(side, connected, return_ms.map(Duration::from_millis), now);
                 }
             }
             ServerMessage::Result { game, outcome } => {
@@ -574,6 +593,10 @@ impl Online {
         if let Some(mut form) = self.create.take() {
             match form.update(action) {
                 CreateHandled::Stay => self.create = Some(form),
+                CreateHandled::BadClock(why) => {
+                    self.create = Some(form);
+                    self.error(&why);
+                }
                 CreateHandled::Cancel => self.status = None,
                 CreateHandled::Create(setup) => self.create_game(setup),
             }
@@ -681,6 +704,15 @@ impl Online {
         }
     }
 
+    /// The server is not known yet: shows its key's fingerprint and asks whether to trust
+    /// it, as SSH does.
+    fn ask_trust(&mut self, shown: String) {
+        self.connected = false;
+        self.failed = true;
+        self.unknown_key = Some(shown);
+        self.ask = Some(Ask::Trust);
+    }
+
     fn answer(&mut self, ask: Ask, action: Action) {
         let yes = match action {
             Action::Yes => true,
@@ -698,6 +730,16 @@ impl Online {
                 offer,
                 accept: yes,
             }),
+            Ask::Trust => match self.start.name.clone() {
+                Some(name) if yes => {
+                    self.failed = false;
+                    self.connect(&name);
+                }
+                _ => {
+                    self.unknown_key = None;
+                    self.error("not trusted: nothing was remembered; q to leave");
+                }
+            },
         }
     }
 
@@ -715,11 +757,14 @@ impl Online {
                 self.help = Some(Help::new("Lobby keys".to_owned(), LOBBY_KEYS, &[]));
             }
             Action::Type('c') if self.connected => {
-                let rules = self
-                    .lobby
-                    .selected()
-                    .map_or(Preset::Standard, |(g, _)| g.setup.rules);
-                self.create = Some(CreateForm::new(rules));
+                let setup = self.start.create.clone().unwrap_or_else(|| GameSetup {
+                    rules: self
+                        .lobby
+                        .selected()
+                        .map_or(Preset::Standard, |(g, _)| g.setup.rules),
+                    ..GameSetup::default()
+                });
+                self.create = Some(CreateForm::new(setup));
             }
             Action::Type('i') if self.connected => {
                 self.prompt = Some((Prompt::Code, String::new()));
@@ -969,6 +1014,7 @@ impl Online {
             (None, Some(Ask::Accept(_, offer)), _) => {
                 format!("the opponent offers {}: accept? y/n", offer_text(offer))
             }
+            (None, Some(Ask::Trust), _) => trust_question(self.unknown_key.as_deref()),
             (None, None, Some(status)) => status.text.clone(),
             (None, None, None) => String::new(),
         }
@@ -1018,6 +1064,14 @@ impl Online {
             .wrap(Wrap { trim: true })
             .render(status_area, buf);
     }
+}
+
+/// The question whether to trust a server's key not met before, with its fingerprint.
+fn trust_question(shown: Option<&str>) -> String {
+    format!(
+        "trust this new server's key? y/n (the one `brandubh serve` printed?) {}",
+        escaped(shown.unwrap_or("?"), MESSAGE_CHARS)
+    )
 }
 
 /// An offer in words.

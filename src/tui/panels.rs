@@ -184,6 +184,7 @@ pub fn outcome_parts(outcome: Outcome) -> (String, String) {
         Reason::Resignation => format!("the {loser} resigned"),
         Reason::Time => format!("the {loser} ran out of time"),
         Reason::Adjudicated => "adjudicated".to_owned(),
+        Reason::Abandoned => format!("the {loser} left and did not return"),
     };
     let headline = match outcome.winner {
         Some(side) => format!("{} win", title(side)),

@@ -1104,6 +1104,46 @@ fn a_side_loses_on_time_and_the_save_records_it() {
     assert!(term.wait_exit().success());
 }
 
+/// `brandubh online` on a terminal, to a server not met before: its key's fingerprint is
+/// shown and a question asked; no keeps nothing, yes pins the key.
+#[test]
+fn the_key_of_a_server_not_met_before_is_shown_and_pinned_only_on_yes() {
+    use brandubh::net::server::{self, Limits, ServerConfig};
+    let data = tempfile::tempdir().unwrap();
+    let running = server::start(ServerConfig {
+        listen: "127.0.0.1:0".to_owned(),
+        data: data.path().to_owned(),
+        limits: Limits::default(),
+    })
+    .unwrap();
+    let address = running.addr().to_string();
+    let home = temp_home("online-trust");
+    let out = home.join("out");
+    let args = [
+        "online",
+        &address,
+        "--games",
+        "nobody",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let known = home.join("config").join("known_servers");
+    for (answer, pinned) in [("n", false), ("y", true)] {
+        let mut term = Term::start(&args, &home);
+        term.wait_for(running.fingerprint());
+        term.wait_for("[y/N]");
+        term.send(&format!("{answer}\r"));
+        let status = term.wait_exit();
+        assert_eq!(status.success(), pinned, "{}", term.wait_for(""));
+        if !pinned {
+            assert_eq!(status.exit_code(), 2);
+        }
+        assert_eq!(known.exists(), pinned);
+    }
+    let line = std::fs::read_to_string(&known).unwrap();
+    assert_eq!(line, format!("{address} {}\n", running.fingerprint()));
+}
+
 /// Two terminal games against one server on the loopback: ann creates a game, bob joins it
 /// from the lobby, they play moves, chat, and bob resigns; both screens show it all.
 #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use brandubh::net::client::{Client, ClientConfig, ClientError, Event};
 use brandubh::net::protocol::{
-    ClientMessage, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
+    self, ClientMessage, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
 };
 use brandubh::net::server::{self, Limits, RunningServer, ServerConfig};
 use brandubh::rules::{GameState, Preset, Reason, Side};
@@ -35,21 +35,26 @@ struct Player {
 }
 
 impl Player {
-    fn connect(server: &str, name: &str) -> Player {
+    /// A player with a config folder of its own, trusting the server's `key`.
+    fn connect(server: &str, key: &str, name: &str) -> Player {
         let config = tempfile::tempdir().unwrap();
-        let mut player = Player::with_config(server, name, config.path(), |_| {});
+        let mut player = Player::with_config(server, key, name, config.path(), |_| {});
         player.config = Some(config);
         player
     }
 
+    /// A player with the config folder `config`, trusting the server's `key` if it is not
+    /// pinned there yet.
     fn with_config(
         server: &str,
+        key: &str,
         name: &str,
         config: &Path,
         adjust: impl FnOnce(&mut ClientConfig),
     ) -> Player {
         let saves = tempfile::tempdir().unwrap();
         let mut settings = ClientConfig::new(server, Some(name), config.to_owned());
+        settings.trust = Some(key.to_owned());
         settings.save_dir = Some(saves.path().to_owned());
         adjust(&mut settings);
         let (sender, events) = channel();
@@ -225,9 +230,10 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
-    let carol = Player::connect(&address, "carol");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
+    let carol = Player::connect(&address, &key, "carol");
     let game = new_game(&alice, &bob, Timing::Untimed);
     connected(&carol);
     carol.send(ClientMessage::Watch { game });
@@ -267,7 +273,7 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     // The archive lists it, and `brandubh online --games` downloads it.
     let downloads = tempfile::tempdir().unwrap();
     let out = downloads.path().to_str().unwrap();
-    let stdout = online(&address, &["--games", "bob", "--out", out]);
+    let stdout = online(&address, &["--trust", &key, "--games", "bob", "--out", out]);
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
     assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
 }
@@ -277,8 +283,9 @@ fn a_client_whose_connection_drops_reconnects_and_finishes() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     let mut state = GameState::start(Preset::Standard.rules());
     play(&mut state, game, &alice, &bob, 3);
@@ -310,8 +317,9 @@ fn a_takeback_accepted_undoes_the_asker_s_move() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     let mut state = GameState::start(Preset::Standard.rules());
     play(&mut state, game, &alice, &bob, 1);
@@ -332,8 +340,9 @@ fn a_flag_falls_on_the_server_s_clock() {
     };
     let server = start_server(data.path(), "127.0.0.1:0", limits);
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let control = "1s".parse().unwrap();
     let game = new_game(&alice, &bob, Timing::Clock { control });
     // Nobody moves: the attackers' flag falls.
@@ -342,26 +351,163 @@ fn a_flag_falls_on_the_server_s_clock() {
     assert_eq!(outcome.winner, Some(Side::Defenders));
 }
 
+/// The time `watcher` is told `side`'s player has left to return to each of `games`, as
+/// the presence messages saying it is gone carry it (in any order).
+fn times_to_return(watcher: &Player, games: &[GameId], side: Side) -> Vec<Option<u64>> {
+    let mut told = vec![None; games.len()];
+    while told.contains(&None) {
+        let (at, left) = watcher.expect_message("absence", |m| match m {
+            ServerMessage::Presence {
+                game,
+                side: s,
+                connected: false,
+                return_ms,
+            } if *s == side => Some((games.iter().position(|g| g == game)?, *return_ms)),
+            _ => None,
+        });
+        told[at] = Some(left);
+    }
+    told.into_iter().flatten().collect()
+}
+
+#[test]
+fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_correspondence() {
+    let data = tempfile::tempdir().unwrap();
+    let window = Duration::from_millis(800);
+    let limits = Limits {
+        return_window: window,
+        ..Limits::default()
+    };
+    let server = start_server(data.path(), "127.0.0.1:0", limits);
+    let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
+    let control = "10m".parse().unwrap();
+    let clocked = new_game(&alice, &bob, Timing::Clock { control });
+    let by_post = create(
+        &alice,
+        GameSetup {
+            rules: Preset::Standard,
+            side: SideChoice::Attackers,
+            timing: Timing::Correspondence { days: 3 },
+            private: false,
+            engine_allowed: false,
+        },
+    );
+    bob.send(ClientMessage::Join {
+        game: Some(by_post),
+        code: None,
+    });
+    alice.expect_message("the second game begun", |m| match m {
+        ServerMessage::State(view) if view.summary.id == by_post => Some(()),
+        _ => None,
+    });
+    drop(bob);
+    let told = times_to_return(&alice, &[clocked, by_post], Side::Defenders);
+    let left = told[0].expect("a deadline");
+    assert!(
+        left > 0 && u128::from(left) <= window.as_millis(),
+        "{left} ms"
+    );
+    assert_eq!(told[1], None, "a correspondence game has no deadline");
+    let outcome = result(&alice, clocked);
+    assert_eq!(outcome.reason, Reason::Abandoned);
+    assert_eq!(outcome.winner, Some(Side::Attackers));
+    // Saved with the clocks as they stood: the turn of the side to move (alice's, no move
+    // was played) was charged.
+    let saved = alice.expect("saved", |e| match e {
+        Event::Saved { path, .. } => Some(path.clone()),
+        _ => None,
+    });
+    let game = brandubh::game::Game::from_json(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    let clocks = game.clocks().unwrap();
+    assert!(clocks.side(Side::Attackers).left() < Duration::from_secs(600));
+    alice.send(ClientMessage::Lobby);
+    let playing = alice.expect_message("lobby", |m| match m {
+        ServerMessage::Lobby(lobby) => Some(lobby.playing.iter().map(|g| g.id).collect::<Vec<_>>()),
+        _ => None,
+    });
+    assert_eq!(playing, vec![by_post], "the correspondence game goes on");
+}
+
 #[test]
 fn a_changed_server_key_is_refused() {
     let first = tempfile::tempdir().unwrap();
     let server = start_server(first.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
     let config = tempfile::tempdir().unwrap();
-    let alice = Player::with_config(&address, "alice", config.path(), |_| {});
+    let alice = Player::with_config(&address, &key, "alice", config.path(), |_| {});
     connected(&alice);
     drop(alice);
     drop(server);
     // Another server, another key, on the same address.
     let second = tempfile::tempdir().unwrap();
     let _server = start_server(second.path(), &address, Limits::default());
-    let again = Player::with_config(&address, "alice", config.path(), |_| {});
+    let again = Player::with_config(&address, &key, "alice", config.path(), |_| {});
     let error = again.expect("refusal", |e| match e {
         Event::Failed(e) => Some(e.clone()),
         _ => None,
     });
     assert!(matches!(error, ClientError::KeyChanged(_)), "{error}");
     assert!(error.to_string().contains("has changed"), "{error}");
+}
+
+/// `brandubh online ADDRESS ARGS` with the config folder `config`, no terminal; returns
+/// whether it succeeded and what it wrote on stderr.
+fn online_in(config: &Path, address: &str, args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["online", address])
+        .args(args)
+        .env("BRANDUBH_CONFIG_DIR", config)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.success(), stderr)
+}
+
+#[test]
+fn an_unknown_server_s_key_is_pinned_only_when_trusted() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
+    let config = tempfile::tempdir().unwrap();
+    let known = config.path().join("known_servers");
+    let archive = ["--games", "nobody", "--out"];
+    let out = config.path().join("out");
+    let out = out.to_str().unwrap();
+    // No terminal to ask on, no --trust: one line saying how, and nothing pinned.
+    let (ok, stderr) = online_in(config.path(), &address, &[&archive[..], &[out]].concat());
+    assert!(!ok);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("--trust {key}")), "{stderr}");
+    assert!(!known.exists(), "pinned without being trusted");
+    // Another fingerprint trusted: refused, nothing pinned.
+    let other = format!("SHA256:{}", "0".repeat(64));
+    let (ok, stderr) = online_in(
+        config.path(),
+        &address,
+        &[&["--trust", other.as_str()][..], &archive, &[out]].concat(),
+    );
+    assert!(!ok);
+    assert!(stderr.contains("not the one trusted"), "{stderr}");
+    assert!(!known.exists(), "pinned a key not trusted");
+    // The key trusted: pinned, and the next time no trust is needed.
+    let (ok, stderr) = online_in(
+        config.path(),
+        &address,
+        &[&["--trust", key.as_str()][..], &archive, &[out]].concat(),
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&known).unwrap(),
+        format!("{address} {key}\n")
+    );
+    let (ok, stderr) = online_in(config.path(), &address, &[&archive[..], &[out]].concat());
+    assert!(ok, "{stderr}");
 }
 
 /// Waits until `player` is connected and identified.
@@ -376,13 +522,22 @@ fn a_name_stays_with_the_key_that_first_claimed_it() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
     let config = tempfile::tempdir().unwrap();
     // Connects under `name` with the one key kept in `config`.
-    let owner = |name| connected(&Player::with_config(&address, name, config.path(), |_| {}));
+    let owner = |name| {
+        connected(&Player::with_config(
+            &address,
+            &key,
+            name,
+            config.path(),
+            |_| {},
+        ));
+    };
     owner("alice");
     // The same key takes a second name: its first one is still its own.
     owner("alicia");
-    let thief = Player::connect(&address, "alice");
+    let thief = Player::connect(&address, &key, "alice");
     let error = thief.expect("refusal", |e| match e {
         Event::Failed(e) => Some(e.clone()),
         _ => None,
@@ -398,7 +553,8 @@ fn whether_the_engine_is_allowed_is_in_the_lobby_and_the_state() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
     connected(&alice);
     let setup = |engine_allowed| GameSetup {
         rules: Preset::Standard,
@@ -408,7 +564,7 @@ fn whether_the_engine_is_allowed_is_in_the_lobby_and_the_state() {
     let allowed = create(&alice, setup(true));
     let refused = create(&alice, setup(false));
     // The lobby's and the state's summaries carry it.
-    let bob = Player::connect(&address, "bob");
+    let bob = Player::connect(&address, &key, "bob");
     connected(&bob);
     bob.send(ClientMessage::Lobby);
     let open = bob.expect_message("lobby", |m| match m {
@@ -439,8 +595,10 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let config = tempfile::tempdir().unwrap();
-    let old = Player::with_config(&server.addr().to_string(), "old", config.path(), |c| {
-        c.version = 0;
+    // A client of the first version (before deadlines to return to a game).
+    let key = server.fingerprint();
+    let old = Player::with_config(&server.addr().to_string(), key, "old", config.path(), |c| {
+        c.version = 1;
     });
     let error = old.expect("refusal", |e| match e {
         Event::Failed(e) => Some(e.clone()),
@@ -450,7 +608,7 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     assert!(
         error
             .to_string()
-            .contains("speaks protocol version 1 and the client 0"),
+            .contains("speaks protocol version 2 and the client 1"),
         "{error}"
     );
 }
@@ -488,8 +646,9 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
     };
     let server = start_server(data.path(), "127.0.0.1:0", limits);
     let address = server.addr().to_string();
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     let mut state = GameState::start(Preset::Standard.rules());
     play(&mut state, game, &alice, &bob, 1);
@@ -501,7 +660,12 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 
     // Garbage after hello: errors, then the door.
     let mut garbage = raw_tls(&address);
-    writeln!(garbage, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    writeln!(
+        garbage,
+        r#"{{"type":"hello","version":{},"client":"x"}}"#,
+        protocol::VERSION
+    )
+    .unwrap();
     for line in [
         "not json",
         "\u{1b}[2J",
@@ -519,7 +683,12 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 
     // A huge line is skipped, counted, and does not stop the next line being read.
     let mut huge = raw_tls(&address);
-    writeln!(huge, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    writeln!(
+        huge,
+        r#"{{"type":"hello","version":{},"client":"x"}}"#,
+        protocol::VERSION
+    )
+    .unwrap();
     let big = "x".repeat(200 * 1024);
     for _ in 0..3 {
         writeln!(huge, "{big}").unwrap();
@@ -532,7 +701,12 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 
     // A flood is refused past the burst, and the flooder cut off.
     let mut flood = raw_tls(&address);
-    writeln!(flood, r#"{{"type":"hello","version":1,"client":"x"}}"#).unwrap();
+    writeln!(
+        flood,
+        r#"{{"type":"hello","version":{},"client":"x"}}"#,
+        protocol::VERSION
+    )
+    .unwrap();
     // In one write, before the server can answer: once it cuts the flooder off, a later write
     // could fail with a broken pipe.
     let mut pings = Vec::new();
@@ -555,29 +729,185 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
     play(&mut state, game, &alice, &bob, 2);
 }
 
-/// `brandubh serve` as a child process; returns it and its address.
-fn serve(data: &Path, listen: &str) -> (Child, String) {
+/// `brandubh serve` as a child process; returns it, its address and its key's fingerprint.
+fn serve(data: &Path, listen: &str) -> (Child, String, String) {
+    serve_with(data, listen, &[])
+}
+
+/// `brandubh serve` with more arguments, as [`serve`].
+fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let address = first.trim().rsplit(' ').next().unwrap().to_owned();
+    let (mut first, mut second) = (String::new(), String::new());
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut first).unwrap();
+    out.read_line(&mut second).unwrap();
+    let last_word = |line: &str| line.trim().rsplit(' ').next().unwrap().to_owned();
+    let address = last_word(&first);
     assert!(address.starts_with("127.0.0.1:"), "{first}");
-    (child, address)
+    let key = last_word(&second);
+    assert!(key.starts_with("SHA256:"), "{second}");
+    (child, address, key)
+}
+
+/// `brandubh serve ARGS` started by a shell that first runs `ulimit`; returns it and its
+/// first three lines.
+fn serve_limited(ulimit: &str, data: &Path, args: &[&str]) -> (Child, Vec<String>) {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit {ulimit} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_brandubh"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let lines = (0..3)
+        .map(|_| {
+            let mut line = String::new();
+            out.read_line(&mut line).unwrap();
+            line
+        })
+        .collect();
+    (child, lines)
+}
+
+/// A process's soft and hard limits of open files, from /proc.
+fn open_files_limits(pid: u32) -> (String, String) {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap();
+    let numbers: Vec<&str> = line.split_whitespace().skip(3).take(2).collect();
+    (numbers[0].to_owned(), numbers[1].to_owned())
+}
+
+#[test]
+fn the_server_raises_its_open_files_limit_and_says_when_it_is_too_low() {
+    let data = tempfile::tempdir().unwrap();
+    // A soft limit below the hard one: raised to it.
+    let (child, lines) = serve_limited("-Sn 100", data.path(), &["--max-connections", "10"]);
+    let child = KillOnDrop(child);
+    let (soft, hard) = open_files_limits(child.0.id());
+    drop(child);
+    assert_eq!(soft, hard, "{lines:?}");
+    assert!(lines[2].starts_with("open files: "), "{lines:?}");
+    assert!(!lines[2].contains("below"), "{lines:?}");
+    // A hard limit below what the connections cap needs: said at the start.
+    let (child, lines) = serve_limited("-n 200", data.path(), &["--max-connections", "4096"]);
+    drop(KillOnDrop(child));
+    assert!(
+        lines[2].contains("up to 200, below") && lines[2].contains("--max-connections 4096"),
+        "{lines:?}"
+    );
+}
+
+/// The database of the first servers: a `players` table of one name per key.
+const FIRST_SCHEMA: &str = "
+    CREATE TABLE players (key TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
+        creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
+        attackers_key TEXT, attackers_name TEXT,
+        defenders_key TEXT, defenders_name TEXT,
+        stage TEXT NOT NULL, clocks TEXT, outcome TEXT, created TEXT NOT NULL);
+    CREATE TABLE moves (
+        game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
+        PRIMARY KEY (game, ply));";
+
+#[test]
+fn a_database_of_the_first_schema_keeps_its_names_and_games() {
+    let data = tempfile::tempdir().unwrap();
+    let (alice_dir, bob_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let identity = |dir: &Path| {
+        brandubh::net::identity::Identity::load_or_create(dir)
+            .unwrap()
+            .public_hex()
+    };
+    let (alice_key, bob_key) = (identity(alice_dir.path()), identity(bob_dir.path()));
+    {
+        let db = rusqlite::Connection::open(data.path().join(server::DB_FILE)).unwrap();
+        db.execute_batch(FIRST_SCHEMA).unwrap();
+        for (key, name) in [(&alice_key, "alice"), (&bob_key, "bob")] {
+            db.execute(
+                "INSERT INTO players (key, name) VALUES (?1, ?2)",
+                [key.as_str(), name],
+            )
+            .unwrap();
+        }
+        db.execute(
+            "INSERT INTO games (id, setup, creator_key, creator_name, attackers_key,
+             attackers_name, defenders_key, defenders_name, stage, created)
+             VALUES (1, '{\"rules\":\"standard\"}', ?1, 'alice', ?1, 'alice', ?2, 'bob',
+             'playing', '2026-12-01T00:00:00Z')",
+            [alice_key.as_str(), bob_key.as_str()],
+        )
+        .unwrap();
+        db.execute(
+            "INSERT INTO moves (game, ply, mv) VALUES (1, 0, 'd2-c2')",
+            [],
+        )
+        .unwrap();
+    }
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
+    // Bob's name is still his: another key cannot take it.
+    let thief = Player::connect(&address, &key, "bob");
+    let error = thief.expect("refusal", |e| match e {
+        Event::Failed(e) => Some(e.clone()),
+        _ => None,
+    });
+    assert!(error.to_string().contains("taken"), "{error}");
+    // Alice is still alice, and her game goes on where it stood.
+    let alice = Player::with_config(&address, &key, "alice", alice_dir.path(), |_| {});
+    let moves = alice.expect_message("her game", |m| match m {
+        ServerMessage::State(view) if view.summary.id == 1 => Some(view.moves.clone()),
+        ServerMessage::Error { message, .. } => panic!("{message}"),
+        _ => None,
+    });
+    assert_eq!(moves, ["d2-c2"]);
+}
+
+#[test]
+fn after_a_restart_a_player_still_gone_has_the_return_window_again_then_loses() {
+    let data = tempfile::tempdir().unwrap();
+    let window = ["--return-window", "1s"];
+    let (child, address, key) = serve_with(data.path(), "127.0.0.1:0", &window);
+    let mut first = KillOnDrop(child);
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
+    let control = "10m".parse().unwrap();
+    let game = new_game(&alice, &bob, Timing::Clock { control });
+    first.0.kill().unwrap(); // SIGKILL
+    first.0.wait().unwrap();
+    drop(bob);
+    alice.expect("dropped", |e| {
+        matches!(e, Event::Disconnected { .. }).then_some(())
+    });
+    let _again = KillOnDrop(serve_with(data.path(), &address, &window).0);
+    // Alice comes back and hears bob is gone, with a deadline; it runs out.
+    let told = times_to_return(&alice, &[game], Side::Defenders);
+    assert!(told[0].is_some(), "no deadline after the restart");
+    let outcome = result(&alice, game);
+    assert_eq!(outcome.reason, Reason::Abandoned);
+    assert_eq!(outcome.winner, Some(Side::Attackers));
 }
 
 #[test]
 fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
     let data = tempfile::tempdir().unwrap();
-    let (mut child, address) = serve(data.path(), "127.0.0.1:0");
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let (mut child, address, key) = serve(data.path(), "127.0.0.1:0");
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let control = "10m".parse().unwrap();
     let game = new_game(&alice, &bob, Timing::Clock { control });
     let mut state = GameState::start(Preset::Standard.rules());
@@ -587,7 +917,7 @@ fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
     alice.expect("dropped", |e| {
         matches!(e, Event::Disconnected { .. }).then_some(())
     });
-    let (mut child, again) = serve(data.path(), &address);
+    let (mut child, again, _) = serve(data.path(), &address);
     assert_eq!(again, address);
     for player in [&alice, &bob] {
         let (moves, clocks) = player.expect_message("state after restart", |m| match m {
@@ -611,10 +941,10 @@ fn a_server_killed_and_started_again_resumes_the_game_and_its_clocks() {
 #[test]
 fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnect() {
     let data = tempfile::tempdir().unwrap();
-    let (child, address) = serve(data.path(), "127.0.0.1:0");
+    let (child, address, key) = serve(data.path(), "127.0.0.1:0");
     let mut first = KillOnDrop(child);
-    let alice = Player::connect(&address, "alice");
-    let bob = Player::connect(&address, "bob");
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
     first.0.kill().unwrap(); // SIGKILL
     first.0.wait().unwrap();
@@ -641,7 +971,7 @@ fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnec
         alice.expect("refused", |e| matches!(e, Event::Unsent(_)).then_some(()));
         refused += 1;
     }
-    let (child, again) = serve(data.path(), &address);
+    let (child, again, _) = serve(data.path(), &address);
     let _server = KillOnDrop(child);
     assert_eq!(again, address);
     // Bob sees it played: as a move, or in the state he gets if he reconnects after it.

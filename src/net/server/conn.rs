@@ -9,7 +9,7 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
 use super::hub::{ConnId, Event};
-use super::{Limits, Outgoing};
+use super::{Limits, Outgoing, millis};
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};
 use crate::quote::excerpt;
@@ -194,11 +194,6 @@ impl Connection {
             }
         }
     }
-}
-
-/// Milliseconds, saturating.
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use super::store::{Seat, Stage, Store, StoredGame};
-use super::{Limits, Outgoing};
+use super::{Limits, Outgoing, millis};
 use crate::game::Clocks;
 use crate::net::identity;
 use crate::net::protocol::{
@@ -38,6 +38,8 @@ pub(super) enum Event {
     Disconnected { conn: ConnId },
     /// A game's clock may have run out (scheduled at a turn's start).
     FlagCheck { game: GameId, turn: u64 },
+    /// A player gone from a game may have stayed away too long.
+    ReturnCheck { game: GameId, side: Side },
 }
 
 struct Conn {
@@ -55,6 +57,8 @@ struct Live {
     turn: u64,
     pending: Option<(Offer, Side)>,
     spectators: HashSet<ConnId>,
+    /// For each side (attackers first), when its player, gone, must be back by.
+    return_by: [Option<Instant>; 2],
 }
 
 impl Live {
@@ -66,7 +70,23 @@ impl Live {
             turn: 0,
             pending: None,
             spectators: HashSet::new(),
+            return_by: [None; 2],
         }
+    }
+
+    /// Whether a player who leaves this game has a deadline to come back: a game in
+    /// progress on a clock (a correspondence game has none: it may be left for days).
+    fn has_return_window(&self) -> bool {
+        self.stored.stage == Stage::Playing
+            && matches!(self.stored.setup.timing, Timing::Clock { .. })
+    }
+
+    /// When `side`'s player, gone, must be back by.
+    fn return_by(&mut self, side: Side) -> &mut Option<Instant> {
+        &mut self.return_by[match side {
+            Side::Attackers => 0,
+            Side::Defenders => 1,
+        }]
     }
 }
 
@@ -116,6 +136,10 @@ impl Hub {
             hub.games.insert(id, Live::new(stored));
             if playing {
                 hub.schedule_flag(id);
+                // Nobody is connected yet: each player has the whole window again.
+                for side in [Side::Attackers, Side::Defenders] {
+                    hub.start_return_window(id, side);
+                }
             }
         }
         Ok(hub)
@@ -153,6 +177,7 @@ impl Hub {
             }
             Event::Disconnected { conn } => self.disconnected(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
+            Event::ReturnCheck { game, side } => self.return_check(game, side),
         }
     }
 
@@ -271,8 +296,10 @@ impl Hub {
                     game,
                     side,
                     connected: true,
+                    return_ms: None,
                 };
                 self.broadcast_except(game, conn, &presence);
+                self.returned(conn, game, side);
             }
         }
         Ok(())
@@ -621,28 +648,31 @@ impl Hub {
     }
 
     fn flag_check(&mut self, game: GameId, turn: u64) {
-        let Some(live) = self.games.get(&game).filter(|l| l.turn == turn) else {
-            return;
-        };
-        let side = live.stored.game.state().position().side_to_move();
-        let credit = live
-            .stored
-            .seat(side)
-            .map_or(Duration::ZERO, |seat| self.lag_of(&seat.key))
-            .min(self.limits.max_lag_credit);
-        let elapsed = live.turn_start.elapsed().saturating_sub(credit);
-        let Some(clocks) = live.stored.game.clocks() else {
-            return;
-        };
-        let mut running = *clocks;
-        if running.spend(side, elapsed) {
-            if let Some(live) = self.games.get_mut(&game) {
-                live.stored.game.spend_time(elapsed);
-            }
-            self.finish(game);
-        } else {
+        if self.games.get(&game).is_some_and(|l| l.turn == turn) && !self.flag_fell(game) {
             self.schedule_flag(game);
         }
+    }
+
+    /// Ends `game` on time if the clock of the side to move has run out; returns whether it
+    /// did.
+    fn flag_fell(&mut self, game: GameId) -> bool {
+        let Some(live) = self.games.get(&game) else {
+            return false;
+        };
+        let side = live.stored.game.state().position().side_to_move();
+        let elapsed = self.turn_time(live);
+        let Some(clocks) = live.stored.game.clocks() else {
+            return false;
+        };
+        let mut running = *clocks;
+        if !running.spend(side, elapsed) {
+            return false;
+        }
+        if let Some(live) = self.games.get_mut(&game) {
+            live.stored.game.spend_time(elapsed);
+        }
+        self.finish(game);
+        true
     }
 
     fn disconnected(&mut self, conn: ConnId) {
@@ -671,13 +701,115 @@ impl Hub {
             .filter_map(|l| l.stored.side_of(&seat.key).map(|side| (l.stored.id, side)))
             .collect();
         for (game, side) in games {
-            let presence = ServerMessage::Presence {
-                game,
-                side,
-                connected: false,
-            };
+            self.start_return_window(game, side);
+            let presence = self.absence(game, side);
             self.broadcast(game, &presence);
         }
+    }
+
+    /// `side`'s player is gone from `game`: on a clock, its window to come back starts.
+    fn start_return_window(&mut self, game: GameId, side: Side) {
+        let window = self.limits.return_window;
+        let Some(live) = self.games.get_mut(&game).filter(|l| l.has_return_window()) else {
+            return;
+        };
+        *live.return_by(side) = Some(Instant::now() + window);
+        self.schedule_return_check(game, side, window);
+    }
+
+    fn schedule_return_check(&self, game: GameId, side: Side, wait: Duration) {
+        let Some(timers) = self.timers.upgrade() else {
+            return;
+        };
+        self.runtime.spawn(async move {
+            tokio::time::sleep(wait).await;
+            let _ = timers.send(Event::ReturnCheck { game, side });
+        });
+    }
+
+    /// The news that `side`'s player is gone from `game`, with the time left to come back.
+    fn absence(&mut self, game: GameId, side: Side) -> ServerMessage {
+        let return_ms = self
+            .games
+            .get_mut(&game)
+            .and_then(|live| *live.return_by(side))
+            .map(|by| millis(by.saturating_duration_since(Instant::now())));
+        ServerMessage::Presence {
+            game,
+            side,
+            connected: false,
+            return_ms,
+        }
+    }
+
+    /// `side`'s player came back to `game` on `conn`: its window closes, it hears of an
+    /// opponent still gone, and an opponent whose window ran out meanwhile loses.
+    fn returned(&mut self, conn: ConnId, game: GameId, side: Side) {
+        let Some(live) = self.games.get_mut(&game) else {
+            return;
+        };
+        *live.return_by(side) = None;
+        let opponent = side.opponent();
+        let Some(by) = *live.return_by(opponent) else {
+            return;
+        };
+        if by <= Instant::now() {
+            self.abandoned(game, opponent);
+        } else {
+            let presence = self.absence(game, opponent);
+            self.send(conn, presence);
+        }
+    }
+
+    /// The window of `side`'s player in `game` may have run out: the game is lost for it,
+    /// unless its flag fell first, or its opponent is gone too (then it is lost when the
+    /// opponent comes back).
+    fn return_check(&mut self, game: GameId, side: Side) {
+        let Some(live) = self.games.get_mut(&game) else {
+            return;
+        };
+        let Some(by) = *live.return_by(side) else {
+            return;
+        };
+        let now = Instant::now();
+        if by > now {
+            // Early, or a later absence: checked again when it runs out.
+            self.schedule_return_check(game, side, by - now);
+            return;
+        }
+        if live.return_by(side.opponent()).is_some() {
+            return;
+        }
+        self.abandoned(game, side);
+    }
+
+    /// Ends `game` as lost by `side`, who left and did not return (or on time, had its flag
+    /// fallen first).
+    fn abandoned(&mut self, game: GameId, side: Side) {
+        if self.flag_fell(game) {
+            return;
+        }
+        let Some(elapsed) = self.games.get(&game).map(|live| self.turn_time(live)) else {
+            return;
+        };
+        if let Some(live) = self.games.get_mut(&game) {
+            // The clocks as they stand when the game ends, in the archive and the saves.
+            live.stored.game.spend_time(elapsed);
+            let _ = live.stored.game.abandon(side);
+        }
+        self.finish(game);
+    }
+
+    /// The time the side to move has used in this turn, less its measured lag (up to a
+    /// bound).
+    fn turn_time(&self, live: &Live) -> Duration {
+        let side = live.stored.game.state().position().side_to_move();
+        let credit = live
+            .stored
+            .seat(side)
+            .map_or(Duration::ZERO, |seat| self.lag_of(&seat.key))
+            .min(self.limits.max_lag_credit);
+        live.turn_start.elapsed().saturating_sub(credit)
     }
 
     /// The measured one-way lag of `key`'s connection (the least of its connections').

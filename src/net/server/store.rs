@@ -115,7 +115,7 @@ pub(super) type StoreResult<T> = Result<T, rusqlite::Error>;
 impl Store {
     /// Opens (and makes, the first time) the database in `dir`.
     pub fn open(dir: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
-        let db = Connection::open(dir.join(DB_FILE))?;
+        let mut db = Connection::open(dir.join(DB_FILE))?;
         // WAL with NORMAL sync: a committed move survives the process being killed
         // (kill -9); only a power cut can lose the last commits. The writer never
         // checkpoints: a checkpoint syncs the database to disk (tens of milliseconds on a
@@ -136,6 +136,7 @@ impl Store {
                  game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
                  PRIMARY KEY (game, ply));",
         )?;
+        migrate_players(&mut db)?;
         let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
         Ok(Store {
             db,
@@ -340,6 +341,35 @@ impl Store {
     }
 }
 
+/// Moves the names of a database of the first schema into `names`, once: its `players`
+/// table held one name per key (a key taking a new name freed its old one). Each name goes
+/// to the key that holds it there, then each name its games show to the key that played
+/// under it (a name freed but never taken again stays with its first key, as names now do).
+fn migrate_players(db: &mut Connection) -> rusqlite::Result<()> {
+    let old: bool = db.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'players')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !old {
+        return Ok(());
+    }
+    let tx = db.transaction()?;
+    tx.execute_batch(
+        "INSERT INTO names (name, key) SELECT name, key FROM players WHERE true
+             ON CONFLICT (name) DO NOTHING;
+         INSERT INTO names (name, key)
+             SELECT name, key FROM (
+                 SELECT id, creator_name AS name, creator_key AS key FROM games
+                 UNION ALL SELECT id, attackers_name, attackers_key FROM games
+                 UNION ALL SELECT id, defenders_name, defenders_key FROM games)
+             WHERE name IS NOT NULL AND key IS NOT NULL ORDER BY id
+             ON CONFLICT (name) DO NOTHING;
+         DROP TABLE players;",
+    )?;
+    tx.commit()
+}
+
 /// Starts a thread that copies the log into the database file every [`CHECKPOINT_EVERY`]
 /// (a passive checkpoint, on a connection of its own: the writer goes on meanwhile), until
 /// the returned sender is dropped.
@@ -390,6 +420,7 @@ pub(super) fn rebuild(
         let _ = match (outcome.reason, outcome.winner) {
             (Reason::Resignation, Some(winner)) => game.resign(winner.opponent()),
             (Reason::Time, Some(winner)) => game.lose_on_time(winner.opponent()),
+            (Reason::Abandoned, Some(winner)) => game.abandon(winner.opponent()),
             (Reason::Agreement, _) => game.agree_draw(),
             _ => game.adjudicate_draw(),
         };

@@ -1,6 +1,6 @@
 //! The form that creates an online game: rules, side, clock (as `--clock` writes it, or days
 //! per move), open or private, engine help allowed. Every field is cycled with ← →, as on
-//! the new-game screen.
+//! the new-game screen; the clock may be typed too, read as `--clock` reads it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -48,6 +48,8 @@ pub enum CreateHandled {
     Stay,
     /// Create this game.
     Create(GameSetup),
+    /// The clock typed is not one: why, in one line (the form stays).
+    BadClock(String),
     /// Closed without creating.
     Cancel,
 }
@@ -57,6 +59,10 @@ pub enum CreateHandled {
 pub struct CreateForm {
     focus: usize,
     setup: GameSetup,
+    /// The clock as shown or typed; read when the game is created.
+    clock: String,
+    /// Why the clock typed is not one, until it changes.
+    error: Option<String>,
 }
 
 /// Every timing the form offers: none, the clocks, then correspondence.
@@ -91,15 +97,19 @@ pub const fn side_text(side: SideChoice) -> &'static str {
 }
 
 impl CreateForm {
-    /// The form with `rules` and everything else as usual, the focus on Create.
-    pub fn new(rules: Preset) -> CreateForm {
+    /// The form filled in as `setup`, the focus on Create.
+    pub fn new(setup: GameSetup) -> CreateForm {
         CreateForm {
             focus: FIELDS.len() - 1,
-            setup: GameSetup {
-                rules,
-                ..GameSetup::default()
-            },
+            clock: timing_text(setup.timing),
+            setup,
+            error: None,
         }
+    }
+
+    /// Whether keys are typed into the clock field (it has the focus).
+    pub fn typing(&self) -> bool {
+        FIELDS[self.focus] == Field::Clock
     }
 
     /// The game as filled in.
@@ -111,7 +121,25 @@ impl CreateForm {
     /// Takes an action.
     pub fn update(&mut self, action: Action) -> CreateHandled {
         match action {
-            Action::Confirm => return CreateHandled::Create(self.setup.clone()),
+            Action::Confirm => match self.clock.parse::<Timing>() {
+                Ok(timing) => {
+                    self.setup.timing = timing;
+                    return CreateHandled::Create(self.setup.clone());
+                }
+                Err(e) => {
+                    self.focus = FIELDS.iter().position(|&f| f == Field::Clock).unwrap_or(0);
+                    self.error = Some(e.to_string());
+                    return CreateHandled::BadClock(e.to_string());
+                }
+            },
+            Action::Type(c) if self.typing() => {
+                self.clock.push(c);
+                self.error = None;
+            }
+            Action::Backspace if self.typing() => {
+                self.clock.pop();
+                self.error = None;
+            }
             Action::Cancel | Action::Quit => return CreateHandled::Cancel,
             Action::Move(Direction::Up) => self.focus = self.focus.saturating_sub(1),
             Action::Move(Direction::Down) => self.focus = (self.focus + 1).min(FIELDS.len() - 1),
@@ -135,7 +163,13 @@ impl CreateForm {
                 ];
                 s.side = cycle(&sides, s.side, forward);
             }
-            Field::Clock => s.timing = cycle(&timings(), s.timing, forward),
+            Field::Clock => {
+                // From the clock typed, if it is one of those offered.
+                let now = self.clock.parse().unwrap_or(s.timing);
+                s.timing = cycle(&timings(), now, forward);
+                self.clock = timing_text(s.timing);
+                self.error = None;
+            }
             Field::Private => s.private = !s.private,
             Field::Engine => s.engine_allowed = !s.engine_allowed,
             Field::Create => {}
@@ -158,7 +192,7 @@ impl Widget for Themed<'_, CreateForm> {
         let values = [
             ("rules", s.rules.name().to_owned()),
             ("side", side_text(s.side).to_owned()),
-            ("clock", timing_text(s.timing)),
+            ("clock", clock_value(form)),
             ("private", yes_no(s.private).to_owned()),
             ("engine help", yes_no(s.engine_allowed).to_owned()),
         ];
@@ -176,11 +210,23 @@ impl Widget for Themed<'_, CreateForm> {
             },
             focus(look, form.focus == create),
         ));
-        lines.push(Line::styled(
-            "←→ change · Enter create · Esc back",
-            look.theme.label,
-        ));
+        // A clock typed that is not one (why: on the status line), in place of the keys
+        // until it changes.
+        lines.push(match &form.error {
+            Some(_) => Line::styled("not a clock: 5m+3s, 10m/3x30s, 3d/move", look.theme.error),
+            None => Line::styled("←→ change · Enter create · Esc back", look.theme.label),
+        });
         Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+/// The clock field's text, with a cursor while it is typed into.
+fn clock_value(form: &CreateForm) -> String {
+    let text = crate::quote::escaped(&form.clock, crate::quote::MESSAGE_CHARS);
+    if form.typing() {
+        format!("{text}▏")
+    } else {
+        text
     }
 }
 
@@ -199,7 +245,7 @@ mod tests {
 
     #[test]
     fn the_form_cycles_every_choice_and_creates_what_it_shows() {
-        let mut form = CreateForm::new(Preset::Standard);
+        let mut form = CreateForm::new(GameSetup::default());
         for _ in 0..5 {
             form.update(Action::Move(Direction::Up));
         }
@@ -221,5 +267,62 @@ mod tests {
         };
         assert!(setup.private && setup.engine_allowed);
         assert_eq!(form.update(Action::Cancel), CreateHandled::Cancel);
+    }
+
+    /// The form with the clock typed in as `text` (the focus on the clock field).
+    fn typed(text: &str) -> CreateForm {
+        let mut form = CreateForm::new(GameSetup::default());
+        for _ in 0..3 {
+            form.update(Action::Move(Direction::Up));
+        }
+        assert!(form.typing());
+        while !form.clock.is_empty() {
+            form.update(Action::Backspace);
+        }
+        for c in text.chars() {
+            form.update(Action::Type(c));
+        }
+        form
+    }
+
+    #[test]
+    fn the_clock_is_typed_as_the_command_line_writes_it_and_checked_on_enter() {
+        let mut form = typed("2d/move");
+        let CreateHandled::Create(setup) = form.update(Action::Confirm) else {
+            panic!("Enter creates");
+        };
+        assert_eq!(setup.timing, Timing::Correspondence { days: 2 });
+        let mut form = typed("4m+2s");
+        let CreateHandled::Create(setup) = form.update(Action::Confirm) else {
+            panic!("Enter creates");
+        };
+        assert_eq!(timing_text(setup.timing), "4m+2s");
+        // Bad text: one line, the form stays, the clock keeps the focus.
+        let mut form = typed("40d/move");
+        let CreateHandled::BadClock(error) = form.update(Action::Confirm) else {
+            panic!("a bad clock is refused");
+        };
+        assert!(
+            error.contains("days per move") && !error.contains('\n'),
+            "{error}"
+        );
+        assert!(form.typing());
+        // The choices still cycle, from the clock typed.
+        let mut form = typed("5m");
+        form.update(Action::Move(Direction::Right));
+        assert_eq!(form.clock, "5m+3s");
+    }
+
+    #[test]
+    fn the_form_starts_as_the_command_line_fills_it() {
+        let setup = GameSetup {
+            rules: Preset::Walker,
+            side: SideChoice::Defenders,
+            timing: Timing::Correspondence { days: 3 },
+            ..GameSetup::default()
+        };
+        let mut form = CreateForm::new(setup.clone());
+        assert_eq!(form.clock, "3d/move");
+        assert_eq!(form.update(Action::Confirm), CreateHandled::Create(setup));
     }
 }

@@ -39,8 +39,33 @@ pub struct ChatLine {
 pub enum Presence {
     /// Connected (or not heard otherwise).
     Here,
-    /// Gone since then.
+    /// Gone since then, with no deadline to come back (a correspondence or untimed game).
     Gone(Instant),
+    /// Gone, and the game is lost unless the player is back by then (as the server said).
+    Due(Instant),
+}
+
+impl Presence {
+    /// The panel's line under a player who is gone, at `now`: since when, or the time left
+    /// to return (`disconnected, 0:41 to return`).
+    fn gone_line(self, now: Instant) -> Option<String> {
+        let minutes = |d: Duration| {
+            let s = d.as_secs();
+            format!("{}:{:02}", s / 60, s % 60)
+        };
+        match self {
+            Presence::Here => None,
+            Presence::Gone(since) => Some(format!(
+                "  disconnected {} ago",
+                minutes(now.saturating_duration_since(since))
+            )),
+            Presence::Due(by) => Some(format!(
+                "  disconnected, {} to return",
+                // Shown rounded up: 0:00 only once the time is out.
+                minutes(by.saturating_duration_since(now) + Duration::from_millis(999))
+            )),
+        }
+    }
 }
 
 /// An online game.
@@ -230,12 +255,19 @@ impl OnlineGame {
         self.pending = offer;
     }
 
-    /// A player's connection came or went at `now`.
-    pub fn presence(&mut self, side: Side, connected: bool, now: Instant) {
-        self.presence[index(side)] = if connected {
-            Presence::Here
-        } else {
-            Presence::Gone(now)
+    /// A player's connection came or went at `now`; gone, it may have `return_within` to
+    /// come back.
+    pub fn presence(
+        &mut self,
+        side: Side,
+        connected: bool,
+        return_within: Option<Duration>,
+        now: Instant,
+    ) {
+        self.presence[index(side)] = match (connected, return_within) {
+            (true, _) => Presence::Here,
+            (false, None) => Presence::Gone(now),
+            (false, Some(left)) => Presence::Due(now + left),
         };
     }
 
@@ -278,10 +310,7 @@ impl OnlineGame {
             let clock = self.clock_text(side, now).unwrap_or_default();
             let mine = if self.you == Some(side) { " (you)" } else { "" };
             lines.push(format!("{} {}{mine} {clock}", title(side), self.name(side)));
-            if let Presence::Gone(since) = self.presence[index(side)] {
-                let gone = now.saturating_duration_since(since).as_secs();
-                lines.push(format!("  disconnected {}:{:02} ago", gone / 60, gone % 60));
-            }
+            lines.extend(self.presence[index(side)].gone_line(now));
         }
         if let Some(lag) = lag {
             lines.push(format!("lag {} ms", lag.as_millis()));

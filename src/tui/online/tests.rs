@@ -25,6 +25,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         config_dir: std::env::temp_dir().join("brandubh-online-tests-unused"),
         save_dir: None,
         insecure: true,
+        create: None,
     }
 }
 
@@ -445,6 +446,7 @@ fn the_game_shows_names_clocks_lag_and_a_lost_connection() {
             game: 5,
             side: Side::Defenders,
             connected: false,
+            return_ms: None,
         }),
         now,
     );
@@ -467,6 +469,90 @@ fn the_game_shows_names_clocks_lag_and_a_lost_connection() {
     assert!(text.contains("disconnected"), "{text}");
     assert!(text.contains("bob: brb"), "{text}");
     insta::assert_snapshot!("game_30x12", screen(&online, 30, 12).backend());
+}
+
+#[test]
+fn a_player_gone_from_a_game_on_a_clock_is_shown_counting_down_to_the_deadline() {
+    let mut online = playing();
+    let now = Instant::now();
+    online.on_net(
+        Event::Message(ServerMessage::Presence {
+            game: 5,
+            side: Side::Defenders,
+            connected: false,
+            return_ms: Some(41_000),
+        }),
+        now,
+    );
+    let text = format!("{:?}", screen(&online, 80, 24).backend());
+    assert!(text.contains("disconnected, 0:41 to return"), "{text}");
+    online.tick(now + std::time::Duration::from_secs(30));
+    let text = format!("{:?}", screen(&online, 80, 24).backend());
+    assert!(text.contains("disconnected, 0:11 to return"), "{text}");
+}
+
+/// Online play from the new-game screen, `server` typed, as `name` remembered.
+fn chosen(server: &str, name: &str) -> Online {
+    let memory = OnlineMemory {
+        name: Some(name.to_owned()),
+        ..OnlineMemory::default()
+    };
+    let mut online = Online::choose_server(
+        std::env::temp_dir().join("brandubh-online-tests-unused"),
+        None,
+        memory,
+        Instant::now(),
+    );
+    for c in server.chars() {
+        online.update(Action::Type(c), SIZE);
+    }
+    online.update(Action::Confirm, SIZE);
+    online
+}
+
+/// The configuration online play last asked to connect with.
+fn last_connect(online: &mut Online) -> Option<ClientConfig> {
+    online
+        .take_requests()
+        .into_iter()
+        .rev()
+        .find_map(|r| match r {
+            NetRequest::Connect(config) => Some(*config),
+            _ => None,
+        })
+}
+
+#[test]
+fn a_server_not_met_before_shows_its_key_and_is_trusted_only_on_yes() {
+    let key = format!("SHA256:{}", "ab".repeat(32));
+    let unknown = || {
+        Event::Failed(ClientError::UnknownServer {
+            server: "example.org:7343".into(),
+            shown: key.clone(),
+            trusted: None,
+        })
+    };
+    for (answer, trusted) in [(Action::Yes, true), (Action::No, false)] {
+        let mut online = chosen("example.org", "ann");
+        let first = last_connect(&mut online).unwrap();
+        assert_eq!(
+            first.trust, None,
+            "nothing trusted before the player says so"
+        );
+        online.on_net(unknown(), Instant::now());
+        assert_eq!(online.mode(), Mode::Question);
+        let text = format!("{:?}", screen(&online, 80, 24).backend());
+        assert!(text.contains(&key), "{text}");
+        assert!(text.contains("trust this new server's key? y/n"), "{text}");
+        online.update(answer, SIZE);
+        let again = last_connect(&mut online);
+        if trusted {
+            assert_eq!(again.unwrap().trust.as_deref(), Some(key.as_str()));
+        } else {
+            assert_eq!(again, None, "connected to a server not trusted");
+            assert!(online.status().unwrap().text.contains("not trusted"));
+        }
+    }
 }
 
 #[test]
