@@ -35,6 +35,7 @@ mod signals;
 mod storage;
 mod text;
 mod theme;
+mod warnings;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};

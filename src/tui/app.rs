@@ -25,7 +25,7 @@ use ratatui::widgets::Clear;
 
 use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
-use self::warnings::Warnings;
+use super::warnings::Warnings;
 use super::ascii;
 use super::board_screen::{BoardHandled, BoardScreen};
 use super::board_view::{BoardView, Marks};

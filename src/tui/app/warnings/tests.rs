@@ -3,7 +3,7 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::{decision, third_time};
+use crate::tui::warnings::{decision, third_time};
 use crate::game::{Game, Player};
 use crate::rules::{Position, Preset, Side, Square};
 use crate::tui::app::tests::type_in;
