@@ -14,6 +14,7 @@ mod board_screen;
 mod board_view;
 mod dialogs;
 mod effect;
+mod engine_help;
 mod events;
 mod graph;
 mod help;

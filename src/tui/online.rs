@@ -5,8 +5,10 @@
 //! ([`Online::on_net`]). The server is authoritative: a move changes the board only when the
 //! server's `moved` comes.
 
+pub mod assist;
 mod create;
 mod game;
+mod helped;
 mod lobby;
 pub mod memory;
 #[cfg(test)]
@@ -21,6 +23,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
+use self::assist::Assist;
 use self::create::{CreateForm, CreateHandled, timing_text};
 use self::game::OnlineGame;
 use self::lobby::{Kind, LOBBY_KEYS, LobbyList};
@@ -142,6 +145,8 @@ pub struct Online {
     now: Instant,
     closed: bool,
     requests: Vec<NetRequest>,
+    /// The warnings, the bell and the engine's help.
+    assist: Assist,
 }
 
 impl Online {
@@ -169,6 +174,7 @@ impl Online {
             now,
             closed: false,
             requests: Vec::new(),
+            assist: Assist::default(),
             start,
         };
         if let Some(name) = online.start.name.clone() {
@@ -408,6 +414,7 @@ impl Online {
                     }
                     Ok(None) => {}
                 }
+                self.assist_changed(id);
                 let begun = (self.awaited == Some(id) || self.join_by_code) && view.you.is_some();
                 if begun || self.to_show == Some(id) {
                     self.awaited = None;
@@ -441,7 +448,13 @@ impl Online {
                 if g.moved(ply, &mv, clocks, now).is_err() {
                     // Out of step: the whole state again.
                     self.send(ClientMessage::Watch { game });
-                } else if self.on_screen(game) {
+                    return;
+                }
+                if g.my_turn() {
+                    self.assist.ring();
+                }
+                self.assist_changed(game);
+                if self.on_screen(game) {
                     let g = &self.games[&game];
                     let text = if g.my_turn() {
                         format!(
@@ -451,7 +464,7 @@ impl Online {
                     } else {
                         format!("played {mv}")
                     };
-                    self.info(&text);
+                    self.info_warned(game, &text);
                 }
             }
             ServerMessage::Offered { game, offer, by } => {
@@ -497,6 +510,9 @@ impl Online {
             ServerMessage::Result { game, outcome } => {
                 if let Some(g) = self.games.get_mut(&game) {
                     g.ended(outcome);
+                    if g.you().is_some() {
+                        self.assist.ring();
+                    }
                     let text = super::panels::outcome_text(outcome, g.you());
                     self.ask = None;
                     self.info(&format!("{text} · q to the lobby"));
@@ -541,9 +557,9 @@ impl Online {
                 "waiting for {}: ? for the keys",
                 g.name(g.record().state().position().side_to_move())
             ),
-            None => "watching: c to chat with the other spectators, q to the lobby".to_owned(),
+            None => "watching: a evaluation · c chat with the spectators · q lobby".to_owned(),
         };
-        self.info(&text);
+        self.info_warned(id, &text);
     }
 
     /// Takes one action of the player.
@@ -793,8 +809,15 @@ impl Online {
             BoardHandled::Cancelled | BoardHandled::StoppedTyping => self.status = None,
             BoardHandled::Typed(text) => {
                 let text = typed_move(&text);
-                if !text.is_empty() {
+                if !text.is_empty() && !self.holds_typed(id, &text) {
                     self.play(id, &text);
+                }
+            }
+            BoardHandled::Game(Action::TogglePanel) => {
+                if !game.board.toggle_panel(size) {
+                    self.info(
+                        "the panel is beside the board: Tab only switches on a small terminal",
+                    );
                 }
             }
             BoardHandled::Game(action) => self.game_key(id, action),
@@ -802,6 +825,9 @@ impl Online {
     }
 
     fn game_key(&mut self, id: GameId, action: Action) {
+        if self.assist_key(id, action) {
+            return;
+        }
         let Some(game) = self.games.get(&id) else {
             return;
         };
@@ -813,6 +839,7 @@ impl Online {
                 self.info("a chat line, then Enter (Esc: none)");
             }
             Action::Quit | Action::Type('q') => {
+                self.assist_left();
                 self.view = View::Lobby;
                 if over || !player {
                     self.send(ClientMessage::Leave { game: id });
@@ -857,12 +884,6 @@ impl Online {
                 self.ask = Some(Ask::Resign(id));
                 self.info("resign this game? y/n");
             }
-            Action::Hint | Action::Analyze if !game.engine_allowed() => {
-                self.error("engine help is off in this game");
-            }
-            Action::Hint | Action::Analyze => {
-                self.info("engine help is allowed here, but not offered online yet");
-            }
             _ => {}
         }
     }
@@ -892,13 +913,16 @@ impl Online {
             && position.piece_at(sq).is_none_or(|p| p.side() != side)
         {
             let mv = Move::new(from, sq);
-            self.play(id, &mv.to_string());
+            if !self.holds_move(id, mv) {
+                self.play(id, &mv.to_string());
+            }
             return;
         }
         match position.piece_at(sq) {
             Some(piece) if piece.side() == side && !position.destinations(sq).is_empty() => {
                 game.board.selected = Some(sq);
                 self.info(&format!("{sq} selected: choose a highlighted square"));
+                self.warn_selection(id);
             }
             _ => {
                 game.board.selected = None;
@@ -941,7 +965,8 @@ impl Online {
         let status = self.status_text();
         match self.view {
             View::Game(id) if self.games.contains_key(&id) => {
-                self.games[&id].render(area, buf, look, self.now, self.lag, &status);
+                let game = &self.games[&id];
+                game.render(area, buf, look, self.now, self.lag, &status, &self.assist);
             }
             _ => self.render_lobby(area, buf, look, &status),
         }

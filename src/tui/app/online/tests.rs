@@ -1,0 +1,255 @@
+//! The online board as good as the local one: the same warnings, bell and move list, and the
+//! engine's help on the runtime's one worker, driven through the app with the client's
+//! events and the worker's reports, without a server or a worker.
+
+use std::time::Instant;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::super::{App, Config, Screen};
+use crate::ai::{Report, SearchInfo};
+use crate::game::{Clocks, Score};
+use crate::net::client::Event;
+use crate::net::protocol::{ClockView, GameSetup, GameSummary, GameView, ServerMessage, Timing};
+use crate::rules::{GameState, Position, Preset, Side, Square, position_record};
+use crate::tui::effect::Effect;
+use crate::tui::input::Action;
+use crate::tui::online::{Online, OnlineStart};
+use crate::tui::storage::Job;
+
+/// The escape game's moves: after the 14th the king on c7 threatens a7.
+const ESCAPE: [&str; 14] = [
+    "d7-f7", "d5-c5", "f4-f3", "d4-d5", "f7-f4xe4", "d5-d4", "d2-b2", "d4-e4", "d1-d2xd3", "c4-c3",
+    "d6-d5", "e4-c4", "b4-b5xc5", "c4-c7",
+];
+
+/// Game 7 after `moves`, as the server shows it to `you` (`None`: a spectator).
+fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
+    let mut state = GameState::new(Preset::Standard.rules(), Position::start());
+    for mv in moves {
+        state.play_text(mv).unwrap();
+    }
+    GameView {
+        summary: GameSummary {
+            id: 7,
+            setup: GameSetup {
+                timing: Timing::Clock {
+                    control: "5m+3s".parse().unwrap(),
+                },
+                engine_allowed,
+                ..GameSetup::default()
+            },
+            attackers: Some("ann".into()),
+            defenders: Some("bob".into()),
+            creator: "ann".into(),
+            plies: moves.len(),
+            outcome: None,
+        },
+        start: position_record(&Position::start()),
+        position: position_record(state.position()),
+        to_move: state.position().side_to_move(),
+        moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        clocks: Some(ClockView {
+            clocks: Clocks::new("5m+3s".parse().unwrap()),
+            running: Some(state.position().side_to_move()),
+        }),
+        you,
+        pending: None,
+    }
+}
+
+/// The app online as `name`, connected, on game 7 as `view` has it.
+fn on_board(name: &str, view: GameView) -> App {
+    let mut app = App::new(Config::default());
+    app.update(Action::Resize {
+        width: 80,
+        height: 24,
+    });
+    app.open_online(OnlineStart {
+        server: "127.0.0.1:7343".into(),
+        name: Some(name.into()),
+        config_dir: std::env::temp_dir().join("brandubh-online-app-tests-unused"),
+        save_dir: None,
+        insecure: true,
+    });
+    let now = Instant::now();
+    app.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        now,
+    );
+    // Shown when its state comes, as after watching or joining it.
+    if let Screen::Online(online) = &mut app.screen {
+        online.show_next(7);
+    }
+    app.on_net(Event::Message(ServerMessage::State(Box::new(view))), now);
+    app.take_effects();
+    app
+}
+
+fn online(app: &App) -> &Online {
+    match &app.screen {
+        Screen::Online(online) => online,
+        _ => panic!("not online"),
+    }
+}
+
+fn status(app: &App) -> String {
+    online(app)
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+fn moved(app: &mut App, ply: usize, mv: &str) -> Vec<Effect> {
+    app.on_net(
+        Event::Message(ServerMessage::Moved {
+            game: 7,
+            ply,
+            mv: mv.into(),
+            clocks: None,
+        }),
+        Instant::now(),
+    )
+}
+
+fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    terminal
+}
+
+fn searches(effects: &[Effect]) -> Vec<u64> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Search { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect()
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+#[test]
+fn the_opponents_move_brings_the_local_warnings_and_the_bell() {
+    let mut app = on_board("ann", view(Some(Side::Attackers), &ESCAPE[..13], false));
+    // `b` turns the bell on online as at home, and it is remembered.
+    let effects = app.update(Action::ToggleBell);
+    assert!(app.bell);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Store(Job::Remember(s)) if s.bell)),
+        "{effects:?}"
+    );
+    let effects = moved(&mut app, 13, "c4-c7");
+    assert!(effects.contains(&Effect::Bell), "{effects:?}");
+    let text = status(&app);
+    assert!(
+        text.starts_with("the king threatens a7 and g7 · "),
+        "{text}"
+    );
+    // `w` turns them off online as at home, and it is remembered.
+    let effects = app.update(Action::ToggleWarnings);
+    assert!(!app.warnings.on());
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Store(Job::Remember(s)) if !s.warnings)),
+        "{effects:?}"
+    );
+    assert!(status(&app).starts_with("warnings off"));
+}
+
+#[test]
+fn a_destination_that_repeats_a_position_is_marked_and_a_third_time_waits() {
+    let moves = ["d7-e7", "d5-e5", "e7-d7", "e5-d5"];
+    let mut app = on_board("ann", view(Some(Side::Attackers), &moves, false));
+    if let Screen::Online(online) = &mut app.screen {
+        online.set_cursor(sq("d7"));
+    }
+    app.update(Action::Confirm);
+    let text = status(&app);
+    assert!(text.contains("! repeats a position"), "{text}");
+    let shown = format!("{:?}", screen(&app, 80, 24).backend());
+    assert!(shown.contains('!'), "{shown}");
+}
+
+#[test]
+fn the_panel_lists_every_move_as_the_local_one_and_scrolls() {
+    let mut app = on_board("ann", view(Some(Side::Attackers), &ESCAPE, false));
+    let text = format!("{:?}", screen(&app, 80, 24).backend());
+    assert!(text.contains("1 d7-f7"), "{text}");
+    assert!(text.contains("7 b4-b5xc5"), "{text}");
+    insta::assert_snapshot!("online_moves_80x24", screen(&app, 80, 24).backend());
+    app.update(Action::Resize {
+        width: 30,
+        height: 12,
+    });
+    app.update(Action::TogglePanel);
+    insta::assert_snapshot!("online_moves_30x12", screen(&app, 30, 12).backend());
+    app.update(Action::PageUp);
+    let text = format!("{:?}", screen(&app, 30, 12).backend());
+    assert!(text.contains("1 d7-f7"), "{text}");
+}
+
+#[test]
+fn a_hint_runs_on_the_worker_when_the_game_allows_it_and_a_stale_one_is_dropped() {
+    let mut app = on_board("ann", view(Some(Side::Attackers), &[], true));
+    let effects = app.update(Action::Hint);
+    let ids = searches(&effects);
+    assert_eq!(ids.len(), 1, "{effects:?}");
+    let mv = "d2-c2".parse().unwrap();
+    app.on_report(Report::Done(ids[0], Ok(mv)), Instant::now());
+    let text = status(&app);
+    assert!(text.starts_with("hint: d2-c2"), "{text}");
+    // Asked again, then the position moves on before the answer: it is dropped.
+    let ids = searches(&app.update(Action::Hint));
+    moved(&mut app, 0, "d7-e7");
+    app.on_report(Report::Done(ids[0], Ok(mv)), Instant::now());
+    assert!(!status(&app).starts_with("hint"), "{}", status(&app));
+}
+
+#[test]
+fn without_engine_help_a_player_gets_no_search() {
+    let mut app = on_board("ann", view(Some(Side::Attackers), &[], false));
+    for action in [Action::Hint, Action::Analyze] {
+        let effects = app.update(action);
+        assert!(searches(&effects).is_empty(), "{effects:?}");
+        assert!(status(&app).contains("engine help is off"));
+    }
+}
+
+#[test]
+fn a_spectator_switches_the_evaluation_on_and_it_follows_the_moves() {
+    let mut app = on_board("cat", view(None, &ESCAPE[..2], false));
+    let ids = searches(&app.update(Action::Analyze));
+    assert_eq!(ids.len(), 1);
+    let info = SearchInfo {
+        depth: 6,
+        score: Score::Eval(35),
+        nodes: 1000,
+        nps: 1000,
+        elapsed: std::time::Duration::from_millis(500),
+        pv: vec!["d2-c2".parse().unwrap()],
+        partial: false,
+    };
+    app.on_report(Report::Progress(ids[0], info), Instant::now());
+    let text = format!("{:?}", screen(&app, 80, 24).backend());
+    assert!(text.contains("attackers +0.35"), "{text}");
+    insta::assert_snapshot!("online_eval_80x24", screen(&app, 80, 24).backend());
+    // A move arrives: the new position is searched.
+    let again = searches(&moved(&mut app, 2, ESCAPE[2]));
+    assert_eq!(again.len(), 1);
+    assert_ne!(again, ids);
+    let text = format!("{:?}", screen(&app, 80, 24).backend());
+    assert!(!text.contains("+0.35"), "the old score is gone: {text}");
+    // Off again: the search stops.
+    let effects = app.update(Action::Analyze);
+    assert!(effects.contains(&Effect::Stop(again[0])), "{effects:?}");
+}
