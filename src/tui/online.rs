@@ -7,6 +7,7 @@
 
 pub mod assist;
 mod create;
+mod finished;
 mod game;
 mod helped;
 mod lobby;
@@ -80,8 +81,17 @@ pub enum NetRequest {
     Connect(Box<ClientConfig>),
     /// Send a message to the server.
     Send(ClientMessage),
-    /// Write what is remembered in the config folder.
+    /// Write what is remembered in the config folder (on the storage thread).
     Remember(PathBuf, OnlineMemory),
+    /// Save a finished game of the player's as the server sent it (on the storage thread).
+    SaveFinished {
+        /// The game.
+        game: GameId,
+        /// The save folder.
+        dir: PathBuf,
+        /// The game record, as the server sent it.
+        json: String,
+    },
 }
 
 /// What is typed at the bottom line.
@@ -256,7 +266,8 @@ impl Online {
         let start = &self.start;
         let mut config = ClientConfig::new(&start.server, Some(name), start.config_dir.clone());
         config.insecure = start.insecure;
-        config.save_dir.clone_from(&start.save_dir);
+        // The finished games are saved by the storage thread, as every write
+        // (`NetRequest::SaveFinished`), not by the client.
         self.lobby = LobbyList::new(name);
         self.view = View::Lobby;
         self.requests.push(NetRequest::Connect(Box::new(config)));
@@ -427,8 +438,8 @@ impl Online {
             | ServerMessage::Challenge { .. }
             | ServerMessage::Welcome { .. }
             | ServerMessage::Archive { .. }
-            | ServerMessage::Save { .. }
             | ServerMessage::Ping { .. } => {}
+            ServerMessage::Save { game, json } => self.save_finished(game, json),
             other => self.on_game_message(other, now),
         }
     }
@@ -510,10 +521,12 @@ impl Online {
             ServerMessage::Result { game, outcome } => {
                 if let Some(g) = self.games.get_mut(&game) {
                     g.ended(outcome);
-                    if g.you().is_some() {
+                    let you = g.you();
+                    let text = super::panels::outcome_text(outcome, you);
+                    if you.is_some() {
                         self.assist.ring();
+                        self.download_finished(game);
                     }
-                    let text = super::panels::outcome_text(outcome, g.you());
                     self.ask = None;
                     self.info(&format!("{text} · q to the lobby"));
                 }

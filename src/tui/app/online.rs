@@ -4,6 +4,7 @@
 #[cfg(test)]
 mod tests;
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use super::{App, Screen};
@@ -93,6 +94,29 @@ impl App {
     /// The online game's warnings, bell and engine help, as the local game's settings.
     fn online_assist(&self) -> Assist {
         Assist::new(self.warnings.on(), self.bell, self.look.glyphs.repeat)
+    }
+
+    /// What online play remembers was written by the storage thread, or why not.
+    pub(super) fn online_remembered(&mut self, result: Result<(), String>) {
+        match &mut self.screen {
+            Screen::Online(online) => online.remembered(&result),
+            _ => {
+                if let Err(e) = result {
+                    self.error(format!("the server and name are not remembered: {e}"));
+                }
+            }
+        }
+    }
+
+    /// A finished online game was saved by the storage thread, or why not.
+    pub(super) fn online_saved(&mut self, game: u64, result: &Result<PathBuf, String>) {
+        match &mut self.screen {
+            Screen::Online(online) => online.saved(game, result),
+            _ => match result {
+                Ok(path) => self.info(format!("online game #{game} saved as {}", path.display())),
+                Err(e) => self.error(format!("online game #{game} NOT saved: {e}")),
+            },
+        }
     }
 
     /// Takes a report of the engine worker if it is about one of online play's searches;

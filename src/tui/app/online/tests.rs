@@ -12,10 +12,13 @@ use crate::ai::{Report, SearchInfo};
 use crate::game::{Clocks, Score};
 use crate::net::client::Event;
 use crate::net::protocol::{ClockView, GameSetup, GameSummary, GameView, ServerMessage, Timing};
-use crate::rules::{GameState, Position, Preset, Side, Square, position_record};
+use crate::rules::{GameState, Outcome, Position, Preset, Reason, Side, Square, position_record};
 use crate::tui::effect::Effect;
+use crate::tui::events::Event as RuntimeEvent;
 use crate::tui::input::Action;
 use crate::tui::online::{Online, OnlineStart};
+use crate::tui::runtime::Runtime;
+use crate::tui::session::Storage;
 use crate::tui::storage::Job;
 
 /// The escape game's moves: after the 14th the king on c7 threatens a7.
@@ -252,4 +255,80 @@ fn a_spectator_switches_the_evaluation_on_and_it_follows_the_moves() {
     // Off again: the search stops.
     let effects = app.update(Action::Analyze);
     assert!(effects.contains(&Effect::Stop(again[0])), "{effects:?}");
+}
+
+/// Sends the client's `event` to the runtime, and waits for the storage thread's answers.
+fn net_event(rt: &mut Runtime, event: Event) {
+    rt.sender().send(RuntimeEvent::Net(event)).unwrap();
+    rt.tick(Instant::now()).unwrap();
+    rt.settle();
+}
+
+fn runtime_status(rt: &Runtime) -> String {
+    status(&rt.app)
+}
+
+#[test]
+fn online_writes_go_through_the_storage_thread_and_a_failure_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let saves = dir.path().join("saves");
+    let mut rt = Runtime::new(Config {
+        storage: Storage::in_dir(saves.clone()),
+        ..Config::default()
+    })
+    .unwrap();
+    rt.app.open_online(OnlineStart {
+        server: "127.0.0.1:7343".into(),
+        name: Some("ann".into()),
+        config_dir: dir.path().join("config"),
+        save_dir: Some(saves.clone()),
+        insecure: true,
+    });
+    // No server here: the connection is not asked for.
+    rt.app.take_effects();
+    rt.fail_writes(Some(std::io::ErrorKind::StorageFull));
+    let connected = Event::Connected {
+        fingerprint: "SHA256:00".into(),
+    };
+    net_event(&mut rt, connected.clone());
+    let text = runtime_status(&rt);
+    assert!(text.contains("not remembered"), "{text}");
+    assert!(!text.contains('\n'));
+
+    if let Screen::Online(online) = &mut rt.app.screen {
+        online.show_next(7);
+    }
+    let state = ServerMessage::State(Box::new(view(Some(Side::Attackers), &[], false)));
+    net_event(&mut rt, Event::Message(state));
+    let ended = ServerMessage::Result {
+        game: 7,
+        outcome: Outcome::win(Side::Attackers, Reason::Resignation),
+    };
+    rt.sender()
+        .send(RuntimeEvent::Net(Event::Message(ended)))
+        .unwrap();
+    rt.tick(Instant::now()).unwrap();
+    let record = include_str!("../../../../assets/games/escape.json").to_owned();
+    let save = || {
+        Event::Message(ServerMessage::Save {
+            game: 7,
+            json: record.clone(),
+        })
+    };
+    net_event(&mut rt, save());
+    let text = runtime_status(&rt);
+    assert!(text.starts_with("game #7 NOT saved: "), "{text}");
+
+    rt.fail_writes(None);
+    net_event(&mut rt, save());
+    let text = runtime_status(&rt);
+    assert!(text.starts_with("game #7 saved as "), "{text}");
+    let files: Vec<_> = std::fs::read_dir(&saves)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    net_event(&mut rt, connected);
+    assert!(dir.path().join("config").join("online.json").is_file());
 }
