@@ -452,32 +452,7 @@ impl Online {
                 ply,
                 mv,
                 clocks,
-            } => {
-                let Some(g) = self.games.get_mut(&game) else {
-                    return;
-                };
-                if g.moved(ply, &mv, clocks, now).is_err() {
-                    // Out of step: the whole state again.
-                    self.send(ClientMessage::Watch { game });
-                    return;
-                }
-                if g.my_turn() {
-                    self.assist.ring();
-                }
-                self.assist_changed(game);
-                if self.on_screen(game) {
-                    let g = &self.games[&game];
-                    let text = if g.my_turn() {
-                        format!(
-                            "{} played {mv}: your move",
-                            g.name(g.you().unwrap_or(Side::Attackers).opponent())
-                        )
-                    } else {
-                        format!("played {mv}")
-                    };
-                    self.info_warned(game, &text);
-                }
-            }
+            } => self.on_moved(game, ply, &mv, clocks, now),
             ServerMessage::Offered { game, offer, by } => {
                 let Some(g) = self.games.get_mut(&game) else {
                     return;
@@ -552,6 +527,41 @@ impl Online {
                 ));
             }
             _ => {}
+        }
+    }
+
+    /// The server's `moved` in game `game`: move `mv` after `ply` moves, and the clocks.
+    fn on_moved(
+        &mut self,
+        game: GameId,
+        ply: usize,
+        mv: &str,
+        clocks: Option<crate::net::protocol::ClockView>,
+        now: Instant,
+    ) {
+        let Some(g) = self.games.get_mut(&game) else {
+            return;
+        };
+        if g.moved(ply, mv, clocks, now).is_err() {
+            // Out of step: the whole state again.
+            self.send(ClientMessage::Watch { game });
+            return;
+        }
+        if g.my_turn() {
+            self.assist.ring();
+        }
+        self.assist_changed(game);
+        if self.on_screen(game) {
+            let g = &self.games[&game];
+            let text = if g.my_turn() {
+                format!(
+                    "{} played {mv}: your move",
+                    g.name(g.you().unwrap_or(Side::Attackers).opponent())
+                )
+            } else {
+                format!("played {mv}")
+            };
+            self.info_warned(game, &text);
         }
     }
 

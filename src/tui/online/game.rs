@@ -337,7 +337,8 @@ impl OnlineGame {
     }
 
     /// Draws the panel in `area`: the header, the live evaluation if on, the move list as
-    /// the local game's (scrolled by PgUp / PgDn), and the newest chat lines at the bottom.
+    /// the local game's (scrolled by `PgUp` / `PgDn`), and the newest chat lines at the
+    /// bottom.
     #[allow(clippy::too_many_arguments)]
     fn render_panel(
         &self,
@@ -397,11 +398,11 @@ impl OnlineGame {
         Paragraph::new(top).render(Rect::new(area.x, area.y, area.width, height(top_rows)), buf);
         let list = Rect::new(area.x, y(top_rows), area.width, height(list_rows));
         let moves = self.record.moves();
-        let last = moves.len().checked_sub(1);
+        let newest = moves.len().checked_sub(1);
         MoveListView::following(list, moves.len(), self.board.list_scroll).render(
             moves,
             &[],
-            last.map(|i| (i, look.theme.heading)),
+            newest.map(|i| (i, look.theme.heading)),
             look,
             buf,
         );
