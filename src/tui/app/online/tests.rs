@@ -332,3 +332,74 @@ fn online_writes_go_through_the_storage_thread_and_a_failure_is_one_line() {
     net_event(&mut rt, connected);
     assert!(dir.path().join("config").join("online.json").is_file());
 }
+
+/// Game `id` by correspondence (3 days a move) after `moves`, as the server shows it to ann,
+/// who plays the attackers.
+fn by_correspondence(id: u64, moves: &[&str]) -> GameView {
+    let mut view = view(Some(Side::Attackers), moves, false);
+    view.summary.id = id;
+    view.summary.setup.timing = Timing::Correspondence { days: 3 };
+    view.clocks = None;
+    view
+}
+
+#[test]
+fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobby() {
+    // Ann quit; she comes back: a new app, the server sends her games as she is welcomed.
+    let mut app = App::new(Config::default());
+    app.update(Action::Resize {
+        width: 80,
+        height: 24,
+    });
+    app.open_online(OnlineStart {
+        server: "127.0.0.1:7343".into(),
+        name: Some("ann".into()),
+        config_dir: std::env::temp_dir().join("brandubh-online-app-tests-unused"),
+        save_dir: None,
+        insecure: true,
+    });
+    let now = Instant::now();
+    app.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        now,
+    );
+    let waiting = by_correspondence(8, &ESCAPE[..1]);
+    let hers = by_correspondence(9, &ESCAPE[..2]);
+    for view in [waiting.clone(), hers.clone()] {
+        app.on_net(Event::Message(ServerMessage::State(Box::new(view))), now);
+    }
+    let lobby = crate::net::protocol::Lobby {
+        open: vec![],
+        playing: vec![waiting.summary, hers.summary],
+        players: vec!["ann".into()],
+    };
+    app.on_net(Event::Message(ServerMessage::Lobby(lobby)), now);
+    app.take_effects();
+    let text = format!("{:?}", screen(&app, 80, 24).backend());
+    let (yours, theirs) = (text.find("#9 ").unwrap(), text.find("#8 ").unwrap());
+    assert!(yours < theirs, "your move first: {text}");
+    // Enter on the first: her board, as she left it, with her move to make.
+    let effects = app.update(Action::Confirm);
+    assert!(effects.is_empty(), "the state is here already: {effects:?}");
+    let game = online(&app).game().expect("the board");
+    assert_eq!(game.id(), 9);
+    assert_eq!(game.record().moves().len(), 2);
+    assert!(game.my_turn());
+    assert!(status(&app).contains("your move"), "{}", status(&app));
+    app.update(Action::StartTyping);
+    for c in "f4-f3".chars() {
+        app.update(Action::Type(c));
+    }
+    let effects = app.update(Action::Confirm);
+    let sent = crate::net::protocol::ClientMessage::Move {
+        game: 9,
+        ply: 2,
+        mv: "f4-f3".into(),
+    };
+    assert!(
+        effects.contains(&Effect::Net(crate::tui::online::NetRequest::Send(sent))),
+        "{effects:?}"
+    );
+}
