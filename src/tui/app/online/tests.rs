@@ -246,6 +246,13 @@ fn a_spectator_switches_the_evaluation_on_and_it_follows_the_moves() {
     let text = format!("{:?}", screen(&app, 80, 24).backend());
     assert!(text.contains("attackers +0.35"), "{text}");
     insta::assert_snapshot!("online_eval_80x24", screen(&app, 80, 24).backend());
+    app.update(Action::Resize {
+        width: 30,
+        height: 12,
+    });
+    app.update(Action::TogglePanel);
+    insta::assert_snapshot!("online_eval_30x12", screen(&app, 30, 12).backend());
+    app.update(Action::TogglePanel);
     // A move arrives: the new position is searched.
     let again = searches(&moved(&mut app, 2, ESCAPE[2]));
     assert_eq!(again.len(), 1);
