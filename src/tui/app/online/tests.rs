@@ -410,3 +410,36 @@ fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobb
         "{effects:?}"
     );
 }
+
+#[test]
+fn a_move_that_would_repeat_a_third_time_is_sent_only_when_chosen_twice() {
+    let moves = [
+        "d7-e7", "d5-e5", "e7-d7", "e5-d5", "d7-e7", "d5-e5", "e7-d7",
+    ];
+    let mut app = on_board("bob", view(Some(Side::Defenders), &moves, false));
+    let choose = |app: &mut App, at: &str| {
+        if let Screen::Online(online) = &mut app.screen {
+            online.set_cursor(sq(at));
+        }
+        app.update(Action::Confirm)
+    };
+    choose(&mut app, "e5");
+    assert!(status(&app).contains("a 3rd time"), "{}", status(&app));
+    let effects = choose(&mut app, "d5");
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Net(_))),
+        "{effects:?}"
+    );
+    let text = status(&app);
+    assert!(text.contains("Choose d5 again"), "{text}");
+    let effects = choose(&mut app, "d5");
+    let sent = crate::net::protocol::ClientMessage::Move {
+        game: 7,
+        ply: 7,
+        mv: "e5-d5".into(),
+    };
+    assert!(
+        effects.contains(&Effect::Net(crate::tui::online::NetRequest::Send(sent))),
+        "{effects:?}"
+    );
+}
