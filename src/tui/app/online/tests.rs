@@ -170,7 +170,7 @@ fn the_opponents_move_brings_the_local_warnings_and_the_bell() {
 }
 
 #[test]
-fn a_destination_that_repeats_a_position_is_marked_and_a_third_time_waits() {
+fn a_destination_that_repeats_a_position_is_marked_and_said_on_selection() {
     let moves = ["d7-e7", "d5-e5", "e7-d7", "e5-d5"];
     let mut app = on_board("ann", view(Some(Side::Attackers), &moves, false));
     if let Screen::Online(online) = &mut app.screen {
