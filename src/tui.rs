@@ -14,6 +14,7 @@ mod board_screen;
 mod board_view;
 mod dialogs;
 mod effect;
+mod engine_help;
 mod events;
 mod graph;
 mod help;
@@ -35,6 +36,7 @@ mod signals;
 mod storage;
 mod text;
 mod theme;
+mod warnings;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};

@@ -25,7 +25,6 @@ use ratatui::widgets::Clear;
 
 use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
-use self::warnings::Warnings;
 use super::ascii;
 use super::board_screen::{BoardHandled, BoardScreen};
 use super::board_view::{BoardView, Marks};
@@ -47,6 +46,7 @@ use super::settings::{Settings, SettingsFile};
 use super::storage::{GameId, SaveRef};
 use super::text::{Status, Tone, title};
 use super::theme::{Look, Themed};
+use super::warnings::Warnings;
 use crate::ai::Budget;
 use crate::game::storage::SaveEntry;
 use crate::game::{Player, TimeControl};

@@ -5,8 +5,11 @@
 //! ([`Online::on_net`]). The server is authoritative: a move changes the board only when the
 //! server's `moved` comes.
 
+pub mod assist;
 mod create;
+mod finished;
 mod game;
+mod helped;
 mod lobby;
 pub mod memory;
 #[cfg(test)]
@@ -21,6 +24,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
+use self::assist::Assist;
 use self::create::{CreateForm, CreateHandled, timing_text};
 use self::game::OnlineGame;
 use self::lobby::{Kind, LOBBY_KEYS, LobbyList};
@@ -47,6 +51,10 @@ pub const ONLINE_GAME_KEYS: &[(&str, &str)] = &[
     ("arrows / h j k l", "move the cursor"),
     ("Enter / Space / click", "select a piece, then move it"),
     (":", "type a move, e.g. d2-d5"),
+    ("w / b", "warnings (threats, repeats) / bell on or off"),
+    ("t", "hint (games made with engine help)"),
+    ("a", "engine's evaluation on / off (spectators: always)"),
+    ("PgUp / PgDn", "scroll the move list"),
     ("c", "write a chat line"),
     ("d", "offer a draw, or accept the one offered"),
     ("u", "ask to take your last move back"),
@@ -80,8 +88,17 @@ pub enum NetRequest {
     Connect(Box<ClientConfig>),
     /// Send a message to the server.
     Send(ClientMessage),
-    /// Write what is remembered in the config folder.
+    /// Write what is remembered in the config folder (on the storage thread).
     Remember(PathBuf, OnlineMemory),
+    /// Save a finished game of the player's as the server sent it (on the storage thread).
+    SaveFinished {
+        /// The game.
+        game: GameId,
+        /// The save folder.
+        dir: PathBuf,
+        /// The game record, as the server sent it.
+        json: String,
+    },
 }
 
 /// What is typed at the bottom line.
@@ -150,6 +167,8 @@ pub struct Online {
     now: Instant,
     closed: bool,
     requests: Vec<NetRequest>,
+    /// The warnings, the bell and the engine's help.
+    assist: Assist,
 }
 
 impl Online {
@@ -178,6 +197,7 @@ impl Online {
             now,
             closed: false,
             requests: Vec::new(),
+            assist: Assist::default(),
             start,
         };
         if let Some(name) = online.start.name.clone() {
@@ -263,7 +283,8 @@ impl Online {
         let mut config = ClientConfig::new(&start.server, Some(name), start.config_dir.clone());
         config.insecure = start.insecure;
         config.trust.clone_from(&self.unknown_key);
-        config.save_dir.clone_from(&start.save_dir);
+        // The finished games are saved by the storage thread, as every write
+        // (`NetRequest::SaveFinished`), not by the client.
         self.lobby = LobbyList::new(name);
         self.view = View::Lobby;
         self.requests.push(NetRequest::Connect(Box::new(config)));
@@ -426,6 +447,7 @@ impl Online {
                     }
                     Ok(None) => {}
                 }
+                self.assist_changed(id);
                 let begun = (self.awaited == Some(id) || self.join_by_code) && view.you.is_some();
                 if begun || self.to_show == Some(id) {
                     self.awaited = None;
@@ -438,8 +460,8 @@ impl Online {
             | ServerMessage::Challenge { .. }
             | ServerMessage::Welcome { .. }
             | ServerMessage::Archive { .. }
-            | ServerMessage::Save { .. }
             | ServerMessage::Ping { .. } => {}
+            ServerMessage::Save { game, json } => self.save_finished(game, json),
             other => self.on_game_message(other, now),
         }
     }
@@ -452,26 +474,7 @@ impl Online {
                 ply,
                 mv,
                 clocks,
-            } => {
-                let Some(g) = self.games.get_mut(&game) else {
-                    return;
-                };
-                if g.moved(ply, &mv, clocks, now).is_err() {
-                    // Out of step: the whole state again.
-                    self.send(ClientMessage::Watch { game });
-                } else if self.on_screen(game) {
-                    let g = &self.games[&game];
-                    let text = if g.my_turn() {
-                        format!(
-                            "{} played {mv}: your move",
-                            g.name(g.you().unwrap_or(Side::Attackers).opponent())
-                        )
-                    } else {
-                        format!("played {mv}")
-                    };
-                    self.info(&text);
-                }
-            }
+            } => self.on_moved(game, ply, &mv, clocks, now),
             ServerMessage::Offered { game, offer, by } => {
                 let Some(g) = self.games.get_mut(&game) else {
                     return;
@@ -516,7 +519,12 @@ impl Online {
             ServerMessage::Result { game, outcome } => {
                 if let Some(g) = self.games.get_mut(&game) {
                     g.ended(outcome);
-                    let text = super::panels::outcome_text(outcome, g.you());
+                    let you = g.you();
+                    let text = super::panels::outcome_text(outcome, you);
+                    if you.is_some() {
+                        self.assist.ring();
+                        self.download_finished(game);
+                    }
                     self.ask = None;
                     self.info(&format!("{text} · q to the lobby"));
                 }
@@ -545,6 +553,41 @@ impl Online {
         }
     }
 
+    /// The server's `moved` in game `game`: move `mv` after `ply` moves, and the clocks.
+    fn on_moved(
+        &mut self,
+        game: GameId,
+        ply: usize,
+        mv: &str,
+        clocks: Option<crate::net::protocol::ClockView>,
+        now: Instant,
+    ) {
+        let Some(g) = self.games.get_mut(&game) else {
+            return;
+        };
+        if g.moved(ply, mv, clocks, now).is_err() {
+            // Out of step: the whole state again.
+            self.send(ClientMessage::Watch { game });
+            return;
+        }
+        if g.my_turn() {
+            self.assist.ring();
+        }
+        self.assist_changed(game);
+        if self.on_screen(game) {
+            let g = &self.games[&game];
+            let text = if g.my_turn() {
+                format!(
+                    "{} played {mv}: your move",
+                    g.name(g.you().unwrap_or(Side::Attackers).opponent())
+                )
+            } else {
+                format!("played {mv}")
+            };
+            self.info_warned(game, &text);
+        }
+    }
+
     fn on_screen(&self, game: GameId) -> bool {
         matches!(self.view, View::Game(id) if id == game)
     }
@@ -560,9 +603,9 @@ impl Online {
                 "waiting for {}: ? for the keys",
                 g.name(g.record().state().position().side_to_move())
             ),
-            None => "watching: c to chat with the other spectators, q to the lobby".to_owned(),
+            None => "watching: a evaluation · c chat with the spectators · q lobby".to_owned(),
         };
-        self.info(&text);
+        self.info_warned(id, &text);
     }
 
     /// Takes one action of the player.
@@ -838,8 +881,15 @@ impl Online {
             BoardHandled::Cancelled | BoardHandled::StoppedTyping => self.status = None,
             BoardHandled::Typed(text) => {
                 let text = typed_move(&text);
-                if !text.is_empty() {
+                if !text.is_empty() && !self.holds_typed(id, &text) {
                     self.play(id, &text);
+                }
+            }
+            BoardHandled::Game(Action::TogglePanel) => {
+                if !game.board.toggle_panel(size) {
+                    self.info(
+                        "the panel is beside the board: Tab only switches on a small terminal",
+                    );
                 }
             }
             BoardHandled::Game(action) => self.game_key(id, action),
@@ -847,6 +897,9 @@ impl Online {
     }
 
     fn game_key(&mut self, id: GameId, action: Action) {
+        if self.assist_key(id, action) {
+            return;
+        }
         let Some(game) = self.games.get(&id) else {
             return;
         };
@@ -858,6 +911,7 @@ impl Online {
                 self.info("a chat line, then Enter (Esc: none)");
             }
             Action::Quit | Action::Type('q') => {
+                self.assist_left();
                 self.view = View::Lobby;
                 if over || !player {
                     self.send(ClientMessage::Leave { game: id });
@@ -902,12 +956,6 @@ impl Online {
                 self.ask = Some(Ask::Resign(id));
                 self.info("resign this game? y/n");
             }
-            Action::Hint | Action::Analyze if !game.engine_allowed() => {
-                self.error("engine help is off in this game");
-            }
-            Action::Hint | Action::Analyze => {
-                self.info("engine help is allowed here, but not offered online yet");
-            }
             _ => {}
         }
     }
@@ -937,13 +985,16 @@ impl Online {
             && position.piece_at(sq).is_none_or(|p| p.side() != side)
         {
             let mv = Move::new(from, sq);
-            self.play(id, &mv.to_string());
+            if !self.holds_move(id, mv) {
+                self.play(id, &mv.to_string());
+            }
             return;
         }
         match position.piece_at(sq) {
             Some(piece) if piece.side() == side && !position.destinations(sq).is_empty() => {
                 game.board.selected = Some(sq);
                 self.info(&format!("{sq} selected: choose a highlighted square"));
+                self.warn_selection(id);
             }
             _ => {
                 game.board.selected = None;
@@ -986,7 +1037,8 @@ impl Online {
         let status = self.status_text();
         match self.view {
             View::Game(id) if self.games.contains_key(&id) => {
-                self.games[&id].render(area, buf, look, self.now, self.lag, &status);
+                let game = &self.games[&id];
+                game.render(area, buf, look, self.now, self.lag, &status, &self.assist);
             }
             _ => self.render_lobby(area, buf, look, &status),
         }

@@ -90,8 +90,9 @@ fn count_text(n: u64) -> String {
     }
 }
 
-/// The lines about the AI: watch mode, pause, and the search in progress.
-fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
+/// The lines about the AI: watch mode, pause, and the search in progress (the online game
+/// shows its live evaluation so too).
+pub fn ai_lines<'a>(ai: &AiView<'a>, look: &Look, width: usize) -> Vec<Line<'a>> {
     let theme = &look.theme;
     let mut lines = Vec::new();
     if let Some(delay) = ai.watching {

@@ -312,9 +312,14 @@ impl Runtime {
                     client.send(message);
                 }
             }
+            // Written on the storage thread, as every file; how it went comes back.
             NetRequest::Remember(dir, memory) => {
-                // Remembering is a convenience: a failure is no reason to stop playing.
-                let _ = memory.store(&dir);
+                self.storage.ask(Job::RememberOnline { dir, memory });
+                self.unsettled = true;
+            }
+            NetRequest::SaveFinished { game, dir, json } => {
+                self.storage.ask(Job::SaveOnline { game, dir, json });
+                self.unsettled = true;
             }
         }
     }

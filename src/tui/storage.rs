@@ -16,6 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::SystemTime;
 
+use super::online::memory::OnlineMemory;
 use super::session::{self, GameFiles, Session, new_save_name};
 use super::settings::{Settings, SettingsFile};
 use crate::game::storage::{
@@ -99,6 +100,23 @@ pub enum Job {
     },
     /// Write the remembered choices, if they are not what the file holds.
     Remember(Settings),
+    /// Write what online play remembers (the name, the servers) in the config folder `dir`.
+    RememberOnline {
+        /// The config folder.
+        dir: PathBuf,
+        /// What to remember.
+        memory: OnlineMemory,
+    },
+    /// Save the finished online game `game`, as the server sent it (`json`), as a new save
+    /// in `dir`.
+    SaveOnline {
+        /// The game's number on the server.
+        game: u64,
+        /// The save folder.
+        dir: PathBuf,
+        /// The game record the server sent.
+        json: String,
+    },
     /// Read the summaries of the saves in `dir` ahead, so that the list opens at once when
     /// asked for (only its progress is answered; and a list of `dir` asked while it reads,
     /// next in line, is answered by this reading).
@@ -182,6 +200,15 @@ pub enum Done {
     },
     /// The choices were remembered, or why not.
     Remembered(Result<(), SaveError>),
+    /// What online play remembers was written, or why not (in words).
+    OnlineRemembered(Result<(), String>),
+    /// A finished online game was saved to this file, or why not (in words).
+    OnlineSaved {
+        /// The game's number on the server.
+        game: u64,
+        /// Its file, or why it was not written.
+        result: Result<PathBuf, String>,
+    },
     /// Every job asked before [`Job::Flush`] with this number is done.
     Flushed(u64),
 }
@@ -444,6 +471,11 @@ impl Store {
                 to,
             },
             Job::Remember(settings) => Done::Remembered(self.settings.remember(settings)),
+            Job::RememberOnline { dir, memory } => Done::OnlineRemembered(memory.store(&dir)),
+            Job::SaveOnline { game, dir, json } => Done::OnlineSaved {
+                game,
+                result: crate::net::client::save(&dir, &json),
+            },
             Job::ReadAhead(dir) => {
                 let listed = self.list(&dir);
                 // A list of this folder asked meanwhile gets this one, which ended after it

@@ -1183,12 +1183,21 @@ fn two_terminal_games_play_online_against_one_server() {
     ann.wait_for("your move");
 
     // Moves go through the server to both boards.
+    // The panel lists them as a local game's does: a row a move number.
+    let listed = |moves: &'static [&'static str]| {
+        move |screen: &vt100::Screen| {
+            let contents = screen.contents();
+            contents
+                .lines()
+                .any(|l| l.contains(" 1 ") && moves.iter().all(|m| l.contains(m)))
+        }
+    };
     ann.send(":d2-c2\r");
     bob.wait_for("ann played d2-c2");
-    ann.wait_for("moves 1: d2-c2");
+    ann.wait_until("the move list shows d2-c2", listed(&["d2-c2"]));
     bob.send(":c4-c3\r");
     ann.wait_for("bob played c4-c3");
-    bob.wait_for("moves 2: d2-c2 c4-c3");
+    bob.wait_until("the move list shows both", listed(&["d2-c2", "c4-c3"]));
 
     // A chat line, shown on the other screen.
     bob.send("c");

@@ -9,8 +9,9 @@ use super::{App, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_with};
 use crate::ai::{JobId, MoveLimits, Report};
 use crate::game::{EngineKind, Level, MoveTime, Player};
-use crate::rules::{Move, Side};
+use crate::rules::Side;
 use crate::tui::effect::Effect;
+use crate::tui::engine_help::{HINT_LEVEL, HINT_TIME, hint_text};
 use crate::tui::panels::{AiView, Search};
 use crate::tui::text::player_text;
 
@@ -173,6 +174,9 @@ impl App {
 
     /// Takes one report of the worker; returns whether it changed anything.
     pub(super) fn take_report(&mut self, report: Report, now: Instant) -> bool {
+        if self.online_report(&report, now) {
+            return true;
+        }
         if report == Report::Gone {
             // The next AI turn starts a new thread.
             self.ai.thinking = None;
@@ -314,26 +318,6 @@ impl App {
             )),
             None => self.error("the AI declines: it has not judged the game yet".to_owned()),
         }
-    }
-}
-
-/// The level the hints are searched at: the strongest, given [`HINT_TIME`].
-const HINT_LEVEL: Level = Level::Max;
-
-/// How long a hint is searched.
-const HINT_TIME: Duration = Duration::from_secs(1);
-
-/// The hint in words: the move, and what the search proved. `info` is the search's last
-/// report; its score counts for `mv` when its line starts with it. Distances are in plies,
-/// as the panel's score gives them.
-fn hint_text(mv: Move, info: Option<&SearchInfo>) -> String {
-    let score = info.filter(|i| i.pv.first() == Some(&mv)).map(|i| i.score);
-    match score {
-        Some(Score::Win(n)) => format!("hint: win in {n}: {mv} (marked with ? ?)"),
-        Some(Score::Loss(n)) => {
-            format!("hint: every move loses; longest resistance {mv}, lost in {n}")
-        }
-        _ => format!("hint: {mv} (marked with ? ?)"),
     }
 }
 

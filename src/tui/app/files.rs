@@ -344,6 +344,8 @@ impl App {
                 }
             }
             Done::Flushed(_) => {}
+            Done::OnlineRemembered(result) => self.online_remembered(result),
+            Done::OnlineSaved { game, result } => self.online_saved(game, &result),
             Done::Reading { dir, progress } => self.reading(dir, progress),
             awaited => {
                 self.waiting.awaited = self.waiting.awaited.saturating_sub(1);
@@ -416,6 +418,8 @@ impl App {
             | Done::Reading { .. }
             | Done::Autosaved { .. }
             | Done::Remembered(_)
+            | Done::OnlineRemembered(_)
+            | Done::OnlineSaved { .. }
             | Done::Flushed(_) => {}
         }
     }

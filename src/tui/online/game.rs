@@ -18,9 +18,11 @@ use crate::tui::app::start_cursor;
 use crate::tui::board_screen::BoardScreen;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::layout::GameLayout;
-use crate::tui::panels;
+use crate::tui::panels::{self, AiView, MoveListView, Search};
 use crate::tui::text::{title, wrap};
 use crate::tui::theme::Look;
+
+use super::assist::Assist;
 
 /// The most chat lines kept.
 const MAX_CHAT: usize = 100;
@@ -297,8 +299,9 @@ impl OnlineGame {
         self.outcome.is_none() && self.clocks.is_some_and(|(v, _)| v.running.is_some())
     }
 
-    /// The panel's lines at `now`, with the opponent's lag `lag`.
-    fn panel_lines(&self, now: Instant, lag: Option<Duration>) -> Vec<String> {
+    /// The panel's first lines at `now`, with the opponent's lag `lag`: the game, the
+    /// players and their clocks, whose move, the offer waiting, the toggles.
+    fn header_lines(&self, now: Instant, lag: Option<Duration>, assist: &Assist) -> Vec<String> {
         let mut lines = vec![format!(
             "Online game #{} · {}",
             self.id,
@@ -316,7 +319,7 @@ impl OnlineGame {
             lines.push(format!("lag {} ms", lag.as_millis()));
         }
         let engine = if self.engine_allowed {
-            "allowed"
+            "allowed (t hint, a eval)"
         } else {
             "off"
         };
@@ -338,21 +341,20 @@ impl OnlineGame {
             };
             lines.push(format!("the {by} offer {what}"));
         }
-        let moves: Vec<String> = self
-            .record
-            .moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        let last: Vec<&str> = moves
-            .iter()
-            .rev()
-            .take(4)
-            .rev()
-            .map(String::as_str)
-            .collect();
-        lines.push(format!("moves {}: {}", moves.len(), last.join(" ")));
-        lines.push("chat (c to write):".to_owned());
+        if self.outcome.is_none() {
+            let on = |on: bool| if on { "on" } else { "off" };
+            lines.push(format!(
+                "w: warnings {} · b: bell {}",
+                on(assist.warnings().on()),
+                on(assist.bell())
+            ));
+        }
+        lines
+    }
+
+    /// The chat's lines, oldest first, tagged by channel.
+    fn chat_lines(&self) -> Vec<String> {
+        let mut lines = vec!["chat (c to write):".to_owned()];
         for line in &self.chat {
             let tag = match line.channel {
                 Channel::Players => "",
@@ -363,7 +365,92 @@ impl OnlineGame {
         lines
     }
 
-    /// Draws the game: the board, the panel and the status line.
+    /// Draws the panel in `area`: the header, the live evaluation if on, the move list as
+    /// the local game's (scrolled by `PgUp` / `PgDn`), and the newest chat lines at the
+    /// bottom.
+    #[allow(clippy::too_many_arguments)]
+    fn render_panel(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        look: &Look,
+        now: Instant,
+        lag: Option<Duration>,
+        assist: &Assist,
+    ) {
+        Clear.render(area, buf);
+        let width = usize::from(area.width);
+        let rows = usize::from(area.height);
+        let mut top: Vec<Line> = self
+            .header_lines(now, lag, assist)
+            .iter()
+            .flat_map(|line| wrap(line, width))
+            .enumerate()
+            .map(|(i, l)| {
+                if i == 0 {
+                    Line::styled(l, look.theme.heading)
+                } else {
+                    Line::raw(l)
+                }
+            })
+            .collect();
+        if let Some(eval) = assist.eval_of(self) {
+            let view = AiView {
+                thinking: Some(Search {
+                    title: if eval.searching() {
+                        "Evaluating…".to_owned()
+                    } else {
+                        "Evaluation".to_owned()
+                    },
+                    can_hurry: false,
+                    info: eval.info(),
+                    side: eval.side(),
+                    elapsed: eval.elapsed(),
+                }),
+                paused: false,
+                watching: None,
+            };
+            top.extend(panels::ai_lines(&view, look, width));
+        }
+        let chat: Vec<String> = self
+            .chat_lines()
+            .iter()
+            .flat_map(|line| wrap(line, width))
+            .collect();
+        // The chat keeps at most a third of the panel, its newest lines in view.
+        let chat_rows = chat.len().min((rows / 3).max(2)).min(rows);
+        let top_rows = top.len().min(rows - chat_rows);
+        let list_rows = rows - chat_rows - top_rows;
+        top.truncate(top_rows);
+        let y = |offset: usize| area.y + u16::try_from(offset).unwrap_or(u16::MAX);
+        let height = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        Paragraph::new(top).render(Rect::new(area.x, area.y, area.width, height(top_rows)), buf);
+        let list = Rect::new(area.x, y(top_rows), area.width, height(list_rows));
+        let moves = self.record.moves();
+        let newest = moves.len().checked_sub(1);
+        MoveListView::following(list, moves.len(), self.board.list_scroll).render(
+            moves,
+            &[],
+            newest.map(|i| (i, look.theme.heading)),
+            look,
+            buf,
+        );
+        let shown: Vec<Line> = chat[chat.len() - chat_rows..]
+            .iter()
+            .map(|l| Line::raw(l.clone()))
+            .collect();
+        let chat_area = Rect::new(
+            area.x,
+            y(top_rows + list_rows),
+            area.width,
+            height(chat_rows),
+        );
+        Paragraph::new(shown).render(chat_area, buf);
+    }
+
+    /// Draws the game: the board (with the hint and the repeating destinations the help
+    /// marks), the panel and the status line.
+    #[allow(clippy::too_many_arguments)]
     pub fn render(
         &self,
         area: Rect,
@@ -372,6 +459,7 @@ impl OnlineGame {
         now: Instant,
         lag: Option<Duration>,
         status: &str,
+        assist: &Assist,
     ) {
         let Some(layout) = GameLayout::new(area) else {
             return;
@@ -379,6 +467,7 @@ impl OnlineGame {
         let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
             let last = self.record.at_ply(self.record.moves().len());
+            let state = self.record.state();
             let marks = Marks {
                 cursor: Some(self.board.cursor),
                 selected: self.board.selected,
@@ -386,37 +475,17 @@ impl OnlineGame {
                     .board
                     .selected
                     .map_or(crate::rules::Bitboard::EMPTY, |sq| {
-                        self.record.state().position().destinations(sq)
+                        state.position().destinations(sq)
                     }),
+                hint: assist.hint_on(self),
+                repeats: assist.warnings().repeating(state, self.board.selected),
                 ..last.as_ref().map(Marks::after).unwrap_or_default()
             };
-            let view = BoardView::new(self.record.state().position(), marks, look, layout.board);
+            let view = BoardView::new(state.position(), marks, look, layout.board);
             view.render(layout.board.area(), buf);
         }
         if !layout.is_compact() || covered {
-            Clear.render(layout.panel, buf);
-            let width = usize::from(layout.panel.width);
-            let lines: Vec<String> = self
-                .panel_lines(now, lag)
-                .iter()
-                .flat_map(|line| wrap(line, width))
-                .collect();
-            // The newest chat lines stay in view.
-            let rows = usize::from(layout.panel.height);
-            let skip = lines.len().saturating_sub(rows);
-            let shown: Vec<Line> = lines
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| *i < 2 || *i >= skip + 2)
-                .map(|(i, l)| {
-                    if i == 0 {
-                        Line::styled(l, look.theme.heading)
-                    } else {
-                        Line::raw(l)
-                    }
-                })
-                .collect();
-            Paragraph::new(shown).render(layout.panel, buf);
+            self.render_panel(layout.panel, buf, look, now, lag, assist);
         }
         if let Some(line) = layout.turn_line {
             let side = self.record.state().position().side_to_move();

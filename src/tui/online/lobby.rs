@@ -79,7 +79,15 @@ impl LobbyList {
 
     /// The games in the order shown, with what each is to the player.
     pub fn games(&self) -> Vec<(&GameSummary, Kind)> {
-        let mine = self.lobby.playing.iter().filter(|g| self.plays(g));
+        // Those where it is the player's move first (a stable sort keeps the server's order
+        // within each).
+        let mut mine: Vec<&GameSummary> = self
+            .lobby
+            .playing
+            .iter()
+            .filter(|g| self.plays(g))
+            .collect();
+        mine.sort_by_key(|g| !self.your_move(g));
         let open = self.lobby.open.iter().map(|g| {
             if g.creator == self.me {
                 (g, Kind::Waiting)
@@ -88,7 +96,8 @@ impl LobbyList {
             }
         });
         let others = self.lobby.playing.iter().filter(|g| !self.plays(g));
-        mine.map(|g| (g, Kind::Mine))
+        mine.into_iter()
+            .map(|g| (g, Kind::Mine))
             .chain(open)
             .chain(others.map(|g| (g, Kind::Watch)))
             .collect()

@@ -3,7 +3,6 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::{decision, third_time};
 use crate::game::{Game, Player};
 use crate::rules::{Position, Preset, Side, Square};
 use crate::tui::app::tests::type_in;
@@ -12,6 +11,7 @@ use crate::tui::input::Action;
 use crate::tui::runtime::Runtime;
 use crate::tui::session::Session;
 use crate::tui::text::Tone;
+use crate::tui::warnings::{decision, third_time};
 
 /// A hot-seat game under `preset` from the position string `start`.
 fn from_position(preset: Preset, start: &str) -> App {
