@@ -19,6 +19,7 @@ mod graph;
 mod help;
 pub mod input;
 mod layout;
+mod legend;
 pub mod online;
 mod overlay;
 mod panels;

@@ -22,6 +22,7 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 use super::analysis::{class_style, mark_span, summary_spans};
 use super::graph::EvalGraph;
 use super::input::{Action, Direction};
+use super::legend::Legend;
 use super::panels::{self, MoveListView, Seats};
 use super::text::{title, wrap};
 use super::theme::{Look, Themed};
@@ -32,7 +33,7 @@ use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
-pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · v back";
+pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · l legend · v back";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -302,6 +303,8 @@ pub struct ReviewPanel<'a> {
     pub review: &'a Review,
     /// Rows about the side lines: the line reviewed and those leaving it here.
     pub lines: Vec<String>,
+    /// Whether the legend of the marks takes the place of the graph and the move list.
+    pub legend: bool,
 }
 
 impl ReviewPanel<'_> {
@@ -384,7 +387,7 @@ impl ReviewPanel<'_> {
 
     /// The analysis of the ply shown: of its move, or, at the start, of the first move (whose
     /// position it is).
-    fn analysis_shown(&self) -> Option<&PlyAnalysis> {
+    pub fn analysis_shown(&self) -> Option<&PlyAnalysis> {
         let index = self.ply.number.saturating_sub(1);
         self.analysis.get(index)?.as_ref()
     }
@@ -536,6 +539,11 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             lines
         };
         Paragraph::new(lines).render(layout.info, buf);
+        if panel.legend {
+            let below = layout.graph.map_or(layout.list, |g| g.union(layout.list));
+            Legend { look }.render(below, buf);
+            return;
+        }
         if let Some(area) = layout.graph {
             let graph = EvalGraph {
                 first: panel.start.side_to_move(),
