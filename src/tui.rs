@@ -36,6 +36,7 @@ mod signals;
 mod storage;
 mod text;
 mod theme;
+mod tree_list;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};

@@ -26,7 +26,8 @@ use super::legend::Legend;
 use super::panels::{self, MoveListView, Seats};
 use super::text::{title, wrap};
 use super::theme::{Look, Themed};
-use crate::game::{Fork, MoveClass, Ply, PlyAnalysis, Summary};
+use super::tree_list::TreeList;
+use crate::game::{Fork, MoveClass, Place, Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
 /// How many plies Page Up and Page Down go back and forward.
@@ -305,6 +306,9 @@ pub struct ReviewPanel<'a> {
     pub lines: Vec<String>,
     /// Whether the legend of the marks takes the place of the graph and the move list.
     pub legend: bool,
+    /// The game's whole tree, listed in place of the line's moves when it has side lines,
+    /// and the place shown in it.
+    pub tree: Option<(TreeList<'a>, Place)>,
 }
 
 impl ReviewPanel<'_> {
@@ -551,6 +555,11 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
                 ply: panel.ply.number,
             };
             Themed { of: &graph, look }.render(area, buf);
+        }
+        if let Some((tree, place)) = &panel.tree {
+            let view = tree.view(layout.list, Some(place));
+            Themed { of: &view, look }.render(layout.list, buf);
+            return;
         }
         let selected = panel.ply.number.checked_sub(1);
         layout.move_list(panel.review).render(

@@ -1110,6 +1110,33 @@ fn review_marks_the_move_played_and_the_best_move_with_a_legend() {
 }
 
 #[test]
+fn review_lists_the_side_lines_in_brackets_in_the_move_list() {
+    let ascii = Look::new(ThemeName::HighContrast, true, true);
+    for (name, look) in [("default", Look::default()), ("ascii", ascii)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = review_analysed_in(dir.path(), look.clone());
+        // Before ply 9's blunder f6-f1, the engine's e6-d6 d3-f3 played instead.
+        steps(&mut app, Action::Move(Direction::Left), 16);
+        play_all(&mut app, "e6-d6 d3-f3");
+        let terminal = render(&mut app, 80, 24);
+        if look.glyphs.ascii {
+            assert_eq!(non_ascii(terminal.backend().buffer()), []);
+        }
+        insta::assert_snapshot!(
+            format!("review_side_lines_in_the_list_{name}_80x24"),
+            terminal.backend()
+        );
+        let (w, h) = brandubh::tui::minimum_size();
+        render(&mut app, w, h);
+        app.update(Action::TogglePanel);
+        insta::assert_snapshot!(
+            format!("review_side_lines_in_the_list_{name}_smallest"),
+            render(&mut app, w, h).backend()
+        );
+    }
+}
+
+#[test]
 fn review_shows_an_only_move() {
     // The king on a3 sees a1: only e2-a2 stops him.
     let start = "/3t3/4t2/Kt5/T3T1t/2t4/5t1/3t3/ a".parse().unwrap();

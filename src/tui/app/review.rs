@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
-use super::lines::{lines_rows, review_place};
+use super::lines::{lines_rows, review_at, review_place};
 use super::{App, Screen, rules_name};
 use crate::game::{MoveClass, Summary, check_start};
 use crate::rules::Bitboard;
@@ -19,6 +19,7 @@ use crate::tui::panels::{Seats, StatusLine, TurnLine};
 use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewPanel, Step};
 use crate::tui::screens::SetupForm;
 use crate::tui::text::Tone;
+use crate::tui::tree_list::TreeList;
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
@@ -53,7 +54,7 @@ impl App {
             return;
         }
         if let Action::Click { column, row } = action
-            && self.click_graph(column, row)
+            && (self.click_graph(column, row) || self.click_tree(column, row))
         {
             return;
         }
@@ -125,6 +126,32 @@ impl App {
             review.go(Step::To(ply));
             self.status = None;
         }
+        true
+    }
+
+    /// A click at (`column`, `row`) on a move of the tree list, if it is on screen (the game
+    /// has side lines): the review goes to that move, on its line. Returns whether the click
+    /// was on a move of it.
+    fn click_tree(&mut self, column: u16, row: u16) -> bool {
+        let Screen::Review(review) = &self.screen else {
+            return false;
+        };
+        let Some((layout, panel)) = self
+            .panel_on_screen()
+            .zip(self.review_panel(review))
+            .filter(|_| !self.legend)
+        else {
+            return false;
+        };
+        let Some((tree, place)) = &panel.tree else {
+            return false;
+        };
+        let list = panel.layout(layout.panel).list;
+        let Some(clicked) = tree.view(list, Some(place)).place_at(column, row) else {
+            return false;
+        };
+        self.screen = Screen::Review(review_at(self.session.game(), &clicked));
+        self.status = None;
         true
     }
 
@@ -223,6 +250,9 @@ impl App {
             review,
             lines: lines_rows(game, review, &place),
             legend: self.legend,
+            tree: game
+                .has_side_lines()
+                .then(|| (TreeList::of(game), place.clone())),
         })
     }
 
@@ -577,6 +607,68 @@ mod tests {
             };
             assert_eq!(review.forks(), &forks[..], "still on the side line");
         }
+    }
+
+    /// Where `word` is drawn in the panel's move list (right of column 52 at 80×24, from
+    /// row `from`), if it is.
+    fn find_in_list(buf: &ratatui::buffer::Buffer, word: &str, from: u16) -> Option<(u16, u16)> {
+        (from..buf.area.height).find_map(|y| {
+            let row: String = (52..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
+            let at = row.find(word)?;
+            let column = row[..at].chars().count();
+            Some((52 + u16::try_from(column).ok()?, y))
+        })
+    }
+
+    #[test]
+    fn the_move_list_shows_the_side_lines_in_brackets_and_a_click_goes_to_any_move() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/games/escape.json");
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            storage: crate::tui::session::Storage::default(),
+            ..Config::default()
+        });
+        app.update(Action::ToStart);
+        app.update(Action::Move(Direction::Right));
+        for mv in ["c4-c6", "d2-b2"] {
+            app.update(Action::StartTyping);
+            for c in mv.chars() {
+                app.update(Action::Type(c));
+            }
+            app.update(Action::Confirm);
+        }
+        let buf = drawn(&app);
+        let heading = find_in_list(&buf, "Moves", 0).expect("the list").1;
+        // The side line after the move it replaces, wrapped between moves.
+        find_in_list(&buf, "d7-f7 d5-c5 (1… c4-c6", heading).expect("the side line");
+        let (x, y) = find_in_list(&buf, "2. d2-b2)", heading).expect("its end");
+        // The move shown, the side line's last, is highlighted.
+        let focus = app.look.theme.focus.bg.unwrap();
+        let d2_b2 = (x + 3, y);
+        assert_eq!(buf[d2_b2].symbol(), "d");
+        assert_eq!(buf[d2_b2].bg, focus);
+        // A click on a move of the main line goes there, on the main line.
+        let (x, y) = find_in_list(&buf, "d5-c5", heading).unwrap();
+        app.update(Action::Click { column: x, row: y });
+        let Screen::Review(review) = &app.screen else {
+            panic!("not in review")
+        };
+        assert_eq!((review.forks(), review.ply()), (&[][..], 2));
+        let buf = drawn(&app);
+        let heading = find_in_list(&buf, "Moves", 0).expect("the list").1;
+        let (x, y) = find_in_list(&buf, "d5-c5", heading).unwrap();
+        assert_eq!(buf[(x, y)].bg, focus, "highlighted there");
+        // And one on the side line's first move goes back into it.
+        let (x, y) = find_in_list(&buf, "c4-c6", heading).unwrap();
+        app.update(Action::Click {
+            column: x + 1,
+            row: y,
+        });
+        let Screen::Review(review) = &app.screen else {
+            panic!("not in review")
+        };
+        assert_eq!(review.forks(), &[crate::game::Fork { at: 1, line: 0 }]);
+        assert_eq!(review.ply(), 2);
     }
 
     #[test]
