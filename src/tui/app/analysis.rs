@@ -107,7 +107,8 @@ impl App {
         self.ai.analysis.as_ref().map(|a| a.underway)
     }
 
-    /// Records the analysis of the move at index `ply` (from 0) of the line through `forks`.
+    /// Records the analysis of the move at index `ply` (from 0) of the line through `forks`;
+    /// a move of a parent line already analyzed keeps its analysis.
     fn store_analysis(
         &mut self,
         forks: &[Fork],
@@ -124,6 +125,10 @@ impl App {
         let place = game
             .place_along(forks, ply + 1)
             .ok_or_else(|| "the side line is no longer there".to_owned())?;
+        // A move the line shares with its parents keeps the analysis it has.
+        if place.forks() != forks && game.analysis_at(&place).is_some() {
+            return Ok(());
+        }
         game.set_analysis_at(&place, analysis)
             .map_err(|e| e.to_string())
     }
@@ -287,6 +292,9 @@ mod tests {
         };
         let forks = review.forks().to_vec();
         assert_eq!(forks.len(), 1);
+        // The game's first move, shared with the line, analyzed before at another depth.
+        let first = library(Budget::Limits(Limits::depth(1))).remove(0);
+        rt.app.session.set_analysis(0, &first).unwrap();
         rt.update(Action::Analyze);
         let asked = screen(&mut rt.app);
         assert!(
@@ -296,12 +304,13 @@ mod tests {
         rt.update(Action::Confirm);
         tick_until(&mut rt, |app| app.ai.analysis.is_none());
         let game = rt.app.session.game();
+        assert_eq!(analyzed(&rt.app), 1, "only the game's first move");
         assert_eq!(
-            analyzed(&rt.app),
-            1,
-            "the game's first move, shared with the line"
+            game.analysis()[0].as_ref(),
+            Some(&first),
+            "a move shared with the game keeps its analysis"
         );
-        let line: Vec<PlyAnalysis> = (1..=3)
+        let line: Vec<PlyAnalysis> = (2..=3)
             .map(|n| {
                 let place = game.place_along(&forks, n).unwrap();
                 game.analysis_at(&place).cloned().expect("analyzed")
@@ -311,7 +320,7 @@ mod tests {
         let expected = Analyzer::default()
             .analyze(&game.line_game(&forks).unwrap(), budget, &stop, &mut |_| {})
             .unwrap();
-        assert_eq!(line, expected);
+        assert_eq!(line, expected[1..]);
         // The review of the line shows its analysis: the summaries and the graph.
         let shown = screen(&mut rt.app);
         assert!(shown.contains("best "), "{shown}");
