@@ -20,6 +20,7 @@ mod graph;
 mod help;
 pub mod input;
 mod layout;
+mod legend;
 pub mod online;
 mod overlay;
 mod panels;
@@ -36,6 +37,7 @@ mod signals;
 mod storage;
 mod text;
 mod theme;
+mod tree_list;
 mod warnings;
 
 use std::fmt;

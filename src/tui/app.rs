@@ -34,6 +34,7 @@ use super::help::Help;
 use super::input::{Action, Mode, typed_move};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
+use super::legend;
 use super::online::memory::OnlineMemory;
 use super::online::{Online, OnlineStart};
 use super::overlay::{Handled, Overlay, Request};
@@ -184,6 +185,8 @@ pub struct App {
     online_home: Option<(PathBuf, OnlineMemory)>,
     /// The new-game form online play was opened from, to go back to.
     before_online: Option<SetupForm>,
+    /// Whether the review panel shows the legend of the marks (`l`).
+    legend: bool,
 }
 
 impl App {
@@ -234,6 +237,7 @@ impl App {
             size: Rect::new(0, 0, 80, 24),
             online_home: config.online_home,
             before_online: None,
+            legend: false,
         };
         app.track();
         if let Some(start) = config.online {
@@ -882,6 +886,7 @@ impl App {
     fn help(&self) -> Help {
         if let Screen::Review(_) = self.screen {
             Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+                .with_note(legend::help_note(&self.look.glyphs))
         } else {
             let on = |b: bool| if b { "on" } else { "off" };
             let title = format!(

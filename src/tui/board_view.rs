@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use super::theme::Look;
-use crate::game::Ply;
+use crate::game::{Ply, PlyAnalysis};
 use crate::rules::{Bitboard, Move, Position, SIZE, Square};
 
 /// Columns taken by the rank labels left of the board.
@@ -15,6 +15,12 @@ const LABEL_WIDTH: u16 = 2;
 /// Rows taken by the file labels below the board.
 const LABEL_HEIGHT: u16 = 1;
 const CELLS: u16 = SIZE as u16;
+
+/// The brackets around the glyphs of the move played, in review: they tell it from the
+/// engine's best move without colour.
+pub const PLAYED_BRACKETS: (&str, &str) = ("(", ")");
+/// The brackets around the glyphs of the engine's best move, in review.
+pub const BEST_BRACKETS: (&str, &str) = ("{", "}");
 
 /// Where the board sits on the screen and how big its cells are.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -110,6 +116,12 @@ pub struct Marks {
     pub hint: Option<Move>,
     /// The selected piece's destinations that would repeat a position.
     pub repeats: Bitboard,
+    /// The move played, reviewed: its squares coloured as the last move and bracketed
+    /// ([`PLAYED_BRACKETS`]).
+    pub played: Option<Move>,
+    /// The engine's best move where it differs from the move played, in review: coloured
+    /// and bracketed ([`BEST_BRACKETS`]) apart from it.
+    pub best: Option<Move>,
 }
 
 impl Marks {
@@ -121,6 +133,24 @@ impl Marks {
             ..Marks::default()
         }
     }
+
+    /// The marks of `ply` in review: the move played, what it captured, and, from the
+    /// move's `analysis` (the first move's at the start), the engine's best move where it
+    /// is another.
+    pub fn reviewed(ply: &Ply, analysis: Option<&PlyAnalysis>) -> Marks {
+        let played = ply.played.map(|p| p.mv);
+        Marks {
+            played,
+            best: analysis.map(|a| a.best.mv).filter(|&b| Some(b) != played),
+            captured: ply.captured,
+            ..Marks::default()
+        }
+    }
+}
+
+/// Whether `sq` is one of the squares of `mv`.
+fn on_move(mv: Option<Move>, sq: Square) -> bool {
+    mv.is_some_and(|m| m.from() == sq || m.to() == sq)
 }
 
 /// The board widget.
@@ -158,12 +188,14 @@ impl<'a> BoardView<'a> {
             theme.selected
         } else if m.destinations.contains(sq) {
             theme.destination
-        } else if m.hint.is_some_and(|h| h.from() == sq || h.to() == sq) {
+        } else if on_move(m.hint, sq) {
             theme.hint
         } else if m.captured.contains(sq) {
             theme.captured
-        } else if last.is_some_and(|l| l.from() == sq || l.to() == sq) {
+        } else if on_move(last, sq) || on_move(m.played, sq) {
             theme.last_move
+        } else if on_move(m.best, sq) {
+            theme.best
         } else {
             theme.base(sq)
         }
@@ -204,12 +236,12 @@ impl<'a> BoardView<'a> {
             Some(("[", "]"))
         } else if self.marks.selected == Some(sq) {
             Some(("<", ">"))
-        } else if self
-            .marks
-            .hint
-            .is_some_and(|h| h.from() == sq || h.to() == sq)
-        {
+        } else if on_move(self.marks.hint, sq) {
             Some(("?", "?"))
+        } else if on_move(self.marks.played, sq) {
+            Some(PLAYED_BRACKETS)
+        } else if on_move(self.marks.best, sq) {
+            Some(BEST_BRACKETS)
         } else {
             None
         };

@@ -85,6 +85,33 @@ impl EvalGraph<'_> {
             (ply as f64 * f64::from(area.width.saturating_sub(1)) / plies as f64).round() as u16;
         area.x + offset
     }
+
+    /// The position (the number of moves played to reach it) drawn at the screen cell
+    /// (`column`, `row`) of the graph of `plies` moves drawn in `area`, if the cell is on its
+    /// scores: the nearest column's.
+    pub fn ply_at(area: Rect, plies: usize, column: u16, row: u16) -> Option<usize> {
+        let graph = EvalGraph::scores_area(area)?;
+        if !graph.contains(ratatui::layout::Position::new(column, row)) {
+            return None;
+        }
+        let span = usize::from(graph.width - 1);
+        if span == 0 {
+            return Some(0);
+        }
+        let offset = usize::from(column - graph.x);
+        // The inverse of [`EvalGraph::column`], rounded to the nearest ply.
+        Some(((offset * plies * 2 + span) / (span * 2)).min(plies))
+    }
+
+    /// Where the scores are drawn in `area`: right of the column of labels; `None` if the
+    /// area is too small to draw the graph.
+    fn scores_area(area: Rect) -> Option<Rect> {
+        (area.width >= 3 && area.height > 0).then(|| Rect {
+            x: area.x + 2,
+            width: area.width - 2,
+            ..area
+        })
+    }
 }
 
 impl Widget for Themed<'_, EvalGraph<'_>> {
@@ -92,9 +119,9 @@ impl Widget for Themed<'_, EvalGraph<'_>> {
     /// king's at the bottom), then the scores.
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of, look } = self;
-        if area.width < 3 || area.height == 0 {
+        let Some(graph) = EvalGraph::scores_area(area) else {
             return;
-        }
+        };
         let theme = &look.theme;
         buf.set_string(
             area.x,
@@ -108,11 +135,6 @@ impl Widget for Themed<'_, EvalGraph<'_>> {
             look.glyphs.king,
             theme.chip(Piece::King),
         );
-        let graph = Rect {
-            x: area.x + 2,
-            width: area.width - 2,
-            ..area
-        };
         // The axis, under what the scores cover.
         let middle = graph.y + graph.height / 2;
         for x in graph.left()..graph.right() {
@@ -278,5 +300,27 @@ mod tests {
         }
         assert_eq!(EvalGraph::column(Rect::new(2, 0, 22, 5), 0, 10), 2);
         assert_eq!(EvalGraph::column(Rect::new(2, 0, 22, 5), 10, 10), 23);
+    }
+
+    #[test]
+    fn a_click_on_a_column_names_the_position_drawn_there() {
+        let area = Rect::new(40, 10, 24, 5);
+        let scores = Rect::new(42, 10, 22, 5);
+        for plies in [1, 7, 10, 40] {
+            for ply in 0..=plies {
+                let x = EvalGraph::column(scores, ply, plies);
+                let found = EvalGraph::ply_at(area, plies, x, 12).unwrap();
+                // Several plies may share a column: the one found is drawn there.
+                assert_eq!(EvalGraph::column(scores, found, plies), x, "{ply}/{plies}");
+                if plies <= 21 {
+                    assert_eq!(found, ply);
+                }
+            }
+        }
+        assert_eq!(EvalGraph::ply_at(area, 10, 40, 12), None, "the labels");
+        assert_eq!(EvalGraph::ply_at(area, 10, 45, 9), None, "above");
+        assert_eq!(EvalGraph::ply_at(area, 10, 45, 15), None, "below");
+        assert_eq!(EvalGraph::ply_at(area, 10, 64, 12), None, "right of it");
+        assert_eq!(EvalGraph::ply_at(area, 0, 50, 12), Some(0), "no moves");
     }
 }

@@ -3,6 +3,8 @@
 //! scrolls; the first line shown is its own state, kept within the text by its update (the
 //! drawing only draws).
 
+use std::borrow::Cow;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -27,7 +29,7 @@ const MORE_ABOVE: &str = " ↑ more ";
 pub struct Help {
     title: String,
     keys: &'static [(&'static str, &'static str)],
-    notes: &'static [&'static str],
+    notes: Vec<Cow<'static, str>>,
     /// The first line shown.
     top: usize,
 }
@@ -49,7 +51,7 @@ struct Laid {
 
 impl Help {
     /// The help titled `title`, with `keys` (keys, what they do) and `notes`, from its top.
-    pub const fn new(
+    pub fn new(
         title: String,
         keys: &'static [(&'static str, &'static str)],
         notes: &'static [&'static str],
@@ -57,9 +59,16 @@ impl Help {
         Help {
             title,
             keys,
-            notes,
+            notes: notes.iter().map(|&n| Cow::Borrowed(n)).collect(),
             top: 0,
         }
+    }
+
+    /// The same help with `note` after its notes.
+    #[must_use]
+    pub fn with_note(mut self, note: String) -> Help {
+        self.notes.push(Cow::Owned(note));
+        self
     }
 
     /// Scrolls for `action` (arrows, pages) on a screen of `area`, never past the end;
@@ -125,7 +134,7 @@ impl Help {
             (0, inner_width)
         };
         let notes_from = lines.len();
-        for note in self.notes {
+        for note in &self.notes {
             lines.push((String::new(), String::new()));
             lines.extend(
                 wrap(note, inner_width)

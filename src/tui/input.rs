@@ -51,6 +51,8 @@ pub enum Action {
     ToggleWarnings,
     /// Turn the bell (when the AI has moved, when a game ends) on or off.
     ToggleBell,
+    /// Show or hide the legend of the review's marks.
+    ToggleLegend,
     /// Tell the thinking AI to move now.
     MoveNow,
     /// Save the game.
@@ -220,7 +222,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
 fn review_char(c: char) -> Option<Action> {
     match c {
         'h' => Some(Action::Move(Direction::Left)),
-        'l' => Some(Action::Move(Direction::Right)),
+        'l' => Some(Action::ToggleLegend),
         'k' => Some(Action::Move(Direction::Up)),
         'j' => Some(Action::Move(Direction::Down)),
         'v' => Some(Action::Review),
@@ -319,7 +321,7 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
 
 /// Every key of the review, as the help overlay lists them in review: (keys, what they do).
 pub const REVIEW_KEYS: &[(&str, &str)] = &[
-    ("← → ↑ ↓ h l k j", "one ply back / forward"),
+    ("← → ↑ ↓ h k j", "one ply back / forward"),
     ("Home / End", "the start / the end of the game"),
     ("PgUp / PgDn", "ten plies back / forward"),
     ("click a move", "go to that move"),
@@ -333,6 +335,8 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("Tab", "small terminal: the panel / the board"),
     ("a", "analyze every move: quick, normal or deep"),
     ("n / N", "next / previous mistake or blunder (analyzed)"),
+    ("l", "legend of the marks on / off"),
+    ("click the graph", "go to that move"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
     ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),
@@ -453,7 +457,7 @@ mod tests {
         assert_eq!(action(&key(KeyCode::End), m), Some(Action::ToEnd));
         assert_eq!(action(&key(KeyCode::Home), Mode::Board), None);
         assert_eq!(action(&key(KeyCode::PageUp), m), Some(Action::PageUp));
-        assert_eq!(action(&ch('l'), m), Some(Action::Move(Direction::Right)));
+        assert_eq!(action(&ch('l'), m), Some(Action::ToggleLegend));
         assert_eq!(
             action(&key(KeyCode::Left), m),
             Some(Action::Move(Direction::Left))

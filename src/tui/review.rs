@@ -22,17 +22,19 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 use super::analysis::{class_style, mark_span, summary_spans};
 use super::graph::EvalGraph;
 use super::input::{Action, Direction};
+use super::legend::Legend;
 use super::panels::{self, MoveListView, Seats};
 use super::text::{title, wrap};
 use super::theme::{Look, Themed};
-use crate::game::{Fork, MoveClass, Ply, PlyAnalysis, Summary};
+use super::tree_list::TreeList;
+use crate::game::{Fork, MoveClass, Place, Ply, PlyAnalysis, Summary};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
 /// How many plies Page Up and Page Down go back and forward.
 pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
-pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · v back";
+pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · l legend · v back";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -302,6 +304,11 @@ pub struct ReviewPanel<'a> {
     pub review: &'a Review,
     /// Rows about the side lines: the line reviewed and those leaving it here.
     pub lines: Vec<String>,
+    /// Whether the legend of the marks takes the place of the graph and the move list.
+    pub legend: bool,
+    /// The game's whole tree, listed in place of the line's moves when it has side lines,
+    /// and the place shown in it.
+    pub tree: Option<(TreeList<'a>, Place)>,
 }
 
 impl ReviewPanel<'_> {
@@ -384,7 +391,7 @@ impl ReviewPanel<'_> {
 
     /// The analysis of the ply shown: of its move, or, at the start, of the first move (whose
     /// position it is).
-    fn analysis_shown(&self) -> Option<&PlyAnalysis> {
+    pub fn analysis_shown(&self) -> Option<&PlyAnalysis> {
         let index = self.ply.number.saturating_sub(1);
         self.analysis.get(index)?.as_ref()
     }
@@ -536,6 +543,11 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             lines
         };
         Paragraph::new(lines).render(layout.info, buf);
+        if panel.legend {
+            let below = layout.graph.map_or(layout.list, |g| g.union(layout.list));
+            Legend { look }.render(below, buf);
+            return;
+        }
         if let Some(area) = layout.graph {
             let graph = EvalGraph {
                 first: panel.start.side_to_move(),
@@ -543,6 +555,11 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
                 ply: panel.ply.number,
             };
             Themed { of: &graph, look }.render(area, buf);
+        }
+        if let Some((tree, place)) = &panel.tree {
+            let view = tree.view(layout.list, Some(place));
+            Themed { of: &view, look }.render(layout.list, buf);
+            return;
         }
         let selected = panel.ply.number.checked_sub(1);
         layout.move_list(panel.review).render(

@@ -64,6 +64,8 @@ pub struct Theme {
     pub captured: Style,
     /// The hinted move's squares.
     pub hint: Style,
+    /// The squares of the engine's best move, in review.
+    pub best: Style,
     /// File and rank labels, secondary text.
     pub label: Style,
     /// Headings and emphasis in panels.
@@ -76,7 +78,8 @@ pub struct Theme {
     pub focus: Style,
     /// Something done well: an only move (`!`).
     pub good: Style,
-    /// The brackets around the cursor's, the selected and the hinted squares' glyphs.
+    /// The brackets around the cursor's, the selected, the hinted squares' glyphs, and
+    /// those of the move played and the best move in review.
     pub bracket: Style,
 }
 
@@ -114,6 +117,7 @@ impl Theme {
             last_move: bg(235, 215, 110),
             captured: bg(225, 140, 120).fg(Color::Rgb(110, 0, 0)),
             hint: bg(200, 160, 230),
+            best: bg(150, 205, 215),
             label: Style::new().fg(Color::Gray),
             heading: Style::new()
                 .fg(Color::Rgb(235, 190, 120))
@@ -152,6 +156,7 @@ impl Theme {
             last_move: bg(Color::Yellow),
             captured: bg(Color::LightRed).fg(Color::Black),
             hint: bg(Color::LightCyan),
+            best: bg(Color::LightCyan),
             label: Style::new().fg(Color::White),
             heading: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
             error: Style::new()
@@ -186,6 +191,7 @@ impl Theme {
             last_move: Style::new().add_modifier(Modifier::UNDERLINED),
             captured: plain,
             hint: Style::new().add_modifier(Modifier::UNDERLINED),
+            best: Style::new().add_modifier(Modifier::ITALIC),
             label: plain,
             heading: bold,
             error: bold,

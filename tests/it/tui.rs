@@ -1081,6 +1081,62 @@ fn review_with_analysis() {
 }
 
 #[test]
+fn review_marks_the_move_played_and_the_best_move_with_a_legend() {
+    let ascii = Look::new(ThemeName::HighContrast, true, true);
+    for (name, look) in [("default", Look::default()), ("ascii", ascii)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = review_analysed_in(dir.path(), look.clone());
+        // Ply 9, f6-f1: a blunder; the engine preferred e6-d6.
+        steps(&mut app, Action::Move(Direction::Left), 15);
+        app.update(Action::ToggleLegend);
+        let terminal = render(&mut app, 80, 24);
+        if look.glyphs.ascii {
+            assert_eq!(non_ascii(terminal.backend().buffer()), []);
+        }
+        insta::assert_snapshot!(
+            format!("review_marks_and_legend_{name}_80x24"),
+            terminal.backend()
+        );
+        // The smallest terminal: the board with its marks, the panel with the legend (Tab).
+        let (w, h) = brandubh::tui::minimum_size();
+        let board = render(&mut app, w, h);
+        app.update(Action::TogglePanel);
+        let panel = render(&mut app, w, h);
+        insta::assert_snapshot!(
+            format!("review_marks_and_legend_{name}_smallest"),
+            format!("{}\n{}", board.backend(), panel.backend())
+        );
+    }
+}
+
+#[test]
+fn review_lists_the_side_lines_in_brackets_in_the_move_list() {
+    let ascii = Look::new(ThemeName::HighContrast, true, true);
+    for (name, look) in [("default", Look::default()), ("ascii", ascii)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = review_analysed_in(dir.path(), look.clone());
+        // Before ply 9's blunder f6-f1, the engine's e6-d6 d3-f3 played instead.
+        steps(&mut app, Action::Move(Direction::Left), 16);
+        play_all(&mut app, "e6-d6 d3-f3");
+        let terminal = render(&mut app, 80, 24);
+        if look.glyphs.ascii {
+            assert_eq!(non_ascii(terminal.backend().buffer()), []);
+        }
+        insta::assert_snapshot!(
+            format!("review_side_lines_in_the_list_{name}_80x24"),
+            terminal.backend()
+        );
+        let (w, h) = brandubh::tui::minimum_size();
+        render(&mut app, w, h);
+        app.update(Action::TogglePanel);
+        insta::assert_snapshot!(
+            format!("review_side_lines_in_the_list_{name}_smallest"),
+            render(&mut app, w, h).backend()
+        );
+    }
+}
+
+#[test]
 fn review_shows_an_only_move() {
     // The king on a3 sees a1: only e2-a2 stops him.
     let start = "/3t3/4t2/Kt5/T3T1t/2t4/5t1/3t3/ a".parse().unwrap();
@@ -1486,6 +1542,7 @@ fn every_colour_pair_each_theme_draws_has_a_contrast_of_at_least_4_5() {
             (theme.selected, &everyone[..]),
             (theme.last_move, &everyone[..]),
             (theme.hint, &everyone[..]),
+            (theme.best, &everyone[..]),
             (theme.throne, &everyone[2..]),
             (theme.corner, &everyone[2..]),
             (theme.captured, &everyone[2..]),

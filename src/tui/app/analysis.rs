@@ -9,28 +9,32 @@
 use super::{App, Overlay, Screen};
 use crate::ai::{AnalysisEvent, Analyzer, Budget, Progress};
 use crate::ai::{JobId, Report};
+use crate::game::{Fork, Game, PlyAnalysis};
 use crate::tui::analysis::Underway;
 use crate::tui::dialogs::BudgetChoice;
 use crate::tui::effect::Effect;
 
 /// An analysis running on the worker.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Analyzing {
     pub(super) id: JobId,
     pub(super) underway: Underway,
     /// Moves whose analysis has been stored.
     pub(super) stored: usize,
+    /// The line analyzed: the side lines taken to it (none for the main line).
+    pub(super) forks: Vec<Fork>,
 }
 
 impl App {
-    /// `a`: asks how long to analyze each position of the game, in review (opened first from
-    /// the game, under its rules: not while the AI thinks on a person's game).
+    /// `a`: asks how long to analyze each position of the line reviewed (the game's, opened
+    /// in review first from the game, under its rules: not while the AI thinks on a person's
+    /// game).
     pub(super) fn ask_analysis(&mut self) {
         if self.ai.analysis.is_some() {
             self.error("the analysis is running: Esc stops it".to_owned());
             return;
         }
-        if self.session.moves().is_empty() {
+        if self.session.moves().is_empty() && !self.session.game().has_side_lines() {
             self.error("no moves to analyze yet".to_owned());
             return;
         }
@@ -40,20 +44,45 @@ impl App {
                 return;
             }
         }
-        let positions = Analyzer::positions(self.session.game());
+        let Some((_, line)) = self.line_to_analyze() else {
+            return;
+        };
+        if line.moves().is_empty() {
+            self.error("no moves to analyze yet".to_owned());
+            return;
+        }
+        let positions = Analyzer::positions(&line);
         self.show(Overlay::Budget(BudgetChoice::new(
             self.ai.budgets.clone(),
             positions,
         )));
     }
 
-    /// Starts analyzing the game at `budget` per position on the worker.
+    /// The line the review shows, as the side lines taken to it and a game of its own moves
+    /// (the game itself for the main line).
+    fn line_to_analyze(&self) -> Option<(Vec<Fork>, Game)> {
+        let forks = match &self.screen {
+            Screen::Review(review) => review.forks().to_vec(),
+            _ => Vec::new(),
+        };
+        let game = self.session.game();
+        if forks.is_empty() {
+            return Some((forks, game.clone()));
+        }
+        let line = game.line_game(&forks)?;
+        Some((forks, line))
+    }
+
+    /// Starts analyzing the line reviewed at `budget` per position on the worker.
     pub(super) fn start_analysis(&mut self, budget: Budget) {
-        let total = Analyzer::positions(self.session.game());
+        let Some((forks, line)) = self.line_to_analyze() else {
+            return;
+        };
+        let total = Analyzer::positions(&line);
         let id = self.next_job();
         self.effects.push(Effect::Analyze {
             id,
-            game: Box::new(self.session.game().clone()),
+            game: Box::new(line),
             budget,
         });
         self.ai.analysis = Some(Analyzing {
@@ -63,13 +92,45 @@ impl App {
                 progress: Progress { done: 0, total },
             },
             stored: 0,
+            forks,
         });
         self.status = None;
     }
 
+    /// Whether the line through `forks` is being analyzed.
+    pub(super) fn analyzes_line(&self, forks: &[Fork]) -> bool {
+        self.ai.analysis.as_ref().is_some_and(|a| a.forks == forks)
+    }
+
     /// The analysis under way, if any.
     pub(super) fn analysis_underway(&self) -> Option<Underway> {
-        self.ai.analysis.map(|a| a.underway)
+        self.ai.analysis.as_ref().map(|a| a.underway)
+    }
+
+    /// Records the analysis of the move at index `ply` (from 0) of the line through `forks`;
+    /// a move of a parent line already analyzed keeps its analysis.
+    fn store_analysis(
+        &mut self,
+        forks: &[Fork],
+        ply: usize,
+        analysis: &PlyAnalysis,
+    ) -> Result<(), String> {
+        if forks.is_empty() {
+            return self
+                .session
+                .set_analysis(ply, analysis)
+                .map_err(|e| e.to_string());
+        }
+        let game = self.session.game_mut();
+        let place = game
+            .place_along(forks, ply + 1)
+            .ok_or_else(|| "the side line is no longer there".to_owned())?;
+        // A move the line shares with its parents keeps the analysis it has.
+        if place.forks() != forks && game.analysis_at(&place).is_some() {
+            return Ok(());
+        }
+        game.set_analysis_at(&place, analysis)
+            .map_err(|e| e.to_string())
     }
 
     /// Takes a report of the analysis; returns whether it changed anything (reports of an
@@ -84,15 +145,16 @@ impl App {
             }
             Report::Analysis(id, AnalysisEvent::Ply { ply, analysis }) if id == analyzing.id => {
                 analyzing.stored += 1;
+                let forks = analyzing.forks.clone();
                 self.saved = false;
-                if let Err(e) = self.session.set_analysis(ply, &analysis) {
+                if let Err(e) = self.store_analysis(&forks, ply, &analysis) {
                     self.error(format!("the analysis of move {} is refused: {e}", ply + 1));
                 }
             }
             Report::Analyzed(id, ended) if id == analyzing.id => {
-                let analyzing = *analyzing;
-                self.ai.analysis = None;
-                self.end_analysis(analyzing, ended.is_ok());
+                if let Some(analyzing) = self.ai.analysis.take() {
+                    self.end_analysis(&analyzing, ended.is_ok());
+                }
             }
             _ => return false,
         }
@@ -105,11 +167,11 @@ impl App {
             return;
         };
         self.effects.push(Effect::Stop(analyzing.id));
-        self.end_analysis(analyzing, false);
+        self.end_analysis(&analyzing, false);
     }
 
     /// Says how the analysis ended, and autosaves the game if it gained any.
-    fn end_analysis(&mut self, analyzing: Analyzing, complete: bool) {
+    fn end_analysis(&mut self, analyzing: &Analyzing, complete: bool) {
         let Progress { done, total } = analyzing.underway.progress;
         if complete {
             self.info(format!(
@@ -131,11 +193,6 @@ impl App {
             // After the message: a failed autosave says so instead.
             self.changed();
         }
-    }
-
-    /// Whether the review shows the analysis: the game has one, or one is under way.
-    pub(super) fn shows_analysis(&self) -> bool {
-        self.ai.analysis.is_some() || self.session.game().analysis().iter().any(Option::is_some)
     }
 }
 
@@ -216,6 +273,61 @@ mod tests {
     }
 
     #[test]
+    fn a_side_line_is_analysed_on_its_own_and_its_review_shows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = Budget::Limits(Limits::depth(2));
+        let (mut rt, _) = escape_running(dir.path(), budget);
+        // A side line at move 2 (c4-c6 instead of d5-c5), two moves long.
+        rt.update(Action::ToStart);
+        rt.update(Action::Move(Direction::Right));
+        for mv in ["c4-c6", "d2-b2"] {
+            rt.update(Action::StartTyping);
+            for c in mv.chars() {
+                rt.update(Action::Type(c));
+            }
+            rt.update(Action::Confirm);
+        }
+        let Screen::Review(review) = &rt.app.screen else {
+            panic!("not in review")
+        };
+        let forks = review.forks().to_vec();
+        assert_eq!(forks.len(), 1);
+        // The game's first move, shared with the line, analyzed before at another depth.
+        let first = library(Budget::Limits(Limits::depth(1))).remove(0);
+        rt.app.session.set_analysis(0, &first).unwrap();
+        rt.update(Action::Analyze);
+        let asked = screen(&mut rt.app);
+        assert!(
+            asked.contains("Search each of its 4 positions"),
+            "the side line's positions: {asked}"
+        );
+        rt.update(Action::Confirm);
+        tick_until(&mut rt, |app| app.ai.analysis.is_none());
+        let game = rt.app.session.game();
+        assert_eq!(analyzed(&rt.app), 1, "only the game's first move");
+        assert_eq!(
+            game.analysis()[0].as_ref(),
+            Some(&first),
+            "a move shared with the game keeps its analysis"
+        );
+        let line: Vec<PlyAnalysis> = (2..=3)
+            .map(|n| {
+                let place = game.place_along(&forks, n).unwrap();
+                game.analysis_at(&place).cloned().expect("analyzed")
+            })
+            .collect();
+        let stop = AtomicBool::new(false);
+        let expected = Analyzer::default()
+            .analyze(&game.line_game(&forks).unwrap(), budget, &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!(line, expected[1..]);
+        // The review of the line shows its analysis: the summaries and the graph.
+        let shown = screen(&mut rt.app);
+        assert!(shown.contains("best "), "{shown}");
+        assert!(rt.app.is_dirty(), "the analysis changed the game");
+    }
+
+    #[test]
     fn a_game_is_analysed_on_the_worker_and_saved_only_when_asked() {
         let dir = tempfile::tempdir().unwrap();
         let budget = Budget::Limits(Limits::depth(3));
@@ -292,6 +404,7 @@ mod tests {
                 progress: Progress { done: 0, total: 16 },
             },
             stored: 0,
+            forks: Vec::new(),
         });
         let progress =
             |done| Report::Analysis(7, AnalysisEvent::Progress(Progress { done, total: 16 }));
@@ -355,6 +468,7 @@ mod tests {
                 progress: Progress { done: 0, total: 16 },
             },
             stored: 0,
+            forks: Vec::new(),
         });
         let analysis = library(budget)[15].clone();
         let now = Instant::now();

@@ -6,17 +6,20 @@ use ratatui::Frame;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
-use super::lines::{lines_rows, review_place};
+use super::lines::{lines_rows, review_at, review_place};
 use super::{App, Screen, rules_name};
-use crate::game::{MoveClass, check_start};
+use crate::game::{MoveClass, Summary, check_start};
+use crate::rules::Bitboard;
 use crate::tui::board_view::{BoardView, Marks};
 use crate::tui::dialogs::Leaving;
+use crate::tui::graph::EvalGraph;
 use crate::tui::input::Action;
 use crate::tui::layout::GameLayout;
 use crate::tui::panels::{Seats, StatusLine, TurnLine};
-use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewPanel};
+use crate::tui::review::{KEY_LINE, Review, ReviewHandled, ReviewPanel, Step};
 use crate::tui::screens::SetupForm;
 use crate::tui::text::Tone;
+use crate::tui::tree_list::TreeList;
 
 impl App {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
@@ -46,6 +49,15 @@ impl App {
             self.type_in_review(action);
             return;
         }
+        if action == Action::ToggleLegend {
+            self.legend = !self.legend;
+            return;
+        }
+        if let Action::Click { column, row } = action
+            && (self.click_graph(column, row) || self.click_tree(column, row))
+        {
+            return;
+        }
         let Screen::Review(review) = &self.screen else {
             return;
         };
@@ -55,9 +67,11 @@ impl App {
             self.choose_in_review(square);
             return;
         }
+        // The legend covers the move list: nothing there to click.
         let layout = self
             .panel_on_screen()
             .zip(self.review_panel(review))
+            .filter(|_| !self.legend)
             .map(|(l, panel)| panel.layout(l.panel));
         let Screen::Review(review) = &mut self.screen else {
             return;
@@ -85,6 +99,60 @@ impl App {
             ReviewHandled::Lines(action) => self.update_lines(action),
             ReviewHandled::Mistake { next } => self.go_to_mistake(next),
         }
+    }
+
+    /// A click at (`column`, `row`) on the evaluation graph, if it is on screen: the review
+    /// goes to the position drawn there. Returns whether the click was on the graph.
+    fn click_graph(&mut self, column: u16, row: u16) -> bool {
+        let Screen::Review(review) = &self.screen else {
+            return false;
+        };
+        let Some((layout, panel)) = self
+            .panel_on_screen()
+            .zip(self.review_panel(review))
+            .filter(|_| !self.legend)
+        else {
+            return false;
+        };
+        let plies = panel.analysis.len();
+        let Some(ply) = panel
+            .layout(layout.panel)
+            .graph
+            .and_then(|area| EvalGraph::ply_at(area, plies, column, row))
+        else {
+            return false;
+        };
+        if let Screen::Review(review) = &mut self.screen {
+            review.go(Step::To(ply));
+            self.status = None;
+        }
+        true
+    }
+
+    /// A click at (`column`, `row`) on a move of the tree list, if it is on screen (the game
+    /// has side lines): the review goes to that move, on its line. Returns whether the click
+    /// was on a move of it.
+    fn click_tree(&mut self, column: u16, row: u16) -> bool {
+        let Screen::Review(review) = &self.screen else {
+            return false;
+        };
+        let Some((layout, panel)) = self
+            .panel_on_screen()
+            .zip(self.review_panel(review))
+            .filter(|_| !self.legend)
+        else {
+            return false;
+        };
+        let Some((tree, place)) = &panel.tree else {
+            return false;
+        };
+        let list = panel.layout(layout.panel).list;
+        let Some(clicked) = tree.view(list, Some(place)).place_at(column, row) else {
+            return false;
+        };
+        self.screen = Screen::Review(review_at(self.session.game(), &clicked));
+        self.status = None;
+        true
     }
 
     /// `n` / `N` in review: to the next or previous mistake or blunder of the line reviewed,
@@ -160,8 +228,12 @@ impl App {
         let place = review_place(game, review)?;
         let ply = game.ply_at(&place)?;
         let on_main = review.forks().is_empty();
-        let analyzed = self.shows_analysis() && on_main;
         let line = self.line_shown(review);
+        // The analysis of the line reviewed, or of the line being analyzed.
+        let analyzed = !line.analysis.is_empty() || self.analyzes_line(review.forks());
+        let first = game.state().start_position().side_to_move();
+        let summary =
+            analyzed.then(|| Summary::new(first, line.analysis.iter().map(Option::as_ref)));
         Some(ReviewPanel {
             rules: rules_name(&self.session),
             seats: Seats {
@@ -174,23 +246,30 @@ impl App {
             moves: line.moves,
             outcome: on_main.then(|| game.outcome()).flatten(),
             analysis: line.analysis,
-            summary: analyzed.then(|| game.analysis_summary()),
+            summary,
             review,
             lines: lines_rows(game, review, &place),
+            legend: self.legend,
+            tree: game
+                .has_side_lines()
+                .then(|| (TreeList::of(game), place.clone())),
         })
     }
 
     pub(super) fn draw_review(&self, review: &Review, layout: GameLayout, frame: &mut Frame) {
-        let game = self.session.game();
-        let Some(ply) = review_place(game, review).and_then(|p| game.ply_at(&p)) else {
+        let Some(panel) = self.review_panel(review) else {
             return;
         };
         let buf = frame.buffer_mut();
         let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
-            let mut marks = Marks::after(&ply);
+            let mut marks = Marks::reviewed(&panel.ply, panel.analysis_shown());
             marks.selected = self.board.selected;
-            let view = BoardView::new(&ply.position, marks, &self.look, layout.board);
+            marks.destinations = self
+                .board
+                .selected
+                .map_or(Bitboard::EMPTY, |sq| panel.ply.position.destinations(sq));
+            let view = BoardView::new(&panel.ply.position, marks, &self.look, layout.board);
             (&view).render(layout.board.area(), buf);
         }
         if let Some(line) = layout.turn_line {
@@ -201,9 +280,7 @@ impl App {
             };
             self.themed(&turn).render(line, buf);
         }
-        if (!layout.is_compact() || covered)
-            && let Some(panel) = self.review_panel(review)
-        {
+        if !layout.is_compact() || covered {
             self.themed(&panel).render(layout.panel, buf);
         }
         let not_saved = self.autosave_error.is_some();
@@ -233,7 +310,8 @@ mod tests {
     use super::super::{App, Config, Screen};
     use crate::game::storage::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
     use crate::game::{EngineKind, Game, Level, Player};
-    use crate::rules::{Position, Side};
+    use crate::rules::{Position, Side, Square};
+    use crate::tui::board_view::{BEST_BRACKETS, PLAYED_BRACKETS};
     use crate::tui::effect::Effect;
     use crate::tui::input::{Action, Direction, Mode};
     use crate::tui::runtime::Runtime;
@@ -314,6 +392,283 @@ mod tests {
         plain.update(Action::NextMistake);
         let said = plain.status().map(|s| s.text.clone()).unwrap_or_default();
         assert!(said.starts_with("no analysis"), "{said}");
+    }
+
+    /// The app reviewing the analysed game of tests/data in `look`, on a terminal of 80×24.
+    fn analysed(look: crate::tui::theme::Look) -> App {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analyzed/ai-game.json");
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            look,
+            ..Config::default()
+        });
+        if review_ply(&app).is_none() {
+            app.update(Action::Review);
+        }
+        app
+    }
+
+    fn drawn(app: &App) -> ratatui::buffer::Buffer {
+        let size = app.size();
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(size.width, size.height))
+                .unwrap();
+        terminal.draw(|f| app.draw(f)).unwrap();
+        terminal.backend().buffer().clone()
+    }
+
+    fn text(buf: &ratatui::buffer::Buffer) -> String {
+        buf.content
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect()
+    }
+
+    /// The characters left and right of the glyph in the middle of `square`'s cell.
+    fn brackets(app: &App, buf: &ratatui::buffer::Buffer, square: Square) -> (String, String) {
+        let cell = app
+            .board
+            .board_shown(app.size())
+            .unwrap()
+            .board
+            .cell(square);
+        let (x, y) = (cell.x + cell.width / 2, cell.y + cell.height / 2);
+        (
+            buf[(x - 1, y)].symbol().to_owned(),
+            buf[(x + 1, y)].symbol().to_owned(),
+        )
+    }
+
+    #[test]
+    fn at_a_mistake_the_board_brackets_the_move_played_and_the_best_move_apart_in_every_look() {
+        use crate::tui::theme::{Look, ThemeName};
+        let looks = [
+            Look::default(),
+            Look::new(ThemeName::HighContrast, true, false),
+            Look::new(ThemeName::Default, false, false),
+            Look::new(ThemeName::Default, false, true),
+        ];
+        for look in looks {
+            let mut app = analysed(look.clone());
+            app.update(Action::ToStart);
+            app.update(Action::NextMistake);
+            let ply = review_ply(&app).unwrap();
+            let game = app.session.game();
+            let played = game.moves()[ply - 1].mv;
+            let best = game.analysis()[ply - 1].as_ref().unwrap().best.mv;
+            assert_ne!(played, best, "a mistake");
+            let buf = drawn(&app);
+            let pair = |(a, b): (&str, &str)| (a.to_owned(), b.to_owned());
+            for sq in [played.from(), played.to()] {
+                assert_eq!(brackets(&app, &buf, sq), pair(PLAYED_BRACKETS), "{look:?}");
+            }
+            for sq in [best.from(), best.to()] {
+                if sq != played.from() && sq != played.to() {
+                    assert_eq!(brackets(&app, &buf, sq), pair(BEST_BRACKETS), "{look:?}");
+                }
+            }
+            // A move that was the best has no other mark.
+            let best_played = (0..game.moves().len()).find(|&i| {
+                game.analysis()[i]
+                    .as_ref()
+                    .is_some_and(|a| a.best.mv == game.moves()[i].mv)
+            });
+            let i = best_played.expect("a best move in the game");
+            app.update(Action::ToStart);
+            for _ in 0..=i {
+                app.update(Action::Move(Direction::Right));
+            }
+            let buf = drawn(&app);
+            let marked = Square::all()
+                .filter(|&sq| brackets(&app, &buf, sq).0 == BEST_BRACKETS.0)
+                .count();
+            assert_eq!(marked, 0, "{look:?}");
+        }
+    }
+
+    #[test]
+    fn l_shows_the_legend_of_every_mark_in_the_panel_and_help_lists_them() {
+        let mut app = analysed(crate::tui::theme::Look::default());
+        let legend = "Marks · l hides";
+        assert!(!text(&drawn(&app)).contains(legend));
+        app.update(Action::ToggleLegend);
+        let shown = text(&drawn(&app));
+        assert!(shown.contains(legend), "{shown}");
+        for mark in [
+            "(●)  move played",
+            "{●}  engine's best move",
+            "??   blunder",
+        ] {
+            assert!(shown.contains(mark), "{mark}: {shown}");
+        }
+        app.update(Action::ToggleLegend);
+        assert!(!text(&drawn(&app)).contains(legend));
+        // The help ends with the marks.
+        app.update(Action::Help);
+        for _ in 0..10 {
+            app.update(Action::PageDown);
+        }
+        let help = text(&drawn(&app));
+        assert!(help.contains("Marks (l shows them"), "{help}");
+    }
+
+    /// The graph's area on screen, and the number of moves it draws.
+    fn graph_of(app: &App) -> Option<(ratatui::layout::Rect, usize)> {
+        let Screen::Review(review) = &app.screen else {
+            return None;
+        };
+        let panel = app.review_panel(review)?;
+        let graph = panel.layout(app.panel_on_screen()?.panel).graph?;
+        Some((graph, panel.analysis.len()))
+    }
+
+    /// The columns of the graph highlighted from top to bottom.
+    fn highlighted(app: &App, graph: ratatui::layout::Rect) -> Vec<u16> {
+        let buf = drawn(app);
+        let focus = app.look.theme.focus.bg.unwrap();
+        (graph.x + 2..graph.right())
+            .filter(|&x| (graph.y..graph.bottom()).all(|y| buf[(x, y)].bg == focus))
+            .collect()
+    }
+
+    #[test]
+    fn a_click_on_the_graph_goes_to_the_move_drawn_there() {
+        let mut app = analysed(crate::tui::theme::Look::default());
+        let (graph, plies) = graph_of(&app).expect("a graph at 80×24");
+        let row = graph.y + graph.height / 2;
+        app.update(Action::Click {
+            column: graph.x + 2,
+            row,
+        });
+        assert_eq!(review_ply(&app), Some(0), "the left edge: the start");
+        app.update(Action::Click {
+            column: graph.right() - 1,
+            row,
+        });
+        assert_eq!(review_ply(&app), Some(plies), "the right edge: the end");
+        let middle = graph.x + 2 + (graph.width - 2) / 2;
+        app.update(Action::Click {
+            column: middle,
+            row,
+        });
+        let ply = review_ply(&app).unwrap();
+        assert!(0 < ply && ply < plies, "{ply}");
+        assert_eq!(highlighted(&app, graph), [middle], "drawn where clicked");
+        // The labels' column is not a move.
+        app.update(Action::Click {
+            column: graph.x,
+            row,
+        });
+        assert_eq!(review_ply(&app), Some(ply));
+    }
+
+    #[test]
+    fn on_a_side_line_the_graph_and_n_show_the_same_mistakes() {
+        let mut app = analysed(crate::tui::theme::Look::default());
+        let game = app.session.game();
+        let bad: Vec<usize> = (game.analysis().iter().enumerate())
+            .filter(|(_, a)| {
+                a.as_ref()
+                    .is_some_and(|a| a.class >= super::MoveClass::Mistake)
+            })
+            .map(|(i, _)| i + 1)
+            .collect();
+        // A side line leaving after the second mistake: its first moves are the game's.
+        let fork = bad[1] + 1;
+        let mut place = crate::game::Place::main(fork);
+        let other = game.state_at(&place).unwrap().legal_moves();
+        let next = game.moves()[fork].mv;
+        let mv = other.iter().copied().find(|&m| m != next).unwrap();
+        place = app.session.game_mut().play_at(&place, mv).unwrap();
+        app.screen = Screen::Review(super::super::lines::review_at(app.session.game(), &place));
+        let Screen::Review(review) = &app.screen else {
+            panic!()
+        };
+        let forks = review.forks().to_vec();
+        assert!(!forks.is_empty());
+        let (graph, plies) = graph_of(&app).expect("the side line's graph");
+        assert_eq!(plies, fork + 1, "the side line's moves from the start");
+        app.update(Action::ToStart);
+        for &ply in &bad[..2] {
+            app.update(Action::NextMistake);
+            assert_eq!(review_ply(&app), Some(ply));
+            let [column] = highlighted(&app, graph)[..] else {
+                panic!("one column highlighted")
+            };
+            // A click on the column n went to stays there, on the side line.
+            app.update(Action::ToEnd);
+            app.update(Action::Click {
+                column,
+                row: graph.y,
+            });
+            assert_eq!(review_ply(&app), Some(ply));
+            let Screen::Review(review) = &app.screen else {
+                panic!()
+            };
+            assert_eq!(review.forks(), &forks[..], "still on the side line");
+        }
+    }
+
+    /// Where `word` is drawn in the panel's move list (right of column 52 at 80×24, from
+    /// row `from`), if it is.
+    fn find_in_list(buf: &ratatui::buffer::Buffer, word: &str, from: u16) -> Option<(u16, u16)> {
+        (from..buf.area.height).find_map(|y| {
+            let row: String = (52..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
+            let at = row.find(word)?;
+            let column = row[..at].chars().count();
+            Some((52 + u16::try_from(column).ok()?, y))
+        })
+    }
+
+    #[test]
+    fn the_move_list_shows_the_side_lines_in_brackets_and_a_click_goes_to_any_move() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/games/escape.json");
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            storage: crate::tui::session::Storage::default(),
+            ..Config::default()
+        });
+        app.update(Action::ToStart);
+        app.update(Action::Move(Direction::Right));
+        for mv in ["c4-c6", "d2-b2"] {
+            app.update(Action::StartTyping);
+            for c in mv.chars() {
+                app.update(Action::Type(c));
+            }
+            app.update(Action::Confirm);
+        }
+        let buf = drawn(&app);
+        let heading = find_in_list(&buf, "Moves", 0).expect("the list").1;
+        // The side line after the move it replaces, wrapped between moves.
+        find_in_list(&buf, "d7-f7 d5-c5 (1… c4-c6", heading).expect("the side line");
+        let (x, y) = find_in_list(&buf, "2. d2-b2)", heading).expect("its end");
+        // The move shown, the side line's last, is highlighted.
+        let focus = app.look.theme.focus.bg.unwrap();
+        let d2_b2 = (x + 3, y);
+        assert_eq!(buf[d2_b2].symbol(), "d");
+        assert_eq!(buf[d2_b2].bg, focus);
+        // A click on a move of the main line goes there, on the main line.
+        let (x, y) = find_in_list(&buf, "d5-c5", heading).unwrap();
+        app.update(Action::Click { column: x, row: y });
+        let Screen::Review(review) = &app.screen else {
+            panic!("not in review")
+        };
+        assert_eq!((review.forks(), review.ply()), (&[][..], 2));
+        let buf = drawn(&app);
+        let heading = find_in_list(&buf, "Moves", 0).expect("the list").1;
+        let (x, y) = find_in_list(&buf, "d5-c5", heading).unwrap();
+        assert_eq!(buf[(x, y)].bg, focus, "highlighted there");
+        // And one on the side line's first move goes back into it.
+        let (x, y) = find_in_list(&buf, "c4-c6", heading).unwrap();
+        app.update(Action::Click {
+            column: x + 1,
+            row: y,
+        });
+        let Screen::Review(review) = &app.screen else {
+            panic!("not in review")
+        };
+        assert_eq!(review.forks(), &[crate::game::Fork { at: 1, line: 0 }]);
+        assert_eq!(review.ply(), 2);
     }
 
     #[test]
