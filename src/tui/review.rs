@@ -153,6 +153,8 @@ impl Review {
             | Action::Rules
             | Action::Save
             | Action::Analyze
+            | Action::Comment
+            | Action::Tags
             | Action::TogglePanel => ReviewHandled::Game(action),
             Action::StartTyping
             | Action::IntoLine
