@@ -121,7 +121,11 @@ impl CommentEditor {
             Action::ToStart | Action::ToEnd => {
                 let rows = rows(&self.text, width);
                 let (start, end) = rows[row_of(&rows, self.cursor)];
-                self.cursor = if action == Action::ToStart { start } else { end };
+                self.cursor = if action == Action::ToStart {
+                    start
+                } else {
+                    end
+                };
             }
             _ => {}
         }
@@ -354,7 +358,10 @@ mod tests {
         e.update(Action::Move(Direction::Right), SIZE);
         assert_eq!(e.cursor, 6, "not past the end");
         e.update(Action::PageUp, SIZE);
-        assert_eq!(e.cursor, 2, "a page up from the second row: the first, same column");
+        assert_eq!(
+            e.cursor, 2,
+            "a page up from the second row: the first, same column"
+        );
     }
 
     #[test]

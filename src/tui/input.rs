@@ -606,7 +606,10 @@ mod tests {
             None
         );
         assert_eq!(action(&key(KeyCode::Home), m), Some(Action::ToStart));
-        assert_eq!(action(&key(KeyCode::Delete), m), Some(Action::DeleteForward));
+        assert_eq!(
+            action(&key(KeyCode::Delete), m),
+            Some(Action::DeleteForward)
+        );
         assert_eq!(action(&key(KeyCode::Esc), m), Some(Action::Cancel));
     }
 

@@ -5,10 +5,21 @@
 
 use super::App;
 use super::lines::numbered;
-use crate::game::{Place, Tags};
+use crate::game::{Game, Place, Tags};
 use crate::tui::comment_editor::CommentEditor;
 use crate::tui::overlay::Overlay;
+use crate::tui::review::Review;
 use crate::tui::tags_form::TagsForm;
+
+/// Whether each move of the line `review` walks has a comment.
+pub(super) fn commented_moves(game: &Game, review: &Review) -> Vec<bool> {
+    (1..=review.plies())
+        .map(|n| {
+            game.place_along(review.forks(), n)
+                .is_some_and(|place| game.comment_at(&place).is_some())
+        })
+        .collect()
+}
 
 impl App {
     /// `c`: the comment editor on the move reviewed, or on the last move of the game in play.
@@ -132,7 +143,11 @@ mod tests {
         assert_eq!(game.comments()[1].as_deref(), Some(kept));
         assert!(rt.app.is_dirty(), "a change no file holds");
         assert_eq!(autosaved(dir.path()).comments()[1].as_deref(), Some(kept));
-        assert!(said(&rt.app).starts_with("comment kept"), "{}", said(&rt.app));
+        assert!(
+            said(&rt.app).starts_with("comment kept"),
+            "{}",
+            said(&rt.app)
+        );
         // Edited again: the editor opens with it; emptied, it goes.
         rt.update(Action::Comment);
         for _ in 0..kept.len() {
@@ -150,7 +165,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut rt = hot_seat(dir.path(), "d2-b2 c4-c2");
         rt.update(Action::Chat);
-        assert_eq!(rt.app.mode(), Mode::Editor, "c on the board of a local game");
+        assert_eq!(
+            rt.app.mode(),
+            Mode::Editor,
+            "c on the board of a local game"
+        );
         for action in pasted("pasted\r\nover two lines", Mode::Editor) {
             rt.update(action);
         }
@@ -164,7 +183,10 @@ mod tests {
         rt.update(Action::Comment);
         write(&mut rt, "Before it all.");
         rt.update(Action::Save);
-        assert_eq!(rt.app.session.game().start_comment(), Some("Before it all."));
+        assert_eq!(
+            rt.app.session.game().start_comment(),
+            Some("Before it all.")
+        );
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Review mode in the app: opening and closing it, its keys, drawing it, and playing on from
-//! the reviewed position. Reviewing reads the game record and never changes it, its file or
-//! the autosave; an analysis started from the review (`a`, see `analysis`) adds to the record.
+//! the reviewed position. Stepping through the game never changes it, its file or the
+//! autosave; an analysis started from the review (`a`, see `analysis`), side lines (`lines`),
+//! comments and tags (`notes`) add to the record.
 
 use ratatui::Frame;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
 use super::lines::{lines_rows, review_place};
+use super::notes::commented_moves;
 use super::{App, Screen, rules_name};
 use crate::game::{MoveClass, check_start};
 use crate::tui::board_view::{BoardView, Marks};
@@ -177,6 +179,7 @@ impl App {
             summary: analyzed.then(|| game.analysis_summary()),
             review,
             lines: lines_rows(game, review, &place),
+            commented: commented_moves(game, review),
         })
     }
 
