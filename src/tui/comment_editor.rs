@@ -1,7 +1,7 @@
 //! The comment editor: a pop-up to write or edit the comment on a move (or the one before the
 //! first move), several paragraphs long. Enter starts a new line, Ctrl-S or Alt-Enter keeps
-//! the text, Esc cancels (asking first if the text changed); the arrows, Home, End, PgUp and
-//! PgDn move the cursor through the text as it is wrapped on screen. A comment holds at most
+//! the text, Esc cancels (asking first if the text changed); the arrows, Home, End, Page Up
+//! and Page Down move the cursor through the text as it is wrapped on screen. A comment holds at most
 //! [`MAX_TYPED_CHARS`] characters here; text pasted is typed (bracketed paste, see
 //! [`super::input::pasted`]).
 
@@ -265,12 +265,12 @@ impl Widget for Themed<'_, CommentEditor> {
                     shown.chars().take(column).collect(),
                     shown.chars().skip(column).collect(),
                 );
-                let mut rest = after.chars();
-                let under = rest.next().map_or_else(|| " ".to_owned(), String::from);
+                let mut tail = after.chars();
+                let under = tail.next().map_or_else(|| " ".to_owned(), String::from);
                 Line::from(vec![
                     Span::raw(before),
                     Span::styled(under, cursor_style),
-                    Span::raw(rest.collect::<String>()),
+                    Span::raw(tail.collect::<String>()),
                 ])
             })
             .collect();
@@ -305,6 +305,7 @@ impl Widget for Themed<'_, CommentEditor> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::input::REVIEW_NOTES;
 
     const SIZE: Rect = Rect::new(0, 0, 80, 24);
 
@@ -393,5 +394,10 @@ mod tests {
         assert!(e.full);
         e.update(Action::Backspace, SIZE);
         assert!(!e.full);
+        let said = format!("{MAX_TYPED_CHARS} characters");
+        assert!(
+            REVIEW_NOTES.iter().any(|note| note.contains(&said)),
+            "the help says it"
+        );
     }
 }

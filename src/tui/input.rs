@@ -243,7 +243,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         };
     };
     match mode {
-        Mode::Text => Some(Action::Type(c)),
+        Mode::Text | Mode::Editor => Some(Action::Type(c)),
         Mode::Question => match c {
             'y' | 'Y' => Some(Action::Yes),
             'n' | 'N' => Some(Action::No),
@@ -254,12 +254,11 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Menu => menu_char(c),
         Mode::Board => board_char(c),
         Mode::Review => review_char(c),
-        Mode::Editor => Some(Action::Type(c)),
     }
 }
 
 /// A key in the comment editor: characters and Enter type, Alt-Enter keeps the text (as
-/// Ctrl-S does), the arrows, Home, End, PgUp and PgDn move the cursor.
+/// Ctrl-S does), the arrows, Home, End, Page Up and Page Down move the cursor.
 fn editor_key(key: KeyEvent) -> Option<Action> {
     let alt = key.modifiers.contains(KeyModifiers::ALT);
     Some(match key.code {
@@ -374,8 +373,7 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("+ / -", "AI-vs-AI: faster / slower"),
     ("PgUp / PgDn", "scroll the move list"),
     ("Tab", "small terminal: the panel / the board"),
-    ("v / a", "review the game / analyze its moves"),
-    ("c", "comment on the last move (online: chat)"),
+    ("v / a / c", "review / analyze / comment on the last move"),
     ("s", "save the game"),
     ("o", "load a saved game"),
     ("d", "offer or accept a draw"),
@@ -414,8 +412,12 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
 /// What the help overlay says in review besides the keys.
 pub const REVIEW_NOTES: &[&str] = &[
     "Stepping through the game changes nothing. A move tried (:) opens a side line where it \
-     differs from the line; side lines, their promotion or deletion and an analysis (a) change \
-     the game: they are autosaved, and written to the game's file when you save (s).",
+     differs from the line; side lines, their promotion or deletion, comments (c), tags (t) and \
+     an analysis (a) change the game: they are autosaved, and written to the game's file when \
+     you save (s).",
+    "The comment editor (c): Enter starts a new line, Ctrl-S or Alt-Enter keeps the comment, \
+     Esc cancels (asking if it changed); a comment holds 4000 characters, an empty one is \
+     removed. ¶ before a move in the list: it has a comment.",
     "Play from here starts a new game with its own record from the position shown; the game \
      reviewed stays as it is. The new game has no history before that position: repetitions \
      count from there.",
