@@ -34,6 +34,9 @@ pub const PAGE: usize = 10;
 /// The keys of the review, on the status line while no message is shown.
 pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · v back";
 
+/// The fewest rows of the panel (with its borders) that show the tags' header.
+const HEADER_MIN_ROWS: u16 = 16;
+
 /// The mark before a move of the list that has a comment.
 pub const COMMENT_MARK: &str = "¶";
 
@@ -323,14 +326,19 @@ impl ReviewPanel<'_> {
             + self.seats.rows_below(Side::Defenders, width)
             + panels::comment_lines(self.comment, width).len()
             + self.lines_rows(width).len()
-            + self.header_rows(width).len();
+            + self.header_rows(width, panel.height).len();
         let extra = u16::try_from(extra).unwrap_or(u16::MAX);
         ReviewLayout::new(panel, self.summary.is_some(), extra)
     }
 
     /// The header from the game's tags, each wrapped in `width` columns: the event, site and
     /// date on one line, the annotator on another (the players' names are on their lines).
-    fn header_rows(&self, width: usize) -> Vec<String> {
+    /// None in a panel of fewer than [`HEADER_MIN_ROWS`] rows: the ply and its comment come
+    /// first.
+    fn header_rows(&self, width: usize, panel_rows: u16) -> Vec<String> {
+        if panel_rows < HEADER_MIN_ROWS {
+            return Vec::new();
+        }
         let tags = self.seats.names;
         let place: Vec<String> = [Tag::Event, Tag::Site, Tag::Date]
             .into_iter()
@@ -347,9 +355,9 @@ impl ReviewPanel<'_> {
             .collect()
     }
 
-    /// The header rows, styled.
-    fn header_lines(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
-        self.header_rows(width)
+    /// The header rows in a panel of `panel_rows`, styled.
+    fn header_lines(&self, look: &Look, width: usize, panel_rows: u16) -> Vec<Line<'static>> {
+        self.header_rows(width, panel_rows)
             .into_iter()
             .map(|l| Line::styled(l, look.theme.label))
             .collect()
@@ -539,7 +547,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             .title_bottom(Line::from(" ? keys  v back ").style(theme.label))
             .render(layout.frame, buf);
         let width = usize::from(layout.info.width);
-        let mut lines = panel.header_lines(look, width);
+        let mut lines = panel.header_lines(look, width, area.height);
         lines.extend(if let Some(summary) = &panel.summary {
             let mut lines = panel.analysed_players_lines(summary, look, width);
             let mut ply = panel.ply_lines(look);

@@ -135,7 +135,11 @@ fn the_review_shows_the_tags_the_comment_and_marks_commented_moves() {
     });
     rt.update(Action::TogglePanel);
     let text = format!("{}", render(&mut rt, w, h).backend());
-    assert!(text.contains("Club night"), "{text}");
+    assert!(
+        !text.contains("Club night"),
+        "no room for the header: {text}"
+    );
+    assert!(text.contains("Ply 3 of 4"), "the ply first: {text}");
     insta::assert_snapshot!("review_with_tags_and_a_comment_at_the_minimum_size", text);
 }
 
