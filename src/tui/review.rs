@@ -37,9 +37,6 @@ pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines
 /// The fewest rows of the panel (with its borders) that show the tags' header.
 const HEADER_MIN_ROWS: u16 = 16;
 
-/// The last row of a comment cut short in the panel.
-const COMMENT_CUT: &str = "… c reads all of it";
-
 /// The mark before a move of the list that has a comment.
 pub const COMMENT_MARK: &str = "¶";
 
@@ -324,7 +321,12 @@ impl ReviewPanel<'_> {
 
     /// How it is laid out drawn in `panel`.
     pub fn layout(&self, panel: Rect) -> ReviewLayout {
-        let extra = self.rows_besides_comment(panel) + self.comment_rows(panel).len();
+        let width = usize::from(ReviewPanel::block().inner(panel).width);
+        let extra = self.seats.rows_below(Side::Attackers, width)
+            + self.seats.rows_below(Side::Defenders, width)
+            + panels::comment_lines(self.comment, width).len()
+            + self.lines_rows(width).len()
+            + self.header_rows(width, panel.height).len();
         let extra = u16::try_from(extra).unwrap_or(u16::MAX);
         ReviewLayout::new(panel, self.summary.is_some(), extra)
     }
@@ -369,41 +371,9 @@ impl ReviewPanel<'_> {
             .collect()
     }
 
-    /// The rows about the ply a panel drawn in `panel` adds to its fixed ones, besides the
-    /// comment: players' names too long for their line, the side lines, the tags' header.
-    fn rows_besides_comment(&self, panel: Rect) -> usize {
-        let width = usize::from(ReviewPanel::block().inner(panel).width);
-        self.seats.rows_below(Side::Attackers, width)
-            + self.seats.rows_below(Side::Defenders, width)
-            + self.lines_rows(width).len()
-            + self.header_rows(width, panel.height).len()
-    }
-
-    /// The comment's rows in a panel drawn in `panel`: as many as leave the move list its
-    /// fewest rows ([`LIST_MIN_ROWS`]); a comment cut short ends with a row saying where to
-    /// read all of it (`c`).
-    fn comment_rows(&self, panel: Rect) -> Vec<String> {
-        let inner = ReviewPanel::block().inner(panel);
-        let mut rows = panels::comment_lines(self.comment, usize::from(inner.width));
-        let fixed = if self.summary.is_some() {
-            ANALYSED_INFO_ROWS
-        } else {
-            INFO_ROWS
-        };
-        let room = usize::from(inner.height.saturating_sub(fixed + LIST_MIN_ROWS))
-            .saturating_sub(self.rows_besides_comment(panel));
-        if rows.len() > room {
-            rows.truncate(room.saturating_sub(1));
-            if room > 0 {
-                rows.push(COMMENT_CUT.to_owned());
-            }
-        }
-        rows
-    }
-
-    /// The record's comment on the ply, in a panel drawn in `panel`.
-    fn comment_lines(&self, look: &Look, panel: Rect) -> Vec<Line<'static>> {
-        self.comment_rows(panel)
+    /// The record's comment on the ply, in `width` columns.
+    fn comment_lines(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
+        panels::comment_lines(self.comment, width)
             .into_iter()
             .map(|l| Line::styled(l, look.theme.label))
             .collect()
@@ -585,7 +555,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
                 ply[1] = played;
             }
             lines.extend(ply);
-            lines.extend(panel.comment_lines(look, area));
+            lines.extend(panel.comment_lines(look, width));
             lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.analysis_lines(look, width));
             lines
@@ -604,7 +574,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             );
             lines.push(Line::default());
             lines.extend(panel.ply_lines(look));
-            lines.extend(panel.comment_lines(look, area));
+            lines.extend(panel.comment_lines(look, width));
             lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.result_lines(look, width));
             lines

@@ -118,7 +118,6 @@ fn the_review_shows_the_tags_the_comment_and_marks_commented_moves() {
     assert_eq!(rt.app().mode(), Mode::Review);
     let text = format!("{}", render(&mut rt, 80, 24).backend());
     for shown in [
-        "Moves",
         "Club night · Dublin ·",
         "2026.12.02",
         "notes by Carol",
@@ -142,22 +141,6 @@ fn the_review_shows_the_tags_the_comment_and_marks_commented_moves() {
     );
     assert!(text.contains("Ply 3 of 4"), "the ply first: {text}");
     insta::assert_snapshot!("review_with_tags_and_a_comment_at_the_minimum_size", text);
-}
-
-#[test]
-fn a_long_comment_is_cut_short_in_the_panel_so_that_the_move_list_stays() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut rt = game_in(dir.path());
-    rt.update(Action::Review);
-    rt.update(Action::Comment);
-    let long: Vec<String> = (1..=12).map(|n| format!("Paragraph {n}.")).collect();
-    write(&mut rt, &long.join("\n\n"));
-    rt.update(Action::Save);
-    let text = format!("{}", render(&mut rt, 80, 24).backend());
-    for shown in ["Paragraph 1.", "… c reads all of it", "Moves", "d3-e3"] {
-        assert!(text.contains(shown), "{shown}: {text}");
-    }
-    assert!(!text.contains("Paragraph 12."), "{text}");
 }
 
 #[test]
