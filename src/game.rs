@@ -43,6 +43,6 @@ pub use save::{
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use start::{StartError, check_start, parse_start};
-pub use tags::{MAX_TAG_CHARS, Tag, TagError, Tags};
+pub use tags::{BadDate, MAX_TAG_CHARS, Tag, TagError, Tags, check_date};
 pub use time::{ParseTimestampError, Timestamp};
 pub use tree::{Fork, MAX_LINE_DEPTH, Node, Place, PlayAtError, SideLine, SideLineError};

@@ -12,6 +12,7 @@ mod app;
 mod ascii;
 mod board_screen;
 mod board_view;
+mod comment_editor;
 mod dialogs;
 mod effect;
 mod engine_help;
@@ -35,6 +36,7 @@ mod session;
 pub mod settings;
 mod signals;
 mod storage;
+mod tags_form;
 mod text;
 mod theme;
 mod tree_list;
@@ -46,7 +48,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use ratatui::crossterm::execute;
 #[cfg(unix)]
 use ratatui::crossterm::terminal::EnterAlternateScreen;
@@ -170,12 +174,13 @@ fn restore(mut terminal: DefaultTerminal) {
     let _ = ratatui::try_restore();
 }
 
-/// Mouse reporting, switched off again when dropped (also while a panic unwinds).
+/// Mouse reporting and bracketed paste (text pasted comes as one event, typed into the field
+/// written in), switched off again when dropped (also while a panic unwinds).
 struct MouseCapture;
 
 impl MouseCapture {
     fn enable() -> io::Result<MouseCapture> {
-        execute!(io::stdout(), EnableMouseCapture)?;
+        execute!(io::stdout(), EnableMouseCapture, EnableBracketedPaste)?;
         Ok(MouseCapture)
     }
 }
@@ -183,7 +188,7 @@ impl MouseCapture {
 impl Drop for MouseCapture {
     fn drop(&mut self) {
         // Nothing more can be done if the terminal refuses.
-        let _ = execute!(io::stdout(), DisableMouseCapture);
+        let _ = execute!(io::stdout(), DisableBracketedPaste, DisableMouseCapture);
     }
 }
 
@@ -240,12 +245,17 @@ fn event_loop(
 /// terminal again and clears it, so that the next frame draws everything.
 #[cfg(unix)]
 fn suspend(terminal: &mut DefaultTerminal) -> io::Result<()> {
-    execute!(io::stdout(), DisableMouseCapture)?;
+    execute!(io::stdout(), DisableBracketedPaste, DisableMouseCapture)?;
     terminal.show_cursor()?;
     ratatui::try_restore()?;
     signal_hook::low_level::raise(signal_hook::consts::signal::SIGSTOP)?;
     ratatui::crossterm::terminal::enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
     redraw_all(terminal)
 }
 

@@ -192,6 +192,68 @@ impl Tags {
     }
 }
 
+/// A date tag that is not a date as records write them.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct BadDate {
+    /// The value given.
+    pub value: String,
+}
+
+impl fmt::Display for BadDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "date: \"{}\" is not a date such as 2016.08.12, 2016-08-12 or 2016.??.??",
+            excerpt(&self.value)
+        )
+    }
+}
+
+impl std::error::Error for BadDate {}
+
+/// Checks a date typed for [`Tag::Date`]: a year, then a month and a day if known, joined
+/// by `.` or `-` (`2016.08.12`, `2016-08`, `2016`), a part not known written with `?`
+/// (`2016.??.??`). A day is one of its month's. (Records read keep whatever date they give:
+/// this is for dates typed.)
+///
+/// ```
+/// use brandubh::game::check_date;
+///
+/// assert!(check_date("2016.08.12").is_ok());
+/// assert!(check_date("2016-??-??").is_ok());
+/// assert!(check_date("2015.02.29").is_err());
+/// assert!(check_date("August 2016").is_err());
+/// ```
+pub fn check_date(value: &str) -> Result<(), BadDate> {
+    let bad = || BadDate {
+        value: value.to_owned(),
+    };
+    let value = value.trim();
+    let parts: Vec<&str> = value.split(['.', '-']).collect();
+    let widths = [4, 2, 2];
+    if parts.len() > widths.len()
+        || value.contains('.') && value.contains('-')
+        || parts.iter().zip(widths).any(|(part, width)| {
+            part.len() != width
+                || !(part.bytes().all(|b| b.is_ascii_digit()) || part.bytes().all(|b| b == b'?'))
+        })
+    {
+        return Err(bad());
+    }
+    let number = |i: usize| parts.get(i).and_then(|p| p.parse::<i16>().ok());
+    let (year, month, day) = (number(0), number(1), number(2));
+    let valid = match (year, month, day) {
+        (Some(y), Some(m), Some(d)) => i8::try_from(m)
+            .ok()
+            .zip(i8::try_from(d).ok())
+            .is_some_and(|(m, d)| jiff::civil::Date::new(y, m, d).is_ok()),
+        (_, Some(m), _) => (1..=12).contains(&m),
+        (_, None, Some(d)) => (1..=31).contains(&d),
+        _ => true,
+    };
+    if valid { Ok(()) } else { Err(bad()) }
+}
+
 /// The pattern of a tag's value in the JSON Schema: no control character.
 const ONE_LINE: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
 
@@ -297,6 +359,35 @@ mod tests {
         assert!(site.starts_with("Dublin centre") && site.chars().count() == MAX_TAG_CHARS);
         tags.set_fitted(Tag::Annotator, " \n ");
         assert_eq!(tags.get(Tag::Annotator), None);
+    }
+
+    #[test]
+    fn typed_dates_are_checked_but_any_part_may_be_unknown() {
+        for good in [
+            "2016.08.12",
+            "2016-08-12",
+            "2016",
+            "2016.08",
+            "2016.??.??",
+            "????.02.29",
+            "2016.??.31",
+        ] {
+            assert!(check_date(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "2016.13.01",
+            "2015.02.29",
+            "2016.08-12",
+            "16.08.12",
+            "2016.8.12",
+            "August 2016",
+            "2016.08.12.01",
+            "2016.0?.12",
+            "",
+        ] {
+            let err = check_date(bad).unwrap_err();
+            assert!(err.to_string().starts_with("date: "), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod files;
 #[cfg(test)]
 mod fitting_tests;
 mod lines;
+mod notes;
 mod online;
 mod review;
 #[cfg(test)]
@@ -403,6 +404,8 @@ impl App {
             Request::AskRename(list) => self.manage_save(list, true),
             Request::Rename(prompt) => self.rename_save(prompt),
             Request::Analyze(budget) => self.start_analysis(budget),
+            Request::SetComment { place, text } => self.set_comment(&place, text),
+            Request::SetTags(tags) => self.set_tags(tags),
         }
     }
 
@@ -593,6 +596,8 @@ impl App {
             Action::Load => self.ask_leave(Leaving::Load),
             Action::Review => self.open_review(),
             Action::Analyze => self.ask_analysis(),
+            Action::Chat | Action::Comment => self.edit_comment(),
+            Action::Tags => self.edit_tags(),
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}

@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 fn stand_in(symbol: &str) -> Option<&'static str> {
     Some(match symbol {
         "·" | "–" | "—" | "─" | "━" => "-",
-        "•" | "●" | "★" => "*",
+        "•" | "●" | "★" | "¶" => "*",
         "…" => "~",
         "×" => "x",
         "↑" | "▲" => "^",

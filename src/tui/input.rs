@@ -81,7 +81,8 @@ pub enum Action {
     Review,
     /// Analyze every move of the game.
     Analyze,
-    /// Write a chat line (online).
+    /// `c` on the board: write a chat line (online), or the comment on the last move (a
+    /// local game).
     Chat,
     /// Play online: choose a server (from the new-game screen).
     Online,
@@ -105,6 +106,13 @@ pub enum Action {
     PreviousMistake,
     /// In review: make the side line its parent's continuation.
     Promote,
+    /// In review: write or edit the comment on the move shown (`c`).
+    Comment,
+    /// In review: edit the game's tags, the players' names, event, site, date and annotator
+    /// (`t`).
+    Tags,
+    /// Delete the character after the cursor (Del, in the comment editor).
+    DeleteForward,
     /// Rename the selected entry (a save in the list of saves).
     Rename,
     /// Tab: in the compact layout, show the panel over the board, or the board again.
@@ -142,6 +150,34 @@ pub enum Mode {
     Question,
     /// Stepping through the game under review.
     Review,
+    /// Text of several lines being written (a comment): Enter starts a new line, Ctrl-S or
+    /// Alt-Enter keeps the text.
+    Editor,
+}
+
+/// The actions for `event` in `mode`: one for a key, a click or a resize (none if it means
+/// nothing), and for text pasted into a text field (bracketed paste), one per character
+/// typed ([`pasted`]).
+pub fn actions(event: &Event, mode: Mode) -> Vec<Action> {
+    match event {
+        Event::Paste(text) => pasted(text, mode),
+        other => action(other, mode).into_iter().collect(),
+    }
+}
+
+/// The characters of `text` pasted in `mode`, typed: in the comment editor every line break
+/// (`\r\n`, `\r` or `\n`) starts a new line and a tab is a space; in a one-line field a
+/// line break or a tab is a space. Other control characters are dropped, and nothing is
+/// typed where no text is written.
+pub fn pasted(text: &str, mode: Mode) -> Vec<Action> {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let typed = |c: char| match (c, mode) {
+        ('\n', Mode::Editor) => Some('\n'),
+        ('\n' | '\t', Mode::Text | Mode::Editor) => Some(' '),
+        (c, Mode::Text | Mode::Editor) if !c.is_control() => Some(c),
+        _ => None,
+    };
+    text.chars().filter_map(typed).map(Action::Type).collect()
 }
 
 /// The action for `event` in `mode`, if it means one.
@@ -175,8 +211,12 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
             KeyCode::Char('c') => Some(Action::Interrupt),
             KeyCode::Char('z') => Some(Action::Suspend),
             KeyCode::Char('r') if mode == Mode::Board => Some(Action::Redo),
+            KeyCode::Char('s') if mode == Mode::Editor => Some(Action::Save),
             _ => None,
         };
+    }
+    if mode == Mode::Editor {
+        return editor_key(key);
     }
     let common = match key.code {
         KeyCode::Up => Some(Action::Move(Direction::Up)),
@@ -205,7 +245,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         };
     };
     match mode {
-        Mode::Text => Some(Action::Type(c)),
+        Mode::Text | Mode::Editor => Some(Action::Type(c)),
         Mode::Question => match c {
             'y' | 'Y' => Some(Action::Yes),
             'n' | 'N' => Some(Action::No),
@@ -217,6 +257,31 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Board => board_char(c),
         Mode::Review => review_char(c),
     }
+}
+
+/// A key in the comment editor: characters and Enter type, Alt-Enter keeps the text (as
+/// Ctrl-S does), the arrows, Home, End, Page Up and Page Down move the cursor.
+fn editor_key(key: KeyEvent) -> Option<Action> {
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    Some(match key.code {
+        KeyCode::Enter if alt => Action::Save,
+        KeyCode::Enter => Action::Type('\n'),
+        KeyCode::Char(c) => Action::Type(c),
+        KeyCode::Tab => Action::Type(' '),
+        KeyCode::Backspace => Action::Backspace,
+        KeyCode::Delete => Action::DeleteForward,
+        KeyCode::Esc => Action::Cancel,
+        KeyCode::Up => Action::Move(Direction::Up),
+        KeyCode::Down => Action::Move(Direction::Down),
+        KeyCode::Left => Action::Move(Direction::Left),
+        KeyCode::Right => Action::Move(Direction::Right),
+        KeyCode::Home => Action::ToStart,
+        KeyCode::End => Action::ToEnd,
+        KeyCode::PageUp => Action::PageUp,
+        KeyCode::PageDown => Action::PageDown,
+        KeyCode::F(1) => Action::Help,
+        _ => return None,
+    })
 }
 
 fn review_char(c: char) -> Option<Action> {
@@ -234,6 +299,8 @@ fn review_char(c: char) -> Option<Action> {
         'N' => Some(Action::PreviousMistake),
         'P' => Some(Action::Promote),
         'D' => Some(Action::Delete),
+        'c' => Some(Action::Comment),
+        't' => Some(Action::Tags),
         's' => Some(Action::Save),
         'i' => Some(Action::Rules),
         '?' => Some(Action::Help),
@@ -308,7 +375,7 @@ pub const BOARD_KEYS: &[(&str, &str)] = &[
     ("+ / -", "AI-vs-AI: faster / slower"),
     ("PgUp / PgDn", "scroll the move list"),
     ("Tab", "small terminal: the panel / the board"),
-    ("v / a", "review the game / analyze its moves"),
+    ("v / a / c", "review / analyze / comment on the last move"),
     ("s", "save the game"),
     ("o", "load a saved game"),
     ("d", "offer or accept a draw"),
@@ -337,6 +404,8 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("n / N", "next / previous mistake or blunder (analyzed)"),
     ("l", "legend of the marks on / off"),
     ("click the graph", "go to that move"),
+    ("c", "write or edit the comment on this move"),
+    ("t", "tags: players' names, event, site, date, annotator"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
     ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),
@@ -347,8 +416,12 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
 /// What the help overlay says in review besides the keys.
 pub const REVIEW_NOTES: &[&str] = &[
     "Stepping through the game changes nothing. A move tried (:) opens a side line where it \
-     differs from the line; side lines, their promotion or deletion and an analysis (a) change \
-     the game: they are autosaved, and written to the game's file when you save (s).",
+     differs from the line; side lines, their promotion or deletion, comments (c), tags (t) and \
+     an analysis (a) change the game: they are autosaved, and written to the game's file when \
+     you save (s).",
+    "The comment editor (c): Enter starts a new line, Ctrl-S or Alt-Enter keeps the comment, \
+     Esc cancels (asking if it changed); a comment holds 4000 characters, an empty one is \
+     removed. ¶ before a move in the list: it has a comment.",
     "Play from here starts a new game with its own record from the position shown; the game \
      reviewed stays as it is. The new game has no history before that position: repetitions \
      count from there.",
@@ -471,7 +544,10 @@ mod tests {
             Some(Action::Save),
             "saving changes no move"
         );
-        for c in ['u', 'r', 't', 'x', ' '] {
+        assert_eq!(action(&ch('c'), m), Some(Action::Comment));
+        assert_eq!(action(&ch('t'), m), Some(Action::Tags));
+        assert_eq!(action(&ch('c'), Mode::Board), Some(Action::Chat));
+        for c in ['u', 'r', 'x', ' '] {
             assert_eq!(
                 action(&ch(c), m),
                 None,
@@ -515,6 +591,50 @@ mod tests {
             Some(Action::Confirm)
         );
         assert_eq!(action(&key(KeyCode::Esc), Mode::Text), Some(Action::Cancel));
+    }
+
+    #[test]
+    fn the_editor_types_enter_as_a_new_line_and_saves_on_ctrl_s_or_alt_enter() {
+        let m = Mode::Editor;
+        let with = |code, modifiers| Event::Key(KeyEvent::new(code, modifiers));
+        assert_eq!(action(&ch('q'), m), Some(Action::Type('q')));
+        assert_eq!(action(&key(KeyCode::Enter), m), Some(Action::Type('\n')));
+        assert_eq!(
+            action(&with(KeyCode::Enter, KeyModifiers::ALT), m),
+            Some(Action::Save)
+        );
+        assert_eq!(
+            action(&with(KeyCode::Char('s'), KeyModifiers::CONTROL), m),
+            Some(Action::Save)
+        );
+        assert_eq!(
+            action(&with(KeyCode::Char('s'), KeyModifiers::CONTROL), Mode::Text),
+            None
+        );
+        assert_eq!(action(&key(KeyCode::Home), m), Some(Action::ToStart));
+        assert_eq!(
+            action(&key(KeyCode::Delete), m),
+            Some(Action::DeleteForward)
+        );
+        assert_eq!(action(&key(KeyCode::Esc), m), Some(Action::Cancel));
+    }
+
+    #[test]
+    fn text_pasted_is_typed_where_text_is_written_only() {
+        let paste = Event::Paste("a\tb\r\nc\u{1b}".to_owned());
+        let typed = |mode| -> String {
+            actions(&paste, mode)
+                .into_iter()
+                .map(|a| match a {
+                    Action::Type(c) => c,
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(typed(Mode::Editor), "a b\nc");
+        assert_eq!(typed(Mode::Text), "a b c");
+        assert_eq!(typed(Mode::Board), "");
+        assert_eq!(actions(&ch('u'), Mode::Board), [Action::Undo]);
     }
 
     #[test]

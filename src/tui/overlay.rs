@@ -6,14 +6,17 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+use super::comment_editor::{CommentEditor, EditorHandled};
 use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt};
 use super::help::Help;
 use super::input::{Action, Direction, Mode};
 use super::saves_list::{RenamePrompt, SavesList};
 use super::screens::RulesScreen;
 use super::storage::SaveRef;
+use super::tags_form::{TagsForm, TagsHandled};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;
+use crate::game::{Place, Tags};
 
 /// A dialog shown over the screen.
 #[derive(Debug)]
@@ -32,6 +35,10 @@ pub enum Overlay {
     Rename(RenamePrompt),
     /// The budget of an analysis.
     Budget(BudgetChoice),
+    /// The comment on a move being written.
+    Comment(CommentEditor),
+    /// The game's tags being edited.
+    Tags(TagsForm),
 }
 
 /// What an overlay's update comes to.
@@ -68,6 +75,15 @@ pub enum Request {
     Rename(RenamePrompt),
     /// Analyze the game at the budget chosen.
     Analyze(Budget),
+    /// Set the comment on the move leading to `place` (empty: remove it).
+    SetComment {
+        /// The move's place in the game's tree.
+        place: Place,
+        /// The comment.
+        text: String,
+    },
+    /// Give the game these tags.
+    SetTags(Tags),
 }
 
 impl Overlay {
@@ -154,6 +170,19 @@ impl Overlay {
                 Action::Cancel => Handled::Close,
                 _ => Handled::Stay(Overlay::Budget(choice)),
             },
+            Overlay::Comment(mut editor) => match editor.update(action, size) {
+                EditorHandled::Stay => Handled::Stay(Overlay::Comment(editor)),
+                EditorHandled::Close => Handled::Close,
+                EditorHandled::Keep(text) => Handled::Ask(Request::SetComment {
+                    place: editor.place().clone(),
+                    text,
+                }),
+            },
+            Overlay::Tags(mut form) => match form.update(action) {
+                TagsHandled::Stay => Handled::Stay(Overlay::Tags(form)),
+                TagsHandled::Close => Handled::Close,
+                TagsHandled::Keep(tags) => Handled::Ask(Request::SetTags(tags)),
+            },
         }
     }
 
@@ -161,7 +190,9 @@ impl Overlay {
     pub const fn mode(&self) -> Mode {
         match self {
             Overlay::Question(_) => Mode::Question,
-            Overlay::Save(_) | Overlay::Rename(_) => Mode::Text,
+            Overlay::Comment(editor) if editor.is_asking() => Mode::Question,
+            Overlay::Comment(_) => Mode::Editor,
+            Overlay::Save(_) | Overlay::Rename(_) | Overlay::Tags(_) => Mode::Text,
             Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_) | Overlay::Budget(_) => {
                 Mode::Menu
             }
@@ -208,6 +239,8 @@ impl Widget for OverlayView<'_> {
             Overlay::Load(of) => Themed { of, look }.render(area, buf),
             Overlay::Rename(of) => Themed { of, look }.render(area, buf),
             Overlay::Budget(of) => Themed { of, look }.render(area, buf),
+            Overlay::Comment(of) => Themed { of, look }.render(area, buf),
+            Overlay::Tags(of) => Themed { of, look }.render(area, buf),
         }
     }
 }
@@ -308,6 +341,12 @@ mod tests {
             Overlay::Load(SavesList::new("/saves".into(), vec![entry], &[])),
             Overlay::Rename(RenamePrompt::new(save, "/saves".into())),
             Overlay::Budget(BudgetChoice::new(Budget::PRESETS.to_vec(), 25)),
+            Overlay::Comment(CommentEditor::new(
+                Place::main(3),
+                "Comment on 2. d4-d6".to_owned(),
+                "A line.\n\nAnother paragraph, long enough to be wrapped on a narrow screen.",
+            )),
+            Overlay::Tags(TagsForm::new(&Tags::default())),
         ]
     }
 

@@ -505,6 +505,24 @@ impl MoveListView {
         (side < 2 && index < self.moves).then_some(index)
     }
 
+    /// The cell just before move `index` (0-based) as drawn, if it is in view: the space
+    /// after the move number, or between the two moves of a row.
+    pub fn cell_before(self, index: usize) -> Option<(u16, u16)> {
+        let row = (index / 2).checked_sub(self.top)?;
+        if index >= self.moves || self.area.height < 2 || row >= MoveListView::visible(self.area) {
+            return None;
+        }
+        let column = if index.is_multiple_of(2) {
+            NUMBER_WIDTH - 1
+        } else {
+            NUMBER_WIDTH + self.column_width()
+        };
+        Some((
+            self.area.x + u16::try_from(column).ok()?,
+            self.area.y + 1 + u16::try_from(row).ok()?,
+        ))
+    }
+
     /// Draws `moves` (as many as the view was made for), each followed by its mark in
     /// `analysis` (which may be shorter), the move `highlight` (0-based) in `style`.
     pub fn render(

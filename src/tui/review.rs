@@ -24,10 +24,10 @@ use super::graph::EvalGraph;
 use super::input::{Action, Direction};
 use super::legend::Legend;
 use super::panels::{self, MoveListView, Seats};
-use super::text::{title, wrap};
+use super::text::{printable, title, wrap};
 use super::theme::{Look, Themed};
 use super::tree_list::TreeList;
-use crate::game::{Fork, MoveClass, Place, Ply, PlyAnalysis, Summary};
+use crate::game::{Fork, MoveClass, Place, Ply, PlyAnalysis, Summary, Tag};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
 /// How many plies Page Up and Page Down go back and forward.
@@ -35,6 +35,12 @@ pub const PAGE: usize = 10;
 
 /// The keys of the review, on the status line while no message is shown.
 pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · l legend · v back";
+
+/// The fewest rows of the panel (with its borders) that show the tags' header.
+const HEADER_MIN_ROWS: u16 = 16;
+
+/// The mark before a move of the list that has a comment.
+pub const COMMENT_MARK: &str = "¶";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -155,6 +161,8 @@ impl Review {
             | Action::Rules
             | Action::Save
             | Action::Analyze
+            | Action::Comment
+            | Action::Tags
             | Action::TogglePanel => ReviewHandled::Game(action),
             Action::StartTyping
             | Action::IntoLine
@@ -309,6 +317,8 @@ pub struct ReviewPanel<'a> {
     /// The game's whole tree, listed in place of the line's moves when it has side lines,
     /// and the place shown in it.
     pub tree: Option<(TreeList<'a>, Place)>,
+    /// Whether each move of the line has a comment (marked [`COMMENT_MARK`] in the list).
+    pub commented: Vec<bool>,
 }
 
 impl ReviewPanel<'_> {
@@ -322,9 +332,42 @@ impl ReviewPanel<'_> {
         let extra = self.seats.rows_below(Side::Attackers, width)
             + self.seats.rows_below(Side::Defenders, width)
             + panels::comment_lines(self.comment, width).len()
-            + self.lines_rows(width).len();
+            + self.lines_rows(width).len()
+            + self.header_rows(width, panel.height).len();
         let extra = u16::try_from(extra).unwrap_or(u16::MAX);
         ReviewLayout::new(panel, self.summary.is_some(), extra)
+    }
+
+    /// The header from the game's tags, each wrapped in `width` columns: the event, site and
+    /// date on one line, the annotator on another (the players' names are on their lines).
+    /// None in a panel of fewer than [`HEADER_MIN_ROWS`] rows: the ply and its comment come
+    /// first.
+    fn header_rows(&self, width: usize, panel_rows: u16) -> Vec<String> {
+        if panel_rows < HEADER_MIN_ROWS {
+            return Vec::new();
+        }
+        let tags = self.seats.names;
+        let place: Vec<String> = [Tag::Event, Tag::Site, Tag::Date]
+            .into_iter()
+            .filter_map(|tag| tags.get(tag).map(printable))
+            .collect();
+        let annotator = tags
+            .get(Tag::Annotator)
+            .map(|name| format!("notes by {}", printable(name)));
+        (!place.is_empty())
+            .then(|| place.join(" · "))
+            .into_iter()
+            .chain(annotator)
+            .flat_map(|row| wrap(&row, width))
+            .collect()
+    }
+
+    /// The header rows in a panel of `panel_rows`, styled.
+    fn header_lines(&self, look: &Look, width: usize, panel_rows: u16) -> Vec<Line<'static>> {
+        self.header_rows(width, panel_rows)
+            .into_iter()
+            .map(|l| Line::styled(l, look.theme.label))
+            .collect()
     }
 
     /// The rows about the side lines, styled.
@@ -511,7 +554,8 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             .title_bottom(Line::from(" ? keys  v back ").style(theme.label))
             .render(layout.frame, buf);
         let width = usize::from(layout.info.width);
-        let lines = if let Some(summary) = &panel.summary {
+        let mut lines = panel.header_lines(look, width, area.height);
+        lines.extend(if let Some(summary) = &panel.summary {
             let mut lines = panel.analysed_players_lines(summary, look, width);
             let mut ply = panel.ply_lines(look);
             if let Some(played) = panel.move_line(look) {
@@ -541,7 +585,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.result_lines(look, width));
             lines
-        };
+        });
         Paragraph::new(lines).render(layout.info, buf);
         if panel.legend {
             let below = layout.graph.map_or(layout.list, |g| g.union(layout.list));
@@ -569,6 +613,19 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             look,
             buf,
         );
+        mark_comments(layout.move_list(panel.review), &panel.commented, look, buf);
+    }
+}
+
+/// Marks the moves of `list` that have a comment ([`COMMENT_MARK`] before the move).
+fn mark_comments(list: MoveListView, commented: &[bool], look: &Look, buf: &mut Buffer) {
+    let cells = commented
+        .iter()
+        .enumerate()
+        .filter(|&(_, &has)| has)
+        .filter_map(|(index, _)| list.cell_before(index));
+    for (x, y) in cells {
+        buf.set_string(x, y, COMMENT_MARK, look.theme.heading);
     }
 }
 

@@ -233,7 +233,7 @@ impl Runtime {
             // Keys wait for the answer the app waits for, in the order they came.
             Event::Terminal(_) if self.app.awaits_storage() => self.held.push_back(event),
             Event::Terminal(event) => {
-                if let Some(action) = input::action(&event, self.app.mode()) {
+                for action in input::actions(&event, self.app.mode()) {
                     self.act(action);
                 }
             }

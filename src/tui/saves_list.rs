@@ -14,6 +14,8 @@ use super::storage::SaveRef;
 use super::text::{centered, highlight, printable, truncate};
 use super::theme::{Look, Themed};
 use crate::game::storage::{Progress, SaveEntry, SaveKind, SaveName};
+use crate::game::{Tag, Tags};
+use crate::rules::Side;
 
 /// The keys of the list, as its footer and the help show them.
 pub const LIST_KEYS: &[(&str, &str)] = &[
@@ -223,7 +225,13 @@ impl SavesList {
             Span::styled(format!(" {date:>room$}"), look.theme.label),
         ]);
         let body = match &entry.summary {
-            Ok(s) => Line::raw(format!("  {}", truncate(&s.text, width.saturating_sub(2)))),
+            Ok(s) => {
+                let text = match tags_text(&s.tags) {
+                    Some(tags) => format!("{tags} · {}", s.text),
+                    None => s.text.clone(),
+                };
+                Line::raw(format!("  {}", truncate(&text, width.saturating_sub(2))))
+            }
             Err(err) => Line::styled(
                 format!(
                     "  cannot load: {}",
@@ -234,6 +242,28 @@ impl SavesList {
         };
         [head, body]
     }
+}
+
+/// What a list entry says of a game's tags, if it has any it shows: the players' names
+/// (`Alice vs Bob`, or one with its side), the event and the date.
+fn tags_text(tags: &Tags) -> Option<String> {
+    let names = match (tags.name(Side::Attackers), tags.name(Side::Defenders)) {
+        (Some(a), Some(d)) => Some(format!("{a} vs {d}")),
+        (Some(a), None) => Some(format!("{a} (attackers)")),
+        (None, Some(d)) => Some(format!("{d} (defenders)")),
+        (None, None) => None,
+    };
+    let parts: Vec<String> = names
+        .into_iter()
+        .chain(
+            [Tag::Event, Tag::Date]
+                .map(|tag| tags.get(tag).map(str::to_owned))
+                .into_iter()
+                .flatten(),
+        )
+        .map(|part| printable(&part))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 impl Widget for Themed<'_, SavesList> {
@@ -396,6 +426,7 @@ mod tests {
                     plies: 3,
                     finished: false,
                     updated: Timestamp::from_unix_seconds(1_700_000_000 - i).unwrap(),
+                    tags: Tags::default(),
                 }),
             })
             .collect()
@@ -412,6 +443,39 @@ mod tests {
         (0..height)
             .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect())
             .collect()
+    }
+
+    #[test]
+    fn an_entry_shows_the_players_names_the_event_and_the_date_before_the_rest() {
+        let mut entries = autosaves(2);
+        let Ok(summary) = &mut entries[0].summary else {
+            panic!("a summary")
+        };
+        for (tag, value) in [
+            (Tag::Attackers, "Alice"),
+            (Tag::Defenders, "Bob"),
+            (Tag::Event, "Club night"),
+            (Tag::Date, "2016.08.12"),
+            (Tag::Site, "not in the row"),
+        ] {
+            summary.tags.set(tag, value).unwrap();
+        }
+        let list = SavesList::new("/saves".into(), entries, &[]);
+        let rows = drawn(&list, 100, 24);
+        assert!(
+            rows[2].contains("Alice vs Bob · Club night · 2016.08.12 · human vs human"),
+            "{}",
+            rows[2]
+        );
+        assert!(
+            rows[4].contains("  human vs human, standard"),
+            "{}",
+            rows[4]
+        );
+        let mut one = Tags::default();
+        one.set(Tag::Defenders, "Bob").unwrap();
+        assert_eq!(tags_text(&one).as_deref(), Some("Bob (defenders)"));
+        assert_eq!(tags_text(&Tags::default()), None);
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod e2e;
 mod hostile;
 mod import;
 mod net;
+mod notes_tui;
 mod otep;
 mod perft;
 mod puzzle_solve;

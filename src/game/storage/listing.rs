@@ -13,7 +13,7 @@ use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
 use super::load;
 use super::summaries::SummaryCache;
 use super::version::FileVersion;
-use crate::game::{Game, LoadError, Timestamp};
+use crate::game::{Game, LoadError, Tags, Timestamp};
 use crate::quote::{MESSAGE_CHARS, escaped_os};
 
 /// Who wrote a save.
@@ -36,6 +36,8 @@ pub struct SaveSummary {
     pub finished: bool,
     /// When the game last changed.
     pub updated: Timestamp,
+    /// The game's tags: the players' names, event, date...
+    pub tags: Tags,
 }
 
 impl SaveSummary {
@@ -46,6 +48,7 @@ impl SaveSummary {
             plies: game.moves().len(),
             finished: game.outcome().is_some(),
             updated: game.updated(),
+            tags: game.tags().clone(),
         }
     }
 

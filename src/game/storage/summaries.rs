@@ -15,7 +15,7 @@ use super::listing::SaveSummary;
 use super::read::read_regular_file;
 use super::version::FileVersion;
 use super::{SaveError, write_file};
-use crate::game::{LoadError, Timestamp};
+use crate::game::{LoadError, Tags, Timestamp};
 
 pub use crate::folders::CACHE_DIR_ENV;
 /// The index file's name, in the cache folder.
@@ -141,6 +141,9 @@ struct Entry {
     plies: usize,
     finished: bool,
     updated: u64,
+    /// Always written: an index from before tags were kept lacks them, fails to read and is
+    /// rebuilt.
+    tags: Tags,
 }
 
 impl Entry {
@@ -152,6 +155,7 @@ impl Entry {
             plies: summary.plies,
             finished: summary.finished,
             updated: summary.updated.unix_seconds(),
+            tags: summary.tags.clone(),
         })
     }
 
@@ -161,6 +165,7 @@ impl Entry {
             plies: self.plies,
             finished: self.finished,
             updated: Timestamp::from_unix_seconds(self.updated)?,
+            tags: self.tags,
         };
         Some((OsString::from(self.path), (self.version, summary)))
     }

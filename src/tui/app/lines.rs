@@ -30,7 +30,7 @@ pub(super) fn review_at(game: &Game, place: &Place) -> Review {
 
 /// `3. d2-b2` or `3… c4-c6`: the move at `index` (from 0) of a line from the start, with its
 /// turn number.
-fn numbered(index: usize, mv: &AnnotatedMove) -> String {
+pub(super) fn numbered(index: usize, mv: &AnnotatedMove) -> String {
     let dots = if index.is_multiple_of(2) { "." } else { "…" };
     format!("{}{dots} {mv}", index / 2 + 1)
 }
@@ -110,7 +110,7 @@ impl App {
     }
 
     /// The place the review shows.
-    fn place_reviewed(&self) -> Option<Place> {
+    pub(super) fn place_reviewed(&self) -> Option<Place> {
         review_place(self.session.game(), self.review()?)
     }
 

@@ -1,12 +1,14 @@
 //! Review mode in the app: opening and closing it, its keys, drawing it, and playing on from
-//! the reviewed position. Reviewing reads the game record and never changes it, its file or
-//! the autosave; an analysis started from the review (`a`, see `analysis`) adds to the record.
+//! the reviewed position. Stepping through the game never changes it, its file or the
+//! autosave; an analysis started from the review (`a`, see `analysis`), side lines (`lines`),
+//! comments and tags (`notes`) add to the record.
 
 use ratatui::Frame;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
 use super::lines::{lines_rows, review_at, review_place};
+use super::notes::commented_moves;
 use super::{App, Screen, rules_name};
 use crate::game::{MoveClass, Summary, check_start};
 use crate::rules::Bitboard;
@@ -253,6 +255,7 @@ impl App {
             tree: game
                 .has_side_lines()
                 .then(|| (TreeList::of(game), place.clone())),
+            commented: commented_moves(game, review),
         })
     }
 
