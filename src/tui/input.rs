@@ -59,6 +59,12 @@ pub enum Action {
     Load,
     /// Open the puzzle trainer (from the new-game screen).
     Puzzles,
+    /// In the puzzle trainer: start the puzzle again.
+    Retry,
+    /// In the puzzle trainer: show the answer.
+    ShowAnswer,
+    /// In the puzzle trainer: the next puzzle that fits.
+    NextPuzzle,
     /// Offer (or accept) a draw.
     OfferDraw,
     /// Resign the game.
@@ -140,6 +146,8 @@ pub enum Mode {
     Question,
     /// Stepping through the game under review.
     Review,
+    /// The puzzle trainer's board.
+    Trainer,
 }
 
 /// The action for `event` in `mode`, if it means one.
@@ -155,7 +163,9 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
 fn mouse_action(mouse: MouseEvent, mode: Mode) -> Option<Action> {
     match mouse.kind {
         // On the board a right click cancels the selection.
-        MouseEventKind::Down(MouseButton::Right) if mode == Mode::Board => Some(Action::Cancel),
+        MouseEventKind::Down(MouseButton::Right) if matches!(mode, Mode::Board | Mode::Trainer) => {
+            Some(Action::Cancel)
+        }
         MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
             column: mouse.column,
             row: mouse.row,
@@ -214,7 +224,25 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Menu => menu_char(c),
         Mode::Board => board_char(c),
         Mode::Review => review_char(c),
+        Mode::Trainer => trainer_char(c),
     }
+}
+
+fn trainer_char(c: char) -> Option<Action> {
+    Some(match c {
+        'k' => Action::Move(Direction::Up),
+        'j' => Action::Move(Direction::Down),
+        'h' => Action::Move(Direction::Left),
+        'l' => Action::Move(Direction::Right),
+        ' ' => Action::Confirm,
+        ':' => Action::StartTyping,
+        'r' => Action::Retry,
+        's' => Action::ShowAnswer,
+        'n' => Action::NextPuzzle,
+        '?' => Action::Help,
+        'q' => Action::Quit,
+        _ => return None,
+    })
 }
 
 fn review_char(c: char) -> Option<Action> {
