@@ -10,6 +10,7 @@ mod budget;
 mod clock;
 mod duration;
 pub mod import;
+mod lesson;
 mod player;
 mod record;
 mod save;
@@ -29,6 +30,7 @@ pub use analysis::{
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{BadTimeControl, ClockError, Clocks, SideClock, SideClockError, TimeControl};
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
+pub use lesson::{Lesson, SavedLesson};
 pub use player::{
     EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel, level_names, or_list,
     player_usage,

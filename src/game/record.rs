@@ -140,6 +140,8 @@ pub struct Game {
     tags: Tags,
     /// The clocks, if the game is played on a time control.
     clocks: Option<Clocks>,
+    /// The personal puzzles made of its mistakes (see `lesson`).
+    pub(super) lessons: Vec<super::SavedLesson>,
     created: Timestamp,
     updated: Timestamp,
 }
@@ -171,6 +173,7 @@ impl Game {
             players,
             tags: Tags::default(),
             clocks: None,
+            lessons: Vec::new(),
             created: now,
             updated: now,
         }
