@@ -50,9 +50,9 @@ impl Game {
             .collect()
     }
 
-    /// Makes a personal puzzle of each mistake and blunder of `side` in the analysis,
+    /// Makes a personal puzzle of each mistake and blunder of `sides` in the analysis,
     /// keeping whether those already kept were solved; returns them.
-    pub fn learn_from_mistakes(&mut self, side: Side) -> Vec<Lesson> {
+    pub fn learn_from_mistakes(&mut self, sides: &[Side]) -> Vec<Lesson> {
         let first_side = self.state().start_position().side_to_move();
         let solved: Vec<usize> = self
             .lessons()
@@ -70,7 +70,7 @@ impl Game {
                 } else {
                     first_side.opponent()
                 };
-                mover == side && ply.as_ref().is_some_and(|p| is_lesson(p.class))
+                sides.contains(&mover) && ply.as_ref().is_some_and(|p| is_lesson(p.class))
             })
             .map(|(at, _)| SavedLesson {
                 at,
@@ -165,14 +165,14 @@ mod tests {
     fn the_sides_mistakes_and_blunders_become_lessons_and_keep_being_solved() {
         let mut game = analyzed([Mistake, Blunder, Inaccuracy, Blunder]);
         let first = game.state().start_position().side_to_move();
-        let lessons = game.learn_from_mistakes(first);
+        let lessons = game.learn_from_mistakes(&[first]);
         let at: Vec<usize> = lessons.iter().map(|l| l.at).collect();
         assert_eq!(at, [0], "the first side's mistake; its inaccuracy is none");
         let best = game.analysis()[0].as_ref().unwrap().best.mv;
         assert_eq!(lessons[0].best, best);
         game.solve_lesson(0);
-        assert!(game.learn_from_mistakes(first)[0].solved, "kept solved");
-        let theirs = game.learn_from_mistakes(first.opponent());
+        assert!(game.learn_from_mistakes(&[first])[0].solved, "kept solved");
+        let theirs = game.learn_from_mistakes(&[first.opponent()]);
         assert_eq!(theirs.iter().map(|l| l.at).collect::<Vec<_>>(), [1, 3]);
     }
 
@@ -180,7 +180,7 @@ mod tests {
     fn lessons_are_saved_with_the_game_and_checked_on_load() {
         let mut game = analyzed([Best, Blunder, Best, Mistake]);
         let second = game.state().start_position().side_to_move().opponent();
-        game.learn_from_mistakes(second);
+        game.learn_from_mistakes(&[second]);
         game.solve_lesson(3);
         let text = game.to_json();
         let loaded = Game::from_json(&text).unwrap();

@@ -591,6 +591,7 @@ impl App {
             Action::Load => self.ask_leave(Leaving::Load),
             Action::Review => self.open_review(),
             Action::Analyze => self.ask_analysis(),
+            Action::Puzzles => self.open_lessons(),
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}

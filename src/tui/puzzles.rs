@@ -15,8 +15,9 @@ use super::layout::GameLayout;
 use super::panels::StatusLine;
 use super::text::{Status, Tone};
 use super::theme::Look;
-use crate::puzzle::{Attempt, Goal, Progress, Puzzle, Verdict};
-use crate::rules::{Bitboard, GameState, Move};
+use crate::game::{Game, Lesson, Score};
+use crate::puzzle::{Attempt, Goal, Grade, MAX_MOVES, Progress, Puzzle, Verdict};
+use crate::rules::{Bitboard, GameState, Move, position_record};
 
 /// The trainer's keys, as the help overlay lists them.
 pub const TRAINER_KEYS: &[(&str, &str)] = &[
@@ -55,6 +56,8 @@ pub enum TrainerEffect {
     },
     /// Write the progress (atomically) to the data folder.
     SaveProgress(Box<Progress>),
+    /// The personal puzzle of the game's move at this index is solved.
+    LessonSolved(usize),
     /// Show the trainer's keys.
     Help,
     /// Leave the trainer.
@@ -76,10 +79,74 @@ enum Phase {
     Answer,
 }
 
+/// A personal puzzle: a mistake of the player's in a game (see [`Lesson`]), how it is
+/// judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonPuzzle {
+    /// The lesson: where in the game, the engine's best move.
+    pub lesson: Lesson,
+    /// The move played in the game.
+    pub played: Move,
+    /// When the analysis found a forced win there within [`MAX_MOVES`] of the player's
+    /// moves, how many: any move the exact solver proves wins within them is accepted too.
+    pub wins_in: Option<u8>,
+}
+
+impl LessonPuzzle {
+    /// The personal puzzles of `game`'s `lessons`, as puzzles of its preset (`None` for
+    /// custom rules: a puzzle is played under a preset).
+    pub fn of_game(game: &Game, lessons: &[Lesson]) -> Option<Vec<(Puzzle, LessonPuzzle)>> {
+        let preset = game.preset()?;
+        let first = game.state().start_position().side_to_move();
+        let made = lessons.iter().filter_map(|&lesson| {
+            let ply = game.at_ply(lesson.at)?;
+            let analysis = game.analysis().get(lesson.at)?.as_ref()?;
+            let side = if lesson.at % 2 == 0 {
+                first
+            } else {
+                first.opponent()
+            };
+            let played = game.moves().get(lesson.at)?.mv;
+            let wins_in = match analysis.best_score() {
+                Score::Win(plies) => u8::try_from(plies.div_ceil(2))
+                    .ok()
+                    .filter(|&n| (1..=MAX_MOVES).contains(&n)),
+                _ => None,
+            };
+            let puzzle = Puzzle {
+                id: format!("move {}", lesson.at + 1),
+                preset,
+                position: position_record(&ply.position),
+                side,
+                goal: Goal::Win,
+                moves: wins_in.unwrap_or(1),
+                solution: lesson.best.to_string(),
+                grade: Grade::Easy,
+                rating: 0,
+                tempting: 0,
+                engine_depth: 0,
+                source: "your game".to_owned(),
+            };
+            Some((
+                puzzle,
+                LessonPuzzle {
+                    lesson,
+                    played,
+                    wins_in,
+                },
+            ))
+        });
+        Some(made.collect())
+    }
+}
+
 /// The trainer's state.
 #[derive(Clone, Debug)]
 pub struct Trainer {
     puzzles: Vec<Puzzle>,
+    /// For personal puzzles, each one's lesson, aligned with `puzzles` (empty for the
+    /// shipped puzzles).
+    lessons: Vec<LessonPuzzle>,
     index: usize,
     progress: Progress,
     state: GameState,
@@ -104,6 +171,7 @@ impl Trainer {
         let index = progress.next(&puzzles)?;
         let state = puzzles[index].start().ok()?;
         let mut trainer = Trainer {
+            lessons: Vec::new(),
             moves_left: puzzles[index].moves,
             board: BoardScreen::new(super::app::start_cursor(state.position())),
             puzzles,
@@ -119,6 +187,23 @@ impl Trainer {
         };
         trainer.restart();
         Some(trainer)
+    }
+
+    /// A trainer over the personal puzzles of a game (at least one), the first unsolved
+    /// first. The player's puzzle rating does not move with them.
+    pub fn of_lessons(made: Vec<(Puzzle, LessonPuzzle)>) -> Option<Trainer> {
+        let first = made.iter().position(|(_, l)| !l.lesson.solved).unwrap_or(0);
+        let (puzzles, lessons): (Vec<Puzzle>, Vec<LessonPuzzle>) = made.into_iter().unzip();
+        let mut trainer = Trainer::new(puzzles, Progress::default())?;
+        trainer.lessons = lessons;
+        trainer.index = first;
+        trainer.restart();
+        Some(trainer)
+    }
+
+    /// The lesson on the board, for personal puzzles.
+    fn lesson(&self) -> Option<&LessonPuzzle> {
+        self.lessons.get(self.index)
     }
 
     /// Takes the player's progress as read from the data folder: the puzzle that fits it
@@ -191,6 +276,9 @@ impl Trainer {
     fn task(&self) -> String {
         let p = self.puzzle();
         let side = super::text::title(p.side);
+        if let Some(lesson) = self.lesson() {
+            return format!("{side} to play: better than {}", lesson.played);
+        }
         match p.goal {
             Goal::Win => format!("{side} to play: win in {}", p.moves),
             Goal::Hold => format!("{side} to play: hold for {}", p.moves),
@@ -302,9 +390,14 @@ impl Trainer {
         }
     }
 
-    /// Sends the legal move `mv` to be judged.
+    /// Sends the legal move `mv` to be judged: a personal puzzle's best move and the move
+    /// played are judged at once (see [`Trainer::judge_lesson`]).
     fn submit(&mut self, mv: Move) -> Vec<TrainerEffect> {
         self.board.selected = None;
+        if let Some(verdict) = self.judge_lesson(mv) {
+            self.phase = Phase::Checking(mv);
+            return self.judged(self.next_check, verdict);
+        }
         self.phase = Phase::Checking(mv);
         self.note(format!("{mv}: checking…"), false);
         self.next_check += 1;
@@ -315,6 +408,29 @@ impl Trainer {
             goal: self.puzzle().goal,
             moves: self.moves_left,
         }]
+    }
+
+    /// A personal puzzle's rule: the engine's best move is accepted; when the analysis found
+    /// a forced win, any move the exact solver proves wins within as many moves is too (it
+    /// is checked as a shipped puzzle's move is); any other move is not, since the analysis
+    /// scored no other move as good. `None`: to be checked by the solver.
+    fn judge_lesson(&self, mv: Move) -> Option<Verdict> {
+        let lesson = self.lesson()?;
+        let wrong = |why: String| {
+            Some(Verdict::Wrong {
+                why,
+                refutation: Vec::new(),
+            })
+        };
+        if mv == lesson.lesson.best {
+            Some(Verdict::Solved)
+        } else if mv == lesson.played {
+            wrong("that is the move played in the game".to_owned())
+        } else if lesson.wins_in.is_some() {
+            None
+        } else {
+            wrong("the analysis scores only the engine's choice better".to_owned())
+        }
     }
 
     /// The solver's judgement of check number `id`; returns what the app must do.
@@ -331,6 +447,12 @@ impl Trainer {
             Verdict::Solved => {
                 self.phase = Phase::Solved;
                 self.note(format!("{mv}: solved! n: next puzzle"), false);
+                self.record(Attempt::Solved)
+            }
+            // A personal puzzle is one move: a move that keeps the win solves it.
+            Verdict::Good { .. } if self.lesson().is_some() => {
+                self.phase = Phase::Solved;
+                self.note(format!("{mv}: it wins too. Solved! n: next"), false);
                 self.record(Attempt::Solved)
             }
             Verdict::Good { reply } => {
@@ -367,6 +489,13 @@ impl Trainer {
     }
 
     fn next(&mut self) -> Vec<TrainerEffect> {
+        if !self.lessons.is_empty() {
+            // The next one in the game's order, round to the first.
+            self.index = (self.index + 1) % self.puzzles.len();
+            self.recorded = false;
+            self.restart();
+            return Vec::new();
+        }
         let current = self.index;
         let candidates: Vec<usize> = (0..self.puzzles.len()).filter(|&i| i != current).collect();
         let pool: Vec<Puzzle> = candidates
@@ -381,7 +510,16 @@ impl Trainer {
         Vec::new()
     }
 
+    /// Records the attempt: a shipped puzzle's first result moves the progress; a personal
+    /// puzzle is solved once a good move is found, after any number of tries.
     fn record(&mut self, attempt: Attempt) -> Vec<TrainerEffect> {
+        if let Some(lesson) = self.lessons.get_mut(self.index) {
+            if attempt == Attempt::Failed || lesson.lesson.solved {
+                return Vec::new();
+            }
+            lesson.lesson.solved = true;
+            return vec![TrainerEffect::LessonSolved(lesson.lesson.at)];
+        }
         if self.recorded {
             return Vec::new();
         }
@@ -394,6 +532,24 @@ impl Trainer {
     /// The panel's lines.
     fn panel_lines(&self) -> Vec<Line<'static>> {
         let p = self.puzzle();
+        if let Some(lesson) = self.lesson() {
+            let solved = self.lessons.iter().filter(|l| l.lesson.solved).count();
+            return vec![
+                Line::from(format!("Your mistake at {}", p.id)),
+                Line::from(self.task()),
+                Line::from(""),
+                Line::from(format!(
+                    "{} of {} solved{}",
+                    solved,
+                    self.lessons.len(),
+                    if lesson.lesson.solved {
+                        " (this one)"
+                    } else {
+                        ""
+                    }
+                )),
+            ];
+        }
         let progress = &self.progress;
         vec![
             Line::from(format!("Puzzle {} ({})", p.id, p.preset)),

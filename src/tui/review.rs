@@ -153,6 +153,7 @@ impl Review {
             | Action::Rules
             | Action::Save
             | Action::Analyze
+            | Action::Puzzles
             | Action::TogglePanel => ReviewHandled::Game(action),
             Action::StartTyping
             | Action::IntoLine

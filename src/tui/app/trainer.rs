@@ -3,12 +3,14 @@
 //! thread and its progress read and written by the storage thread.
 
 use super::{App, Screen};
+use crate::game::Player;
 use crate::puzzle::{Progress, Verdict, shipped};
-use crate::rules::Preset;
+use crate::rules::{Preset, Side};
 use crate::tui::effect::Effect;
 use crate::tui::input::Action;
 use crate::tui::overlay::Overlay;
-use crate::tui::puzzles::{Trainer, TrainerEffect};
+use crate::tui::puzzles::{LessonPuzzle, Trainer, TrainerEffect};
+use crate::tui::review::Review;
 use crate::tui::storage::{Done, Job};
 
 /// Where leaving the trainer goes.
@@ -18,6 +20,8 @@ pub(super) enum TrainerExit {
     Setup(Box<crate::tui::screens::SetupForm>),
     /// Out of the program: it was started as `brandubh puzzles`.
     Quit,
+    /// Back to the review it was opened from (the game's personal puzzles).
+    Review(Box<Review>),
 }
 
 impl App {
@@ -46,6 +50,41 @@ impl App {
             self.effects
                 .push(Effect::Store(Job::ReadPuzzleProgress(path)));
         }
+    }
+
+    /// `z` in review: the player's mistakes and blunders in the analysis as personal
+    /// puzzles, kept with the game, played in the trainer; or says why there are none.
+    pub(super) fn open_lessons(&mut self) {
+        let Screen::Review(review) = &self.screen else {
+            return;
+        };
+        let review = Box::new(review.clone());
+        if self.session.game().analysis().iter().all(Option::is_none) {
+            self.error("no analysis to learn from: a analyzes the game".to_owned());
+            return;
+        }
+        let sides: Vec<Side> = [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .filter(|&s| self.session.player(s) == Player::Human)
+            .collect();
+        let before = self.session.game().lessons();
+        let lessons = self.session.game_mut().learn_from_mistakes(&sides);
+        if lessons != before {
+            self.changed();
+        }
+        if lessons.is_empty() {
+            self.info(
+                "no mistake or blunder of yours in the analysis: nothing to learn".to_owned(),
+            );
+            return;
+        }
+        let made = LessonPuzzle::of_game(self.session.game(), &lessons);
+        let Some(trainer) = made.and_then(Trainer::of_lessons) else {
+            self.error("personal puzzles need a preset's rules".to_owned());
+            return;
+        };
+        self.screen = Screen::Trainer(Box::new(trainer));
+        self.trainer_exit = Some(TrainerExit::Review(review));
     }
 
     /// The trainer, if it is on screen.
@@ -112,6 +151,10 @@ impl App {
                     moves,
                 }),
                 TrainerEffect::SaveProgress(progress) => self.save_progress(&progress),
+                TrainerEffect::LessonSolved(at) => {
+                    self.session.game_mut().solve_lesson(at);
+                    self.changed();
+                }
                 TrainerEffect::Help => self.show(Overlay::Help(self.help())),
                 TrainerEffect::Leave => self.leave_trainer(),
             }
@@ -145,6 +188,7 @@ impl App {
     fn leave_trainer(&mut self) {
         match self.trainer_exit.take() {
             Some(TrainerExit::Setup(form)) => self.show_setup(*form),
+            Some(TrainerExit::Review(review)) => self.screen = Screen::Review(*review),
             Some(TrainerExit::Quit) | None => self.quit = true,
         }
     }

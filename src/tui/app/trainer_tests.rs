@@ -256,3 +256,123 @@ fn a_failed_progress_write_is_said_on_the_trainers_line() {
     let message = trainer(&rt.app).message().unwrap().to_owned();
     assert!(message.starts_with("puzzle progress not kept"), "{message}");
 }
+
+/// A hot-seat game of two moves (the first legal one each time), the first analyzed as a
+/// blunder whose best move is the last legal one, scored `before`, shown in review.
+fn reviewed_blunder(before: crate::game::Score) -> App {
+    use crate::game::{MoveClass, PlyAnalysis, Score};
+    let mut app = App::new(Config {
+        skip_setup: true,
+        ..Config::default()
+    });
+    let game = app.session.game_mut();
+    let moves = game.state().legal_moves();
+    let mut trial = game.clone();
+    let best = trial.play(*moves.last().unwrap()).unwrap();
+    game.play(moves[0]).unwrap();
+    let reply = game.state().legal_moves()[0];
+    game.play(reply).unwrap();
+    let ply = PlyAnalysis {
+        score_before: before,
+        score_after: Score::Eval(-400),
+        best,
+        pv: vec![best],
+        class: MoveClass::Blunder,
+        only_move: false,
+        depth: 3,
+    };
+    game.set_analysis(0, &ply).unwrap();
+    app.update(Action::Review);
+    assert_eq!(app.mode(), Mode::Review);
+    app
+}
+
+#[test]
+fn z_in_review_plays_the_players_blunders_as_puzzles_kept_with_the_game() {
+    let mut app = reviewed_blunder(crate::game::Score::Eval(0));
+    let best = app.session.game().analysis()[0].as_ref().unwrap().best.mv;
+    let played = app.session.moves()[0].mv;
+    app.update(Action::Puzzles);
+    assert_eq!(app.mode(), Mode::Trainer);
+    assert_eq!(app.session.game().lessons().len(), 1);
+    let screen = screen_at(&app, 80, 24);
+    assert!(screen.contains("Your mistake at move 1"), "{screen}");
+    assert!(screen.contains(&format!("than {played}")), "{screen}");
+    // The move played is no answer; the engine's best is, at once (no search).
+    assert_eq!(judged_move(&type_move(&mut app, played)), None);
+    assert!(
+        trainer(&app)
+            .message()
+            .unwrap()
+            .contains("the move played in the game")
+    );
+    app.update(Action::Retry);
+    assert_eq!(judged_move(&type_move(&mut app, best)), None);
+    assert!(trainer(&app).is_solved());
+    assert!(app.session.game().lessons()[0].solved, "kept with the game");
+    assert!(app.session.game().to_json().contains("\"lessons\""));
+    app.update(Action::Quit);
+    assert_eq!(app.mode(), Mode::Review, "back to the review");
+}
+
+/// Types `mv` at the prompt; returns the effects of Enter.
+fn type_move(app: &mut App, mv: Move) -> Vec<Effect> {
+    app.update(Action::StartTyping);
+    for c in mv.to_string().chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Confirm)
+}
+
+#[test]
+fn another_move_is_refused_unless_the_analysis_found_a_forced_win_for_the_solver_to_check() {
+    let other = |app: &App| {
+        let lesson = &app.session.game().lessons()[0];
+        let played = app.session.moves()[0].mv;
+        let state = trainer(app).state().clone();
+        *state
+            .legal_moves()
+            .iter()
+            .find(|&&m| m != lesson.best && m != played)
+            .unwrap()
+    };
+    let mut app = reviewed_blunder(crate::game::Score::Eval(0));
+    app.update(Action::Puzzles);
+    let mv = other(&app);
+    assert_eq!(judged_move(&type_move(&mut app, mv)), None);
+    assert!(
+        trainer(&app)
+            .message()
+            .unwrap()
+            .contains("only the engine's choice")
+    );
+    // A win in 3 plies is 2 of the player's moves: the solver checks another move.
+    let mut app = reviewed_blunder(crate::game::Score::Win(3));
+    app.update(Action::Puzzles);
+    let mv = other(&app);
+    let effects = type_move(&mut app, mv);
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            Effect::Judge {
+                moves: 2,
+                goal: crate::puzzle::Goal::Win,
+                ..
+            }
+        )),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn z_in_review_without_analysis_says_why() {
+    let mut app = App::new(Config {
+        skip_setup: true,
+        ..Config::default()
+    });
+    app.session.play_text("d2-c2").unwrap();
+    app.update(Action::Review);
+    app.update(Action::Puzzles);
+    assert_eq!(app.mode(), Mode::Review);
+    assert!(app.status().unwrap().text.contains("no analysis"));
+}
