@@ -728,3 +728,24 @@ mod tests {
         assert!(mv.is_ok());
     }
 }
+
+#[cfg(test)]
+mod call_tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn work_called_runs_on_the_thread_after_the_job_running_and_reports_itself() {
+        let (reports, _reports_rx) = mpsc::channel::<Report>();
+        let mut worker = Worker::spawn(7, reports).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let ours = thread::current().id();
+        worker.call(Box::new(move || {
+            let _ = tx.send(thread::current().id());
+        }));
+        let theirs = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_ne!(theirs, ours, "on the worker's thread");
+    }
+}
