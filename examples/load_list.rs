@@ -40,6 +40,7 @@ fn main() {
     let storage = Storage {
         save_dir: Some(save_dir),
         summaries_index: args.next().map(PathBuf::from),
+        puzzle_progress: None,
     };
     let config = || Config {
         storage: storage.clone(),

@@ -186,7 +186,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Otep(args)) => otep::run(&args, out),
         Some(Command::Help(args)) => help::run(&args, out),
         Some(Command::Serve(args)) => serve::run(&args, out),
-        Some(Command::Puzzles(args)) => puzzles::run(&args, out),
+        // The trainer is the terminal game's; the tools print.
+        Some(Command::Puzzles(args)) => return puzzles::run(&args, out),
     }?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -10,6 +10,7 @@ mod budget;
 mod clock;
 mod duration;
 pub mod import;
+mod lesson;
 mod player;
 mod record;
 mod save;
@@ -31,6 +32,7 @@ pub use clock::{
     BadTimeControl, ClockError, Clocks, MAX_DAYS_PER_MOVE, SideClock, SideClockError, TimeControl,
 };
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
+pub use lesson::{Lesson, SavedLesson};
 pub use player::{
     EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel, level_names, or_list,
     player_usage,

@@ -26,7 +26,7 @@ pub mod online;
 mod overlay;
 mod panels;
 mod position_field;
-mod puzzle_runner;
+mod progress_file;
 pub mod puzzles;
 mod review;
 mod runtime;
@@ -63,7 +63,7 @@ pub use effect::Effect;
 pub use input::{Action, Direction, Mode};
 pub use layout::{minimum_size, wide_size};
 pub use online::OnlineStart;
-pub use puzzle_runner::{load_progress, progress_path, run_puzzles, trainer_action};
+pub use progress_file::{load_progress, progress_path};
 pub use runtime::Runtime;
 pub use session::{Session, Storage};
 pub use settings::{Settings, SettingsFile};
@@ -112,8 +112,6 @@ pub enum Ending {
     Signal(i32),
     /// The terminal hung up without a signal, and the game stopped after the autosave.
     HungUp,
-    /// The player chose the puzzles of these rules on the new-game screen.
-    Puzzles(crate::rules::Preset),
 }
 
 impl Ending {
@@ -121,7 +119,7 @@ impl Ending {
     /// program the signal killed.
     pub fn exit_code(self) -> ExitCode {
         match self {
-            Ending::Quit | Ending::Puzzles(_) => ExitCode::SUCCESS,
+            Ending::Quit => ExitCode::SUCCESS,
             Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
             // As for a hangup signal (SIGHUP is 1).
             Ending::HungUp => ExitCode::from(129),
@@ -210,10 +208,7 @@ fn event_loop(
             return Ok(Ending::Signal(signal));
         }
         if runtime.app().should_quit() {
-            return Ok(runtime
-                .app()
-                .puzzles_asked()
-                .map_or(Ending::Quit, Ending::Puzzles));
+            return Ok(Ending::Quit);
         }
         if terminal_gone() {
             runtime.keep_game();

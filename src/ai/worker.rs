@@ -77,6 +77,9 @@ enum Task {
     Analyze { game: Box<Game>, budget: Budget },
     /// Tell the engines that the game is over; nothing is reported.
     GameOver(Outcome),
+    /// Run a piece of work of the caller's (an exact proof, for the puzzle trainer), which
+    /// reports by itself; the worker reports nothing.
+    Call(Box<dyn FnOnce() + Send>),
 }
 
 /// The engines a worker plays with.
@@ -259,6 +262,19 @@ impl Worker {
         }
     }
 
+    /// Runs `work` on the engine's thread after the job running (the puzzle trainer's exact
+    /// judgements, which must not hold up the interface either); `work` sends its own result,
+    /// and the worker reports nothing for it.
+    pub fn call(&mut self, work: Box<dyn FnOnce() + Send>) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(Job {
+                id: 0,
+                task: Task::Call(work),
+                stop: Arc::new(AtomicBool::new(false)),
+            });
+        }
+    }
+
     /// Starts job `id`: analyzing every move of `game` within `budget` per position, with a
     /// fresh analyzer (so that a depth budget gives what `brandubh analyze --game` gives); a
     /// running job is stopped. Each move's analysis is reported as it completes, from the last
@@ -335,6 +351,10 @@ fn serve(jobs: &Receiver<Job>, deliver: &dyn Fn(Report) -> bool, mut engines: En
         let last = match task {
             Task::GameOver(outcome) => {
                 engines.game_over(outcome);
+                continue;
+            }
+            Task::Call(work) => {
+                work();
                 continue;
             }
             // Stopped before it started: it ends at once. (A search still asks its engine,
@@ -706,5 +726,26 @@ mod tests {
         );
         let (mv, _) = wait_done(&reports, second);
         assert!(mv.is_ok());
+    }
+}
+
+#[cfg(test)]
+mod call_tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn work_called_runs_on_the_thread_after_the_job_running_and_reports_itself() {
+        let (reports, _reports_rx) = mpsc::channel::<Report>();
+        let mut worker = Worker::spawn(7, reports).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let ours = thread::current().id();
+        worker.call(Box::new(move || {
+            let _ = tx.send(thread::current().id());
+        }));
+        let theirs = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_ne!(theirs, ours, "on the worker's thread");
     }
 }

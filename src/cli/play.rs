@@ -12,7 +12,7 @@ use crate::quote::excerpt;
 use crate::rules::{Position, Preset};
 use crate::tui::online::memory::OnlineMemory;
 use crate::tui::{
-    self, Config, Ending, Look, Session, Settings, SettingsFile, Storage, ThemeName, settings,
+    self, Config, Look, Session, Settings, SettingsFile, Storage, ThemeName, settings,
 };
 
 /// The help of `--attackers` and `--defenders`: the players, listed from the engine registry.
@@ -160,17 +160,22 @@ fn no_color() -> bool {
 }
 
 pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
+    run_with(args, None)
+}
+
+/// The terminal game as `args` ask; started in the puzzle trainer on `trainer`'s puzzles
+/// if given (`brandubh puzzles`), which quits when left.
+pub(super) fn run_with(args: &PlayArgs, trainer: Option<Preset>) -> Result<ExitCode, CliError> {
     let mut storage = Storage::default_places();
     if let Some(dir) = &args.save_dir {
         storage.save_dir = Some(dir.clone());
     }
-    let config = args.config(storage, settings::default_path(), no_color())?;
-    match tui::run(config).map_err(|e| CliError::new(e.to_string()))? {
-        Ending::Puzzles(preset) => tui::run_puzzles(preset)
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(|e| CliError::new(e.to_string())),
-        ending => Ok(ending.exit_code()),
-    }
+    let config = Config {
+        trainer,
+        ..args.config(storage, settings::default_path(), no_color())?
+    };
+    let ending = tui::run(config).map_err(|e| CliError::new(e.to_string()))?;
+    Ok(ending.exit_code())
 }
 
 #[cfg(test)]

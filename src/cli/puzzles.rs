@@ -2,10 +2,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
+use super::play::PlayArgs;
 use super::{CliError, preset_parser};
 use crate::game::format_duration;
 use crate::game::storage::write_file;
@@ -93,14 +95,16 @@ pub struct VerifyArgs {
     pub rules: Preset,
 }
 
-pub(super) fn run(args: &PuzzlesArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn run(args: &PuzzlesArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     match &args.tool {
-        Some(PuzzleTool::Generate(args)) => run_generate(args, out),
-        Some(PuzzleTool::Verify(args)) => run_verify(args, out),
-        Some(PuzzleTool::Import(args)) => run_import(args, out),
-        Some(PuzzleTool::Export(args)) => run_export(args, out),
-        None => crate::tui::run_puzzles(args.rules).map_err(|e| CliError::new(e.to_string())),
+        Some(PuzzleTool::Generate(args)) => run_generate(args, out)?,
+        Some(PuzzleTool::Verify(args)) => run_verify(args, out)?,
+        Some(PuzzleTool::Import(args)) => run_import(args, out)?,
+        Some(PuzzleTool::Export(args)) => run_export(args, out)?,
+        None => return super::play::run_with(&PlayArgs::default(), Some(args.rules)),
     }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), CliError> {

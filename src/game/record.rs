@@ -147,6 +147,8 @@ pub struct Game {
     tags: Tags,
     /// The clocks, if the game is played on a time control.
     clocks: Option<Clocks>,
+    /// The personal puzzles made of its mistakes (see `lesson`).
+    pub(super) lessons: Vec<super::SavedLesson>,
     created: Timestamp,
     updated: Timestamp,
 }
@@ -178,6 +180,7 @@ impl Game {
             players,
             tags: Tags::default(),
             clocks: None,
+            lessons: Vec::new(),
             created: now,
             updated: now,
         }

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::SavedLesson;
 use super::analysis::{AnalysisError, SavedPly};
 use super::import::RecordError;
 use super::record::{Game, Players, has_winner, is_off_board};
@@ -156,6 +157,9 @@ struct SaveOut {
     /// Written only when the game has side lines.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     side_lines: Vec<SavedLine>,
+    /// Written only when the game has personal puzzles.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    lessons: Vec<SavedLesson>,
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
@@ -230,6 +234,11 @@ pub(super) struct SaveIn {
     /// its own. All moves, the side lines' included, count towards the 20000 a game holds.
     #[serde(default)]
     side_lines: Vec<SavedLine>,
+    /// Optional personal puzzles ("learn from your mistakes"): each names a move of `moves`
+    /// that `analysis` classes as a mistake or a blunder, whose position is to be played
+    /// again for a better move, and whether the player has found one.
+    #[serde(default)]
+    lessons: Vec<SavedLesson>,
 }
 
 /// How the game ended.
@@ -280,6 +289,7 @@ impl Game {
             }),
             clock: self.clocks().copied(),
             side_lines: saved_lines(self.side_lines().iter().map(Vec::as_slice)),
+            lessons: self.saved_lessons(),
         }
     }
 
@@ -554,6 +564,8 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
                 error,
             })?;
     }
+    game.restore_lessons(save.lessons)
+        .map_err(|at| LoadErrorKind::Lesson { number: at + 1 })?;
     if !save.side_lines.is_empty() {
         let mut state = GameState::new(rules, start);
         let line: Vec<_> = game.moves().iter().map(|m| m.mv).collect();
@@ -743,6 +755,12 @@ pub enum LoadErrorKind {
         /// Moves in `moves`.
         moves: usize,
     },
+    /// A personal puzzle names a move the analysis does not class as a mistake or a
+    /// blunder.
+    Lesson {
+        /// The move's number, from 1.
+        number: usize,
+    },
     /// The analysis of a move is wrong.
     Analysis {
         /// The move's number, from 1.
@@ -874,6 +892,10 @@ impl fmt::Display for LoadErrorKind {
                 "analysis: {entries} entries for {moves} moves (one per move, null where a move is not analyzed)"
             ),
             Self::Analysis { number, error } => write!(f, "analysis of move {number}: {error}"),
+            Self::Lesson { number } => write!(
+                f,
+                "lessons: move {number} is not analyzed as a mistake or a blunder"
+            ),
             Self::SideLine { number, error } => {
                 write!(f, "side line at move {number}: {error}")
             }
@@ -962,6 +984,10 @@ mod tests {
             analysis: Some((0..MAX_PLIES).map(|_| Some(largest_analysis())).collect()),
             clock: Some(clock),
             side_lines: Vec::new(),
+            // A lesson on every move (each must be a mistake or a blunder).
+            lessons: (0..MAX_PLIES)
+                .map(|at| SavedLesson { at, solved: false })
+                .collect(),
         };
         let mut text = Vec::new();
         serde_json::to_writer_pretty(&mut text, &largest).unwrap();

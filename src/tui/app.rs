@@ -15,6 +15,9 @@ mod review;
 #[cfg(test)]
 pub(super) mod tests;
 mod toggles;
+mod trainer;
+#[cfg(test)]
+mod trainer_tests;
 mod warnings;
 
 use std::path::PathBuf;
@@ -26,8 +29,9 @@ use ratatui::widgets::Clear;
 
 use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
+use self::trainer::TrainerExit;
 use super::ascii;
-use super::board_screen::{BoardHandled, BoardScreen};
+use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, piece_name};
 use super::board_view::{BoardView, Marks};
 use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
@@ -40,6 +44,7 @@ use super::online::memory::OnlineMemory;
 use super::online::{Online, OnlineStart};
 use super::overlay::{Handled, Overlay, Request};
 use super::panels::{self, PanelData, StatusLine, TurnLine};
+use super::puzzles::{TRAINER_KEYS, Trainer};
 use super::review::Review;
 use super::saves_list::LIST_KEYS;
 use super::screens::{RulesScreen, SetupChoice, SetupForm, SetupHandled, TooSmall};
@@ -52,9 +57,7 @@ use super::warnings::Warnings;
 use crate::ai::Budget;
 use crate::game::storage::SaveEntry;
 use crate::game::{Player, TimeControl};
-use crate::rules::{
-    Bitboard, IllegalMove, Move, MoveError, Outcome, Piece, Position, Preset, Reason, Side, Square,
-};
+use crate::rules::{Bitboard, Move, MoveError, Outcome, Position, Preset, Reason, Side, Square};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
@@ -95,6 +98,9 @@ pub struct Config {
     /// The config folder and what online play remembers there, for "online" on the
     /// new-game screen (`None`: not offered).
     pub online_home: Option<(PathBuf, OnlineMemory)>,
+    /// Start in the puzzle trainer on these rules' puzzles (`brandubh puzzles`); leaving it
+    /// quits.
+    pub trainer: Option<Preset>,
 }
 
 impl Default for Config {
@@ -116,6 +122,7 @@ impl Default for Config {
             start_note: None,
             online: None,
             online_home: None,
+            trainer: None,
         }
     }
 }
@@ -127,6 +134,7 @@ enum Screen {
     Game,
     Review(Review),
     Online(Box<Online>),
+    Trainer(Box<Trainer>),
 }
 
 impl Screen {
@@ -179,8 +187,8 @@ pub struct App {
     /// What the world is to do, returned by the handler running.
     effects: Vec<Effect>,
     quit: bool,
-    /// The rules whose puzzles the player asked for on the new-game screen.
-    puzzles: Option<Preset>,
+    /// Where leaving the puzzle trainer goes.
+    trainer_exit: Option<TrainerExit>,
     size: Rect,
     /// The config folder and the online memories, for online play from the new-game screen.
     online_home: Option<(PathBuf, OnlineMemory)>,
@@ -234,7 +242,7 @@ impl App {
             waiting: Waiting::default(),
             effects: Vec::new(),
             quit: false,
-            puzzles: None,
+            trainer_exit: None,
             size: Rect::new(0, 0, 80, 24),
             online_home: config.online_home,
             before_online: None,
@@ -243,6 +251,8 @@ impl App {
         app.track();
         if let Some(start) = config.online {
             app.open_online(start);
+        } else if let Some(preset) = config.trainer {
+            app.open_trainer(preset, TrainerExit::Quit);
         } else if skip_setup {
             app.warn_position();
         } else {
@@ -270,11 +280,6 @@ impl App {
             });
         }
         app
-    }
-
-    /// The rules whose puzzle trainer the player asked for, once the app has quit for it.
-    pub const fn puzzles_asked(&self) -> Option<Preset> {
-        self.puzzles
     }
 
     /// Whether the player asked to quit.
@@ -317,6 +322,8 @@ impl App {
             (None, Screen::Review(_) | Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Online(online)) => online.mode(),
+            (None, Screen::Trainer(trainer)) if trainer.is_typing() => Mode::Text,
+            (None, Screen::Trainer(_)) => Mode::Trainer,
             (None, Screen::Game) => Mode::Board,
         }
     }
@@ -357,6 +364,7 @@ impl App {
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
             Screen::Online(_) => self.update_online(action),
+            Screen::Trainer(_) => self.update_trainer(action),
         }
     }
 
@@ -462,11 +470,10 @@ impl App {
             }
             SetupHandled::Help => self.show(Overlay::Help(self.help())),
             SetupHandled::Load => self.ask_load(),
-            // The trainer runs after the game's screen closes; a game in play stays first.
-            SetupHandled::Puzzles(_) if self.played => {}
+            // The game in play, if any, is kept: the new-game screen goes back to it.
             SetupHandled::Puzzles(preset) => {
-                self.puzzles = Some(preset);
-                self.quit = true;
+                let form = Box::new(form.clone());
+                self.open_trainer(preset, TrainerExit::Setup(form));
             }
             SetupHandled::Online => self.online_from_setup(),
         }
@@ -598,6 +605,7 @@ impl App {
             Action::Analyze => self.ask_analysis(),
             Action::Chat | Action::Comment => self.edit_comment(),
             Action::Tags => self.edit_tags(),
+            Action::Puzzles => self.open_lessons(),
             Action::TogglePanel => self.toggle_panel(),
             Action::Quit => self.ask_leave(Leaving::Quit),
             _ => {}
@@ -629,50 +637,34 @@ impl App {
         if !self.can_move_by_hand() {
             return;
         }
-        let position = *self.session.state().position();
-        let side = position.side_to_move();
-        if let Some(from) = self.board.selected {
-            if from == sq {
+        match choice(self.session.state(), self.board.selected, sq) {
+            Choice::Deselect => {
                 self.board.selected = None;
                 self.status = None;
-                return;
             }
-            let mv = Move::new(from, sq);
-            if self.holds_move(mv) {
-                return;
-            }
-            match self.session.play(mv) {
-                Ok(_) => {
-                    self.after_move();
+            Choice::Play(mv) => {
+                if self.holds_move(mv) {
                     return;
                 }
-                Err(IllegalMove::NotYourPiece(_) | IllegalMove::NoPiece(_)) => {}
-                Err(e) if position.piece_at(sq).is_none_or(|p| p.side() != side) => {
-                    self.error(format!("cannot move {mv}: {e}"));
-                    return;
+                match self.session.play(mv) {
+                    Ok(_) => self.after_move(),
+                    Err(e) => self.error(format!("cannot move {mv}: {e}")),
                 }
-                Err(_) => {}
             }
-        }
-        match position.piece_at(sq) {
-            Some(piece) if piece.side() == side => {
-                if position.destinations(sq).is_empty() {
-                    self.error(format!("the {} on {sq} has no move", piece_name(piece)));
+            Choice::Select(sq, piece) => {
+                self.board.selected = Some(sq);
+                self.info(format!(
+                    "{} on {sq} selected: choose a highlighted square",
+                    piece_name(piece)
+                ));
+                self.warn_selection();
+            }
+            Choice::Refused { why, deselect } => {
+                self.error(why);
+                if deselect {
                     self.board.selected = None;
-                } else {
-                    self.board.selected = Some(sq);
-                    self.info(format!(
-                        "{} on {sq} selected: choose a highlighted square",
-                        piece_name(piece)
-                    ));
-                    self.warn_selection();
                 }
             }
-            Some(piece) => self.error(format!(
-                "the {side} are to move, not the {} on {sq}",
-                piece_name(piece)
-            )),
-            None => self.error(format!("no piece on {sq}: select one of the {side}")),
         }
     }
 
@@ -889,7 +881,9 @@ impl App {
 
     /// The keys of the screen in play, with the toggles in the title on the board.
     fn help(&self) -> Help {
-        if let Screen::Review(_) = self.screen {
+        if let Screen::Trainer(_) = self.screen {
+            Help::new("Puzzle trainer keys".to_owned(), TRAINER_KEYS, &[])
+        } else if let Screen::Review(_) = self.screen {
             Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
                 .with_note(legend::help_note(&self.look.glyphs))
         } else {
@@ -945,6 +939,10 @@ impl App {
             Screen::Game => self.draw_game(layout, frame),
             Screen::Review(review) => self.draw_review(review, layout, frame),
             Screen::Online(online) => online.render(area, frame.buffer_mut(), &self.look),
+            Screen::Trainer(trainer) => {
+                trainer.render(area, frame.buffer_mut(), &self.look);
+                self.draw_status(&trainer.status_line(), layout.status, frame);
+            }
         }
         for overlay in &self.overlays {
             frame.render_widget(overlay.view(&self.look), area);
@@ -1071,13 +1069,4 @@ pub(super) fn start_cursor(position: &Position) -> Square {
         .filter(|&sq| !position.destinations(sq).is_empty())
         .min_by_key(|&sq| distance(sq))
         .unwrap_or(Square::THRONE)
-}
-
-/// The name of a kind of piece in messages.
-const fn piece_name(piece: Piece) -> &'static str {
-    match piece {
-        Piece::Attacker => "attacker",
-        Piece::Defender => "defender",
-        Piece::King => "king",
-    }
 }

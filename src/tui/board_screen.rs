@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use super::input::{Action, Direction};
 use super::layout::GameLayout;
-use crate::rules::Square;
+use crate::rules::{GameState, IllegalMove, Move, Piece, Square};
 
 /// The game screen's own state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +39,81 @@ pub enum BoardHandled {
     StoppedTyping,
     /// A key the app takes.
     Game(Action),
+}
+
+/// What choosing a square (Enter, Space, a click) means, with a piece selected or not: the
+/// same on every board a piece is moved on (the game, the puzzle trainer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The selected piece chosen again: the selection is dropped.
+    Deselect,
+    /// Move the selected piece to the square chosen.
+    Play(Move),
+    /// Select this piece, which can move.
+    Select(Square, Piece),
+    /// Nothing to do: why, in words; and whether the selection is dropped.
+    Refused {
+        /// What is wrong.
+        why: String,
+        /// Whether the selection is dropped.
+        deselect: bool,
+    },
+}
+
+/// What choosing `sq` in `state` means with `selected` selected.
+pub fn choice(state: &GameState, selected: Option<Square>, sq: Square) -> Choice {
+    let position = state.position();
+    let side = position.side_to_move();
+    if let Some(from) = selected {
+        if from == sq {
+            return Choice::Deselect;
+        }
+        let mv = Move::new(from, sq);
+        match state.check_move(mv) {
+            Ok(()) => return Choice::Play(mv),
+            Err(IllegalMove::NotYourPiece(_) | IllegalMove::NoPiece(_)) => {}
+            Err(e) if position.piece_at(sq).is_none_or(|p| p.side() != side) => {
+                return Choice::Refused {
+                    why: format!("cannot move {mv}: {e}"),
+                    deselect: false,
+                };
+            }
+            // Another piece of the side to move: it is selected instead.
+            Err(_) => {}
+        }
+    }
+    match position.piece_at(sq) {
+        Some(piece) if piece.side() == side => {
+            if position.destinations(sq).is_empty() {
+                Choice::Refused {
+                    why: format!("the {} on {sq} has no move", piece_name(piece)),
+                    deselect: true,
+                }
+            } else {
+                Choice::Select(sq, piece)
+            }
+        }
+        Some(piece) => Choice::Refused {
+            why: format!(
+                "the {side} are to move, not the {} on {sq}",
+                piece_name(piece)
+            ),
+            deselect: false,
+        },
+        None => Choice::Refused {
+            why: format!("no piece on {sq}: select one of the {side}"),
+            deselect: false,
+        },
+    }
+}
+
+/// The name of a kind of piece in messages.
+pub const fn piece_name(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Attacker => "attacker",
+        Piece::Defender => "defender",
+        Piece::King => "king",
+    }
 }
 
 impl BoardScreen {

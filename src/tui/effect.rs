@@ -6,7 +6,8 @@
 use crate::ai::Budget;
 use crate::ai::{JobId, MoveLimits};
 use crate::game::{EngineKind, Game, Level};
-use crate::rules::GameState;
+use crate::puzzle::Goal;
+use crate::rules::{GameState, Move};
 use crate::tui::online::NetRequest;
 use crate::tui::storage::Job;
 
@@ -39,6 +40,20 @@ pub enum Effect {
     /// Stop job `id` if it still runs: a search then reports its best move so far, an analysis
     /// what it has.
     Stop(JobId),
+    /// Judge `mv` in a puzzle on the engine's thread, by exact search (see
+    /// [`judge`](crate::puzzle::judge)); the verdict comes back as an event with `id`.
+    Judge {
+        /// The check's number.
+        id: u64,
+        /// The position before the move.
+        state: Box<GameState>,
+        /// The move.
+        mv: Move,
+        /// The puzzle's goal.
+        goal: Goal,
+        /// The moves left, this one included.
+        moves: u8,
+    },
     /// Ring the terminal's bell once this frame is drawn.
     Bell,
     /// Hand `Job` to the storage thread (write, list or read files).

@@ -30,6 +30,13 @@ pub(super) enum Event {
     Stored(Done),
     /// What the online client reports.
     Net(crate::net::client::Event),
+    /// The exact solver's judgement of the puzzle trainer's check number `id`.
+    Judged {
+        /// The check's number.
+        id: u64,
+        /// What the move comes to.
+        verdict: crate::puzzle::Verdict,
+    },
     /// An ending signal came (its number).
     Signal(i32),
     /// SIGTSTP came (`kill -TSTP`; Ctrl-z is a key in raw mode): the game is to give the

@@ -61,6 +61,12 @@ pub enum Action {
     Load,
     /// Open the puzzle trainer (from the new-game screen).
     Puzzles,
+    /// In the puzzle trainer: start the puzzle again.
+    Retry,
+    /// In the puzzle trainer: show the answer.
+    ShowAnswer,
+    /// In the puzzle trainer: the next puzzle that fits.
+    NextPuzzle,
     /// Offer (or accept) a draw.
     OfferDraw,
     /// Resign the game.
@@ -153,6 +159,8 @@ pub enum Mode {
     /// Text of several lines being written (a comment): Enter starts a new line, Ctrl-S or
     /// Alt-Enter keeps the text.
     Editor,
+    /// The puzzle trainer's board.
+    Trainer,
 }
 
 /// The actions for `event` in `mode`: one for a key, a click or a resize (none if it means
@@ -193,7 +201,9 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
 fn mouse_action(mouse: MouseEvent, mode: Mode) -> Option<Action> {
     match mouse.kind {
         // On the board a right click cancels the selection.
-        MouseEventKind::Down(MouseButton::Right) if mode == Mode::Board => Some(Action::Cancel),
+        MouseEventKind::Down(MouseButton::Right) if matches!(mode, Mode::Board | Mode::Trainer) => {
+            Some(Action::Cancel)
+        }
         MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
             column: mouse.column,
             row: mouse.row,
@@ -256,6 +266,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Menu => menu_char(c),
         Mode::Board => board_char(c),
         Mode::Review => review_char(c),
+        Mode::Trainer => trainer_char(c),
     }
 }
 
@@ -284,6 +295,23 @@ fn editor_key(key: KeyEvent) -> Option<Action> {
     })
 }
 
+fn trainer_char(c: char) -> Option<Action> {
+    Some(match c {
+        'k' => Action::Move(Direction::Up),
+        'j' => Action::Move(Direction::Down),
+        'h' => Action::Move(Direction::Left),
+        'l' => Action::Move(Direction::Right),
+        ' ' => Action::Confirm,
+        ':' => Action::StartTyping,
+        'r' => Action::Retry,
+        's' => Action::ShowAnswer,
+        'n' => Action::NextPuzzle,
+        '?' => Action::Help,
+        'q' => Action::Quit,
+        _ => return None,
+    })
+}
+
 fn review_char(c: char) -> Option<Action> {
     match c {
         'h' => Some(Action::Move(Direction::Left)),
@@ -297,6 +325,7 @@ fn review_char(c: char) -> Option<Action> {
         '[' => Some(Action::OutOfLine),
         'n' => Some(Action::NextMistake),
         'N' => Some(Action::PreviousMistake),
+        'z' => Some(Action::Puzzles),
         'P' => Some(Action::Promote),
         'D' => Some(Action::Delete),
         'c' => Some(Action::Comment),
@@ -406,6 +435,7 @@ pub const REVIEW_KEYS: &[(&str, &str)] = &[
     ("click the graph", "go to that move"),
     ("c", "write or edit the comment on this move"),
     ("t", "tags: players' names, event, site, date, annotator"),
+    ("z", "your mistakes as puzzles (analyzed)"),
     ("v / Esc", "back to the game (Esc first stops an analysis)"),
     ("s", "save the game (with its analysis)"),
     ("Enter", "play from here: a new game from this position"),

@@ -163,6 +163,7 @@ impl Review {
             | Action::Analyze
             | Action::Comment
             | Action::Tags
+            | Action::Puzzles
             | Action::TogglePanel => ReviewHandled::Game(action),
             Action::StartTyping
             | Action::IntoLine

@@ -23,6 +23,7 @@ use super::storage::{Done, Job, StorageWorker};
 use super::{App, Config, Ending};
 use crate::ai::{Report, Worker};
 use crate::net::client::Client;
+use crate::puzzle::{Solver, judge};
 
 /// The terminal game's app, its workers and its events.
 pub struct Runtime {
@@ -253,6 +254,10 @@ impl Runtime {
                 let effects = self.app.on_net(event, now);
                 self.carry_out(effects);
             }
+            Event::Judged { id, verdict } => {
+                let effects = self.app.on_judged(id, verdict);
+                self.carry_out(effects);
+            }
             Event::Signal(signal) => {
                 self.keep_game();
                 return Ok(Some(Ending::Signal(signal)));
@@ -287,6 +292,22 @@ impl Runtime {
                 Effect::Stop(id) => {
                     if let Some(worker) = self.worker.as_mut() {
                         worker.stop(id);
+                    }
+                }
+                Effect::Judge {
+                    id,
+                    state,
+                    mv,
+                    goal,
+                    moves,
+                } => {
+                    let events = self.events.sender();
+                    if let Some(worker) = self.worker() {
+                        worker.call(Box::new(move || {
+                            let verdict = judge(&mut Solver::new(), &state, mv, goal, moves);
+                            // Nobody listens once the game has ended.
+                            let _ = events.send(Event::Judged { id, verdict });
+                        }));
                     }
                 }
                 Effect::Bell => self.bell = true,

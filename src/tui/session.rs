@@ -28,6 +28,8 @@ pub struct Storage {
     pub save_dir: Option<PathBuf>,
     /// The index of the saves' summaries (in the cache folder), if any.
     pub summaries_index: Option<PathBuf>,
+    /// The puzzle trainer's progress file (in the data folder), if any.
+    pub puzzle_progress: Option<PathBuf>,
 }
 
 impl Storage {
@@ -36,15 +38,17 @@ impl Storage {
         Storage {
             save_dir: storage::default_save_dir().ok(),
             summaries_index: storage::default_index_path(),
+            puzzle_progress: super::progress_file::progress_path(),
         }
     }
 
     /// Saves, their listing and the autosaves all in `dir`, the summaries kept in memory
-    /// only.
+    /// only, no puzzle progress kept.
     pub const fn in_dir(dir: PathBuf) -> Storage {
         Storage {
             save_dir: Some(dir),
             summaries_index: None,
+            puzzle_progress: None,
         }
     }
 }

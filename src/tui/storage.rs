@@ -17,6 +17,7 @@ use std::thread::{self, JoinHandle};
 use std::time::SystemTime;
 
 use super::online::memory::OnlineMemory;
+use super::progress_file::{load_progress, write_progress};
 use super::session::{self, GameFiles, Session, new_save_name};
 use super::settings::{Settings, SettingsFile};
 use crate::game::storage::{
@@ -121,6 +122,16 @@ pub enum Job {
     /// asked for (only its progress is answered; and a list of `dir` asked while it reads,
     /// next in line, is answered by this reading).
     ReadAhead(PathBuf),
+    /// Read the puzzle progress kept at this path.
+    ReadPuzzleProgress(PathBuf),
+    /// Write the puzzle progress, as JSON `text`, atomically to `path` (its folder made if
+    /// need be).
+    WritePuzzleProgress {
+        /// The progress file.
+        path: PathBuf,
+        /// The progress as JSON.
+        text: String,
+    },
     /// Answer [`Done::Flushed`] with this number once every job asked before is done.
     Flush(u64),
     /// From now on, writes on the storage thread fail with this (`None`: they work again).
@@ -209,6 +220,10 @@ pub enum Done {
         /// Its file, or why it was not written.
         result: Result<PathBuf, String>,
     },
+    /// The puzzle progress read, and why the file was not used if it was not.
+    PuzzleProgress(Box<crate::puzzle::Progress>, Option<String>),
+    /// The puzzle progress written, or why not.
+    PuzzleProgressWritten(Result<(), String>),
     /// Every job asked before [`Job::Flush`] with this number is done.
     Flushed(u64),
 }
@@ -485,6 +500,13 @@ impl Store {
                     result: listed.map(|entries| (entries, self.own_paths(game))),
                     dir,
                 }
+            }
+            Job::ReadPuzzleProgress(path) => {
+                let (progress, warning) = load_progress(&path);
+                Done::PuzzleProgress(Box::new(progress), warning)
+            }
+            Job::WritePuzzleProgress { path, text } => {
+                Done::PuzzleProgressWritten(write_progress(&path, &text))
             }
             Job::Flush(n) => Done::Flushed(n),
             #[cfg(test)]

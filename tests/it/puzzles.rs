@@ -225,9 +225,9 @@ fn progress_is_written_atomically_and_read_back() {
     let mut progress = Progress::default();
     progress.record(&rated("a", 1200), Attempt::Solved);
     brandubh::game::storage::write_json_atomic(&path, &progress).unwrap();
-    assert_eq!(brandubh::tui::load_progress(Some(&path)), (progress, None));
+    assert_eq!(brandubh::tui::load_progress(&path), (progress, None));
     assert_eq!(
-        brandubh::tui::load_progress(Some(&dir.path().join("none"))),
+        brandubh::tui::load_progress(&dir.path().join("none")),
         (Progress::default(), None)
     );
 }
@@ -244,14 +244,14 @@ fn a_corrupt_progress_file_starts_fresh_with_a_one_line_warning() {
         "",
     ] {
         std::fs::write(&path, text).unwrap();
-        let (progress, warning) = brandubh::tui::load_progress(Some(&path));
+        let (progress, warning) = brandubh::tui::load_progress(&path);
         assert_eq!(progress, Progress::default(), "{text:?}");
         let warning = warning.unwrap_or_else(|| panic!("no warning for {text:?}"));
         assert!(!warning.contains('\n'), "{warning:?}");
         assert!(warning.contains("progress.json"), "{warning:?}");
     }
     // A folder where the file should be cannot be read either.
-    let (progress, warning) = brandubh::tui::load_progress(Some(dir.path()));
+    let (progress, warning) = brandubh::tui::load_progress(dir.path());
     assert_eq!(progress, Progress::default());
     assert!(warning.is_some());
 }

@@ -1,11 +1,15 @@
-//! The puzzle trainer: its update driven by actions, its screen in snapshots.
+//! The puzzle trainer: its update driven by actions, its screen (inside the app) in
+//! snapshots.
 
 use brandubh::puzzle::{Goal, Grade, Progress, Puzzle, Verdict};
 use brandubh::rules::{Preset, Side};
-use brandubh::tui::Look;
-use brandubh::tui::puzzles::{Trainer, TrainerAction, TrainerEffect};
+use brandubh::tui::puzzles::{Trainer, TrainerEffect};
+use brandubh::tui::{Action, App, Config};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+
+const SIZE: Rect = Rect::new(0, 0, 80, 24);
 
 /// King c7 and an attacker on e7, the defenders to move: c7-a7 wins at once.
 fn puzzle() -> Puzzle {
@@ -30,10 +34,11 @@ fn trainer() -> Trainer {
 }
 
 fn type_move(trainer: &mut Trainer, text: &str) -> Vec<TrainerEffect> {
+    trainer.update(Action::StartTyping, SIZE);
     for c in text.chars() {
-        trainer.update(TrainerAction::Type(c));
+        trainer.update(Action::Type(c), SIZE);
     }
-    trainer.update(TrainerAction::Enter)
+    trainer.update(Action::Confirm, SIZE)
 }
 
 #[test]
@@ -44,10 +49,7 @@ fn a_typed_move_is_sent_to_the_solver_and_a_solution_is_recorded() {
         panic!("{effects:?}")
     };
     assert_eq!((mv.to_string().as_str(), *moves), ("c7-a7", 1));
-    let effects = t.update(TrainerAction::Judged {
-        id: *id,
-        verdict: Verdict::Solved,
-    });
+    let effects = t.judged(*id, Verdict::Solved);
     let [TrainerEffect::SaveProgress(progress)] = effects.as_slice() else {
         panic!("{effects:?}")
     };
@@ -62,17 +64,17 @@ fn a_wrong_move_fails_once_and_retry_starts_again() {
     let [TrainerEffect::Check { id, .. }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
-    let effects = t.update(TrainerAction::Judged {
-        id: *id,
-        verdict: Verdict::Wrong {
+    let effects = t.judged(
+        *id,
+        Verdict::Wrong {
             why: "this does not end the game".to_owned(),
             refutation: Vec::new(),
         },
-    });
+    );
     assert!(matches!(effects.as_slice(), [TrainerEffect::SaveProgress(p)] if p.failed() == 1));
     // Showing the answer after the failure does not count it twice.
-    assert!(t.update(TrainerAction::ShowAnswer).is_empty());
-    t.update(TrainerAction::Retry);
+    assert!(t.update(Action::ShowAnswer, SIZE).is_empty());
+    t.update(Action::Retry, SIZE);
     assert_eq!(t.state().ply(), 0);
 }
 
@@ -83,28 +85,40 @@ fn an_illegal_move_is_refused_without_a_search() {
     assert!(type_move(&mut t, "zz").is_empty());
 }
 
-fn screen(trainer: &Trainer, width: u16, height: u16) -> Terminal<TestBackend> {
+/// The app started in the trainer (as `brandubh puzzles`), the standard puzzles, no files.
+fn app() -> App {
+    App::new(Config {
+        trainer: Some(Preset::Standard),
+        ..Config::default()
+    })
+}
+
+fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|frame| {
-            let area = frame.area();
-            trainer.render(area, frame.buffer_mut(), &Look::default());
-        })
-        .unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
     terminal
 }
 
 #[test]
 fn the_trainer_at_80x24() {
-    let mut t = trainer();
-    for c in "c7-".chars() {
-        t.update(TrainerAction::Type(c));
-    }
-    insta::assert_snapshot!(screen(&t, 80, 24).backend());
+    let mut app = app();
+    // A piece selected: its moves shown.
+    app.update(Action::Confirm);
+    insta::assert_snapshot!(screen(&app, 80, 24).backend());
 }
 
 #[test]
 fn the_trainer_at_the_minimum_size() {
     let (w, h) = brandubh::tui::minimum_size();
-    insta::assert_snapshot!(screen(&trainer(), w, h).backend());
+    insta::assert_snapshot!(screen(&app(), w, h).backend());
+}
+
+#[test]
+fn the_trainer_typing_a_move_at_the_minimum_size() {
+    let (w, h) = brandubh::tui::minimum_size();
+    let mut app = app();
+    for action in [Action::StartTyping, Action::Type('c'), Action::Type('7')] {
+        app.update(action);
+    }
+    insta::assert_snapshot!(screen(&app, w, h).backend());
 }

@@ -347,6 +347,7 @@ impl App {
             Done::OnlineRemembered(result) => self.online_remembered(result),
             Done::OnlineSaved { game, result } => self.online_saved(game, &result),
             Done::Reading { dir, progress } => self.reading(dir, progress),
+            written @ Done::PuzzleProgressWritten(_) => self.on_progress_stored(written),
             awaited => {
                 self.waiting.awaited = self.waiting.awaited.saturating_sub(1);
                 self.answered(awaited);
@@ -414,7 +415,9 @@ impl App {
                 Ok(session) => self.opened(&save, *session),
                 Err(e) => self.error(e.to_string()),
             },
+            read @ Done::PuzzleProgress(..) => self.on_progress_stored(read),
             Done::Saved { .. }
+            | Done::PuzzleProgressWritten(_)
             | Done::Reading { .. }
             | Done::Autosaved { .. }
             | Done::Remembered(_)

@@ -10,7 +10,7 @@ use super::*;
 use crate::ai::{JobId, Report};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
-use crate::rules::Move;
+use crate::rules::{Move, Piece};
 use crate::tui::effect::Effect;
 use crate::tui::input::Direction;
 use crate::tui::runtime::Runtime;
@@ -179,15 +179,6 @@ fn enter_on_any_field_of_the_new_game_form_starts_the_game() {
     assert!(matches!(app.screen, Screen::Game));
     assert_ne!(app.session.player(Side::Defenders), Player::Human);
     assert_eq!(app.session.player(Side::Attackers), Player::Human);
-}
-
-#[test]
-fn z_on_the_new_game_form_leaves_for_the_puzzles_of_its_rules() {
-    let mut app = App::new(Config::default());
-    assert_eq!(app.puzzles_asked(), None);
-    app.update(Action::Puzzles);
-    assert!(app.should_quit());
-    assert_eq!(app.puzzles_asked(), Some(Preset::Standard));
 }
 
 /// Asks for a hint in a hot-seat game from `start`, searched to `depth` plies (no clock, so

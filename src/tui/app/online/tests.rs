@@ -75,6 +75,7 @@ fn on_board(name: &str, view: GameView) -> App {
         config_dir: std::env::temp_dir().join("brandubh-online-app-tests-unused"),
         save_dir: None,
         insecure: true,
+        create: None,
     });
     let now = Instant::now();
     app.on_net(
@@ -290,6 +291,7 @@ fn online_writes_go_through_the_storage_thread_and_a_failure_is_one_line() {
         config_dir: dir.path().join("config"),
         save_dir: Some(saves.clone()),
         insecure: true,
+        create: None,
     });
     // No server here: the connection is not asked for.
     rt.app.take_effects();
@@ -364,6 +366,7 @@ fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobb
         config_dir: std::env::temp_dir().join("brandubh-online-app-tests-unused"),
         save_dir: None,
         insecure: true,
+        create: None,
     });
     let now = Instant::now();
     app.on_net(
