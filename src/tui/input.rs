@@ -295,7 +295,9 @@ fn editor_key(key: KeyEvent) -> Option<Action> {
     })
 }
 
-fn trainer_char(c: char) -> Option<Action> {
+/// The keys a board shares with the trainer's: the cursor (vi keys), Space to choose, `:` to
+/// type a move.
+fn cursor_char(c: char) -> Option<Action> {
     Some(match c {
         'k' => Action::Move(Direction::Up),
         'j' => Action::Move(Direction::Down),
@@ -303,6 +305,15 @@ fn trainer_char(c: char) -> Option<Action> {
         'l' => Action::Move(Direction::Right),
         ' ' => Action::Confirm,
         ':' => Action::StartTyping,
+        _ => return None,
+    })
+}
+
+fn trainer_char(c: char) -> Option<Action> {
+    if let Some(action) = cursor_char(c) {
+        return Some(action);
+    }
+    Some(match c {
         'r' => Action::Retry,
         's' => Action::ShowAnswer,
         'n' => Action::NextPuzzle,
@@ -358,13 +369,10 @@ fn menu_char(c: char) -> Option<Action> {
 }
 
 fn board_char(c: char) -> Option<Action> {
+    if let Some(action) = cursor_char(c) {
+        return Some(action);
+    }
     Some(match c {
-        'k' => Action::Move(Direction::Up),
-        'j' => Action::Move(Direction::Down),
-        'h' => Action::Move(Direction::Left),
-        'l' => Action::Move(Direction::Right),
-        ' ' => Action::Confirm,
-        ':' => Action::StartTyping,
         'u' => Action::Undo,
         'r' => Action::Redo,
         't' => Action::Hint,

@@ -103,17 +103,21 @@ impl App {
         }
     }
 
+    /// The review's panel and the layout it is drawn in, when the panel is on screen and shows
+    /// the graph and the moves (not the legend): what a click on the panel may land on.
+    fn review_panel_clickable(&self) -> Option<(GameLayout, ReviewPanel<'_>)> {
+        let Screen::Review(review) = &self.screen else {
+            return None;
+        };
+        self.panel_on_screen()
+            .zip(self.review_panel(review))
+            .filter(|_| !self.legend)
+    }
+
     /// A click at (`column`, `row`) on the evaluation graph, if it is on screen: the review
     /// goes to the position drawn there. Returns whether the click was on the graph.
     fn click_graph(&mut self, column: u16, row: u16) -> bool {
-        let Screen::Review(review) = &self.screen else {
-            return false;
-        };
-        let Some((layout, panel)) = self
-            .panel_on_screen()
-            .zip(self.review_panel(review))
-            .filter(|_| !self.legend)
-        else {
+        let Some((layout, panel)) = self.review_panel_clickable() else {
             return false;
         };
         let plies = panel.analysis.len();
@@ -135,14 +139,7 @@ impl App {
     /// has side lines): the review goes to that move, on its line. Returns whether the click
     /// was on a move of it.
     fn click_tree(&mut self, column: u16, row: u16) -> bool {
-        let Screen::Review(review) = &self.screen else {
-            return false;
-        };
-        let Some((layout, panel)) = self
-            .panel_on_screen()
-            .zip(self.review_panel(review))
-            .filter(|_| !self.legend)
-        else {
+        let Some((layout, panel)) = self.review_panel_clickable() else {
             return false;
         };
         let Some((tree, place)) = &panel.tree else {

@@ -2,6 +2,7 @@
 //! engine's help on the runtime's one worker, driven through the app with the client's
 //! events and the worker's reports, without a server or a worker.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::Terminal;
@@ -62,6 +63,23 @@ fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
     }
 }
 
+/// The start of online play as `name` on a loopback server, with these folders.
+fn start(name: &str, config_dir: PathBuf, save_dir: Option<PathBuf>) -> OnlineStart {
+    OnlineStart {
+        server: "127.0.0.1:7343".into(),
+        name: Some(name.into()),
+        config_dir,
+        save_dir,
+        insecure: true,
+        create: None,
+    }
+}
+
+/// A config folder the tests that never connect do not use.
+fn unused_config() -> PathBuf {
+    std::env::temp_dir().join("brandubh-online-app-tests-unused")
+}
+
 /// The app online as `name`, connected, on game 7 as `view` has it.
 fn on_board(name: &str, view: GameView) -> App {
     let mut app = App::new(Config::default());
@@ -69,14 +87,7 @@ fn on_board(name: &str, view: GameView) -> App {
         width: 80,
         height: 24,
     });
-    app.open_online(OnlineStart {
-        server: "127.0.0.1:7343".into(),
-        name: Some(name.into()),
-        config_dir: std::env::temp_dir().join("brandubh-online-app-tests-unused"),
-        save_dir: None,
-        insecure: true,
-        create: None,
-    });
+    app.open_online(start(name, unused_config(), None));
     let now = Instant::now();
     app.on_net(
         Event::Connected {
@@ -285,14 +296,8 @@ fn online_writes_go_through_the_storage_thread_and_a_failure_is_one_line() {
         ..Config::default()
     })
     .unwrap();
-    rt.app.open_online(OnlineStart {
-        server: "127.0.0.1:7343".into(),
-        name: Some("ann".into()),
-        config_dir: dir.path().join("config"),
-        save_dir: Some(saves.clone()),
-        insecure: true,
-        create: None,
-    });
+    rt.app
+        .open_online(start("ann", dir.path().join("config"), Some(saves.clone())));
     // No server here: the connection is not asked for.
     rt.app.take_effects();
     rt.fail_writes(Some(std::io::ErrorKind::StorageFull));
@@ -360,14 +365,7 @@ fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobb
         width: 80,
         height: 24,
     });
-    app.open_online(OnlineStart {
-        server: "127.0.0.1:7343".into(),
-        name: Some("ann".into()),
-        config_dir: std::env::temp_dir().join("brandubh-online-app-tests-unused"),
-        save_dir: None,
-        insecure: true,
-        create: None,
-    });
+    app.open_online(start("ann", unused_config(), None));
     let now = Instant::now();
     app.on_net(
         Event::Connected {
