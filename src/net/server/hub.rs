@@ -963,3 +963,6 @@ fn store_error(e: &rusqlite::Error) -> Refusal {
     eprintln!("brandubh serve: database: {e}");
     refusal(ErrorCode::Refused, "the server cannot store this now")
 }
+
+#[cfg(test)]
+mod fuzz;
