@@ -17,27 +17,27 @@
 //! Bounded: at most 2,000 games, and `--deadline` seconds for the whole run.
 #![allow(clippy::expect_used)]
 
+mod net_common;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use brandubh::net::identity::Identity;
-use brandubh::net::protocol::{
-    ClientMessage, GameId, GameSetup, ServerMessage, SideChoice, VERSION,
-};
+use brandubh::net::protocol::{ClientMessage, GameId, GameSetup, ServerMessage, SideChoice};
 use brandubh::net::server::{DB_FILE, raise_open_files_limit};
 use brandubh::net::tls::pinned_client_config;
 use brandubh::rules::{GameState, Preset, Side};
 use clap::Parser;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader as AsyncBufReader};
-use tokio::net::TcpStream;
+use net_common::{
+    Server, Stream, Usage, default_server, load_average, percentile_ms, receive, send,
+};
+use tokio::io::AsyncBufReadExt;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio_rustls::TlsConnector;
-use tokio_rustls::client::TlsStream;
 
 /// The load tool's settings.
 #[derive(Parser, Debug)]
@@ -65,8 +65,6 @@ struct Args {
     connecting: usize,
 }
 
-type Stream = AsyncBufReader<TlsStream<TcpStream>>;
-
 /// The run's phases, in order: clients connecting (games beginning), every game begun, and
 /// after the server's restart. A move's time is counted in the phase it was sent in.
 const PHASES: [&str; 3] = [
@@ -74,6 +72,9 @@ const PHASES: [&str; 3] = [
     "every game begun",
     "after the restart",
 ];
+
+/// The server's options: every client is on one address.
+const WIDE_OPEN: &[&str] = &["--per-address", "4096", "--max-connections", "4096"];
 
 /// What every client counts.
 #[derive(Default)]
@@ -139,7 +140,7 @@ fn run(args: &Args) -> Result<bool, String> {
         None => default_server()?,
     };
     let data = tempfile::tempdir().map_err(|e| format!("no temporary folder: {e}"))?;
-    let mut server = Server::start(&program, data.path(), "127.0.0.1:0")?;
+    let mut server = Server::start(&program, data.path(), "127.0.0.1:0", WIDE_OPEN)?;
     let address = server.address.clone();
     println!(
         "server {} on {address}, {} games, {} clients, {} plies, {} ms to think, {files} files",
@@ -205,7 +206,7 @@ fn run(args: &Args) -> Result<bool, String> {
     let before = server.kill()?;
     let killed_at = Instant::now();
     tally.phase.store(2, Ordering::Relaxed);
-    let mut again = Server::start(&program, data.path(), &address)?;
+    let mut again = Server::start(&program, data.path(), &address, WIDE_OPEN)?;
     println!(
         "server killed (kill -9) {:.1} s after every game began, started again in {} ms",
         (killed_at - begun_at).as_secs_f64(),
@@ -246,13 +247,7 @@ fn report(
     println!("moves relayed {}", tally.relayed.load(Ordering::Relaxed));
     for (name, mut latencies) in PHASES.into_iter().zip(phases) {
         latencies.sort_unstable();
-        let at = |per_mille: usize| {
-            // The nearest rank: the smallest time at or above that share of all.
-            let rank = (latencies.len() * per_mille).div_ceil(1000);
-            latencies
-                .get(rank.saturating_sub(1))
-                .map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0)
-        };
+        let at = |per_mille| percentile_ms(&latencies, per_mille);
         println!(
             "  sent {name}: {} moves, latency ms p50 {:.2} p99 {:.2} max {:.2}",
             latencies.len(),
@@ -535,41 +530,7 @@ impl Seat {
     /// Connects, says hello and identifies.
     async fn connect(&self) -> Result<Stream, String> {
         let _turn = self.connecting.acquire().await.map_err(|e| e.to_string())?;
-        let tcp = TcpStream::connect(&self.address)
-            .await
-            .map_err(|e| format!("connect: {e}"))?;
-        tcp.set_nodelay(true).map_err(|e| e.to_string())?;
-        let name =
-            rustls::pki_types::ServerName::try_from("brandubh").map_err(|e| e.to_string())?;
-        let tls = self
-            .tls
-            .connect(name, tcp)
-            .await
-            .map_err(|e| format!("TLS: {e}"))?;
-        let mut stream = AsyncBufReader::new(tls);
-        let hello = ClientMessage::Hello {
-            version: VERSION,
-            client: "net_load".into(),
-        };
-        send(&mut stream, &hello).await?;
-        let nonce = loop {
-            if let ServerMessage::Challenge { nonce } = receive(&mut stream).await? {
-                break nonce;
-            }
-        };
-        let identify = ClientMessage::Identify {
-            name: self.name.clone(),
-            key: self.identity.public_hex(),
-            signature: self.identity.sign(&nonce),
-        };
-        send(&mut stream, &identify).await?;
-        loop {
-            match receive(&mut stream).await? {
-                ServerMessage::Welcome { .. } => return Ok(stream),
-                ServerMessage::Error { message, .. } => return Err(message),
-                _ => {}
-            }
-        }
+        net_common::connect(&self.address, None, &self.tls, &self.identity, &self.name).await
     }
 
     /// Connects again until the server answers, then asks for the game: its state comes
@@ -619,115 +580,4 @@ enum Step {
     Reply(ClientMessage),
     Done,
     Lost(String),
-}
-
-async fn send(stream: &mut Stream, message: &ClientMessage) -> Result<(), String> {
-    let mut line = message.to_line();
-    line.push('\n');
-    let io = async {
-        stream.get_mut().write_all(line.as_bytes()).await?;
-        stream.get_mut().flush().await
-    };
-    io.await.map_err(|e| format!("send: {e}"))
-}
-
-async fn receive(stream: &mut Stream) -> Result<ServerMessage, String> {
-    let mut line = String::new();
-    match stream.read_line(&mut line).await {
-        Ok(1..) => ServerMessage::parse(line.trim_end()).map_err(|e| e.to_string()),
-        Ok(0) => Err("closed".into()),
-        Err(e) => Err(format!("receive: {e}")),
-    }
-}
-
-/// The server as a child process.
-struct Server {
-    child: Child,
-    address: String,
-    fingerprint: String,
-}
-
-/// A server process's resources at its end.
-struct Usage {
-    cpu: Duration,
-    peak_rss_kib: u64,
-}
-
-impl Server {
-    /// Starts `brandubh serve` and reads its address and fingerprint.
-    fn start(program: &Path, data: &Path, listen: &str) -> Result<Server, String> {
-        let mut child = Command::new(program)
-            .args(["serve", "--listen", listen, "--per-address", "4096"])
-            .args(["--max-connections", "4096", "--data"])
-            .arg(data)
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
-        let stdout = child.stdout.take().ok_or("no output")?;
-        let mut lines = BufReader::new(stdout).lines();
-        let mut next = || -> Result<String, String> {
-            let line = lines.next().ok_or("the server said nothing")?;
-            let line = line.map_err(|e| e.to_string())?;
-            let last = line.rsplit(' ').next().unwrap_or_default();
-            Ok(last.to_owned())
-        };
-        let address = next()?;
-        let fingerprint = next()?;
-        Ok(Server {
-            child,
-            address,
-            fingerprint,
-        })
-    }
-
-    /// Reads the process's CPU time and peak memory, then kills it with SIGKILL.
-    fn kill(&mut self) -> Result<Usage, String> {
-        let usage = usage(self.child.id()).map_err(|e| format!("/proc: {e}"))?;
-        self.child.kill().map_err(|e| e.to_string())?;
-        self.child.wait().map_err(|e| e.to_string())?;
-        Ok(usage)
-    }
-}
-
-/// A process's CPU time (user and system) and peak resident memory, from /proc.
-fn usage(pid: u32) -> std::io::Result<Usage> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
-    // Fields after the command's closing parenthesis: the state is field 3, utime 14, stime 15.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, rest)| rest)
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    let per_second = rustix::param::clock_ticks_per_second();
-    let cpu = Duration::from_nanos((ticks(11) + ticks(12)) * 1_000_000_000 / per_second);
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    let peak_rss_kib = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0);
-    Ok(Usage { cpu, peak_rss_kib })
-}
-
-/// The machine's load averages (1, 5 and 15 minutes).
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_default()
-}
-
-/// `brandubh` beside this example's folder (`target/release/examples/..`).
-fn default_server() -> Result<PathBuf, String> {
-    let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    me.parent()
-        .and_then(Path::parent)
-        .map(|dir| dir.join("brandubh"))
-        .filter(|p| p.exists())
-        .ok_or_else(|| "no brandubh beside the example: build it, or give --server".into())
 }
