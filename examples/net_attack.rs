@@ -29,7 +29,7 @@ use brandubh::net::protocol::{
     ClientMessage, ErrorCode, GameId, GameSetup, MAX_LINE_BYTES, ServerMessage, SideChoice,
 };
 use brandubh::net::server::raise_open_files_limit;
-use brandubh::net::tls::pinned_client_config;
+use brandubh::net::tls::{CERT_FILE, KEY_FILE, pinned_client_config};
 use brandubh::rules::{GameState, Preset, Side};
 use clap::Parser;
 use net_common::{
@@ -62,6 +62,9 @@ struct Args {
 
 /// Every wait on the server, at most.
 const WAIT: Duration = Duration::from_secs(10);
+
+/// Each phase (the baseline, each attack) lasts at least this long.
+const PHASE: Duration = Duration::from_secs(4);
 
 /// An attack's verdict.
 struct Verdict {
@@ -198,18 +201,19 @@ fn run(args: &Args) -> Result<bool, String> {
     let think = Duration::from_millis(args.think_ms);
     let honest = start_honest(&runtime, &net, &tally, &stop, args.games, think);
     let deadline = Instant::now() + Duration::from_secs(args.deadline);
-    std::thread::sleep(Duration::from_secs(3));
+    std::thread::sleep(PHASE);
     let mut verdicts = Vec::new();
     let mut restarts = 0;
     for (phase, (name, attack)) in ATTACKS.iter().enumerate() {
         tally.phase.store(phase + 1, Ordering::Relaxed);
         let left = deadline.saturating_duration_since(Instant::now());
+        let limit = left.min(Duration::from_secs(90));
+        let began = Instant::now();
         let verdict = runtime
-            .block_on(timeout(
-                left.min(Duration::from_secs(90)),
-                attack(&net, args, &server),
-            ))
+            .block_on(async { timeout(limit, attack(&net, args, &server)).await })
             .unwrap_or_else(|_| Verdict::held(false, "the attack did not end in time"));
+        // Each phase long enough for the honest games to say something.
+        std::thread::sleep(PHASE.saturating_sub(began.elapsed()));
         let up = server.alive() && runtime.block_on(probe(&net)).is_ok();
         println!(
             "{name}: {}; server {}",
@@ -217,8 +221,11 @@ fn run(args: &Args) -> Result<bool, String> {
             if up { "up" } else { "DOWN" }
         );
         if !up {
+            for line in server.panics() {
+                println!("  server log: {line}");
+            }
             restarts += 1;
-            server = restart(&mut server, &program, data.path(), &net.address)?;
+            server = restart(&mut server, &program, restarts, &net.address)?;
         }
         verdicts.push((name, verdict, up));
     }
@@ -231,10 +238,24 @@ fn run(args: &Args) -> Result<bool, String> {
     Ok(report(&tally, &verdicts, restarts, &mut server))
 }
 
-/// Kills what is left of a server that went down and starts it again on its data.
-fn restart(server: &mut Server, program: &Path, data: &Path, at: &str) -> Result<Server, String> {
+/// Kills what is left of a server that went down and starts it again on its data, or, if
+/// it cannot start on them, on a fresh database with the same key (the `restarts`th).
+fn restart(server: &mut Server, program: &Path, restarts: u32, at: &str) -> Result<Server, String> {
     let _ = server.kill();
-    Server::start(program, data, at, &[])
+    let error = match Server::start(program, &server.data, at, &[]) {
+        Ok(again) => return Ok(again),
+        Err(e) => e,
+    };
+    println!(
+        "  the server cannot start again on its data ({error}; {}): on a fresh database",
+        server.panics().last().map_or("", String::as_str)
+    );
+    let fresh = server.data.join(format!("fresh{restarts}"));
+    std::fs::create_dir_all(&fresh).map_err(|e| e.to_string())?;
+    for key in [CERT_FILE, KEY_FILE] {
+        std::fs::copy(server.data.join(key), fresh.join(key)).map_err(|e| format!("{key}: {e}"))?;
+    }
+    Server::start(program, &fresh, at, &[])
 }
 
 /// Whether a new client is welcomed and answered.
@@ -668,14 +689,17 @@ async fn slow_readers(net: &Net, server: &Server) -> Verdict {
     drop(streams);
     let mut after = rss();
     let settle = Instant::now();
-    while after > idle + 20 * 1024 && settle.elapsed() < WAIT {
+    while after > idle + (peak - idle) / 4 && settle.elapsed() < WAIT {
         tokio::time::sleep(Duration::from_millis(200)).await;
         after = rss();
     }
+    // Held: the peak under 200 MB, and three quarters of what the attack took given back.
+    let rise = peak.saturating_sub(idle);
     Verdict::held(
-        peak < 200 * 1024 && after < idle + 50 * 1024,
+        peak < 200 * 1024 && after.saturating_sub(idle) <= rise / 4,
         format!(
-            "{count} readers: server RSS {:.1} MB before, peak {:.1} MB, {:.1} MB after they went",
+            "{count} readers: server RSS {:.1} MB before, peak {:.1} MB, {:.1} MB after they went \
+             (held: peak under 200 MB, 3/4 of the rise given back)",
             mib(idle),
             mib(peak),
             mib(after)

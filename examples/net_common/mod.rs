@@ -39,7 +39,7 @@ pub async fn receive(stream: &mut Stream) -> Result<ServerMessage, String> {
     match stream.read_line(&mut line).await {
         Ok(1..) => ServerMessage::parse(line.trim_end()).map_err(|e| e.to_string()),
         Ok(0) => Err("closed".into()),
-        Err(e) => Err(format!("receive: {e}")),
+        Err(e) => Err(format!("receive: {}", e.kind())),
     }
 }
 
@@ -123,9 +123,14 @@ pub async fn connect(
     Ok(stream)
 }
 
+/// The server's stderr, in its data folder.
+pub const LOG_FILE: &str = "serve.log";
+
 /// The server as a child process.
 pub struct Server {
     child: Child,
+    /// Its data folder.
+    pub data: PathBuf,
     /// The address it listens on.
     pub address: String,
     /// Its certificate's fingerprint.
@@ -143,19 +148,26 @@ pub struct Usage {
 }
 
 impl Server {
-    /// Starts `brandubh serve` with `options` and reads its address and fingerprint.
+    /// Starts `brandubh serve` with `options` and reads its address and fingerprint; its
+    /// stderr goes on [`Server::log`] in `data`.
     pub fn start(
         program: &Path,
         data: &Path,
         listen: &str,
         options: &[&str],
     ) -> Result<Server, String> {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(data.join(LOG_FILE))
+            .map_err(|e| format!("cannot write the server's log: {e}"))?;
         let mut child = Command::new(program)
             .args(["serve", "--listen", listen])
             .args(options)
             .arg("--data")
             .arg(data)
             .stdout(Stdio::piped())
+            .stderr(log)
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
         let stdout = child.stdout.take().ok_or("no output")?;
@@ -170,9 +182,23 @@ impl Server {
         let fingerprint = next()?;
         Ok(Server {
             child,
+            data: data.to_owned(),
             address,
             fingerprint,
         })
+    }
+
+    /// The panics its log tells of: each line that says so and the line after it.
+    pub fn panics(&self) -> Vec<String> {
+        let text = std::fs::read_to_string(self.data.join(LOG_FILE)).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, line)| line.contains("panicked"))
+            .flat_map(|(i, _)| lines[i..lines.len().min(i + 2)].iter())
+            .map(|line| (*line).to_owned())
+            .collect()
     }
 
     /// Whether the process still runs.

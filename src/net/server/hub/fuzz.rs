@@ -824,7 +824,57 @@ impl Harness {
             check_game(&live.stored.game, &live.stored.setup.timing)
                 .map_err(|e| format!("game {id}: {e}"))?;
         }
-        Ok(())
+        self.check_bookkeeping()
+    }
+
+    /// The hub keeps nothing for a connection gone, spectators and the games they watch
+    /// agree, and no player waits in more open games than allowed.
+    fn check_bookkeeping(&self) -> Result<(), Failure> {
+        let hub = &self.hub;
+        if let Some(gone) = hub
+            .conns
+            .keys()
+            .find(|id| !self.conns.iter().any(|c| c.id == **id))
+        {
+            return Err(format!("the hub keeps connection {gone}, which is gone"));
+        }
+        for (game, live) in &hub.games {
+            for conn in &live.spectators {
+                if !hub
+                    .conns
+                    .get(conn)
+                    .is_some_and(|c| c.watching.contains(game))
+                {
+                    return Err(format!(
+                        "game {game} has spectator {conn}, who is not watching"
+                    ));
+                }
+            }
+        }
+        for (id, conn) in &hub.conns {
+            for game in &conn.watching {
+                if !hub
+                    .games
+                    .get(game)
+                    .is_some_and(|l| l.spectators.contains(id))
+                {
+                    return Err(format!(
+                        "connection {id} watches game {game}, unknown to it"
+                    ));
+                }
+            }
+        }
+        let mut open: HashMap<&str, usize> = HashMap::new();
+        for live in hub.games.values().filter(|l| l.stored.stage == Stage::Open) {
+            *open.entry(live.stored.creator.key.as_str()).or_default() += 1;
+        }
+        match open.values().max() {
+            Some(&most) if most > self.limits.open_games_per_player => Err(format!(
+                "a player waits in {most} open games, over {}",
+                self.limits.open_games_per_player
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// What must hold at the end: the database holds what the hub holds, and a hub started
