@@ -457,7 +457,7 @@ impl Hub {
         }
         if live.stored.stage == Stage::Open && live.stored.creator.key == seat.key {
             self.store.withdraw(game).map_err(|e| store_error(&e))?;
-            self.games.remove(&game);
+            self.forget(game);
             return Ok(());
         }
         refuse(
@@ -616,6 +616,11 @@ impl Hub {
             eprintln!("brandubh serve: cannot store the end of game {game}: {e}");
         }
         self.broadcast(game, &ServerMessage::Result { game, outcome });
+        self.forget(game);
+    }
+
+    /// Takes a game out of memory, and out of what its spectators watch.
+    fn forget(&mut self, game: GameId) {
         if let Some(live) = self.games.remove(&game) {
             for conn in live.spectators {
                 if let Some(c) = self.conns.get_mut(&conn) {

@@ -1275,3 +1275,28 @@ fn the_hub_survives_random_clients_for_long() {
     eprintln!("fuzz: {cases} cases, {} failing runs", failures.len());
     assert!(failures.is_empty(), "failing seeds: {failures:?}");
 }
+
+#[test]
+fn a_spectator_of_a_game_withdrawn_watches_it_no_more() {
+    let identify = |conn| Step::Identify {
+        conn,
+        name: 0,
+        forgery: Forgery::None,
+    };
+    let steps = [
+        Step::Connect(0),
+        identify(0),
+        Step::Create {
+            conn: 0,
+            rules: 0,
+            side: 0,
+            timing: TimingPick::Untimed,
+            private: false,
+        },
+        Step::Connect(1),
+        identify(1),
+        Step::Watch { conn: 1, game: 0 },
+        Step::Leave { conn: 0, game: 0 },
+    ];
+    assert_eq!(run_case(&steps), Ok(()));
+}
