@@ -86,11 +86,13 @@ enum Forgery {
     Garbage,
 }
 
-/// What a game-bound step is sent by: a player of the game, or any connection.
+/// What a game-bound step is sent by: a player of the game, its creator, or any connection.
 #[derive(Copy, Clone, Debug)]
 enum Sender {
     /// The connection of the player of this side.
     Player(Side),
+    /// The connection of the game's creator.
+    Creator,
     /// Connection number `n` (of those open).
     Any(u8),
 }
@@ -111,8 +113,9 @@ enum TimingPick {
 /// One step of a case.
 #[derive(Clone, Debug)]
 enum Step {
-    /// Client `n` opens a connection (says hello; the hub challenges it).
-    Connect(u8),
+    /// Client `client` opens a connection (says hello; the hub challenges it), and
+    /// identifies at once under its own name if `identify`.
+    Connect { client: u8, identify: bool },
     /// A connection identifies, under name `name` (a low number: the client's own name).
     Identify {
         conn: u8,
@@ -136,9 +139,9 @@ enum Step {
     /// Joins game `game`, by its number or its invite code.
     Join { conn: u8, game: u8, by_code: bool },
     /// Watches a game.
-    Watch { conn: u8, game: u8 },
+    Watch { by: Sender, game: u8 },
     /// Leaves a game.
-    Leave { conn: u8, game: u8 },
+    Leave { by: Sender, game: u8 },
     /// The player to move in game `game` plays its legal move number `pick`.
     Play { game: u8, pick: u16 },
     /// A move that is wrong: stale, out of turn, or not a move.
@@ -205,7 +208,8 @@ fn side() -> impl Strategy<Value = Side> {
 fn sender() -> impl Strategy<Value = Sender> {
     prop_oneof![
         3 => side().prop_map(Sender::Player),
-        1 => any::<u8>().prop_map(Sender::Any),
+        1 => Just(Sender::Creator),
+        2 => any::<u8>().prop_map(Sender::Any),
     ]
 }
 
@@ -289,7 +293,8 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Forgery::Garbage),
     ];
     prop_oneof![
-        4 => (0..CLIENTS).prop_map(Step::Connect),
+        4 => (0..CLIENTS, prop::bool::weighted(0.75))
+            .prop_map(|(client, identify)| Step::Connect { client, identify }),
         4 => (conn(), any::<u8>(), forgery)
             .prop_map(|(conn, name, forgery)| Step::Identify { conn, name, forgery }),
         1 => conn().prop_map(Step::Disconnect),
@@ -306,8 +311,8 @@ fn step() -> impl Strategy<Value = Step> {
         ),
         4 => (conn(), game(), any::<bool>())
             .prop_map(|(conn, game, by_code)| Step::Join { conn, game, by_code }),
-        1 => (conn(), game()).prop_map(|(conn, game)| Step::Watch { conn, game }),
-        1 => (conn(), game()).prop_map(|(conn, game)| Step::Leave { conn, game }),
+        1 => (sender(), game()).prop_map(|(by, game)| Step::Watch { by, game }),
+        1 => (sender(), game()).prop_map(|(by, game)| Step::Leave { by, game }),
         12 => (game(), any::<u16>()).prop_map(|(game, pick)| Step::Play { game, pick }),
         1 => (sender(), game(), number(), prop_oneof![Just("d4-d5".to_owned()), text()])
             .prop_map(|(by, game, ply, text)| Step::BadMove { by, game, ply, text }),
@@ -450,26 +455,37 @@ impl Harness {
 
     /// The open connection of the player of `side` in `game`.
     fn player_conn(&self, game: GameId, side: Side) -> Option<usize> {
-        let key = &self.hub.games.get(&game)?.stored.seat(side)?.key;
+        self.conn_of(&self.hub.games.get(&game)?.stored.seat(side)?.key)
+    }
+
+    /// An open connection identified with `key`.
+    fn conn_of(&self, key: &str) -> Option<usize> {
         self.conns.iter().position(|c| {
             self.hub
                 .conns
                 .get(&c.id)
                 .and_then(|hc| hc.seat.as_ref())
-                .is_some_and(|seat| &seat.key == key)
+                .is_some_and(|seat| seat.key == key)
         })
     }
 
     fn sender(&self, by: Sender, game: GameId) -> Option<usize> {
         match by {
             Sender::Player(side) => self.player_conn(game, side),
+            Sender::Creator => self.conn_of(&self.hub.games.get(&game)?.stored.creator.key),
             Sender::Any(n) => self.conn(n),
         }
     }
 
     fn run(&mut self, step: &Step) -> Result<(), Failure> {
         match step {
-            Step::Connect(client) => self.connect(usize::from(*client)),
+            Step::Connect { client, identify } => {
+                self.connect(usize::from(*client))?;
+                if *identify {
+                    self.identify(self.conns.len() - 1, 0, Forgery::None)?;
+                }
+                Ok(())
+            }
             Step::Identify {
                 conn,
                 name,
@@ -511,14 +527,6 @@ impl Harness {
                 let code = self.codes.get(&game).filter(|_| *by_code).cloned();
                 let game = code.is_none().then_some(game);
                 self.by(*conn, ClientMessage::Join { game, code })
-            }
-            Step::Watch { conn, game } => {
-                let game = self.game(*game);
-                self.by(*conn, ClientMessage::Watch { game })
-            }
-            Step::Leave { conn, game } => {
-                let game = self.game(*game);
-                self.by(*conn, ClientMessage::Leave { game })
             }
             Step::Play { game, pick } => self.play(self.game(*game), usize::from(*pick)),
             Step::Ping { conn, id, pong } => {
@@ -570,9 +578,18 @@ impl Harness {
         }
     }
 
-    /// A step of a game's messages: moves that are wrong, offers, answers, resigning, chat.
+    /// A step of a game's messages: watch, leave, moves that are wrong, offers, answers,
+    /// resigning, chat.
     fn game_message(&mut self, step: &Step) -> Result<(), Failure> {
         match step {
+            Step::Watch { by, game } => {
+                let game = self.game(*game);
+                self.from(*by, game, ClientMessage::Watch { game })
+            }
+            Step::Leave { by, game } => {
+                let game = self.game(*game);
+                self.from(*by, game, ClientMessage::Leave { game })
+            }
             Step::BadMove {
                 by,
                 game,
@@ -1278,14 +1295,11 @@ fn the_hub_survives_random_clients_for_long() {
 
 #[test]
 fn a_spectator_of_a_game_withdrawn_watches_it_no_more() {
-    let identify = |conn| Step::Identify {
-        conn,
-        name: 0,
-        forgery: Forgery::None,
-    };
     let steps = [
-        Step::Connect(0),
-        identify(0),
+        Step::Connect {
+            client: 0,
+            identify: true,
+        },
         Step::Create {
             conn: 0,
             rules: 0,
@@ -1293,10 +1307,18 @@ fn a_spectator_of_a_game_withdrawn_watches_it_no_more() {
             timing: TimingPick::Untimed,
             private: false,
         },
-        Step::Connect(1),
-        identify(1),
-        Step::Watch { conn: 1, game: 0 },
-        Step::Leave { conn: 0, game: 0 },
+        Step::Connect {
+            client: 1,
+            identify: true,
+        },
+        Step::Watch {
+            by: Sender::Any(1),
+            game: 0,
+        },
+        Step::Leave {
+            by: Sender::Creator,
+            game: 0,
+        },
     ];
     assert_eq!(run_case(&steps), Ok(()));
 }
