@@ -6,7 +6,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
 use super::protocol::challenge_bytes;
 
@@ -80,8 +80,12 @@ pub fn verify(key: &str, nonce: &str, signature: &str) -> bool {
     let Ok(key) = VerifyingKey::from_bytes(&key) else {
         return false;
     };
-    key.verify(&challenge_bytes(nonce), &Signature::from_bytes(&signature))
-        .is_ok()
+    // Strictly: a weak (small-order) key, or a signature with a small-order or non-canonical
+    // part, would prove nothing about who holds the key.
+    !key.is_weak()
+        && key
+            .verify_strict(&challenge_bytes(nonce), &Signature::from_bytes(&signature))
+            .is_ok()
 }
 
 /// Writes a secret file readable by its owner only (mode 0600 from its creation on Unix).
@@ -113,6 +117,17 @@ mod tests {
         assert!(!verify(&other.public_hex(), "abc", &signature));
         assert!(!verify("zz", "abc", &signature));
         assert!(!verify(&me.public_hex(), "abc", "00"));
+    }
+
+    #[test]
+    fn a_small_order_key_proves_nothing() {
+        // The neutral point as a key, with R the neutral point and s = 0 as the signature: a
+        // lax check accepts it for every message.
+        let key = format!("01{}", "00".repeat(31));
+        let signature = format!("01{}", "00".repeat(63));
+        for nonce in ["abc", "anything at all"] {
+            assert!(!verify(&key, nonce, &signature), "welcomed for {nonce}");
+        }
     }
 
     #[test]
