@@ -16,8 +16,9 @@ use crate::rules::{Outcome, Preset, Side};
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
-/// result `abandoned`.
-pub const VERSION: u32 = 2;
+/// result `abandoned`; version 3 binds the signed identity to the TLS session
+/// ([`challenge_bytes`]) and restricts names ([`normalize_name`]).
+pub const VERSION: u32 = 3;
 
 /// The port a server listens on and a client calls when none is given.
 pub const DEFAULT_PORT: u16 = 7343;
@@ -510,11 +511,12 @@ impl fmt::Display for BadMessage {
 
 impl std::error::Error for BadMessage {}
 
-/// The bytes a client signs to prove its key: a fixed prefix, then the nonce's text, so that
-/// a signature made for this protocol cannot be taken for anything else.
-/// The prefix stays that of the first version: identities did not change with the protocol.
-pub fn challenge_bytes(nonce: &str) -> Vec<u8> {
-    format!("brandubh identity v1\n{nonce}").into_bytes()
+/// The bytes a client signs to prove its key: a fixed prefix (so that a signature made for
+/// this protocol cannot be taken for anything else), the nonce's text, and the channel
+/// binding in hex: a value only this TLS session has ([`crate::net::identity::ChannelBinding`]),
+/// so that a proof relayed by a server in the middle is refused by the real one.
+pub fn challenge_bytes(nonce: &str, binding: &[u8]) -> Vec<u8> {
+    format!("brandubh identity v3\n{nonce}\n{}", hex::encode(binding)).into_bytes()
 }
 
 /// Why a name or a chat line is refused.

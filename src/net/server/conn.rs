@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 
 use super::hub::{ConnId, Event};
 use super::{Limits, Outgoing, millis};
+use crate::net::identity::ChannelBinding;
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};
 use crate::quote::excerpt;
@@ -60,6 +61,9 @@ impl Connection {
         let Ok(Ok(tls)) = handshake.await else {
             return;
         };
+        let Some(binding) = ChannelBinding::of(tls.get_ref().1) else {
+            return;
+        };
         let (reader, mut writer) = tokio::io::split(tls);
         let mut reader = BufReader::new(reader);
         let (out, mut queue) = mpsc::channel(self.limits.queue);
@@ -99,6 +103,7 @@ impl Connection {
             .send(Event::Connected {
                 conn: self.id,
                 out: out.clone(),
+                binding,
             })
             .is_err()
         {

@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use super::store::{Seat, Stage, Store, StoredGame};
 use super::{Limits, Outgoing, millis};
 use crate::game::Clocks;
-use crate::net::identity;
+use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
     ServerMessage, SideChoice, Timing, check_chat, check_name,
@@ -26,6 +26,8 @@ pub(super) enum Event {
     Connected {
         conn: ConnId,
         out: mpsc::Sender<Outgoing>,
+        /// Its TLS session's channel binding, which its proof of identity must sign.
+        binding: ChannelBinding,
     },
     /// A message from a connection.
     Message {
@@ -45,6 +47,7 @@ pub(super) enum Event {
 struct Conn {
     out: mpsc::Sender<Outgoing>,
     nonce: String,
+    binding: ChannelBinding,
     seat: Option<Seat>,
     lag: Duration,
     watching: HashSet<GameId>,
@@ -148,7 +151,7 @@ impl Hub {
     /// Handles one event.
     pub fn handle(&mut self, event: Event) {
         match event {
-            Event::Connected { conn, out } => {
+            Event::Connected { conn, out, binding } => {
                 let nonce = hex::encode(rand::random::<[u8; 32]>());
                 let challenge = ServerMessage::Challenge {
                     nonce: nonce.clone(),
@@ -158,6 +161,7 @@ impl Hub {
                     Conn {
                         out,
                         nonce,
+                        binding,
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
@@ -253,7 +257,7 @@ impl Hub {
         if c.seat.is_some() {
             return refuse(ErrorCode::NotNow, "already identified");
         }
-        if !identity::verify(key, &c.nonce, signature) {
+        if !identity::verify(key, &c.nonce, &c.binding, signature) {
             return refuse(
                 ErrorCode::BadSignature,
                 "the signature does not prove the key",
