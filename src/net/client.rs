@@ -476,6 +476,9 @@ async fn session(
                 Ok(Line::Text(text)) => ServerMessage::parse(&text),
                 // A line too long for any message is skipped.
                 Ok(Line::TooLong) => continue,
+                // Refused as any line that is not a message (never read with its bad bytes
+                // replaced).
+                Ok(Line::NotUtf8) => Err(BadMessage::new("a line that is not UTF-8")),
                 Ok(Line::End) | Err(_) => break,
             };
             if lines.send(parsed).is_err() {

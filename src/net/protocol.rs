@@ -503,6 +503,13 @@ fn to_line(message: &impl Serialize) -> String {
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub struct BadMessage(String);
 
+impl BadMessage {
+    /// A line refused before it could be parsed, and why.
+    pub(crate) fn new(why: impl Into<String>) -> BadMessage {
+        BadMessage(why.into())
+    }
+}
+
 impl fmt::Display for BadMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "not a message: {}", excerpt(&self.0))

@@ -99,3 +99,22 @@ fn a_program_signing_the_documented_bytes_is_welcomed() {
     let answer = line(&mut stream);
     assert!(answer.contains(r#""type":"welcome""#), "{answer}");
 }
+
+#[test]
+fn a_name_of_invalid_utf8_is_refused_not_replaced() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let mut stream = BufReader::new(raw_tls(&server.addr().to_string()));
+    let hello = format!("{{\"type\":\"hello\",\"version\":{VERSION},\"client\":\"raw\"}}\n");
+    stream.get_mut().write_all(hello.as_bytes()).unwrap();
+    line(&mut stream);
+    line(&mut stream);
+    let mut identify = br#"{"type":"identify","name":"al"#.to_vec();
+    identify.extend_from_slice(b"\xff");
+    identify.extend_from_slice(br#"ce","key":"00","signature":"00"}"#);
+    identify.push(b'\n');
+    stream.get_mut().write_all(&identify).unwrap();
+    let answer = line(&mut stream);
+    assert!(answer.contains(r#""code":"bad_message""#), "{answer}");
+    assert!(answer.contains("UTF-8"), "{answer}");
+}

@@ -186,6 +186,9 @@ impl Connection {
                     ErrorCode::BadMessage,
                     format!("a line longer than {} bytes", crate::lines::MAX_LINE_BYTES),
                 ),
+                Ok(Ok(Line::NotUtf8)) => {
+                    ServerMessage::error(ErrorCode::BadMessage, "a line that is not UTF-8")
+                }
                 // The end, an error, or idle too long.
                 _ => return,
             };
