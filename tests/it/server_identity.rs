@@ -3,10 +3,12 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
+use std::path::Path;
 use std::sync::mpsc::channel;
 
 use brandubh::net::client::{Client, ClientConfig, Event};
 use brandubh::net::server::Limits;
+use brandubh::net::server::RunningServer;
 use brandubh::net::tls::ServerKey;
 
 use super::net::{WAIT, raw_tls, start_server};
@@ -117,4 +119,83 @@ fn a_name_of_invalid_utf8_is_refused_not_replaced() {
     let answer = line(&mut stream);
     assert!(answer.contains(r#""code":"bad_message""#), "{answer}");
     assert!(answer.contains("UTF-8"), "{answer}");
+}
+
+/// Connects to `server` under `name` with the key kept in `config`: the name welcomed, or
+/// the server's refusal.
+fn claim(server: &RunningServer, config: &Path, name: &str) -> Result<String, String> {
+    let mut settings = ClientConfig::new(&server.addr().to_string(), Some(name), config.into());
+    settings.trust = Some(server.fingerprint().to_owned());
+    settings.reconnect = false;
+    let (sender, events) = channel();
+    let _client = Client::start(settings, sender);
+    loop {
+        match events.recv_timeout(WAIT).expect("no answer") {
+            Event::Message(brandubh::net::protocol::ServerMessage::Welcome { name }) => {
+                return Ok(name);
+            }
+            Event::Failed(e) => return Err(e.to_string()),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_name_like_one_another_key_holds_is_refused() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let (alice, mallory) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    assert_eq!(
+        claim(&server, alice.path(), "alice").as_deref(),
+        Ok("alice")
+    );
+    assert_eq!(claim(&server, alice.path(), "cope").as_deref(), Ok("cope"));
+    for look_alike in ["Alice", "ALICE", "aIice", "\u{441}\u{43e}\u{440}\u{435}"] {
+        let refused = claim(&server, mallory.path(), look_alike).unwrap_err();
+        assert!(refused.contains("looks like"), "{look_alike}: {refused}");
+    }
+    // The key that holds them may still use them, and a name unlike them is free.
+    assert_eq!(
+        claim(&server, alice.path(), "alice").as_deref(),
+        Ok("alice")
+    );
+    assert_eq!(
+        claim(&server, mallory.path(), "mallory").as_deref(),
+        Ok("mallory")
+    );
+    // A name is kept in its composed form (NFC), whatever form it came in.
+    assert_eq!(
+        claim(&server, mallory.path(), "Zoe\u{301}").as_deref(),
+        Ok("Zo\u{e9}")
+    );
+}
+
+#[test]
+fn a_key_holds_a_bounded_number_of_names() {
+    let data = tempfile::tempdir().unwrap();
+    let limits = Limits::default();
+    let most = limits.names_per_key;
+    let server = start_server(data.path(), "127.0.0.1:0", limits);
+    let key = tempfile::tempdir().unwrap();
+    for n in 0..most {
+        let name = format!("name{n}");
+        assert_eq!(claim(&server, key.path(), &name), Ok(name));
+    }
+    let refused = claim(&server, key.path(), "one too many").unwrap_err();
+    assert!(refused.contains("names already"), "{refused}");
+    // Those it holds are still its own.
+    assert_eq!(claim(&server, key.path(), "name0").as_deref(), Ok("name0"));
+}
+
+#[test]
+fn new_names_from_one_address_are_capped_per_minute() {
+    let data = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        new_names_per_minute: 0,
+        ..Limits::default()
+    };
+    let server = start_server(data.path(), "127.0.0.1:0", limits);
+    let key = tempfile::tempdir().unwrap();
+    let refused = claim(&server, key.path(), "alice").unwrap_err();
+    assert!(refused.contains("new names"), "{refused}");
 }

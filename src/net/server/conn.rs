@@ -57,6 +57,9 @@ impl RateLimit {
 impl Connection {
     /// Serves the connection to its end.
     pub async fn run(self, stream: TcpStream, acceptor: tokio_rustls::TlsAcceptor) {
+        let Ok(peer) = stream.peer_addr() else {
+            return;
+        };
         let handshake = tokio::time::timeout(self.limits.handshake, acceptor.accept(stream));
         let Ok(Ok(tls)) = handshake.await else {
             return;
@@ -104,6 +107,7 @@ impl Connection {
                 conn: self.id,
                 out: out.clone(),
                 binding,
+                ip: peer.ip(),
             })
             .is_err()
         {

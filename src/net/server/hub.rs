@@ -3,17 +3,19 @@
 //! relayed in order. Connections and timers send it [`Event`]s.
 
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use super::store::{Seat, Stage, Store, StoredGame};
+use super::names::NameClaims;
+use super::store::{Claim, NameClaim, Seat, Stage, Store, StoredGame};
 use super::{Limits, Outgoing, millis};
 use crate::game::Clocks;
 use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
-    ServerMessage, SideChoice, Timing, check_chat, check_name,
+    ServerMessage, SideChoice, Timing, check_chat, normalize_name,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -28,6 +30,8 @@ pub(super) enum Event {
         out: mpsc::Sender<Outgoing>,
         /// Its TLS session's channel binding, which its proof of identity must sign.
         binding: ChannelBinding,
+        /// The address it comes from.
+        ip: IpAddr,
     },
     /// A message from a connection.
     Message {
@@ -48,6 +52,7 @@ struct Conn {
     out: mpsc::Sender<Outgoing>,
     nonce: String,
     binding: ChannelBinding,
+    ip: IpAddr,
     seat: Option<Seat>,
     lag: Duration,
     watching: HashSet<GameId>,
@@ -101,6 +106,7 @@ pub(super) struct Hub {
     games: HashMap<GameId, Live>,
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
+    name_claims: NameClaims,
 }
 
 /// A refused request: the error's code and words.
@@ -132,6 +138,7 @@ impl Hub {
             games: HashMap::new(),
             runtime,
             timers,
+            name_claims: NameClaims::default(),
         };
         for stored in hub.store.unfinished()? {
             let id = stored.id;
@@ -151,7 +158,12 @@ impl Hub {
     /// Handles one event.
     pub fn handle(&mut self, event: Event) {
         match event {
-            Event::Connected { conn, out, binding } => {
+            Event::Connected {
+                conn,
+                out,
+                binding,
+                ip,
+            } => {
                 let nonce = hex::encode(rand::random::<[u8; 32]>());
                 let challenge = ServerMessage::Challenge {
                     nonce: nonce.clone(),
@@ -162,6 +174,7 @@ impl Hub {
                         out,
                         nonce,
                         binding,
+                        ip,
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
@@ -263,27 +276,15 @@ impl Hub {
                 "the signature does not prove the key",
             );
         }
-        check_name(name).map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
-        if !self
-            .store
-            .claim_name(key, name)
-            .map_err(|e| store_error(&e))?
-        {
-            return refuse(ErrorCode::BadName, format!("the name {name} is taken"));
-        }
+        let name = self.claim_name(conn, key, name)?;
         let seat = Seat {
             key: key.to_owned(),
-            name: name.to_owned(),
+            name: name.clone(),
         };
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
-        self.send(
-            conn,
-            ServerMessage::Welcome {
-                name: name.to_owned(),
-            },
-        );
+        self.send(conn, ServerMessage::Welcome { name });
         // Every game the player is in, and the news to the opponents.
         let mine: Vec<(GameId, Option<Side>)> = self
             .games
@@ -307,6 +308,46 @@ impl Hub {
             }
         }
         Ok(())
+    }
+
+    /// Gives `key`, proven on `conn`, the name `name` asked for (in NFC) if it may have it;
+    /// returns the name as kept.
+    fn claim_name(&mut self, conn: ConnId, key: &str, name: &str) -> Result<String, Refusal> {
+        let name = normalize_name(name)
+            .map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
+        let Some(ip) = self.conns.get(&conn).map(|c| c.ip) else {
+            return Err(refusal(ErrorCode::NotNow, "gone"));
+        };
+        let now = Instant::now();
+        let claim = NameClaim {
+            key,
+            name: &name,
+            now: jiff::Timestamp::now().as_second(),
+            most: self.limits.names_per_key,
+            may_add: self
+                .name_claims
+                .allows(ip, now, self.limits.new_names_per_minute),
+        };
+        let refused = |message: String| Err(refusal(ErrorCode::BadName, message));
+        match self.store.claim_name(&claim).map_err(|e| store_error(&e))? {
+            Claim::Yours => Ok(name),
+            Claim::New => {
+                self.name_claims.record(ip, now);
+                Ok(name)
+            }
+            Claim::Taken(held) if held == name => refused(format!("the name {name} is taken")),
+            Claim::Taken(held) => refused(format!(
+                "the name {name} looks like {held}, which another player holds"
+            )),
+            Claim::TooMany => refused(format!(
+                "this key holds {} names already: play under one of them",
+                self.limits.names_per_key
+            )),
+            Claim::TooFast => refused(
+                "too many new names from your address in the last minute: try again later"
+                    .to_owned(),
+            ),
+        }
     }
 
     fn lobby(&self, key: &str) -> Lobby {
