@@ -2,17 +2,16 @@
 //! may claim. A real server on a loopback port, every wait bounded.
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Receiver, channel};
 
 use brandubh::net::client::{Client, ClientConfig, Event};
-use brandubh::net::server::Limits;
-use brandubh::net::server::RunningServer;
+use brandubh::net::protocol::{ServerMessage, VERSION};
+use brandubh::net::server::{Limits, RunningServer};
 use brandubh::net::tls::ServerKey;
 
 use super::net::{WAIT, raw_tls, start_server};
-use brandubh::net::protocol::VERSION;
 
 /// Reads one line from a blocking TLS stream (bounded by the socket's read timeout).
 fn line(reader: &mut impl BufRead) -> String {
@@ -22,38 +21,57 @@ fn line(reader: &mut impl BufRead) -> String {
     line
 }
 
+/// A TLS server of a key of its own, and a real client (under the name alice) that trusts
+/// it and has connected to it.
+struct Rogue {
+    /// The rogue's end of the client's connection.
+    client_side: BufReader<rustls::StreamOwned<rustls::ServerConnection, TcpStream>>,
+    /// What the client reports.
+    events: Receiver<Event>,
+    _client: Client,
+    _dirs: [tempfile::TempDir; 2],
+}
+
+impl Rogue {
+    fn accepting_a_client() -> Rogue {
+        let (key_dir, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let key = ServerKey::load_or_create(key_dir.path()).unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let mut settings = ClientConfig::new(&address, Some("alice"), config.path().into());
+        settings.trust = Some(key.fingerprint());
+        settings.reconnect = false;
+        let (sender, events) = channel();
+        let client = Client::start(settings, sender);
+        let (tcp, _) = listener.accept().unwrap();
+        tcp.set_read_timeout(Some(WAIT)).unwrap();
+        let connection = rustls::ServerConnection::new(key.server_config().unwrap()).unwrap();
+        Rogue {
+            client_side: BufReader::new(rustls::StreamOwned::new(connection, tcp)),
+            events,
+            _client: client,
+            _dirs: [key_dir, config],
+        }
+    }
+}
+
 #[test]
 fn an_identity_proof_relayed_by_a_rogue_server_is_refused() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     // The rogue: a TLS server of its own key, which the victim trusts.
-    let rogue_dir = tempfile::tempdir().unwrap();
-    let rogue_key = ServerKey::load_or_create(rogue_dir.path()).unwrap();
-    let rogue_tls = rogue_key.server_config().unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let rogue_address = listener.local_addr().unwrap().to_string();
-    let victim_config = tempfile::tempdir().unwrap();
-    let mut settings =
-        ClientConfig::new(&rogue_address, Some("alice"), victim_config.path().into());
-    settings.trust = Some(rogue_key.fingerprint());
-    settings.reconnect = false;
-    let (sender, _events) = channel::<Event>();
-    let _victim = Client::start(settings, sender);
-
-    let (tcp, _) = listener.accept().unwrap();
-    tcp.set_read_timeout(Some(WAIT)).unwrap();
-    let connection = rustls::ServerConnection::new(rogue_tls).unwrap();
-    let mut victim = BufReader::new(rustls::StreamOwned::new(connection, tcp));
+    let mut rogue = Rogue::accepting_a_client();
+    let victim = &mut rogue.client_side;
     let mut real = BufReader::new(raw_tls(&server.addr().to_string()));
     // The victim's hello to the real server; the real server's hello and challenge to the
     // victim; the victim's signed identify to the real server.
-    let hello = line(&mut victim);
+    let hello = line(victim);
     real.get_mut().write_all(hello.as_bytes()).unwrap();
     for _ in 0..2 {
         let greeting = line(&mut real);
         victim.get_mut().write_all(greeting.as_bytes()).unwrap();
     }
-    let identify = line(&mut victim);
+    let identify = line(victim);
     assert!(identify.contains(r#""type":"identify""#), "{identify}");
     real.get_mut().write_all(identify.as_bytes()).unwrap();
     let answer = line(&mut real);
@@ -131,7 +149,7 @@ fn claim(server: &RunningServer, config: &Path, name: &str) -> Result<String, St
     let _client = Client::start(settings, sender);
     loop {
         match events.recv_timeout(WAIT).expect("no answer") {
-            Event::Message(brandubh::net::protocol::ServerMessage::Welcome { name }) => {
+            Event::Message(ServerMessage::Welcome { name }) => {
                 return Ok(name);
             }
             Event::Failed(e) => return Err(e.to_string()),
@@ -198,4 +216,23 @@ fn new_names_from_one_address_are_capped_per_minute() {
     let key = tempfile::tempdir().unwrap();
     let refused = claim(&server, key.path(), "alice").unwrap_err();
     assert!(refused.contains("new names"), "{refused}");
+}
+
+#[test]
+fn a_server_line_of_invalid_utf8_is_refused_by_the_client() {
+    // A server (trusted) whose hello holds a byte that is not UTF-8.
+    let mut rogue = Rogue::accepting_a_client();
+    let server = &mut rogue.client_side;
+    line(server);
+    let mut hello = format!(r#"{{"type":"hello","version":{VERSION},"server":"x"#).into_bytes();
+    hello.extend_from_slice(b"\xff\"}\n");
+    server.get_mut().write_all(&hello).unwrap();
+    let failure = loop {
+        match rogue.events.recv_timeout(WAIT).expect("no answer") {
+            Event::Failed(e) => break e.to_string(),
+            Event::Connected { .. } => panic!("connected"),
+            _ => {}
+        }
+    };
+    assert!(failure.contains("not UTF-8"), "{failure}");
 }
