@@ -87,17 +87,28 @@ fn an_identity_proof_relayed_by_a_rogue_server_is_refused() {
     assert!(pong.contains(r#""type":"pong""#), "{pong}");
 }
 
-#[test]
-fn a_program_signing_the_documented_bytes_is_welcomed() {
-    use ed25519_dalek::{Signer, SigningKey};
-    let data = tempfile::tempdir().unwrap();
-    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+/// A raw TLS connection to `server` that said hello; returns it and the challenge's nonce.
+fn challenged(
+    server: &RunningServer,
+) -> (
+    BufReader<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>,
+    String,
+) {
     let mut stream = BufReader::new(raw_tls(&server.addr().to_string()));
     let hello = format!("{{\"type\":\"hello\",\"version\":{VERSION},\"client\":\"raw\"}}\n");
     stream.get_mut().write_all(hello.as_bytes()).unwrap();
     assert!(line(&mut stream).contains(r#""type":"hello""#));
     let challenge: serde_json::Value = serde_json::from_str(&line(&mut stream)).unwrap();
-    let nonce = challenge["nonce"].as_str().unwrap();
+    let nonce = challenge["nonce"].as_str().unwrap().to_owned();
+    (stream, nonce)
+}
+
+#[test]
+fn a_program_signing_the_documented_bytes_is_welcomed() {
+    use ed25519_dalek::{Signer, SigningKey};
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let (mut stream, nonce) = challenged(&server);
     // As docs/protocol.md says: the TLS exporter value of this label, no context, 32 bytes.
     let binding = stream
         .get_ref()
@@ -124,11 +135,7 @@ fn a_program_signing_the_documented_bytes_is_welcomed() {
 fn a_name_of_invalid_utf8_is_refused_not_replaced() {
     let data = tempfile::tempdir().unwrap();
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
-    let mut stream = BufReader::new(raw_tls(&server.addr().to_string()));
-    let hello = format!("{{\"type\":\"hello\",\"version\":{VERSION},\"client\":\"raw\"}}\n");
-    stream.get_mut().write_all(hello.as_bytes()).unwrap();
-    line(&mut stream);
-    line(&mut stream);
+    let (mut stream, _) = challenged(&server);
     let mut identify = br#"{"type":"identify","name":"al"#.to_vec();
     identify.extend_from_slice(b"\xff");
     identify.extend_from_slice(br#"ce","key":"00","signature":"00"}"#);
