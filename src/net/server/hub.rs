@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use super::names::NameClaims;
-use super::store::{Claim, NameClaim, Seat, Stage, Store, StoredGame};
+use super::store::{Seat, Stage, Store, StoredGame};
 use super::{Limits, Outgoing, millis};
 use crate::game::Clocks;
 use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
-    ServerMessage, SideChoice, Timing, check_chat, normalize_name,
+    ServerMessage, SideChoice, Timing, check_chat,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -276,7 +276,12 @@ impl Hub {
                 "the signature does not prove the key",
             );
         }
-        let name = self.claim_name(conn, key, name)?;
+        let ip = c.ip;
+        let name = self
+            .name_claims
+            .claim(&mut self.store, &self.limits, ip, key, name)
+            .map_err(|e| store_error(&e))?
+            .map_err(|why| refusal(ErrorCode::BadName, why))?;
         let seat = Seat {
             key: key.to_owned(),
             name: name.clone(),
@@ -308,46 +313,6 @@ impl Hub {
             }
         }
         Ok(())
-    }
-
-    /// Gives `key`, proven on `conn`, the name `name` asked for (in NFC) if it may have it;
-    /// returns the name as kept.
-    fn claim_name(&mut self, conn: ConnId, key: &str, name: &str) -> Result<String, Refusal> {
-        let name = normalize_name(name)
-            .map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
-        let Some(ip) = self.conns.get(&conn).map(|c| c.ip) else {
-            return Err(refusal(ErrorCode::NotNow, "gone"));
-        };
-        let now = Instant::now();
-        let claim = NameClaim {
-            key,
-            name: &name,
-            now: jiff::Timestamp::now().as_second(),
-            most: self.limits.names_per_key,
-            may_add: self
-                .name_claims
-                .allows(ip, now, self.limits.new_names_per_minute),
-        };
-        let refused = |message: String| Err(refusal(ErrorCode::BadName, message));
-        match self.store.claim_name(&claim).map_err(|e| store_error(&e))? {
-            Claim::Yours => Ok(name),
-            Claim::New => {
-                self.name_claims.record(ip, now);
-                Ok(name)
-            }
-            Claim::Taken(held) if held == name => refused(format!("the name {name} is taken")),
-            Claim::Taken(held) => refused(format!(
-                "the name {name} looks like {held}, which another player holds"
-            )),
-            Claim::TooMany => refused(format!(
-                "this key holds {} names already: play under one of them",
-                self.limits.names_per_key
-            )),
-            Claim::TooFast => refused(
-                "too many new names from your address in the last minute: try again later"
-                    .to_owned(),
-            ),
-        }
     }
 
     fn lobby(&self, key: &str) -> Lobby {

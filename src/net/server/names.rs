@@ -1,12 +1,17 @@
-//! Names on the server beyond their form ([`crate::net::protocol::normalize_name`]): the
-//! look-alike forms compared with the names other keys hold, and the count of new names
-//! claimed from each address in the last minute.
+//! Names on the server: a key's claim of one (its form checked by
+//! [`normalize_name`], then the store's rules), the look-alike forms compared with the
+//! names other keys hold, and the count of new names claimed from each address in the last
+//! minute.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use unicode_security::skeleton;
+
+use super::Limits;
+use super::store::{Claim, NameClaim, Store, StoreResult};
+use crate::net::protocol::normalize_name;
 
 /// The window in which new names are counted per address.
 pub(super) const CLAIM_WINDOW: Duration = Duration::from_secs(60);
@@ -29,8 +34,51 @@ pub(super) struct NameClaims {
 }
 
 impl NameClaims {
+    /// Gives `key`, proven on a connection from `ip`, the name `asked` (in NFC) if it may
+    /// have it: the name as kept, or why not (for a `bad_name` error).
+    pub fn claim(
+        &mut self,
+        store: &mut Store,
+        limits: &Limits,
+        ip: IpAddr,
+        key: &str,
+        asked: &str,
+    ) -> StoreResult<Result<String, String>> {
+        let name = match normalize_name(asked) {
+            Ok(name) => name,
+            Err(e) => return Ok(Err(format!("the name {e}"))),
+        };
+        let now = Instant::now();
+        let claim = NameClaim {
+            key,
+            name: &name,
+            now: jiff::Timestamp::now().as_second(),
+            most: limits.names_per_key,
+            may_add: self.allows(ip, now, limits.new_names_per_minute),
+        };
+        Ok(match store.claim_name(&claim)? {
+            Claim::Yours => Ok(name),
+            Claim::New => {
+                self.record(ip, now);
+                Ok(name)
+            }
+            Claim::Taken(held) if held == name => Err(format!("the name {name} is taken")),
+            Claim::Taken(held) => Err(format!(
+                "the name {name} looks like {held}, which another player holds"
+            )),
+            Claim::TooMany => Err(format!(
+                "this key holds {} names already: play under one of them",
+                limits.names_per_key
+            )),
+            Claim::TooFast => Err(
+                "too many new names from your address in the last minute: try again later"
+                    .to_owned(),
+            ),
+        })
+    }
+
     /// Whether `ip` may claim a new name at `now`, `per_minute` being allowed per window.
-    pub fn allows(&mut self, ip: IpAddr, now: Instant, per_minute: usize) -> bool {
+    fn allows(&mut self, ip: IpAddr, now: Instant, per_minute: usize) -> bool {
         self.recent.retain(|_, times| {
             while times
                 .front()
@@ -44,7 +92,7 @@ impl NameClaims {
     }
 
     /// Counts a new name claimed by `ip` at `now`.
-    pub fn record(&mut self, ip: IpAddr, now: Instant) {
+    fn record(&mut self, ip: IpAddr, now: Instant) {
         self.recent.entry(ip).or_default().push_back(now);
     }
 }
