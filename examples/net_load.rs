@@ -74,7 +74,14 @@ const PHASES: [&str; 3] = [
 ];
 
 /// The server's options: every client is on one address.
-const WIDE_OPEN: &[&str] = &["--per-address", "4096", "--max-connections", "4096"];
+const WIDE_OPEN: &[&str] = &[
+    "--per-address",
+    "4096",
+    "--new-names-per-minute",
+    "4096",
+    "--max-connections",
+    "4096",
+];
 
 /// What every client counts.
 #[derive(Default)]

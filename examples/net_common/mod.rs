@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use brandubh::net::identity::Identity;
+use brandubh::net::identity::{ChannelBinding, Identity};
 use brandubh::net::protocol::{ClientMessage, ServerMessage, VERSION};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader as AsyncBufReader};
 use tokio::net::{TcpSocket, TcpStream};
@@ -66,13 +66,23 @@ pub async fn tcp(address: &str, source: Option<IpAddr>) -> Result<TcpStream, Str
     Ok(tcp)
 }
 
-/// TLS over `tcp` and the hello; returns the stream and the challenge's nonce.
-pub async fn hello(tls: &TlsConnector, tcp: TcpStream) -> Result<(Stream, String), String> {
+/// What a connection must sign to identify: the challenge's nonce, and the TLS session's
+/// channel binding.
+pub struct Challenge {
+    /// The nonce.
+    pub nonce: String,
+    /// The session's binding.
+    pub binding: ChannelBinding,
+}
+
+/// TLS over `tcp` and the hello; returns the stream and the challenge.
+pub async fn hello(tls: &TlsConnector, tcp: TcpStream) -> Result<(Stream, Challenge), String> {
     let name = rustls::pki_types::ServerName::try_from("brandubh").map_err(|e| e.to_string())?;
     let tls = tls
         .connect(name, tcp)
         .await
         .map_err(|e| format!("TLS: {e}"))?;
+    let binding = ChannelBinding::of(tls.get_ref().1).ok_or("TLS gave no channel binding")?;
     let mut stream = AsyncBufReader::new(tls);
     let hello = ClientMessage::Hello {
         version: VERSION,
@@ -81,7 +91,9 @@ pub async fn hello(tls: &TlsConnector, tcp: TcpStream) -> Result<(Stream, String
     send(&mut stream, &hello).await?;
     loop {
         match receive(&mut stream).await? {
-            ServerMessage::Challenge { nonce } => return Ok((stream, nonce)),
+            ServerMessage::Challenge { nonce } => {
+                return Ok((stream, Challenge { nonce, binding }));
+            }
             ServerMessage::Error { message, .. } => return Err(message),
             _ => {}
         }
@@ -91,14 +103,14 @@ pub async fn hello(tls: &TlsConnector, tcp: TcpStream) -> Result<(Stream, String
 /// Identifies as `name` with `identity`; waits for the welcome.
 pub async fn identify(
     stream: &mut Stream,
-    nonce: &str,
+    challenge: &Challenge,
     identity: &Identity,
     name: &str,
 ) -> Result<(), String> {
     let message = ClientMessage::Identify {
         name: name.to_owned(),
         key: identity.public_hex(),
-        signature: identity.sign(nonce),
+        signature: identity.sign(&challenge.nonce, &challenge.binding),
     };
     send(stream, &message).await?;
     loop {
@@ -118,8 +130,8 @@ pub async fn connect(
     identity: &Identity,
     name: &str,
 ) -> Result<Stream, String> {
-    let (mut stream, nonce) = hello(tls, tcp(address, source).await?).await?;
-    identify(&mut stream, &nonce, identity, name).await?;
+    let (mut stream, challenge) = hello(tls, tcp(address, source).await?).await?;
+    identify(&mut stream, &challenge, identity, name).await?;
     Ok(stream)
 }
 

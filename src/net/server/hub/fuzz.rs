@@ -15,6 +15,7 @@
 //! `BRANDUBH_FUZZ_SEED` the seed of either.
 
 use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
@@ -24,7 +25,7 @@ use tokio::sync::mpsc;
 
 use super::{ConnId, Event, Hub};
 use crate::game::{Clocks, Game};
-use crate::net::identity::Identity;
+use crate::net::identity::{ChannelBinding, Identity};
 use crate::net::protocol::{ClientMessage, GameId, MAX_LINE_BYTES, ServerMessage};
 use crate::net::server::store::{Stage, Store};
 use crate::net::server::{Limits, Outgoing, control};
@@ -78,6 +79,8 @@ enum Forgery {
     None,
     /// The client's key, its signature of another nonce.
     StaleNonce,
+    /// The client's key, its signature made in another TLS session (a relay's).
+    OtherSession,
     /// Another client's key with this client's signature.
     OtherKey,
     /// The small-order key `01`+`00`×31 with the signature `01`+`00`×63.
@@ -288,6 +291,7 @@ fn step() -> impl Strategy<Value = Step> {
     let forgery = prop_oneof![
         6 => Just(Forgery::None),
         1 => Just(Forgery::StaleNonce),
+        1 => Just(Forgery::OtherSession),
         1 => Just(Forgery::OtherKey),
         1 => Just(Forgery::SmallOrder),
         1 => Just(Forgery::Garbage),
@@ -359,6 +363,7 @@ fn step() -> impl Strategy<Value = Step> {
 struct FakeConn {
     id: ConnId,
     client: usize,
+    binding: ChannelBinding,
     inbox: mpsc::Receiver<Outgoing>,
     opened: Instant,
     nonce: Option<String>,
@@ -671,9 +676,12 @@ impl Harness {
         }
         self.next_id += 1;
         let (out, inbox) = mpsc::channel(self.limits.queue);
+        let client = client % self.clients.len();
+        let binding = session(self.next_id);
         self.conns.push(FakeConn {
             id: self.next_id,
-            client: client % self.clients.len(),
+            client,
+            binding,
             inbox,
             opened: Instant::now(),
             nonce: None,
@@ -682,6 +690,13 @@ impl Harness {
         self.handle(Event::Connected {
             conn: self.next_id,
             out,
+            binding,
+            ip: IpAddr::V4(Ipv4Addr::new(
+                127,
+                0,
+                0,
+                u8::try_from(client + 1).unwrap_or(1),
+            )),
         })?;
         // The challenge is read, whatever the connection does next.
         let last = self.conns.len() - 1;
@@ -692,12 +707,14 @@ impl Harness {
         let c = &self.conns[conn];
         let me = &self.clients[c.client];
         let nonce = c.nonce.clone().unwrap_or_default();
+        let binding = c.binding;
         let (key, signature) = match forgery {
-            Forgery::None => (me.public_hex(), me.sign(&nonce)),
-            Forgery::StaleNonce => (me.public_hex(), me.sign(&format!("{nonce}0"))),
+            Forgery::None => (me.public_hex(), me.sign(&nonce, &binding)),
+            Forgery::StaleNonce => (me.public_hex(), me.sign(&format!("{nonce}0"), &binding)),
+            Forgery::OtherSession => (me.public_hex(), me.sign(&nonce, &session(u64::MAX))),
             Forgery::OtherKey => {
                 let other = &self.clients[(c.client + 1) % self.clients.len()];
-                (other.public_hex(), me.sign(&nonce))
+                (other.public_hex(), me.sign(&nonce, &binding))
             }
             Forgery::SmallOrder => (
                 format!("01{}", "00".repeat(31)),
@@ -1015,6 +1032,13 @@ fn hub_on(
         timers.downgrade(),
     )
     .map_err(|e| e.to_string())
+}
+
+/// The channel binding of connection `id`'s (simulated) TLS session.
+fn session(id: ConnId) -> ChannelBinding {
+    let mut bytes = [0; 32];
+    bytes[..8].copy_from_slice(&id.to_le_bytes());
+    ChannelBinding::of_bytes(bytes)
 }
 
 /// What a connection has queued (in messages; in bytes if the bound is in bytes).
