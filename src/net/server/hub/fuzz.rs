@@ -2,8 +2,9 @@
 //! in-process hub (a real [`Store`] in a temporary folder), and after every step the hub is
 //! checked: it did not panic, every game's record replays legally from the start with clocks
 //! a game can have, every connection's queue is within its bound, a line it sends fits the
-//! protocol's line, and a forged identity is never welcomed. At the end of a case the
-//! database must hold what the hub holds, and a hub started again on it must resume it.
+//! protocol's line, a forged identity is never welcomed, and its bookkeeping (connections,
+//! spectators, open games per player) holds. At the end of a case the database must hold
+//! what the hub holds, and a hub started again on it must resume it.
 //!
 //! Steps are small numbers read against the hub's state when they run (the player to move
 //! in the game picked plays legal move number `n`), so a failing case shrinks well. Time is
