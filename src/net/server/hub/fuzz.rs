@@ -373,14 +373,15 @@ struct FakeConn {
 
 /// A hub, its database and its clients.
 struct Harness {
-    dir: tempfile::TempDir,
-    runtime: tokio::runtime::Runtime,
     hub: Hub,
     limits: Limits,
     clients: Vec<Identity>,
     conns: Vec<FakeConn>,
     next_id: ConnId,
     codes: HashMap<GameId, String>,
+    runtime: tokio::runtime::Runtime,
+    /// Dropped last: the database (and its checkpoint thread) goes before its folder.
+    dir: tempfile::TempDir,
 }
 
 /// A case's failure, in words.
