@@ -971,7 +971,8 @@ thread_local! {
 }
 
 /// Runs `f`; a panic is a failure that says where in the crate and what, and is not printed
-/// (shrinking a case panics hundreds of times).
+/// (shrinking a case panics hundreds of times). So is a panic the hub caught itself (a game
+/// set aside is a game lost to its players).
 fn catch_quietly<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
     static QUIET: std::sync::Once = std::sync::Once::new();
     QUIET.call_once(|| {
@@ -994,8 +995,14 @@ fn catch_quietly<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
     });
     LAST_PANIC.with(|last| *last.borrow_mut() = Some(String::new()));
     let result = catch_unwind(AssertUnwindSafe(f));
-    let panic = LAST_PANIC.with(|last| last.borrow_mut().take());
-    result.map_err(|_| format!("the hub panicked: {}", panic.unwrap_or_default()))
+    let panic = LAST_PANIC
+        .with(|last| last.borrow_mut().take())
+        .unwrap_or_default();
+    match result {
+        Err(_) => Err(format!("the hub panicked: {panic}")),
+        Ok(_) if !panic.is_empty() => Err(format!("the hub caught a panic: {panic}")),
+        Ok(done) => Ok(done),
+    }
 }
 
 /// A panic's message.
