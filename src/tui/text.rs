@@ -271,6 +271,12 @@ mod tests {
     }
 
     #[test]
+    fn separators_and_format_characters_are_shown() {
+        assert_eq!(printable("ls\u{2029}ep"), "ls\u{fffd}ep");
+        assert_eq!(printable("a\u{2028}b\u{fffa}c"), "a\u{fffd}b\u{fffd}c");
+    }
+
+    #[test]
     fn fit_parts_drops_whole_parts_then_whole_words() {
         let title = "Keys · warnings on · bell off";
         assert_eq!(fit_parts(title, 40), title);
