@@ -1174,6 +1174,44 @@ mod tests {
         assert!(bytes <= MAX_SAVE_BYTES, "{bytes} bytes");
     }
 
+    /// A one-move game whose first move has `nested` one-move side lines nested in one
+    /// another under it, each a different first move; the deepest one's `at` as given.
+    fn nested_lines(nested: usize, deepest_at: usize) -> String {
+        let mut game = Game::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        let firsts = game.state().legal_moves();
+        game.play(firsts[0]).unwrap();
+        let mut line = serde_json::Value::Null;
+        for depth in (1..=nested).rev() {
+            let at = if depth == nested { deepest_at } else { 0 };
+            let mut next = serde_json::json!({"at": at, "moves": [firsts[depth].to_string()]});
+            if !line.is_null() {
+                next["side_lines"] = serde_json::json!([line]);
+            }
+            line = next;
+        }
+        let mut save: Value = serde_json::from_str(&game.to_json()).unwrap();
+        save["side_lines"] = serde_json::json!([line]);
+        save.to_string()
+    }
+
+    #[test]
+    fn side_lines_too_deep_are_refused_whatever_their_at() {
+        let at_the_limit = Game::from_json(&nested_lines(MAX_LINE_DEPTH, 0)).unwrap();
+        assert_eq!(at_the_limit.side_line_depth(), MAX_LINE_DEPTH);
+        let err = Game::from_json(&nested_lines(MAX_LINE_DEPTH + 1, 0)).unwrap_err();
+        assert!(err.to_string().contains("nest at most 16 deep"), "{err}");
+        let err = Game::from_json(&nested_lines(MAX_LINE_DEPTH + 1, usize::MAX)).unwrap_err();
+        assert!(
+            err.to_string().contains("its parent line has 1 moves"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn a_writer_stops_at_the_size_limit() {
         let mut out = Vec::new();

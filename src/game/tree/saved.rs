@@ -152,13 +152,13 @@ pub(in crate::game) fn restore_sides(
 ) -> Result<Vec<Vec<SideLine>>, Located> {
     let mut by_move: Vec<Vec<SavedLine>> = line.iter().map(|_| Vec::new()).collect();
     for side in saved {
-        if depth >= MAX_LINE_DEPTH {
-            return Err((before + side.at + 1, SideLineError::TooDeep));
-        }
         let moves = line.len();
         let Some(slot) = by_move.get_mut(side.at) else {
             return Err((before + 1, SideLineError::PastTheEnd { at: side.at, moves }));
         };
+        if depth >= MAX_LINE_DEPTH {
+            return Err((before + side.at + 1, SideLineError::TooDeep));
+        }
         slot.push(side);
     }
     let mut out = Vec::with_capacity(line.len());
