@@ -581,6 +581,24 @@ fn check_result(
 }
 
 /// Refuses a game whose comments are longer than a save holds ([`MAX_COMMENT_CHARS`]).
+/// Puts the side lines `saved` on the game's moves, played from `state` (the start), their
+/// repeats merged, and checks the comments again.
+fn restore_tree(
+    game: &mut Game,
+    mut state: GameState,
+    saved: Vec<SavedLine>,
+) -> Result<(), LoadErrorKind> {
+    let line: Vec<_> = game.moves().iter().map(|m| m.mv).collect();
+    let sides = restore_sides(&mut state, &line, saved, 0, 0)
+        .map_err(|(number, error)| LoadErrorKind::SideLine { number, error })?;
+    game.set_side_lines(sides)
+        .map_err(|number| LoadErrorKind::SideLine {
+            number,
+            error: SideLineError::RepeatsPastTheEnd,
+        })?;
+    check_comments(game)
+}
+
 pub(super) fn check_comments(game: &Game) -> Result<(), LoadErrorKind> {
     match game.check_bounds() {
         Err(TooLarge::Comments(n)) => Err(LoadErrorKind::TooMuchComment(n)),
@@ -676,12 +694,7 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
         }
     })?;
     if !save.side_lines.is_empty() {
-        let mut state = GameState::new(rules, start);
-        let line: Vec<_> = game.moves().iter().map(|m| m.mv).collect();
-        let sides = restore_sides(&mut state, &line, save.side_lines, 0, 0)
-            .map_err(|(number, error)| LoadErrorKind::SideLine { number, error })?;
-        game.set_side_lines(sides);
-        check_comments(&game)?;
+        restore_tree(&mut game, GameState::new(rules, start), save.side_lines)?;
     }
     if let Some(clocks) = save.clock {
         game.set_clocks(clocks);
