@@ -133,3 +133,70 @@ fn a_side_line_repeating_the_game_past_its_end_is_refused() {
         "{err}"
     );
 }
+
+/// Keys typed as the terminal sends them, each mapped in the mode the app is in then, as the
+/// event loop maps them.
+fn type_keys(app: &mut brandubh::tui::Runtime, keys: &str) {
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    for c in keys.chars() {
+        let code = if c == '\r' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        let event = Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        for action in brandubh::tui::input::actions(&event, app.app().mode()) {
+            app.update(action);
+        }
+    }
+}
+
+/// On a screen too small to draw the game, where the player sees none of it, keys other than
+/// quitting do nothing: before, `:d1-c1⏎ x y` played a move and resigned, unseen.
+#[test]
+fn keys_do_nothing_on_a_screen_too_small_but_quit() {
+    use brandubh::tui::{Action, Config, Mode, Runtime};
+    let mut app = Runtime::new(Config {
+        skip_setup: true,
+        ..Config::default()
+    })
+    .unwrap();
+    app.update(Action::Resize {
+        width: 20,
+        height: 6,
+    });
+    type_keys(&mut app, ":d1-c1\rxy");
+    assert!(
+        app.app().session().game().moves().is_empty(),
+        "a move was played"
+    );
+    assert_eq!(app.app().session().outcome(), None, "the game was ended");
+    // A click lands nowhere either.
+    app.update(Action::Click { column: 3, row: 2 });
+    assert!(app.app().session().game().moves().is_empty());
+    assert_eq!(app.app().mode(), Mode::TooSmall);
+    // Back to a size that fits, the keys act again.
+    let (width, height) = brandubh::tui::minimum_size();
+    app.update(Action::Resize { width, height });
+    type_keys(&mut app, ":d1-c1\r");
+    assert_eq!(app.app().session().game().moves().len(), 1);
+    // Quitting works whatever the size: `q`, and `q` again at the question it asks unseen.
+    app.update(Action::Resize {
+        width: 20,
+        height: 6,
+    });
+    type_keys(&mut app, "q");
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(20, 6)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(screen.contains("not saved: q again"), "{screen}");
+    assert!(!app.app().should_quit());
+    type_keys(&mut app, "q");
+    assert!(app.app().should_quit());
+}
