@@ -193,7 +193,7 @@ fn keys_do_nothing_on_a_screen_too_small_but_quit() {
         .buffer()
         .content()
         .iter()
-        .map(|c| c.symbol())
+        .map(ratatui::buffer::Cell::symbol)
         .collect();
     assert!(screen.contains("not saved: q again"), "{screen}");
     assert!(!app.app().should_quit());
