@@ -375,20 +375,23 @@ impl Game {
             return self.at_ply(place.ply);
         }
         let moves = self.moves_to(place)?;
-        let mut state = GameState::new(*self.rules(), *self.state().start_position());
+        // The position alone: a game state would look for repetitions at every move, which
+        // costs the square of a long line's length.
+        let rules = self.rules();
+        let mut position = *self.state().start_position();
         let (last, before) = moves.split_last()?;
         for done in before {
-            state.play_unchecked(done.mv);
+            position.play_unchecked(done.mv, rules);
         }
         let king_taken = if last.mark == Some(EndMark::KingCaptured) {
-            state.position().king()
+            position.king()
         } else {
             None
         };
-        state.play_unchecked(last.mv);
+        position.play_unchecked(last.mv, rules);
         Some(Ply {
             number: moves.len(),
-            position: *state.position(),
+            position,
             played: Some(*last),
             captured: king_taken.map_or(last.captured, |k| last.captured.with(k)),
         })
