@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use brandubh::net::client::Event;
 use brandubh::net::identity::Identity;
 use brandubh::net::protocol::{
     self, ClientMessage, ErrorCode, GameSetup, ServerMessage, SideChoice, Timing,
@@ -229,6 +230,14 @@ fn a_connection_over_the_cap_is_told_the_server_is_full() {
         lines.iter().any(|l| l.contains(r#""code":"full""#)),
         "{lines:?}"
     );
+    // The client shows why, and tries again later.
+    let bob = Player::connect(&address, server.fingerprint(), "bob");
+    let reason = bob.expect("a reason", |e| match e {
+        Event::Disconnected { reason } => Some(reason.clone()),
+        Event::Failed(e) => Some(e.to_string()),
+        _ => None,
+    });
+    assert!(reason.contains("full"), "{reason}");
 }
 
 #[test]
