@@ -102,8 +102,9 @@ impl StoredGame {
 /// How often the log (WAL) is copied into the database, beside the writer.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
-/// The size of the log (WAL) above which a checkpoint starts it again from empty (the
-/// writer waits meanwhile), and to which `SQLite` cuts it back when it restarts.
+/// The size of the log (WAL) past which the writer checkpoints too (the thread beside it
+/// cannot keep up: a flood of writes), and to which `SQLite` cuts the log back when it
+/// starts it again.
 const WAL_LIMIT: u64 = 16 << 20;
 
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
@@ -136,12 +137,15 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
         let mut db = Connection::open(dir.join(DB_FILE))?;
         // WAL with NORMAL sync: a committed move survives the process being killed
-        // (kill -9); only a power cut can lose the last commits. The writer never
-        // checkpoints: a checkpoint syncs the database to disk (tens of milliseconds on a
-        // busy disk), which would hold up every move behind it; a thread beside it does.
+        // (kill -9); only a power cut can lose the last commits. The writer checkpoints
+        // only past the log's limit: a checkpoint syncs the database to disk (tens of
+        // milliseconds on a busy disk), which would hold up every move behind it; a thread
+        // beside it does, but cannot start the log again under a writer that never pauses.
         db.pragma_update(None, "journal_mode", "WAL")?;
         db.pragma_update(None, "synchronous", "NORMAL")?;
-        db.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let page: i64 = db.pragma_query_value(None, "page_size", |r| r.get(0))?;
+        let pages = WAL_LIMIT.cast_signed() / page.max(1);
+        db.pragma_update(None, "wal_autocheckpoint", pages)?;
         db.pragma_update(None, "journal_size_limit", WAL_LIMIT.cast_signed())?;
         migrate(&mut db)?;
         let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
@@ -490,14 +494,15 @@ fn finish(
 
 /// Starts a thread that copies the log into the database file every [`CHECKPOINT_EVERY`]
 /// (a passive checkpoint, on a connection of its own: the writer goes on meanwhile), until
-/// the returned sender is dropped. A log grown past [`WAL_LIMIT`] (a writer that never
-/// pauses keeps a passive checkpoint from ever starting it again) is emptied by a truncating
-/// checkpoint, which the writer waits for.
+/// the returned sender is dropped. A log left past [`WAL_LIMIT`] by a burst of writes is
+/// emptied by a truncating checkpoint (which gives up at once if the writer is busy: the
+/// writer's own checkpoint then bounds the log).
 fn checkpoint_beside(
     file: &Path,
 ) -> Result<mpsc::Sender<()>, Box<dyn std::error::Error + Send + Sync>> {
     let db = Connection::open(file)?;
     db.pragma_update(None, "journal_size_limit", WAL_LIMIT.cast_signed())?;
+    db.busy_timeout(Duration::ZERO)?;
     let wal = file.with_extension("sqlite3-wal");
     let (stop, stopped) = mpsc::channel::<()>();
     std::thread::Builder::new()
@@ -505,12 +510,8 @@ fn checkpoint_beside(
         .spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY)
             {
-                let size = std::fs::metadata(&wal).map_or(0, |m| m.len());
-                let mode = if size > WAL_LIMIT {
-                    "TRUNCATE"
-                } else {
-                    "PASSIVE"
-                };
+                let over = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_LIMIT);
+                let mode = if over { "TRUNCATE" } else { "PASSIVE" };
                 let checkpoint = format!("PRAGMA wal_checkpoint({mode})");
                 if let Err(e) = db.query_row(&checkpoint, [], |_| Ok(())) {
                     tracing::warn!("checkpoint: {e}");
@@ -588,12 +589,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
         // The hub writes: a checkpoint there (an fsync of the database) would hold up every
-        // move behind it.
+        // move behind it, so it checkpoints only past the log's limit.
         let every: i64 = store
             .db
             .pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0))
             .unwrap();
-        assert_eq!(every, 0, "the writer's connection checkpoints itself");
+        assert_eq!(every, 4096, "the writer's connection checkpoints itself");
         let file = dir.path().join(DB_FILE);
         let before = std::fs::metadata(&file).unwrap().len();
         let seat = Seat {
