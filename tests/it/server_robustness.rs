@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use brandubh::net::client::Event;
-use brandubh::net::identity::Identity;
+use brandubh::net::identity::{ChannelBinding, Identity};
 use brandubh::net::protocol::{
     self, ClientMessage, ErrorCode, GameSetup, ServerMessage, SideChoice, Timing,
 };
@@ -41,10 +41,11 @@ impl Raw {
             _ => None,
         });
         let identity = Identity::generate();
+        let binding = ChannelBinding::of(&raw.stream.get_ref().conn).unwrap();
         let proof = ClientMessage::Identify {
             name: name.to_owned(),
             key: identity.public_hex(),
-            signature: identity.sign(&nonce),
+            signature: identity.sign(&nonce, &binding),
         };
         raw.send(proof.to_line().trim_end());
         raw.expect("welcome", |m| {

@@ -12,6 +12,7 @@ use tokio_rustls::server::TlsStream;
 
 use super::hub::{ConnId, Event};
 use super::{Admitted, Limits, Outgoing};
+use crate::net::identity::ChannelBinding;
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};
 use crate::quote::excerpt;
@@ -29,6 +30,14 @@ pub(super) struct Connection {
 /// The two halves of a connection's TLS stream.
 type Reader = BufReader<ReadHalf<TlsStream<TcpStream>>>;
 type Writer = WriteHalf<TlsStream<TcpStream>>;
+
+/// A connection that said hello: its halves, its TLS session's binding and its address.
+struct Greeted {
+    reader: Reader,
+    writer: Writer,
+    binding: ChannelBinding,
+    ip: std::net::IpAddr,
+}
 
 /// A token bucket: `burst` messages at once, refilled at `per_second`.
 struct RateLimit {
@@ -99,7 +108,13 @@ impl Connection {
             },
             None => self.greet(stream, acceptor).await,
         };
-        let Some((reader, mut writer)) = greeted else {
+        let Some(Greeted {
+            reader,
+            mut writer,
+            binding,
+            ip,
+        }) = greeted
+        else {
             return;
         };
         let (out, mut queue) = mpsc::channel(self.limits.queue);
@@ -115,6 +130,8 @@ impl Connection {
             .send(Event::Connected {
                 conn: self.id,
                 out: out.clone(),
+                binding,
+                ip,
             })
             .is_err()
         {
@@ -156,16 +173,18 @@ impl Connection {
         let _ = self.events.send(Event::Disconnected { conn: self.id });
     }
 
-    /// The TLS handshake and the hello, each within the handshake time: the connection's
-    /// halves, or `None` when it ended or was refused (another version, no hello, the server
-    /// or its address full), the refusal written.
+    /// The TLS handshake and the hello, each within the handshake time: the connection, or
+    /// `None` when it ended or was refused (another version, no hello, the server or its
+    /// address full), the refusal written.
     async fn greet(
         &mut self,
         stream: TcpStream,
         acceptor: tokio_rustls::TlsAcceptor,
-    ) -> Option<(Reader, Writer)> {
+    ) -> Option<Greeted> {
+        let ip = stream.peer_addr().ok()?.ip();
         let handshake = tokio::time::timeout(self.limits.handshake, acceptor.accept(stream));
         let tls = handshake.await.ok()?.ok()?;
+        let binding = ChannelBinding::of(tls.get_ref().1)?;
         let (reader, mut writer) = tokio::io::split(tls);
         let mut reader = BufReader::new(reader);
         let mut bytes = Vec::new();
@@ -185,7 +204,12 @@ impl Connection {
             Ok(ClientMessage::Hello { .. })
                 if self.place.as_mut().is_some_and(Admitted::settle) =>
             {
-                return Some((reader, writer));
+                return Some(Greeted {
+                    reader,
+                    writer,
+                    binding,
+                    ip,
+                });
             }
             Ok(ClientMessage::Hello { .. }) => {
                 ServerMessage::error(ErrorCode::Full, "the server is full: try again later")
@@ -244,6 +268,9 @@ impl Connection {
                     ErrorCode::BadMessage,
                     format!("a line longer than {} bytes", crate::lines::MAX_LINE_BYTES),
                 ),
+                Ok(Ok(Line::NotUtf8)) => {
+                    ServerMessage::error(ErrorCode::BadMessage, "a line that is not UTF-8")
+                }
                 // The end, an error, or idle too long.
                 _ => return,
             };

@@ -3,18 +3,20 @@
 //! relayed in order. Connections and timers send it [`Event`]s.
 
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
+use super::names::NameClaims;
 use super::store::{Seat, Stage, Store, StoredGame, Unreadable};
 use super::{Limits, Outgoing, millis};
 use crate::game::{Clocks, Game};
-use crate::net::identity;
+use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
-    ServerMessage, SideChoice, Timing, check_chat, check_name,
+    ServerMessage, SideChoice, Timing, check_chat,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -27,6 +29,10 @@ pub(super) enum Event {
     Connected {
         conn: ConnId,
         out: mpsc::Sender<Outgoing>,
+        /// Its TLS session's channel binding, which its proof of identity must sign.
+        binding: ChannelBinding,
+        /// The address it comes from.
+        ip: IpAddr,
     },
     /// A message from a connection.
     Message {
@@ -71,6 +77,8 @@ const RETRY_STORE: Duration = Duration::from_secs(1);
 struct Conn {
     out: mpsc::Sender<Outgoing>,
     nonce: String,
+    binding: ChannelBinding,
+    ip: IpAddr,
     seat: Option<Seat>,
     lag: Duration,
     watching: HashSet<GameId>,
@@ -124,6 +132,7 @@ pub(super) struct Hub {
     games: HashMap<GameId, Live>,
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
+    name_claims: NameClaims,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
     /// A game whose next message panics, for tests of the setting aside.
@@ -161,6 +170,7 @@ impl Hub {
             games: HashMap::new(),
             runtime,
             timers,
+            name_claims: NameClaims::default(),
             busy_with: None,
             #[cfg(test)]
             panic_in: None,
@@ -248,7 +258,12 @@ impl Hub {
 
     fn dispatch(&mut self, event: Event) {
         match event {
-            Event::Connected { conn, out } => {
+            Event::Connected {
+                conn,
+                out,
+                binding,
+                ip,
+            } => {
                 let nonce = hex::encode(rand::random::<[u8; 32]>());
                 let challenge = ServerMessage::Challenge {
                     nonce: nonce.clone(),
@@ -258,6 +273,8 @@ impl Hub {
                     Conn {
                         out,
                         nonce,
+                        binding,
+                        ip,
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
@@ -358,33 +375,26 @@ impl Hub {
         if c.seat.is_some() {
             return refuse(ErrorCode::NotNow, "already identified");
         }
-        if !identity::verify(key, &c.nonce, signature) {
+        if !identity::verify(key, &c.nonce, &c.binding, signature) {
             return refuse(
                 ErrorCode::BadSignature,
                 "the signature does not prove the key",
             );
         }
-        check_name(name).map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
-        if !self
-            .store
-            .claim_name(key, name)
+        let ip = c.ip;
+        let name = self
+            .name_claims
+            .claim(&mut self.store, &self.limits, ip, key, name)
             .map_err(|e| store_error(&e))?
-        {
-            return refuse(ErrorCode::BadName, format!("the name {name} is taken"));
-        }
+            .map_err(|why| refusal(ErrorCode::BadName, why))?;
         let seat = Seat {
             key: key.to_owned(),
-            name: name.to_owned(),
+            name: name.clone(),
         };
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
-        self.send(
-            conn,
-            ServerMessage::Welcome {
-                name: name.to_owned(),
-            },
-        );
+        self.send(conn, ServerMessage::Welcome { name });
         // Every game the player is in, and the news to the opponents.
         let mine: Vec<(GameId, Option<Side>)> = self
             .games
@@ -1132,7 +1142,14 @@ mod tests {
         fn identified(&mut self, conn: ConnId, name: &str) {
             let (out, queue) = mpsc::channel(64);
             self.queues.insert(conn, queue);
-            self.hub.handle(Event::Connected { conn, out });
+            let binding = || ChannelBinding::from_bytes([7; 32]);
+            let ip = IpAddr::from([127, 0, 0, 1]);
+            self.hub.handle(Event::Connected {
+                conn,
+                out,
+                binding: binding(),
+                ip,
+            });
             let ServerMessage::Challenge { nonce } = self.next(conn) else {
                 panic!("no challenge");
             };
@@ -1142,7 +1159,7 @@ mod tests {
                 ClientMessage::Identify {
                     name: name.to_owned(),
                     key: identity.public_hex(),
-                    signature: identity.sign(&nonce),
+                    signature: identity.sign(&nonce, &binding()),
                 },
             );
             assert!(matches!(self.next(conn), ServerMessage::Welcome { .. }));
