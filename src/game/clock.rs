@@ -37,17 +37,22 @@ pub struct TimeControl {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "TimeControl")]
 struct TimeControlFields {
-    /// The main time, in milliseconds (more than zero).
-    #[schemars(range(min = 1))]
+    /// The main time, in milliseconds (more than zero, at most 1000 hours).
+    #[schemars(range(min = 1, max = 3_600_000_000_u64))]
     main_ms: u64,
-    /// Added to the main time after each move made in it, in milliseconds.
+    /// Added to the main time after each move made in it, in milliseconds (at most 1000
+    /// hours).
     #[serde(default)]
+    #[schemars(range(max = 3_600_000_000_u64))]
     increment_ms: u64,
-    /// The number of overtime periods (zero without overtime).
+    /// The number of overtime periods (zero without overtime, at most 100).
     #[serde(default)]
+    #[schemars(range(max = 100))]
     periods: u32,
-    /// The length of each overtime period, in milliseconds (zero without overtime).
+    /// The length of each overtime period, in milliseconds (zero without overtime, at most
+    /// 1000 hours).
     #[serde(default)]
+    #[schemars(range(max = 3_600_000_000_u64))]
     period_ms: u64,
 }
 
@@ -762,6 +767,8 @@ mod tests {
                 Duration::from_millis(period),
             )
         };
+        // The bounds the save format's schema states (`TimeControlFields`).
+        assert_eq!((millis(MAX_DURATION), MAX_PERIODS), (3_600_000_000, 100));
         assert_eq!(new(0, 0, 0), Err(ClockError::NoMainTime));
         assert_eq!(new(1, 3, 0), Err(ClockError::EmptyPeriods));
         assert_eq!(new(1, 0, 30), Err(ClockError::NoPeriods));
