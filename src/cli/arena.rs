@@ -22,7 +22,7 @@ use crate::ai::{
     engine_usage, play_match,
 };
 use crate::game::{check_start, parse_duration, storage};
-use crate::quote::{MESSAGE_CHARS, escaped};
+use crate::quote::{MESSAGE_CHARS, escaped, quoted_path};
 use crate::rules::Side;
 use crate::signals::{Signals, StartIgnored};
 
@@ -304,8 +304,14 @@ impl<'a> Saver<'a> {
     /// that cannot take the saves is refused before the first game.
     fn new(dir: &'a Path) -> Result<Saver<'a>, CliError> {
         let fail = |what: &str, e: io::Error| {
-            CliError::new(format!("--save-dir {}: {what}: {e}", dir.display()))
+            CliError::new(format!("--save-dir {}: {what}: {e}", quoted_path(dir)))
         };
+        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(CliError::new(format!(
+                "--save-dir {}: not a folder (a file is there)",
+                quoted_path(dir)
+            )));
+        }
         fs::create_dir_all(dir).map_err(|e| fail("cannot make the folder", e))?;
         check_writable(dir).map_err(|e| fail("cannot write there", e))?;
         let first =

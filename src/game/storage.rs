@@ -30,7 +30,7 @@ pub use manage::{ManageError, delete_save, rename_save};
 pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
 pub use read::{ReadError, read_regular_file};
 pub use summaries::{CACHE_DIR_ENV, INDEX_FILE, SummaryCache, default_index_path};
-pub use version::FileVersion;
+pub use version::{FileVersion, same_file};
 
 pub use crate::folders::SAVE_DIR_ENV;
 

@@ -90,12 +90,13 @@ impl Progress {
         self.tried.get(id).copied()
     }
 
-    /// Records an attempt at `puzzle`: the counts, the streak, and the rating moved by Elo
-    /// against the puzzle's rating. Only the first attempt at a puzzle moves the rating.
+    /// Records an attempt at `puzzle`: the counts (which stop at their largest value), the
+    /// streak, and the rating moved by Elo against the puzzle's rating. Only the first attempt
+    /// at a puzzle moves the rating.
     pub fn record(&mut self, puzzle: &Puzzle, attempt: Attempt) {
         let first = !self.tried.contains_key(&puzzle.id);
         if first {
-            let attempts = self.solved + self.failed;
+            let attempts = self.solved.saturating_add(self.failed);
             let k = if attempts < SETTLED_AFTER {
                 K_NEW
             } else {
@@ -109,12 +110,12 @@ impl Progress {
         }
         match attempt {
             Attempt::Solved => {
-                self.solved += 1;
-                self.streak += 1;
+                self.solved = self.solved.saturating_add(1);
+                self.streak = self.streak.saturating_add(1);
                 self.best_streak = self.best_streak.max(self.streak);
             }
             Attempt::Failed => {
-                self.failed += 1;
+                self.failed = self.failed.saturating_add(1);
                 self.streak = 0;
             }
         }

@@ -1,0 +1,268 @@
+//! Hostile files and arguments given to the puzzle tools and `match`: FIFOs, devices and
+//! huge sparse files where a set or a record is read, control bytes in records and paths,
+//! sets with duplicate or empty ids, and the cases where a command would lose work (a set
+//! replaced by an empty one, a record written over). Each refusal is one line and exit code 2,
+//! and each command ends by itself (a run that does not is killed and fails the test).
+
+use std::ffi::OsStr;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use brandubh::puzzle::{PuzzleSet, shipped};
+use brandubh::rules::Preset;
+
+use super::verdict::{Outcome, Run};
+use super::{checked, repo};
+
+/// Runs the binary with `args` in `dir`, judged as every hostile case is (ends by itself, no
+/// panic, exit 0 or 2, one line for a refusal, no raw control character).
+fn run(dir: &Path, args: &[&dyn AsRef<OsStr>]) -> Outcome {
+    let label = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().escape_debug().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    checked(dir, &Run::new(label, args)).unwrap_or_else(|why| panic!("{why}"))
+}
+
+/// Runs a command that must be refused; returns its one line.
+fn refused(dir: &Path, args: &[&dyn AsRef<OsStr>]) -> String {
+    let outcome = run(dir, args);
+    let err = String::from_utf8_lossy(&outcome.stderr)
+        .trim_end()
+        .to_owned();
+    assert_eq!(outcome.code, Some(2), "{err}");
+    err
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+}
+
+/// A sparse file of `len` bytes: as large as the system says, nothing on the disk.
+fn sparse(path: &Path, len: u64) {
+    fs::File::create(path).unwrap().set_len(len).unwrap();
+}
+
+/// The first `count` puzzles shipped for the standard rules, renamed by `ids`, as a set file
+/// at `path`.
+fn set_with_ids(path: &Path, ids: &[&str]) {
+    let mut puzzles = shipped(Preset::Standard).unwrap().puzzles;
+    puzzles.truncate(ids.len());
+    for (puzzle, id) in puzzles.iter_mut().zip(ids) {
+        (*id).clone_into(&mut puzzle.id);
+    }
+    fs::write(path, PuzzleSet::new(Preset::Standard, puzzles).to_json()).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn the_puzzle_tools_refuse_fifos_and_huge_files_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    mkfifo(&d.join("set.json"));
+    mkfifo(&d.join("record.otg"));
+    // Larger than any set or record, and read whole before.
+    sparse(&d.join("huge.json"), 100_000_000);
+    sparse(&d.join("huge.otg"), 100_000_000);
+    for set in ["set.json", "huge.json", "/dev/zero"] {
+        let line = refused(d, &[&"puzzles", &"verify", &set]);
+        assert!(line.contains(set), "{line}");
+        assert!(
+            line.contains("not a file") || line.contains("larger than"),
+            "{line}"
+        );
+        let line = refused(d, &[&"puzzles", &"export", &set, &"out"]);
+        assert!(
+            line.contains("not a file") || line.contains("larger than"),
+            "{line}"
+        );
+    }
+    let outcome = run(
+        d,
+        &[
+            &"puzzles",
+            &"import",
+            &"record.otg",
+            &"huge.otg",
+            &"/dev/zero",
+            &"--out",
+            &"new.json",
+        ],
+    );
+    let out = String::from_utf8_lossy(&outcome.stdout);
+    assert!(out.contains("record.otg: skipped: not a file"), "{out}");
+    assert!(
+        out.contains("huge.otg: skipped: the file has 100000000 bytes, larger than"),
+        "{out}"
+    );
+    assert!(out.contains("/dev/zero: skipped: not a file"), "{out}");
+    assert!(
+        !d.join("new.json").exists(),
+        "no puzzle read: nothing written"
+    );
+}
+
+#[test]
+fn puzzles_import_prints_control_bytes_of_records_and_paths_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let record = fs::read_to_string(repo("tests/data/otg/puzzle.otg")).unwrap();
+    let hostile = record.replace("[puzzle-start:1a]", "[puzzle-start:\u{1b}]0;PWNED\u{7}]");
+    fs::write(d.join("start.otg"), hostile).unwrap();
+    fs::write(d.join("a\u{1b}[2Jb.otg"), "not a record").unwrap();
+    // `run` fails on any raw control character written.
+    let outcome = run(
+        d,
+        &[
+            &"puzzles",
+            &"import",
+            &"start.otg",
+            &"a\u{1b}[2Jb.otg",
+            &"--out",
+            &"set\u{1b}]0;x\u{7}.json",
+        ],
+    );
+    let out = String::from_utf8_lossy(&outcome.stdout);
+    assert!(out.contains("\\u{1b}]0;PWNED\\u{7}"), "{out}");
+    assert!(out.contains("a\\u{1b}[2Jb.otg: skipped"), "{out}");
+}
+
+#[test]
+fn an_import_that_reads_no_puzzle_keeps_the_set_it_would_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    set_with_ids(&d.join("myset.json"), &["mine"]);
+    let before = fs::read(d.join("myset.json")).unwrap();
+    let line = refused(
+        d,
+        &[&"puzzles", &"import", &"typo.otg", &"--out", &"myset.json"],
+    );
+    assert!(line.contains("myset.json"), "{line}");
+    assert_eq!(fs::read(d.join("myset.json")).unwrap(), before);
+    assert!(!d.join("new.json").exists());
+}
+
+#[test]
+fn an_import_never_writes_over_one_of_its_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let record = fs::read(repo("tests/data/otg/puzzle.otg")).unwrap();
+    fs::write(d.join("puzzle.otg"), &record).unwrap();
+    for out in ["puzzle.otg", "./puzzle.otg"] {
+        let line = refused(
+            d,
+            &[
+                &"puzzles",
+                &"import",
+                &"puzzle.otg",
+                &"--rules",
+                &"opentafl",
+                &"--out",
+                &out,
+            ],
+        );
+        assert!(line.contains("puzzle.otg"), "{line}");
+        assert_eq!(fs::read(d.join("puzzle.otg")).unwrap(), record);
+    }
+}
+
+#[test]
+fn sets_with_duplicate_or_empty_ids_are_refused_by_export_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sets: [(&str, &[&str]); 3] = [
+        ("twice.json", &["same", "same"]),
+        ("empty.json", &[""]),
+        ("clash.json", &["a b", "a_b"]),
+    ];
+    for (name, ids) in sets {
+        set_with_ids(&d.join(name), ids);
+        let line = refused(d, &[&"puzzles", &"export", &name, &"out"]);
+        assert!(line.contains("id"), "{name}: {line}");
+        assert!(
+            fs::read_dir(d.join("out")).map_or(true, |mut e| e.next().is_none()),
+            "{name}: nothing written"
+        );
+        if name != "clash.json" {
+            let line = refused(d, &[&"puzzles", &"verify", &name]);
+            assert!(line.contains("id"), "{name}: {line}");
+        }
+    }
+}
+
+#[test]
+fn a_file_given_as_the_match_save_folder_is_refused_in_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("games"), "a file").unwrap();
+    let line = refused(
+        d,
+        &[
+            &"match",
+            &"--attackers",
+            &"random",
+            &"--defenders",
+            &"random",
+            &"--games",
+            &"1",
+            &"--save-dir",
+            &"games",
+        ],
+    );
+    assert!(
+        line.contains("games") && line.contains("not a folder"),
+        "{line}"
+    );
+    assert!(!line.contains("os error"), "{line}");
+    assert_eq!(fs::read(d.join("games")).unwrap(), b"a file");
+}
+
+/// A FIFO or a device as the progress file: read at once as unreadable, never waited on (the
+/// trainer would hang on its quit, which waits for the storage thread) nor read without end.
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_as_the_progress_file_is_refused_without_waiting() {
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("progress.json");
+    mkfifo(&fifo);
+    for path in [fifo.clone(), "/dev/zero".into()] {
+        let (sender, receiver) = mpsc::channel();
+        let read = path.clone();
+        std::thread::spawn(move || {
+            let _ = sender.send(brandubh::tui::load_progress(&read));
+        });
+        // A guard against a hang, not a timing: reading a FIFO waits for a writer forever.
+        let loaded = receiver.recv_timeout(Duration::from_secs(20));
+        if loaded.is_err() {
+            // Release the reader blocked in its open, then fail.
+            let _ = fs::OpenOptions::new().write(true).open(&fifo);
+            panic!("reading the progress waits on {}", path.display());
+        }
+        let (_, warning) = loaded.unwrap();
+        assert!(
+            warning.as_deref().is_some_and(|w| w.contains("not a file")),
+            "{warning:?}"
+        );
+    }
+}
+
+#[test]
+fn progress_counters_stop_at_their_largest_value() {
+    use brandubh::puzzle::{Attempt, Progress};
+    let full = u32::MAX;
+    let text = format!(
+        "{{\"solved\":{full},\"failed\":{full},\"streak\":{full},\"best_streak\":{full},\
+         \"rating\":1432.0,\"tried\":{{}}}}"
+    );
+    let mut progress: Progress = serde_json::from_str(&text).unwrap();
+    let puzzles = shipped(Preset::Standard).unwrap().puzzles;
+    progress.record(&puzzles[0], Attempt::Solved);
+    progress.record(&puzzles[1], Attempt::Failed);
+    assert_eq!((progress.solved(), progress.failed()), (full, full));
+    assert_eq!(progress.best_streak(), full);
+}
