@@ -266,3 +266,48 @@ fn progress_counters_stop_at_their_largest_value() {
     assert_eq!((progress.solved(), progress.failed()), (full, full));
     assert_eq!(progress.best_streak(), full);
 }
+
+/// Runs `read` on a thread and returns what it gave, or fails if it is still waiting after a
+/// generous bound (a FIFO without a writer is waited on forever); `fifo` is then opened for
+/// writing, which lets the stuck reader go.
+#[cfg(unix)]
+fn without_waiting<T: Send + 'static>(fifo: &Path, read: impl FnOnce() -> T + Send + 'static) -> T {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(read());
+    });
+    let got = receiver.recv_timeout(std::time::Duration::from_secs(20));
+    if got.is_err() {
+        let _ = fs::OpenOptions::new().write(true).open(fifo);
+        panic!("the reader waits on the FIFO {}", fifo.display());
+    }
+    got.unwrap()
+}
+
+/// The online client's files (its identity key, the pinned servers) and the server's key:
+/// a FIFO where one should be is refused, never waited on.
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_an_identity_or_key_file_is_refused_without_waiting() {
+    use brandubh::net::identity::{IDENTITY_FILE, Identity};
+    use brandubh::net::tls::{CERT_FILE, KNOWN_SERVERS_FILE, KnownServers, ServerKey};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_owned();
+    for name in [IDENTITY_FILE, CERT_FILE, KNOWN_SERVERS_FILE] {
+        mkfifo(&d.join(name));
+    }
+    let at = d.clone();
+    let identity = without_waiting(&d.join(IDENTITY_FILE), move || {
+        Identity::load_or_create(&at).map(|_| ())
+    });
+    let err = identity.unwrap_err().to_string();
+    assert!(err.contains("not a file"), "{err}");
+    let at = d.clone();
+    let key = without_waiting(&d.join(CERT_FILE), move || {
+        ServerKey::load_or_create(&at).map(|_| ())
+    });
+    assert!(key.is_err());
+    let known = KnownServers::new(d.join(KNOWN_SERVERS_FILE));
+    let pinned = without_waiting(&d.join(KNOWN_SERVERS_FILE), move || known.get("example"));
+    assert_eq!(pinned, None);
+}
