@@ -16,7 +16,7 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, RulesArgs};
+use super::{CliError, RulesArgs, make_folder};
 use crate::ai::{
     EngineSpec, ExternalOptions, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference,
     engine_usage, play_match,
@@ -306,13 +306,7 @@ impl<'a> Saver<'a> {
         let fail = |what: &str, e: io::Error| {
             CliError::new(format!("--save-dir {}: {what}: {e}", quoted_path(dir)))
         };
-        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
-            return Err(CliError::new(format!(
-                "--save-dir {}: not a folder (a file is there)",
-                quoted_path(dir)
-            )));
-        }
-        fs::create_dir_all(dir).map_err(|e| fail("cannot make the folder", e))?;
+        make_folder(dir, "--save-dir ")?;
         check_writable(dir).map_err(|e| fail("cannot write there", e))?;
         let first =
             storage::next_number(dir, SAVE_PREFIX).map_err(|e| fail("cannot read it", e))?;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use super::play::PlayArgs;
-use super::{CliError, preset_parser};
+use super::{CliError, make_folder, preset_parser};
 use crate::game::MAX_SAVE_BYTES;
 use crate::game::format_duration;
 use crate::game::storage::{read_regular_file, same_file, write_file};
@@ -235,8 +235,7 @@ fn run_export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         records.insert(name, (&puzzle.id, text));
     }
-    std::fs::create_dir_all(&args.dir)
-        .map_err(|e| CliError::new(format!("{}: {e}", quoted_path(&args.dir))))?;
+    make_folder(&args.dir, "")?;
     for (name, (_, text)) in &records {
         write_file(&args.dir.join(name), |file| file.write_all(text.as_bytes()))
             .map_err(|e| CliError::new(e.to_string()))?;

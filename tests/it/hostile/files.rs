@@ -311,3 +311,17 @@ fn a_fifo_as_an_identity_or_key_file_is_refused_without_waiting() {
     let pinned = without_waiting(&d.join(KNOWN_SERVERS_FILE), move || known.get("example"));
     assert_eq!(pinned, None);
 }
+
+#[test]
+fn a_file_given_as_the_export_folder_is_refused_in_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    set_with_ids(&d.join("set.json"), &["one"]);
+    fs::write(d.join("records"), "a file").unwrap();
+    let line = refused(d, &[&"puzzles", &"export", &"set.json", &"records"]);
+    assert!(
+        line.contains("records") && line.contains("not a folder"),
+        "{line}"
+    );
+    assert_eq!(fs::read(d.join("records")).unwrap(), b"a file");
+}
