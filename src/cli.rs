@@ -22,6 +22,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser, Styles, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use crate::game::storage::create_folders;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt, quoted_path};
 use crate::rules::{Position, Preset, Rules};
 
@@ -168,15 +169,10 @@ impl From<io::Error> for CliError {
     }
 }
 
-/// Makes the folder `dir` a command writes into (given as `named`, such as `--save-dir`), and
-/// those on the way; a file where it should be is refused in one clear line.
+/// Makes the folder `dir` a command writes into (given as `named`, such as `--save-dir `),
+/// and those on the way; a file where one should be is named in one clear line.
 fn make_folder(dir: &Path, named: &str) -> Result<(), CliError> {
-    let fail =
-        |why: &dyn fmt::Display| CliError::new(format!("{named}{}: {why}", quoted_path(dir)));
-    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
-        return Err(fail(&"not a folder (a file is there)"));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| fail(&format!("cannot make the folder: {e}")))
+    create_folders(dir).map_err(|e| CliError::new(format!("{named}{}: {e}", quoted_path(dir))))
 }
 
 /// Runs a parsed command, writing its output to `out`; the exit code to end with: success, or

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::storage::{ReadError, SaveError, read_regular_file, write_file};
+use crate::game::storage::{ReadError, SaveError, create_folders, read_regular_file, write_file};
 use crate::puzzle::Progress;
 use crate::quote::{MESSAGE_CHARS, escaped, quoted_path};
 
@@ -62,7 +62,7 @@ pub fn write_progress(path: &Path, text: &str) -> Result<(), String> {
         ));
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", quoted_path(dir)))?;
+        create_folders(dir).map_err(|e| format!("{}: {e}", quoted_path(dir)))?;
     }
     write_file(path, |out| out.write_all(text.as_bytes())).map_err(|e: SaveError| e.to_string())
 }
