@@ -56,8 +56,7 @@ pub fn write_progress(path: &Path, text: &str) -> Result<(), String> {
     let there = std::fs::symlink_metadata(path).is_ok();
     if there && let Err(why) = read(path) {
         return Err(format!(
-            "{} is left as it is: it cannot be read as progress ({why}); move it away to \
-             start afresh",
+            "{} left as it is, not progress ({why})",
             quoted_path(path)
         ));
     }

@@ -325,3 +325,55 @@ fn a_file_given_as_the_export_folder_is_refused_in_one_clear_line() {
     );
     assert_eq!(fs::read(d.join("records")).unwrap(), b"a file");
 }
+
+/// OpenTafl puzzle records mutated line by line, imported: whatever the record, the import
+/// ends by itself in one line or a set, and a set it writes verifies and exports.
+#[test]
+fn hostile_puzzle_records() {
+    let seed = fs::read_to_string(repo("tests/data/otg/puzzle.otg")).unwrap();
+    let seed_case = super::corpus::Case {
+        label: "puzzle.otg: the seed".into(),
+        bytes: seed.clone().into_bytes(),
+    };
+    let mut checks: Vec<super::Check> = Vec::new();
+    let cases =
+        std::iter::once(seed_case).chain(super::corpus::record_mutations("puzzle.otg", &seed));
+    for case in cases {
+        checks.push(Box::new(move |dir: &Path| {
+            fs::write(dir.join("p.otg"), &case.bytes).map_err(|e| e.to_string())?;
+            let label = |command: &str| format!("{} [{command}]", case.label);
+            let import = Run::new(
+                label("puzzles import"),
+                &[
+                    &"puzzles",
+                    &"import",
+                    &"p.otg",
+                    &"--rules",
+                    &"opentafl",
+                    &"--out",
+                    &"set.json",
+                ],
+            );
+            if checked(dir, &import)?.code != Some(0) {
+                return Ok(());
+            }
+            for args in [
+                &["puzzles", "verify", "set.json"][..],
+                &["puzzles", "export", "set.json", "out"],
+            ] {
+                let mut back = Run::new(
+                    label(&args.join(" ")),
+                    &args
+                        .iter()
+                        .map(|a| a as &dyn AsRef<OsStr>)
+                        .collect::<Vec<_>>(),
+                );
+                back.must_succeed = true;
+                checked(dir, &back)?;
+            }
+            Ok(())
+        }));
+    }
+    assert!(checks.len() > 50, "{} cases", checks.len());
+    super::run_all(&checks);
+}
