@@ -35,6 +35,7 @@ pub struct Progress {
     failed: u32,
     streak: u32,
     best_streak: u32,
+    #[serde(deserialize_with = "rating_in_range")]
     rating: f64,
     /// The last result of each puzzle tried, by its id.
     tried: BTreeMap<String, Attempt>,
@@ -142,6 +143,22 @@ impl Progress {
                 gap(a).total_cmp(&gap(b))
             })
             .map(|(i, _)| i)
+    }
+}
+
+/// The largest rating read, above or below zero: Elo against puzzles rated a few thousand at
+/// most never comes near it, so a file beyond it is not progress of ours.
+const MAX_RATING: f64 = 10_000.0;
+
+/// A rating as a progress file holds it, refused outside [`MAX_RATING`] either side of zero.
+fn rating_in_range<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    let rating = f64::deserialize(deserializer)?;
+    if rating.abs() <= MAX_RATING {
+        Ok(rating)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "rating {rating} is beyond {MAX_RATING} either side of zero"
+        )))
     }
 }
 

@@ -377,3 +377,22 @@ fn hostile_puzzle_records() {
     assert!(checks.len() > 50, "{} cases", checks.len());
     super::run_all(&checks);
 }
+
+#[test]
+fn a_progress_file_with_an_absurd_rating_is_not_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("progress.json");
+    for rating in ["1e300", "-1e300", "123456.0"] {
+        let text = format!(
+            "{{\"solved\":1,\"failed\":0,\"streak\":1,\"best_streak\":1,\"rating\":{rating},\
+             \"tried\":{{}}}}"
+        );
+        fs::write(&path, &text).unwrap();
+        let (progress, warning) = brandubh::tui::load_progress(&path);
+        assert_eq!(progress, brandubh::puzzle::Progress::default(), "{rating}");
+        assert!(
+            warning.as_deref().is_some_and(|w| w.contains("rating")),
+            "{rating}: {warning:?}"
+        );
+    }
+}
