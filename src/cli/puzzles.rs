@@ -17,7 +17,7 @@ use crate::puzzle::{
     GenerateConfig, MAX_SET_BYTES, Puzzle, PuzzleSet, Solver, generate, puzzle_from_otg,
     puzzle_to_otg, shipped,
 };
-use crate::quote::{MESSAGE_CHARS, escaped, quoted_path};
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt, quoted_path};
 use crate::rules::Preset;
 
 /// Arguments of `brandubh puzzles`.
@@ -229,8 +229,9 @@ fn run_export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let name = format!("{}.otg", file_name(&puzzle.id));
         if let Some((other, _)) = records.get(&name) {
             return Err(CliError::new(format!(
-                "puzzles with the ids {other} and {} would both be written to {name}",
-                puzzle.id
+                "puzzles with the ids \"{}\" and \"{}\" would both be written to {name}",
+                excerpt(other),
+                excerpt(&puzzle.id)
             )));
         }
         records.insert(name, (&puzzle.id, text));
