@@ -4,6 +4,7 @@
 
 mod conn;
 mod hub;
+mod names;
 mod store;
 
 use std::collections::HashMap;
@@ -52,6 +53,10 @@ pub struct Limits {
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
     /// has to come back before the game is lost.
     pub return_window: Duration,
+    /// Names one key may hold.
+    pub names_per_key: usize,
+    /// New names that may be claimed from one address in a minute.
+    pub new_names_per_minute: usize,
 }
 
 impl Default for Limits {
@@ -69,6 +74,8 @@ impl Default for Limits {
             queue: 256,
             open_games_per_player: 5,
             return_window: Duration::from_secs(60),
+            names_per_key: 5,
+            new_names_per_minute: 10,
         }
     }
 }

@@ -15,9 +15,9 @@ use brandubh::net::server::{self, Limits, RunningServer, ServerConfig};
 use brandubh::rules::{GameState, Preset, Reason, Side};
 
 /// The longest wait for any one event.
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
-fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
+pub(crate) fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
     server::start(ServerConfig {
         listen: listen.to_owned(),
         data: data.to_owned(),
@@ -608,13 +608,13 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     assert!(
         error
             .to_string()
-            .contains("speaks protocol version 2 and the client 1"),
+            .contains("speaks protocol version 3 and the client 1"),
         "{error}"
     );
 }
 
 /// A raw TLS connection that accepts the server's key.
-fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
+pub(crate) fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
     let config = brandubh::net::tls::pinned_client_config(None).unwrap();
     let name = rustls::pki_types::ServerName::try_from("brandubh").unwrap();
     let connection = rustls::ClientConnection::new(config, name).unwrap();
