@@ -34,6 +34,8 @@ mod rules_properties;
 mod rules_threats;
 mod save_load;
 mod schema;
+mod server_identity;
+mod server_robustness;
 mod storage_faults;
 mod tui;
 mod tui_analysis;
