@@ -27,7 +27,7 @@ pub(crate) fn start_server(data: &Path, listen: &str, limits: Limits) -> Running
 }
 
 /// A client and its events.
-struct Player {
+pub(crate) struct Player {
     client: Client,
     events: Receiver<Event>,
     config: Option<tempfile::TempDir>,
@@ -36,7 +36,7 @@ struct Player {
 
 impl Player {
     /// A player with a config folder of its own, trusting the server's `key`.
-    fn connect(server: &str, key: &str, name: &str) -> Player {
+    pub(crate) fn connect(server: &str, key: &str, name: &str) -> Player {
         let config = tempfile::tempdir().unwrap();
         let mut player = Player::with_config(server, key, name, config.path(), |_| {});
         player.config = Some(config);
@@ -68,7 +68,7 @@ impl Player {
     }
 
     /// Waits for the first event `pick` takes, skipping others.
-    fn expect<T>(&self, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
+    pub(crate) fn expect<T>(&self, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
         let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -83,7 +83,7 @@ impl Player {
         }
     }
 
-    fn expect_message<T>(
+    pub(crate) fn expect_message<T>(
         &self,
         what: &str,
         mut pick: impl FnMut(&ServerMessage) -> Option<T>,
@@ -94,13 +94,13 @@ impl Player {
         })
     }
 
-    fn send(&self, message: ClientMessage) {
+    pub(crate) fn send(&self, message: ClientMessage) {
         self.client.send(message);
     }
 }
 
 /// Alice creates a game as the attackers, Bob joins it; both see its state.
-fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
+pub(crate) fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
     connected(alice);
     connected(bob);
     let game = create(
@@ -134,7 +134,7 @@ fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
 }
 
 /// `creator` creates a game; returns its number.
-fn create(creator: &Player, setup: GameSetup) -> GameId {
+pub(crate) fn create(creator: &Player, setup: GameSetup) -> GameId {
     creator.send(ClientMessage::Create(setup));
     creator.expect_message("created", |m| match m {
         ServerMessage::Created { game, .. } => Some(game.id),
@@ -511,7 +511,7 @@ fn an_unknown_server_s_key_is_pinned_only_when_trusted() {
 }
 
 /// Waits until `player` is connected and identified.
-fn connected(player: &Player) {
+pub(crate) fn connected(player: &Player) {
     player.expect("connected", |e| {
         matches!(e, Event::Connected { .. }).then_some(())
     });
@@ -624,7 +624,7 @@ pub(crate) fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnec
 }
 
 /// Reads lines until the server closes the connection; returns them.
-fn read_to_close(stream: impl Read) -> Vec<String> {
+pub(crate) fn read_to_close(stream: impl Read) -> Vec<String> {
     let mut lines = Vec::new();
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
@@ -735,7 +735,7 @@ fn serve(data: &Path, listen: &str) -> (Child, String, String) {
 }
 
 /// `brandubh serve` with more arguments, as [`serve`].
-fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
+pub(crate) fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
@@ -984,7 +984,7 @@ fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnec
 }
 
 /// A server process, killed when the test ends (also when it fails).
-struct KillOnDrop(Child);
+pub(crate) struct KillOnDrop(pub(crate) Child);
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {

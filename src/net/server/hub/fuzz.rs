@@ -916,7 +916,14 @@ impl Harness {
     /// What must hold at the end: the database holds what the hub holds, and a hub started
     /// again on it resumes those games.
     fn check_store(&mut self) -> Result<(), Failure> {
-        let stored = self.hub.store.unfinished().map_err(|e| e.to_string())?;
+        let stored = self
+            .hub
+            .store
+            .unfinished()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|read| read.map_err(|bad| format!("game {} is unreadable: {}", bad.id, bad.why)))
+            .collect::<Result<Vec<_>, Failure>>()?;
         let mut ids: Vec<GameId> = self.hub.games.keys().copied().collect();
         ids.sort_unstable();
         let stored_ids: Vec<GameId> = stored.iter().map(|g| g.id).collect();
@@ -1047,7 +1054,7 @@ fn hub_on(
 fn session(id: ConnId) -> ChannelBinding {
     let mut bytes = [0; 32];
     bytes[..8].copy_from_slice(&id.to_le_bytes());
-    ChannelBinding::of_bytes(bytes)
+    ChannelBinding::from_bytes(bytes)
 }
 
 /// What a connection has queued (in messages; in bytes if the bound is in bytes).
