@@ -1315,7 +1315,7 @@ fn the_hub_survives_random_clients() {
 
 /// The long run: `BRANDUBH_FUZZ_MINUTES` minutes (30 by default) of runs of 256 cases.
 #[test]
-#[ignore = "a long run: BRANDUBH_FUZZ_MINUTES=30 cargo test --release --lib fuzz -- --ignored"]
+#[ignore = "a long run: BRANDUBH_FUZZ_MINUTES=30 cargo test --lib fuzz -- --ignored"]
 fn the_hub_survives_random_clients_for_long() {
     let until = Instant::now() + Duration::from_secs(60 * env_number("BRANDUBH_FUZZ_MINUTES", 30));
     let mut seed = env_number("BRANDUBH_FUZZ_SEED", rand::random());
