@@ -4,6 +4,7 @@
 
 mod conn;
 mod hub;
+mod outbox;
 mod store;
 
 use std::collections::HashMap;
@@ -17,7 +18,7 @@ use tokio::sync::mpsc;
 
 pub use store::DB_FILE;
 
-use super::protocol::{ServerMessage, Timing};
+use super::protocol::Timing;
 use super::tls::ServerKey;
 use crate::game::TimeControl;
 
@@ -45,8 +46,8 @@ pub struct Limits {
     pub bad_messages: u32,
     /// The most measured lag credited back to a mover's clock.
     pub max_lag_credit: Duration,
-    /// Messages queued for a connection that reads too slowly before it is cut off.
-    pub queue: usize,
+    /// Bytes queued for a connection that reads too slowly before it is cut off.
+    pub queue_bytes: usize,
     /// Open games one player may wait in at once.
     pub open_games_per_player: usize,
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
@@ -66,7 +67,7 @@ impl Default for Limits {
             burst: 40,
             bad_messages: 5,
             max_lag_credit: Duration::from_secs(1),
-            queue: 256,
+            queue_bytes: 1 << 20,
             open_games_per_player: 5,
             return_window: Duration::from_secs(60),
         }
@@ -87,15 +88,6 @@ pub struct ServerConfig {
 /// The default data folder: `brandubh-server` in the user's data folder.
 pub fn default_data_dir() -> Option<PathBuf> {
     crate::folders::SERVER_DATA.path()
-}
-
-/// What goes to a connection's writer.
-#[derive(Debug)]
-pub(crate) enum Outgoing {
-    /// A message.
-    Message(ServerMessage),
-    /// Close the connection.
-    Close,
 }
 
 /// The time control of a timing: a correspondence game's days per move are a clock of one

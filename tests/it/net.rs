@@ -15,9 +15,9 @@ use brandubh::net::server::{self, Limits, RunningServer, ServerConfig};
 use brandubh::rules::{GameState, Preset, Reason, Side};
 
 /// The longest wait for any one event.
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
-fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
+pub(crate) fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
     server::start(ServerConfig {
         listen: listen.to_owned(),
         data: data.to_owned(),
@@ -27,7 +27,7 @@ fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
 }
 
 /// A client and its events.
-struct Player {
+pub(crate) struct Player {
     client: Client,
     events: Receiver<Event>,
     config: Option<tempfile::TempDir>,
@@ -36,7 +36,7 @@ struct Player {
 
 impl Player {
     /// A player with a config folder of its own, trusting the server's `key`.
-    fn connect(server: &str, key: &str, name: &str) -> Player {
+    pub(crate) fn connect(server: &str, key: &str, name: &str) -> Player {
         let config = tempfile::tempdir().unwrap();
         let mut player = Player::with_config(server, key, name, config.path(), |_| {});
         player.config = Some(config);
@@ -68,7 +68,7 @@ impl Player {
     }
 
     /// Waits for the first event `pick` takes, skipping others.
-    fn expect<T>(&self, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
+    pub(crate) fn expect<T>(&self, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
         let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -83,7 +83,7 @@ impl Player {
         }
     }
 
-    fn expect_message<T>(
+    pub(crate) fn expect_message<T>(
         &self,
         what: &str,
         mut pick: impl FnMut(&ServerMessage) -> Option<T>,
@@ -94,7 +94,7 @@ impl Player {
         })
     }
 
-    fn send(&self, message: ClientMessage) {
+    pub(crate) fn send(&self, message: ClientMessage) {
         self.client.send(message);
     }
 }
@@ -113,7 +113,7 @@ fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
             engine_allowed: false,
         },
     );
-    bob.send(ClientMessage::Lobby);
+    bob.send(ClientMessage::Lobby { page: 0 });
     let listed = bob.expect_message("lobby", |m| match m {
         ServerMessage::Lobby(lobby) => Some(lobby.open.iter().any(|g| g.id == game)),
         _ => None,
@@ -143,7 +143,7 @@ fn create(creator: &Player, setup: GameSetup) -> GameId {
 }
 
 /// `brandubh online ADDRESS ARGS` with a config folder of its own; returns what it printed.
-fn online(address: &str, args: &[&str]) -> String {
+pub(crate) fn online(address: &str, args: &[&str]) -> String {
     let config = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(["online", address])
@@ -273,7 +273,12 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     // The archive lists it, and `brandubh online --games` downloads it.
     let downloads = tempfile::tempdir().unwrap();
     let out = downloads.path().to_str().unwrap();
-    let stdout = online(&address, &["--trust", &key, "--games", "bob", "--out", out]);
+    let stdout = online(
+        &address,
+        &[
+            "--trust", &key, "--name", "dave", "--games", "bob", "--out", out,
+        ],
+    );
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
     assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
 }
@@ -423,9 +428,9 @@ fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_corre
     let game = brandubh::game::Game::from_json(&std::fs::read_to_string(saved).unwrap()).unwrap();
     let clocks = game.clocks().unwrap();
     assert!(clocks.side(Side::Attackers).left() < Duration::from_secs(600));
-    alice.send(ClientMessage::Lobby);
+    alice.send(ClientMessage::Lobby { page: 0 });
     let playing = alice.expect_message("lobby", |m| match m {
-        ServerMessage::Lobby(lobby) => Some(lobby.playing.iter().map(|g| g.id).collect::<Vec<_>>()),
+        ServerMessage::Lobby(lobby) => Some(lobby.mine.iter().map(|g| g.id).collect::<Vec<_>>()),
         _ => None,
     });
     assert_eq!(playing, vec![by_post], "the correspondence game goes on");
@@ -476,7 +481,7 @@ fn an_unknown_server_s_key_is_pinned_only_when_trusted() {
     let key = server.fingerprint().to_owned();
     let config = tempfile::tempdir().unwrap();
     let known = config.path().join("known_servers");
-    let archive = ["--games", "nobody", "--out"];
+    let archive = ["--name", "reader", "--games", "nobody", "--out"];
     let out = config.path().join("out");
     let out = out.to_str().unwrap();
     // No terminal to ask on, no --trust: one line saying how, and nothing pinned.
@@ -511,7 +516,7 @@ fn an_unknown_server_s_key_is_pinned_only_when_trusted() {
 }
 
 /// Waits until `player` is connected and identified.
-fn connected(player: &Player) {
+pub(crate) fn connected(player: &Player) {
     player.expect("connected", |e| {
         matches!(e, Event::Connected { .. }).then_some(())
     });
@@ -566,7 +571,7 @@ fn whether_the_engine_is_allowed_is_in_the_lobby_and_the_state() {
     // The lobby's and the state's summaries carry it.
     let bob = Player::connect(&address, &key, "bob");
     connected(&bob);
-    bob.send(ClientMessage::Lobby);
+    bob.send(ClientMessage::Lobby { page: 0 });
     let open = bob.expect_message("lobby", |m| match m {
         ServerMessage::Lobby(lobby) => Some(lobby.open.clone()),
         _ => None,
@@ -606,15 +611,16 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     });
     assert!(matches!(error, ClientError::Version(_)), "{error}");
     assert!(
-        error
-            .to_string()
-            .contains("speaks protocol version 2 and the client 1"),
+        error.to_string().contains(&format!(
+            "speaks protocol version {} and the client 1",
+            protocol::VERSION
+        )),
         "{error}"
     );
 }
 
 /// A raw TLS connection that accepts the server's key.
-fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
+pub(crate) fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
     let config = brandubh::net::tls::pinned_client_config(None).unwrap();
     let name = rustls::pki_types::ServerName::try_from("brandubh").unwrap();
     let connection = rustls::ClientConnection::new(config, name).unwrap();

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::hub::{ConnId, Event};
-use super::{Limits, Outgoing, millis};
+use super::outbox::{self, Outbox};
+use super::{Limits, millis};
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};
 use crate::quote::excerpt;
@@ -62,7 +63,9 @@ impl Connection {
         };
         let (reader, mut writer) = tokio::io::split(tls);
         let mut reader = BufReader::new(reader);
-        let (out, mut queue) = mpsc::channel(self.limits.queue);
+        let (out, mut queue) = outbox::queue(self.limits.queue_bytes);
+        // The hub drops its end to cut the connection off.
+        let (hangup, hung_up) = oneshot::channel();
         let start = Instant::now();
         // The hello, within the handshake's time.
         let mut bytes = Vec::new();
@@ -99,6 +102,7 @@ impl Connection {
             .send(Event::Connected {
                 conn: self.id,
                 out: out.clone(),
+                hangup,
             })
             .is_err()
         {
@@ -109,14 +113,14 @@ impl Connection {
             let mut ping =
                 tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
             loop {
-                let message = tokio::select! {
-                    next = queue.recv() => match next {
-                        Some(Outgoing::Message(message)) => message,
-                        Some(Outgoing::Close) | None => break,
+                let line = tokio::select! {
+                    next = queue.next() => match next {
+                        Some(line) => line,
+                        None => break,
                     },
-                    _ = ping.tick() => ServerMessage::Ping { id: millis(start.elapsed()) },
+                    _ = ping.tick() => ServerMessage::Ping { id: millis(start.elapsed()) }.to_line(),
                 };
-                if write_line(&mut writer, &message.to_line()).await.is_err() {
+                if write_line(&mut writer, &line).await.is_err() {
                     break;
                 }
             }
@@ -124,13 +128,20 @@ impl Connection {
         };
         let read = self.read(reader, &out, start);
         tokio::pin!(write);
+        let session = async {
+            tokio::select! {
+                () = &mut write => {},
+                () = read => {
+                    // What is queued (a last refusal) is written, for a second at most.
+                    out.close();
+                    let _ = tokio::time::timeout(Duration::from_secs(1), &mut write).await;
+                },
+            }
+        };
+        // Cut off by the hub: the socket and the queue go at once.
         tokio::select! {
-            () = &mut write => {},
-            () = read => {
-                // What is queued (a last refusal) is written, for a second at most.
-                let _ = out.try_send(Outgoing::Close);
-                let _ = tokio::time::timeout(Duration::from_secs(1), write).await;
-            },
+            () = session => {},
+            _ = hung_up => {},
         }
         let _ = self.events.send(Event::Disconnected { conn: self.id });
     }
@@ -139,7 +150,7 @@ impl Connection {
     async fn read<R: tokio::io::AsyncBufRead + Unpin>(
         &self,
         mut reader: R,
-        out: &mpsc::Sender<Outgoing>,
+        out: &Outbox,
         start: Instant,
     ) {
         let mut bytes = Vec::new();
@@ -186,10 +197,10 @@ impl Connection {
             };
             bad += 1;
             if bad >= self.limits.bad_messages {
-                let _ = out.try_send(Outgoing::Message(refusal));
+                let _ = out.send(&refusal);
                 return;
             }
-            if out.try_send(Outgoing::Message(refusal)).is_err() {
+            if out.send(&refusal).is_err() {
                 return;
             }
         }

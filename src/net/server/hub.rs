@@ -3,17 +3,21 @@
 //! relayed in order. Connections and timers send it [`Event`]s.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
+use super::outbox::Outbox;
 use super::store::{Seat, Stage, Store, StoredGame};
-use super::{Limits, Outgoing, millis};
+use super::{Limits, millis};
 use crate::game::Clocks;
 use crate::net::identity;
 use crate::net::protocol::{
-    Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
-    ServerMessage, SideChoice, Timing, check_chat, check_name,
+    Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameSummary, GameView,
+    LOBBY_PAGE, LOBBY_PLAYERS, Lobby, Offer, ServerMessage, SideChoice, Timing, check_chat,
+    check_name, pages,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -25,7 +29,9 @@ pub(super) enum Event {
     /// A connection said hello; the hub challenges it.
     Connected {
         conn: ConnId,
-        out: mpsc::Sender<Outgoing>,
+        out: Outbox,
+        /// Dropped by the hub to cut the connection off.
+        hangup: oneshot::Sender<()>,
     },
     /// A message from a connection.
     Message {
@@ -43,7 +49,12 @@ pub(super) enum Event {
 }
 
 struct Conn {
-    out: mpsc::Sender<Outgoing>,
+    out: Outbox,
+    /// Held while the connection may stay: dropping it ends the connection's task.
+    _hangup: oneshot::Sender<()>,
+    /// The last request answered that may be asked again (a lobby or archive page), and
+    /// whether its answer is still queued: asked again meanwhile, it is not answered twice.
+    last_answer: Option<(ClientMessage, Arc<AtomicBool>)>,
     nonce: String,
     seat: Option<Seat>,
     lag: Duration,
@@ -148,7 +159,7 @@ impl Hub {
     /// Handles one event.
     pub fn handle(&mut self, event: Event) {
         match event {
-            Event::Connected { conn, out } => {
+            Event::Connected { conn, out, hangup } => {
                 let nonce = hex::encode(rand::random::<[u8; 32]>());
                 let challenge = ServerMessage::Challenge {
                     nonce: nonce.clone(),
@@ -157,17 +168,19 @@ impl Hub {
                     conn,
                     Conn {
                         out,
+                        _hangup: hangup,
+                        last_answer: None,
                         nonce,
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
                     },
                 );
-                self.send(conn, challenge);
+                self.send(conn, &challenge);
             }
             Event::Message { conn, message } => {
                 if let Err(Refusal(code, message)) = self.message(conn, message) {
-                    self.send(conn, ServerMessage::error(code, message));
+                    self.send(conn, &ServerMessage::error(code, message));
                 }
             }
             Event::Lag { conn, round_trip } => {
@@ -190,22 +203,17 @@ impl Hub {
                 signature,
             } => self.identify(conn, &name, &key, &signature),
             ClientMessage::Ping { id } => {
-                self.send(conn, ServerMessage::Pong { id });
+                self.send(conn, &ServerMessage::Pong { id });
                 Ok(())
             }
             ClientMessage::Pong { .. } => Ok(()),
-            ClientMessage::Archive { name } => {
-                let games = self.store.archive(&name).map_err(|e| store_error(&e))?;
-                self.send(conn, ServerMessage::Archive { name, games });
-                Ok(())
-            }
             ClientMessage::Download { game } => {
                 let stored = self.store.finished(game).map_err(|e| store_error(&e))?;
                 let Some(stored) = stored else {
                     return refuse(ErrorCode::NoGame, format!("no finished game {game}"));
                 };
                 let json = stored.save_json();
-                self.send(conn, ServerMessage::Save { game, json });
+                self.send(conn, &ServerMessage::Save { game, json });
                 Ok(())
             }
             other => {
@@ -218,10 +226,27 @@ impl Hub {
     }
 
     fn player_message(&mut self, conn: ConnId, seat: &Seat, message: ClientMessage) -> Reply {
+        if self.still_queued(conn, &message) {
+            return Ok(());
+        }
         match message {
-            ClientMessage::Lobby => {
-                let lobby = self.lobby(&seat.key);
-                self.send(conn, ServerMessage::Lobby(lobby));
+            ClientMessage::Lobby { page } => {
+                let lobby = self.lobby(&seat.key, page);
+                self.send_answer(conn, message, &ServerMessage::Lobby(lobby));
+                Ok(())
+            }
+            ClientMessage::Archive { ref name, page } => {
+                let (games, page, total) = self
+                    .store
+                    .archive(name, page)
+                    .map_err(|e| store_error(&e))?;
+                let archive = ServerMessage::Archive {
+                    name: name.clone(),
+                    games,
+                    page,
+                    total,
+                };
+                self.send_answer(conn, message, &archive);
                 Ok(())
             }
             ClientMessage::Create(setup) => self.create(conn, seat, setup),
@@ -276,7 +301,7 @@ impl Hub {
         }
         self.send(
             conn,
-            ServerMessage::Welcome {
+            &ServerMessage::Welcome {
                 name: name.to_owned(),
             },
         );
@@ -305,41 +330,54 @@ impl Hub {
         Ok(())
     }
 
-    fn lobby(&self, key: &str) -> Lobby {
+    /// Page `page` of the lobby as `key`'s player sees it (the last page if there are
+    /// fewer): its own games (its move first, then the others in progress, then the open
+    /// ones it waits in), a page of the open games of others and one of their games in
+    /// progress, each list counted.
+    fn lobby(&self, key: &str, page: u32) -> Lobby {
+        let mut mine = Vec::new();
         let mut open = Vec::new();
         let mut playing = Vec::new();
         for live in self.games.values() {
             let stored = &live.stored;
-            match stored.stage {
-                Stage::Open if !stored.setup.private || stored.creator.key == key => {
-                    open.push(stored.summary());
-                }
-                Stage::Playing => {
-                    let mine = stored.side_of(key);
+            match (stored.stage, stored.side_of(key)) {
+                (Stage::Playing, Some(side)) => {
                     let to_move = stored.game.state().position().side_to_move();
-                    let rank = match mine {
-                        Some(side) if side == to_move => 0,
-                        Some(_) => 1,
-                        None => 2,
-                    };
-                    playing.push((rank, stored.summary()));
+                    mine.push((u8::from(side != to_move), stored));
                 }
+                (Stage::Playing, None) => playing.push(stored),
+                (Stage::Open, _) if stored.creator.key == key => mine.push((2, stored)),
+                (Stage::Open, _) if !stored.setup.private => open.push(stored),
                 _ => {}
             }
         }
-        open.sort_by_key(|g| g.id);
-        playing.sort_by_key(|(rank, g)| (*rank, g.id));
-        let mut players: Vec<String> = self
+        mine.sort_by_key(|(rank, g)| (*rank, g.id));
+        let mut players: Vec<&str> = self
             .conns
             .values()
-            .filter_map(|c| c.seat.as_ref().map(|s| s.name.clone()))
+            .filter_map(|c| c.seat.as_ref().map(|s| s.name.as_str()))
             .collect();
-        players.sort();
+        players.sort_unstable();
         players.dedup();
+        let page = page.min(pages(open.len().max(playing.len()), LOBBY_PAGE) - 1);
         Lobby {
-            open,
-            playing: playing.into_iter().map(|(_, g)| g).collect(),
-            players,
+            mine: mine
+                .iter()
+                .take(LOBBY_PAGE)
+                .map(|(_, g)| g.summary())
+                .collect(),
+            mine_total: mine.len(),
+            open_total: open.len(),
+            open: page_of(open, page),
+            playing_total: playing.len(),
+            playing: page_of(playing, page),
+            page,
+            players_total: players.len(),
+            players: players
+                .into_iter()
+                .take(LOBBY_PLAYERS)
+                .map(str::to_owned)
+                .collect(),
         }
     }
 
@@ -382,7 +420,7 @@ impl Hub {
         self.games.insert(id, Live::new(stored));
         self.send(
             conn,
-            ServerMessage::Created {
+            &ServerMessage::Created {
                 game: summary,
                 code,
             },
@@ -599,7 +637,7 @@ impl Hub {
             Channel::Spectators => live.spectators.iter().copied().collect(),
         };
         for conn in to {
-            self.send(conn, said.clone());
+            self.send(conn, &said);
         }
         Ok(())
     }
@@ -757,7 +795,7 @@ impl Hub {
             self.abandoned(game, opponent);
         } else {
             let presence = self.absence(game, opponent);
-            self.send(conn, presence);
+            self.send(conn, &presence);
         }
     }
 
@@ -859,14 +897,14 @@ impl Hub {
 
     fn broadcast(&mut self, game: GameId, message: &ServerMessage) {
         for conn in self.watchers(game) {
-            self.send(conn, message.clone());
+            self.send(conn, message);
         }
     }
 
     fn broadcast_except(&mut self, game: GameId, except: ConnId, message: &ServerMessage) {
         for conn in self.watchers(game) {
             if conn != except {
-                self.send(conn, message.clone());
+                self.send(conn, message);
             }
         }
     }
@@ -900,20 +938,54 @@ impl Hub {
             you,
             pending: live.pending,
         };
-        self.send(conn, ServerMessage::State(Box::new(view)));
+        self.send(conn, &ServerMessage::State(Box::new(view)));
     }
 
     /// Sends a message to a connection; one whose queue is full reads too slowly and is
     /// cut off.
-    fn send(&mut self, conn: ConnId, message: ServerMessage) {
+    fn send(&mut self, conn: ConnId, message: &ServerMessage) {
         let Some(c) = self.conns.get(&conn) else {
             return;
         };
-        if c.out.try_send(Outgoing::Message(message)).is_err() {
-            let _ = c.out.try_send(Outgoing::Close);
+        if c.out.send(message).is_err() {
             self.disconnected(conn);
         }
     }
+
+    /// Whether the answer to `request`, asked again by `conn`, is still queued for it (then
+    /// it is neither worked out nor queued again).
+    fn still_queued(&self, conn: ConnId, request: &ClientMessage) -> bool {
+        self.conns
+            .get(&conn)
+            .and_then(|c| c.last_answer.as_ref())
+            .is_some_and(|(asked, queued)| asked == request && queued.load(Ordering::Acquire))
+    }
+
+    /// Sends `reply`, the answer to `request`, remembered until it leaves the queue; a
+    /// connection whose queue is full is cut off.
+    fn send_answer(&mut self, conn: ConnId, request: ClientMessage, reply: &ServerMessage) {
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        match c.out.send_flagged(reply) {
+            Ok(queued) => c.last_answer = Some((request, queued)),
+            Err(_) => self.disconnected(conn),
+        }
+    }
+}
+
+/// Page `page` of `games`, in the order they were made.
+fn page_of(mut games: Vec<&StoredGame>, page: u32) -> Vec<GameSummary> {
+    games.sort_unstable_by_key(|g| g.id);
+    let skip = usize::try_from(page)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(LOBBY_PAGE);
+    games
+        .into_iter()
+        .skip(skip)
+        .take(LOBBY_PAGE)
+        .map(StoredGame::summary)
+        .collect()
 }
 
 /// The game in progress `seat` plays in, and its side.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use rusqlite::{Connection, params};
 
 use crate::game::{Clocks, Game, Player, Tag, Tags};
-use crate::net::protocol::{GameId, GameSetup, GameSummary};
+use crate::net::protocol::{ARCHIVE_PAGE, GameId, GameSetup, GameSummary, pages};
 use crate::rules::{Outcome, Position, Reason, Side};
 
 /// The database's file in the server's data folder.
@@ -134,7 +134,12 @@ impl Store {
                  stage TEXT NOT NULL, clocks TEXT, outcome TEXT, created TEXT NOT NULL);
              CREATE TABLE IF NOT EXISTS moves (
                  game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
-                 PRIMARY KEY (game, ply));",
+                 PRIMARY KEY (game, ply));
+             CREATE INDEX IF NOT EXISTS games_over_by_attackers
+                 ON games (attackers_name, id) WHERE stage = 'over';
+             CREATE INDEX IF NOT EXISTS games_over_by_defenders
+                 ON games (defenders_name, id) WHERE stage = 'over';
+             CREATE INDEX IF NOT EXISTS games_by_stage ON games (stage, id);",
         )?;
         migrate_players(&mut db)?;
         let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
@@ -268,13 +273,69 @@ impl Store {
             .pop())
     }
 
-    /// The finished games of the player named `name`, newest first.
-    pub fn archive(&self, name: &str) -> StoreResult<Vec<GameSummary>> {
-        let games = self.games(
-            "stage = 'over' AND (attackers_name = ?1 OR defenders_name = ?1)",
-            params![name],
+    /// Page `page` of the finished games of the player named `name`, newest first (the
+    /// last page if there are fewer), with the page and the player's finished games in all.
+    /// Read from the indexes, each game's moves counted, none replayed.
+    pub fn archive(&self, name: &str, page: u32) -> StoreResult<(Vec<GameSummary>, u32, usize)> {
+        let total: i64 = self
+            .db
+            .prepare_cached(
+                "SELECT (SELECT COUNT(*) FROM games WHERE stage = 'over' AND attackers_name = ?1)
+                      + (SELECT COUNT(*) FROM games WHERE stage = 'over' AND defenders_name = ?1)",
+            )?
+            .query_row([name], |r| r.get(0))?;
+        let total = usize::try_from(total).unwrap_or(0);
+        let page = page.min(pages(total, ARCHIVE_PAGE) - 1);
+        let offset = u64::from(page).saturating_mul(ARCHIVE_PAGE as u64);
+        let mut query = self.db.prepare_cached(
+            "WITH page (id) AS (
+                 SELECT id FROM games WHERE stage = 'over' AND attackers_name = ?1
+                 UNION ALL
+                 SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
+                 ORDER BY id DESC LIMIT ?2 OFFSET ?3)
+             SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name,
+                    g.outcome, COUNT(m.ply)
+             FROM page JOIN games g ON g.id = page.id
+                  LEFT JOIN moves m ON m.game = g.id
+             GROUP BY g.id ORDER BY g.id DESC",
         )?;
-        Ok(games.iter().rev().map(StoredGame::summary).collect())
+        let rows = query.query_map(
+            params![
+                name,
+                count(ARCHIVE_PAGE),
+                i64::try_from(offset).unwrap_or(i64::MAX)
+            ],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?.unsigned_abs(),
+                    r.get::<_, String>(1)?,
+                    GameSummary {
+                        id: 0,
+                        setup: GameSetup::default(),
+                        creator: r.get(2)?,
+                        attackers: r.get(3)?,
+                        defenders: r.get(4)?,
+                        outcome: r
+                            .get::<_, Option<String>>(5)?
+                            .and_then(|o| serde_json::from_str(&o).ok()),
+                        plies: usize::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
+                    },
+                ))
+            },
+        )?;
+        let mut games = Vec::new();
+        for row in rows {
+            let (id, setup, summary) = row?;
+            // A game whose setup cannot be read is left out, as a restart leaves it out.
+            if let Ok(setup) = serde_json::from_str(&setup) {
+                games.push(GameSummary {
+                    id,
+                    setup,
+                    ..summary
+                });
+            }
+        }
+        Ok((games, page, total))
     }
 
     /// The games matching `filter`, oldest first, each rebuilt by replaying its moves.
@@ -335,7 +396,7 @@ impl Store {
     fn moves(&self, game: GameId) -> StoreResult<Vec<String>> {
         let mut query = self
             .db
-            .prepare("SELECT mv FROM moves WHERE game = ?1 ORDER BY ply")?;
+            .prepare_cached("SELECT mv FROM moves WHERE game = ?1 ORDER BY ply")?;
         let rows = query.query_map([id(game)], |r| r.get(0))?;
         rows.collect()
     }
