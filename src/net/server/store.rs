@@ -99,6 +99,25 @@ impl StoredGame {
     }
 }
 
+/// The finished games of the player named `?1` in all, counted from the indexes.
+const ARCHIVE_COUNT: &str = "
+    SELECT (SELECT COUNT(*) FROM games WHERE stage = 'over' AND attackers_name = ?1)
+         + (SELECT COUNT(*) FROM games WHERE stage = 'over' AND defenders_name = ?1)";
+
+/// `?2` finished games of the player named `?1` from the `?3`th newest on, each with its
+/// moves counted: the page's numbers read from the indexes, then only its games.
+const ARCHIVE_PAGE_QUERY: &str = "
+    WITH page (id) AS (
+        SELECT id FROM games WHERE stage = 'over' AND attackers_name = ?1
+        UNION ALL
+        SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
+        ORDER BY id DESC LIMIT ?2 OFFSET ?3)
+    SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name, g.outcome,
+           COUNT(m.ply)
+    FROM page JOIN games g ON g.id = page.id
+         LEFT JOIN moves m ON m.game = g.id
+    GROUP BY g.id ORDER BY g.id DESC";
+
 /// How often the log (WAL) is copied into the database, beside the writer.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
@@ -138,8 +157,7 @@ impl Store {
              CREATE INDEX IF NOT EXISTS games_over_by_attackers
                  ON games (attackers_name, id) WHERE stage = 'over';
              CREATE INDEX IF NOT EXISTS games_over_by_defenders
-                 ON games (defenders_name, id) WHERE stage = 'over';
-             CREATE INDEX IF NOT EXISTS games_by_stage ON games (stage, id);",
+                 ON games (defenders_name, id) WHERE stage = 'over';",
         )?;
         migrate_players(&mut db)?;
         let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
@@ -279,26 +297,12 @@ impl Store {
     pub fn archive(&self, name: &str, page: u32) -> StoreResult<(Vec<GameSummary>, u32, usize)> {
         let total: i64 = self
             .db
-            .prepare_cached(
-                "SELECT (SELECT COUNT(*) FROM games WHERE stage = 'over' AND attackers_name = ?1)
-                      + (SELECT COUNT(*) FROM games WHERE stage = 'over' AND defenders_name = ?1)",
-            )?
+            .prepare_cached(ARCHIVE_COUNT)?
             .query_row([name], |r| r.get(0))?;
         let total = usize::try_from(total).unwrap_or(0);
         let page = page.min(pages(total, ARCHIVE_PAGE) - 1);
         let offset = u64::from(page).saturating_mul(ARCHIVE_PAGE as u64);
-        let mut query = self.db.prepare_cached(
-            "WITH page (id) AS (
-                 SELECT id FROM games WHERE stage = 'over' AND attackers_name = ?1
-                 UNION ALL
-                 SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
-                 ORDER BY id DESC LIMIT ?2 OFFSET ?3)
-             SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name,
-                    g.outcome, COUNT(m.ply)
-             FROM page JOIN games g ON g.id = page.id
-                  LEFT JOIN moves m ON m.game = g.id
-             GROUP BY g.id ORDER BY g.id DESC",
-        )?;
+        let mut query = self.db.prepare_cached(ARCHIVE_PAGE_QUERY)?;
         let rows = query.query_map(
             params![
                 name,
@@ -508,6 +512,70 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
+
+    #[test]
+    fn the_archive_is_read_from_indexes_a_page_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let seat = |name: &str| Seat {
+            key: format!("key of {name}"),
+            name: name.into(),
+        };
+        let outcome = Outcome {
+            winner: None,
+            reason: Reason::Agreement,
+        };
+        let games = ARCHIVE_PAGE + 2;
+        for n in 0..games {
+            let setup = GameSetup::default();
+            let id = store.create(&setup, &seat("ann"), None).unwrap();
+            let game = StoredGame {
+                id,
+                game: rebuild(&setup, &[], None, None),
+                setup,
+                creator: seat("ann"),
+                code: None,
+                attackers: Some(seat(if n % 2 == 0 { "ann" } else { "bob" })),
+                defenders: Some(seat(if n % 2 == 0 { "bob" } else { "ann" })),
+                stage: Stage::Playing,
+            };
+            store.start(&game).unwrap();
+            store.add_move(id, 0, "d2-c2", None).unwrap();
+            store.finish(id, outcome, None).unwrap();
+        }
+        let (first, page, total) = store.archive("ann", 0).unwrap();
+        assert_eq!((first.len(), page, total), (ARCHIVE_PAGE, 0, games));
+        assert_eq!(
+            first[0].id,
+            GameId::try_from(games).unwrap(),
+            "newest first"
+        );
+        assert!(
+            first
+                .iter()
+                .all(|g| g.plies == 1 && g.outcome == Some(outcome))
+        );
+        let (last, page, _) = store.archive("ann", 7).unwrap();
+        assert_eq!((last.len(), page), (2, 1), "past the end: the last page");
+        assert_eq!(store.archive("nobody", 0).unwrap(), (Vec::new(), 0, 0));
+        // Each query finds the player's games by its indexes.
+        let args: [&dyn rusqlite::ToSql; 3] = [&"ann", &50, &0];
+        for (sql, used) in [(ARCHIVE_COUNT, 1), (ARCHIVE_PAGE_QUERY, 3)] {
+            let mut plan = store
+                .db
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let steps: Vec<String> = plan
+                .query_map(&args[..used], |r| r.get(3))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            for index in ["games_over_by_attackers", "games_over_by_defenders"] {
+                assert!(steps.iter().any(|s| s.contains(index)), "{steps:#?}");
+            }
+            assert!(!steps.iter().any(|s| s.starts_with("SCAN g")), "{steps:#?}");
+        }
+    }
 
     #[test]
     fn the_writer_never_checkpoints_a_thread_beside_it_does() {
