@@ -1035,3 +1035,53 @@ fn store_error(e: &rusqlite::Error) -> Refusal {
     eprintln!("brandubh serve: database: {e}");
     refusal(ErrorCode::Refused, "the server cannot store this now")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::server::outbox;
+
+    #[tokio::test]
+    async fn a_request_asked_again_while_its_answer_is_queued_is_answered_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let (events, _inbox) = mpsc::unbounded_channel();
+        let runtime = tokio::runtime::Handle::current();
+        let mut hub = Hub::new(store, Limits::default(), runtime, events.downgrade()).unwrap();
+        let (out, mut queue) = outbox::queue(1 << 20);
+        let (hangup, _hung_up) = oneshot::channel();
+        hub.handle(Event::Connected {
+            conn: 1,
+            out,
+            hangup,
+        });
+        assert!(queue.next().await.unwrap().contains("challenge"));
+        hub.conns.get_mut(&1).unwrap().seat = Some(Seat {
+            key: "k".into(),
+            name: "ann".into(),
+        });
+        let ask = |hub: &mut Hub, page| {
+            hub.handle(Event::Message {
+                conn: 1,
+                message: ClientMessage::Lobby { page },
+            });
+        };
+        ask(&mut hub, 0);
+        ask(&mut hub, 0);
+        ask(&mut hub, 0);
+        // Another request is answered, and the same one once its answer has left.
+        ask(&mut hub, 1);
+        assert!(queue.next().await.unwrap().contains("lobby"));
+        assert!(queue.next().await.unwrap().contains("lobby"));
+        ask(&mut hub, 1);
+        ask(&mut hub, 1);
+        let ping = ServerMessage::Ping { id: 9 };
+        hub.send(1, &ping);
+        assert!(queue.next().await.unwrap().contains("lobby"));
+        assert_eq!(
+            queue.next().await,
+            Some(ping.to_line()),
+            "one answer each time"
+        );
+    }
+}
