@@ -17,9 +17,9 @@ use crate::net::client::{Client, ClientConfig, ClientError, Event, save};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
     ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
-    check_name, pages,
+    normalize_name, pages,
 };
-use crate::quote::excerpt;
+use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
 use crate::tui::online::memory::OnlineMemory;
 use crate::tui::settings::{self, Settings, SettingsFile};
@@ -95,11 +95,16 @@ const ANSWER_TIME: Duration = Duration::from_secs(20);
 /// A server not met before shows its key's fingerprint first, to be trusted (as SSH does).
 pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
-    let name = args.name.clone().or_else(|| OnlineMemory::load(&dir).name);
-    if let Some(name) = &name {
-        check_name(name)
-            .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(name))))?;
-    }
+    // In the form the server keeps it (NFC), once it is a valid name.
+    let name = args
+        .name
+        .clone()
+        .or_else(|| OnlineMemory::load(&dir).name)
+        .map(|name| {
+            normalize_name(&name)
+                .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
+        })
+        .transpose()?;
     if let Some(player) = &args.games {
         let name = name.ok_or_else(|| {
             CliError::new("--games: the server lists games to a player: give --name NAME")
@@ -312,7 +317,7 @@ fn archive(
             return Err(unexpected());
         };
         let path = save(&target, &json).map_err(CliError::new)?;
-        writeln!(out, "saved game {} as {}", game.id, path.display())?;
+        writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
     }
     Ok(())
 }

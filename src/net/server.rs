@@ -4,6 +4,7 @@
 
 mod conn;
 mod hub;
+mod names;
 mod outbox;
 mod store;
 
@@ -53,6 +54,10 @@ pub struct Limits {
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
     /// has to come back before the game is lost.
     pub return_window: Duration,
+    /// Names one key may hold.
+    pub names_per_key: usize,
+    /// New names that may be claimed from one address in a minute.
+    pub new_names_per_minute: usize,
 }
 
 impl Default for Limits {
@@ -70,6 +75,8 @@ impl Default for Limits {
             queue_bytes: 1 << 20,
             open_games_per_player: 5,
             return_window: Duration::from_secs(60),
+            names_per_key: 5,
+            new_names_per_minute: 10,
         }
     }
 }

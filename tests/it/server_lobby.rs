@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use brandubh::net::identity::Identity;
+use brandubh::net::identity::{ChannelBinding, Identity};
 use brandubh::net::protocol::{self, ARCHIVE_PAGE, ClientMessage, LOBBY_PAGE, ServerMessage};
 use brandubh::net::server::{self, Limits, RunningServer};
 use brandubh::rules::{Outcome, Reason, Side};
@@ -256,7 +256,7 @@ fn readers_that_ask_and_never_read_are_cut_off_and_others_still_answered() {
         let proof = ClientMessage::Identify {
             name: format!("flood {i}"),
             key: identity.public_hex(),
-            signature: identity.sign(&nonce),
+            signature: identity.sign(&nonce, &ChannelBinding::of(&*raw.conn).unwrap()),
         };
         writeln!(raw, "{}", proof.to_line()).unwrap();
         assert!(read_line(&mut raw).contains("welcome"));

@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::hub::{ConnId, Event};
 use super::outbox::{self, Outbox};
 use super::{Limits, millis};
+use crate::net::identity::ChannelBinding;
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};
 use crate::quote::excerpt;
@@ -57,8 +58,14 @@ impl RateLimit {
 impl Connection {
     /// Serves the connection to its end.
     pub async fn run(self, stream: TcpStream, acceptor: tokio_rustls::TlsAcceptor) {
+        let Ok(peer) = stream.peer_addr() else {
+            return;
+        };
         let handshake = tokio::time::timeout(self.limits.handshake, acceptor.accept(stream));
         let Ok(Ok(tls)) = handshake.await else {
+            return;
+        };
+        let Some(binding) = ChannelBinding::of(tls.get_ref().1) else {
             return;
         };
         let (reader, mut writer) = tokio::io::split(tls);
@@ -103,6 +110,8 @@ impl Connection {
                 conn: self.id,
                 out: out.clone(),
                 hangup,
+                binding,
+                ip: peer.ip(),
             })
             .is_err()
         {
@@ -192,6 +201,9 @@ impl Connection {
                     ErrorCode::BadMessage,
                     format!("a line longer than {} bytes", crate::lines::MAX_LINE_BYTES),
                 ),
+                Ok(Ok(Line::NotUtf8)) => {
+                    ServerMessage::error(ErrorCode::BadMessage, "a line that is not UTF-8")
+                }
                 // The end, an error, or idle too long.
                 _ => return,
             };

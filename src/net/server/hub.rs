@@ -3,21 +3,22 @@
 //! relayed in order. Connections and timers send it [`Event`]s.
 
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::names::NameClaims;
 use super::outbox::Outbox;
 use super::store::{Seat, Stage, Store, StoredGame};
 use super::{Limits, millis};
 use crate::game::Clocks;
-use crate::net::identity;
+use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameSummary, GameView,
-    LOBBY_PAGE, LOBBY_PLAYERS, Lobby, Offer, ServerMessage, SideChoice, Timing, check_chat,
-    check_name, pages,
+    LOBBY_PAGE, LOBBY_PLAYERS, Lobby, Offer, ServerMessage, SideChoice, Timing, check_chat, pages,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -32,6 +33,10 @@ pub(super) enum Event {
         out: Outbox,
         /// Dropped by the hub to cut the connection off.
         hangup: oneshot::Sender<()>,
+        /// Its TLS session's channel binding, which its proof of identity must sign.
+        binding: ChannelBinding,
+        /// The address it comes from.
+        ip: IpAddr,
     },
     /// A message from a connection.
     Message {
@@ -56,6 +61,8 @@ struct Conn {
     /// whether its answer is still queued: asked again meanwhile, it is not answered twice.
     last_answer: Option<(ClientMessage, Arc<AtomicBool>)>,
     nonce: String,
+    binding: ChannelBinding,
+    ip: IpAddr,
     seat: Option<Seat>,
     lag: Duration,
     watching: HashSet<GameId>,
@@ -109,6 +116,7 @@ pub(super) struct Hub {
     games: HashMap<GameId, Live>,
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
+    name_claims: NameClaims,
 }
 
 /// A refused request: the error's code and words.
@@ -140,6 +148,7 @@ impl Hub {
             games: HashMap::new(),
             runtime,
             timers,
+            name_claims: NameClaims::default(),
         };
         for stored in hub.store.unfinished()? {
             let id = stored.id;
@@ -159,7 +168,13 @@ impl Hub {
     /// Handles one event.
     pub fn handle(&mut self, event: Event) {
         match event {
-            Event::Connected { conn, out, hangup } => {
+            Event::Connected {
+                conn,
+                out,
+                hangup,
+                binding,
+                ip,
+            } => {
                 let nonce = hex::encode(rand::random::<[u8; 32]>());
                 let challenge = ServerMessage::Challenge {
                     nonce: nonce.clone(),
@@ -171,6 +186,8 @@ impl Hub {
                         _hangup: hangup,
                         last_answer: None,
                         nonce,
+                        binding,
+                        ip,
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
@@ -278,33 +295,26 @@ impl Hub {
         if c.seat.is_some() {
             return refuse(ErrorCode::NotNow, "already identified");
         }
-        if !identity::verify(key, &c.nonce, signature) {
+        if !identity::verify(key, &c.nonce, &c.binding, signature) {
             return refuse(
                 ErrorCode::BadSignature,
                 "the signature does not prove the key",
             );
         }
-        check_name(name).map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
-        if !self
-            .store
-            .claim_name(key, name)
+        let ip = c.ip;
+        let name = self
+            .name_claims
+            .claim(&mut self.store, &self.limits, ip, key, name)
             .map_err(|e| store_error(&e))?
-        {
-            return refuse(ErrorCode::BadName, format!("the name {name} is taken"));
-        }
+            .map_err(|why| refusal(ErrorCode::BadName, why))?;
         let seat = Seat {
             key: key.to_owned(),
-            name: name.to_owned(),
+            name: name.clone(),
         };
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
-        self.send(
-            conn,
-            &ServerMessage::Welcome {
-                name: name.to_owned(),
-            },
-        );
+        self.send(conn, &ServerMessage::Welcome { name });
         // Every game the player is in, and the news to the opponents.
         let mine: Vec<(GameId, Option<Side>)> = self
             .games
@@ -1054,6 +1064,8 @@ mod tests {
             conn: 1,
             out,
             hangup,
+            binding: ChannelBinding::of_bytes([0; 32]),
+            ip: IpAddr::from([127, 0, 0, 1]),
         });
         assert!(queue.next().await.unwrap().contains("challenge"));
         hub.conns.get_mut(&1).unwrap().seat = Some(Seat {
