@@ -36,9 +36,9 @@ impl ChannelBinding {
         &self.0
     }
 
-    /// A binding of `bytes`, for tests of what holds one.
+    /// A binding of these bytes, for tests without a TLS session.
     #[cfg(test)]
-    pub(crate) const fn of_bytes(bytes: [u8; 32]) -> ChannelBinding {
+    pub(crate) const fn from_bytes(bytes: [u8; 32]) -> ChannelBinding {
         ChannelBinding(bytes)
     }
 }

@@ -8,14 +8,14 @@ mod names;
 mod outbox;
 mod store;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, Semaphore, mpsc};
 
 pub use store::DB_FILE;
 
@@ -31,7 +31,9 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:7343";
 pub struct Limits {
     /// Connections open at once, in all.
     pub connections: usize,
-    /// Connections open at once from one address.
+    /// Connections open at once from one address, counted once they said hello; as many
+    /// more may be on their way there (a newer one pushes the oldest out), so that sockets
+    /// that say nothing cannot lock their address out.
     pub per_address: usize,
     /// Time for the TLS handshake and the hello.
     pub handshake: Duration,
@@ -138,7 +140,7 @@ pub(crate) fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// A server could not start.
+/// A server could not start, or stopped on a failure.
 #[derive(Debug)]
 pub struct StartError(String);
 
@@ -169,10 +171,13 @@ impl RunningServer {
         &self.fingerprint
     }
 
-    /// Runs until the process ends.
-    pub fn wait(mut self) {
-        if let Some(hub) = self.hub.take() {
-            let _ = hub.join();
+    /// Runs until the process ends; an error if the server stopped serving (its hub, which
+    /// sets aside a game it fails on, failed itself).
+    pub fn wait(mut self) -> Result<(), StartError> {
+        let stopped = self.hub.take().map(std::thread::JoinHandle::join);
+        match stopped {
+            Some(Err(_)) => Err(StartError("the server stopped on a fault".into())),
+            _ => Err(StartError("the server stopped".into())),
         }
     }
 }
@@ -237,25 +242,74 @@ pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
     })
 }
 
-/// Open connections, in all and per address.
+/// Connections open: in all, and per address those that said hello and those on their
+/// way (oldest first, each with the signal that pushes it out).
 #[derive(Default)]
 struct Counts {
     all: usize,
     per_address: HashMap<IpAddr, usize>,
+    arriving: HashMap<IpAddr, VecDeque<(u64, Arc<Notify>)>>,
+    next: u64,
+}
+
+impl Counts {
+    /// Takes connection `id` from `ip` off the arriving list; whether it was on it.
+    fn arrived(&mut self, ip: IpAddr, id: u64) -> bool {
+        let Some(arriving) = self.arriving.get_mut(&ip) else {
+            return false;
+        };
+        let before = arriving.len();
+        arriving.retain(|(other, _)| *other != id);
+        let found = arriving.len() < before;
+        if arriving.is_empty() {
+            self.arriving.remove(&ip);
+        }
+        found
+    }
 }
 
 /// Holds a connection's place in [`Counts`] until dropped.
-struct Admitted {
+pub(super) struct Admitted {
     counts: Arc<Mutex<Counts>>,
     ip: IpAddr,
+    id: u64,
+    evicted: Arc<Notify>,
+    per_address: usize,
+    settled: bool,
+}
+
+impl Admitted {
+    /// Signalled when a newer connection from the same address pushes this one out before
+    /// its hello.
+    pub fn evicted(&self) -> Arc<Notify> {
+        Arc::clone(&self.evicted)
+    }
+
+    /// The connection said hello: counted against its address's cap, if there is room
+    /// (whether there was).
+    pub fn settle(&mut self) -> bool {
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        counts.arrived(self.ip, self.id);
+        let here = counts.per_address.entry(self.ip).or_insert(0);
+        if *here >= self.per_address {
+            return false;
+        }
+        *here += 1;
+        self.settled = true;
+        true
+    }
 }
 
 impl Drop for Admitted {
     fn drop(&mut self) {
         let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        counts.all -= 1;
+        counts.all = counts.all.saturating_sub(1);
+        if !self.settled {
+            counts.arrived(self.ip, self.id);
+            return;
+        }
         if let Some(n) = counts.per_address.get_mut(&self.ip) {
-            *n -= 1;
+            *n = n.saturating_sub(1);
             if *n == 0 {
                 counts.per_address.remove(&self.ip);
             }
@@ -263,20 +317,36 @@ impl Drop for Admitted {
     }
 }
 
-/// Admits a connection from `ip` within the caps.
+/// Admits a connection from `ip` within the cap in all, on its way to its address's cap:
+/// with as many on their way from there already, the oldest of them is pushed out.
 fn admit(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &Limits) -> Option<Admitted> {
     let mut c = counts.lock().unwrap_or_else(PoisonError::into_inner);
-    let here = c.per_address.get(&ip).copied().unwrap_or(0);
-    if c.all >= limits.connections || here >= limits.per_address {
+    if c.all >= limits.connections {
         return None;
     }
     c.all += 1;
-    c.per_address.insert(ip, here + 1);
+    c.next += 1;
+    let id = c.next;
+    let evicted = Arc::new(Notify::new());
+    let arriving = c.arriving.entry(ip).or_default();
+    if arriving.len() >= limits.per_address.max(1)
+        && let Some((_, oldest)) = arriving.pop_front()
+    {
+        oldest.notify_one();
+    }
+    arriving.push_back((id, Arc::clone(&evicted)));
     Some(Admitted {
         counts: Arc::clone(counts),
         ip,
+        id,
+        evicted,
+        per_address: limits.per_address,
+        settled: false,
     })
 }
+
+/// Connections over the caps being told `full` at once, at most (more are closed unread).
+const REFUSING_AT_ONCE: usize = 16;
 
 async fn accept(
     listener: TcpListener,
@@ -285,6 +355,7 @@ async fn accept(
     limits: Limits,
 ) {
     let counts = Arc::new(Mutex::new(Counts::default()));
+    let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
     let mut next_id = 0;
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -296,21 +367,33 @@ async fn accept(
                 continue;
             }
         };
-        // Over a cap: closed at once, before any work.
-        let Some(admitted) = admit(&counts, peer.ip(), &limits) else {
-            continue;
+        // Over the cap: told `full` after its hello, or closed at once when too many are.
+        let place = admit(&counts, peer.ip(), &limits);
+        let refusal = match place {
+            Some(_) => None,
+            None => match Arc::clone(&refusing).try_acquire_owned() {
+                Ok(permit) => Some(permit),
+                Err(_) => continue,
+            },
         };
         let _ = stream.set_nodelay(true);
         next_id += 1;
+        let id = next_id;
         let task = conn::Connection {
-            id: next_id,
+            id,
             events: events.clone(),
             limits: limits.clone(),
+            place,
         };
         let acceptor = acceptor.clone();
-        tokio::spawn(async move {
+        let running = tokio::spawn(async move {
             task.run(stream, acceptor).await;
-            drop(admitted);
+            drop(refusal);
+        });
+        tokio::spawn(async move {
+            if let Err(e) = running.await {
+                tracing::error!("connection {id} ended on a fault: {e}");
+            }
         });
     }
 }
@@ -329,16 +412,47 @@ mod tests {
         let counts = Arc::new(Mutex::new(Counts::default()));
         let a: IpAddr = "127.0.0.1".parse().unwrap();
         let b: IpAddr = "127.0.0.2".parse().unwrap();
-        let first = admit(&counts, a, &limits).unwrap();
-        let _second = admit(&counts, a, &limits).unwrap();
-        assert!(
-            admit(&counts, a, &limits).is_none(),
-            "a third from one address"
-        );
-        let _third = admit(&counts, b, &limits).unwrap();
+        let settled = |ip| {
+            let mut place = admit(&counts, ip, &limits).unwrap();
+            assert!(place.settle());
+            place
+        };
+        let first = settled(a);
+        let _second = settled(a);
+        let mut third = admit(&counts, a, &limits).unwrap();
+        assert!(!third.settle(), "a third from one address");
+        drop(third);
+        let _fourth = settled(b);
         assert!(admit(&counts, b, &limits).is_none(), "a fourth in all");
         drop(first);
         assert!(admit(&counts, a, &limits).is_some(), "a place freed");
+    }
+
+    #[test]
+    fn a_connection_on_its_way_is_pushed_out_by_a_newer_one_from_its_address() {
+        let limits = Limits {
+            per_address: 2,
+            ..Limits::default()
+        };
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let silent: Vec<Admitted> = (0..2)
+            .map(|_| admit(&counts, a, &limits).unwrap())
+            .collect();
+        let mut honest = admit(&counts, a, &limits).unwrap();
+        assert!(honest.settle(), "locked out by silent sockets");
+        let pushed_out = silent[0].evicted();
+        assert!(
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(async {
+                    tokio::time::timeout(Duration::ZERO, pushed_out.notified()).await
+                })
+                .is_ok(),
+            "the oldest silent one stays"
+        );
     }
 
     #[test]

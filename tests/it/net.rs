@@ -100,7 +100,7 @@ impl Player {
 }
 
 /// Alice creates a game as the attackers, Bob joins it; both see its state.
-fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
+pub(crate) fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
     connected(alice);
     connected(bob);
     let game = create(
@@ -134,7 +134,7 @@ fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
 }
 
 /// `creator` creates a game; returns its number.
-fn create(creator: &Player, setup: GameSetup) -> GameId {
+pub(crate) fn create(creator: &Player, setup: GameSetup) -> GameId {
     creator.send(ClientMessage::Create(setup));
     creator.expect_message("created", |m| match m {
         ServerMessage::Created { game, .. } => Some(game.id),
@@ -629,7 +629,7 @@ pub(crate) fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnec
 }
 
 /// Reads lines until the server closes the connection; returns them.
-fn read_to_close(stream: impl Read) -> Vec<String> {
+pub(crate) fn read_to_close(stream: impl Read) -> Vec<String> {
     let mut lines = Vec::new();
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
@@ -740,7 +740,7 @@ fn serve(data: &Path, listen: &str) -> (Child, String, String) {
 }
 
 /// `brandubh serve` with more arguments, as [`serve`].
-fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
+pub(crate) fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
@@ -989,7 +989,7 @@ fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnec
 }
 
 /// A server process, killed when the test ends (also when it fails).
-struct KillOnDrop(Child);
+pub(crate) struct KillOnDrop(pub(crate) Child);
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {

@@ -92,7 +92,20 @@ impl Outbox {
 impl Inbox {
     /// The next line to write; `None` when the connection is to close.
     pub async fn next(&mut self) -> Option<String> {
-        match self.lines.recv().await? {
+        let next = self.lines.recv().await?;
+        self.taken(next)
+    }
+
+    /// The next line to write if one is queued now.
+    #[cfg(test)]
+    pub fn try_next(&mut self) -> Option<String> {
+        let next = self.lines.try_recv().ok()?;
+        self.taken(next)
+    }
+
+    /// `next`, taken out of the queue.
+    fn taken(&self, next: Queued) -> Option<String> {
+        match next {
             Queued::Line(line, queued) => {
                 self.bytes.fetch_sub(line.len(), Ordering::AcqRel);
                 if let Some(queued) = queued {
