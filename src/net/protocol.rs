@@ -16,8 +16,8 @@ use crate::rules::{Outcome, Preset, Side};
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
-/// result `abandoned`.
-pub const VERSION: u32 = 2;
+/// result `abandoned`; version 3 the notice [`ServerMessage::GoingDown`].
+pub const VERSION: u32 = 3;
 
 /// The port a server listens on and a client calls when none is given.
 pub const DEFAULT_PORT: u16 = 7343;
@@ -257,6 +257,10 @@ pub enum ServerMessage {
         /// The ping's number.
         id: u64,
     },
+    /// The server is stopping (its host shut it down or restarts it) and closes the
+    /// connection after this: nothing is lost, and the client reconnects as after a drop.
+    #[serde(deserialize_with = "no_fields")]
+    GoingDown,
 }
 
 /// A kind of error.
@@ -759,6 +763,7 @@ mod tests {
             ServerMessage::error(ErrorCode::Refused, "no"),
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
+            ServerMessage::GoingDown,
         ]
     }
 

@@ -2,6 +2,7 @@
 //! line cap, rate limit, timeouts); one hub thread owns the games, the clocks and the `SQLite`
 //! database, and validates every move with the rules engine before it is stored and relayed.
 
+mod backup;
 mod conn;
 mod hub;
 mod store;
@@ -10,11 +11,12 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::net::TcpListener;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
+pub use backup::{BackupError, backup};
 pub use store::DB_FILE;
 
 use super::protocol::{ServerMessage, Timing};
@@ -52,6 +54,8 @@ pub struct Limits {
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
     /// has to come back before the game is lost.
     pub return_window: Duration,
+    /// How long a server going down waits for its connections to be told and closed.
+    pub going_down: Duration,
 }
 
 impl Default for Limits {
@@ -69,6 +73,7 @@ impl Default for Limits {
             queue: 256,
             open_games_per_player: 5,
             return_window: Duration::from_secs(60),
+            going_down: Duration::from_secs(5),
         }
     }
 }
@@ -151,12 +156,35 @@ impl std::fmt::Display for StartError {
 
 impl std::error::Error for StartError {}
 
-/// A server running on its own threads; dropping it stops it.
+/// A server running on its own threads; dropping it stops it at once (as a crash would:
+/// nothing stored is lost), [`Stopper::stop`] gracefully.
 pub struct RunningServer {
     addr: SocketAddr,
     fingerprint: String,
     runtime: Option<tokio::runtime::Runtime>,
     hub: Option<std::thread::JoinHandle<()>>,
+    stopper: Option<Stopper>,
+    /// Closed when every connection's task has ended (each holds a sender).
+    connections_ended: mpsc::Receiver<()>,
+    going_down: Duration,
+}
+
+/// Stops a running server gracefully, from any thread.
+#[derive(Clone)]
+pub struct Stopper {
+    accepting: watch::Sender<bool>,
+    hub: mpsc::UnboundedSender<hub::Event>,
+}
+
+impl Stopper {
+    /// Stops the server gracefully: no connection is accepted any more; the hub finishes
+    /// the event it is handling, tells every connection the server is going down, and closes
+    /// the database (its log copied in); then [`RunningServer::wait`] waits (a bounded time)
+    /// for every connection to be written out and closed, and returns.
+    pub fn stop(&self) {
+        let _ = self.accepting.send(false);
+        let _ = self.hub.send(hub::Event::GoingDown);
+    }
 }
 
 impl RunningServer {
@@ -170,11 +198,50 @@ impl RunningServer {
         &self.fingerprint
     }
 
-    /// Runs until the process ends.
+    /// A handle that stops the server gracefully.
+    pub fn stopper(&self) -> Option<Stopper> {
+        self.stopper.clone()
+    }
+
+    /// Stops the server gracefully (see [`Stopper::stop`]) on SIGTERM or SIGINT; a second
+    /// one ends the process at once.
+    pub fn stop_on_signals(&self) -> std::io::Result<()> {
+        let (Some(runtime), Some(stopper)) = (&self.runtime, self.stopper()) else {
+            return Ok(());
+        };
+        let mut signals = {
+            let _inside = runtime.enter();
+            EndingSignals::catch()?
+        };
+        runtime.spawn(async move {
+            let (first, _) = signals.next().await;
+            tracing::info!(signal = first, "going down");
+            stopper.stop();
+            let (second, number) = signals.next().await;
+            tracing::warn!(signal = second, "a second signal: stopping at once");
+            std::process::exit(128 + number);
+        });
+        Ok(())
+    }
+
+    /// Runs until the server is stopped: when it is stopped gracefully, until every
+    /// connection is closed or [`Limits::going_down`] has passed.
     pub fn wait(mut self) {
         if let Some(hub) = self.hub.take() {
             let _ = hub.join();
         }
+        // The hub is gone: the one left to hold a sender to it is the accept loop.
+        drop(self.stopper.take());
+        if let Some(runtime) = self.runtime.take() {
+            let (ended, going_down) = (&mut self.connections_ended, self.going_down);
+            let all_closed =
+                runtime.block_on(async { tokio::time::timeout(going_down, ended.recv()).await });
+            if all_closed.is_err() {
+                tracing::warn!("connections still open after {:?}: closed", self.going_down);
+            }
+            runtime.shutdown_background();
+        }
+        tracing::info!("stopped");
     }
 }
 
@@ -183,8 +250,42 @@ impl Drop for RunningServer {
         if let Some(runtime) = self.runtime.take() {
             runtime.shutdown_background();
         }
+        // With every task and this sender gone, the hub's inbox closes and it ends.
+        drop(self.stopper.take());
         if let Some(hub) = self.hub.take() {
             let _ = hub.join();
+        }
+    }
+}
+
+/// The signals that stop a server: SIGTERM (a service manager stopping it) and SIGINT
+/// (Ctrl-C).
+struct EndingSignals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl EndingSignals {
+    /// Catches them from now on (inside the runtime).
+    fn catch() -> std::io::Result<EndingSignals> {
+        Ok(EndingSignals {
+            #[cfg(unix)]
+            terminate: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?,
+        })
+    }
+
+    /// The name and number of the next one to come.
+    async fn next(&mut self) -> (&'static str, i32) {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.terminate.recv() => ("SIGTERM", SIGTERM),
+            _ = tokio::signal::ctrl_c() => ("SIGINT", SIGINT),
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            ("SIGINT", SIGINT)
         }
     }
 }
@@ -224,18 +325,46 @@ pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
         .name("brandubh-hub".into())
         .spawn(move || {
             while let Some(event) = inbox.blocking_recv() {
+                if matches!(event, hub::Event::GoingDown) {
+                    hub.go_down();
+                    return;
+                }
                 hub.handle(event);
             }
         })
         .map_err(|e| fail("cannot start", &e))?;
+    let (accepting, still_accepting) = watch::channel(true);
+    let (connection_alive, connections_ended) = mpsc::channel(1);
+    let stopper = Stopper {
+        accepting,
+        hub: events.clone(),
+    };
     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
-    runtime.spawn(accept(listener, acceptor, events, config.limits));
+    let going_down = config.limits.going_down;
+    let tasks = Tasks {
+        events,
+        limits: config.limits,
+        alive: connection_alive,
+    };
+    runtime.spawn(accept(listener, acceptor, tasks, still_accepting));
+    tracing::info!(%addr, "listening");
     Ok(RunningServer {
         addr,
         fingerprint: key.fingerprint(),
         runtime: Some(runtime),
         hub: Some(hub),
+        stopper: Some(stopper),
+        connections_ended,
+        going_down,
     })
+}
+
+/// What every connection's task is given.
+struct Tasks {
+    events: mpsc::UnboundedSender<hub::Event>,
+    limits: Limits,
+    /// Held by each task until it ends.
+    alive: mpsc::Sender<()>,
 }
 
 /// Open connections, in all and per address.
@@ -279,39 +408,77 @@ fn admit(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &Limits) -> Option<Adm
     })
 }
 
+/// How often at most the log tells of connections refused over the caps.
+const REFUSALS_LOGGED_EVERY: Duration = Duration::from_secs(1);
+
+/// The connections refused over the caps, told in the log at most once each
+/// [`REFUSALS_LOGGED_EVERY`] (a flood of them makes no flood of lines).
+#[derive(Default)]
+struct Refusals {
+    held: u64,
+    logged: Option<Instant>,
+}
+
+impl Refusals {
+    fn refused(&mut self, peer: SocketAddr) {
+        self.held += 1;
+        let now = Instant::now();
+        if self
+            .logged
+            .is_none_or(|at| now.duration_since(at) >= REFUSALS_LOGGED_EVERY)
+        {
+            tracing::warn!(%peer, refused = self.held, "connections refused: over the caps");
+            self.held = 0;
+            self.logged = Some(now);
+        }
+    }
+}
+
+/// Accepts connections, each on a task of its own, until the server stops accepting.
 async fn accept(
     listener: TcpListener,
     acceptor: tokio_rustls::TlsAcceptor,
-    events: mpsc::UnboundedSender<hub::Event>,
-    limits: Limits,
+    tasks: Tasks,
+    mut accepting: watch::Receiver<bool>,
 ) {
     let counts = Arc::new(Mutex::new(Counts::default()));
+    let mut refusals = Refusals::default();
     let mut next_id = 0;
     loop {
-        let (stream, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = accepting.wait_for(|accepting| !accepting) => return,
+        };
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors and the like: wait a little, go on.
-                eprintln!("brandubh serve: accept: {e}");
+                tracing::warn!("accept: {e}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
         // Over a cap: closed at once, before any work.
-        let Some(admitted) = admit(&counts, peer.ip(), &limits) else {
+        let Some(admitted) = admit(&counts, peer.ip(), &tasks.limits) else {
+            refusals.refused(peer);
             continue;
         };
         let _ = stream.set_nodelay(true);
         next_id += 1;
+        let id = next_id;
+        tracing::info!(conn = id, %peer, "connection");
         let task = conn::Connection {
-            id: next_id,
-            events: events.clone(),
-            limits: limits.clone(),
+            id,
+            events: tasks.events.clone(),
+            limits: tasks.limits.clone(),
         };
         let acceptor = acceptor.clone();
+        let alive = tasks.alive.clone();
         tokio::spawn(async move {
             task.run(stream, acceptor).await;
+            tracing::info!(conn = id, "connection closed");
             drop(admitted);
+            drop(alive);
         });
     }
 }

@@ -15,7 +15,7 @@ use brandubh::net::server::{self, Limits, RunningServer, ServerConfig};
 use brandubh::rules::{GameState, Preset, Reason, Side};
 
 /// The longest wait for any one event.
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
 fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
     server::start(ServerConfig {
@@ -27,7 +27,7 @@ fn start_server(data: &Path, listen: &str, limits: Limits) -> RunningServer {
 }
 
 /// A client and its events.
-struct Player {
+pub(crate) struct Player {
     client: Client,
     events: Receiver<Event>,
     config: Option<tempfile::TempDir>,
@@ -36,7 +36,7 @@ struct Player {
 
 impl Player {
     /// A player with a config folder of its own, trusting the server's `key`.
-    fn connect(server: &str, key: &str, name: &str) -> Player {
+    pub(crate) fn connect(server: &str, key: &str, name: &str) -> Player {
         let config = tempfile::tempdir().unwrap();
         let mut player = Player::with_config(server, key, name, config.path(), |_| {});
         player.config = Some(config);
@@ -45,7 +45,7 @@ impl Player {
 
     /// A player with the config folder `config`, trusting the server's `key` if it is not
     /// pinned there yet.
-    fn with_config(
+    pub(crate) fn with_config(
         server: &str,
         key: &str,
         name: &str,
@@ -68,7 +68,7 @@ impl Player {
     }
 
     /// Waits for the first event `pick` takes, skipping others.
-    fn expect<T>(&self, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
+    pub(crate) fn expect<T>(&self, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
         let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -83,7 +83,7 @@ impl Player {
         }
     }
 
-    fn expect_message<T>(
+    pub(crate) fn expect_message<T>(
         &self,
         what: &str,
         mut pick: impl FnMut(&ServerMessage) -> Option<T>,
@@ -94,13 +94,13 @@ impl Player {
         })
     }
 
-    fn send(&self, message: ClientMessage) {
+    pub(crate) fn send(&self, message: ClientMessage) {
         self.client.send(message);
     }
 }
 
 /// Alice creates a game as the attackers, Bob joins it; both see its state.
-fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
+pub(crate) fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
     connected(alice);
     connected(bob);
     let game = create(
@@ -134,7 +134,7 @@ fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
 }
 
 /// `creator` creates a game; returns its number.
-fn create(creator: &Player, setup: GameSetup) -> GameId {
+pub(crate) fn create(creator: &Player, setup: GameSetup) -> GameId {
     creator.send(ClientMessage::Create(setup));
     creator.expect_message("created", |m| match m {
         ServerMessage::Created { game, .. } => Some(game.id),
@@ -161,13 +161,13 @@ fn online(address: &str, args: &[&str]) -> String {
 }
 
 /// The next move of the local copy: the first legal one.
-fn next_move(state: &GameState) -> String {
+pub(crate) fn next_move(state: &GameState) -> String {
     state.legal_moves()[0].to_string()
 }
 
 /// Plays `plies` moves (or to the end), each seen by both players; returns the moves as
 /// the server annotated them.
-fn play(
+pub(crate) fn play(
     state: &mut GameState,
     game: GameId,
     alice: &Player,
@@ -218,7 +218,7 @@ fn offer_accepted(asker: &Player, answerer: &Player, game: GameId, offer: Offer)
     });
 }
 
-fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
+pub(crate) fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
     player.expect_message("result", |m| match m {
         ServerMessage::Result { game: g, outcome } if *g == game => Some(*outcome),
         _ => None,
@@ -511,7 +511,7 @@ fn an_unknown_server_s_key_is_pinned_only_when_trusted() {
 }
 
 /// Waits until `player` is connected and identified.
-fn connected(player: &Player) {
+pub(crate) fn connected(player: &Player) {
     player.expect("connected", |e| {
         matches!(e, Event::Connected { .. }).then_some(())
     });
@@ -606,9 +606,10 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     });
     assert!(matches!(error, ClientError::Version(_)), "{error}");
     assert!(
-        error
-            .to_string()
-            .contains("speaks protocol version 2 and the client 1"),
+        error.to_string().contains(&format!(
+            "speaks protocol version {} and the client 1",
+            protocol::VERSION
+        )),
         "{error}"
     );
 }
@@ -730,19 +731,28 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 }
 
 /// `brandubh serve` as a child process; returns it, its address and its key's fingerprint.
-fn serve(data: &Path, listen: &str) -> (Child, String, String) {
+pub(crate) fn serve(data: &Path, listen: &str) -> (Child, String, String) {
     serve_with(data, listen, &[])
 }
 
 /// `brandubh serve` with more arguments, as [`serve`].
 fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+    started(serve_command(data, listen, args).spawn().unwrap())
+}
+
+/// The command `brandubh serve --listen LISTEN --data DATA ARGS`, its output piped.
+pub(crate) fn serve_command(data: &Path, listen: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_brandubh"));
+    command
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
         .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdout(Stdio::piped());
+    command
+}
+
+/// A server just spawned, its address and its key's fingerprint read from its first lines.
+pub(crate) fn started(mut child: Child) -> (Child, String, String) {
     let (mut first, mut second) = (String::new(), String::new());
     let mut out = BufReader::new(child.stdout.take().unwrap());
     out.read_line(&mut first).unwrap();
@@ -984,7 +994,7 @@ fn messages_sent_while_the_server_is_down_are_queued_and_sent_after_the_reconnec
 }
 
 /// A server process, killed when the test ends (also when it fails).
-struct KillOnDrop(Child);
+pub(crate) struct KillOnDrop(pub(crate) Child);
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {

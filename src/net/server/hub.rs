@@ -40,6 +40,8 @@ pub(super) enum Event {
     FlagCheck { game: GameId, turn: u64 },
     /// A player gone from a game may have stayed away too long.
     ReturnCheck { game: GameId, side: Side },
+    /// The server stops: the hub's last event.
+    GoingDown,
 }
 
 struct Conn {
@@ -167,6 +169,7 @@ impl Hub {
             }
             Event::Message { conn, message } => {
                 if let Err(Refusal(code, message)) = self.message(conn, message) {
+                    tracing::info!(conn, ?code, reason = ?message, "refused");
                     self.send(conn, ServerMessage::error(code, message));
                 }
             }
@@ -178,7 +181,23 @@ impl Hub {
             Event::Disconnected { conn } => self.disconnected(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            Event::GoingDown => {}
         }
+    }
+
+    /// The server stops: every connection is told so and closed, and the database closed
+    /// whole (every move is committed as it is played: nothing is left to write).
+    pub fn go_down(self) {
+        tracing::info!(
+            connections = self.conns.len(),
+            games = self.games.len(),
+            "telling every connection the server is going down"
+        );
+        for c in self.conns.values() {
+            let _ = c.out.try_send(Outgoing::Message(ServerMessage::GoingDown));
+            let _ = c.out.try_send(Outgoing::Close);
+        }
+        self.store.close();
     }
 
     fn message(&mut self, conn: ConnId, message: ClientMessage) -> Reply {
@@ -274,6 +293,7 @@ impl Hub {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
+        tracing::info!(conn, ?name, "identified");
         self.send(
             conn,
             ServerMessage::Welcome {
@@ -379,6 +399,7 @@ impl Hub {
             stage: Stage::Open,
         };
         let summary = stored.summary();
+        tracing::info!(game = id, creator = ?seat.name, "game created");
         self.games.insert(id, Live::new(stored));
         self.send(
             conn,
@@ -426,6 +447,9 @@ impl Hub {
             .start(&live.stored)
             .map_err(|e| store_error(&e))?;
         let id = live.stored.id;
+        let [attackers, defenders] =
+            [Side::Attackers, Side::Defenders].map(|side| live.stored.seat(side).map(|s| &s.name));
+        tracing::info!(game = id, ?attackers, ?defenders, "game begun");
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
             self.send_state(conn, id);
@@ -612,8 +636,9 @@ impl Hub {
         let Some(outcome) = live.stored.game.outcome() else {
             return;
         };
+        tracing::info!(game, result = %outcome, "game ended");
         if let Err(e) = self.store.finish(game, outcome, live.stored.game.clocks()) {
-            eprintln!("brandubh serve: cannot store the end of game {game}: {e}");
+            tracing::error!(game, "cannot store the end of the game: {e}");
         }
         self.broadcast(game, &ServerMessage::Result { game, outcome });
         if let Some(live) = self.games.remove(&game) {
@@ -960,6 +985,6 @@ fn bad_move(e: &impl std::fmt::Display) -> Refusal {
 }
 
 fn store_error(e: &rusqlite::Error) -> Refusal {
-    eprintln!("brandubh serve: database: {e}");
+    tracing::error!("database: {e}");
     refusal(ErrorCode::Refused, "the server cannot store this now")
 }

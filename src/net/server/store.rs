@@ -144,6 +144,27 @@ impl Store {
         })
     }
 
+    /// Closes the database whole: the log copied into the database file and emptied, so
+    /// that the file alone holds everything (a copy of it is a backup).
+    pub fn close(self) {
+        let Store {
+            db,
+            _checkpoints: checkpoint_thread,
+        } = self;
+        drop(checkpoint_thread);
+        let checkpoint = db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            r.get::<_, i64>(0)
+        });
+        match checkpoint {
+            Ok(0) => {}
+            Ok(_) => tracing::warn!("closing the database: its log is busy, kept beside it"),
+            Err(e) => tracing::warn!("closing the database: {e}"),
+        }
+        if let Err((_, e)) = db.close() {
+            tracing::warn!("closing the database: {e}");
+        }
+    }
+
     /// Gives `name` to `key`: first come, first served, and for good (a key may hold several
     /// names; taking a new one frees none). Returns whether the name is the key's (false when
     /// another key holds it).
@@ -384,7 +405,7 @@ fn checkpoint_beside(
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY)
             {
                 if let Err(e) = db.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-                    eprintln!("brandubh serve: checkpoint: {e}");
+                    tracing::warn!("checkpoint: {e}");
                 }
             }
         })?;
