@@ -5,13 +5,14 @@
 mod backup;
 mod conn;
 mod hub;
+mod log;
 mod store;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
@@ -408,32 +409,6 @@ fn admit(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &Limits) -> Option<Adm
     })
 }
 
-/// How often at most the log tells of connections refused over the caps.
-const REFUSALS_LOGGED_EVERY: Duration = Duration::from_secs(1);
-
-/// The connections refused over the caps, told in the log at most once each
-/// [`REFUSALS_LOGGED_EVERY`] (a flood of them makes no flood of lines).
-#[derive(Default)]
-struct Refusals {
-    held: u64,
-    logged: Option<Instant>,
-}
-
-impl Refusals {
-    fn refused(&mut self, peer: SocketAddr) {
-        self.held += 1;
-        let now = Instant::now();
-        if self
-            .logged
-            .is_none_or(|at| now.duration_since(at) >= REFUSALS_LOGGED_EVERY)
-        {
-            tracing::warn!(%peer, refused = self.held, "connections refused: over the caps");
-            self.held = 0;
-            self.logged = Some(now);
-        }
-    }
-}
-
 /// Accepts connections, each on a task of its own, until the server stops accepting.
 async fn accept(
     listener: TcpListener,
@@ -442,7 +417,6 @@ async fn accept(
     mut accepting: watch::Receiver<bool>,
 ) {
     let counts = Arc::new(Mutex::new(Counts::default()));
-    let mut refusals = Refusals::default();
     let mut next_id = 0;
     loop {
         let accepted = tokio::select! {
@@ -460,13 +434,13 @@ async fn accept(
         };
         // Over a cap: closed at once, before any work.
         let Some(admitted) = admit(&counts, peer.ip(), &tasks.limits) else {
-            refusals.refused(peer);
+            log::over_caps(peer);
             continue;
         };
         let _ = stream.set_nodelay(true);
         next_id += 1;
         let id = next_id;
-        tracing::info!(conn = id, %peer, "connection");
+        log::connection(id, peer);
         let task = conn::Connection {
             id,
             events: tasks.events.clone(),
@@ -476,7 +450,7 @@ async fn accept(
         let alive = tasks.alive.clone();
         tokio::spawn(async move {
             task.run(stream, acceptor).await;
-            tracing::info!(conn = id, "connection closed");
+            log::closed(id);
             drop(admitted);
             drop(alive);
         });

@@ -158,7 +158,7 @@ fn the_log_has_a_line_for_each_connection_identity_and_game_and_no_secret() {
 fn a_backup_of_a_running_server_holds_its_games_and_never_overwrites_by_surprise() {
     let data = tempfile::tempdir().unwrap();
     let (child, address, key) = serve(data.path(), "127.0.0.1:0");
-    let _server = KillOnDrop(child);
+    let server = KillOnDrop(child);
     let alice = Player::connect(&address, &key, "alice");
     let bob = Player::connect(&address, &key, "bob");
     let game = new_game(&alice, &bob, Timing::Untimed);
@@ -197,6 +197,17 @@ fn a_backup_of_a_running_server_holds_its_games_and_never_overwrites_by_surprise
     );
     let forced = brandubh(&["serve", "backup", copy_arg, "--force"], data.path());
     assert!(forced.status.success());
+    // A server stopped: its folder is left as it was, one database file without a log.
+    assert!(stop(server, rustix::process::Signal::TERM).success());
+    let stopped = brandubh(&["serve", "backup", copy_arg, "--force"], data.path());
+    assert!(stopped.status.success());
+    let mut files: Vec<String> = std::fs::read_dir(data.path())
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(DB_FILE))
+        .collect();
+    files.sort();
+    assert_eq!(files, [DB_FILE]);
     // No database: one line, nothing written.
     let empty = tempfile::tempdir().unwrap();
     let elsewhere = out.path().join("none.sqlite3");

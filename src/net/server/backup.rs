@@ -65,14 +65,19 @@ pub fn backup(data: &Path, file: &Path, replace: bool) -> Result<(), BackupError
 /// Copies the database `source` into the empty file `target` and checks the copy.
 fn copy(source: &Path, target: &Path) -> std::io::Result<()> {
     let failed = |what: &str, e: rusqlite::Error| std::io::Error::other(format!("{what}: {e}"));
+    // Read and write, not read only: a read-only connection to a server stopped (its log
+    // gone) would make the log and its index, and leave them in the server's folder. This
+    // one, the last to close, removes them. Nothing is written; a missing file is not made.
     let from = Connection::open_with_flags(
         source,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| failed(&format!("cannot open {}", source.display()), e))?;
     let mut to = Connection::open(target).map_err(|e| failed("cannot write", e))?;
     step_through(&from, &mut to)
         .map_err(|e| failed(&format!("cannot read {}", source.display()), e))?;
+    from.close()
+        .map_err(|(_, e)| failed(&format!("cannot close {}", source.display()), e))?;
     // The source's log mode came with its pages: the copy is one file.
     to.pragma_update(None, "journal_mode", "DELETE")
         .map_err(|e| failed("cannot write", e))?;

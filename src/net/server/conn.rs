@@ -83,7 +83,7 @@ impl Connection {
             _ => return,
         };
         if let Some(refusal) = reply {
-            tracing::info!(conn = self.id, ?refusal, "hello refused");
+            super::log::refused(self.id, "hello refused", &refusal);
             let _ = write_line(&mut writer, &refusal.to_line()).await;
             let _ = writer.shutdown().await;
             return;
@@ -187,7 +187,7 @@ impl Connection {
             };
             bad += 1;
             if bad >= self.limits.bad_messages {
-                tracing::info!(conn = self.id, ?refusal, "cut off: too many bad messages");
+                super::log::refused(self.id, "cut off: too many bad messages", &refusal);
                 let _ = out.try_send(Outgoing::Message(refusal));
                 return;
             }

@@ -169,7 +169,7 @@ impl Hub {
             }
             Event::Message { conn, message } => {
                 if let Err(Refusal(code, message)) = self.message(conn, message) {
-                    tracing::info!(conn, ?code, reason = ?message, "refused");
+                    super::log::refused(conn, "request refused", &(code, &message));
                     self.send(conn, ServerMessage::error(code, message));
                 }
             }
