@@ -658,7 +658,7 @@ impl Server {
     fn start(program: &Path, data: &Path, listen: &str) -> Result<Server, String> {
         let mut child = Command::new(program)
             .args(["serve", "--listen", listen, "--per-address", "4096"])
-            .args(["--max-connections", "4096", "--data"])
+            .args(["--log-level", "warn", "--max-connections", "4096", "--data"])
             .arg(data)
             .stdout(Stdio::piped())
             .spawn()

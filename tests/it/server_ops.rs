@@ -122,6 +122,10 @@ fn the_log_has_a_line_for_each_connection_identity_and_game_and_no_secret() {
     });
     bob.send(ClientMessage::Resign { game });
     result(&alice, game);
+    alice.send(ClientMessage::Watch { game: 999 });
+    alice.expect_message("refusal", |m| {
+        matches!(m, ServerMessage::Error { .. }).then_some(())
+    });
     let status = stop(child, rustix::process::Signal::INT);
     let log = logged.recv_timeout(WAIT).unwrap();
     assert!(status.success(), "{status}\n{log}");
@@ -134,6 +138,7 @@ fn the_log_has_a_line_for_each_connection_identity_and_game_and_no_secret() {
         has(&["game ended", &format!("game={game}"), "resignation"]),
         "{log}"
     );
+    assert!(has(&["request refused", "NoGame", "999"]), "{log}");
     assert!(has(&["going down"]), "{log}");
     // Each line begins with its time (2026-12-07T18:30:00.123456Z).
     assert!(

@@ -447,8 +447,8 @@ impl Hub {
             .start(&live.stored)
             .map_err(|e| store_error(&e))?;
         let id = live.stored.id;
-        let [attackers, defenders] =
-            [Side::Attackers, Side::Defenders].map(|side| live.stored.seat(side).map(|s| &s.name));
+        let [attackers, defenders] = [Side::Attackers, Side::Defenders]
+            .map(|side| live.stored.seat(side).map_or("", |s| s.name.as_str()));
         tracing::info!(game = id, ?attackers, ?defenders, "game begun");
         self.schedule_flag(id);
         for conn in self.player_conns(id) {

@@ -56,39 +56,44 @@ static CONNECTIONS: Mutex<Throttle> = Mutex::new(Throttle::new());
 static REFUSALS: Mutex<Throttle> = Mutex::new(Throttle::new());
 
 /// Whether a line of the kind `throttle` may be written now (see [`Throttle::allow`]).
-fn allow(throttle: &Mutex<Throttle>) -> Option<u64> {
+fn told(throttle: &Mutex<Throttle>) -> Option<u64> {
     throttle
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .allow(Instant::now())
 }
 
+/// The lines held back, as a field written only when there were some.
+fn shown(held_back: u64) -> Option<u64> {
+    (held_back > 0).then_some(held_back)
+}
+
 /// A connection accepted.
 pub(super) fn connection(conn: ConnId, peer: SocketAddr) {
-    if let Some(held_back) = allow(&CONNECTIONS) {
-        tracing::info!(conn, %peer, held_back, "connection");
+    if let Some(held_back) = told(&CONNECTIONS) {
+        tracing::info!(conn, %peer, held_back = shown(held_back), "connection");
     }
 }
 
 /// A connection ended.
 pub(super) fn closed(conn: ConnId) {
-    if let Some(held_back) = allow(&CONNECTIONS) {
-        tracing::info!(conn, held_back, "connection closed");
+    if let Some(held_back) = told(&CONNECTIONS) {
+        tracing::info!(conn, held_back = shown(held_back), "connection closed");
     }
 }
 
 /// A connection refused over the caps (closed at once).
 pub(super) fn over_caps(peer: SocketAddr) {
-    if let Some(held_back) = allow(&REFUSALS) {
-        tracing::warn!(%peer, held_back, "connection refused: over the caps");
+    if let Some(held_back) = told(&REFUSALS) {
+        tracing::warn!(%peer, held_back = shown(held_back), "connection refused: over the caps");
     }
 }
 
 /// A hello, a request refused (`what`), or a connection cut off after too many bad
 /// messages; `reply` is what it was told.
 pub(super) fn refused(conn: ConnId, what: &str, reply: &impl Debug) {
-    if let Some(held_back) = allow(&REFUSALS) {
-        tracing::info!(conn, ?reply, held_back, "{what}");
+    if let Some(held_back) = told(&REFUSALS) {
+        tracing::info!(conn, ?reply, held_back = shown(held_back), "{what}");
     }
 }
 
