@@ -164,7 +164,7 @@ pub struct RunningServer {
     fingerprint: String,
     runtime: Option<tokio::runtime::Runtime>,
     hub: Option<std::thread::JoinHandle<()>>,
-    stopper: Option<Stopper>,
+    stopper: Stopper,
     /// Closed when every connection's task has ended (each holds a sender).
     connections_ended: mpsc::Receiver<()>,
     going_down: Duration,
@@ -200,16 +200,17 @@ impl RunningServer {
     }
 
     /// A handle that stops the server gracefully.
-    pub fn stopper(&self) -> Option<Stopper> {
+    pub fn stopper(&self) -> Stopper {
         self.stopper.clone()
     }
 
     /// Stops the server gracefully (see [`Stopper::stop`]) on SIGTERM or SIGINT; a second
     /// one ends the process at once.
     pub fn stop_on_signals(&self) -> std::io::Result<()> {
-        let (Some(runtime), Some(stopper)) = (&self.runtime, self.stopper()) else {
+        let Some(runtime) = &self.runtime else {
             return Ok(());
         };
+        let stopper = self.stopper();
         let mut signals = {
             let _inside = runtime.enter();
             EndingSignals::catch()?
@@ -231,8 +232,6 @@ impl RunningServer {
         if let Some(hub) = self.hub.take() {
             let _ = hub.join();
         }
-        // The hub is gone: the one left to hold a sender to it is the accept loop.
-        drop(self.stopper.take());
         if let Some(runtime) = self.runtime.take() {
             let (ended, going_down) = (&mut self.connections_ended, self.going_down);
             let all_closed =
@@ -251,8 +250,8 @@ impl Drop for RunningServer {
         if let Some(runtime) = self.runtime.take() {
             runtime.shutdown_background();
         }
-        // With every task and this sender gone, the hub's inbox closes and it ends.
-        drop(self.stopper.take());
+        // The connections are gone: the hub closes the database and ends.
+        let _ = self.stopper.hub.send(hub::Event::GoingDown);
         if let Some(hub) = self.hub.take() {
             let _ = hub.join();
         }
@@ -354,7 +353,7 @@ pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
         fingerprint: key.fingerprint(),
         runtime: Some(runtime),
         hub: Some(hub),
-        stopper: Some(stopper),
+        stopper,
         connections_ended,
         going_down,
     })
