@@ -1,4 +1,5 @@
 //! Running a server as a host does: stopped by a signal, its log, its backup.
+#![cfg(unix)]
 
 use std::io::Read;
 use std::path::Path;
@@ -202,6 +203,17 @@ fn a_backup_of_a_running_server_holds_its_games_and_never_overwrites_by_surprise
     );
     let forced = brandubh(&["serve", "backup", copy_arg, "--force"], data.path());
     assert!(forced.status.success());
+    // Never over the database itself or its log, even forced, even through a link.
+    let link = out.path().join("link");
+    std::os::unix::fs::symlink(data.path().join(DB_FILE), &link).unwrap();
+    let wal = data.path().join(format!("{DB_FILE}-wal"));
+    for own in [data.path().join(DB_FILE), wal, link.clone()] {
+        let over = brandubh(
+            &["serve", "backup", own.to_str().unwrap(), "--force"],
+            data.path(),
+        );
+        assert_eq!(over.status.code(), Some(2), "{}", own.display());
+    }
     // A server stopped: its folder is left as it was, one database file without a log.
     assert!(stop(server, rustix::process::Signal::TERM).success());
     let stopped = brandubh(&["serve", "backup", copy_arg, "--force"], data.path());
@@ -223,6 +235,7 @@ fn a_backup_of_a_running_server_holds_its_games_and_never_overwrites_by_surprise
     assert_eq!(none.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&none.stderr).lines().count(), 1);
     assert!(!elsewhere.exists());
+    std::fs::remove_file(link).unwrap();
     assert_eq!(
         std::fs::read_dir(out.path()).unwrap().count(),
         1,

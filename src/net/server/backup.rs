@@ -40,6 +40,12 @@ pub fn backup(data: &Path, file: &Path, replace: bool) -> Result<(), BackupError
             source.display()
         )));
     }
+    if is_the_database(data, file) {
+        return Err(BackupError(format!(
+            "{} is the server's own database or one of its files: back up into another file",
+            file.display()
+        )));
+    }
     if std::fs::metadata(file).is_ok_and(|m| !m.is_file()) {
         return Err(BackupError(format!(
             "{} is not a regular file: back up into a file",
@@ -60,6 +66,26 @@ pub fn backup(data: &Path, file: &Path, replace: bool) -> Result<(), BackupError
             ))
         }
     })
+}
+
+/// Whether `file` names (through links too) the database in `data`, or its log or index
+/// (`server.sqlite3-wal`): replacing one of those under a running server would lose or
+/// corrupt its games.
+fn is_the_database(data: &Path, file: &Path) -> bool {
+    let resolved = file.canonicalize().ok().or_else(|| {
+        let folder = match file.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        Some(folder.canonicalize().ok()?.join(file.file_name()?))
+    });
+    let (Some(resolved), Ok(data)) = (resolved, data.canonicalize()) else {
+        return false;
+    };
+    resolved.parent() == Some(data.as_path())
+        && resolved
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with(DB_FILE))
 }
 
 /// Copies the database `source` into the empty file `target` and checks the copy.
