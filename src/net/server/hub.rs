@@ -181,6 +181,7 @@ impl Hub {
             Event::Disconnected { conn } => self.disconnected(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            // The hub's loop ends on it, with `go_down`.
             Event::GoingDown => {}
         }
     }
@@ -293,7 +294,7 @@ impl Hub {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
-        tracing::info!(conn, ?name, "identified");
+        super::log::identified(conn, name);
         self.send(
             conn,
             ServerMessage::Welcome {
@@ -399,7 +400,7 @@ impl Hub {
             stage: Stage::Open,
         };
         let summary = stored.summary();
-        tracing::info!(game = id, creator = ?seat.name, "game created");
+        super::log::game_created(id, &seat.name);
         self.games.insert(id, Live::new(stored));
         self.send(
             conn,
@@ -447,9 +448,7 @@ impl Hub {
             .start(&live.stored)
             .map_err(|e| store_error(&e))?;
         let id = live.stored.id;
-        let [attackers, defenders] = [Side::Attackers, Side::Defenders]
-            .map(|side| live.stored.seat(side).map_or("", |s| s.name.as_str()));
-        tracing::info!(game = id, ?attackers, ?defenders, "game begun");
+        super::log::game_begun(&live.stored);
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
             self.send_state(conn, id);
@@ -636,7 +635,7 @@ impl Hub {
         let Some(outcome) = live.stored.game.outcome() else {
             return;
         };
-        tracing::info!(game, result = %outcome, "game ended");
+        super::log::game_ended(game, outcome);
         if let Err(e) = self.store.finish(game, outcome, live.stored.game.clocks()) {
             tracing::error!(game, "cannot store the end of the game: {e}");
         }

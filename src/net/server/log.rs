@@ -1,7 +1,8 @@
 //! The server's log lines that clients can cause as often as they like (connections,
-//! refusals), bounded: at most [`LINES_PER_SECOND`] of each kind a second. The lines over
-//! that are counted, and the count goes in the next line of the kind (`held_back`), so a
-//! flood makes a few lines, not a full disk. Every client's text is written escaped (`?`).
+//! identities, games, refusals), bounded: at most [`LINES_PER_SECOND`] of each kind a
+//! second. The lines over that are counted, and the count goes in the next line of the kind
+//! (`held_back`), so a flood makes a few lines a second, not a full disk. Every client's text
+//! is written escaped (`?`).
 
 use std::fmt::Debug;
 use std::net::SocketAddr;
@@ -9,9 +10,12 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::hub::ConnId;
+use super::store::StoredGame;
+use crate::net::protocol::GameId;
+use crate::rules::{Outcome, Side};
 
 /// The most lines of one kind a second.
-pub(super) const LINES_PER_SECOND: u32 = 50;
+pub(super) const LINES_PER_SECOND: u32 = 100;
 
 /// Lines of one kind: how many were written this second, how many held back since the last.
 pub(super) struct Throttle {
@@ -52,6 +56,10 @@ impl Throttle {
 
 /// Connections opened and closed.
 static CONNECTIONS: Mutex<Throttle> = Mutex::new(Throttle::new());
+/// Players identified.
+static IDENTITIES: Mutex<Throttle> = Mutex::new(Throttle::new());
+/// Games created, begun and ended.
+static GAMES: Mutex<Throttle> = Mutex::new(Throttle::new());
 /// Connections refused over the caps, hellos refused, requests refused, connections cut off.
 static REFUSALS: Mutex<Throttle> = Mutex::new(Throttle::new());
 
@@ -79,6 +87,44 @@ pub(super) fn connection(conn: ConnId, peer: SocketAddr) {
 pub(super) fn closed(conn: ConnId) {
     if let Some(held_back) = told(&CONNECTIONS) {
         tracing::info!(conn, held_back = shown(held_back), "connection closed");
+    }
+}
+
+/// A player identified on a connection, by the name it plays under.
+pub(super) fn identified(conn: ConnId, name: &str) {
+    if let Some(held_back) = told(&IDENTITIES) {
+        tracing::info!(conn, ?name, held_back = shown(held_back), "identified");
+    }
+}
+
+/// A game created, waiting for an opponent.
+pub(super) fn game_created(game: GameId, creator: &str) {
+    if let Some(held_back) = told(&GAMES) {
+        tracing::info!(game, ?creator, held_back = shown(held_back), "game created");
+    }
+}
+
+/// A game begun between the players of its two sides.
+pub(super) fn game_begun(game: &StoredGame) {
+    if let Some(held_back) = told(&GAMES) {
+        let [attackers, defenders] = [Side::Attackers, Side::Defenders]
+            .map(|side| game.seat(side).map_or("", |s| s.name.as_str()));
+        let held_back = shown(held_back);
+        tracing::info!(
+            game = game.id,
+            ?attackers,
+            ?defenders,
+            held_back,
+            "game begun"
+        );
+    }
+}
+
+/// A game ended.
+pub(super) fn game_ended(game: GameId, outcome: Outcome) {
+    if let Some(held_back) = told(&GAMES) {
+        let held_back = shown(held_back);
+        tracing::info!(game, result = %outcome, held_back, "game ended");
     }
 }
 
