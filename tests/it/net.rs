@@ -735,9 +735,10 @@ pub(crate) fn serve(data: &Path, listen: &str) -> (Child, String, String) {
     serve_with(data, listen, &[])
 }
 
-/// `brandubh serve` with more arguments, as [`serve`].
+/// `brandubh serve` with more arguments, as [`serve`] (its log only warnings, on stderr).
 fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
-    started(serve_command(data, listen, args).spawn().unwrap())
+    let args = [args, &["--log-level", "warn"]].concat();
+    started(serve_command(data, listen, &args).spawn().unwrap())
 }
 
 /// The command `brandubh serve --listen LISTEN --data DATA ARGS`, its output piped.
@@ -772,7 +773,14 @@ fn serve_limited(ulimit: &str, data: &Path, args: &[&str]) -> (Child, Vec<String
         .arg("-c")
         .arg(format!("ulimit {ulimit} && exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--log-level",
+            "warn",
+            "--data",
+        ])
         .arg(data)
         .args(args)
         .stdout(Stdio::piped())
