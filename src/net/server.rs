@@ -259,19 +259,27 @@ impl Drop for RunningServer {
 }
 
 /// The signals that stop a server: SIGTERM (a service manager stopping it) and SIGINT
-/// (Ctrl-C).
+/// (Ctrl-C), both caught from the start (neither ends the process by itself any more).
 struct EndingSignals {
     #[cfg(unix)]
     terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
 }
 
 impl EndingSignals {
     /// Catches them from now on (inside the runtime).
     fn catch() -> std::io::Result<EndingSignals> {
-        Ok(EndingSignals {
-            #[cfg(unix)]
-            terminate: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?,
-        })
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(EndingSignals {
+                terminate: signal(SignalKind::terminate())?,
+                interrupt: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(EndingSignals {})
     }
 
     /// The name and number of the next one to come.
@@ -280,7 +288,7 @@ impl EndingSignals {
         #[cfg(unix)]
         tokio::select! {
             _ = self.terminate.recv() => ("SIGTERM", SIGTERM),
-            _ = tokio::signal::ctrl_c() => ("SIGINT", SIGINT),
+            _ = self.interrupt.recv() => ("SIGINT", SIGINT),
         }
         #[cfg(not(unix))]
         {

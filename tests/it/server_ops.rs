@@ -242,3 +242,13 @@ fn a_backup_of_a_running_server_holds_its_games_and_never_overwrites_by_surprise
         "no temporary file left"
     );
 }
+
+#[test]
+fn a_signal_as_soon_as_the_server_has_started_stops_it_gracefully() {
+    let data = tempfile::tempdir().unwrap();
+    for signal in [rustix::process::Signal::INT, rustix::process::Signal::TERM] {
+        let (child, _, _) = serve(data.path(), "127.0.0.1:0");
+        let status = stop(KillOnDrop(child), signal);
+        assert!(status.success(), "{status}");
+    }
+}
