@@ -452,6 +452,7 @@ async fn accept(
             id,
             events: tasks.events.clone(),
             limits: tasks.limits.clone(),
+            accepting: accepting.clone(),
         };
         let acceptor = acceptor.clone();
         let alive = tasks.alive.clone();

@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 use std::process::{ExitStatus, Output, Stdio};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Receiver, channel};
 
 use brandubh::net::client::Event;
 use brandubh::net::identity::Identity;
@@ -81,10 +81,10 @@ fn sigterm_tells_clients_the_server_goes_down_exits_0_and_the_game_resumes() {
     play(&mut state, game, &alice, &bob, 1);
 }
 
-#[test]
-fn the_log_has_a_line_for_each_connection_identity_and_game_and_no_secret() {
-    let data = tempfile::tempdir().unwrap();
-    let mut command = serve_command(data.path(), "127.0.0.1:0", &[]);
+/// `brandubh serve` at its default log level; returns it, its address, its key's
+/// fingerprint and, once it has ended, its whole log.
+fn serve_logged(data: &Path) -> (KillOnDrop, String, String, Receiver<String>) {
+    let mut command = serve_command(data, "127.0.0.1:0", &[]);
     let (child, address, key) = started(command.stderr(Stdio::piped()).spawn().unwrap());
     let mut child = KillOnDrop(child);
     let mut stderr = child.0.stderr.take().unwrap();
@@ -94,6 +94,13 @@ fn the_log_has_a_line_for_each_connection_identity_and_game_and_no_secret() {
         let _ = stderr.read_to_string(&mut text);
         let _ = log.send(text);
     });
+    (child, address, key, logged)
+}
+
+#[test]
+fn the_log_has_a_line_for_each_connection_identity_and_game_and_no_secret() {
+    let data = tempfile::tempdir().unwrap();
+    let (child, address, key, logged) = serve_logged(data.path());
     let alice_dir = tempfile::tempdir().unwrap();
     let alice_key = Identity::load_or_create(alice_dir.path())
         .unwrap()
@@ -251,4 +258,23 @@ fn a_signal_as_soon_as_the_server_has_started_stops_it_gracefully() {
         let status = stop(KillOnDrop(child), signal);
         assert!(status.success(), "{status}");
     }
+}
+
+#[test]
+fn a_connection_still_in_its_handshake_does_not_hold_up_the_stop() {
+    let data = tempfile::tempdir().unwrap();
+    let (child, address, key, logged) = serve_logged(data.path());
+    // A connection that never begins its TLS handshake (accepted before the player's, which
+    // comes after it).
+    let silent = std::net::TcpStream::connect(&address).unwrap();
+    let player = Player::connect(&address, &key, "alice");
+    connected(&player);
+    let status = stop(child, rustix::process::Signal::TERM);
+    let log = logged.recv_timeout(WAIT).unwrap();
+    assert!(status.success(), "{status}\n{log}");
+    player.expect("the notice", |e| {
+        matches!(e, Event::ServerGoingDown).then_some(())
+    });
+    assert!(!log.contains("still open"), "{log}");
+    drop(silent);
 }

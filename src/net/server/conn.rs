@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use super::hub::{ConnId, Event};
 use super::{Limits, Outgoing, millis};
@@ -19,6 +19,8 @@ pub(super) struct Connection {
     pub id: ConnId,
     pub events: mpsc::UnboundedSender<Event>,
     pub limits: Limits,
+    /// False once the server goes down: a connection still in its handshake ends then.
+    pub accepting: watch::Receiver<bool>,
 }
 
 /// A token bucket: `burst` messages at once, refilled at `per_second`.
@@ -57,7 +59,7 @@ impl Connection {
     /// Serves the connection to its end.
     pub async fn run(self, stream: TcpStream, acceptor: tokio_rustls::TlsAcceptor) {
         let handshake = tokio::time::timeout(self.limits.handshake, acceptor.accept(stream));
-        let Ok(Ok(tls)) = handshake.await else {
+        let Some(Ok(Ok(tls))) = self.unless_going_down(handshake).await else {
             return;
         };
         let (reader, mut writer) = tokio::io::split(tls);
@@ -66,10 +68,9 @@ impl Connection {
         let start = Instant::now();
         // The hello, within the handshake's time.
         let mut bytes = Vec::new();
-        let hello =
-            tokio::time::timeout(self.limits.handshake, read_line(&mut reader, &mut bytes)).await;
-        let reply = match hello {
-            Ok(Ok(Line::Text(line))) => match ClientMessage::parse(&line) {
+        let hello = tokio::time::timeout(self.limits.handshake, read_line(&mut reader, &mut bytes));
+        let reply = match self.unless_going_down(hello).await {
+            Some(Ok(Ok(Line::Text(line)))) => match ClientMessage::parse(&line) {
                 Ok(ClientMessage::Hello { version, .. }) if version == VERSION => None,
                 Ok(ClientMessage::Hello { version, .. }) => Some(ServerMessage::error(
                     ErrorCode::Version,
@@ -134,6 +135,15 @@ impl Connection {
             },
         }
         let _ = self.events.send(Event::Disconnected { conn: self.id });
+    }
+
+    /// What `step` gives, unless the server goes down first (`None`).
+    async fn unless_going_down<T>(&self, step: impl Future<Output = T>) -> Option<T> {
+        let mut accepting = self.accepting.clone();
+        tokio::select! {
+            out = step => Some(out),
+            _ = accepting.wait_for(|accepting| !accepting) => None,
+        }
     }
 
     /// Reads messages until the connection ends or misbehaves too often.
