@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use brandubh::net::identity::Identity;
+use brandubh::net::identity::{ChannelBinding, Identity};
 use brandubh::net::protocol::{
     ClientMessage, GameId, GameSetup, ServerMessage, SideChoice, VERSION,
 };
@@ -546,6 +546,7 @@ impl Seat {
             .connect(name, tcp)
             .await
             .map_err(|e| format!("TLS: {e}"))?;
+        let binding = ChannelBinding::of(tls.get_ref().1).ok_or("TLS gave no channel binding")?;
         let mut stream = AsyncBufReader::new(tls);
         let hello = ClientMessage::Hello {
             version: VERSION,
@@ -560,7 +561,7 @@ impl Seat {
         let identify = ClientMessage::Identify {
             name: self.name.clone(),
             key: self.identity.public_hex(),
-            signature: self.identity.sign(&nonce),
+            signature: self.identity.sign(&nonce, &binding),
         };
         send(&mut stream, &identify).await?;
         loop {
@@ -658,6 +659,7 @@ impl Server {
     fn start(program: &Path, data: &Path, listen: &str) -> Result<Server, String> {
         let mut child = Command::new(program)
             .args(["serve", "--listen", listen, "--per-address", "4096"])
+            .args(["--new-names-per-minute", "4096"])
             .args(["--log-level", "warn", "--max-connections", "4096", "--data"])
             .arg(data)
             .stdout(Stdio::piped())

@@ -16,7 +16,7 @@ use crate::game::storage::default_save_dir;
 use crate::net::client::{Client, ClientConfig, ClientError, Event, save};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
-    ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing, check_name,
+    ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing, normalize_name,
 };
 use crate::quote::excerpt;
 use crate::rules::Preset;
@@ -99,11 +99,16 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         return Ok(ExitCode::SUCCESS);
     }
     let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
-    let name = args.name.clone().or_else(|| OnlineMemory::load(&dir).name);
-    if let Some(name) = &name {
-        check_name(name)
-            .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(name))))?;
-    }
+    // In the form the server keeps it (NFC), once it is a valid name.
+    let name = args
+        .name
+        .clone()
+        .or_else(|| OnlineMemory::load(&dir).name)
+        .map(|name| {
+            normalize_name(&name)
+                .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
+        })
+        .transpose()?;
     trusted(args, name.as_deref())?;
     let mut storage = Storage::default_places();
     if let Some(dir) = &args.save_dir {

@@ -37,6 +37,10 @@ pub struct ServeArgs {
     /// game is lost (correspondence games have no such limit).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     pub return_window: Duration,
+    /// The most new names claimed from one address in a minute (a load test from one
+    /// machine needs more).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().new_names_per_minute)]
+    pub new_names_per_minute: usize,
     /// The least important log lines written (on stderr, one line each with its time).
     #[arg(long, value_name = "LEVEL", value_enum, default_value_t = LogLevel::Info)]
     pub log_level: LogLevel,
@@ -146,6 +150,7 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
             per_address: args.per_address,
             connections: args.max_connections,
             return_window: args.return_window,
+            new_names_per_minute: args.new_names_per_minute,
             ..Limits::default()
         },
     };

@@ -17,7 +17,7 @@ use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
-use super::identity::Identity;
+use super::identity::{ChannelBinding, Identity};
 use super::protocol::{
     BadMessage, ClientMessage, DEFAULT_PORT, ErrorCode, GameId, ServerMessage, VERSION,
 };
@@ -490,6 +490,9 @@ async fn session(
         Ok(connected) => connected,
         Err(ended) => return ended,
     };
+    let Some(binding) = ChannelBinding::of(stream.get_ref().1) else {
+        return Ended::Dropped("TLS gave no channel binding".into());
+    };
     let (reader, mut writer) = tokio::io::split(stream);
     let (lines, mut incoming) = mpsc::unbounded_channel();
     let reading = tokio::spawn(async move {
@@ -500,6 +503,9 @@ async fn session(
                 Ok(Line::Text(text)) => ServerMessage::parse(&text),
                 // A line too long for any message is skipped.
                 Ok(Line::TooLong) => continue,
+                // Refused as any line that is not a message (never read with its bad bytes
+                // replaced).
+                Ok(Line::NotUtf8) => Err(BadMessage::new("a line that is not UTF-8")),
                 Ok(Line::End) | Err(_) => break,
             };
             if lines.send(parsed).is_err() {
@@ -516,30 +522,16 @@ async fn session(
     if write_line(&mut writer, &send(hello)).await.is_err() {
         return Ended::Dropped("the server closed the connection".into());
     }
-    if let Err(ended) = handshake(config, identity, &mut writer, &mut incoming, report).await {
+    let proof = Proof { identity, binding };
+    if let Err(ended) = handshake(config, &proof, &mut writer, &mut incoming, report).await {
         return ended;
     }
     memory.server_went_down = false;
     if !report(Event::Connected { fingerprint }) {
         return Ended::Closed;
     }
-    for &game in &memory.watched {
-        if write_line(&mut writer, &send(ClientMessage::Watch { game }))
-            .await
-            .is_err()
-        {
-            return Ended::Dropped("the server closed the connection".into());
-        }
-    }
-    // What waited for the connection goes first, in order.
-    while let Some(message) = memory.unsent.pop_front() {
-        if write_line(&mut writer, &send(message.clone()))
-            .await
-            .is_err()
-        {
-            memory.unsent.push_front(message);
-            return Ended::Dropped("the server closed the connection".into());
-        }
+    if let Err(ended) = resume(&mut writer, memory).await {
+        return ended;
     }
     loop {
         let to_send = tokio::select! {
@@ -585,10 +577,37 @@ async fn session(
     }
 }
 
+/// Watches again what was watched, then sends what waited for the connection, in order.
+async fn resume(
+    writer: &mut tokio::io::WriteHalf<Stream>,
+    memory: &mut Memory,
+) -> Result<(), Ended> {
+    let closed = || Ended::Dropped("the server closed the connection".into());
+    for &game in &memory.watched {
+        let watch = ClientMessage::Watch { game }.to_line();
+        if write_line(writer, &watch).await.is_err() {
+            return Err(closed());
+        }
+    }
+    while let Some(message) = memory.unsent.pop_front() {
+        if write_line(writer, &message.to_line()).await.is_err() {
+            memory.unsent.push_front(message);
+            return Err(closed());
+        }
+    }
+    Ok(())
+}
+
+/// What proves the identity in one session: the key, and the session's channel binding.
+struct Proof<'a> {
+    identity: &'a Identity,
+    binding: ChannelBinding,
+}
+
 /// The handshake: hello, then (with a name) the challenge signed and the welcome.
 async fn handshake(
     config: &ClientConfig,
-    identity: &Identity,
+    proof: &Proof<'_>,
     writer: &mut tokio::io::WriteHalf<Stream>,
     incoming: &mut mpsc::UnboundedReceiver<Result<ServerMessage, BadMessage>>,
     report: &dyn Fn(Event) -> bool,
@@ -618,12 +637,12 @@ async fn handshake(
             } => return Err(Ended::Fatal(ClientError::Refused(message))),
             ServerMessage::Challenge { nonce } => {
                 if let Some(name) = &config.name {
-                    let proof = ClientMessage::Identify {
+                    let identify = ClientMessage::Identify {
                         name: name.clone(),
-                        key: identity.public_hex(),
-                        signature: identity.sign(&nonce),
+                        key: proof.identity.public_hex(),
+                        signature: proof.identity.sign(&nonce, &proof.binding),
                     };
-                    if write_line(writer, &send(proof)).await.is_err() {
+                    if write_line(writer, &send(identify)).await.is_err() {
                         return Err(Ended::Dropped("the server closed the connection".into()));
                     }
                 }

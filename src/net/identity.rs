@@ -1,14 +1,40 @@
 //! A player's identity: an ed25519 key pair made on first use, its secret kept in the config
-//! folder (mode 0600). The client signs the server's challenge with it; the server keeps
-//! only public keys, so nothing it stores or an eavesdropper sees lets anyone take a name.
+//! folder (mode 0600). The client signs the server's challenge with it, bound to the TLS
+//! session it is made in; the server keeps only public keys, so nothing it stores, an
+//! eavesdropper sees or a server in the middle relays lets anyone take a name.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
 use super::protocol::challenge_bytes;
+
+/// The label of the TLS exporter value a proof is bound to (RFC 5705, RFC 8446 §7.5),
+/// derived with no context.
+pub const EXPORTER_LABEL: &[u8] = b"EXPORTER-brandubh-identity";
+
+/// A value both ends of one TLS session derive from its secrets, and nobody else: a server
+/// in the middle has two sessions, each with its own. A proof of identity signs it
+/// ([`crate::net::protocol::challenge_bytes`]), so it holds for its session only (RFC 9266).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct ChannelBinding([u8; 32]);
+
+impl ChannelBinding {
+    /// The binding of a TLS session whose handshake is done ([`EXPORTER_LABEL`], no
+    /// context, 32 bytes); `None` before that.
+    pub fn of<D>(tls: &rustls::ConnectionCommon<D>) -> Option<ChannelBinding> {
+        tls.export_keying_material([0; 32], EXPORTER_LABEL, None)
+            .ok()
+            .map(ChannelBinding)
+    }
+
+    /// Its bytes.
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
 
 /// The identity key's file in the config folder.
 pub const IDENTITY_FILE: &str = "identity.key";
@@ -64,14 +90,16 @@ impl Identity {
         hex::encode(self.key.verifying_key().to_bytes())
     }
 
-    /// The signature of a challenge's nonce, in hex.
-    pub fn sign(&self, nonce: &str) -> String {
-        hex::encode(self.key.sign(&challenge_bytes(nonce)).to_bytes())
+    /// The signature of a challenge's nonce in the session of `binding`, in hex.
+    pub fn sign(&self, nonce: &str, binding: &ChannelBinding) -> String {
+        let signed = challenge_bytes(nonce, binding.as_bytes());
+        hex::encode(self.key.sign(&signed).to_bytes())
     }
 }
 
-/// Whether `signature` (hex) is the signature of `nonce`'s challenge by `key` (hex).
-pub fn verify(key: &str, nonce: &str, signature: &str) -> bool {
+/// Whether `signature` (hex) is the signature of `nonce`'s challenge in the session of
+/// `binding` by `key` (hex).
+pub fn verify(key: &str, nonce: &str, binding: &ChannelBinding, signature: &str) -> bool {
     let key: Option<[u8; 32]> = hex::decode(key).ok().and_then(|b| b.try_into().ok());
     let signature: Option<[u8; 64]> = hex::decode(signature).ok().and_then(|b| b.try_into().ok());
     let (Some(key), Some(signature)) = (key, signature) else {
@@ -80,8 +108,15 @@ pub fn verify(key: &str, nonce: &str, signature: &str) -> bool {
     let Ok(key) = VerifyingKey::from_bytes(&key) else {
         return false;
     };
-    key.verify(&challenge_bytes(nonce), &Signature::from_bytes(&signature))
-        .is_ok()
+    // Strictly: a weak (small-order) key, or a signature with a small-order or non-canonical
+    // part, would prove nothing about who holds the key.
+    !key.is_weak()
+        && key
+            .verify_strict(
+                &challenge_bytes(nonce, binding.as_bytes()),
+                &Signature::from_bytes(&signature),
+            )
+            .is_ok()
 }
 
 /// Writes a secret file readable by its owner only (mode 0600 from its creation on Unix).
@@ -104,15 +139,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_signature_proves_the_key_and_nothing_else() {
+    fn a_signature_proves_the_key_in_its_session_and_nothing_else() {
         let me = Identity::generate();
         let other = Identity::generate();
-        let signature = me.sign("abc");
-        assert!(verify(&me.public_hex(), "abc", &signature));
-        assert!(!verify(&me.public_hex(), "abd", &signature));
-        assert!(!verify(&other.public_hex(), "abc", &signature));
-        assert!(!verify("zz", "abc", &signature));
-        assert!(!verify(&me.public_hex(), "abc", "00"));
+        let (session, another) = (ChannelBinding([1; 32]), ChannelBinding([2; 32]));
+        let signature = me.sign("abc", &session);
+        assert!(verify(&me.public_hex(), "abc", &session, &signature));
+        assert!(!verify(&me.public_hex(), "abc", &another, &signature));
+        assert!(!verify(&me.public_hex(), "abd", &session, &signature));
+        assert!(!verify(&other.public_hex(), "abc", &session, &signature));
+        assert!(!verify("zz", "abc", &session, &signature));
+        assert!(!verify(&me.public_hex(), "abc", &session, "00"));
+    }
+
+    #[test]
+    fn a_small_order_key_proves_nothing() {
+        // The neutral point as a key, with R the neutral point and s = 0 as the signature: a
+        // lax check accepts it for every message.
+        let key = format!("01{}", "00".repeat(31));
+        let signature = format!("01{}", "00".repeat(63));
+        for nonce in ["abc", "anything at all"] {
+            let binding = ChannelBinding([7; 32]);
+            assert!(
+                !verify(&key, nonce, &binding, &signature),
+                "welcomed for {nonce}"
+            );
+        }
     }
 
     #[test]

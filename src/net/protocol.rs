@@ -16,7 +16,9 @@ use crate::rules::{Outcome, Preset, Side};
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
-/// result `abandoned`; version 3 the notice [`ServerMessage::GoingDown`].
+/// result `abandoned`; version 3 binds the signed identity to the TLS session
+/// ([`challenge_bytes`]), restricts names ([`normalize_name`]) and adds the notice
+/// [`ServerMessage::GoingDown`].
 pub const VERSION: u32 = 3;
 
 /// The port a server listens on and a client calls when none is given.
@@ -506,6 +508,13 @@ fn to_line(message: &impl Serialize) -> String {
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub struct BadMessage(String);
 
+impl BadMessage {
+    /// A line refused before it could be parsed, and why.
+    pub(crate) fn new(why: impl Into<String>) -> BadMessage {
+        BadMessage(why.into())
+    }
+}
+
 impl fmt::Display for BadMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "not a message: {}", excerpt(&self.0))
@@ -514,11 +523,12 @@ impl fmt::Display for BadMessage {
 
 impl std::error::Error for BadMessage {}
 
-/// The bytes a client signs to prove its key: a fixed prefix, then the nonce's text, so that
-/// a signature made for this protocol cannot be taken for anything else.
-/// The prefix stays that of the first version: identities did not change with the protocol.
-pub fn challenge_bytes(nonce: &str) -> Vec<u8> {
-    format!("brandubh identity v1\n{nonce}").into_bytes()
+/// The bytes a client signs to prove its key: a fixed prefix (so that a signature made for
+/// this protocol cannot be taken for anything else), the nonce's text, and the channel
+/// binding in hex: a value only this TLS session has ([`crate::net::identity::ChannelBinding`]),
+/// so that a proof relayed by a server in the middle is refused by the real one.
+pub fn challenge_bytes(nonce: &str, binding: &[u8]) -> Vec<u8> {
+    format!("brandubh identity v3\n{nonce}\n{}", hex::encode(binding)).into_bytes()
 }
 
 /// Why a name or a chat line is refused.
@@ -532,6 +542,14 @@ pub enum TextError {
     Control,
     /// A name with spaces at its ends.
     Padded,
+    /// A name with a character outside [the set names may hold](normalize_name).
+    NotAllowed(char),
+    /// A name with punctuation (or a space) first, last, or two in a row.
+    Punctuation,
+    /// A name with a combining mark first, or more than [`MAX_MARKS_IN_A_ROW`] in a row.
+    Marks,
+    /// A name that mixes scripts whose letters look alike (Latin and Cyrillic, say).
+    MixedScripts,
 }
 
 impl fmt::Display for TextError {
@@ -541,20 +559,103 @@ impl fmt::Display for TextError {
             TextError::TooLong(max) => write!(f, "is longer than {max} characters"),
             TextError::Control => f.write_str("holds control or invisible characters"),
             TextError::Padded => f.write_str("begins or ends with a space"),
+            TextError::NotAllowed(c) => write!(
+                f,
+                "holds {}, which names may not (letters, digits, and the punctuation {:?} \
+                 between them)",
+                c.escape_unicode(),
+                NAME_PUNCTUATION.iter().collect::<String>()
+            ),
+            TextError::Punctuation => f.write_str(
+                "must begin and end with a letter or digit, with one punctuation mark or space \
+                 at a time between them",
+            ),
+            TextError::Marks => write!(
+                f,
+                "holds a combining mark that follows no letter, or more than \
+                 {MAX_MARKS_IN_A_ROW} in a row"
+            ),
+            TextError::MixedScripts => {
+                f.write_str("mixes scripts whose letters look alike (such as Latin and Cyrillic)")
+            }
         }
     }
 }
 
 impl std::error::Error for TextError {}
 
-/// Checks a player's name: 1 to [`MAX_NAME_CHARS`] characters, none of them control or
-/// invisible ones, no spaces at its ends.
+/// The punctuation a name may hold between its letters and digits, one at a time.
+pub const NAME_PUNCTUATION: [char; 5] = [' ', '-', '_', '.', '\''];
+
+/// The most combining marks in a row in a name (accents that have no precomposed form,
+/// vowel signs), so that no name is a tower of them.
+pub const MAX_MARKS_IN_A_ROW: usize = 2;
+
+/// A player's name as the server keeps it, or why it is refused: put in Unicode's
+/// composed form (NFC), then 1 to [`MAX_NAME_CHARS`] characters, each a letter, digit or
+/// combining mark that Unicode's identifier profile allows (UTS #39, `Identifier_Status=
+/// Allowed`) or one of [`NAME_PUNCTUATION`]; it begins and ends with a letter or digit (a
+/// mark may follow the last one), holds punctuation one at a time, at most
+/// [`MAX_MARKS_IN_A_ROW`] marks in a row, and no mix of scripts beyond UTS #39's "highly
+/// restrictive" level (Latin with Han, kana or Hangul, but not with Cyrillic or Greek).
+pub fn normalize_name(name: &str) -> Result<String, TextError> {
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = name.nfc().collect();
+    check_text(&name, MAX_NAME_CHARS)?;
+    if name.trim() != name {
+        return Err(TextError::Padded);
+    }
+    check_name_characters(&name)?;
+    Ok(name)
+}
+
+/// Checks a player's name as [`normalize_name`] does.
 pub fn check_name(name: &str) -> Result<(), TextError> {
-    check_text(name, MAX_NAME_CHARS)?;
-    if name.trim() == name {
+    normalize_name(name).map(drop)
+}
+
+/// The characters of a name in NFC, and their order.
+fn check_name_characters(name: &str) -> Result<(), TextError> {
+    use unicode_normalization::char::is_combining_mark;
+    use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
+    // Whether the last character was punctuation (as if one stood before the first).
+    let mut after_punctuation = true;
+    let mut marks = 0;
+    for c in name.chars() {
+        if NAME_PUNCTUATION.contains(&c) {
+            if after_punctuation {
+                return Err(TextError::Punctuation);
+            }
+            after_punctuation = true;
+            marks = 0;
+        } else if !c.identifier_allowed() {
+            return Err(TextError::NotAllowed(c));
+        } else if is_combining_mark(c) {
+            marks += 1;
+            if after_punctuation || marks > MAX_MARKS_IN_A_ROW {
+                return Err(TextError::Marks);
+            }
+        } else if c.is_alphanumeric() {
+            after_punctuation = false;
+            marks = 0;
+        } else {
+            return Err(TextError::NotAllowed(c));
+        }
+    }
+    if after_punctuation {
+        return Err(TextError::Punctuation);
+    }
+    let letters: String = name
+        .chars()
+        .filter(|c| !NAME_PUNCTUATION.contains(c))
+        .collect();
+    if letters
+        .as_str()
+        .check_restriction_level(RestrictionLevel::HighlyRestrictive)
+    {
         Ok(())
     } else {
-        Err(TextError::Padded)
+        Err(TextError::MixedScripts)
     }
 }
 
@@ -815,9 +916,38 @@ mod tests {
     }
 
     #[test]
+    fn names_outside_the_documented_set_are_refused() {
+        for name in [
+            "a\u{a0}b",                       // a no-break space
+            "\u{301}\u{301}",                 // only combining marks
+            "z\u{334}\u{335}\u{336}\u{337}a", // zalgo
+            "\u{2800}",                       // the blank braille pattern
+            "a\u{2028}b",                     // a line separator
+            "\u{430}lice",                    // Cyrillic a among Latin letters
+            "a  b",                           // two spaces
+            "-x",                             // punctuation first
+        ] {
+            assert!(check_name(name).is_err(), "{name:?} accepted");
+        }
+        for name in [
+            "alice",
+            "Brian Boru",
+            "O'Neill",
+            "jean-luc",
+            "Иван",
+            "李小龍",
+            "ann_2.0",
+        ] {
+            assert_eq!(check_name(name), Ok(()), "{name:?}");
+        }
+        assert_eq!(normalize_name("Zoe\u{301}").as_deref(), Ok("Zoé"), "NFC");
+        assert_eq!(normalize_name("Zoé").as_deref(), Ok("Zoé"));
+    }
+
+    #[test]
     fn names_and_chat_with_control_characters_are_refused() {
         assert_eq!(check_name("Brian Boru"), Ok(()));
-        assert_eq!(check_name("é ♚"), Ok(()));
+        assert_eq!(check_name("é ♚"), Err(TextError::NotAllowed('♚')));
         assert_eq!(check_name(""), Err(TextError::Empty));
         assert_eq!(check_name(" x"), Err(TextError::Padded));
         assert_eq!(check_name("\u{1b}[31mred"), Err(TextError::Control));

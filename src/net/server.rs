@@ -6,6 +6,7 @@ mod backup;
 mod conn;
 mod hub;
 mod log;
+mod names;
 mod store;
 
 use std::collections::HashMap;
@@ -57,6 +58,10 @@ pub struct Limits {
     pub return_window: Duration,
     /// How long a server going down waits for its connections to be told and closed.
     pub going_down: Duration,
+    /// Names one key may hold.
+    pub names_per_key: usize,
+    /// New names that may be claimed from one address in a minute.
+    pub new_names_per_minute: usize,
 }
 
 impl Default for Limits {
@@ -75,6 +80,8 @@ impl Default for Limits {
             open_games_per_player: 5,
             return_window: Duration::from_secs(60),
             going_down: Duration::from_secs(5),
+            names_per_key: 5,
+            new_names_per_minute: 10,
         }
     }
 }

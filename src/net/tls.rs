@@ -72,10 +72,13 @@ impl ServerKey {
     /// The rustls configuration that serves this certificate.
     pub fn server_config(&self) -> Result<Arc<rustls::ServerConfig>, rustls::Error> {
         let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(self.key.clone()));
-        let config = rustls::ServerConfig::builder_with_provider(provider())
+        let mut config = rustls::ServerConfig::builder_with_provider(provider())
             .with_safe_default_protocol_versions()?
             .with_no_client_auth()
             .with_single_cert(vec![self.cert.clone()], key)?;
+        // TLS 1.2 only with the extended master secret (RFC 7627): without it two sessions
+        // can be made to share their secrets, and the identity's channel binding with them.
+        config.require_ems = true;
         Ok(Arc::new(config))
     }
 }
@@ -220,11 +223,13 @@ pub fn pinned_client_config(
 pub(crate) fn client_config(
     verifier: Arc<PinningVerifier>,
 ) -> Result<Arc<rustls::ClientConfig>, rustls::Error> {
-    let config = rustls::ClientConfig::builder_with_provider(provider())
+    let mut config = rustls::ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()?
         .dangerous()
         .with_custom_certificate_verifier(verifier)
         .with_no_client_auth();
+    // As the server: the channel binding needs the extended master secret under TLS 1.2.
+    config.require_ems = true;
     Ok(Arc::new(config))
 }
 

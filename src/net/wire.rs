@@ -9,10 +9,13 @@ use super::protocol::MAX_LINE_BYTES;
 /// One line read from the other end.
 #[derive(Debug, Eq, PartialEq)]
 pub(crate) enum Line {
-    /// A line that fits, without its end (invalid UTF-8 replaced).
+    /// A line that fits, without its end.
     Text(String),
     /// A line longer than [`MAX_LINE_BYTES`], skipped.
     TooLong,
+    /// A line that is not UTF-8: refused whole, never read with its bad bytes replaced
+    /// (a name read so would not be the one sent).
+    NotUtf8,
     /// The end of the stream.
     End,
 }
@@ -32,7 +35,10 @@ pub(crate) async fn read_line<R: AsyncBufRead + Unpin>(
         while matches!(bytes.last(), Some(b'\n' | b'\r')) {
             bytes.pop();
         }
-        return Ok(Line::Text(String::from_utf8_lossy(bytes).into_owned()));
+        return Ok(match std::str::from_utf8(bytes) {
+            Ok(text) => Line::Text(text.to_owned()),
+            Err(_) => Line::NotUtf8,
+        });
     }
     bytes.clear();
     // Skip to the line's end, a buffer at a time.
@@ -65,6 +71,16 @@ pub(crate) async fn write_line<W: AsyncWrite + Unpin>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_line_of_invalid_utf8_is_refused_not_replaced() {
+        let mut input = tokio::io::BufReader::new(&b"al\xffce\nnext\n"[..]);
+        let mut bytes = Vec::new();
+        let line = read_line(&mut input, &mut bytes).await.unwrap();
+        assert_eq!(line, Line::NotUtf8);
+        let line = read_line(&mut input, &mut bytes).await.unwrap();
+        assert_eq!(line, Line::Text("next".into()));
+    }
 
     #[tokio::test]
     async fn a_line_over_the_limit_is_skipped_and_the_next_one_read() {

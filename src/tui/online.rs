@@ -36,7 +36,7 @@ use super::text::{Status, Tone, fit_keys};
 use super::theme::{Look, Themed};
 use crate::net::client::{ClientConfig, ClientError, Event};
 use crate::net::protocol::{
-    ClientMessage, ErrorCode, GameId, GameSetup, Offer, ServerMessage, check_chat, check_name,
+    ClientMessage, ErrorCode, GameId, GameSetup, Offer, ServerMessage, check_chat, normalize_name,
 };
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::{Move, Preset, Side, Square};
@@ -714,11 +714,11 @@ impl Online {
                     self.info("your name on this server (1 to 24 characters), then Enter");
                 }
             }
-            Prompt::Name => match check_name(&text) {
-                Ok(()) => {
-                    self.start.name = Some(text.clone());
+            Prompt::Name => match normalize_name(&text) {
+                Ok(name) => {
+                    self.start.name = Some(name.clone());
                     self.failed = false;
-                    self.connect(&text);
+                    self.connect(&name);
                 }
                 Err(e) => {
                     self.error(&format!("a name {e}: type another"));

@@ -33,6 +33,7 @@ mod rules_properties;
 mod rules_threats;
 mod save_load;
 mod schema;
+mod server_identity;
 mod server_ops;
 mod storage_faults;
 mod tui;

@@ -10,6 +10,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::hub::{ConnId, Event};
 use super::{Limits, Outgoing, millis};
+use crate::net::identity::ChannelBinding;
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};
 use crate::quote::excerpt;
@@ -58,8 +59,14 @@ impl RateLimit {
 impl Connection {
     /// Serves the connection to its end.
     pub async fn run(self, stream: TcpStream, acceptor: tokio_rustls::TlsAcceptor) {
+        let Ok(peer) = stream.peer_addr() else {
+            return;
+        };
         let handshake = tokio::time::timeout(self.limits.handshake, acceptor.accept(stream));
         let Some(Ok(Ok(tls))) = self.unless_going_down(handshake).await else {
+            return;
+        };
+        let Some(binding) = ChannelBinding::of(tls.get_ref().1) else {
             return;
         };
         let (reader, mut writer) = tokio::io::split(tls);
@@ -101,6 +108,8 @@ impl Connection {
             .send(Event::Connected {
                 conn: self.id,
                 out: out.clone(),
+                binding,
+                ip: peer.ip(),
             })
             .is_err()
         {
@@ -192,6 +201,9 @@ impl Connection {
                     ErrorCode::BadMessage,
                     format!("a line longer than {} bytes", crate::lines::MAX_LINE_BYTES),
                 ),
+                Ok(Ok(Line::NotUtf8)) => {
+                    ServerMessage::error(ErrorCode::BadMessage, "a line that is not UTF-8")
+                }
                 // The end, an error, or idle too long.
                 _ => return,
             };

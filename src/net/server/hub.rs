@@ -3,17 +3,19 @@
 //! relayed in order. Connections and timers send it [`Event`]s.
 
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
+use super::names::NameClaims;
 use super::store::{Seat, Stage, Store, StoredGame};
 use super::{Limits, Outgoing, millis};
 use crate::game::Clocks;
-use crate::net::identity;
+use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
-    ServerMessage, SideChoice, Timing, check_chat, check_name,
+    ServerMessage, SideChoice, Timing, check_chat,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -26,6 +28,10 @@ pub(super) enum Event {
     Connected {
         conn: ConnId,
         out: mpsc::Sender<Outgoing>,
+        /// Its TLS session's channel binding, which its proof of identity must sign.
+        binding: ChannelBinding,
+        /// The address it comes from.
+        ip: IpAddr,
     },
     /// A message from a connection.
     Message {
@@ -47,6 +53,8 @@ pub(super) enum Event {
 struct Conn {
     out: mpsc::Sender<Outgoing>,
     nonce: String,
+    binding: ChannelBinding,
+    ip: IpAddr,
     seat: Option<Seat>,
     lag: Duration,
     watching: HashSet<GameId>,
@@ -100,6 +108,7 @@ pub(super) struct Hub {
     games: HashMap<GameId, Live>,
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
+    name_claims: NameClaims,
 }
 
 /// A refused request: the error's code and words.
@@ -131,6 +140,7 @@ impl Hub {
             games: HashMap::new(),
             runtime,
             timers,
+            name_claims: NameClaims::default(),
         };
         for stored in hub.store.unfinished()? {
             let id = stored.id;
@@ -150,7 +160,12 @@ impl Hub {
     /// Handles one event.
     pub fn handle(&mut self, event: Event) {
         match event {
-            Event::Connected { conn, out } => {
+            Event::Connected {
+                conn,
+                out,
+                binding,
+                ip,
+            } => {
                 let nonce = hex::encode(rand::random::<[u8; 32]>());
                 let challenge = ServerMessage::Challenge {
                     nonce: nonce.clone(),
@@ -160,6 +175,8 @@ impl Hub {
                     Conn {
                         out,
                         nonce,
+                        binding,
+                        ip,
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
@@ -273,34 +290,27 @@ impl Hub {
         if c.seat.is_some() {
             return refuse(ErrorCode::NotNow, "already identified");
         }
-        if !identity::verify(key, &c.nonce, signature) {
+        if !identity::verify(key, &c.nonce, &c.binding, signature) {
             return refuse(
                 ErrorCode::BadSignature,
                 "the signature does not prove the key",
             );
         }
-        check_name(name).map_err(|e| refusal(ErrorCode::BadName, format!("the name {e}")))?;
-        if !self
-            .store
-            .claim_name(key, name)
+        let ip = c.ip;
+        let name = self
+            .name_claims
+            .claim(&mut self.store, &self.limits, ip, key, name)
             .map_err(|e| store_error(&e))?
-        {
-            return refuse(ErrorCode::BadName, format!("the name {name} is taken"));
-        }
+            .map_err(|why| refusal(ErrorCode::BadName, why))?;
         let seat = Seat {
             key: key.to_owned(),
-            name: name.to_owned(),
+            name: name.clone(),
         };
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
-        super::log::identified(conn, name);
-        self.send(
-            conn,
-            ServerMessage::Welcome {
-                name: name.to_owned(),
-            },
-        );
+        super::log::identified(conn, &name);
+        self.send(conn, ServerMessage::Welcome { name });
         // Every game the player is in, and the news to the opponents.
         let mine: Vec<(GameId, Option<Side>)> = self
             .games

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, params};
 
+use super::names::look_alike_forms;
 use crate::game::{Clocks, Game, Player, Tag, Tags};
 use crate::net::protocol::{GameId, GameSetup, GameSummary};
 use crate::rules::{Outcome, Position, Reason, Side};
@@ -125,7 +126,8 @@ impl Store {
         db.pragma_update(None, "wal_autocheckpoint", 0)?;
         db.execute_batch(
             "CREATE TABLE IF NOT EXISTS names (
-                 name TEXT PRIMARY KEY, key TEXT NOT NULL);
+                 name TEXT PRIMARY KEY, key TEXT NOT NULL, skeleton TEXT NOT NULL DEFAULT '',
+                 folded TEXT NOT NULL DEFAULT '', used INTEGER NOT NULL DEFAULT 0);
              CREATE TABLE IF NOT EXISTS games (
                  id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
                  creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
@@ -137,6 +139,7 @@ impl Store {
                  PRIMARY KEY (game, ply));",
         )?;
         migrate_players(&mut db)?;
+        migrate_names(&mut db, jiff::Timestamp::now().as_second())?;
         let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
         Ok(Store {
             db,
@@ -165,20 +168,24 @@ impl Store {
         }
     }
 
-    /// Gives `name` to `key`: first come, first served, and for good (a key may hold several
-    /// names; taking a new one frees none). Returns whether the name is the key's (false when
-    /// another key holds it).
-    pub fn claim_name(&self, key: &str, name: &str) -> StoreResult<bool> {
-        self.db.execute(
-            "INSERT INTO names (name, key) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
-            params![name, key],
+    /// Gives `claim.name` to `claim.key` if it may have it: the key's own already (then
+    /// marked used now), or free, unlike any name another key holds (same name, skeleton or
+    /// lowercase skeleton, [`look_alike_forms`]), within the key's cap and the caller's
+    /// leave to add one. A name in the way is released first if it has gone unused for
+    /// [`UNUSED_NAME_KEPT_SECS`] and its key is in no game at all.
+    pub fn claim_name(&mut self, claim: &NameClaim) -> StoreResult<Claim> {
+        let tx = self.db.transaction()?;
+        let updated = tx.execute(
+            "UPDATE names SET used = ?3 WHERE name = ?1 AND key = ?2",
+            params![claim.name, claim.key, claim.now],
         )?;
-        let holder: String =
-            self.db
-                .query_row("SELECT key FROM names WHERE name = ?1", [name], |r| {
-                    r.get(0)
-                })?;
-        Ok(holder == key)
+        let outcome = if updated > 0 {
+            Claim::Yours
+        } else {
+            claim_new_name(&tx, claim)?
+        };
+        tx.commit()?;
+        Ok(outcome)
     }
 
     /// Stores a new open game; returns its number.
@@ -362,6 +369,120 @@ impl Store {
     }
 }
 
+/// How long a name unused stays with a key that is in no game (30 days): then another key
+/// may claim it, or one like it.
+pub(super) const UNUSED_NAME_KEPT_SECS: i64 = 30 * 86_400;
+
+/// A key's claim of a name.
+pub(super) struct NameClaim<'a> {
+    /// The key.
+    pub key: &'a str,
+    /// The name, checked and in NFC ([`crate::net::protocol::normalize_name`]).
+    pub name: &'a str,
+    /// Now, in seconds since 1970.
+    pub now: i64,
+    /// The most names the key may hold.
+    pub most: usize,
+    /// Whether the name may be a new one of the key (within the claims per minute).
+    pub may_add: bool,
+}
+
+/// What became of a claim.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub(super) enum Claim {
+    /// The key held the name already.
+    Yours,
+    /// The name is the key's from now on.
+    New,
+    /// Another key holds this name, or this one, like it.
+    Taken(String),
+    /// The key holds as many names as it may.
+    TooMany,
+    /// The name would be a new one, and no new one may be claimed now.
+    TooFast,
+}
+
+/// A claim of a name the key does not hold yet.
+fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreResult<Claim> {
+    let [skeleton, folded] = look_alike_forms(claim.name);
+    let in_the_way: Vec<(String, String, i64)> = tx
+        .prepare(
+            "SELECT name, key, used FROM names
+             WHERE key != ?1 AND (name = ?2 OR skeleton = ?3 OR folded = ?4)",
+        )?
+        .query_map(params![claim.key, claim.name, skeleton, folded], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    for (name, key, used) in in_the_way {
+        let unused = claim.now.saturating_sub(used) >= UNUSED_NAME_KEPT_SECS;
+        let in_a_game: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM games
+                 WHERE creator_key = ?1 OR attackers_key = ?1 OR defenders_key = ?1)",
+            [&key],
+            |r| r.get(0),
+        )?;
+        if !unused || in_a_game {
+            return Ok(Claim::Taken(name));
+        }
+        tx.execute("DELETE FROM names WHERE name = ?1", [&name])?;
+    }
+    let held: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM names WHERE key = ?1",
+        [claim.key],
+        |r| r.get(0),
+    )?;
+    if held >= count(claim.most) {
+        return Ok(Claim::TooMany);
+    }
+    if !claim.may_add {
+        return Ok(Claim::TooFast);
+    }
+    tx.execute(
+        "INSERT INTO names (name, key, skeleton, folded, used) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![claim.name, claim.key, skeleton, folded, claim.now],
+    )?;
+    Ok(Claim::New)
+}
+
+/// Gives the names of a database of an earlier version what this one keeps of each: its
+/// look-alike forms, and when it was last used (`now`: each has its whole time from the
+/// upgrade on); then the indexes that find them.
+fn migrate_names(db: &mut Connection, now: i64) -> rusqlite::Result<()> {
+    let tx = db.transaction()?;
+    let columns: Vec<String> = tx
+        .prepare("SELECT name FROM pragma_table_info('names')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for (column, kind) in [
+        ("skeleton", "TEXT NOT NULL DEFAULT ''"),
+        ("folded", "TEXT NOT NULL DEFAULT ''"),
+        ("used", "INTEGER NOT NULL DEFAULT 0"),
+    ] {
+        if !columns.iter().any(|c| c == column) {
+            tx.execute_batch(&format!("ALTER TABLE names ADD COLUMN {column} {kind}"))?;
+        }
+    }
+    let unformed: Vec<String> = tx
+        .prepare("SELECT name FROM names WHERE skeleton = ''")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for name in unformed {
+        let [skeleton, folded] = look_alike_forms(&name);
+        tx.execute(
+            "UPDATE names SET skeleton = ?2, folded = ?3 WHERE name = ?1",
+            params![name, skeleton, folded],
+        )?;
+    }
+    tx.execute("UPDATE names SET used = ?1 WHERE used = 0", [now])?;
+    tx.execute_batch(
+        "CREATE INDEX IF NOT EXISTS names_by_skeleton ON names (skeleton);
+         CREATE INDEX IF NOT EXISTS names_by_folded ON names (folded);
+         CREATE INDEX IF NOT EXISTS names_by_key ON names (key);",
+    )?;
+    tx.commit()
+}
+
 /// Moves the names of a database of the first schema into `names`, once: its `players`
 /// table held one name per key (a key taking a new name freed its old one). Each name goes
 /// to the key that holds it there, then each name its games show to the key that played
@@ -468,6 +589,92 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
+
+    const DAY: i64 = 86_400;
+
+    /// `key` claims `name` at `now` (days), within a cap of 5 names.
+    fn claim(store: &mut Store, key: &str, name: &str, now: i64) -> Claim {
+        let claim = NameClaim {
+            key,
+            name,
+            now: now * DAY,
+            most: 5,
+            may_add: true,
+        };
+        store.claim_name(&claim).unwrap()
+    }
+
+    #[test]
+    fn a_name_unused_by_a_key_in_no_game_is_released_after_thirty_days() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        assert_eq!(claim(&mut store, "a", "alice", 100), Claim::New);
+        let taken = Claim::Taken("alice".into());
+        assert_eq!(claim(&mut store, "b", "Alice", 129), taken);
+        // Used again: its thirty days start again.
+        assert_eq!(claim(&mut store, "a", "alice", 129), Claim::Yours);
+        assert_eq!(claim(&mut store, "b", "alice", 158), taken);
+        assert_eq!(claim(&mut store, "b", "Alice", 159), Claim::New);
+        assert_eq!(
+            claim(&mut store, "a", "alice", 159),
+            Claim::Taken("Alice".into()),
+            "released"
+        );
+        // A key in a game keeps its names however long unused.
+        assert_eq!(claim(&mut store, "c", "carol", 0), Claim::New);
+        let seat = Seat {
+            key: "c".into(),
+            name: "carol".into(),
+        };
+        store.create(&GameSetup::default(), &seat, None).unwrap();
+        assert_eq!(
+            claim(&mut store, "d", "carol", 1000),
+            Claim::Taken("carol".into())
+        );
+    }
+
+    #[test]
+    fn a_key_s_names_are_capped_and_new_ones_need_leave() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        for n in 0..5 {
+            assert_eq!(claim(&mut store, "a", &format!("n{n}"), 0), Claim::New);
+        }
+        assert_eq!(claim(&mut store, "a", "n5", 0), Claim::TooMany);
+        assert_eq!(claim(&mut store, "a", "n0", 0), Claim::Yours);
+        let mut no_leave = NameClaim {
+            key: "b",
+            name: "bob",
+            now: 0,
+            most: 5,
+            may_add: false,
+        };
+        assert_eq!(store.claim_name(&no_leave).unwrap(), Claim::TooFast);
+        no_leave.may_add = true;
+        assert_eq!(store.claim_name(&no_leave).unwrap(), Claim::New);
+        no_leave.may_add = false;
+        assert_eq!(store.claim_name(&no_leave).unwrap(), Claim::Yours);
+    }
+
+    #[test]
+    fn names_of_an_earlier_version_get_their_look_alike_forms() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let db = Connection::open(dir.path().join(DB_FILE)).unwrap();
+            db.execute_batch(
+                "CREATE TABLE names (name TEXT PRIMARY KEY, key TEXT NOT NULL);
+                 INSERT INTO names VALUES ('alice', 'a');",
+            )
+            .unwrap();
+        }
+        let mut store = Store::open(dir.path()).unwrap();
+        let now = jiff::Timestamp::now().as_second() / DAY;
+        assert_eq!(
+            claim(&mut store, "b", "Alice", now),
+            Claim::Taken("alice".into())
+        );
+        assert_eq!(claim(&mut store, "a", "alice", now), Claim::Yours);
+    }
 
     #[test]
     fn the_writer_never_checkpoints_a_thread_beside_it_does() {

@@ -1,0 +1,134 @@
+//! Names on the server: a key's claim of one (its form checked by
+//! [`normalize_name`], then the store's rules), the look-alike forms compared with the
+//! names other keys hold, and the count of new names claimed from each address in the last
+//! minute.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use unicode_security::skeleton;
+
+use super::Limits;
+use super::store::{Claim, NameClaim, Store, StoreResult};
+use crate::net::protocol::normalize_name;
+
+/// The window in which new names are counted per address.
+pub(super) const CLAIM_WINDOW: Duration = Duration::from_secs(60);
+
+/// A name's forms compared with those of names other keys hold: its confusable skeleton
+/// (Unicode TS #39: `aIice` and `alice` share one) and that of its lowercase form (so that
+/// `Alice` is taken with `alice`).
+pub(super) fn look_alike_forms(name: &str) -> [String; 2] {
+    [
+        skeleton(name).collect(),
+        skeleton(&name.to_lowercase()).collect(),
+    ]
+}
+
+/// When new names were claimed lately, per address (only claims within [`CLAIM_WINDOW`]
+/// are kept, so it holds at most the cap for each address that claimed one in the window).
+#[derive(Default)]
+pub(super) struct NameClaims {
+    recent: HashMap<IpAddr, VecDeque<Instant>>,
+}
+
+impl NameClaims {
+    /// Gives `key`, proven on a connection from `ip`, the name `asked` (in NFC) if it may
+    /// have it: the name as kept, or why not (for a `bad_name` error).
+    pub fn claim(
+        &mut self,
+        store: &mut Store,
+        limits: &Limits,
+        ip: IpAddr,
+        key: &str,
+        asked: &str,
+    ) -> StoreResult<Result<String, String>> {
+        let name = match normalize_name(asked) {
+            Ok(name) => name,
+            Err(e) => return Ok(Err(format!("the name {e}"))),
+        };
+        let now = Instant::now();
+        let claim = NameClaim {
+            key,
+            name: &name,
+            now: jiff::Timestamp::now().as_second(),
+            most: limits.names_per_key,
+            may_add: self.allows(ip, now, limits.new_names_per_minute),
+        };
+        Ok(match store.claim_name(&claim)? {
+            Claim::Yours => Ok(name),
+            Claim::New => {
+                self.record(ip, now);
+                Ok(name)
+            }
+            Claim::Taken(held) if held == name => Err(format!("the name {name} is taken")),
+            Claim::Taken(held) => Err(format!(
+                "the name {name} looks like {held}, which another player holds"
+            )),
+            Claim::TooMany => Err(format!(
+                "this key holds {} names already: play under one of them",
+                limits.names_per_key
+            )),
+            Claim::TooFast => Err(
+                "too many new names from your address in the last minute: try again later"
+                    .to_owned(),
+            ),
+        })
+    }
+
+    /// Whether `ip` may claim a new name at `now`, `per_minute` being allowed per window.
+    fn allows(&mut self, ip: IpAddr, now: Instant, per_minute: usize) -> bool {
+        self.recent.retain(|_, times| {
+            while times
+                .front()
+                .is_some_and(|&t| now.saturating_duration_since(t) >= CLAIM_WINDOW)
+            {
+                times.pop_front();
+            }
+            !times.is_empty()
+        });
+        self.recent.get(&ip).map_or(0, VecDeque::len) < per_minute
+    }
+
+    /// Counts a new name claimed by `ip` at `now`.
+    fn record(&mut self, ip: IpAddr, now: Instant) {
+        self.recent.entry(ip).or_default().push_back(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_names_are_counted_per_address_over_a_minute() {
+        let mut claims = NameClaims::default();
+        let (a, b): (IpAddr, IpAddr) = ("192.0.2.1".parse().unwrap(), "::1".parse().unwrap());
+        let t = Instant::now();
+        for _ in 0..2 {
+            assert!(claims.allows(a, t, 2));
+            claims.record(a, t);
+        }
+        assert!(!claims.allows(a, t, 2), "a third in the minute");
+        assert!(claims.allows(b, t, 2), "another address");
+        let just_before = t + Duration::from_secs(59);
+        assert!(!claims.allows(a, just_before, 2));
+        assert!(claims.allows(a, t + CLAIM_WINDOW, 2), "a minute later");
+        assert!(claims.recent.is_empty(), "nothing kept past the window");
+    }
+
+    #[test]
+    fn look_alikes_share_a_form() {
+        let alice = look_alike_forms("alice");
+        for other in ["aIice", "Alice", "ALICE"] {
+            let forms = look_alike_forms(other);
+            assert!(
+                forms.iter().zip(&alice).any(|(a, b)| a == b),
+                "{other}: {forms:?}"
+            );
+        }
+        let bob = look_alike_forms("bob");
+        assert!(bob.iter().zip(&alice).all(|(a, b)| a != b));
+    }
+}
