@@ -16,12 +16,14 @@ mod serve;
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, Styles, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
+use crate::game::storage::create_folders;
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt, quoted_path};
 use crate::rules::{Position, Preset, Rules};
 
 /// Brandubh, the Irish 7×7 tafl game.
@@ -165,6 +167,12 @@ impl From<io::Error> for CliError {
             message: format!("cannot write output: {e}"),
         }
     }
+}
+
+/// Makes the folder `dir` a command writes into (given as `named`, such as `--save-dir `),
+/// and those on the way; a file where one should be is named in one clear line.
+fn make_folder(dir: &Path, named: &str) -> Result<(), CliError> {
+    create_folders(dir).map_err(|e| CliError::new(format!("{named}{}: {e}", quoted_path(dir))))
 }
 
 /// Runs a parsed command, writing its output to `out`; the exit code to end with: success, or

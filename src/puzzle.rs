@@ -18,8 +18,8 @@ pub use generate::{GenerateConfig, Generated, HOLD_AGAINST, LONGEST_WIN, Rejecti
 pub use otg::{OtgPuzzleError, puzzle_from_otg, puzzle_to_otg};
 pub use progress::{AIM_BELOW, Attempt, Progress, START_RATING};
 pub use record::{
-    Difficulty, FORMAT, Goal, Grade, MAX_MOVES, Puzzle, PuzzleError, PuzzleSet, SetError, VERSION,
-    shipped, shipped_json,
+    Difficulty, FORMAT, Goal, Grade, MAX_MOVES, MAX_SET_BYTES, Puzzle, PuzzleError, PuzzleSet,
+    SetError, VERSION, shipped, shipped_json,
 };
 pub use solve::{Resistance, Solver};
 pub use symmetry::{canonical_key, images};

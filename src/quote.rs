@@ -8,6 +8,7 @@
 
 use std::ffi::OsStr;
 use std::fmt::Write;
+use std::path::Path;
 
 /// The most characters of an input quoted in a message.
 pub const EXCERPT_CHARS: usize = 40;
@@ -46,6 +47,11 @@ pub fn escaped_os(text: &OsStr, limit: usize) -> String {
     });
     push_escaped(&mut out, pieces, limit);
     out
+}
+
+/// A path as a message shows it: [`escaped_os`], up to [`MESSAGE_CHARS`] characters.
+pub fn quoted_path(path: &Path) -> String {
+    escaped_os(path.as_os_str(), MESSAGE_CHARS)
 }
 
 /// Pushes characters (or bytes that are not UTF-8), escaped, up to `limit` of them.

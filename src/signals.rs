@@ -94,13 +94,19 @@ impl Signals {
     }
 }
 
+/// The most of `/proc/self/status` read (it is about 1.5 KB).
+#[cfg(target_os = "linux")]
+const STATUS_BYTES: u64 = 64 * 1024;
+
 /// Which signals are ignored, as the kernel says: the `SigIgn` mask of `/proc/self/status`,
 /// bit `n - 1` for signal `n`.
 #[cfg(target_os = "linux")]
 fn ignored() -> impl Fn(i32) -> bool {
-    let mask = std::fs::read_to_string("/proc/self/status")
+    let status = std::path::Path::new("/proc/self/status");
+    let mask = crate::game::storage::read_regular_file(status, STATUS_BYTES)
         .ok()
-        .and_then(|status| {
+        .and_then(|(status, _)| {
+            let status = String::from_utf8_lossy(&status);
             let hex = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
             u64::from_str_radix(hex.trim(), 16).ok()
         })

@@ -22,7 +22,7 @@ use std::time::Duration;
 use super::{
     Ai, AnalysisEvent, Analyzer, Budget, Limits, NoMove, Pacer, SearchInfo, Stopped, engine_for,
 };
-use crate::game::{EngineKind, Game, Level};
+use crate::game::{EngineKind, Game, Level, MoveBudget};
 use crate::rules::{GameState, Move, Outcome, Side};
 
 /// Identifies one job, so that reports of a cancelled one can be told apart; the caller
@@ -46,6 +46,22 @@ pub struct MoveLimits {
     /// the search is stopped, and plays its best move, once the pacer says it has thought
     /// enough. `None`: the search runs to its limits.
     pub target: Option<Duration>,
+}
+
+impl MoveLimits {
+    /// `limits` (a level's own, as [`limits_with`](super::limits_with) gives them) for a move
+    /// whose clock allows `budget`: the clock may shorten the level's time, never lengthen
+    /// it, so that however long the clock (days per move, or an absurd one from a file) the
+    /// AI thinks no longer than its level says. A level without a time of its own (bounded
+    /// by depth) gets the clock's most. The clock's target is kept only when it is shorter
+    /// than that time: else the time is used whole, as without a clock.
+    pub fn on_clock(limits: Limits, budget: MoveBudget) -> MoveLimits {
+        let time = limits.time.map_or(budget.most, |own| own.min(budget.most));
+        MoveLimits {
+            limits: limits.with_time(time),
+            target: budget.target.filter(|&target| target < time),
+        }
+    }
 }
 
 impl From<Limits> for MoveLimits {

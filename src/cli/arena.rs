@@ -16,13 +16,13 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, RulesArgs};
+use super::{CliError, RulesArgs, make_folder};
 use crate::ai::{
     EngineSpec, ExternalOptions, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference,
     engine_usage, play_match,
 };
 use crate::game::{check_start, parse_duration, storage};
-use crate::quote::{MESSAGE_CHARS, escaped};
+use crate::quote::{MESSAGE_CHARS, escaped, quoted_path};
 use crate::rules::Side;
 use crate::signals::{Signals, StartIgnored};
 
@@ -304,9 +304,9 @@ impl<'a> Saver<'a> {
     /// that cannot take the saves is refused before the first game.
     fn new(dir: &'a Path) -> Result<Saver<'a>, CliError> {
         let fail = |what: &str, e: io::Error| {
-            CliError::new(format!("--save-dir {}: {what}: {e}", dir.display()))
+            CliError::new(format!("--save-dir {}: {what}: {e}", quoted_path(dir)))
         };
-        fs::create_dir_all(dir).map_err(|e| fail("cannot make the folder", e))?;
+        make_folder(dir, "--save-dir ")?;
         check_writable(dir).map_err(|e| fail("cannot write there", e))?;
         let first =
             storage::next_number(dir, SAVE_PREFIX).map_err(|e| fail("cannot read it", e))?;

@@ -18,7 +18,7 @@ use crate::net::identity::config_dir;
 use crate::net::protocol::{
     ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing, normalize_name,
 };
-use crate::quote::excerpt;
+use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
 use crate::tui::online::memory::OnlineMemory;
 use crate::tui::settings::{self, Settings, SettingsFile};
@@ -267,7 +267,7 @@ fn archive(args: &OnlineArgs, out: &mut dyn Write) -> Result<(), CliError> {
             }
         };
         let path = save(&target, &json).map_err(CliError::new)?;
-        writeln!(out, "saved game {} as {}", game.id, path.display())?;
+        writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
     }
     Ok(())
 }

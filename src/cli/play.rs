@@ -18,7 +18,7 @@ use crate::tui::{
 /// The help of `--attackers` and `--defenders`: the players, listed from the engine registry.
 fn player_help(side: &str) -> String {
     format!(
-        "Who plays the {side}: {} (TIME is a move's; on a clock, the clock decides)",
+        "Who plays the {side}: {} (TIME is a move's; a clock may shorten it, never lengthen it)",
         player_usage()
     )
 }

@@ -1,5 +1,6 @@
 //! `brandubh puzzles`: the puzzle trainer, and the tools that make and check puzzle sets.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,12 +9,15 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use super::play::PlayArgs;
-use super::{CliError, preset_parser};
+use super::{CliError, make_folder, preset_parser};
+use crate::game::MAX_SAVE_BYTES;
 use crate::game::format_duration;
-use crate::game::storage::write_file;
+use crate::game::storage::{read_regular_file, same_file, write_file};
 use crate::puzzle::{
-    GenerateConfig, Puzzle, PuzzleSet, Solver, generate, puzzle_from_otg, puzzle_to_otg, shipped,
+    GenerateConfig, MAX_SET_BYTES, Puzzle, PuzzleSet, Solver, generate, puzzle_from_otg,
+    puzzle_to_otg, shipped,
 };
+use crate::quote::{MESSAGE_CHARS, escaped, excerpt, quoted_path};
 use crate::rules::Preset;
 
 /// Arguments of `brandubh puzzles`.
@@ -148,41 +152,41 @@ fn run_generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), CliError
 
 /// The puzzle set in the file at `path`.
 fn read_set(path: &Path) -> Result<PuzzleSet, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;
-    PuzzleSet::from_json(&text).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
+    let in_file = |why: String| CliError::new(format!("{}: {why}", quoted_path(path)));
+    let (bytes, _) = read_regular_file(path, MAX_SET_BYTES).map_err(|e| in_file(e.to_string()))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| in_file(format!("not UTF-8: {e}")))?;
+    PuzzleSet::from_json(text).map_err(|e| in_file(e.to_string()))
 }
 
 fn run_import(args: &ImportArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if let Some(record) = args.files.iter().find(|f| same_file(f, &args.out)) {
+        return Err(CliError::new(format!(
+            "--out {} is the record {}: the set would be written over it",
+            quoted_path(&args.out),
+            quoted_path(record)
+        )));
+    }
     let mut puzzles: Vec<Puzzle> = Vec::new();
     let mut skipped = 0;
     for path in &args.files {
-        let name = path.file_stem().map_or_else(
-            || path.display().to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        );
-        let read = std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| puzzle_from_otg(&bytes, &name).map_err(|e| e.to_string()))
-            .and_then(|puzzle| {
-                if puzzle.preset != args.rules {
-                    Err(format!(
-                        "its rules are {}, not {}",
-                        puzzle.preset, args.rules
-                    ))
-                } else if puzzles.iter().any(|p| p.id == puzzle.id) {
-                    Err(format!("a puzzle named {} was read before", puzzle.id))
-                } else {
-                    Ok(puzzle)
-                }
-            });
-        match read {
+        match read_puzzle(path, args.rules, &puzzles) {
             Ok(puzzle) => puzzles.push(puzzle),
             Err(why) => {
                 skipped += 1;
-                writeln!(out, "{}: skipped: {why}", path.display())?;
+                writeln!(
+                    out,
+                    "{}: skipped: {}",
+                    quoted_path(path),
+                    escaped(&why, MESSAGE_CHARS)
+                )?;
             }
         }
+    }
+    if puzzles.is_empty() {
+        return Err(CliError::new(format!(
+            "no puzzle read ({skipped} skipped): nothing written to {}",
+            quoted_path(&args.out)
+        )));
     }
     let set = PuzzleSet::new(args.rules, puzzles);
     write_file(&args.out, |file| file.write_all(set.to_json().as_bytes()))
@@ -192,27 +196,56 @@ fn run_import(args: &ImportArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "{} puzzles for {} written to {}; {skipped} skipped",
         set.puzzles.len(),
         args.rules,
-        args.out.display()
+        quoted_path(&args.out)
     )?;
     Ok(())
 }
 
+/// The puzzle of the record at `path`, if it is one under `rules` named unlike those of
+/// `read`; else why not.
+fn read_puzzle(path: &Path, rules: Preset, read: &[Puzzle]) -> Result<Puzzle, String> {
+    let name = path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let (bytes, _) = read_regular_file(path, MAX_SAVE_BYTES).map_err(|e| e.to_string())?;
+    let puzzle = puzzle_from_otg(&bytes, &name).map_err(|e| e.to_string())?;
+    if puzzle.preset != rules {
+        Err(format!("its rules are {}, not {rules}", puzzle.preset))
+    } else if read.iter().any(|p| p.id == puzzle.id) {
+        Err(format!("a puzzle named {} was read before", puzzle.id))
+    } else {
+        Ok(puzzle)
+    }
+}
+
 fn run_export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let set = read_set(&args.set)?;
-    std::fs::create_dir_all(&args.dir)
-        .map_err(|e| CliError::new(format!("{}: {e}", args.dir.display())))?;
+    // Every record made, and named apart, before the first is written.
+    let mut records: BTreeMap<String, (&str, String)> = BTreeMap::new();
     for puzzle in &set.puzzles {
         let text = puzzle_to_otg(puzzle)
             .map_err(|e| CliError::new(format!("puzzle {}: {e}", puzzle.id)))?;
-        let path = args.dir.join(format!("{}.otg", file_name(&puzzle.id)));
-        write_file(&path, |file| file.write_all(text.as_bytes()))
+        let name = format!("{}.otg", file_name(&puzzle.id));
+        if let Some((other, _)) = records.get(&name) {
+            return Err(CliError::new(format!(
+                "puzzles with the ids \"{}\" and \"{}\" would both be written to {name}",
+                excerpt(other),
+                excerpt(&puzzle.id)
+            )));
+        }
+        records.insert(name, (&puzzle.id, text));
+    }
+    make_folder(&args.dir, "")?;
+    for (name, (_, text)) in &records {
+        write_file(&args.dir.join(name), |file| file.write_all(text.as_bytes()))
             .map_err(|e| CliError::new(e.to_string()))?;
     }
     writeln!(
         out,
         "{} puzzles written to {}",
-        set.puzzles.len(),
-        args.dir.display()
+        records.len(),
+        quoted_path(&args.dir)
     )?;
     Ok(())
 }

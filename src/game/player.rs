@@ -187,7 +187,7 @@ impl fmt::Display for EngineKind {
 
 /// The time per move of the `max` level, one of three: `ai:max:3s` on the command line,
 /// `"time": "3s"` in a save. Without one, `max` takes the default, 1 s. A running
-/// game clock overrides it: the AI then takes its move time from its clock.
+/// game clock may shorten it, never lengthen it.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 pub enum MoveTime {
     /// One second, the default.

@@ -20,6 +20,7 @@ use super::import::{self, Format};
 use super::save::MAX_SAVE_BYTES;
 use super::{Game, LoadError, LoadErrorKind, Timestamp};
 use target::Target;
+pub use target::create_folders;
 
 pub use autosave::{AUTOSAVE_DIR, Autosave, LEGACY_AUTOSAVE};
 pub use listing::{
@@ -30,7 +31,7 @@ pub use manage::{ManageError, delete_save, rename_save};
 pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
 pub use read::{ReadError, read_regular_file};
 pub use summaries::{CACHE_DIR_ENV, INDEX_FILE, SummaryCache, default_index_path};
-pub use version::FileVersion;
+pub use version::{FileVersion, same_file};
 
 pub use crate::folders::SAVE_DIR_ENV;
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
 use super::protocol::challenge_bytes;
+use crate::game::storage::read_regular_file;
 
 /// The label of the TLS exporter value a proof is bound to (RFC 5705, RFC 8446 §7.5),
 /// derived with no context.
@@ -38,6 +39,8 @@ impl ChannelBinding {
 
 /// The identity key's file in the config folder.
 pub const IDENTITY_FILE: &str = "identity.key";
+/// The largest identity file read (its key is 64 hexadecimal digits).
+const MAX_IDENTITY_BYTES: u64 = 4096;
 
 /// The config folder, where the identity key and the known servers are kept.
 pub fn config_dir() -> Option<PathBuf> {
@@ -60,9 +63,9 @@ impl Identity {
     /// The key pair in `dir`, made and written (mode 0600) if there is none.
     pub fn load_or_create(dir: &Path) -> io::Result<Identity> {
         let path = dir.join(IDENTITY_FILE);
-        match fs::read_to_string(&path) {
-            Ok(text) => {
-                let bytes: [u8; 32] = hex::decode(text.trim())
+        match read_regular_file(&path, MAX_IDENTITY_BYTES).map_err(io::Error::from) {
+            Ok((text, _)) => {
+                let bytes: [u8; 32] = hex::decode(text.trim_ascii())
                     .ok()
                     .and_then(|b| b.try_into().ok())
                     .ok_or_else(|| {

@@ -15,6 +15,7 @@ use rustls::{DigitallySignedStruct, SignatureScheme};
 use sha2::{Digest, Sha256};
 
 use super::identity::write_secret;
+use crate::game::storage::read_regular_file;
 
 /// The certificate's file in the server's data folder.
 pub const CERT_FILE: &str = "server-cert.der";
@@ -22,6 +23,10 @@ pub const CERT_FILE: &str = "server-cert.der";
 pub const KEY_FILE: &str = "server-key.der";
 /// The known-servers file in the client's config folder.
 pub const KNOWN_SERVERS_FILE: &str = "known_servers";
+/// The largest server certificate or key file read.
+const MAX_KEY_BYTES: u64 = 64 * 1024;
+/// The largest known-servers file read.
+const MAX_KNOWN_SERVERS_BYTES: u64 = 1 << 20;
 
 /// The crypto provider of both ends.
 pub fn provider() -> Arc<CryptoProvider> {
@@ -46,8 +51,8 @@ impl ServerKey {
         let key_path = dir.join(KEY_FILE);
         if cert_path.exists() {
             return Ok(ServerKey {
-                cert: CertificateDer::from(fs::read(&cert_path)?),
-                key: fs::read(&key_path)?,
+                cert: CertificateDer::from(read_regular_file(&cert_path, MAX_KEY_BYTES)?.0),
+                key: read_regular_file(&key_path, MAX_KEY_BYTES)?.0,
             });
         }
         let made = rcgen::generate_simple_self_signed(vec!["brandubh".to_owned()])
@@ -97,8 +102,8 @@ impl KnownServers {
 
     /// The fingerprint pinned for `server`, if any.
     pub fn get(&self, server: &str) -> Option<String> {
-        let text = fs::read_to_string(&self.path).ok()?;
-        text.lines().find_map(|line| {
+        let (bytes, _) = read_regular_file(&self.path, MAX_KNOWN_SERVERS_BYTES).ok()?;
+        String::from_utf8_lossy(&bytes).lines().find_map(|line| {
             let (name, print) = line.split_once(' ')?;
             (name == server).then(|| print.trim().to_owned())
         })

@@ -18,6 +18,7 @@ use super::coach::winning_line;
 use super::generate::{grade, grader};
 use super::record::{Difficulty, Goal, Grade, Puzzle, PuzzleError, stored_position};
 use crate::game::{Game, LoadError, Player, import};
+use crate::quote::excerpt;
 use crate::rules::{GameState, Reason};
 
 /// Why a file gives no puzzle, or a puzzle no record.
@@ -47,8 +48,12 @@ impl fmt::Display for OtgPuzzleError {
             Self::Record(e) => write!(f, "{e}"),
             Self::NotAPuzzle => f.write_str("no puzzle-mode tag (or puzzle-mode:none)"),
             Self::CustomRules => f.write_str("its rules are no preset's"),
-            Self::Start(tag) => write!(f, "puzzle-start \"{tag}\" names no move of the main line"),
-            Self::Tag(name, value) => write!(f, "tag {name} \"{value}\" cannot be read"),
+            Self::Start(tag) => write!(
+                f,
+                "puzzle-start \"{}\" names no move of the main line",
+                excerpt(tag)
+            ),
+            Self::Tag(name, value) => write!(f, "tag {name} \"{}\" cannot be read", excerpt(value)),
             Self::NoWin => f.write_str(
                 "the main line after the puzzle's start does not end with the side to play winning",
             ),
@@ -99,7 +104,10 @@ pub fn puzzle_from_otg(bytes: &[u8], name: &str) -> Result<Puzzle, OtgPuzzleErro
     };
     let (position, side) = stored_position(&ply.position);
     let mut puzzle = Puzzle {
-        id: tag(ID).unwrap_or(name).to_owned(),
+        id: tag(ID)
+            .filter(|id| !id.is_empty())
+            .unwrap_or(name)
+            .to_owned(),
         preset,
         position,
         side,

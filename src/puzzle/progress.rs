@@ -35,6 +35,7 @@ pub struct Progress {
     failed: u32,
     streak: u32,
     best_streak: u32,
+    #[serde(deserialize_with = "rating_in_range")]
     rating: f64,
     /// The last result of each puzzle tried, by its id.
     tried: BTreeMap<String, Attempt>,
@@ -90,12 +91,13 @@ impl Progress {
         self.tried.get(id).copied()
     }
 
-    /// Records an attempt at `puzzle`: the counts, the streak, and the rating moved by Elo
-    /// against the puzzle's rating. Only the first attempt at a puzzle moves the rating.
+    /// Records an attempt at `puzzle`: the counts (which stop at their largest value), the
+    /// streak, and the rating moved by Elo against the puzzle's rating. Only the first attempt
+    /// at a puzzle moves the rating.
     pub fn record(&mut self, puzzle: &Puzzle, attempt: Attempt) {
         let first = !self.tried.contains_key(&puzzle.id);
         if first {
-            let attempts = self.solved + self.failed;
+            let attempts = self.solved.saturating_add(self.failed);
             let k = if attempts < SETTLED_AFTER {
                 K_NEW
             } else {
@@ -109,12 +111,12 @@ impl Progress {
         }
         match attempt {
             Attempt::Solved => {
-                self.solved += 1;
-                self.streak += 1;
+                self.solved = self.solved.saturating_add(1);
+                self.streak = self.streak.saturating_add(1);
                 self.best_streak = self.best_streak.max(self.streak);
             }
             Attempt::Failed => {
-                self.failed += 1;
+                self.failed = self.failed.saturating_add(1);
                 self.streak = 0;
             }
         }
@@ -141,6 +143,22 @@ impl Progress {
                 gap(a).total_cmp(&gap(b))
             })
             .map(|(i, _)| i)
+    }
+}
+
+/// The largest rating read, above or below zero: Elo against puzzles rated a few thousand at
+/// most never comes near it, so a file beyond it is not progress of ours.
+const MAX_RATING: f64 = 10_000.0;
+
+/// A rating as a progress file holds it, refused outside [`MAX_RATING`] either side of zero.
+fn rating_in_range<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    let rating = f64::deserialize(deserializer)?;
+    if rating.abs() <= MAX_RATING {
+        Ok(rating)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "rating {rating} is beyond {MAX_RATING} either side of zero"
+        )))
     }
 }
 

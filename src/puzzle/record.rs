@@ -1,11 +1,13 @@
 //! A puzzle as it is stored: the preset, the position, the goal and its solution, with the
 //! grade and rating it was given; sets of them per preset, and their verification.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::Solver;
+use crate::quote::excerpt;
 use crate::rules::{
     GameState, Move, Position, Preset, Side, parse_position_record, position_record,
 };
@@ -210,6 +212,9 @@ pub fn stored_position(position: &Position) -> (String, Side) {
 pub const FORMAT: &str = "brandubh-puzzles";
 /// The version of the puzzle file format.
 pub const VERSION: u32 = 1;
+/// The largest puzzle file read: a set of the most puzzles `puzzles generate` makes
+/// (100,000, about 300 bytes each) fits.
+pub const MAX_SET_BYTES: u64 = 64 << 20;
 
 /// A set of puzzles for one preset, as one JSON file.
 #[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
@@ -232,6 +237,10 @@ pub enum SetError {
     Json(serde_json::Error),
     /// Not a puzzle file, or of an unknown version.
     Format(String),
+    /// Two puzzles have this id (ids name puzzles in the progress and records' files).
+    DuplicateId(String),
+    /// A puzzle has an empty id.
+    EmptyId,
     /// A puzzle in it cannot be used.
     Puzzle {
         /// The puzzle's name.
@@ -246,7 +255,9 @@ impl fmt::Display for SetError {
         match self {
             SetError::Json(e) => write!(f, "not a puzzle file: {e}"),
             SetError::Format(what) => f.write_str(what),
-            SetError::Puzzle { id, error } => write!(f, "puzzle {id}: {error}"),
+            SetError::DuplicateId(id) => write!(f, "two puzzles have the id \"{}\"", excerpt(id)),
+            SetError::EmptyId => f.write_str("a puzzle has an empty id"),
+            SetError::Puzzle { id, error } => write!(f, "puzzle {}: {error}", excerpt(id)),
         }
     }
 }
@@ -264,8 +275,9 @@ impl PuzzleSet {
         }
     }
 
-    /// Reads a set from JSON, checking the format, and that every puzzle's position and
-    /// solution can be played (not its uniqueness, which [`Puzzle::verify`] checks).
+    /// Reads a set from JSON, checking the format, that the ids are unique and not empty,
+    /// and that every puzzle's position and solution can be played (not its uniqueness,
+    /// which [`Puzzle::verify`] checks).
     pub fn from_json(text: &str) -> Result<PuzzleSet, SetError> {
         let set: PuzzleSet = serde_json::from_str(text).map_err(SetError::Json)?;
         if set.format != FORMAT || set.version != VERSION {
@@ -274,7 +286,14 @@ impl PuzzleSet {
                 set.format, set.version
             )));
         }
+        let mut ids = HashSet::with_capacity(set.puzzles.len());
         for puzzle in &set.puzzles {
+            if puzzle.id.is_empty() {
+                return Err(SetError::EmptyId);
+            }
+            if !ids.insert(puzzle.id.as_str()) {
+                return Err(SetError::DuplicateId(puzzle.id.clone()));
+            }
             let wrong = if puzzle.preset == set.preset {
                 puzzle.solution_move().err()
             } else {

@@ -39,6 +39,16 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+impl From<ReadError> for io::Error {
+    /// The system's error as it is; a file that is not one, or too large, as invalid data.
+    fn from(e: ReadError) -> io::Error {
+        match e {
+            ReadError::Io(e) => e,
+            other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
+        }
+    }
+}
+
 /// Reads the regular file at `path`, at most `max_bytes` long, and says which version of it
 /// was read. Anything else at `path` is refused before it is opened, and again on the opened
 /// handle (the path may change in between): it is opened without waiting, so that a FIFO

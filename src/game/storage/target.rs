@@ -70,7 +70,7 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 
 /// Creates the folder `dir` and those above it as needed. When a file is where a folder
 /// should be, the error says which file, in place of the system's "File exists".
-pub(super) fn create_folders(dir: &Path) -> io::Result<()> {
+pub fn create_folders(dir: &Path) -> io::Result<()> {
     fs::create_dir_all(dir).map_err(|e| match file_in_the_way(dir) {
         Some(file) => io::Error::new(
             io::ErrorKind::NotADirectory,

@@ -109,45 +109,26 @@ impl App {
     }
 
     /// The limits of `side`'s move by an AI at `level` with its own move `time` (for `max`):
-    /// without a clock, the level's ([`limits_with`]); on a clock, the clock decides how long
-    /// the move may take, and the lower levels keep their depth bound.
+    /// the level's ([`limits_with`]), on a clock within what it allows.
     pub(super) fn move_limits(
         &self,
         side: Side,
         level: Level,
         time: Option<MoveTime>,
     ) -> MoveLimits {
-        let limits = limits_with(level, time);
-        if self.session.clocks().is_some() {
-            self.on_the_clock(
-                side,
-                Limits {
-                    time: None,
-                    ..limits
-                },
-            )
-        } else {
-            limits.into()
-        }
+        self.on_the_clock(side, limits_with(level, time))
     }
 
     /// `limits` for `side`'s move, if it plays on a clock: their time cut to the most its
     /// clock allows ([`Clocks::move_budget`](crate::game::Clocks::move_budget), from the
-    /// pieces on the board), and on main time the target the worker's pacer aims at.
+    /// pieces on the board), and on main time the target the worker's pacer aims at
+    /// ([`MoveLimits::on_clock`]).
     pub(super) fn on_the_clock(&self, side: Side, limits: Limits) -> MoveLimits {
         let Some(clocks) = self.session.clocks() else {
             return limits.into();
         };
         let pieces = self.session.state().position().occupied().count();
-        let budget = clocks.move_budget(side, pieces);
-        let time = limits.time.map_or(budget.most, |t| t.min(budget.most));
-        MoveLimits {
-            limits: Limits {
-                time: Some(time),
-                ..limits
-            },
-            target: budget.target.map(|t| t.min(time)),
-        }
+        MoveLimits::on_clock(limits, clocks.move_budget(side, pieces))
     }
 
     /// The number of the next job for the worker.

@@ -177,7 +177,7 @@ mod tests {
     }
 
     #[test]
-    fn max_takes_its_own_move_time_without_a_clock_and_the_clocks_with_one() {
+    fn max_takes_its_own_move_time_without_a_clock_and_less_if_the_clock_says_so() {
         use crate::ai::Limits;
         use crate::ai::MoveLimits;
         use crate::game::{EngineKind, Player};
@@ -216,15 +216,15 @@ mod tests {
         let text = format!("{}", terminal.backend());
         assert!(text.contains("Defenders  AI max 3s"), "{text}");
         assert_eq!(limits(&app("ai:hard", None)), alone(Limits::depth(5)));
-        // On a clock of 10 minutes the clock gives a thirtieth, 20 s, to aim at and three times
-        // that at most (less the margin), not the 3 s of the player.
+        // On a clock of 10 minutes the clock would give a thirtieth, 20 s, to aim at and three
+        // times that at most: the 3 s of the player are less, and used whole.
         let paced = |limits: Limits, target: u64| MoveLimits {
             limits,
             target: Some(ms(target)),
         };
         assert_eq!(
             limits(&app("ai:max:3s", Some("10m"))),
-            paced(Limits::time(ms(60_000 - 50)), 20_000 - 50)
+            alone(Limits::time(secs(3)))
         );
         assert_eq!(
             limits(&app("ai:max:10s", Some("1m"))),
@@ -241,6 +241,48 @@ mod tests {
             overtime.on_the_clock(Side::Attackers, Limits::INFINITE),
             alone(Limits::time(ms(10_000 - 50)))
         );
+    }
+
+    #[test]
+    fn the_levels_own_time_bounds_the_ai_on_any_clock() {
+        use crate::game::{EngineKind, Player};
+        let limits = |player: &str, clock: TimeControl| {
+            let app = App::new(Config {
+                skip_setup: true,
+                defenders: player.parse::<Player>().unwrap(),
+                clock: Some(clock),
+                ..Config::default()
+            });
+            match app.session.player(Side::Defenders) {
+                Player::Ai {
+                    engine: EngineKind::Search,
+                    level,
+                    time,
+                } => app.move_limits(Side::Defenders, level, time),
+                other => panic!("{other:?}"),
+            }
+        };
+        let secs = Duration::from_secs;
+        // Correspondence clocks, and absurdly long ones (as a settings file or a save may
+        // hold): the panel's `AI max 1s` is what the AI takes.
+        let huge = Duration::from_millis(u64::MAX);
+        let clocks = [
+            "1d/move".parse().unwrap(),
+            "30d/move".parse().unwrap(),
+            TimeControl::new(huge, Duration::ZERO, 0, Duration::ZERO).unwrap(),
+            TimeControl::new(secs(60), huge, u32::MAX, huge).unwrap(),
+        ];
+        for clock in clocks {
+            let max = limits("ai:max", clock);
+            assert_eq!(max.limits.time, Some(secs(1)), "{clock}");
+            assert!(max.target.is_none_or(|t| t <= secs(1)), "{clock}");
+            assert_eq!(
+                limits("ai:max:10s", clock).limits.time,
+                Some(secs(10)),
+                "{clock}"
+            );
+            assert_eq!(limits("ai:hard", clock).limits.depth, Some(5), "{clock}");
+        }
     }
 
     #[test]

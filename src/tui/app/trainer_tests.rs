@@ -244,6 +244,23 @@ fn the_progress_read_at_the_start_picks_the_puzzle() {
 }
 
 #[test]
+fn a_progress_file_that_cannot_be_read_is_never_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("progress.json");
+    // A newer version's file: one field more, a rating and a count worth keeping.
+    let newer = "{\"solved\": 50, \"failed\": 3, \"streak\": 2, \"best_streak\": 9, \
+                 \"rating\": 1432.0, \"tried\": {}, \"hints\": 4}\n";
+    std::fs::write(&path, newer).unwrap();
+    let mut rt = Runtime::new(trainer_config(Some(path.clone()))).unwrap();
+    rt.settle();
+    rt.update(Action::ShowAnswer);
+    rt.settle();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), newer);
+    let message = trainer(&rt.app).message().unwrap().to_owned();
+    assert!(message.contains("progress.json"), "{message}");
+}
+
+#[test]
 fn a_failed_progress_write_is_said_on_the_trainers_line() {
     let dir = tempfile::tempdir().unwrap();
     // A file where the folder of the progress file should be: it cannot be written.

@@ -5,6 +5,7 @@
 //! terminal, and what it writes it reads back.
 
 mod corpus;
+mod files;
 mod verdict;
 
 use std::ffi::OsString;
