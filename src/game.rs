@@ -29,7 +29,8 @@ pub use analysis::{
 };
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{
-    BadTimeControl, ClockError, Clocks, MAX_DAYS_PER_MOVE, SideClock, SideClockError, TimeControl,
+    BadTimeControl, ClockError, Clocks, MAX_DAYS_PER_MOVE, MAX_PERIODS, SideClock, SideClockError,
+    TimeControl,
 };
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
 pub use lesson::{Lesson, SavedLesson};

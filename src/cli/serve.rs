@@ -169,6 +169,5 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
     );
     out.write_all(lines.as_bytes())?;
     out.flush()?;
-    running.wait();
-    Ok(())
+    running.wait().map_err(|e| CliError::new(e.to_string()))
 }

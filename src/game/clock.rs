@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::budget::{ClockReading, MoveBudget, move_budget};
-use super::duration::{ParseDurationError, format_duration, parse_duration};
+use super::duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
 use crate::quote::excerpt;
 use crate::rules::Side;
 
@@ -37,17 +37,22 @@ pub struct TimeControl {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "TimeControl")]
 struct TimeControlFields {
-    /// The main time, in milliseconds (more than zero).
-    #[schemars(range(min = 1))]
+    /// The main time, in milliseconds (more than zero, at most 1000 hours).
+    #[schemars(range(min = 1, max = 3_600_000_000_u64))]
     main_ms: u64,
-    /// Added to the main time after each move made in it, in milliseconds.
+    /// Added to the main time after each move made in it, in milliseconds (at most 1000
+    /// hours).
     #[serde(default)]
+    #[schemars(range(max = 3_600_000_000_u64))]
     increment_ms: u64,
-    /// The number of overtime periods (zero without overtime).
+    /// The number of overtime periods (zero without overtime, at most 100).
     #[serde(default)]
+    #[schemars(range(max = 100))]
     periods: u32,
-    /// The length of each overtime period, in milliseconds (zero without overtime).
+    /// The length of each overtime period, in milliseconds (zero without overtime, at most
+    /// 1000 hours).
     #[serde(default)]
+    #[schemars(range(max = 3_600_000_000_u64))]
     period_ms: u64,
 }
 
@@ -66,6 +71,9 @@ impl TryFrom<TimeControlFields> for TimeControl {
 
 /// The most days per move of a correspondence time control.
 pub const MAX_DAYS_PER_MOVE: u32 = 30;
+
+/// The most overtime periods of a time control.
+pub const MAX_PERIODS: u32 = 100;
 
 /// A day in milliseconds.
 const DAY_MS: u64 = 24 * 3600 * 1000;
@@ -103,17 +111,22 @@ impl TimeControl {
         TimeControl::from_millis(millis(main), millis(increment), periods, millis(period))
     }
 
-    /// The one check of every time control, read or made.
+    /// The one check of every time control, read or made (the command line, a save, the
+    /// settings, the network): each duration at most [`MAX_DURATION`], at most
+    /// [`MAX_PERIODS`] periods, so that no sum of a clock's times can overflow.
     fn from_millis(
         main_ms: u64,
         increment_ms: u64,
         periods: u32,
         period_ms: u64,
     ) -> Result<TimeControl, ClockError> {
+        let longest = millis(MAX_DURATION);
         match (main_ms, periods, period_ms) {
             (0, _, _) => Err(ClockError::NoMainTime),
             (_, 1.., 0) => Err(ClockError::EmptyPeriods),
             (_, 0, 1..) => Err(ClockError::NoPeriods),
+            _ if main_ms.max(increment_ms).max(period_ms) > longest => Err(ClockError::TooLong),
+            _ if periods > MAX_PERIODS => Err(ClockError::TooManyPeriods),
             _ => Ok(TimeControl {
                 main_ms,
                 increment_ms,
@@ -166,6 +179,10 @@ pub enum ClockError {
     EmptyPeriods,
     /// A length of overtime periods, but no periods.
     NoPeriods,
+    /// A duration (main time, increment or period) longer than [`MAX_DURATION`].
+    TooLong,
+    /// More than [`MAX_PERIODS`] overtime periods.
+    TooManyPeriods,
     /// A side's clock cannot be one of its time control.
     Side(Side, SideClockError),
 }
@@ -178,6 +195,12 @@ impl fmt::Display for ClockError {
             Self::NoPeriods => {
                 f.write_str("a length of overtime periods needs at least one period")
             }
+            Self::TooLong => write!(
+                f,
+                "the main time, the increment and the periods are at most {}",
+                format_duration(MAX_DURATION)
+            ),
+            Self::TooManyPeriods => write!(f, "at most {MAX_PERIODS} overtime periods"),
             Self::Side(side, e) => write!(f, "the {side}' clock {e}"),
         }
     }
@@ -744,6 +767,8 @@ mod tests {
                 Duration::from_millis(period),
             )
         };
+        // The bounds the save format's schema states (`TimeControlFields`).
+        assert_eq!((millis(MAX_DURATION), MAX_PERIODS), (3_600_000_000, 100));
         assert_eq!(new(0, 0, 0), Err(ClockError::NoMainTime));
         assert_eq!(new(1, 3, 0), Err(ClockError::EmptyPeriods));
         assert_eq!(new(1, 0, 30), Err(ClockError::NoPeriods));
@@ -766,6 +791,19 @@ mod tests {
             (r#"{"main_ms": 0}"#, "the main time must be more than zero"),
             (r#"{"main_ms": 1, "periods": 3}"#, "longer than zero"),
             (r#"{"main_ms": 1, "period_ms": 5}"#, "at least one period"),
+            (
+                r#"{"main_ms": 60000, "periods": 4294967295, "period_ms": 18446744073709551615}"#,
+                "at most 1000h",
+            ),
+            (r#"{"main_ms": 3600000001}"#, "at most 1000h"),
+            (
+                r#"{"main_ms": 1, "increment_ms": 3600000001}"#,
+                "at most 1000h",
+            ),
+            (
+                r#"{"main_ms": 1, "periods": 101, "period_ms": 1000}"#,
+                "at most 100 overtime periods",
+            ),
         ] {
             let e = read(json).unwrap_err();
             assert!(e.contains(why), "{json}: {e}");
@@ -943,12 +981,17 @@ mod tests {
 
     #[test]
     fn many_periods_go_at_once() {
-        let many =
-            TimeControl::new(SECOND, Duration::ZERO, u32::MAX, Duration::from_millis(1)).unwrap();
+        let many = TimeControl::new(
+            SECOND,
+            Duration::ZERO,
+            MAX_PERIODS,
+            Duration::from_millis(1),
+        )
+        .unwrap();
         let mut clocks = Clocks::new(many);
-        assert!(!clocks.spend(Side::Attackers, Duration::from_secs(4_000_001)));
+        assert!(!clocks.spend(Side::Attackers, Duration::from_millis(1_060)));
         let clock = clocks.side(Side::Attackers);
-        assert_eq!(clock.periods(), u32::MAX - 4_000_000_000);
+        assert_eq!(clock.periods(), MAX_PERIODS - 60);
         assert!(clocks.spend(Side::Attackers, Duration::MAX));
     }
 

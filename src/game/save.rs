@@ -951,13 +951,15 @@ mod tests {
             time: Some(MoveTime::TenSeconds),
         };
         // The longest clock the checks admit: every number at its largest, in overtime.
-        let side = serde_json::json!({"left_ms": u64::MAX, "periods": u32::MAX, "overtime": true});
+        let longest = crate::game::MAX_DURATION.as_millis();
+        let periods = crate::game::MAX_PERIODS;
+        let side = serde_json::json!({"left_ms": longest, "periods": periods, "overtime": true});
         let clock: Clocks = serde_json::from_value(serde_json::json!({
             "control": {
-                "main_ms": u64::MAX,
-                "increment_ms": u64::MAX,
-                "periods": u32::MAX,
-                "period_ms": u64::MAX,
+                "main_ms": longest,
+                "increment_ms": longest,
+                "periods": periods,
+                "period_ms": longest,
             },
             "attackers": side,
             "defenders": side,

@@ -635,6 +635,11 @@ async fn handshake(
                 code: ErrorCode::BadName | ErrorCode::BadSignature,
                 message,
             } => return Err(Ended::Fatal(ClientError::Refused(message))),
+            // A full server: the reason shown, and tried again later.
+            ServerMessage::Error {
+                code: ErrorCode::Full,
+                message,
+            } => return Err(Ended::Dropped(message)),
             ServerMessage::Challenge { nonce } => {
                 if let Some(name) = &config.name {
                     let identify = ClientMessage::Identify {

@@ -35,6 +35,12 @@ impl ChannelBinding {
     pub const fn as_bytes(&self) -> &[u8; 32] {
         &self.0
     }
+
+    /// A binding of these bytes, for tests without a TLS session.
+    #[cfg(test)]
+    pub(crate) const fn from_bytes(bytes: [u8; 32]) -> ChannelBinding {
+        ChannelBinding(bytes)
+    }
 }
 
 /// The identity key's file in the config folder.

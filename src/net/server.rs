@@ -9,14 +9,14 @@ mod log;
 mod names;
 mod store;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{Notify, Semaphore, mpsc, watch};
 
 pub use backup::{BackupError, backup};
 pub use store::DB_FILE;
@@ -33,7 +33,9 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:7343";
 pub struct Limits {
     /// Connections open at once, in all.
     pub connections: usize,
-    /// Connections open at once from one address.
+    /// Connections open at once from one address, counted once they said hello; as many
+    /// more may be on their way there (a newer one pushes the oldest out), so that sockets
+    /// that say nothing cannot lock their address out.
     pub per_address: usize,
     /// Time for the TLS handshake and the hello.
     pub handshake: Duration,
@@ -56,12 +58,12 @@ pub struct Limits {
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
     /// has to come back before the game is lost.
     pub return_window: Duration,
-    /// How long a server going down waits for its connections to be told and closed.
-    pub going_down: Duration,
     /// Names one key may hold.
     pub names_per_key: usize,
     /// New names that may be claimed from one address in a minute.
     pub new_names_per_minute: usize,
+    /// How long a server going down waits for its connections to be told and closed.
+    pub going_down: Duration,
 }
 
 impl Default for Limits {
@@ -79,9 +81,9 @@ impl Default for Limits {
             queue: 256,
             open_games_per_player: 5,
             return_window: Duration::from_secs(60),
-            going_down: Duration::from_secs(5),
             names_per_key: 5,
             new_names_per_minute: 10,
+            going_down: Duration::from_secs(5),
         }
     }
 }
@@ -152,7 +154,7 @@ pub(crate) fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// A server could not start.
+/// A server could not start, or stopped on a failure.
 #[derive(Debug)]
 pub struct StartError(String);
 
@@ -170,11 +172,21 @@ pub struct RunningServer {
     addr: SocketAddr,
     fingerprint: String,
     runtime: Option<tokio::runtime::Runtime>,
-    hub: Option<std::thread::JoinHandle<()>>,
+    /// The hub's thread, which ends with whether the server went down as asked.
+    hub: Option<std::thread::JoinHandle<HubEnd>>,
     stopper: Stopper,
     /// Closed when every connection's task has ended (each holds a sender).
     connections_ended: mpsc::Receiver<()>,
     going_down: Duration,
+}
+
+/// How the hub's thread ended, when it did not fail.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum HubEnd {
+    /// The server went down as asked ([`Stopper::stop`]).
+    WentDown,
+    /// Its inbox closed (nothing was left to send it events).
+    Closed,
 }
 
 /// Stops a running server gracefully, from any thread.
@@ -185,10 +197,11 @@ pub struct Stopper {
 }
 
 impl Stopper {
-    /// Stops the server gracefully: no connection is accepted any more; the hub finishes
-    /// the event it is handling, tells every connection the server is going down, and closes
-    /// the database (its log copied in); then [`RunningServer::wait`] waits (a bounded time)
-    /// for every connection to be written out and closed, and returns.
+    /// Stops the server gracefully: no connection is accepted any more, and those still in
+    /// their handshake are closed; the hub finishes the event it is handling, tells every
+    /// connection the server is going down, and closes the database (its log copied in);
+    /// then [`RunningServer::wait`] waits (a bounded time) for every connection to be
+    /// written out and closed, and returns.
     pub fn stop(&self) {
         let _ = self.accepting.send(false);
         let _ = self.hub.send(hub::Event::GoingDown);
@@ -233,12 +246,12 @@ impl RunningServer {
         Ok(())
     }
 
-    /// Runs until the server is stopped: when it is stopped gracefully, until every
-    /// connection is closed or [`Limits::going_down`] has passed.
-    pub fn wait(mut self) {
-        if let Some(hub) = self.hub.take() {
-            let _ = hub.join();
-        }
+    /// Runs until the server stops. Stopped gracefully ([`Stopper::stop`]), it waits until
+    /// every connection is closed or [`Limits::going_down`] has passed, and returns `Ok`;
+    /// an error if the server stopped serving otherwise (its hub, which sets aside a game it
+    /// fails on, failed itself).
+    pub fn wait(mut self) -> Result<(), StartError> {
+        let stopped = self.hub.take().map(std::thread::JoinHandle::join);
         if let Some(runtime) = self.runtime.take() {
             let (ended, going_down) = (&mut self.connections_ended, self.going_down);
             let all_closed =
@@ -248,7 +261,14 @@ impl RunningServer {
             }
             runtime.shutdown_background();
         }
-        tracing::info!("stopped");
+        match stopped {
+            Some(Ok(HubEnd::WentDown)) => {
+                tracing::info!("stopped");
+                Ok(())
+            }
+            Some(Err(_)) => Err(StartError("the server stopped on a fault".into())),
+            _ => Err(StartError("the server stopped".into())),
+        }
     }
 }
 
@@ -342,10 +362,11 @@ pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
             while let Some(event) = inbox.blocking_recv() {
                 if matches!(event, hub::Event::GoingDown) {
                     hub.go_down();
-                    return;
+                    return HubEnd::WentDown;
                 }
                 hub.handle(event);
             }
+            HubEnd::Closed
         })
         .map_err(|e| fail("cannot start", &e))?;
     let (accepting, still_accepting) = watch::channel(true);
@@ -382,25 +403,74 @@ struct Tasks {
     alive: mpsc::Sender<()>,
 }
 
-/// Open connections, in all and per address.
+/// Connections open: in all, and per address those that said hello and those on their
+/// way (oldest first, each with the signal that pushes it out).
 #[derive(Default)]
 struct Counts {
     all: usize,
     per_address: HashMap<IpAddr, usize>,
+    arriving: HashMap<IpAddr, VecDeque<(u64, Arc<Notify>)>>,
+    next: u64,
+}
+
+impl Counts {
+    /// Takes connection `id` from `ip` off the arriving list; whether it was on it.
+    fn arrived(&mut self, ip: IpAddr, id: u64) -> bool {
+        let Some(arriving) = self.arriving.get_mut(&ip) else {
+            return false;
+        };
+        let before = arriving.len();
+        arriving.retain(|(other, _)| *other != id);
+        let found = arriving.len() < before;
+        if arriving.is_empty() {
+            self.arriving.remove(&ip);
+        }
+        found
+    }
 }
 
 /// Holds a connection's place in [`Counts`] until dropped.
-struct Admitted {
+pub(super) struct Admitted {
     counts: Arc<Mutex<Counts>>,
     ip: IpAddr,
+    id: u64,
+    evicted: Arc<Notify>,
+    per_address: usize,
+    settled: bool,
+}
+
+impl Admitted {
+    /// Signalled when a newer connection from the same address pushes this one out before
+    /// its hello.
+    pub fn evicted(&self) -> Arc<Notify> {
+        Arc::clone(&self.evicted)
+    }
+
+    /// The connection said hello: counted against its address's cap, if there is room
+    /// (whether there was).
+    pub fn settle(&mut self) -> bool {
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        counts.arrived(self.ip, self.id);
+        let here = counts.per_address.entry(self.ip).or_insert(0);
+        if *here >= self.per_address {
+            return false;
+        }
+        *here += 1;
+        self.settled = true;
+        true
+    }
 }
 
 impl Drop for Admitted {
     fn drop(&mut self) {
         let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        counts.all -= 1;
+        counts.all = counts.all.saturating_sub(1);
+        if !self.settled {
+            counts.arrived(self.ip, self.id);
+            return;
+        }
         if let Some(n) = counts.per_address.get_mut(&self.ip) {
-            *n -= 1;
+            *n = n.saturating_sub(1);
             if *n == 0 {
                 counts.per_address.remove(&self.ip);
             }
@@ -408,20 +478,36 @@ impl Drop for Admitted {
     }
 }
 
-/// Admits a connection from `ip` within the caps.
+/// Admits a connection from `ip` within the cap in all, on its way to its address's cap:
+/// with as many on their way from there already, the oldest of them is pushed out.
 fn admit(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &Limits) -> Option<Admitted> {
     let mut c = counts.lock().unwrap_or_else(PoisonError::into_inner);
-    let here = c.per_address.get(&ip).copied().unwrap_or(0);
-    if c.all >= limits.connections || here >= limits.per_address {
+    if c.all >= limits.connections {
         return None;
     }
     c.all += 1;
-    c.per_address.insert(ip, here + 1);
+    c.next += 1;
+    let id = c.next;
+    let evicted = Arc::new(Notify::new());
+    let arriving = c.arriving.entry(ip).or_default();
+    if arriving.len() >= limits.per_address.max(1)
+        && let Some((_, oldest)) = arriving.pop_front()
+    {
+        oldest.notify_one();
+    }
+    arriving.push_back((id, Arc::clone(&evicted)));
     Some(Admitted {
         counts: Arc::clone(counts),
         ip,
+        id,
+        evicted,
+        per_address: limits.per_address,
+        settled: false,
     })
 }
+
+/// Connections over the caps being told `full` at once, at most (more are closed unread).
+const REFUSING_AT_ONCE: usize = 16;
 
 /// Accepts connections, each on a task of its own, until the server stops accepting.
 async fn accept(
@@ -430,7 +516,9 @@ async fn accept(
     tasks: Tasks,
     mut accepting: watch::Receiver<bool>,
 ) {
+    let limits = &tasks.limits;
     let counts = Arc::new(Mutex::new(Counts::default()));
+    let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
     let mut next_id = 0;
     loop {
         let accepted = tokio::select! {
@@ -446,10 +534,16 @@ async fn accept(
                 continue;
             }
         };
-        // Over a cap: closed at once, before any work.
-        let Some(admitted) = admit(&counts, peer.ip(), &tasks.limits) else {
+        // Over the cap: told `full` after its hello, or closed at once when too many are.
+        let place = admit(&counts, peer.ip(), limits);
+        let refusal = if place.is_some() {
+            None
+        } else {
             log::over_caps(peer);
-            continue;
+            let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() else {
+                continue;
+            };
+            Some(permit)
         };
         let _ = stream.set_nodelay(true);
         next_id += 1;
@@ -458,16 +552,22 @@ async fn accept(
         let task = conn::Connection {
             id,
             events: tasks.events.clone(),
-            limits: tasks.limits.clone(),
+            limits: limits.clone(),
+            place,
             accepting: accepting.clone(),
         };
         let acceptor = acceptor.clone();
         let alive = tasks.alive.clone();
-        tokio::spawn(async move {
+        let running = tokio::spawn(async move {
             task.run(stream, acceptor).await;
             log::closed(id);
-            drop(admitted);
+            drop(refusal);
             drop(alive);
+        });
+        tokio::spawn(async move {
+            if let Err(e) = running.await {
+                tracing::error!("connection {id} ended on a fault: {e}");
+            }
         });
     }
 }
@@ -486,16 +586,47 @@ mod tests {
         let counts = Arc::new(Mutex::new(Counts::default()));
         let a: IpAddr = "127.0.0.1".parse().unwrap();
         let b: IpAddr = "127.0.0.2".parse().unwrap();
-        let first = admit(&counts, a, &limits).unwrap();
-        let _second = admit(&counts, a, &limits).unwrap();
-        assert!(
-            admit(&counts, a, &limits).is_none(),
-            "a third from one address"
-        );
-        let _third = admit(&counts, b, &limits).unwrap();
+        let settled = |ip| {
+            let mut place = admit(&counts, ip, &limits).unwrap();
+            assert!(place.settle());
+            place
+        };
+        let first = settled(a);
+        let _second = settled(a);
+        let mut third = admit(&counts, a, &limits).unwrap();
+        assert!(!third.settle(), "a third from one address");
+        drop(third);
+        let _fourth = settled(b);
         assert!(admit(&counts, b, &limits).is_none(), "a fourth in all");
         drop(first);
         assert!(admit(&counts, a, &limits).is_some(), "a place freed");
+    }
+
+    #[test]
+    fn a_connection_on_its_way_is_pushed_out_by_a_newer_one_from_its_address() {
+        let limits = Limits {
+            per_address: 2,
+            ..Limits::default()
+        };
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let silent: Vec<Admitted> = (0..2)
+            .map(|_| admit(&counts, a, &limits).unwrap())
+            .collect();
+        let mut honest = admit(&counts, a, &limits).unwrap();
+        assert!(honest.settle(), "locked out by silent sockets");
+        let pushed_out = silent[0].evicted();
+        assert!(
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(async {
+                    tokio::time::timeout(Duration::ZERO, pushed_out.notified()).await
+                })
+                .is_ok(),
+            "the oldest silent one stays"
+        );
     }
 
     #[test]

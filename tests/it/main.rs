@@ -35,6 +35,7 @@ mod save_load;
 mod schema;
 mod server_identity;
 mod server_ops;
+mod server_robustness;
 mod storage_faults;
 mod tui;
 mod tui_analysis;

@@ -624,7 +624,7 @@ pub(crate) fn raw_tls(address: &str) -> rustls::StreamOwned<rustls::ClientConnec
 }
 
 /// Reads lines until the server closes the connection; returns them.
-fn read_to_close(stream: impl Read) -> Vec<String> {
+pub(crate) fn read_to_close(stream: impl Read) -> Vec<String> {
     let mut lines = Vec::new();
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
@@ -735,7 +735,7 @@ pub(crate) fn serve(data: &Path, listen: &str) -> (Child, String, String) {
 }
 
 /// `brandubh serve` with more arguments, as [`serve`] (its log only warnings, on stderr).
-fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
+pub(crate) fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
     let args = [args, &["--log-level", "warn"]].concat();
     started(serve_command(data, listen, &args).spawn().unwrap())
 }

@@ -4,14 +4,15 @@
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
 use super::names::NameClaims;
-use super::store::{Seat, Stage, Store, StoredGame};
+use super::store::{Seat, Stage, Store, StoredGame, Unreadable};
 use super::{Limits, Outgoing, millis};
-use crate::game::Clocks;
+use crate::game::{Clocks, Game};
 use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
     Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
@@ -49,6 +50,34 @@ pub(super) enum Event {
     /// The server stops: the hub's last event.
     GoingDown,
 }
+
+impl Event {
+    /// The game the event is about, when it names one.
+    fn game(&self) -> Option<GameId> {
+        match self {
+            Event::Message { message, .. } => match message {
+                ClientMessage::Join { game, .. } => *game,
+                ClientMessage::Watch { game }
+                | ClientMessage::Leave { game }
+                | ClientMessage::Move { game, .. }
+                | ClientMessage::Offer { game, .. }
+                | ClientMessage::Answer { game, .. }
+                | ClientMessage::Resign { game }
+                | ClientMessage::Chat { game, .. } => Some(*game),
+                _ => None,
+            },
+            Event::FlagCheck { game, .. } | Event::ReturnCheck { game, .. } => Some(*game),
+            Event::Connected { .. }
+            | Event::Lag { .. }
+            | Event::Disconnected { .. }
+            | Event::GoingDown => None,
+        }
+    }
+}
+
+/// How long a game's end that could not be stored (a timer's: a flag, an absence) waits
+/// before it is tried again.
+const RETRY_STORE: Duration = Duration::from_secs(1);
 
 struct Conn {
     out: mpsc::Sender<Outgoing>,
@@ -109,6 +138,11 @@ pub(super) struct Hub {
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
     name_claims: NameClaims,
+    /// The game the work under way concerns, once known: the one set aside if it panics.
+    busy_with: Option<GameId>,
+    /// A game whose next message panics, for tests of the setting aside.
+    #[cfg(test)]
+    panic_in: Option<GameId>,
 }
 
 /// A refused request: the error's code and words.
@@ -126,7 +160,8 @@ fn refusal(code: ErrorCode, message: impl Into<String>) -> Refusal {
 
 impl Hub {
     /// The hub over `store`, every unfinished game resumed with its clocks as they stood
-    /// (the time the server was down is not charged: each turn starts again now).
+    /// (the time the server was down is not charged: each turn starts again now); a game
+    /// that cannot be read back or resumed is set aside.
     pub fn new(
         store: Store,
         limits: Limits,
@@ -141,24 +176,92 @@ impl Hub {
             runtime,
             timers,
             name_claims: NameClaims::default(),
+            busy_with: None,
+            #[cfg(test)]
+            panic_in: None,
         };
         for stored in hub.store.unfinished()? {
-            let id = stored.id;
-            let playing = stored.stage == Stage::Playing;
-            hub.games.insert(id, Live::new(stored));
-            if playing {
-                hub.schedule_flag(id);
-                // Nobody is connected yet: each player has the whole window again.
-                for side in [Side::Attackers, Side::Defenders] {
-                    hub.start_return_window(id, side);
+            match stored {
+                Ok(stored) => {
+                    hub.busy_with = Some(stored.id);
+                    hub.guarded(|hub| hub.resume(stored));
                 }
+                Err(Unreadable { id, why }) => hub.set_aside(id, &why),
             }
         }
         Ok(hub)
     }
 
-    /// Handles one event.
+    /// Puts a stored game back in play.
+    fn resume(&mut self, stored: StoredGame) {
+        let id = stored.id;
+        let playing = stored.stage == Stage::Playing;
+        self.games.insert(id, Live::new(stored));
+        if playing {
+            self.schedule_flag(id);
+            // Nobody is connected yet: each player has the whole window again.
+            for side in [Side::Attackers, Side::Defenders] {
+                self.start_return_window(id, side);
+            }
+        }
+    }
+
+    /// Handles one event. A panic while handling it sets aside the game it concerns (the
+    /// others go on).
     pub fn handle(&mut self, event: Event) {
+        self.busy_with = event.game();
+        self.guarded(|hub| hub.dispatch(event));
+    }
+
+    /// Does `work`; if it panics, the game it concerns ([`Hub::busy_with`]) is set aside.
+    fn guarded(&mut self, work: impl FnOnce(&mut Hub)) {
+        let done = catch_unwind(AssertUnwindSafe(|| work(self)));
+        let game = self.busy_with.take();
+        let Err(panic) = done else {
+            return;
+        };
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        if let Some(game) = game {
+            self.set_aside(game, &format!("a fault: {what}"));
+        } else {
+            tracing::error!("a fault outside any game, which goes on: {what}");
+        }
+    }
+
+    /// Sets `game` aside: logged, stored as such, out of memory, its players and spectators
+    /// told.
+    fn set_aside(&mut self, game: GameId, why: &str) {
+        tracing::error!("game {game} set aside: {why}");
+        if let Err(e) = self.store.set_aside(game) {
+            tracing::error!("cannot store that game {game} is set aside: {e}");
+        }
+        let told = self.watchers(game);
+        self.forget(game);
+        let notice = ServerMessage::error(
+            ErrorCode::NoGame,
+            format!("game {game} met a fault on the server and is set aside"),
+        );
+        for conn in told {
+            self.send(conn, notice.clone());
+        }
+    }
+
+    /// Drops a game from memory, and from its spectators' lists.
+    fn forget(&mut self, game: GameId) {
+        if let Some(live) = self.games.remove(&game) {
+            for conn in live.spectators {
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.watching.remove(&game);
+                }
+            }
+        }
+    }
+
+    fn dispatch(&mut self, event: Event) {
         match event {
             Event::Connected {
                 conn,
@@ -255,6 +358,11 @@ impl Hub {
     }
 
     fn player_message(&mut self, conn: ConnId, seat: &Seat, message: ClientMessage) -> Reply {
+        #[cfg(test)]
+        assert!(
+            self.panic_in.is_none() || self.panic_in != self.busy_with,
+            "a panic for the test"
+        );
         match message {
             ClientMessage::Lobby => {
                 let lobby = self.lobby(&seat.key);
@@ -263,7 +371,7 @@ impl Hub {
             }
             ClientMessage::Create(setup) => self.create(conn, seat, setup),
             ClientMessage::Join { game, code } => self.join(seat, game, code.as_deref()),
-            ClientMessage::Watch { game } => self.watch(conn, game),
+            ClientMessage::Watch { game } => self.watch(conn, seat, game),
             ClientMessage::Leave { game } => self.leave(conn, seat, game),
             ClientMessage::Move { game, ply, mv } => self.play(seat, game, ply, &mv),
             ClientMessage::Offer { game, offer } => self.offer(seat, game, offer),
@@ -274,9 +382,9 @@ impl Hub {
             } => self.answer(seat, game, offer, accept),
             ClientMessage::Resign { game } => {
                 let (live, side) = my_game(&mut self.games, seat, game)?;
-                let _ = live.stored.game.resign(side);
-                self.finish(game);
-                Ok(())
+                let mut record = live.stored.game.clone();
+                let _ = record.resign(side);
+                self.finish(game, record)
             }
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
             _ => refuse(ErrorCode::NotNow, "not now"),
@@ -321,6 +429,7 @@ impl Hub {
             .map(|live| (live.stored.id, live.stored.side_of(&seat.key)))
             .collect();
         for (game, side) in mine {
+            self.busy_with = Some(game);
             self.send_state(conn, game);
             if let Some(side) = side {
                 let presence = ServerMessage::Presence {
@@ -395,13 +504,15 @@ impl Hub {
         let code = setup
             .private
             .then(|| hex::encode(rand::random::<[u8; 6]>()));
+        let game = super::store::rebuild(&setup, &[], None, None)
+            .map_err(|e| refusal(ErrorCode::Refused, e))?;
         let id = self
             .store
             .create(&setup, seat, code.as_deref())
             .map_err(|e| store_error(&e))?;
         let stored = StoredGame {
             id,
-            game: super::store::rebuild(&setup, &[], None, None),
+            game,
             setup,
             creator: seat.clone(),
             code: code.clone(),
@@ -440,6 +551,8 @@ impl Hub {
                 "you created this game: wait for an opponent",
             );
         }
+        let id = live.stored.id;
+        self.busy_with = Some(id);
         let creator_side = match live.stored.setup.side {
             SideChoice::Random if rand::random::<bool>() => Side::Attackers,
             SideChoice::Attackers => Side::Attackers,
@@ -447,17 +560,16 @@ impl Hub {
         };
         let creator = Some(live.stored.creator.clone());
         let joiner = Some(seat.clone());
-        (live.stored.attackers, live.stored.defenders) = match creator_side {
+        let mut started = live.stored.clone();
+        (started.attackers, started.defenders) = match creator_side {
             Side::Attackers => (creator, joiner),
             Side::Defenders => (joiner, creator),
         };
-        live.stored.stage = Stage::Playing;
+        started.stage = Stage::Playing;
+        self.store.start(&started).map_err(|e| store_error(&e))?;
+        live.stored = started;
         live.turn_start = Instant::now();
         live.turn += 1;
-        self.store
-            .start(&live.stored)
-            .map_err(|e| store_error(&e))?;
-        let id = live.stored.id;
         super::log::game_begun(&live.stored);
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
@@ -466,9 +578,14 @@ impl Hub {
         Ok(())
     }
 
-    fn watch(&mut self, conn: ConnId, game: GameId) -> Reply {
-        let Some(live) = self.games.get_mut(&game) else {
-            return refuse(ErrorCode::NoGame, format!("no game {game} in progress"));
+    fn watch(&mut self, conn: ConnId, seat: &Seat, game: GameId) -> Reply {
+        // A private game is known by its code until it begins: only its creator sees it.
+        let hidden = |live: &&mut Live| {
+            let stored = &live.stored;
+            stored.stage == Stage::Open && stored.setup.private && stored.creator.key != seat.key
+        };
+        let Some(live) = self.games.get_mut(&game).filter(|live| !hidden(live)) else {
+            return refuse(ErrorCode::NoGame, format!("no game {game} to watch"));
         };
         live.spectators.insert(conn);
         if let Some(c) = self.conns.get_mut(&conn) {
@@ -493,16 +610,23 @@ impl Hub {
             self.games.remove(&game);
             return Ok(());
         }
+        if live.stored.side_of(&seat.key).is_some() {
+            return refuse(
+                ErrorCode::Refused,
+                "a game in progress is left by resigning",
+            );
+        }
         refuse(
-            ErrorCode::Refused,
-            "a game in progress is left by resigning",
+            ErrorCode::NoGame,
+            format!("you neither play in nor watch game {game}"),
         )
     }
 
     fn play(&mut self, seat: &Seat, game: GameId, ply: usize, text: &str) -> Reply {
-        let lag = self.lag_of(&seat.key);
+        // The mover's clock runs for the turn, less its measured lag (up to a bound).
+        let credit = self.lag_of(&seat.key).min(self.limits.max_lag_credit);
         let (live, side) = my_game(&mut self.games, seat, game)?;
-        let record = &mut live.stored.game;
+        let record = &live.stored.game;
         if record.state().position().side_to_move() != side {
             return refuse(ErrorCode::BadMove, "it is not your turn");
         }
@@ -514,20 +638,19 @@ impl Hub {
         }
         let mv: Move = text.parse().map_err(|e| bad_move(&e))?;
         record.state().check_move(mv).map_err(|e| bad_move(&e))?;
-        // The mover's clock runs for the turn, less its measured lag (up to a bound).
-        let credit = lag.min(self.limits.max_lag_credit);
-        if record.spend_time(live.turn_start.elapsed().saturating_sub(credit)) {
-            self.finish(game);
-            return Ok(());
+        // Played on a copy, stored, then applied: a move not stored is not played.
+        let mut next = record.clone();
+        if next.spend_time(live.turn_start.elapsed().saturating_sub(credit)) {
+            return self.finish(game, next);
         }
-        let done = record.play(mv).map_err(|e| bad_move(&e))?;
-        let clocks = record.clocks().copied();
+        let done = next.play(mv).map_err(|e| bad_move(&e))?;
+        let clocks = next.clocks().copied();
         let mv = done.to_string();
-        if let Err(e) = self.store.add_move(game, ply, &mv, clocks.as_ref()) {
-            // Not stored, so not played: the record goes back.
-            record.undo();
-            return Err(store_error(&e));
-        }
+        let outcome = next.outcome();
+        self.store
+            .add_move(game, ply, &mv, clocks.as_ref(), outcome)
+            .map_err(|e| store_error(&e))?;
+        live.stored.game = next;
         live.turn_start = Instant::now();
         live.turn += 1;
         live.pending = None;
@@ -540,12 +663,10 @@ impl Hub {
                 running: Some(side.opponent()),
             }),
         };
-        let over = record.outcome().is_some();
         self.broadcast(game, &moved);
-        if over {
-            self.finish(game);
-        } else {
-            self.schedule_flag(game);
+        match outcome {
+            Some(outcome) => self.ended(game, outcome),
+            None => self.schedule_flag(game),
         }
         Ok(())
     }
@@ -575,29 +696,30 @@ impl Hub {
         let Some((pending, by)) = live.pending.filter(|&(o, by)| o == offer && by != side) else {
             return refuse(ErrorCode::Refused, "no such offer from your opponent");
         };
-        live.pending = None;
         if !accept {
+            live.pending = None;
             self.broadcast(game, &ServerMessage::Declined { game, offer });
             return Ok(());
         }
+        let mut record = live.stored.game.clone();
         match pending {
             Offer::Draw => {
-                let _ = live.stored.game.agree_draw();
-                self.finish(game);
+                let _ = record.agree_draw();
+                self.finish(game, record)?;
             }
             Offer::Takeback => {
-                let plies = takeback_plies(live, by);
-                let record = &mut live.stored.game;
-                for _ in 0..plies {
+                for _ in 0..takeback_plies(live, by) {
                     record.undo();
                 }
                 let clocks = record.clocks().copied();
                 let ply = record.moves().len();
-                live.turn_start = Instant::now();
-                live.turn += 1;
                 self.store
                     .take_back(game, ply, clocks.as_ref())
                     .map_err(|e| store_error(&e))?;
+                live.stored.game = record;
+                live.pending = None;
+                live.turn_start = Instant::now();
+                live.turn += 1;
                 self.schedule_flag(game);
                 for conn in self.watchers(game) {
                     self.send_state(conn, game);
@@ -637,26 +759,27 @@ impl Hub {
         Ok(())
     }
 
-    /// Ends a game whose record has its outcome: stored, told, and out of memory.
-    fn finish(&mut self, game: GameId) {
-        let Some(live) = self.games.get(&game) else {
-            return;
+    /// Ends a game with `record`, its record with the outcome: stored first, then in
+    /// memory, told, and out of memory. A failed write leaves the game as it was.
+    fn finish(&mut self, game: GameId, record: Game) -> Reply {
+        let Some(outcome) = record.outcome() else {
+            return Ok(());
         };
-        let Some(outcome) = live.stored.game.outcome() else {
-            return;
-        };
+        self.store
+            .finish(game, outcome, record.clocks())
+            .map_err(|e| store_error(&e))?;
         super::log::game_ended(game, outcome);
-        if let Err(e) = self.store.finish(game, outcome, live.stored.game.clocks()) {
-            tracing::error!(game, "cannot store the end of the game: {e}");
+        if let Some(live) = self.games.get_mut(&game) {
+            live.stored.game = record;
         }
+        self.ended(game, outcome);
+        Ok(())
+    }
+
+    /// A game's end, stored: told, and the game out of memory.
+    fn ended(&mut self, game: GameId, outcome: crate::rules::Outcome) {
         self.broadcast(game, &ServerMessage::Result { game, outcome });
-        if let Some(live) = self.games.remove(&game) {
-            for conn in live.spectators {
-                if let Some(c) = self.conns.get_mut(&conn) {
-                    c.watching.remove(&game);
-                }
-            }
-        }
+        self.forget(game);
     }
 
     /// Asks to be told when the side to move's time could run out.
@@ -670,7 +793,7 @@ impl Hub {
         let side = live.stored.game.state().position().side_to_move();
         let mut running = *clocks;
         running.spend(side, live.turn_start.elapsed());
-        let wait = left_in_all(&running, side) + self.limits.max_lag_credit;
+        let wait = left_in_all(&running, side).saturating_add(self.limits.max_lag_credit);
         let turn = live.turn;
         let Some(timers) = self.timers.upgrade() else {
             return;
@@ -688,7 +811,7 @@ impl Hub {
     }
 
     /// Ends `game` on time if the clock of the side to move has run out; returns whether it
-    /// did.
+    /// did (not if the end could not be stored: the next check tries again).
     fn flag_fell(&mut self, game: GameId) -> bool {
         let Some(live) = self.games.get(&game) else {
             return false;
@@ -702,11 +825,9 @@ impl Hub {
         if !running.spend(side, elapsed) {
             return false;
         }
-        if let Some(live) = self.games.get_mut(&game) {
-            live.stored.game.spend_time(elapsed);
-        }
-        self.finish(game);
-        true
+        let mut record = live.stored.game.clone();
+        record.spend_time(elapsed);
+        self.finish(game, record).is_ok()
     }
 
     fn disconnected(&mut self, conn: ConnId) {
@@ -735,6 +856,7 @@ impl Hub {
             .filter_map(|l| l.stored.side_of(&seat.key).map(|side| (l.stored.id, side)))
             .collect();
         for (game, side) in games {
+            self.busy_with = Some(game);
             self.start_return_window(game, side);
             let presence = self.absence(game, side);
             self.broadcast(game, &presence);
@@ -747,7 +869,11 @@ impl Hub {
         let Some(live) = self.games.get_mut(&game).filter(|l| l.has_return_window()) else {
             return;
         };
-        *live.return_by(side) = Some(Instant::now() + window);
+        // A window past what the system's clock can count is none.
+        let Some(by) = Instant::now().checked_add(window) else {
+            return;
+        };
+        *live.return_by(side) = Some(by);
         self.schedule_return_check(game, side, window);
     }
 
@@ -818,20 +944,21 @@ impl Hub {
     }
 
     /// Ends `game` as lost by `side`, who left and did not return (or on time, had its flag
-    /// fallen first).
+    /// fallen first). An end that cannot be stored is tried again a little later.
     fn abandoned(&mut self, game: GameId, side: Side) {
         if self.flag_fell(game) {
             return;
         }
-        let Some(elapsed) = self.games.get(&game).map(|live| self.turn_time(live)) else {
+        let Some(live) = self.games.get(&game) else {
             return;
         };
-        if let Some(live) = self.games.get_mut(&game) {
-            // The clocks as they stand when the game ends, in the archive and the saves.
-            live.stored.game.spend_time(elapsed);
-            let _ = live.stored.game.abandon(side);
+        // The clocks as they stand when the game ends, in the archive and the saves.
+        let mut record = live.stored.game.clone();
+        record.spend_time(self.turn_time(live));
+        let _ = record.abandon(side);
+        if self.finish(game, record).is_err() {
+            self.schedule_return_check(game, side, RETRY_STORE);
         }
-        self.finish(game);
     }
 
     /// The time the side to move has used in this turn, less its measured lag (up to a
@@ -986,14 +1113,255 @@ fn left_in_all(clocks: &Clocks, side: Side) -> Duration {
     } else {
         control.periods()
     };
-    clock.left() + control.period() * periods
+    clock
+        .left()
+        .saturating_add(control.period().saturating_mul(periods))
 }
 
 fn bad_move(e: &impl std::fmt::Display) -> Refusal {
     refusal(ErrorCode::BadMove, e.to_string())
 }
 
+/// A write that failed: logged, and refused with `not_now` (nothing was changed).
 fn store_error(e: &rusqlite::Error) -> Refusal {
     tracing::error!("database: {e}");
-    refusal(ErrorCode::Refused, "the server cannot store this now")
+    refusal(
+        ErrorCode::NotNow,
+        "the server cannot store this now: try again later",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::identity::Identity;
+
+    /// A hub over a store in a folder of its own, and the queues of its connections.
+    struct Bench {
+        hub: Hub,
+        queues: HashMap<ConnId, mpsc::Receiver<Outgoing>>,
+        _events: mpsc::UnboundedSender<Event>,
+        _runtime: tokio::runtime::Runtime,
+        _dir: tempfile::TempDir,
+    }
+
+    impl Bench {
+        fn new() -> Bench {
+            let dir = tempfile::tempdir().unwrap();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let (events, _) = mpsc::unbounded_channel();
+            let store = Store::open(dir.path()).unwrap();
+            let handle = runtime.handle().clone();
+            let hub = Hub::new(store, Limits::default(), handle, events.downgrade()).unwrap();
+            Bench {
+                hub,
+                queues: HashMap::new(),
+                _events: events,
+                _runtime: runtime,
+                _dir: dir,
+            }
+        }
+
+        /// Connection `conn`, identified as `name` with a new key.
+        fn identified(&mut self, conn: ConnId, name: &str) {
+            let (out, queue) = mpsc::channel(64);
+            self.queues.insert(conn, queue);
+            let binding = || ChannelBinding::from_bytes([7; 32]);
+            let ip = IpAddr::from([127, 0, 0, 1]);
+            self.hub.handle(Event::Connected {
+                conn,
+                out,
+                binding: binding(),
+                ip,
+            });
+            let ServerMessage::Challenge { nonce } = self.next(conn) else {
+                panic!("no challenge");
+            };
+            let identity = Identity::generate();
+            self.say(
+                conn,
+                ClientMessage::Identify {
+                    name: name.to_owned(),
+                    key: identity.public_hex(),
+                    signature: identity.sign(&nonce, &binding()),
+                },
+            );
+            assert!(matches!(self.next(conn), ServerMessage::Welcome { .. }));
+        }
+
+        fn say(&mut self, conn: ConnId, message: ClientMessage) {
+            self.hub.handle(Event::Message { conn, message });
+        }
+
+        /// The next message queued for `conn` (the hub has sent it when `handle` returns).
+        fn next(&mut self, conn: ConnId) -> ServerMessage {
+            match self.queues.get_mut(&conn).unwrap().try_recv() {
+                Ok(Outgoing::Message(message)) => message,
+                other => panic!("nothing for connection {conn}: {other:?}"),
+            }
+        }
+
+        /// Every message queued for `conn`.
+        fn drain(&mut self, conn: ConnId) -> Vec<ServerMessage> {
+            std::iter::from_fn(|| self.queues.get_mut(&conn).unwrap().try_recv().ok())
+                .filter_map(|out| match out {
+                    Outgoing::Message(message) => Some(message),
+                    Outgoing::Close => None,
+                })
+                .collect()
+        }
+
+        /// An untimed game created by `creator` (the attackers); its number.
+        fn created(&mut self, creator: ConnId) -> GameId {
+            self.say(
+                creator,
+                ClientMessage::Create(GameSetup {
+                    side: SideChoice::Attackers,
+                    ..GameSetup::default()
+                }),
+            );
+            let ServerMessage::Created { game, .. } = self.next(creator) else {
+                panic!("not created");
+            };
+            game.id
+        }
+
+        /// A game `attackers` created and `defenders` joined; its number.
+        fn in_progress(&mut self, attackers: ConnId, defenders: ConnId) -> GameId {
+            let game = self.created(attackers);
+            self.say(
+                defenders,
+                ClientMessage::Join {
+                    game: Some(game),
+                    code: None,
+                },
+            );
+            for conn in [attackers, defenders] {
+                let messages = self.drain(conn);
+                assert!(
+                    messages
+                        .iter()
+                        .any(|m| matches!(m, ServerMessage::State(_))),
+                    "{messages:?}"
+                );
+            }
+            game
+        }
+
+        fn playing_ids(&self) -> Vec<GameId> {
+            let mut ids: Vec<GameId> = self
+                .hub
+                .store
+                .unfinished()
+                .unwrap()
+                .into_iter()
+                .map(|game| game.unwrap())
+                .filter(|game| game.stage == Stage::Playing)
+                .map(|game| game.id)
+                .collect();
+            ids.sort_unstable();
+            ids
+        }
+    }
+
+    fn first_move(game: GameId) -> ClientMessage {
+        ClientMessage::Move {
+            game,
+            ply: 0,
+            mv: "d2-c2".to_owned(),
+        }
+    }
+
+    fn error_code(message: &ServerMessage) -> Option<ErrorCode> {
+        match message {
+            ServerMessage::Error { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_resignation_not_stored_is_told_to_nobody_and_the_game_goes_on() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        let game = bench.in_progress(1, 2);
+        bench.hub.store.fail_writes(true);
+        bench.say(2, ClientMessage::Resign { game });
+        assert_eq!(error_code(&bench.next(2)), Some(ErrorCode::NotNow));
+        assert_eq!(bench.drain(1), [], "alice was told of a result not stored");
+        bench.hub.store.fail_writes(false);
+        assert_eq!(bench.playing_ids(), [game], "not in play after a restart");
+        bench.say(1, first_move(game));
+        assert!(matches!(bench.next(1), ServerMessage::Moved { .. }));
+    }
+
+    #[test]
+    fn a_join_not_stored_seats_nobody() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        bench.identified(3, "carol");
+        let game = bench.created(1);
+        bench.hub.store.fail_writes(true);
+        let join = ClientMessage::Join {
+            game: Some(game),
+            code: None,
+        };
+        bench.say(2, join.clone());
+        let refused = error_code(&bench.next(2));
+        bench.hub.store.fail_writes(false);
+        bench.say(3, join);
+        let ServerMessage::State(view) = bench.next(3) else {
+            panic!("carol cannot join the game bob failed to join");
+        };
+        assert_eq!(view.summary.defenders.as_deref(), Some("carol"));
+        assert_eq!(refused, Some(ErrorCode::NotNow));
+    }
+
+    #[test]
+    fn a_move_not_stored_is_not_played() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        let game = bench.in_progress(1, 2);
+        bench.hub.store.fail_writes(true);
+        bench.say(1, first_move(game));
+        assert_eq!(error_code(&bench.next(1)), Some(ErrorCode::NotNow));
+        assert_eq!(bench.drain(2), []);
+        bench.hub.store.fail_writes(false);
+        bench.say(1, first_move(game));
+        assert!(matches!(bench.next(1), ServerMessage::Moved { ply: 0, .. }));
+    }
+
+    #[test]
+    fn a_panic_in_one_game_sets_it_aside_and_the_others_go_on() {
+        let mut bench = Bench::new();
+        for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")] {
+            bench.identified(conn, name);
+        }
+        let broken = bench.in_progress(1, 2);
+        let sound = bench.in_progress(3, 4);
+        bench.hub.panic_in = Some(broken);
+        bench.say(1, first_move(broken));
+        for conn in [1, 2] {
+            let told = bench.drain(conn);
+            assert!(
+                told.iter()
+                    .any(|m| error_code(m) == Some(ErrorCode::NoGame)),
+                "{told:?}"
+            );
+        }
+        assert_eq!(bench.playing_ids(), [sound]);
+        bench.say(3, first_move(sound));
+        assert!(matches!(bench.next(3), ServerMessage::Moved { .. }));
+        bench.say(1, ClientMessage::Lobby);
+        let ServerMessage::Lobby(lobby) = bench.next(1) else {
+            panic!("no lobby");
+        };
+        let playing: Vec<GameId> = lobby.playing.iter().map(|g| g.id).collect();
+        assert_eq!(playing, [sound]);
+    }
 }

@@ -103,11 +103,32 @@ impl StoredGame {
 /// How often the log (WAL) is copied into the database, beside the writer.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
+/// The size of the log (WAL) past which the writer checkpoints too (the thread beside it
+/// cannot keep up: a flood of writes), and to which `SQLite` cuts the log back when it
+/// starts it again.
+const WAL_LIMIT: u64 = 16 << 20;
+
+/// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
+/// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
+/// forms and last use.
+const SCHEMA_VERSION: i64 = 2;
+
 /// The database.
 pub(super) struct Store {
     db: Connection,
     /// Ends the checkpoint thread when the store goes (its channel closes).
     _checkpoints: mpsc::Sender<()>,
+    /// Every write fails while set: the hub's commit-before-apply is tested, not assumed.
+    #[cfg(test)]
+    fail_writes: std::cell::Cell<bool>,
+}
+
+/// A stored game that cannot be read back (a setup, clocks, result or move it cannot
+/// have): its number and why.
+#[derive(Debug)]
+pub(super) struct Unreadable {
+    pub id: GameId,
+    pub why: String,
 }
 
 /// A database error, in words.
@@ -118,32 +139,23 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
         let mut db = Connection::open(dir.join(DB_FILE))?;
         // WAL with NORMAL sync: a committed move survives the process being killed
-        // (kill -9); only a power cut can lose the last commits. The writer never
-        // checkpoints: a checkpoint syncs the database to disk (tens of milliseconds on a
-        // busy disk), which would hold up every move behind it; a thread beside it does.
+        // (kill -9); only a power cut can lose the last commits. The writer checkpoints
+        // only past the log's limit: a checkpoint syncs the database to disk (tens of
+        // milliseconds on a busy disk), which would hold up every move behind it; a thread
+        // beside it does, but cannot start the log again under a writer that never pauses.
         db.pragma_update(None, "journal_mode", "WAL")?;
         db.pragma_update(None, "synchronous", "NORMAL")?;
-        db.pragma_update(None, "wal_autocheckpoint", 0)?;
-        db.execute_batch(
-            "CREATE TABLE IF NOT EXISTS names (
-                 name TEXT PRIMARY KEY, key TEXT NOT NULL, skeleton TEXT NOT NULL DEFAULT '',
-                 folded TEXT NOT NULL DEFAULT '', used INTEGER NOT NULL DEFAULT 0);
-             CREATE TABLE IF NOT EXISTS games (
-                 id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
-                 creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
-                 attackers_key TEXT, attackers_name TEXT,
-                 defenders_key TEXT, defenders_name TEXT,
-                 stage TEXT NOT NULL, clocks TEXT, outcome TEXT, created TEXT NOT NULL);
-             CREATE TABLE IF NOT EXISTS moves (
-                 game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
-                 PRIMARY KEY (game, ply));",
-        )?;
-        migrate_players(&mut db)?;
-        migrate_names(&mut db, jiff::Timestamp::now().as_second())?;
+        let page: i64 = db.pragma_query_value(None, "page_size", |r| r.get(0))?;
+        let pages = WAL_LIMIT.cast_signed() / page.max(1);
+        db.pragma_update(None, "wal_autocheckpoint", pages)?;
+        db.pragma_update(None, "journal_size_limit", WAL_LIMIT.cast_signed())?;
+        migrate(&mut db)?;
         let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
         Ok(Store {
             db,
             _checkpoints: checkpoints,
+            #[cfg(test)]
+            fail_writes: std::cell::Cell::new(false),
         })
     }
 
@@ -153,6 +165,7 @@ impl Store {
         let Store {
             db,
             _checkpoints: checkpoint_thread,
+            ..
         } = self;
         drop(checkpoint_thread);
         let checkpoint = db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
@@ -168,12 +181,32 @@ impl Store {
         }
     }
 
+    /// Makes every write fail (or succeed again), for tests.
+    #[cfg(test)]
+    pub fn fail_writes(&self, fail: bool) {
+        self.fail_writes.set(fail);
+    }
+
+    /// An error if writes are made to fail ([`Store::fail_writes`]); nothing otherwise.
+    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    fn writable(&self) -> StoreResult<()> {
+        #[cfg(test)]
+        if self.fail_writes.get() {
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR),
+                Some("injected failure".into()),
+            ));
+        }
+        Ok(())
+    }
+
     /// Gives `claim.name` to `claim.key` if it may have it: the key's own already (then
     /// marked used now), or free, unlike any name another key holds (same name, skeleton or
     /// lowercase skeleton, [`look_alike_forms`]), within the key's cap and the caller's
     /// leave to add one. A name in the way is released first if it has gone unused for
     /// [`UNUSED_NAME_KEPT_SECS`] and its key is in no game at all.
     pub fn claim_name(&mut self, claim: &NameClaim) -> StoreResult<Claim> {
+        self.writable()?;
         let tx = self.db.transaction()?;
         let updated = tx.execute(
             "UPDATE names SET used = ?3 WHERE name = ?1 AND key = ?2",
@@ -195,11 +228,12 @@ impl Store {
         creator: &Seat,
         code: Option<&str>,
     ) -> StoreResult<GameId> {
+        self.writable()?;
         self.db.execute(
             "INSERT INTO games (setup, creator_key, creator_name, code, stage, created)
              VALUES (?1, ?2, ?3, ?4, 'open', ?5)",
             params![
-                json(setup),
+                json(setup)?,
                 creator.key,
                 creator.name,
                 code,
@@ -211,13 +245,21 @@ impl Store {
 
     /// Stores the players of a game that begins, and its clocks.
     pub fn start(&self, game: &StoredGame) -> StoreResult<()> {
+        self.writable()?;
         let seat = |side| game.seat(side).cloned().map(|s| (s.key, s.name));
         let (ak, an) = seat(Side::Attackers).unzip();
         let (dk, dn) = seat(Side::Defenders).unzip();
         self.db.execute(
             "UPDATE games SET attackers_key = ?2, attackers_name = ?3, defenders_key = ?4,
              defenders_name = ?5, stage = 'playing', clocks = ?6 WHERE id = ?1",
-            params![id(game.id), ak, an, dk, dn, game.game.clocks().map(json)],
+            params![
+                id(game.id),
+                ak,
+                an,
+                dk,
+                dn,
+                optional_json(game.game.clocks())?
+            ],
         )?;
         Ok(())
     }
@@ -229,7 +271,9 @@ impl Store {
         ply: usize,
         mv: &str,
         clocks: Option<&Clocks>,
+        outcome: Option<Outcome>,
     ) -> StoreResult<()> {
+        self.writable()?;
         let tx = self.db.transaction()?;
         tx.execute(
             "INSERT INTO moves (game, ply, mv) VALUES (?1, ?2, ?3)",
@@ -237,8 +281,11 @@ impl Store {
         )?;
         tx.execute(
             "UPDATE games SET clocks = ?2 WHERE id = ?1",
-            params![id(game), clocks.map(json)],
+            params![id(game), optional_json(clocks)?],
         )?;
+        if let Some(outcome) = outcome {
+            finish(&tx, game, outcome, clocks)?;
+        }
         tx.commit()
     }
 
@@ -249,6 +296,7 @@ impl Store {
         ply: usize,
         clocks: Option<&Clocks>,
     ) -> StoreResult<()> {
+        self.writable()?;
         let tx = self.db.transaction()?;
         tx.execute(
             "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
@@ -256,7 +304,7 @@ impl Store {
         )?;
         tx.execute(
             "UPDATE games SET clocks = ?2 WHERE id = ?1",
-            params![id(game), clocks.map(json)],
+            params![id(game), optional_json(clocks)?],
         )?;
         tx.commit()
     }
@@ -268,15 +316,22 @@ impl Store {
         outcome: Outcome,
         clocks: Option<&Clocks>,
     ) -> StoreResult<()> {
-        self.db.execute(
-            "UPDATE games SET stage = 'over', outcome = ?2, clocks = ?3 WHERE id = ?1",
-            params![id(game), json(&outcome), clocks.map(json)],
-        )?;
+        self.writable()?;
+        finish(&self.db, game, outcome, clocks)
+    }
+
+    /// Sets a game aside: the server could not handle it (or read it back), so it is
+    /// neither resumed nor archived, but kept for its host to look at.
+    pub fn set_aside(&self, game: GameId) -> StoreResult<()> {
+        self.writable()?;
+        self.db
+            .execute("UPDATE games SET stage = 'aside' WHERE id = ?1", [id(game)])?;
         Ok(())
     }
 
     /// Removes an open game its creator withdrew.
     pub fn withdraw(&self, game: GameId) -> StoreResult<()> {
+        self.writable()?;
         self.db.execute(
             "DELETE FROM games WHERE id = ?1 AND stage = 'open'",
             [id(game)],
@@ -284,16 +339,15 @@ impl Store {
         Ok(())
     }
 
-    /// Every game not over, for a server that starts again.
-    pub fn unfinished(&self) -> StoreResult<Vec<StoredGame>> {
-        self.games("stage != 'over'", params![])
+    /// Every game open or in play, for a server that starts again, each read back or not.
+    pub fn unfinished(&self) -> StoreResult<Vec<Result<StoredGame, Unreadable>>> {
+        self.games("stage IN ('open', 'playing')", params![])
     }
 
     /// A finished game.
     pub fn finished(&self, game: GameId) -> StoreResult<Option<StoredGame>> {
-        Ok(self
-            .games("stage = 'over' AND id = ?1", params![id(game)])?
-            .pop())
+        let games = self.games("stage = 'over' AND id = ?1", params![id(game)])?;
+        Ok(readable(games).pop())
     }
 
     /// The finished games of the player named `name`, newest first.
@@ -302,11 +356,19 @@ impl Store {
             "stage = 'over' AND (attackers_name = ?1 OR defenders_name = ?1)",
             params![name],
         )?;
-        Ok(games.iter().rev().map(StoredGame::summary).collect())
+        Ok(readable(games)
+            .iter()
+            .rev()
+            .map(StoredGame::summary)
+            .collect())
     }
 
     /// The games matching `filter`, oldest first, each rebuilt by replaying its moves.
-    fn games(&self, filter: &str, args: &[&dyn rusqlite::ToSql]) -> StoreResult<Vec<StoredGame>> {
+    fn games(
+        &self,
+        filter: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> StoreResult<Vec<Result<StoredGame, Unreadable>>> {
         let sql = format!(
             "SELECT id, setup, creator_key, creator_name, code, attackers_key, attackers_name,
                     defenders_key, defenders_name, stage, clocks, outcome
@@ -335,27 +397,30 @@ impl Store {
         let mut games = Vec::new();
         for row in rows {
             let (id, setup, creator, code, attackers, defenders, stage, clocks, outcome) = row?;
-            let Ok(setup) = serde_json::from_str::<GameSetup>(&setup) else {
-                continue;
-            };
-            let stage = [Stage::Open, Stage::Playing, Stage::Over]
-                .into_iter()
-                .find(|s| s.name() == stage)
-                .unwrap_or(Stage::Over);
-            let clocks = clocks.and_then(|c| serde_json::from_str::<Clocks>(&c).ok());
-            let outcome = outcome.and_then(|o| serde_json::from_str::<Outcome>(&o).ok());
             let moves = self.moves(id)?;
-            let game = rebuild(&setup, &moves, clocks, outcome);
-            games.push(StoredGame {
-                id,
-                setup,
-                creator,
-                code,
-                attackers,
-                defenders,
-                stage,
-                game,
-            });
+            let read = || -> Result<StoredGame, String> {
+                let setup = parse::<GameSetup>("setup", &setup)?;
+                let stage = [Stage::Open, Stage::Playing, Stage::Over]
+                    .into_iter()
+                    .find(|s| s.name() == stage)
+                    .ok_or_else(|| format!("the stage {stage:?} is not one"))?;
+                let clocks = clocks.map(|c| parse::<Clocks>("clocks", &c)).transpose()?;
+                let outcome = outcome
+                    .map(|o| parse::<Outcome>("result", &o))
+                    .transpose()?;
+                let game = rebuild(&setup, &moves, clocks, outcome)?;
+                Ok(StoredGame {
+                    id,
+                    setup,
+                    creator,
+                    code,
+                    attackers,
+                    defenders,
+                    stage,
+                    game,
+                })
+            };
+            games.push(read().map_err(|why| Unreadable { id, why }));
         }
         Ok(games)
     }
@@ -448,8 +513,7 @@ fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreRes
 /// Gives the names of a database of an earlier version what this one keeps of each: its
 /// look-alike forms, and when it was last used (`now`: each has its whole time from the
 /// upgrade on); then the indexes that find them.
-fn migrate_names(db: &mut Connection, now: i64) -> rusqlite::Result<()> {
-    let tx = db.transaction()?;
+fn migrate_names(tx: &rusqlite::Transaction<'_>, now: i64) -> rusqlite::Result<()> {
     let columns: Vec<String> = tx
         .prepare("SELECT name FROM pragma_table_info('names')")?
         .query_map([], |r| r.get(0))?
@@ -480,15 +544,63 @@ fn migrate_names(db: &mut Connection, now: i64) -> rusqlite::Result<()> {
          CREATE INDEX IF NOT EXISTS names_by_folded ON names (folded);
          CREATE INDEX IF NOT EXISTS names_by_key ON names (key);",
     )?;
+    Ok(())
+}
+
+/// The games readable of `games`, each other one logged.
+fn readable(games: Vec<Result<StoredGame, Unreadable>>) -> Vec<StoredGame> {
+    games
+        .into_iter()
+        .filter_map(|game| {
+            game.map_err(|Unreadable { id, why }| {
+                tracing::warn!("game {id} cannot be read back, left out: {why}");
+            })
+            .ok()
+        })
+        .collect()
+}
+
+/// `text` read as a `what`, or why not.
+fn parse<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| format!("its {what}: {e}"))
+}
+
+/// Brings the schema to [`SCHEMA_VERSION`] in one transaction, and writes the version even
+/// when it is there already: a database the server cannot write stops it at start, not at
+/// the first player.
+fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
+    let version: i64 = db.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let tx = db.transaction()?;
+    if version < 1 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS names (
+                 name TEXT PRIMARY KEY, key TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS games (
+                 id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
+                 creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
+                 attackers_key TEXT, attackers_name TEXT,
+                 defenders_key TEXT, defenders_name TEXT,
+                 stage TEXT NOT NULL, clocks TEXT, outcome TEXT, created TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS moves (
+                 game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
+                 PRIMARY KEY (game, ply));",
+        )?;
+        migrate_players(&tx)?;
+    }
+    if version < 2 {
+        migrate_names(&tx, jiff::Timestamp::now().as_second())?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION.max(version))?;
     tx.commit()
 }
 
-/// Moves the names of a database of the first schema into `names`, once: its `players`
-/// table held one name per key (a key taking a new name freed its old one). Each name goes
-/// to the key that holds it there, then each name its games show to the key that played
-/// under it (a name freed but never taken again stays with its first key, as names now do).
-fn migrate_players(db: &mut Connection) -> rusqlite::Result<()> {
-    let old: bool = db.query_row(
+/// Moves the names of a database of the first schema (version 0) into `names`: its
+/// `players` table held one name per key (a key taking a new name freed its old one). Each
+/// name goes to the key that holds it there, then each name its games show to the key that
+/// played under it (a name freed but never taken again stays with its first key, as names
+/// now do).
+fn migrate_players(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let old: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'players')",
         [],
         |r| r.get(0),
@@ -496,7 +608,6 @@ fn migrate_players(db: &mut Connection) -> rusqlite::Result<()> {
     if !old {
         return Ok(());
     }
-    let tx = db.transaction()?;
     tx.execute_batch(
         "INSERT INTO names (name, key) SELECT name, key FROM players WHERE true
              ON CONFLICT (name) DO NOTHING;
@@ -508,24 +619,45 @@ fn migrate_players(db: &mut Connection) -> rusqlite::Result<()> {
              WHERE name IS NOT NULL AND key IS NOT NULL ORDER BY id
              ON CONFLICT (name) DO NOTHING;
          DROP TABLE players;",
+    )
+}
+
+/// Stores a game's end (on the connection or in the transaction `db`).
+fn finish(
+    db: &Connection,
+    game: GameId,
+    outcome: Outcome,
+    clocks: Option<&Clocks>,
+) -> StoreResult<()> {
+    db.execute(
+        "UPDATE games SET stage = 'over', outcome = ?2, clocks = ?3 WHERE id = ?1",
+        params![id(game), json(&outcome)?, optional_json(clocks)?],
     )?;
-    tx.commit()
+    Ok(())
 }
 
 /// Starts a thread that copies the log into the database file every [`CHECKPOINT_EVERY`]
 /// (a passive checkpoint, on a connection of its own: the writer goes on meanwhile), until
-/// the returned sender is dropped.
+/// the returned sender is dropped. A log left past [`WAL_LIMIT`] by a burst of writes is
+/// emptied by a truncating checkpoint (which gives up at once if the writer is busy: the
+/// writer's own checkpoint then bounds the log).
 fn checkpoint_beside(
     file: &Path,
 ) -> Result<mpsc::Sender<()>, Box<dyn std::error::Error + Send + Sync>> {
     let db = Connection::open(file)?;
+    db.pragma_update(None, "journal_size_limit", WAL_LIMIT.cast_signed())?;
+    db.busy_timeout(Duration::ZERO)?;
+    let wal = file.with_extension("sqlite3-wal");
     let (stop, stopped) = mpsc::channel::<()>();
     std::thread::Builder::new()
         .name("brandubh-checkpoint".into())
         .spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY)
             {
-                if let Err(e) = db.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                let over = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_LIMIT);
+                let mode = if over { "TRUNCATE" } else { "PASSIVE" };
+                let checkpoint = format!("PRAGMA wal_checkpoint({mode})");
+                if let Err(e) = db.query_row(&checkpoint, [], |_| Ok(())) {
                     tracing::warn!("checkpoint: {e}");
                 }
             }
@@ -534,13 +666,14 @@ fn checkpoint_beside(
 }
 
 /// A game record from its setup and stored moves: each move replayed (every stored one was
-/// checked when played), then the clocks as they stood and an off-board result.
+/// checked when played), then the clocks as they stood and an off-board result; or why it
+/// cannot be.
 pub(super) fn rebuild(
     setup: &GameSetup,
     moves: &[String],
     clocks: Option<Clocks>,
     outcome: Option<Outcome>,
-) -> Game {
+) -> Result<Game, String> {
     let mut game = Game::new(
         setup.rules.rules(),
         Position::start(),
@@ -550,10 +683,9 @@ pub(super) fn rebuild(
     if let Some(control) = super::control(setup.timing) {
         game.set_clocks(Clocks::new(control));
     }
-    for mv in moves {
-        if game.play_text(mv).is_err() {
-            break;
-        }
+    for (ply, mv) in moves.iter().enumerate() {
+        game.play_text(mv)
+            .map_err(|e| format!("its move {} {mv:?}: {e}", ply + 1))?;
     }
     if let Some(clocks) = clocks {
         game.set_clocks(clocks);
@@ -567,11 +699,17 @@ pub(super) fn rebuild(
             _ => game.adjudicate_draw(),
         };
     }
-    game
+    Ok(game)
 }
 
-fn json(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+/// `value` as JSON, or the error that it cannot be.
+fn json(value: &impl serde::Serialize) -> StoreResult<String> {
+    serde_json::to_string(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))
+}
+
+/// `value`, if any, as JSON.
+fn optional_json(value: Option<&impl serde::Serialize>) -> StoreResult<Option<String>> {
+    value.map(json).transpose()
 }
 
 /// A game's number as `SQLite` keeps it (numbers come from its rowids, within `i64`).
@@ -681,12 +819,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
         // The hub writes: a checkpoint there (an fsync of the database) would hold up every
-        // move behind it.
+        // move behind it, so it checkpoints only past the log's limit.
         let every: i64 = store
             .db
             .pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0))
             .unwrap();
-        assert_eq!(every, 0, "the writer's connection checkpoints itself");
+        assert_eq!(every, 4096, "the writer's connection checkpoints itself");
         let file = dir.path().join(DB_FILE);
         let before = std::fs::metadata(&file).unwrap().len();
         let seat = Seat {
@@ -695,12 +833,38 @@ mod tests {
         };
         let game = store.create(&GameSetup::default(), &seat, None).unwrap();
         for ply in 0..50 {
-            store.add_move(game, ply, "d2-c2", None).unwrap();
+            store.add_move(game, ply, "d2-c2", None, None).unwrap();
         }
         // The moves reach the database file itself, copied from the log by the checkpoints.
         let deadline = Instant::now() + Duration::from_secs(20);
         while std::fs::metadata(&file).unwrap().len() <= before {
             assert!(Instant::now() < deadline, "no checkpoint");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn the_log_is_cut_back_after_a_burst_of_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .db
+            .execute_batch(
+                "CREATE TABLE burst (x BLOB);
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+                 INSERT INTO burst SELECT randomblob(1024) FROM n;",
+            )
+            .unwrap();
+        let wal = dir.path().join(format!("{DB_FILE}-wal"));
+        let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+        assert!(size() > WAL_LIMIT, "the burst is {} bytes", size());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while size() > WAL_LIMIT {
+            assert!(
+                Instant::now() < deadline,
+                "the log stays at {} bytes",
+                size()
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }

@@ -263,14 +263,15 @@ mod tests {
             }
         };
         let secs = Duration::from_secs;
-        // Correspondence clocks, and absurdly long ones (as a settings file or a save may
-        // hold): the panel's `AI max 1s` is what the AI takes.
-        let huge = Duration::from_millis(u64::MAX);
+        // Correspondence clocks, and the longest ones the check allows (as a settings file
+        // or a save may hold): the panel's `AI max 1s` is what the AI takes.
+        let huge = crate::game::MAX_DURATION;
+        let most = crate::game::MAX_PERIODS;
         let clocks = [
             "1d/move".parse().unwrap(),
             "30d/move".parse().unwrap(),
             TimeControl::new(huge, Duration::ZERO, 0, Duration::ZERO).unwrap(),
-            TimeControl::new(secs(60), huge, u32::MAX, huge).unwrap(),
+            TimeControl::new(secs(60), huge, most, huge).unwrap(),
         ];
         for clock in clocks {
             let max = limits("ai:max", clock);
