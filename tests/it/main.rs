@@ -17,6 +17,7 @@ mod cli_play;
 mod cli_rules;
 mod e2e;
 mod hostile;
+mod hostile_tui;
 mod import;
 mod net;
 mod notes_tui;
