@@ -660,7 +660,7 @@ impl Server {
         let mut child = Command::new(program)
             .args(["serve", "--listen", listen, "--per-address", "4096"])
             .args(["--new-names-per-minute", "4096"])
-            .args(["--max-connections", "4096", "--data"])
+            .args(["--log-level", "warn", "--max-connections", "4096", "--data"])
             .arg(data)
             .stdout(Stdio::piped())
             .spawn()

@@ -72,14 +72,17 @@ fn push_escaped(out: &mut String, pieces: impl Iterator<Item = Result<char, u8>>
 
 /// Whether `c` is drawn as nothing while it is there (Unicode's default-ignorable code points:
 /// zero-width spaces and joiners, the soft hyphen, variation selectors, the byte order mark,
-/// tags), text-direction controls included ([`is_text_direction_control`]): a text holding
+/// tags; and the other format characters drawn as nothing: interlinear annotation marks,
+/// Egyptian and Kaithi format controls), the line and paragraph separators U+2028 and U+2029
+/// (drawn as nothing, or as a line break) and text-direction controls included ([`is_text_direction_control`]): a text holding
 /// one can look like another, or like none.
 pub const fn is_invisible(c: char) -> bool {
     matches!(c,
         '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}'..='\u{1160}' | '\u{17b4}'..='\u{17b5}'
-        | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
         | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
-        | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}' | '\u{1bca0}'..='\u{1bca3}'
+        | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}' | '\u{110bd}' | '\u{110cd}'
+        | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}'
         | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
 }
 

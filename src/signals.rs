@@ -1,6 +1,8 @@
 //! The signals that end the program (SIGTERM, SIGHUP, SIGQUIT, and SIGINT: Ctrl-C, or sent
-//! with `kill`; a Ctrl-C typed in the terminal game is a key, since the terminal is raw),
-//! caught while the terminal game or a match runs. Their default action would kill the program
+//! with `kill`; a Ctrl-C typed in the terminal game is a key, since the terminal is raw; and
+//! on Unix every other signal whose default action ends a program and that may be caught:
+//! SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGXCPU; not SIGXFSZ, which
+//! [`crate::game::storage::survive_file_size_limit`] turns into a failed write), caught while the terminal game or a match runs. Their default action would kill the program
 //! on the spot: the game would leave the terminal raw, in the alternate screen, with the cursor
 //! hidden and mouse reporting on; a match would leave its engines, each in a process group of
 //! its own, running. Instead each one only raises a flag, which the program reads between two
@@ -20,13 +22,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[cfg(unix)]
-use signal_hook::consts::signal::{SIGHUP, SIGQUIT};
+use signal_hook::consts::signal::{
+    SIGALRM, SIGHUP, SIGIO, SIGPROF, SIGQUIT, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
+};
 use signal_hook::consts::signal::{SIGINT, SIGTERM};
 use signal_hook::flag;
 
-/// The signals caught.
+/// The signals caught: every one whose default action ends the program and that may be
+/// caught (SIGPIPE is ignored by the Rust runtime, SIGXFSZ made a failed write; SIGSEGV and
+/// its kind are not signal-hook's to catch).
 #[cfg(unix)]
-const CAUGHT: [i32; 4] = [SIGTERM, SIGHUP, SIGQUIT, SIGINT];
+const CAUGHT: [i32; 11] = [
+    SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGXCPU,
+];
 #[cfg(not(unix))]
 const CAUGHT: [i32; 2] = [SIGTERM, SIGINT];
 

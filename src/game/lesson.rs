@@ -194,6 +194,16 @@ mod tests {
             err.contains("lessons: move 1 is not analyzed as a mistake"),
             "{err}"
         );
+        // An index past the moves is named as written, not wrapped to "move 0".
+        let past = text.replace("\"at\": 1,", &format!("\"at\": {},", usize::MAX));
+        let err = Game::from_json(&past).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!(
+                "lessons: \"at\" {} is past the last move (4 moves)",
+                usize::MAX
+            )),
+            "{err}"
+        );
         // A game without lessons writes none.
         assert!(!analyzed([Best; 4]).to_json().contains("lessons"));
     }

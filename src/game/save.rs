@@ -97,6 +97,110 @@ impl Write for Capped<'_> {
     }
 }
 
+/// Writes `save` as a save file: pretty-printed JSON ([`ShallowPretty`]) and a final newline.
+fn write_save(out: &mut dyn Write, save: &SaveOut) -> io::Result<()> {
+    let mut writer = serde_json::Serializer::with_formatter(&mut *out, ShallowPretty::default());
+    save.serialize(&mut writer)?;
+    out.write_all(b"\n")
+}
+
+/// The most levels a save is indented: what the main line needs (a move of an analysis's
+/// line: the game, `analysis`, the move's analysis, its `pv`). Side lines nested deeper are
+/// written at this indentation, so that 16 nested lines of long analyses still fit
+/// [`MAX_SAVE_BYTES`] (indented in full, each level costing every line two bytes, they
+/// would not).
+const MAX_INDENT_LEVELS: usize = 4;
+
+/// `serde_json`'s pretty printing (two spaces a level), the indentation stopping at
+/// [`MAX_INDENT_LEVELS`].
+#[derive(Default)]
+struct ShallowPretty {
+    /// How deep in arrays and objects the writer is.
+    depth: usize,
+    /// Whether the array or object being written has a value yet.
+    has_value: bool,
+}
+
+impl ShallowPretty {
+    /// Starts a new line at the current depth's indentation.
+    fn new_line<W: ?Sized + Write>(&self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"\n")?;
+        for _ in 0..self.depth.min(MAX_INDENT_LEVELS) {
+            writer.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+
+    fn open<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            self.new_line(writer)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    fn next_value<W: ?Sized + Write>(&self, writer: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        self.new_line(writer)
+    }
+}
+
+impl serde_json::ser::Formatter for ShallowPretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.close(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.next_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.open(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.close(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.next_value(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
 /// The rules as saved: a preset's name, or every parameter.
 // Read by `rules_of`, which gives clearer messages than an untagged enum would.
 #[derive(Serialize, JsonSchema)]
@@ -319,8 +423,7 @@ impl Game {
     }
 
     fn write_unchecked(&self, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &self.save_out())?;
-        out.write_all(b"\n")
+        write_save(out, &self.save_out())
     }
 
     /// Whether the game is within the bounds of a save: its moves and its comments. (An
@@ -478,6 +581,24 @@ fn check_result(
 }
 
 /// Refuses a game whose comments are longer than a save holds ([`MAX_COMMENT_CHARS`]).
+/// Puts the side lines `saved` on the game's moves, played from `state` (the start), their
+/// repeats merged, and checks the comments again.
+fn restore_tree(
+    game: &mut Game,
+    mut state: GameState,
+    saved: Vec<SavedLine>,
+) -> Result<(), LoadErrorKind> {
+    let line: Vec<_> = game.moves().iter().map(|m| m.mv).collect();
+    let sides = restore_sides(&mut state, &line, saved, 0, 0)
+        .map_err(|(number, error)| LoadErrorKind::SideLine { number, error })?;
+    game.set_side_lines(sides)
+        .map_err(|number| LoadErrorKind::SideLine {
+            number,
+            error: SideLineError::RepeatsPastTheEnd,
+        })?;
+    check_comments(game)
+}
+
 pub(super) fn check_comments(game: &Game) -> Result<(), LoadErrorKind> {
     match game.check_bounds() {
         Err(TooLarge::Comments(n)) => Err(LoadErrorKind::TooMuchComment(n)),
@@ -564,15 +685,16 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
                 error,
             })?;
     }
-    game.restore_lessons(save.lessons)
-        .map_err(|at| LoadErrorKind::Lesson { number: at + 1 })?;
+    let moves = game.moves().len();
+    game.restore_lessons(save.lessons).map_err(|at| {
+        if at < moves {
+            LoadErrorKind::Lesson { number: at + 1 }
+        } else {
+            LoadErrorKind::LessonPastEnd { at, moves }
+        }
+    })?;
     if !save.side_lines.is_empty() {
-        let mut state = GameState::new(rules, start);
-        let line: Vec<_> = game.moves().iter().map(|m| m.mv).collect();
-        let sides = restore_sides(&mut state, &line, save.side_lines, 0, 0)
-            .map_err(|(number, error)| LoadErrorKind::SideLine { number, error })?;
-        game.set_side_lines(sides);
-        check_comments(&game)?;
+        restore_tree(&mut game, GameState::new(rules, start), save.side_lines)?;
     }
     if let Some(clocks) = save.clock {
         game.set_clocks(clocks);
@@ -761,6 +883,13 @@ pub enum LoadErrorKind {
         /// The move's number, from 1.
         number: usize,
     },
+    /// A personal puzzle's index is past the last move.
+    LessonPastEnd {
+        /// The index, as written.
+        at: usize,
+        /// Moves in `moves`.
+        moves: usize,
+    },
     /// The analysis of a move is wrong.
     Analysis {
         /// The move's number, from 1.
@@ -896,6 +1025,10 @@ impl fmt::Display for LoadErrorKind {
                 f,
                 "lessons: move {number} is not analyzed as a mistake or a blunder"
             ),
+            Self::LessonPastEnd { at, moves } => write!(
+                f,
+                "lessons: \"at\" {at} is past the last move ({moves} moves)"
+            ),
             Self::SideLine { number, error } => {
                 write!(f, "side line at move {number}: {error}")
             }
@@ -938,8 +1071,10 @@ mod tests {
         tags
     }
 
-    #[test]
-    fn the_largest_game_the_bounds_allow_fits_the_size_limit() {
+    /// The largest game the bounds allow with `main` moves on the main line (the others in
+    /// `side_lines`, which the caller adds): every move at its longest, analyzed, commented
+    /// and a lesson.
+    fn largest_save(main: usize) -> SaveOut {
         // Control characters are written as \u00XX, six bytes for one character: the
         // comments' characters are all such, one on every move and the rest before the first
         // (every comment adds its quotes).
@@ -965,16 +1100,16 @@ mod tests {
             "defenders": side,
         }))
         .unwrap();
-        let largest = SaveOut {
+        SaveOut {
             format: FORMAT,
             version: VERSION,
             generator: Generator::ours(),
             rules: SavedRules::Custom(Preset::Standard.rules()),
             // Seven ranks of seven pieces and the side to move.
             start: format!("/{}/ a", ["ttttttt"; 7].join("/")),
-            moves: vec![LONGEST_MOVE.to_owned(); MAX_PLIES],
+            moves: vec![LONGEST_MOVE.to_owned(); main],
             start_comment: Some(escaped.repeat(rest)),
-            comments: Some(vec![Some(escaped.to_owned()); MAX_PLIES]),
+            comments: Some(vec![Some(escaped.to_owned()); main]),
             players: Players {
                 attackers: player,
                 defenders: player,
@@ -983,20 +1118,113 @@ mod tests {
             result: Some(Outcome::draw(Reason::Adjudicated)),
             created: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
             updated: "-009999-12-31T23:59:59.999999999+00:00".to_owned(),
-            analysis: Some((0..MAX_PLIES).map(|_| Some(largest_analysis())).collect()),
+            analysis: Some((0..main).map(|_| Some(largest_analysis())).collect()),
             clock: Some(clock),
             side_lines: Vec::new(),
             // A lesson on every move (each must be a mistake or a blunder).
-            lessons: (0..MAX_PLIES)
+            lessons: (0..main)
                 .map(|at| SavedLesson { at, solved: false })
                 .collect(),
-        };
+        }
+    }
+
+    /// The bytes of `save` as a save writes it.
+    fn written_bytes(save: &SaveOut) -> u64 {
         let mut text = Vec::new();
-        serde_json::to_writer_pretty(&mut text, &largest).unwrap();
-        text.push(b'\n');
-        let bytes = u64::try_from(text.len()).unwrap();
+        write_save(&mut text, save).unwrap();
+        u64::try_from(text.len()).unwrap()
+    }
+
+    #[test]
+    fn the_largest_game_the_bounds_allow_fits_the_size_limit() {
+        let bytes = written_bytes(&largest_save(MAX_PLIES));
         println!("the largest game: {bytes} bytes of {MAX_SAVE_BYTES}");
         assert!(bytes <= MAX_SAVE_BYTES, "{bytes} bytes");
+    }
+
+    /// A one-move side line at its largest, with `nested` one-move lines nested under it.
+    fn largest_chain(nested: usize) -> serde_json::Value {
+        let analysis = serde_json::to_value(largest_analysis()).unwrap();
+        let mut line = serde_json::Value::Null;
+        for _ in 0..=nested {
+            let mut next = serde_json::json!({
+                "at": 0,
+                "moves": [LONGEST_MOVE],
+                "comments": ["\u{1}"],
+                "analysis": [analysis],
+            });
+            if !line.is_null() {
+                next["side_lines"] = serde_json::json!([line]);
+            }
+            line = next;
+        }
+        line
+    }
+
+    #[test]
+    fn the_largest_tree_the_bounds_allow_fits_the_size_limit() {
+        // Every move in a one-move side line, the lines nested as deep as allowed: the most
+        // lines, the most indented.
+        let chain = MAX_LINE_DEPTH;
+        let main = MAX_PLIES / (chain + 1);
+        let mut largest = largest_save(MAX_PLIES - main * chain);
+        let line: SavedLine = serde_json::from_value(largest_chain(chain - 1)).unwrap();
+        assert_eq!(line.move_count(), chain);
+        largest.side_lines = (0..main)
+            .map(|at| {
+                let mut chain = largest_chain(chain - 1);
+                chain["at"] = at.into();
+                serde_json::from_value(chain).unwrap()
+            })
+            .collect();
+        let moves: usize = largest.moves.len()
+            + largest
+                .side_lines
+                .iter()
+                .map(SavedLine::move_count)
+                .sum::<usize>();
+        assert_eq!(moves, MAX_PLIES);
+        let bytes = written_bytes(&largest);
+        println!("the largest tree: {bytes} bytes of {MAX_SAVE_BYTES}");
+        assert!(bytes <= MAX_SAVE_BYTES, "{bytes} bytes");
+    }
+
+    /// A one-move game whose first move has `nested` one-move side lines nested in one
+    /// another under it, each a different first move; the deepest one's `at` as given.
+    fn nested_lines(nested: usize, deepest_at: usize) -> String {
+        let mut game = Game::new(
+            Preset::Standard.rules(),
+            Position::start(),
+            Player::Human,
+            Player::Human,
+        );
+        let firsts = game.state().legal_moves();
+        game.play(firsts[0]).unwrap();
+        let mut line = serde_json::Value::Null;
+        for depth in (1..=nested).rev() {
+            let at = if depth == nested { deepest_at } else { 0 };
+            let mut next = serde_json::json!({"at": at, "moves": [firsts[depth].to_string()]});
+            if !line.is_null() {
+                next["side_lines"] = serde_json::json!([line]);
+            }
+            line = next;
+        }
+        let mut save: Value = serde_json::from_str(&game.to_json()).unwrap();
+        save["side_lines"] = serde_json::json!([line]);
+        save.to_string()
+    }
+
+    #[test]
+    fn side_lines_too_deep_are_refused_whatever_their_at() {
+        let at_the_limit = Game::from_json(&nested_lines(MAX_LINE_DEPTH, 0)).unwrap();
+        assert_eq!(at_the_limit.side_line_depth(), MAX_LINE_DEPTH);
+        let err = Game::from_json(&nested_lines(MAX_LINE_DEPTH + 1, 0)).unwrap_err();
+        assert!(err.to_string().contains("nest at most 16 deep"), "{err}");
+        let err = Game::from_json(&nested_lines(MAX_LINE_DEPTH + 1, usize::MAX)).unwrap_err();
+        assert!(
+            err.to_string().contains("its parent line has 1 moves"),
+            "{err}"
+        );
     }
 
     #[test]

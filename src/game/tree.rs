@@ -18,6 +18,7 @@
 //! assert_eq!(promoted, Place::main(2));
 //! ```
 
+mod merge;
 mod saved;
 
 pub use saved::SideLineError;
@@ -290,9 +291,20 @@ impl Game {
             .filter_map(Node::comment)
     }
 
-    /// Puts side lines read from a save on the main line's moves, one list per move.
-    pub(super) fn set_side_lines(&mut self, sides: Vec<Vec<SideLine>>) {
+    /// Puts side lines read from a save on the main line's moves, one list per move, merging
+    /// those that repeat a move (see [`merge`]). A side line that repeats the game's moves
+    /// past its last move is refused: the number of the first move past the end.
+    pub(super) fn set_side_lines(&mut self, sides: Vec<Vec<SideLine>>) -> Result<(), usize> {
         self.sides = sides;
+        let mut main = self.take_main();
+        let merged = merge::merge_repeats(&mut main, false);
+        for node in main {
+            self.moves.push(node.mv);
+            self.comments.push(node.comment);
+            self.analysis.push(node.analysis);
+            self.sides.push(node.sides);
+        }
+        merged.map_err(|merge::PastTheEnd(at)| at + 1)
     }
 
     /// The most side lines nested one in another.
@@ -363,20 +375,23 @@ impl Game {
             return self.at_ply(place.ply);
         }
         let moves = self.moves_to(place)?;
-        let mut state = GameState::new(*self.rules(), *self.state().start_position());
+        // The position alone: a game state would look for repetitions at every move, which
+        // costs the square of a long line's length.
+        let rules = self.rules();
+        let mut position = *self.state().start_position();
         let (last, before) = moves.split_last()?;
         for done in before {
-            state.play_unchecked(done.mv);
+            position.play_unchecked(done.mv, rules);
         }
         let king_taken = if last.mark == Some(EndMark::KingCaptured) {
-            state.position().king()
+            position.king()
         } else {
             None
         };
-        state.play_unchecked(last.mv);
+        position.play_unchecked(last.mv, rules);
         Some(Ply {
             number: moves.len(),
-            position: *state.position(),
+            position,
             played: Some(*last),
             captured: king_taken.map_or(last.captured, |k| last.captured.with(k)),
         })

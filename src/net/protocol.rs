@@ -17,8 +17,8 @@ use crate::rules::{Outcome, Preset, Side};
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
-/// ([`challenge_bytes`]), restricts names ([`normalize_name`]) and pages the lobby and the
-/// archive.
+/// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive.
 pub const VERSION: u32 = 3;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -279,6 +279,10 @@ pub enum ServerMessage {
         /// The ping's number.
         id: u64,
     },
+    /// The server is stopping (its host shut it down or restarts it) and closes the
+    /// connection after this: nothing is lost, and the client reconnects as after a drop.
+    #[serde(deserialize_with = "no_fields")]
+    GoingDown,
 }
 
 /// A kind of error.
@@ -921,6 +925,7 @@ mod tests {
             ServerMessage::error(ErrorCode::Refused, "no"),
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
+            ServerMessage::GoingDown,
         ]
     }
 

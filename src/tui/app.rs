@@ -315,6 +315,9 @@ impl App {
 
     /// How keys are read now.
     pub fn mode(&self) -> Mode {
+        if self.too_small() {
+            return Mode::TooSmall;
+        }
         match (self.overlays.last(), &self.screen) {
             (Some(overlay), _) => overlay.mode(),
             (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
@@ -349,6 +352,13 @@ impl App {
                 self.resize(Rect::new(0, 0, width, height));
                 return;
             }
+            // Unseen, `q` quits as Ctrl-C does: the question it may ask first is answered by
+            // the same key again. No other action acts on what the player cannot see.
+            Action::Quit if self.too_small() => {
+                self.interrupt();
+                return;
+            }
+            _ if self.too_small() => return,
             _ => {}
         }
         if let Some(overlay) = self.overlays.pop() {
@@ -371,18 +381,22 @@ impl App {
     /// Ctrl-c, over any screen or dialog: quits as `q` does, asking first if the game has
     /// changes no file holds; a second one at that question quits.
     fn interrupt(&mut self) {
-        let asking = matches!(
+        if self.asks_to_quit() {
+            self.quit = true;
+        } else {
+            self.ask_leave(Leaving::Quit);
+        }
+    }
+
+    /// Whether the question on top asks whether to quit.
+    fn asks_to_quit(&self) -> bool {
+        matches!(
             self.overlays.last(),
             Some(Overlay::Question(Question::Leave {
                 to: Leaving::Quit,
                 ..
             }))
-        );
-        if asking {
-            self.quit = true;
-        } else {
-            self.ask_leave(Leaving::Quit);
-        }
+        )
     }
 
     /// Shows `overlay` over the screen and the dialogs already there.
@@ -874,6 +888,11 @@ impl App {
         self.storage.save_dir.as_deref()
     }
 
+    /// Whether the screen is too small to draw the game (a notice is drawn instead).
+    fn too_small(&self) -> bool {
+        GameLayout::new(self.size).is_none()
+    }
+
     /// The size of the screen the app was last told of (80×24 until then).
     pub const fn size(&self) -> Rect {
         self.size
@@ -912,6 +931,7 @@ impl App {
             let too_small = TooSmall {
                 min_width,
                 min_height,
+                asking: self.asks_to_quit(),
             };
             frame.render_widget(self.themed(&too_small), area);
             return;

@@ -170,11 +170,18 @@ fn rows(text: &[char], width: usize) -> Vec<(usize, usize)> {
     let width = width.max(1);
     let mut rows = Vec::new();
     let mut start = 0;
-    loop {
-        let line_end = text[start..]
+    let end_of_line = |from: usize| {
+        text[from..]
             .iter()
             .position(|&c| c == '\n')
-            .map_or(text.len(), |i| start + i);
+            .map_or(text.len(), |i| from + i)
+    };
+    // The end of the line `start` is in, found once a line: each row reads only its own.
+    let mut line_end = end_of_line(0);
+    loop {
+        if line_end < start {
+            line_end = end_of_line(start);
+        }
         if line_end - start <= width {
             rows.push((start, line_end));
             if line_end == text.len() {

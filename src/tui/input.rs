@@ -161,6 +161,9 @@ pub enum Mode {
     Editor,
     /// The puzzle trainer's board.
     Trainer,
+    /// The screen is too small to draw the game: only quitting acts (`q`, Ctrl-C), and
+    /// Ctrl-Z; a resize may bring the game back.
+    TooSmall,
 }
 
 /// The actions for `event` in `mode`: one for a key, a click or a resize (none if it means
@@ -199,6 +202,9 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
 }
 
 fn mouse_action(mouse: MouseEvent, mode: Mode) -> Option<Action> {
+    if mode == Mode::TooSmall {
+        return None;
+    }
     match mouse.kind {
         // On the board a right click cancels the selection.
         MouseEventKind::Down(MouseButton::Right) if matches!(mode, Mode::Board | Mode::Trainer) => {
@@ -227,6 +233,9 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
     }
     if mode == Mode::Editor {
         return editor_key(key);
+    }
+    if mode == Mode::TooSmall {
+        return (key.code == KeyCode::Char('q')).then_some(Action::Quit);
     }
     let common = match key.code {
         KeyCode::Up => Some(Action::Move(Direction::Up)),
@@ -267,6 +276,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Board => board_char(c),
         Mode::Review => review_char(c),
         Mode::Trainer => trainer_char(c),
+        Mode::TooSmall => None,
     }
 }
 

@@ -373,6 +373,12 @@ impl Online {
                     escaped(&reason, MESSAGE_CHARS)
                 ));
             }
+            // A restart: said calmly, the client reconnects by itself.
+            Event::ServerGoingDown => {
+                self.connected = false;
+                self.lag = None;
+                self.info("the server is restarting: reconnecting…");
+            }
             Event::Failed(ClientError::UnknownServer {
                 shown,
                 trusted: None,

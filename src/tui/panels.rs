@@ -9,7 +9,10 @@ use ratatui::widgets::{Padding, Paragraph, Widget};
 use std::time::Duration;
 
 use super::analysis::mark_span;
-use super::text::{Status, Tone, field_end, fit_keys, player_text, printable, title, wrap};
+use super::text::{
+    Status, Tone, field_end, fit_keys, player_text, printable, printable_words, title, truncate,
+    wrap, wrap_rows,
+};
 use super::theme::{Look, Themed};
 use crate::ai::SearchInfo;
 use crate::game::{Clocks, Player, Players, PlyAnalysis, Tags, format_duration};
@@ -252,7 +255,7 @@ impl Widget for Themed<'_, PanelData<'_>> {
             lines.push(Line::styled(format!("w: warnings {state}"), theme.label));
         }
         lines.extend(
-            comment_lines(data.comment, width)
+            comment_lines(data.comment, width, usize::from(inner.height))
                 .into_iter()
                 .map(|l| Line::styled(l, theme.label)),
         );
@@ -381,8 +384,10 @@ pub fn player_lines(
 }
 
 /// A comment of the record (on the move, or before the first), wrapped in `width` columns:
-/// each of its lines wrapped on its own, one blank line between paragraphs.
-pub fn comment_lines(comment: Option<&str>, width: usize) -> Vec<String> {
+/// each of its lines wrapped on its own, one blank line between paragraphs; at most
+/// `max_rows` rows, the last one ending in `…` if the comment goes on. Only what those rows
+/// show is read: a comment of a million characters costs no more than a short one.
+pub fn comment_lines(comment: Option<&str>, width: usize, max_rows: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut blank = false;
     for line in comment.unwrap_or_default().lines() {
@@ -393,7 +398,19 @@ pub fn comment_lines(comment: Option<&str>, width: usize) -> Vec<String> {
         if std::mem::take(&mut blank) {
             out.push(String::new());
         }
-        out.extend(wrap(&printable(line), width));
+        let left = (max_rows + 1).saturating_sub(out.len());
+        out.extend(
+            wrap_rows(printable_words(line), width, left)
+                .iter()
+                .map(|row| printable(row)),
+        );
+        if out.len() > max_rows {
+            out.truncate(max_rows);
+            if let Some(last) = out.last_mut() {
+                *last = truncate(&format!("{last} …"), width);
+            }
+            break;
+        }
     }
     out
 }
@@ -729,14 +746,37 @@ impl Widget for Themed<'_, TurnLine<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::MAX_COMMENT_CHARS;
 
     #[test]
     fn a_comment_of_several_paragraphs_keeps_a_blank_line_between_them() {
         assert_eq!(
-            comment_lines(Some("first words\r\n\n\nsecond\ttab\u{1b}"), 12),
+            comment_lines(Some("first words\r\n\n\nsecond\ttab\u{1b}"), 12, 10),
             ["first words", "", "second\u{fffd}tab\u{fffd}"]
         );
-        assert_eq!(comment_lines(Some("one\r\ntwo"), 12), ["one", "two"]);
+        assert_eq!(comment_lines(Some("one\r\ntwo"), 12, 10), ["one", "two"]);
+    }
+
+    #[test]
+    fn a_long_comment_is_cut_to_the_rows_shown() {
+        // A comment of the most characters a save holds: only the rows shown are made.
+        let words = "word ".repeat(MAX_COMMENT_CHARS / 5);
+        assert_eq!(
+            comment_lines(Some(&words), 12, 3),
+            ["word word", "word word", "word word …"]
+        );
+        let cjk = "漢".repeat(MAX_COMMENT_CHARS);
+        assert_eq!(
+            comment_lines(Some(&cjk), 10, 2),
+            ["漢".repeat(10), format!("{}…", "漢".repeat(9))]
+        );
+        // Short ones are whole, unmarked.
+        assert_eq!(comment_lines(Some("word word"), 12, 1), ["word word"]);
+        assert_eq!(
+            comment_lines(Some("a\n\nb"), 12, 3),
+            ["a", "", "b"],
+            "exactly the rows shown"
+        );
     }
 
     #[test]

@@ -332,7 +332,7 @@ impl ReviewPanel<'_> {
         let width = usize::from(ReviewPanel::block().inner(panel).width);
         let extra = self.seats.rows_below(Side::Attackers, width)
             + self.seats.rows_below(Side::Defenders, width)
-            + panels::comment_lines(self.comment, width).len()
+            + panels::comment_lines(self.comment, width, usize::from(panel.height)).len()
             + self.lines_rows(width).len()
             + self.header_rows(width, panel.height).len();
         let extra = u16::try_from(extra).unwrap_or(u16::MAX);
@@ -379,9 +379,9 @@ impl ReviewPanel<'_> {
             .collect()
     }
 
-    /// The record's comment on the ply, in `width` columns.
-    fn comment_lines(&self, look: &Look, width: usize) -> Vec<Line<'static>> {
-        panels::comment_lines(self.comment, width)
+    /// The record's comment on the ply, in `width` columns, at most `rows` of it.
+    fn comment_lines(&self, look: &Look, width: usize, rows: u16) -> Vec<Line<'static>> {
+        panels::comment_lines(self.comment, width, usize::from(rows))
             .into_iter()
             .map(|l| Line::styled(l, look.theme.label))
             .collect()
@@ -563,7 +563,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
                 ply[1] = played;
             }
             lines.extend(ply);
-            lines.extend(panel.comment_lines(look, width));
+            lines.extend(panel.comment_lines(look, width, area.height));
             lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.analysis_lines(look, width));
             lines
@@ -582,7 +582,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             );
             lines.push(Line::default());
             lines.extend(panel.ply_lines(look));
-            lines.extend(panel.comment_lines(look, width));
+            lines.extend(panel.comment_lines(look, width, area.height));
             lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.result_lines(look, width));
             lines

@@ -816,16 +816,20 @@ pub struct TooSmall {
     pub min_width: u16,
     /// The fewest rows the game needs.
     pub min_height: u16,
+    /// Whether `q` asked whether to quit (a change no file holds): `q` again quits.
+    pub asking: bool,
 }
 
 /// Draws the notice that the terminal is too small.
 impl Widget for Themed<'_, TooSmall> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed {
-            of: &TooSmall {
-                min_width,
-                min_height,
-            },
+            of:
+                &TooSmall {
+                    min_width,
+                    min_height,
+                    asking,
+                },
             look,
         } = self;
         Clear.render(area, buf);
@@ -840,7 +844,15 @@ impl Widget for Themed<'_, TooSmall> {
                 format!("now {}×{}", area.width, area.height),
                 look.theme.label,
             ),
-            ("q quits".to_owned(), look.theme.label),
+            (
+                if asking {
+                    "not saved: q again quits"
+                } else {
+                    "q quits"
+                }
+                .to_owned(),
+                look.theme.label,
+            ),
         ];
         // Each wrapped by words; the heading gives way first when the rows are few.
         let mut text: Vec<Line> = lines

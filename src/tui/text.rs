@@ -45,43 +45,57 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
 /// Greedy word wrap of `text` into lines of at most `width` characters. A word wider than
 /// `width` (a path) is broken after a `/` where it can be, else at the edge.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    wrap_rows(text.split_whitespace(), width, usize::MAX)
+}
+
+/// The first `max_rows` lines [`wrap`] makes of `words`: the words after those are not read,
+/// so that the work is that of the rows made, however long the text.
+pub fn wrap_rows<'a>(
+    words: impl Iterator<Item = &'a str>,
+    width: usize,
+    max_rows: usize,
+) -> Vec<String> {
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut line = String::new();
-    for word in text.split_whitespace().flat_map(|w| pieces(w, width)) {
+    for word in words.flat_map(|w| pieces(w, width)) {
         let len = line.chars().count();
         if len > 0 && len + 1 + word.chars().count() > width {
             lines.push(std::mem::take(&mut line));
+            if lines.len() >= max_rows {
+                return lines;
+            }
         }
         if !line.is_empty() {
             line.push(' ');
         }
         line.push_str(word);
     }
-    if !line.is_empty() {
+    if !line.is_empty() && lines.len() < max_rows {
         lines.push(line);
     }
     lines
 }
 
-/// `word` in pieces of at most `width` characters, each ending after a `/` where one is.
-fn pieces(word: &str, width: usize) -> Vec<&str> {
-    let mut pieces = Vec::new();
+/// `word` in pieces of at most `width` characters, each ending after a `/` where one is;
+/// cut as they are read.
+fn pieces(word: &str, width: usize) -> impl Iterator<Item = &str> {
     let mut rest = word;
-    while rest.chars().count() > width {
-        let edge = rest
-            .char_indices()
-            .nth(width)
-            .map_or(rest.len(), |(i, _)| i);
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let Some((edge, _)) = rest.char_indices().nth(width) else {
+            return Some(std::mem::take(&mut rest));
+        };
         let cut = rest[..edge]
             .rfind('/')
             .map_or(edge, |slash| slash + 1)
             .max(rest[..edge].chars().next().map_or(1, char::len_utf8));
-        pieces.push(&rest[..cut]);
-        rest = &rest[cut..];
-    }
-    pieces.push(rest);
-    pieces
+        let (piece, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(piece)
+    })
 }
 
 /// As much of `text` as fits in `width` characters, cut between its ` · `-separated parts
@@ -193,14 +207,20 @@ pub fn truncate(text: &str, width: usize) -> String {
 /// ([`quote::is_invisible`]) shown as `�`, one column each: typed text reads as it is.
 pub fn printable(text: &str) -> String {
     text.chars()
-        .map(|c| {
-            if c.is_control() || quote::is_invisible(c) {
-                '\u{fffd}'
-            } else {
-                c
-            }
-        })
+        .map(|c| if is_hidden(c) { '\u{fffd}' } else { c })
         .collect()
+}
+
+/// Whether [`printable`] shows `c` as `�`.
+fn is_hidden(c: char) -> bool {
+    c.is_control() || quote::is_invisible(c)
+}
+
+/// The words of [`printable`]`(text)`, as `split_whitespace` would find them there, read
+/// as they are needed (not yet shown printable: `printable` keeps the columns).
+pub fn printable_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() && !is_hidden(c))
+        .filter(|word| !word.is_empty())
 }
 
 /// `line` drawn in `style` throughout (a selected row): every span's own colours give way,
@@ -268,6 +288,12 @@ mod tests {
             printable("a\u{1b}b\u{202e}c\u{200b}"),
             "a\u{fffd}b\u{fffd}c\u{fffd}"
         );
+    }
+
+    #[test]
+    fn separators_and_format_characters_are_shown() {
+        assert_eq!(printable("ls\u{2029}ep"), "ls\u{fffd}ep");
+        assert_eq!(printable("a\u{2028}b\u{fffa}c"), "a\u{fffd}b\u{fffd}c");
     }
 
     #[test]

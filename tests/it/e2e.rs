@@ -609,7 +609,7 @@ fn assert_autosaved(home: &Path) {
 /// and SIGQUIT ignored, as a shell without job control starts a job in the background (a test
 /// run in the background, say): the game catches them all the same.
 #[cfg(unix)]
-fn an_ending_signal_restores_the_terminal_and_keeps_the_game(name: &str, number: i32) {
+pub(crate) fn an_ending_signal_restores_the_terminal_and_keeps_the_game(name: &str, number: i32) {
     let home = temp_home(&format!("signal-{name}"));
     let ignoring = [
         "-c",

@@ -45,7 +45,7 @@ impl Player {
 
     /// A player with the config folder `config`, trusting the server's `key` if it is not
     /// pinned there yet.
-    fn with_config(
+    pub(crate) fn with_config(
         server: &str,
         key: &str,
         name: &str,
@@ -161,13 +161,13 @@ pub(crate) fn online(address: &str, args: &[&str]) -> String {
 }
 
 /// The next move of the local copy: the first legal one.
-fn next_move(state: &GameState) -> String {
+pub(crate) fn next_move(state: &GameState) -> String {
     state.legal_moves()[0].to_string()
 }
 
 /// Plays `plies` moves (or to the end), each seen by both players; returns the moves as
 /// the server annotated them.
-fn play(
+pub(crate) fn play(
     state: &mut GameState,
     game: GameId,
     alice: &Player,
@@ -218,7 +218,7 @@ fn offer_accepted(asker: &Player, answerer: &Player, game: GameId, offer: Offer)
     });
 }
 
-fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
+pub(crate) fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
     player.expect_message("result", |m| match m {
         ServerMessage::Result { game: g, outcome } if *g == game => Some(*outcome),
         _ => None,
@@ -735,19 +735,29 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 }
 
 /// `brandubh serve` as a child process; returns it, its address and its key's fingerprint.
-fn serve(data: &Path, listen: &str) -> (Child, String, String) {
+pub(crate) fn serve(data: &Path, listen: &str) -> (Child, String, String) {
     serve_with(data, listen, &[])
 }
 
-/// `brandubh serve` with more arguments, as [`serve`].
+/// `brandubh serve` with more arguments, as [`serve`] (its log only warnings, on stderr).
 pub(crate) fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+    let args = [args, &["--log-level", "warn"]].concat();
+    started(serve_command(data, listen, &args).spawn().unwrap())
+}
+
+/// The command `brandubh serve --listen LISTEN --data DATA ARGS`, its output piped.
+pub(crate) fn serve_command(data: &Path, listen: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_brandubh"));
+    command
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
         .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdout(Stdio::piped());
+    command
+}
+
+/// A server just spawned, its address and its key's fingerprint read from its first lines.
+pub(crate) fn started(mut child: Child) -> (Child, String, String) {
     let (mut first, mut second) = (String::new(), String::new());
     let mut out = BufReader::new(child.stdout.take().unwrap());
     out.read_line(&mut first).unwrap();
@@ -767,7 +777,14 @@ fn serve_limited(ulimit: &str, data: &Path, args: &[&str]) -> (Child, Vec<String
         .arg("-c")
         .arg(format!("ulimit {ulimit} && exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--log-level",
+            "warn",
+            "--data",
+        ])
         .arg(data)
         .args(args)
         .stdout(Stdio::piped())

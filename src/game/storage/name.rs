@@ -49,6 +49,8 @@ pub enum BadSaveName {
     Control,
     /// A text-direction control (such as U+202E), which makes a name read as another.
     TextDirection(char),
+    /// A line or paragraph separator (U+2028, U+2029), drawn as nothing or as a line break.
+    LineBreak(char),
     /// A character drawn as nothing (such as U+200B): a name of them looks empty, or like
     /// another name.
     Invisible(char),
@@ -76,6 +78,11 @@ impl fmt::Display for BadSaveName {
                 f,
                 "a name cannot contain text-direction controls (U+{:04X}): it would not read as \
                  typed",
+                u32::from(*c)
+            ),
+            BadSaveName::LineBreak(c) => write!(
+                f,
+                "a name cannot contain line or paragraph separators (U+{:04X})",
                 u32::from(*c)
             ),
             BadSaveName::Invisible(c) => write!(
@@ -118,7 +125,8 @@ fn is_program_name(name: &str) -> bool {
 
 impl SaveName {
     /// Checks a typed name: surrounding spaces and a final `.json` are dropped; separators,
-    /// `.` and `..`, a leading or final dot, control characters, invisible characters and
+    /// `.` and `..`, a leading or final dot, control characters, line and paragraph
+    /// separators, invisible characters (format characters among them) and
     /// text-direction controls (a name must read as it is), characters Windows refuses,
     /// over-long names and reserved names (the autosave's, Windows devices) are refused.
     pub fn parse(text: &str) -> Result<SaveName, BadSaveName> {
@@ -138,6 +146,9 @@ impl SaveName {
         }
         if let Some(c) = name.chars().find(|&c| is_text_direction_control(c)) {
             return Err(BadSaveName::TextDirection(c));
+        }
+        if let Some(c) = name.chars().find(|&c| matches!(c, '\u{2028}' | '\u{2029}')) {
+            return Err(BadSaveName::LineBreak(c));
         }
         if let Some(c) = name.chars().find(|&c| is_invisible(c)) {
             return Err(BadSaveName::Invisible(c));
@@ -286,6 +297,29 @@ mod tests {
             bad("\u{200b}").to_string(),
             "a name cannot contain invisible characters (U+200B)"
         );
+    }
+
+    #[test]
+    fn line_separators_and_format_characters_are_refused() {
+        // `ls\u{2029}ep` listed as "lsep": a name must read as it is.
+        for (text, c) in [("ls\u{2029}ep", '\u{2029}'), ("a\u{2028}b", '\u{2028}')] {
+            assert_eq!(bad(text), BadSaveName::LineBreak(c), "{text:?}");
+        }
+        assert_eq!(
+            bad("ls\u{2029}ep").to_string(),
+            "a name cannot contain line or paragraph separators (U+2029)"
+        );
+        // Format characters (Unicode's Cf) drawn as nothing.
+        for c in [
+            '\u{fff9}',
+            '\u{fffb}',
+            '\u{110bd}',
+            '\u{13430}',
+            '\u{e0001}',
+        ] {
+            let text = format!("a{c}b");
+            assert_eq!(bad(&text), BadSaveName::Invisible(c), "{text:?}");
+        }
     }
 
     #[test]

@@ -108,6 +108,10 @@ pub enum SideLineError {
     Analysis(AnalysisError),
     /// Side lines nested deeper than [`MAX_LINE_DEPTH`].
     TooDeep,
+    /// The line repeats the game's moves to its end and goes on: the game's moves are not
+    /// lengthened on load. (A line that repeats its parent's moves otherwise is merged into
+    /// it.)
+    RepeatsPastTheEnd,
 }
 
 impl fmt::Display for SideLineError {
@@ -131,6 +135,9 @@ impl fmt::Display for SideLineError {
             ),
             Self::Analysis(e) => write!(f, "analysis: {e}"),
             Self::TooDeep => write!(f, "side lines nest at most {MAX_LINE_DEPTH} deep"),
+            Self::RepeatsPastTheEnd => {
+                f.write_str("it repeats the game's moves past its last move")
+            }
         }
     }
 }
@@ -152,13 +159,13 @@ pub(in crate::game) fn restore_sides(
 ) -> Result<Vec<Vec<SideLine>>, Located> {
     let mut by_move: Vec<Vec<SavedLine>> = line.iter().map(|_| Vec::new()).collect();
     for side in saved {
-        if depth >= MAX_LINE_DEPTH {
-            return Err((before + side.at + 1, SideLineError::TooDeep));
-        }
         let moves = line.len();
         let Some(slot) = by_move.get_mut(side.at) else {
             return Err((before + 1, SideLineError::PastTheEnd { at: side.at, moves }));
         };
+        if depth >= MAX_LINE_DEPTH {
+            return Err((before + side.at + 1, SideLineError::TooDeep));
+        }
         slot.push(side);
     }
     let mut out = Vec::with_capacity(line.len());

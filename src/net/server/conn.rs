@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncWriteExt, BufReader, ReadHalf, WriteHalf};
 use tokio::net::TcpStream;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_rustls::server::TlsStream;
 
 use super::hub::{ConnId, Event};
@@ -26,6 +26,8 @@ pub(super) struct Connection {
     /// Its place within the connection caps; `None` over them: it is then told `full`
     /// after its hello, and closed.
     pub place: Option<Admitted>,
+    /// False once the server goes down: a connection still in its handshake ends then.
+    pub accepting: watch::Receiver<bool>,
 }
 
 /// The two halves of a connection's TLS stream.
@@ -101,13 +103,20 @@ type SharedPings = Mutex<Pings>;
 impl Connection {
     /// Serves the connection to its end.
     pub async fn run(mut self, stream: TcpStream, acceptor: tokio_rustls::TlsAcceptor) {
-        // Until its hello, a connection may be pushed out by a newer one from its address.
-        let greeted = match self.place.as_ref().map(Admitted::evicted) {
-            Some(evicted) => tokio::select! {
-                greeted = self.greet(stream, acceptor) => greeted,
-                () = evicted.notified() => None,
-            },
-            None => self.greet(stream, acceptor).await,
+        // Until its hello, a connection may be pushed out by a newer one from its address,
+        // and ends if the server goes down.
+        let evicted = self.place.as_ref().map(Admitted::evicted);
+        let pushed_out = async {
+            match evicted {
+                Some(evicted) => evicted.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        let mut accepting = self.accepting.clone();
+        let greeted = tokio::select! {
+            greeted = self.greet(stream, acceptor) => greeted,
+            () = pushed_out => None,
+            _ = accepting.wait_for(|accepting| !accepting) => None,
         };
         let Some(Greeted {
             reader,
@@ -119,7 +128,7 @@ impl Connection {
             return;
         };
         let (out, mut queue) = outbox::queue(self.limits.queue_bytes);
-        // The hub drops its end to cut the connection off.
+        // The hub signals it to cut the connection off.
         let (hangup, hung_up) = oneshot::channel();
         let hello = ServerMessage::Hello {
             version: VERSION,
@@ -176,10 +185,11 @@ impl Connection {
                 },
             }
         };
-        // Cut off by the hub: the socket and the queue go at once.
+        // Cut off by the hub: the socket and the queue go at once (a hub gone, its end
+        // dropped, cuts nothing).
         tokio::select! {
             () = session => {},
-            _ = hung_up => {},
+            Ok(()) = hung_up => {},
         }
         let _ = self.events.send(Event::Disconnected { conn: self.id });
     }
@@ -227,6 +237,7 @@ impl Connection {
             }
             _ => ServerMessage::error(ErrorCode::NotNow, "say hello first"),
         };
+        super::log::refused(self.id, "hello refused", &refusal);
         let _ = write_line(&mut writer, &refusal.to_line()).await;
         let _ = writer.shutdown().await;
         None
@@ -287,6 +298,7 @@ impl Connection {
             };
             bad += 1;
             if bad >= self.limits.bad_messages {
+                super::log::refused(self.id, "cut off: too many bad messages", &refusal);
                 let _ = out.send(&refusal);
                 return;
             }
@@ -328,6 +340,7 @@ mod tests {
             events,
             limits: Limits::default(),
             place: None,
+            accepting: watch::channel(true).1,
         };
         let (out, _queue) = outbox::queue(1 << 20);
         runtime.block_on(conn.read(input, &out, &Mutex::new(pings)));

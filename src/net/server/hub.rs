@@ -32,7 +32,7 @@ pub(super) enum Event {
     Connected {
         conn: ConnId,
         out: Outbox,
-        /// Dropped by the hub to cut the connection off.
+        /// Signalled by the hub to cut the connection off.
         hangup: oneshot::Sender<()>,
         /// Its TLS session's channel binding, which its proof of identity must sign.
         binding: ChannelBinding,
@@ -52,6 +52,8 @@ pub(super) enum Event {
     FlagCheck { game: GameId, turn: u64 },
     /// A player gone from a game may have stayed away too long.
     ReturnCheck { game: GameId, side: Side },
+    /// The server stops: the hub's last event.
+    GoingDown,
 }
 
 impl Event {
@@ -70,7 +72,10 @@ impl Event {
                 _ => None,
             },
             Event::FlagCheck { game, .. } | Event::ReturnCheck { game, .. } => Some(*game),
-            Event::Connected { .. } | Event::Lag { .. } | Event::Disconnected { .. } => None,
+            Event::Connected { .. }
+            | Event::Lag { .. }
+            | Event::Disconnected { .. }
+            | Event::GoingDown => None,
         }
     }
 }
@@ -81,8 +86,8 @@ const RETRY_STORE: Duration = Duration::from_secs(1);
 
 struct Conn {
     out: Outbox,
-    /// Held while the connection may stay: dropping it ends the connection's task.
-    _hangup: oneshot::Sender<()>,
+    /// Signalled to cut the connection off: its task ends at once, socket and queue freed.
+    hangup: Option<oneshot::Sender<()>>,
     /// The last request answered that may be asked again (a lobby or archive page), and
     /// whether its answer is still queued: asked again meanwhile, it is not answered twice.
     last_answer: Option<(ClientMessage, Arc<AtomicBool>)>,
@@ -283,7 +288,7 @@ impl Hub {
                     conn,
                     Conn {
                         out,
-                        _hangup: hangup,
+                        hangup: Some(hangup),
                         last_answer: None,
                         nonce,
                         binding,
@@ -297,6 +302,7 @@ impl Hub {
             }
             Event::Message { conn, message } => {
                 if let Err(Refusal(code, message)) = self.message(conn, message) {
+                    super::log::refused(conn, "request refused", &(code, &message));
                     self.send(conn, &ServerMessage::error(code, message));
                 }
             }
@@ -308,7 +314,24 @@ impl Hub {
             Event::Disconnected { conn } => self.disconnected(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            // The hub's loop ends on it, with `go_down`.
+            Event::GoingDown => {}
         }
+    }
+
+    /// The server stops: every connection is told so and closed, and the database closed
+    /// whole (every move is committed as it is played: nothing is left to write).
+    pub fn go_down(self) {
+        tracing::info!(
+            connections = self.conns.len(),
+            games = self.games.len(),
+            "telling every connection the server is going down"
+        );
+        for c in self.conns.values() {
+            let _ = c.out.send(&ServerMessage::GoingDown);
+            c.out.close();
+        }
+        self.store.close();
     }
 
     fn message(&mut self, conn: ConnId, message: ClientMessage) -> Reply {
@@ -419,6 +442,7 @@ impl Hub {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
+        super::log::identified(conn, &name);
         self.send(conn, &ServerMessage::Welcome { name });
         // Every game the player is in, and the news to the opponents.
         let mine: Vec<(GameId, Option<Side>)> = self
@@ -535,6 +559,7 @@ impl Hub {
             stage: Stage::Open,
         };
         let summary = stored.summary();
+        super::log::game_created(id, &seat.name);
         self.games.insert(id, Live::new(stored));
         self.send(
             conn,
@@ -583,6 +608,7 @@ impl Hub {
         live.stored = started;
         live.turn_start = Instant::now();
         live.turn += 1;
+        super::log::game_begun(&live.stored);
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
             self.send_state(conn, id);
@@ -780,6 +806,7 @@ impl Hub {
         self.store
             .finish(game, outcome, record.clocks())
             .map_err(|e| store_error(&e))?;
+        super::log::game_ended(game, outcome);
         if let Some(live) = self.games.get_mut(&game) {
             live.stored.game = record;
         }
@@ -1082,8 +1109,16 @@ impl Hub {
             return;
         };
         if c.out.send(message).is_err() {
-            self.disconnected(conn);
+            self.cut(conn);
         }
+    }
+
+    /// Cuts off a connection that reads too slowly: its task ends at once.
+    fn cut(&mut self, conn: ConnId) {
+        if let Some(hangup) = self.conns.get_mut(&conn).and_then(|c| c.hangup.take()) {
+            let _ = hangup.send(());
+        }
+        self.disconnected(conn);
     }
 
     /// Whether the answer to `request`, asked again by `conn`, is still queued for it (then
@@ -1103,7 +1138,7 @@ impl Hub {
         };
         match c.out.send_flagged(reply) {
             Ok(queued) => c.last_answer = Some((request, queued)),
-            Err(_) => self.disconnected(conn),
+            Err(_) => self.cut(conn),
         }
     }
 }

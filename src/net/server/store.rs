@@ -178,6 +178,28 @@ impl Store {
         })
     }
 
+    /// Closes the database whole: the log copied into the database file and emptied, so
+    /// that the file alone holds everything (a copy of it is a backup).
+    pub fn close(self) {
+        let Store {
+            db,
+            _checkpoints: checkpoint_thread,
+            ..
+        } = self;
+        drop(checkpoint_thread);
+        let checkpoint = db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            r.get::<_, i64>(0)
+        });
+        match checkpoint {
+            Ok(0) => {}
+            Ok(_) => tracing::warn!("closing the database: its log is busy, kept beside it"),
+            Err(e) => tracing::warn!("closing the database: {e}"),
+        }
+        if let Err((_, e)) = db.close() {
+            tracing::warn!("closing the database: {e}");
+        }
+    }
+
     /// Makes every write fail (or succeed again), for tests.
     #[cfg(test)]
     pub fn fail_writes(&self, fail: bool) {

@@ -625,6 +625,23 @@ fn a_spectator_cannot_move_and_chats_with_spectators() {
 }
 
 #[test]
+fn a_server_going_down_is_told_calmly_and_the_game_resumes_on_the_reconnect() {
+    let mut online = playing();
+    online.on_net(Event::ServerGoingDown, Instant::now());
+    let status = online.status().unwrap();
+    assert_eq!(status.tone, Tone::Info, "{}", status.text);
+    assert!(status.text.contains("restarting"), "{}", status.text);
+    assert!(online.game().is_some(), "the game stays on screen");
+    online.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        Instant::now(),
+    );
+    assert_eq!(online.status().unwrap().tone, Tone::Info);
+}
+
+#[test]
 fn a_move_the_server_did_not_get_before_a_drop_is_sent_again_after_the_resume() {
     let mut online = playing();
     online.update(Action::StartTyping, SIZE);
