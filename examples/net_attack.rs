@@ -569,7 +569,7 @@ async fn silent_sockets(net: &Net) -> Verdict {
     let opened = Instant::now();
     let honest = timeout(WAIT, async {
         let mut stream = net.player(loopback(8, 1), "behind-nat").await?;
-        send(&mut stream, &ClientMessage::Lobby).await?;
+        send(&mut stream, &ClientMessage::Lobby { page: 0 }).await?;
         answer(&mut stream, |m| {
             matches!(m, ServerMessage::Lobby(_)).then_some(())
         })
@@ -619,7 +619,7 @@ async fn big_lobby(net: &Net, games: u32) -> Verdict {
     }
     let asked = async {
         let mut stream = net.player(loopback(9, 251), "lobby-reader").await?;
-        send(&mut stream, &ClientMessage::Lobby).await?;
+        send(&mut stream, &ClientMessage::Lobby { page: 0 }).await?;
         timeout(WAIT, async {
             let mut line = Vec::new();
             loop {
@@ -630,7 +630,7 @@ async fn big_lobby(net: &Net, games: u32) -> Verdict {
                 }
                 let text = String::from_utf8_lossy(&line);
                 if let Ok(ServerMessage::Lobby(lobby)) = ServerMessage::parse(text.trim_end()) {
-                    return Ok((line.len(), lobby.open.len()));
+                    return Ok((line.len(), lobby.open.len(), lobby.open_total));
                 }
             }
         })
@@ -638,10 +638,10 @@ async fn big_lobby(net: &Net, games: u32) -> Verdict {
         .map_err(|_| "no lobby in time".to_owned())?
     };
     match asked.await {
-        Ok((bytes, open)) => Verdict::held(
+        Ok((bytes, open, total)) => Verdict::held(
             bytes <= MAX_LINE_BYTES,
             format!(
-                "{made} open games; the lobby line {bytes} bytes ({open} open games listed), the line cap {MAX_LINE_BYTES}"
+                "{made} open games; the lobby line {bytes} bytes ({open} of {total} open games listed), the line cap {MAX_LINE_BYTES}"
             ),
         ),
         Err(e) => Verdict::held(false, format!("{made} open games; the lobby: {e}")),
@@ -671,7 +671,10 @@ async fn slow_readers(net: &Net, server: &Server) -> Verdict {
                 let mut every = tokio::time::interval(Duration::from_millis(1000 / 19));
                 for _ in 0..250 {
                     every.tick().await;
-                    if send(&mut stream, &ClientMessage::Lobby).await.is_err() {
+                    if send(&mut stream, &ClientMessage::Lobby { page: 0 })
+                        .await
+                        .is_err()
+                    {
                         break;
                     }
                 }

@@ -79,6 +79,8 @@ const WIDE_OPEN: &[&str] = &[
     "4096",
     "--new-names-per-minute",
     "4096",
+    "--log-level",
+    "warn",
     "--max-connections",
     "4096",
 ];

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -16,7 +16,8 @@ use crate::game::storage::default_save_dir;
 use crate::net::client::{Client, ClientConfig, ClientError, Event, save};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
-    ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing, normalize_name,
+    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
+    normalize_name, pages,
 };
 use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
@@ -29,7 +30,8 @@ use crate::tui::{self, Config, Ending, Look, OnlineStart, Storage};
 pub struct OnlineArgs {
     /// The server, HOST or HOST:PORT (port 7343 when none is given).
     pub server: String,
-    /// List this player's finished games on the server and download them.
+    /// List this player's finished games on the server and download them (the server asks
+    /// who reads: as --name, or the name remembered).
     #[arg(long, value_name = "NAME")]
     pub games: Option<String>,
     /// The name to play under (remembered; asked for the first time when not given).
@@ -92,12 +94,6 @@ const ANSWER_TIME: Duration = Duration::from_secs(20);
 /// Runs `brandubh online`: the lobby in the terminal game, or with `--games` the archive.
 /// A server not met before shows its key's fingerprint first, to be trusted (as SSH does).
 pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
-    if args.games.is_some() {
-        trusted(args, None)?;
-        archive(args, out)?;
-        out.flush()?;
-        return Ok(ExitCode::SUCCESS);
-    }
     let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
     // In the form the server keeps it (NFC), once it is a valid name.
     let name = args
@@ -109,6 +105,15 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
                 .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
         })
         .transpose()?;
+    if let Some(player) = &args.games {
+        let name = name.ok_or_else(|| {
+            CliError::new("--games: the server lists games to a player: give --name NAME")
+        })?;
+        trusted(args, Some(&name))?;
+        archive(args, &name, player, out)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     trusted(args, name.as_deref())?;
     let mut storage = Storage::default_places();
     if let Some(dir) = &args.save_dir {
@@ -218,53 +223,98 @@ fn ask_trust(server: &str, shown: &str) -> Result<String, CliError> {
     }
 }
 
-/// `--games NAME`: lists that player's finished games and downloads them.
-fn archive(args: &OnlineArgs, out: &mut dyn Write) -> Result<(), CliError> {
+/// Requests a client may send at once before [`Pacer`] spaces them out: below the server's
+/// burst.
+const UNPACED_REQUESTS: u32 = 30;
+
+/// The time between requests past [`UNPACED_REQUESTS`]: slower than the server's average
+/// rate, so that a long archive is never taken for a flood.
+const REQUEST_EVERY: Duration = Duration::from_millis(60);
+
+/// Spaces out requests to the server's rate limit.
+struct Pacer {
+    sent: u32,
+    last: Option<Instant>,
+}
+
+impl Pacer {
+    /// Waits, if need be, until the next request may go.
+    fn wait(&mut self) {
+        self.sent = self.sent.saturating_add(1);
+        if let Some(last) = self.last.filter(|_| self.sent > UNPACED_REQUESTS) {
+            std::thread::sleep((last + REQUEST_EVERY).saturating_duration_since(Instant::now()));
+        }
+        self.last = Some(Instant::now());
+    }
+}
+
+/// `--games PLAYER`: lists that player's finished games, a page at a time, and downloads
+/// them, as `name`.
+fn archive(
+    args: &OnlineArgs,
+    name: &str,
+    player: &str,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
-    let mut config = ClientConfig::new(&args.server, None, dir);
+    let mut config = ClientConfig::new(&args.server, Some(name), dir);
     config.insecure = args.insecure;
     config.reconnect = false;
     let (events, inbox) = mpsc::channel();
     let client = Client::start(config, events);
-    let next = || -> Result<ServerMessage, CliError> {
+    let mut pacer = Pacer {
+        sent: 0,
+        last: None,
+    };
+    let mut ask = |message: ClientMessage| -> Result<ServerMessage, CliError> {
+        pacer.wait();
+        client.send(message);
         loop {
             match inbox.recv_timeout(ANSWER_TIME) {
                 Ok(Event::Message(ServerMessage::Error { message, .. })) => {
                     return Err(CliError::new(format!("the server says: {message}")));
                 }
-                Ok(Event::Message(message)) => return Ok(message),
+                Ok(Event::Message(
+                    answer @ (ServerMessage::Archive { .. } | ServerMessage::Save { .. }),
+                )) => return Ok(answer),
                 Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
                 Ok(_) => {}
                 Err(_) => return Err(CliError::new("the server does not answer")),
             }
         }
     };
-    let Some(player) = &args.games else {
-        return Ok(());
-    };
-    client.send(ClientMessage::Archive {
-        name: player.clone(),
-    });
-    let games = loop {
-        if let ServerMessage::Archive { games, .. } = next()? {
-            break games;
+    let mut games = Vec::new();
+    let mut page = 0;
+    loop {
+        let ServerMessage::Archive {
+            games: listed,
+            total,
+            ..
+        } = ask(ClientMessage::Archive {
+            name: player.to_owned(),
+            page,
+        })?
+        else {
+            return Err(unexpected());
+        };
+        if page == 0 {
+            writeln!(out, "finished games of {}: {total}", excerpt(player))?;
         }
-    };
-    print_games(
-        out,
-        &format!("finished games of {}", excerpt(player)),
-        &games,
-    )?;
+        print_games(out, &listed)?;
+        games.extend(listed);
+        page += 1;
+        if page >= pages(total, ARCHIVE_PAGE) {
+            break;
+        }
+    }
     let target = match &args.out {
         Some(dir) => dir.clone(),
         None => default_save_dir().map_err(|e| CliError::new(e.to_string()))?,
     };
     for game in &games {
-        client.send(ClientMessage::Download { game: game.id });
-        let json = loop {
-            if let ServerMessage::Save { json, .. } = next()? {
-                break json;
-            }
+        let ServerMessage::Save { json, .. } = ask(ClientMessage::Download { game: game.id })?
+        else {
+            return Err(unexpected());
         };
         let path = save(&target, &json).map_err(CliError::new)?;
         writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
@@ -272,9 +322,13 @@ fn archive(args: &OnlineArgs, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A heading and one line per game.
-fn print_games(out: &mut dyn Write, heading: &str, games: &[GameSummary]) -> Result<(), CliError> {
-    writeln!(out, "{heading}: {}", games.len())?;
+/// The server answered a request with another one's answer.
+fn unexpected() -> CliError {
+    CliError::new("the server answered with something else")
+}
+
+/// One line per game.
+fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliError> {
     for game in games {
         let name = |n: &Option<String>| n.as_deref().map_or_else(|| "?".to_owned(), excerpt);
         let result = game

@@ -1,11 +1,13 @@
-//! `brandubh serve`: run a game server.
+//! `brandubh serve`: run a game server, its log on stderr; `brandubh serve backup`: copy a
+//! running server's database.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand, ValueEnum};
+use tracing_subscriber::filter::LevelFilter;
 
 use super::CliError;
 use crate::game::parse_duration;
@@ -13,7 +15,11 @@ use crate::net::server::{self, DEFAULT_LISTEN, Limits, ServerConfig};
 
 /// Arguments of `brandubh serve`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct ServeArgs {
+    /// Something else than running the server.
+    #[command(subcommand)]
+    pub command: Option<ServeCommand>,
     /// The address to listen on (0.0.0.0:7343 for every network).
     #[arg(long, value_name = "ADDR", default_value = DEFAULT_LISTEN)]
     pub listen: String,
@@ -35,6 +41,83 @@ pub struct ServeArgs {
     /// machine needs more).
     #[arg(long, value_name = "N", default_value_t = Limits::default().new_names_per_minute)]
     pub new_names_per_minute: usize,
+    /// The least important log lines written (on stderr, one line each with its time).
+    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = LogLevel::Info)]
+    pub log_level: LogLevel,
+}
+
+/// What `brandubh serve` does besides running the server.
+#[derive(Subcommand, Debug)]
+pub enum ServeCommand {
+    /// Copy the database of a server, running or not, into FILE: consistent (as it stood at
+    /// one moment), one file, checked, written atomically.
+    Backup(BackupArgs),
+}
+
+/// Arguments of `brandubh serve backup`.
+#[derive(Args, Debug)]
+pub struct BackupArgs {
+    /// The copy to write (an existing file is kept unless --force is given).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The server's data folder (default: brandubh-server in the data folder).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// How much the server logs.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, ValueEnum)]
+pub enum LogLevel {
+    /// Nothing.
+    Off,
+    /// Errors: the database failing.
+    Error,
+    /// And warnings: connections refused over the caps, a second signal.
+    Warn,
+    /// And connections, identities, games begun and ended, requests refused, start and stop.
+    Info,
+    /// And what helps find a bug.
+    Debug,
+    /// Everything.
+    Trace,
+}
+
+impl From<LogLevel> for LevelFilter {
+    fn from(level: LogLevel) -> LevelFilter {
+        match level {
+            LogLevel::Off => LevelFilter::OFF,
+            LogLevel::Error => LevelFilter::ERROR,
+            LogLevel::Warn => LevelFilter::WARN,
+            LogLevel::Info => LevelFilter::INFO,
+            LogLevel::Debug => LevelFilter::DEBUG,
+            LogLevel::Trace => LevelFilter::TRACE,
+        }
+    }
+}
+
+/// Sends the server's log to stderr: one line per event, with its time (UTC) and level,
+/// coloured on a terminal only.
+fn start_log(level: LogLevel) -> Result<(), CliError> {
+    let stderr = std::io::stderr();
+    tracing_subscriber::fmt()
+        .with_max_level(LevelFilter::from(level))
+        .with_writer(std::io::stderr)
+        .with_ansi(stderr.is_terminal())
+        .with_target(false)
+        .try_init()
+        .map_err(|e| CliError::new(format!("cannot start the log: {e}")))
+}
+
+/// The data folder given, or the default one.
+fn data_dir(given: Option<&PathBuf>) -> Result<PathBuf, CliError> {
+    match given {
+        Some(dir) => Ok(dir.clone()),
+        None => server::default_data_dir()
+            .ok_or_else(|| CliError::new("no data folder: give one with --data DIR")),
+    }
 }
 
 /// The start-up line about open files: the limit, and whether it is below what the
@@ -53,11 +136,13 @@ fn open_files_line(limit: std::io::Result<u64>, connections: usize) -> String {
 }
 
 pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let data = match &args.data {
-        Some(dir) => dir.clone(),
-        None => server::default_data_dir()
-            .ok_or_else(|| CliError::new("no data folder: give one with --data DIR"))?,
-    };
+    if let Some(ServeCommand::Backup(backup)) = &args.command {
+        let data = data_dir(backup.data.as_ref())?;
+        return server::backup(&data, &backup.file, backup.force)
+            .map_err(|e| CliError::new(e.to_string()));
+    }
+    start_log(args.log_level)?;
+    let data = data_dir(args.data.as_ref())?;
     let config = ServerConfig {
         listen: args.listen.clone(),
         data,
@@ -71,6 +156,9 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
     };
     let files = server::raise_open_files_limit();
     let running = server::start(config).map_err(|e| CliError::new(e.to_string()))?;
+    running
+        .stop_on_signals()
+        .map_err(|e| CliError::new(format!("cannot catch the stopping signals: {e}")))?;
     // One write: a reader that stops after the first lines still gets them all at once,
     // and the server never writes into a pipe already closed.
     let lines = format!(

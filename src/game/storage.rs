@@ -153,6 +153,24 @@ pub fn write_file(
     write_atomic(path, Existing::Replace, write, |_| Ok(())).map(drop)
 }
 
+/// Writes the regular file `path` by name: `fill` is given the path of a new, empty temporary
+/// file beside it to fill and flush to disk (for writers that take a path, as `SQLite`'s
+/// backup does); then the file is committed as [`write_file`] does when `replace`, else as
+/// [`save_new`] does (an existing file is kept and the error says
+/// [`SaveError::already_exists`]).
+pub fn write_by_name(
+    path: &Path,
+    replace: bool,
+    fill: impl FnOnce(&Path) -> io::Result<()>,
+) -> Result<(), SaveError> {
+    let existing = if replace {
+        Existing::Replace
+    } else {
+        Existing::Keep
+    };
+    write_atomic(path, existing, |_| Ok(()), fill).map(drop)
+}
+
 /// Writes `value` to `path` as pretty JSON with a final newline, atomically as [`save_atomic`]
 /// writes a game (the terminal game's settings use it).
 pub fn write_json_atomic(path: &Path, value: &impl serde::Serialize) -> Result<(), SaveError> {

@@ -84,6 +84,9 @@ pub fn with_port(server: &str) -> String {
     }
 }
 
+/// What a client that does not reconnect says when the server went down.
+const GOING_DOWN: &str = "the server is going down (restarting, most likely): try again soon";
+
 /// The most messages held while the connection is down, sent after the reconnect; more are
 /// refused ([`Event::Unsent`]). Below the server's burst of messages, so that sending them
 /// all at once is not taken for a flood.
@@ -104,6 +107,10 @@ pub enum Event {
         /// Why, in words.
         reason: String,
     },
+    /// The server said it is going down (a restart, most likely) and closed the connection;
+    /// the client tries again as after a drop, reporting no failed attempt until it is
+    /// connected again. Nothing was lost.
+    ServerGoingDown,
     /// A finished game was saved.
     Saved {
         /// The game.
@@ -254,6 +261,8 @@ enum Ended {
     Closed,
     /// Dropped: try again.
     Dropped(String),
+    /// The server went down, saying so: try again.
+    GoingDown,
     /// Give up.
     Fatal(ClientError),
 }
@@ -264,6 +273,9 @@ struct Memory {
     mine: HashSet<GameId>,
     /// Messages to send once connected again, the oldest first.
     unsent: VecDeque<ClientMessage>,
+    /// The server said it was going down, and no connection has been made since: the
+    /// attempts that fail meanwhile (it is restarting) are not reported.
+    server_went_down: bool,
 }
 
 impl Memory {
@@ -312,6 +324,7 @@ async fn run(
         watched: HashSet::new(),
         mine: HashSet::new(),
         unsent: VecDeque::new(),
+        server_went_down: false,
     };
     let mut delay = Duration::from_millis(100);
     loop {
@@ -322,14 +335,28 @@ async fn run(
                 report(Event::Failed(e));
                 return;
             }
+            Ended::GoingDown if config.reconnect => {
+                memory.server_went_down = true;
+                if !report(Event::ServerGoingDown) {
+                    return;
+                }
+                if !wait_queueing(delay, &mut inbox, &mut memory, report).await {
+                    return;
+                }
+            }
             Ended::Dropped(reason) if config.reconnect => {
-                if !report(Event::Disconnected { reason }) {
+                if !memory.server_went_down && !report(Event::Disconnected { reason }) {
                     return;
                 }
                 if !wait_queueing(delay, &mut inbox, &mut memory, report).await {
                     return;
                 }
                 delay = (delay * 2).min(Duration::from_secs(5));
+            }
+            Ended::GoingDown => {
+                memory.give_up(&mut inbox, report);
+                report(Event::Failed(ClientError::Unreachable(GOING_DOWN.into())));
+                return;
             }
             Ended::Dropped(reason) => {
                 memory.give_up(&mut inbox, report);
@@ -499,26 +526,12 @@ async fn session(
     if let Err(ended) = handshake(config, &proof, &mut writer, &mut incoming, report).await {
         return ended;
     }
+    memory.server_went_down = false;
     if !report(Event::Connected { fingerprint }) {
         return Ended::Closed;
     }
-    for &game in &memory.watched {
-        if write_line(&mut writer, &send(ClientMessage::Watch { game }))
-            .await
-            .is_err()
-        {
-            return Ended::Dropped("the server closed the connection".into());
-        }
-    }
-    // What waited for the connection goes first, in order.
-    while let Some(message) = memory.unsent.pop_front() {
-        if write_line(&mut writer, &send(message.clone()))
-            .await
-            .is_err()
-        {
-            memory.unsent.push_front(message);
-            return Ended::Dropped("the server closed the connection".into());
-        }
+    if let Err(ended) = resume(&mut writer, memory).await {
+        return ended;
     }
     loop {
         let to_send = tokio::select! {
@@ -540,6 +553,7 @@ async fn session(
             message = incoming.recv() => match message {
                 None => return Ended::Dropped("the server closed the connection".into()),
                 Some(Err(e)) => return Ended::Dropped(e.to_string()),
+                Some(Ok(ServerMessage::GoingDown)) => return Ended::GoingDown,
                 Some(Ok(message)) => {
                     let reply = answer(&message, config, memory, report);
                     if !report(Event::Message(message)) {
@@ -561,6 +575,27 @@ async fn session(
             return Ended::Dropped("the server closed the connection".into());
         }
     }
+}
+
+/// Watches again what was watched, then sends what waited for the connection, in order.
+async fn resume(
+    writer: &mut tokio::io::WriteHalf<Stream>,
+    memory: &mut Memory,
+) -> Result<(), Ended> {
+    let closed = || Ended::Dropped("the server closed the connection".into());
+    for &game in &memory.watched {
+        let watch = ClientMessage::Watch { game }.to_line();
+        if write_line(writer, &watch).await.is_err() {
+            return Err(closed());
+        }
+    }
+    while let Some(message) = memory.unsent.pop_front() {
+        if write_line(writer, &message.to_line()).await.is_err() {
+            memory.unsent.push_front(message);
+            return Err(closed());
+        }
+    }
+    Ok(())
 }
 
 /// What proves the identity in one session: the key, and the session's channel binding.
@@ -591,6 +626,7 @@ async fn handshake(
         };
         match message {
             ServerMessage::Hello { .. } => greeted = true,
+            ServerMessage::GoingDown => return Err(Ended::GoingDown),
             ServerMessage::Error {
                 code: ErrorCode::Version,
                 message,

@@ -17,8 +17,19 @@ use crate::rules::{Outcome, Preset, Side};
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
-/// ([`challenge_bytes`]) and restricts names ([`normalize_name`]).
+/// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive.
 pub const VERSION: u32 = 3;
+
+/// The most games of each list in a lobby page: the receiver's own, the open ones, the
+/// ones to watch.
+pub const LOBBY_PAGE: usize = 20;
+
+/// The most players named in a lobby (all are counted).
+pub const LOBBY_PLAYERS: usize = 50;
+
+/// The most games in an archive page.
+pub const ARCHIVE_PAGE: usize = 50;
 
 /// The port a server listens on and a client calls when none is given.
 pub const DEFAULT_PORT: u16 = 7343;
@@ -53,9 +64,12 @@ pub enum ClientMessage {
         /// The ed25519 signature of the challenge, 64 bytes in hex.
         signature: String,
     },
-    /// Asks for the lobby (answered with [`ServerMessage::Lobby`]).
-    #[serde(deserialize_with = "no_fields")]
-    Lobby,
+    /// Asks for a page of the lobby (answered with [`ServerMessage::Lobby`]).
+    Lobby {
+        /// The page of open games and games to watch, from 0 ([`LOBBY_PAGE`] of each).
+        #[serde(default)]
+        page: u32,
+    },
     /// Creates a game and waits in it for an opponent.
     Create(GameSetup),
     /// Joins an open game, by its number or by a private game's invite code.
@@ -124,10 +138,13 @@ pub enum ClientMessage {
         /// The ping's number.
         id: u64,
     },
-    /// Lists a player's finished games.
+    /// Lists a page of a player's finished games.
     Archive {
         /// The player.
         name: String,
+        /// The page, from 0 ([`ARCHIVE_PAGE`] games each, newest first).
+        #[serde(default)]
+        page: u32,
     },
     /// Downloads a finished game as a save file.
     Download {
@@ -227,12 +244,16 @@ pub enum ServerMessage {
         /// How.
         outcome: Outcome,
     },
-    /// A player's finished games.
+    /// A page of a player's finished games.
     Archive {
         /// The player.
         name: String,
-        /// The games, newest first.
+        /// The page's games (at most [`ARCHIVE_PAGE`]), newest first.
         games: Vec<GameSummary>,
+        /// The page, from 0.
+        page: u32,
+        /// The player's finished games in all.
+        total: usize,
     },
     /// A finished game as a save file (docs/formats.md).
     Save {
@@ -258,6 +279,10 @@ pub enum ServerMessage {
         /// The ping's number.
         id: u64,
     },
+    /// The server is stopping (its host shut it down or restarts it) and closes the
+    /// connection after this: nothing is lost, and the client reconnects as after a drop.
+    #[serde(deserialize_with = "no_fields")]
+    GoingDown,
 }
 
 /// A kind of error.
@@ -406,17 +431,42 @@ pub struct GameSummary {
     pub outcome: Option<Outcome>,
 }
 
-/// The lobby: open games, games in progress, players online.
+/// A page of the lobby: the receiver's own games, then a page of the open games and one of
+/// the games to watch, and the players online; each list with its count in all.
 #[derive(Clone, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lobby {
-    /// Games waiting for an opponent (public ones).
+    /// The receiver's games (at most [`LOBBY_PAGE`]): in progress, those where it is to
+    /// move first, then the open ones it waits in.
+    pub mine: Vec<GameSummary>,
+    /// The receiver's games in all.
+    pub mine_total: usize,
+    /// The page's games of others waiting for an opponent (public ones), oldest first.
     pub open: Vec<GameSummary>,
-    /// Games in progress, to watch; the asker's own first, those where it is to move first
-    /// of all.
+    /// The open games of others in all.
+    pub open_total: usize,
+    /// The page's games of others in progress, to watch, oldest first.
     pub playing: Vec<GameSummary>,
-    /// Names of the players online.
+    /// The games of others in progress in all.
+    pub playing_total: usize,
+    /// The page, from 0.
+    pub page: u32,
+    /// Names of the players online (the first [`LOBBY_PLAYERS`] in order).
     pub players: Vec<String>,
+    /// The players online in all.
+    pub players_total: usize,
+}
+
+impl Lobby {
+    /// How many pages the open games and the games to watch fill (at least one).
+    pub fn pages(&self) -> u32 {
+        pages(self.open_total.max(self.playing_total), LOBBY_PAGE)
+    }
+}
+
+/// How many pages of `per_page` items `total` items fill (at least one).
+pub fn pages(total: usize, per_page: usize) -> u32 {
+    u32::try_from(total.div_ceil(per_page.max(1)).max(1)).unwrap_or(u32::MAX)
 }
 
 /// Both clocks as the server runs them.
@@ -469,9 +519,20 @@ impl ServerMessage {
         serde_json::from_str(line).map_err(|e| BadMessage(e.to_string()))
     }
 
-    /// The message as one line, without its end.
+    /// The message as one line, without its end, at most [`MAX_LINE_BYTES`]: a message
+    /// longer than that is sent as an error saying so (the other end would skip the line).
     pub fn to_line(&self) -> String {
-        to_line(self)
+        let line = to_line(self);
+        if line.len() <= MAX_LINE_BYTES {
+            return line;
+        }
+        to_line(&ServerMessage::error(
+            ErrorCode::Refused,
+            format!(
+                "the answer ({} bytes) is longer than a line may be ({MAX_LINE_BYTES} bytes)",
+                line.len()
+            ),
+        ))
     }
 
     /// An error reply.
@@ -703,8 +764,8 @@ mod tests {
             assert_eq!(ClientMessage::parse(&line).unwrap(), message);
         }
         assert_eq!(
-            ClientMessage::Lobby.to_line(),
-            r#"{"type":"lobby"}"#,
+            ClientMessage::parse(r#"{"type":"lobby"}"#).unwrap(),
+            ClientMessage::Lobby { page: 0 },
             "the documented form"
         );
         assert_eq!(
@@ -744,7 +805,7 @@ mod tests {
                 key: "k".into(),
                 signature: "s".into(),
             },
-            ClientMessage::Lobby,
+            ClientMessage::Lobby { page: 2 },
             ClientMessage::Create(GameSetup::default()),
             ClientMessage::Join {
                 game: Some(game),
@@ -773,7 +834,10 @@ mod tests {
             },
             ClientMessage::Ping { id: 1 },
             ClientMessage::Pong { id: 1 },
-            ClientMessage::Archive { name: "n".into() },
+            ClientMessage::Archive {
+                name: "n".into(),
+                page: 1,
+            },
             ClientMessage::Download { game },
         ]
     }
@@ -851,6 +915,8 @@ mod tests {
             ServerMessage::Archive {
                 name: "n".into(),
                 games: vec![summary],
+                page: 0,
+                total: 1,
             },
             ServerMessage::Save {
                 game,
@@ -859,6 +925,7 @@ mod tests {
             ServerMessage::error(ErrorCode::Refused, "no"),
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
+            ServerMessage::GoingDown,
         ]
     }
 
@@ -891,6 +958,81 @@ mod tests {
         }
         let result = r#"{"type":"result","game":1,"outcome":{"winner":null,"reason":"agreement","extra":0}}"#;
         assert!(ServerMessage::parse(result).is_err(), "accepted {result}");
+    }
+
+    /// A game summary as long as the protocol lets it be: names of the most characters, each
+    /// of four bytes, and every field filled.
+    fn longest_summary() -> GameSummary {
+        let name = "\u{1F451}".repeat(MAX_NAME_CHARS);
+        GameSummary {
+            id: GameId::MAX,
+            setup: GameSetup {
+                rules: Preset::OpenTafl,
+                side: SideChoice::Defenders,
+                timing: Timing::Clock {
+                    control: "100h+100h/100x100h".parse().unwrap(),
+                },
+                private: true,
+                engine_allowed: true,
+            },
+            attackers: Some(name.clone()),
+            defenders: Some(name.clone()),
+            creator: name,
+            plies: usize::MAX,
+            outcome: Some(Outcome {
+                winner: Some(Side::Defenders),
+                reason: crate::rules::Reason::KingEscaped,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_server_message_over_the_line_limit_is_sent_as_an_error_that_fits() {
+        let archive = ServerMessage::Archive {
+            name: "n".into(),
+            games: vec![longest_summary(); 1000],
+            page: 0,
+            total: 1000,
+        };
+        let line = archive.to_line();
+        assert!(line.len() <= MAX_LINE_BYTES, "{} bytes", line.len());
+        let sent = ServerMessage::parse(&line).unwrap();
+        assert!(
+            matches!(
+                sent,
+                ServerMessage::Error {
+                    code: ErrorCode::Refused,
+                    ..
+                }
+            ),
+            "{sent:?}"
+        );
+    }
+
+    #[test]
+    fn the_fullest_lobby_and_archive_pages_fit_in_a_line() {
+        let name = "\u{1F451}".repeat(MAX_NAME_CHARS);
+        let lobby = ServerMessage::Lobby(Lobby {
+            mine: vec![longest_summary(); LOBBY_PAGE],
+            mine_total: usize::MAX,
+            open: vec![longest_summary(); LOBBY_PAGE],
+            open_total: usize::MAX,
+            playing: vec![longest_summary(); LOBBY_PAGE],
+            playing_total: usize::MAX,
+            page: u32::MAX,
+            players: vec![name.clone(); LOBBY_PLAYERS],
+            players_total: usize::MAX,
+        });
+        let archive = ServerMessage::Archive {
+            name,
+            games: vec![longest_summary(); ARCHIVE_PAGE],
+            page: u32::MAX,
+            total: usize::MAX,
+        };
+        for message in [lobby, archive] {
+            let line = super::to_line(&message);
+            assert!(line.len() <= MAX_LINE_BYTES, "{} bytes", line.len());
+        }
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //! line cap, rate limit, timeouts); one hub thread owns the games, the clocks and the `SQLite`
 //! database, and validates every move with the rules engine before it is stored and relayed.
 
+mod backup;
 mod conn;
 mod hub;
+mod log;
 mod names;
+mod outbox;
 mod store;
 
 use std::collections::{HashMap, VecDeque};
@@ -14,11 +17,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::{Notify, Semaphore, mpsc};
+use tokio::sync::{Notify, Semaphore, mpsc, watch};
 
+pub use backup::{BackupError, backup};
 pub use store::DB_FILE;
 
-use super::protocol::{ServerMessage, Timing};
+use super::protocol::Timing;
 use super::tls::ServerKey;
 use crate::game::TimeControl;
 
@@ -48,8 +52,8 @@ pub struct Limits {
     pub bad_messages: u32,
     /// The most measured lag credited back to a mover's clock.
     pub max_lag_credit: Duration,
-    /// Messages queued for a connection that reads too slowly before it is cut off.
-    pub queue: usize,
+    /// Bytes queued for a connection that reads too slowly before it is cut off.
+    pub queue_bytes: usize,
     /// Open games one player may wait in at once.
     pub open_games_per_player: usize,
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
@@ -59,6 +63,8 @@ pub struct Limits {
     pub names_per_key: usize,
     /// New names that may be claimed from one address in a minute.
     pub new_names_per_minute: usize,
+    /// How long a server going down waits for its connections to be told and closed.
+    pub going_down: Duration,
 }
 
 impl Default for Limits {
@@ -73,11 +79,12 @@ impl Default for Limits {
             burst: 40,
             bad_messages: 5,
             max_lag_credit: Duration::from_secs(1),
-            queue: 256,
+            queue_bytes: 1 << 20,
             open_games_per_player: 5,
             return_window: Duration::from_secs(60),
             names_per_key: 5,
             new_names_per_minute: 10,
+            going_down: Duration::from_secs(5),
         }
     }
 }
@@ -96,15 +103,6 @@ pub struct ServerConfig {
 /// The default data folder: `brandubh-server` in the user's data folder.
 pub fn default_data_dir() -> Option<PathBuf> {
     crate::folders::SERVER_DATA.path()
-}
-
-/// What goes to a connection's writer.
-#[derive(Debug)]
-pub(crate) enum Outgoing {
-    /// A message.
-    Message(ServerMessage),
-    /// Close the connection.
-    Close,
 }
 
 /// The time control of a timing: a correspondence game's days per move are a clock of one
@@ -160,12 +158,46 @@ impl std::fmt::Display for StartError {
 
 impl std::error::Error for StartError {}
 
-/// A server running on its own threads; dropping it stops it.
+/// A server running on its own threads; dropping it stops it at once (as a crash would:
+/// nothing stored is lost), [`Stopper::stop`] gracefully.
 pub struct RunningServer {
     addr: SocketAddr,
     fingerprint: String,
     runtime: Option<tokio::runtime::Runtime>,
-    hub: Option<std::thread::JoinHandle<()>>,
+    /// The hub's thread, which ends with whether the server went down as asked.
+    hub: Option<std::thread::JoinHandle<HubEnd>>,
+    stopper: Stopper,
+    /// Closed when every connection's task has ended (each holds a sender).
+    connections_ended: mpsc::Receiver<()>,
+    going_down: Duration,
+}
+
+/// How the hub's thread ended, when it did not fail.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+enum HubEnd {
+    /// The server went down as asked ([`Stopper::stop`]).
+    WentDown,
+    /// Its inbox closed (nothing was left to send it events).
+    Closed,
+}
+
+/// Stops a running server gracefully, from any thread.
+#[derive(Clone)]
+pub struct Stopper {
+    accepting: watch::Sender<bool>,
+    hub: mpsc::UnboundedSender<hub::Event>,
+}
+
+impl Stopper {
+    /// Stops the server gracefully: no connection is accepted any more, and those still in
+    /// their handshake are closed; the hub finishes the event it is handling, tells every
+    /// connection the server is going down, and closes the database (its log copied in);
+    /// then [`RunningServer::wait`] waits (a bounded time) for every connection to be
+    /// written out and closed, and returns.
+    pub fn stop(&self) {
+        let _ = self.accepting.send(false);
+        let _ = self.hub.send(hub::Event::GoingDown);
+    }
 }
 
 impl RunningServer {
@@ -179,11 +211,53 @@ impl RunningServer {
         &self.fingerprint
     }
 
-    /// Runs until the process ends; an error if the server stopped serving (its hub, which
-    /// sets aside a game it fails on, failed itself).
+    /// A handle that stops the server gracefully.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
+    }
+
+    /// Stops the server gracefully (see [`Stopper::stop`]) on SIGTERM or SIGINT; a second
+    /// one ends the process at once.
+    pub fn stop_on_signals(&self) -> std::io::Result<()> {
+        let Some(runtime) = &self.runtime else {
+            return Ok(());
+        };
+        let stopper = self.stopper();
+        let mut signals = {
+            let _inside = runtime.enter();
+            EndingSignals::catch()?
+        };
+        runtime.spawn(async move {
+            let (first, _) = signals.next().await;
+            tracing::info!(signal = first, "going down");
+            stopper.stop();
+            let (second, number) = signals.next().await;
+            tracing::warn!(signal = second, "a second signal: stopping at once");
+            std::process::exit(128 + number);
+        });
+        Ok(())
+    }
+
+    /// Runs until the server stops. Stopped gracefully ([`Stopper::stop`]), it waits until
+    /// every connection is closed or [`Limits::going_down`] has passed, and returns `Ok`;
+    /// an error if the server stopped serving otherwise (its hub, which sets aside a game it
+    /// fails on, failed itself).
     pub fn wait(mut self) -> Result<(), StartError> {
         let stopped = self.hub.take().map(std::thread::JoinHandle::join);
+        if let Some(runtime) = self.runtime.take() {
+            let (ended, going_down) = (&mut self.connections_ended, self.going_down);
+            let all_closed =
+                runtime.block_on(async { tokio::time::timeout(going_down, ended.recv()).await });
+            if all_closed.is_err() {
+                tracing::warn!("connections still open after {:?}: closed", self.going_down);
+            }
+            runtime.shutdown_background();
+        }
         match stopped {
+            Some(Ok(HubEnd::WentDown)) => {
+                tracing::info!("stopped");
+                Ok(())
+            }
             Some(Err(_)) => Err(StartError("the server stopped on a fault".into())),
             _ => Err(StartError("the server stopped".into())),
         }
@@ -195,8 +269,50 @@ impl Drop for RunningServer {
         if let Some(runtime) = self.runtime.take() {
             runtime.shutdown_background();
         }
+        // The connections are gone: the hub closes the database and ends.
+        let _ = self.stopper.hub.send(hub::Event::GoingDown);
         if let Some(hub) = self.hub.take() {
             let _ = hub.join();
+        }
+    }
+}
+
+/// The signals that stop a server: SIGTERM (a service manager stopping it) and SIGINT
+/// (Ctrl-C), both caught from the start (neither ends the process by itself any more).
+struct EndingSignals {
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl EndingSignals {
+    /// Catches them from now on (inside the runtime).
+    fn catch() -> std::io::Result<EndingSignals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(EndingSignals {
+                terminate: signal(SignalKind::terminate())?,
+                interrupt: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(EndingSignals {})
+    }
+
+    /// The name and number of the next one to come.
+    async fn next(&mut self) -> (&'static str, i32) {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.terminate.recv() => ("SIGTERM", SIGTERM),
+            _ = self.interrupt.recv() => ("SIGINT", SIGINT),
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            ("SIGINT", SIGINT)
         }
     }
 }
@@ -236,18 +352,47 @@ pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
         .name("brandubh-hub".into())
         .spawn(move || {
             while let Some(event) = inbox.blocking_recv() {
+                if matches!(event, hub::Event::GoingDown) {
+                    hub.go_down();
+                    return HubEnd::WentDown;
+                }
                 hub.handle(event);
             }
+            HubEnd::Closed
         })
         .map_err(|e| fail("cannot start", &e))?;
+    let (accepting, still_accepting) = watch::channel(true);
+    let (connection_alive, connections_ended) = mpsc::channel(1);
+    let stopper = Stopper {
+        accepting,
+        hub: events.clone(),
+    };
     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
-    runtime.spawn(accept(listener, acceptor, events, config.limits));
+    let going_down = config.limits.going_down;
+    let tasks = Tasks {
+        events,
+        limits: config.limits,
+        alive: connection_alive,
+    };
+    runtime.spawn(accept(listener, acceptor, tasks, still_accepting));
+    tracing::info!(%addr, "listening");
     Ok(RunningServer {
         addr,
         fingerprint: key.fingerprint(),
         runtime: Some(runtime),
         hub: Some(hub),
+        stopper,
+        connections_ended,
+        going_down,
     })
+}
+
+/// What every connection's task is given.
+struct Tasks {
+    events: mpsc::UnboundedSender<hub::Event>,
+    limits: Limits,
+    /// Held by each task until it ends.
+    alive: mpsc::Sender<()>,
 }
 
 /// Connections open: in all, and per address those that said hello and those on their
@@ -356,47 +501,60 @@ fn admit(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &Limits) -> Option<Adm
 /// Connections over the caps being told `full` at once, at most (more are closed unread).
 const REFUSING_AT_ONCE: usize = 16;
 
+/// Accepts connections, each on a task of its own, until the server stops accepting.
 async fn accept(
     listener: TcpListener,
     acceptor: tokio_rustls::TlsAcceptor,
-    events: mpsc::UnboundedSender<hub::Event>,
-    limits: Limits,
+    tasks: Tasks,
+    mut accepting: watch::Receiver<bool>,
 ) {
+    let limits = &tasks.limits;
     let counts = Arc::new(Mutex::new(Counts::default()));
     let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
     let mut next_id = 0;
     loop {
-        let (stream, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = accepting.wait_for(|accepting| !accepting) => return,
+        };
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors and the like: wait a little, go on.
-                eprintln!("brandubh serve: accept: {e}");
+                tracing::warn!("accept: {e}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
         // Over the cap: told `full` after its hello, or closed at once when too many are.
-        let place = admit(&counts, peer.ip(), &limits);
-        let refusal = match place {
-            Some(_) => None,
-            None => match Arc::clone(&refusing).try_acquire_owned() {
-                Ok(permit) => Some(permit),
-                Err(_) => continue,
-            },
+        let place = admit(&counts, peer.ip(), limits);
+        let refusal = if place.is_some() {
+            None
+        } else {
+            log::over_caps(peer);
+            let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() else {
+                continue;
+            };
+            Some(permit)
         };
         let _ = stream.set_nodelay(true);
         next_id += 1;
         let id = next_id;
+        log::connection(id, peer);
         let task = conn::Connection {
             id,
-            events: events.clone(),
+            events: tasks.events.clone(),
             limits: limits.clone(),
             place,
+            accepting: accepting.clone(),
         };
         let acceptor = acceptor.clone();
+        let alive = tasks.alive.clone();
         let running = tokio::spawn(async move {
             task.run(stream, acceptor).await;
+            log::closed(id);
             drop(refusal);
+            drop(alive);
         });
         tokio::spawn(async move {
             if let Err(e) = running.await {

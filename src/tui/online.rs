@@ -346,7 +346,8 @@ impl Online {
 
     fn refresh(&mut self, now: Instant) {
         self.last_lobby = Some(now);
-        self.send(ClientMessage::Lobby);
+        let page = self.lobby.page();
+        self.send(ClientMessage::Lobby { page });
     }
 
     /// Takes what the client reports, at `now`.
@@ -371,6 +372,12 @@ impl Online {
                     "connection lost ({}): reconnecting…",
                     escaped(&reason, MESSAGE_CHARS)
                 ));
+            }
+            // A restart: said calmly, the client reconnects by itself.
+            Event::ServerGoingDown => {
+                self.connected = false;
+                self.lag = None;
+                self.info("the server is restarting: reconnecting…");
             }
             Event::Failed(ClientError::UnknownServer {
                 shown,
@@ -821,8 +828,23 @@ impl Online {
             }
             Action::Type('x') => self.leave_selected(),
             Action::Type('r') => self.refresh(self.now),
+            Action::PageDown | Action::Type('n') => self.turn_page(true),
+            Action::PageUp | Action::Type('p') => self.turn_page(false),
             Action::Type(_) if !self.connected => self.error("not connected"),
             _ => {}
+        }
+    }
+
+    /// Asks for the next page of the lobby (`forward`) or the previous one, if there is one.
+    fn turn_page(&mut self, forward: bool) {
+        if self.lobby.turn_page(forward) {
+            self.refresh(self.now);
+        } else {
+            self.info(if forward {
+                "the last page"
+            } else {
+                "the first page"
+            });
         }
     }
 
@@ -1102,7 +1124,8 @@ impl Online {
             .render(body, buf);
         }
         let keys = Rect::new(area.x, area.y + 1 + body_height, area.width, keys_rows);
-        let line = "Enter join/watch · c create · i code · x leave · r refresh · q quit · ? keys";
+        let line = "Enter join/watch · c create · i code · x leave · r refresh · n/p pages · q quit \
+                    · ? keys";
         Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
             .style(look.theme.label)
             .render(keys, buf);

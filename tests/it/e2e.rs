@@ -1122,6 +1122,8 @@ fn the_key_of_a_server_not_met_before_is_shown_and_pinned_only_on_yes() {
     let args = [
         "online",
         &address,
+        "--name",
+        "reader",
         "--games",
         "nobody",
         "--out",

@@ -35,6 +35,8 @@ mod rules_threats;
 mod save_load;
 mod schema;
 mod server_identity;
+mod server_lobby;
+mod server_ops;
 mod server_robustness;
 mod storage_faults;
 mod tui;

@@ -45,7 +45,7 @@ impl Player {
 
     /// A player with the config folder `config`, trusting the server's `key` if it is not
     /// pinned there yet.
-    fn with_config(
+    pub(crate) fn with_config(
         server: &str,
         key: &str,
         name: &str,
@@ -113,7 +113,7 @@ pub(crate) fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
             engine_allowed: false,
         },
     );
-    bob.send(ClientMessage::Lobby);
+    bob.send(ClientMessage::Lobby { page: 0 });
     let listed = bob.expect_message("lobby", |m| match m {
         ServerMessage::Lobby(lobby) => Some(lobby.open.iter().any(|g| g.id == game)),
         _ => None,
@@ -143,7 +143,7 @@ pub(crate) fn create(creator: &Player, setup: GameSetup) -> GameId {
 }
 
 /// `brandubh online ADDRESS ARGS` with a config folder of its own; returns what it printed.
-fn online(address: &str, args: &[&str]) -> String {
+pub(crate) fn online(address: &str, args: &[&str]) -> String {
     let config = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
         .args(["online", address])
@@ -161,13 +161,13 @@ fn online(address: &str, args: &[&str]) -> String {
 }
 
 /// The next move of the local copy: the first legal one.
-fn next_move(state: &GameState) -> String {
+pub(crate) fn next_move(state: &GameState) -> String {
     state.legal_moves()[0].to_string()
 }
 
 /// Plays `plies` moves (or to the end), each seen by both players; returns the moves as
 /// the server annotated them.
-fn play(
+pub(crate) fn play(
     state: &mut GameState,
     game: GameId,
     alice: &Player,
@@ -218,7 +218,7 @@ fn offer_accepted(asker: &Player, answerer: &Player, game: GameId, offer: Offer)
     });
 }
 
-fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
+pub(crate) fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
     player.expect_message("result", |m| match m {
         ServerMessage::Result { game: g, outcome } if *g == game => Some(*outcome),
         _ => None,
@@ -273,7 +273,12 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     // The archive lists it, and `brandubh online --games` downloads it.
     let downloads = tempfile::tempdir().unwrap();
     let out = downloads.path().to_str().unwrap();
-    let stdout = online(&address, &["--trust", &key, "--games", "bob", "--out", out]);
+    let stdout = online(
+        &address,
+        &[
+            "--trust", &key, "--name", "dave", "--games", "bob", "--out", out,
+        ],
+    );
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
     assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
 }
@@ -423,9 +428,9 @@ fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_corre
     let game = brandubh::game::Game::from_json(&std::fs::read_to_string(saved).unwrap()).unwrap();
     let clocks = game.clocks().unwrap();
     assert!(clocks.side(Side::Attackers).left() < Duration::from_secs(600));
-    alice.send(ClientMessage::Lobby);
+    alice.send(ClientMessage::Lobby { page: 0 });
     let playing = alice.expect_message("lobby", |m| match m {
-        ServerMessage::Lobby(lobby) => Some(lobby.playing.iter().map(|g| g.id).collect::<Vec<_>>()),
+        ServerMessage::Lobby(lobby) => Some(lobby.mine.iter().map(|g| g.id).collect::<Vec<_>>()),
         _ => None,
     });
     assert_eq!(playing, vec![by_post], "the correspondence game goes on");
@@ -476,7 +481,7 @@ fn an_unknown_server_s_key_is_pinned_only_when_trusted() {
     let key = server.fingerprint().to_owned();
     let config = tempfile::tempdir().unwrap();
     let known = config.path().join("known_servers");
-    let archive = ["--games", "nobody", "--out"];
+    let archive = ["--name", "reader", "--games", "nobody", "--out"];
     let out = config.path().join("out");
     let out = out.to_str().unwrap();
     // No terminal to ask on, no --trust: one line saying how, and nothing pinned.
@@ -566,7 +571,7 @@ fn whether_the_engine_is_allowed_is_in_the_lobby_and_the_state() {
     // The lobby's and the state's summaries carry it.
     let bob = Player::connect(&address, &key, "bob");
     connected(&bob);
-    bob.send(ClientMessage::Lobby);
+    bob.send(ClientMessage::Lobby { page: 0 });
     let open = bob.expect_message("lobby", |m| match m {
         ServerMessage::Lobby(lobby) => Some(lobby.open.clone()),
         _ => None,
@@ -730,19 +735,29 @@ fn hostile_clients_are_cut_off_while_a_game_goes_on() {
 }
 
 /// `brandubh serve` as a child process; returns it, its address and its key's fingerprint.
-fn serve(data: &Path, listen: &str) -> (Child, String, String) {
+pub(crate) fn serve(data: &Path, listen: &str) -> (Child, String, String) {
     serve_with(data, listen, &[])
 }
 
-/// `brandubh serve` with more arguments, as [`serve`].
+/// `brandubh serve` with more arguments, as [`serve`] (its log only warnings, on stderr).
 pub(crate) fn serve_with(data: &Path, listen: &str, args: &[&str]) -> (Child, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_brandubh"))
+    let args = [args, &["--log-level", "warn"]].concat();
+    started(serve_command(data, listen, &args).spawn().unwrap())
+}
+
+/// The command `brandubh serve --listen LISTEN --data DATA ARGS`, its output piped.
+pub(crate) fn serve_command(data: &Path, listen: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_brandubh"));
+    command
         .args(["serve", "--listen", listen, "--data"])
         .arg(data)
         .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdout(Stdio::piped());
+    command
+}
+
+/// A server just spawned, its address and its key's fingerprint read from its first lines.
+pub(crate) fn started(mut child: Child) -> (Child, String, String) {
     let (mut first, mut second) = (String::new(), String::new());
     let mut out = BufReader::new(child.stdout.take().unwrap());
     out.read_line(&mut first).unwrap();
@@ -762,7 +777,14 @@ fn serve_limited(ulimit: &str, data: &Path, args: &[&str]) -> (Child, Vec<String
         .arg("-c")
         .arg(format!("ulimit {ulimit} && exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--log-level",
+            "warn",
+            "--data",
+        ])
         .arg(data)
         .args(args)
         .stdout(Stdio::piped())

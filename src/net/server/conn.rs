@@ -7,11 +7,12 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncWriteExt, BufReader, ReadHalf, WriteHalf};
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_rustls::server::TlsStream;
 
 use super::hub::{ConnId, Event};
-use super::{Admitted, Limits, Outgoing};
+use super::outbox::{self, Outbox};
+use super::{Admitted, Limits};
 use crate::net::identity::ChannelBinding;
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};
@@ -25,6 +26,8 @@ pub(super) struct Connection {
     /// Its place within the connection caps; `None` over them: it is then told `full`
     /// after its hello, and closed.
     pub place: Option<Admitted>,
+    /// False once the server goes down: a connection still in its handshake ends then.
+    pub accepting: watch::Receiver<bool>,
 }
 
 /// The two halves of a connection's TLS stream.
@@ -100,13 +103,20 @@ type SharedPings = Mutex<Pings>;
 impl Connection {
     /// Serves the connection to its end.
     pub async fn run(mut self, stream: TcpStream, acceptor: tokio_rustls::TlsAcceptor) {
-        // Until its hello, a connection may be pushed out by a newer one from its address.
-        let greeted = match self.place.as_ref().map(Admitted::evicted) {
-            Some(evicted) => tokio::select! {
-                greeted = self.greet(stream, acceptor) => greeted,
-                () = evicted.notified() => None,
-            },
-            None => self.greet(stream, acceptor).await,
+        // Until its hello, a connection may be pushed out by a newer one from its address,
+        // and ends if the server goes down.
+        let evicted = self.place.as_ref().map(Admitted::evicted);
+        let pushed_out = async {
+            match evicted {
+                Some(evicted) => evicted.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        let mut accepting = self.accepting.clone();
+        let greeted = tokio::select! {
+            greeted = self.greet(stream, acceptor) => greeted,
+            () = pushed_out => None,
+            _ = accepting.wait_for(|accepting| !accepting) => None,
         };
         let Some(Greeted {
             reader,
@@ -117,7 +127,9 @@ impl Connection {
         else {
             return;
         };
-        let (out, mut queue) = mpsc::channel(self.limits.queue);
+        let (out, mut queue) = outbox::queue(self.limits.queue_bytes);
+        // The hub signals it to cut the connection off.
+        let (hangup, hung_up) = oneshot::channel();
         let hello = ServerMessage::Hello {
             version: VERSION,
             server: format!("brandubh {}", env!("CARGO_PKG_VERSION")),
@@ -130,6 +142,7 @@ impl Connection {
             .send(Event::Connected {
                 conn: self.id,
                 out: out.clone(),
+                hangup,
                 binding,
                 ip,
             })
@@ -144,17 +157,17 @@ impl Connection {
             let mut ping =
                 tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
             loop {
-                let message = tokio::select! {
-                    next = queue.recv() => match next {
-                        Some(Outgoing::Message(message)) => message,
-                        Some(Outgoing::Close) | None => break,
+                let line = tokio::select! {
+                    next = queue.next() => match next {
+                        Some(line) => line,
+                        None => break,
                     },
                     _ = ping.tick() => {
                         let mut pings = sent.lock().unwrap_or_else(PoisonError::into_inner);
-                        ServerMessage::Ping { id: pings.send(Instant::now()) }
+                        ServerMessage::Ping { id: pings.send(Instant::now()) }.to_line()
                     }
                 };
-                if write_line(&mut writer, &message.to_line()).await.is_err() {
+                if write_line(&mut writer, &line).await.is_err() {
                     break;
                 }
             }
@@ -162,13 +175,21 @@ impl Connection {
         };
         let read = self.read(reader, &out, &pings);
         tokio::pin!(write);
+        let session = async {
+            tokio::select! {
+                () = &mut write => {},
+                () = read => {
+                    // What is queued (a last refusal) is written, for a second at most.
+                    out.close();
+                    let _ = tokio::time::timeout(Duration::from_secs(1), &mut write).await;
+                },
+            }
+        };
+        // Cut off by the hub: the socket and the queue go at once (a hub gone, its end
+        // dropped, cuts nothing).
         tokio::select! {
-            () = &mut write => {},
-            () = read => {
-                // What is queued (a last refusal) is written, for a second at most.
-                let _ = out.try_send(Outgoing::Close);
-                let _ = tokio::time::timeout(Duration::from_secs(1), write).await;
-            },
+            () = session => {},
+            Ok(()) = hung_up => {},
         }
         let _ = self.events.send(Event::Disconnected { conn: self.id });
     }
@@ -216,6 +237,7 @@ impl Connection {
             }
             _ => ServerMessage::error(ErrorCode::NotNow, "say hello first"),
         };
+        super::log::refused(self.id, "hello refused", &refusal);
         let _ = write_line(&mut writer, &refusal.to_line()).await;
         let _ = writer.shutdown().await;
         None
@@ -225,7 +247,7 @@ impl Connection {
     async fn read<R: tokio::io::AsyncBufRead + Unpin>(
         &self,
         mut reader: R,
-        out: &mpsc::Sender<Outgoing>,
+        out: &Outbox,
         pings: &SharedPings,
     ) {
         let mut bytes = Vec::new();
@@ -276,10 +298,11 @@ impl Connection {
             };
             bad += 1;
             if bad >= self.limits.bad_messages {
-                let _ = out.try_send(Outgoing::Message(refusal));
+                super::log::refused(self.id, "cut off: too many bad messages", &refusal);
+                let _ = out.send(&refusal);
                 return;
             }
-            if out.try_send(Outgoing::Message(refusal)).is_err() {
+            if out.send(&refusal).is_err() {
                 return;
             }
         }
@@ -317,8 +340,9 @@ mod tests {
             events,
             limits: Limits::default(),
             place: None,
+            accepting: watch::channel(true).1,
         };
-        let (out, _queue) = mpsc::channel(8);
+        let (out, _queue) = outbox::queue(1 << 20);
         runtime.block_on(conn.read(input, &out, &Mutex::new(pings)));
         std::iter::from_fn(|| inbox.try_recv().ok())
             .filter(|e| matches!(e, Event::Lag { .. }))

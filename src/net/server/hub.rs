@@ -5,18 +5,21 @@
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::names::NameClaims;
+use super::outbox::Outbox;
 use super::store::{Seat, Stage, Store, StoredGame, Unreadable};
-use super::{Limits, Outgoing, millis};
+use super::{Limits, millis};
 use crate::game::{Clocks, Game};
 use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
-    Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameView, Lobby, Offer,
-    ServerMessage, SideChoice, Timing, check_chat,
+    Channel, ClientMessage, ClockView, ErrorCode, GameId, GameSetup, GameSummary, GameView,
+    LOBBY_PAGE, LOBBY_PLAYERS, Lobby, Offer, ServerMessage, SideChoice, Timing, check_chat, pages,
 };
 use crate::rules::{Move, Side, position_record};
 
@@ -28,7 +31,9 @@ pub(super) enum Event {
     /// A connection said hello; the hub challenges it.
     Connected {
         conn: ConnId,
-        out: mpsc::Sender<Outgoing>,
+        out: Outbox,
+        /// Signalled by the hub to cut the connection off.
+        hangup: oneshot::Sender<()>,
         /// Its TLS session's channel binding, which its proof of identity must sign.
         binding: ChannelBinding,
         /// The address it comes from.
@@ -47,6 +52,8 @@ pub(super) enum Event {
     FlagCheck { game: GameId, turn: u64 },
     /// A player gone from a game may have stayed away too long.
     ReturnCheck { game: GameId, side: Side },
+    /// The server stops: the hub's last event.
+    GoingDown,
 }
 
 impl Event {
@@ -65,7 +72,10 @@ impl Event {
                 _ => None,
             },
             Event::FlagCheck { game, .. } | Event::ReturnCheck { game, .. } => Some(*game),
-            Event::Connected { .. } | Event::Lag { .. } | Event::Disconnected { .. } => None,
+            Event::Connected { .. }
+            | Event::Lag { .. }
+            | Event::Disconnected { .. }
+            | Event::GoingDown => None,
         }
     }
 }
@@ -75,7 +85,12 @@ impl Event {
 const RETRY_STORE: Duration = Duration::from_secs(1);
 
 struct Conn {
-    out: mpsc::Sender<Outgoing>,
+    out: Outbox,
+    /// Signalled to cut the connection off: its task ends at once, socket and queue freed.
+    hangup: Option<oneshot::Sender<()>>,
+    /// The last request answered that may be asked again (a lobby or archive page), and
+    /// whether its answer is still queued: asked again meanwhile, it is not answered twice.
+    last_answer: Option<(ClientMessage, Arc<AtomicBool>)>,
     nonce: String,
     binding: ChannelBinding,
     ip: IpAddr,
@@ -241,7 +256,7 @@ impl Hub {
             format!("game {game} met a fault on the server and is set aside"),
         );
         for conn in told {
-            self.send(conn, notice.clone());
+            self.send(conn, &notice);
         }
     }
 
@@ -261,6 +276,7 @@ impl Hub {
             Event::Connected {
                 conn,
                 out,
+                hangup,
                 binding,
                 ip,
             } => {
@@ -272,6 +288,8 @@ impl Hub {
                     conn,
                     Conn {
                         out,
+                        hangup: Some(hangup),
+                        last_answer: None,
                         nonce,
                         binding,
                         ip,
@@ -280,11 +298,12 @@ impl Hub {
                         watching: HashSet::new(),
                     },
                 );
-                self.send(conn, challenge);
+                self.send(conn, &challenge);
             }
             Event::Message { conn, message } => {
                 if let Err(Refusal(code, message)) = self.message(conn, message) {
-                    self.send(conn, ServerMessage::error(code, message));
+                    super::log::refused(conn, "request refused", &(code, &message));
+                    self.send(conn, &ServerMessage::error(code, message));
                 }
             }
             Event::Lag { conn, round_trip } => {
@@ -295,7 +314,24 @@ impl Hub {
             Event::Disconnected { conn } => self.disconnected(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            // The hub's loop ends on it, with `go_down`.
+            Event::GoingDown => {}
         }
+    }
+
+    /// The server stops: every connection is told so and closed, and the database closed
+    /// whole (every move is committed as it is played: nothing is left to write).
+    pub fn go_down(self) {
+        tracing::info!(
+            connections = self.conns.len(),
+            games = self.games.len(),
+            "telling every connection the server is going down"
+        );
+        for c in self.conns.values() {
+            let _ = c.out.send(&ServerMessage::GoingDown);
+            c.out.close();
+        }
+        self.store.close();
     }
 
     fn message(&mut self, conn: ConnId, message: ClientMessage) -> Reply {
@@ -307,22 +343,17 @@ impl Hub {
                 signature,
             } => self.identify(conn, &name, &key, &signature),
             ClientMessage::Ping { id } => {
-                self.send(conn, ServerMessage::Pong { id });
+                self.send(conn, &ServerMessage::Pong { id });
                 Ok(())
             }
             ClientMessage::Pong { .. } => Ok(()),
-            ClientMessage::Archive { name } => {
-                let games = self.store.archive(&name).map_err(|e| store_error(&e))?;
-                self.send(conn, ServerMessage::Archive { name, games });
-                Ok(())
-            }
             ClientMessage::Download { game } => {
                 let stored = self.store.finished(game).map_err(|e| store_error(&e))?;
                 let Some(stored) = stored else {
                     return refuse(ErrorCode::NoGame, format!("no finished game {game}"));
                 };
                 let json = stored.save_json();
-                self.send(conn, ServerMessage::Save { game, json });
+                self.send(conn, &ServerMessage::Save { game, json });
                 Ok(())
             }
             other => {
@@ -340,10 +371,27 @@ impl Hub {
             self.panic_in.is_none() || self.panic_in != self.busy_with,
             "a panic for the test"
         );
+        if self.still_queued(conn, &message) {
+            return Ok(());
+        }
         match message {
-            ClientMessage::Lobby => {
-                let lobby = self.lobby(&seat.key);
-                self.send(conn, ServerMessage::Lobby(lobby));
+            ClientMessage::Lobby { page } => {
+                let lobby = self.lobby(&seat.key, page);
+                self.send_answer(conn, message, &ServerMessage::Lobby(lobby));
+                Ok(())
+            }
+            ClientMessage::Archive { ref name, page } => {
+                let (games, page, total) = self
+                    .store
+                    .archive(name, page)
+                    .map_err(|e| store_error(&e))?;
+                let archive = ServerMessage::Archive {
+                    name: name.clone(),
+                    games,
+                    page,
+                    total,
+                };
+                self.send_answer(conn, message, &archive);
                 Ok(())
             }
             ClientMessage::Create(setup) => self.create(conn, seat, setup),
@@ -394,7 +442,8 @@ impl Hub {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
         }
-        self.send(conn, ServerMessage::Welcome { name });
+        super::log::identified(conn, &name);
+        self.send(conn, &ServerMessage::Welcome { name });
         // Every game the player is in, and the news to the opponents.
         let mine: Vec<(GameId, Option<Side>)> = self
             .games
@@ -421,41 +470,54 @@ impl Hub {
         Ok(())
     }
 
-    fn lobby(&self, key: &str) -> Lobby {
+    /// Page `page` of the lobby as `key`'s player sees it (the last page if there are
+    /// fewer): its own games (its move first, then the others in progress, then the open
+    /// ones it waits in), a page of the open games of others and one of their games in
+    /// progress, each list counted.
+    fn lobby(&self, key: &str, page: u32) -> Lobby {
+        let mut mine = Vec::new();
         let mut open = Vec::new();
         let mut playing = Vec::new();
         for live in self.games.values() {
             let stored = &live.stored;
-            match stored.stage {
-                Stage::Open if !stored.setup.private || stored.creator.key == key => {
-                    open.push(stored.summary());
-                }
-                Stage::Playing => {
-                    let mine = stored.side_of(key);
+            match (stored.stage, stored.side_of(key)) {
+                (Stage::Playing, Some(side)) => {
                     let to_move = stored.game.state().position().side_to_move();
-                    let rank = match mine {
-                        Some(side) if side == to_move => 0,
-                        Some(_) => 1,
-                        None => 2,
-                    };
-                    playing.push((rank, stored.summary()));
+                    mine.push((u8::from(side != to_move), stored));
                 }
+                (Stage::Playing, None) => playing.push(stored),
+                (Stage::Open, _) if stored.creator.key == key => mine.push((2, stored)),
+                (Stage::Open, _) if !stored.setup.private => open.push(stored),
                 _ => {}
             }
         }
-        open.sort_by_key(|g| g.id);
-        playing.sort_by_key(|(rank, g)| (*rank, g.id));
-        let mut players: Vec<String> = self
+        mine.sort_by_key(|(rank, g)| (*rank, g.id));
+        let mut players: Vec<&str> = self
             .conns
             .values()
-            .filter_map(|c| c.seat.as_ref().map(|s| s.name.clone()))
+            .filter_map(|c| c.seat.as_ref().map(|s| s.name.as_str()))
             .collect();
-        players.sort();
+        players.sort_unstable();
         players.dedup();
+        let page = page.min(pages(open.len().max(playing.len()), LOBBY_PAGE) - 1);
         Lobby {
-            open,
-            playing: playing.into_iter().map(|(_, g)| g).collect(),
-            players,
+            mine: mine
+                .iter()
+                .take(LOBBY_PAGE)
+                .map(|(_, g)| g.summary())
+                .collect(),
+            mine_total: mine.len(),
+            open_total: open.len(),
+            open: page_of(open, page),
+            playing_total: playing.len(),
+            playing: page_of(playing, page),
+            page,
+            players_total: players.len(),
+            players: players
+                .into_iter()
+                .take(LOBBY_PLAYERS)
+                .map(str::to_owned)
+                .collect(),
         }
     }
 
@@ -497,10 +559,11 @@ impl Hub {
             stage: Stage::Open,
         };
         let summary = stored.summary();
+        super::log::game_created(id, &seat.name);
         self.games.insert(id, Live::new(stored));
         self.send(
             conn,
-            ServerMessage::Created {
+            &ServerMessage::Created {
                 game: summary,
                 code,
             },
@@ -545,6 +608,7 @@ impl Hub {
         live.stored = started;
         live.turn_start = Instant::now();
         live.turn += 1;
+        super::log::game_begun(&live.stored);
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
             self.send_state(conn, id);
@@ -728,7 +792,7 @@ impl Hub {
             Channel::Spectators => live.spectators.iter().copied().collect(),
         };
         for conn in to {
-            self.send(conn, said.clone());
+            self.send(conn, &said);
         }
         Ok(())
     }
@@ -742,6 +806,7 @@ impl Hub {
         self.store
             .finish(game, outcome, record.clocks())
             .map_err(|e| store_error(&e))?;
+        super::log::game_ended(game, outcome);
         if let Some(live) = self.games.get_mut(&game) {
             live.stored.game = record;
         }
@@ -890,7 +955,7 @@ impl Hub {
             self.abandoned(game, opponent);
         } else {
             let presence = self.absence(game, opponent);
-            self.send(conn, presence);
+            self.send(conn, &presence);
         }
     }
 
@@ -993,14 +1058,14 @@ impl Hub {
 
     fn broadcast(&mut self, game: GameId, message: &ServerMessage) {
         for conn in self.watchers(game) {
-            self.send(conn, message.clone());
+            self.send(conn, message);
         }
     }
 
     fn broadcast_except(&mut self, game: GameId, except: ConnId, message: &ServerMessage) {
         for conn in self.watchers(game) {
             if conn != except {
-                self.send(conn, message.clone());
+                self.send(conn, message);
             }
         }
     }
@@ -1034,20 +1099,62 @@ impl Hub {
             you,
             pending: live.pending,
         };
-        self.send(conn, ServerMessage::State(Box::new(view)));
+        self.send(conn, &ServerMessage::State(Box::new(view)));
     }
 
     /// Sends a message to a connection; one whose queue is full reads too slowly and is
     /// cut off.
-    fn send(&mut self, conn: ConnId, message: ServerMessage) {
+    fn send(&mut self, conn: ConnId, message: &ServerMessage) {
         let Some(c) = self.conns.get(&conn) else {
             return;
         };
-        if c.out.try_send(Outgoing::Message(message)).is_err() {
-            let _ = c.out.try_send(Outgoing::Close);
-            self.disconnected(conn);
+        if c.out.send(message).is_err() {
+            self.cut(conn);
         }
     }
+
+    /// Cuts off a connection that reads too slowly: its task ends at once.
+    fn cut(&mut self, conn: ConnId) {
+        if let Some(hangup) = self.conns.get_mut(&conn).and_then(|c| c.hangup.take()) {
+            let _ = hangup.send(());
+        }
+        self.disconnected(conn);
+    }
+
+    /// Whether the answer to `request`, asked again by `conn`, is still queued for it (then
+    /// it is neither worked out nor queued again).
+    fn still_queued(&self, conn: ConnId, request: &ClientMessage) -> bool {
+        self.conns
+            .get(&conn)
+            .and_then(|c| c.last_answer.as_ref())
+            .is_some_and(|(asked, queued)| asked == request && queued.load(Ordering::Acquire))
+    }
+
+    /// Sends `reply`, the answer to `request`, remembered until it leaves the queue; a
+    /// connection whose queue is full is cut off.
+    fn send_answer(&mut self, conn: ConnId, request: ClientMessage, reply: &ServerMessage) {
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        match c.out.send_flagged(reply) {
+            Ok(queued) => c.last_answer = Some((request, queued)),
+            Err(_) => self.cut(conn),
+        }
+    }
+}
+
+/// Page `page` of `games`, in the order they were made.
+fn page_of(mut games: Vec<&StoredGame>, page: u32) -> Vec<GameSummary> {
+    games.sort_unstable_by_key(|g| g.id);
+    let skip = usize::try_from(page)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(LOBBY_PAGE);
+    games
+        .into_iter()
+        .skip(skip)
+        .take(LOBBY_PAGE)
+        .map(StoredGame::summary)
+        .collect()
 }
 
 /// The game in progress `seat` plays in, and its side.
@@ -1108,11 +1215,12 @@ fn store_error(e: &rusqlite::Error) -> Refusal {
 mod tests {
     use super::*;
     use crate::net::identity::Identity;
+    use crate::net::server::outbox;
 
     /// A hub over a store in a folder of its own, and the queues of its connections.
     struct Bench {
         hub: Hub,
-        queues: HashMap<ConnId, mpsc::Receiver<Outgoing>>,
+        queues: HashMap<ConnId, outbox::Inbox>,
         _events: mpsc::UnboundedSender<Event>,
         _runtime: tokio::runtime::Runtime,
         _dir: tempfile::TempDir,
@@ -1140,13 +1248,15 @@ mod tests {
 
         /// Connection `conn`, identified as `name` with a new key.
         fn identified(&mut self, conn: ConnId, name: &str) {
-            let (out, queue) = mpsc::channel(64);
+            let (out, queue) = outbox::queue(1 << 20);
             self.queues.insert(conn, queue);
             let binding = || ChannelBinding::from_bytes([7; 32]);
             let ip = IpAddr::from([127, 0, 0, 1]);
+            let (hangup, _) = oneshot::channel();
             self.hub.handle(Event::Connected {
                 conn,
                 out,
+                hangup,
                 binding: binding(),
                 ip,
             });
@@ -1171,19 +1281,15 @@ mod tests {
 
         /// The next message queued for `conn` (the hub has sent it when `handle` returns).
         fn next(&mut self, conn: ConnId) -> ServerMessage {
-            match self.queues.get_mut(&conn).unwrap().try_recv() {
-                Ok(Outgoing::Message(message)) => message,
-                other => panic!("nothing for connection {conn}: {other:?}"),
-            }
+            let line = self.queues.get_mut(&conn).unwrap().try_next();
+            let line = line.unwrap_or_else(|| panic!("nothing for connection {conn}"));
+            ServerMessage::parse(&line).unwrap()
         }
 
         /// Every message queued for `conn`.
         fn drain(&mut self, conn: ConnId) -> Vec<ServerMessage> {
-            std::iter::from_fn(|| self.queues.get_mut(&conn).unwrap().try_recv().ok())
-                .filter_map(|out| match out {
-                    Outgoing::Message(message) => Some(message),
-                    Outgoing::Close => None,
-                })
+            std::iter::from_fn(|| self.queues.get_mut(&conn).unwrap().try_next())
+                .map(|line| ServerMessage::parse(&line).unwrap())
                 .collect()
         }
 
@@ -1330,12 +1436,35 @@ mod tests {
         assert_eq!(bench.playing_ids(), [sound]);
         bench.say(3, first_move(sound));
         assert!(matches!(bench.next(3), ServerMessage::Moved { .. }));
-        bench.say(1, ClientMessage::Lobby);
+        bench.say(1, ClientMessage::Lobby { page: 0 });
         let ServerMessage::Lobby(lobby) = bench.next(1) else {
             panic!("no lobby");
         };
         let playing: Vec<GameId> = lobby.playing.iter().map(|g| g.id).collect();
         assert_eq!(playing, [sound]);
+    }
+
+    #[test]
+    fn a_request_asked_again_while_its_answer_is_queued_is_answered_once() {
+        let mut bench = Bench::new();
+        bench.identified(1, "ann");
+        let lobby = |page| ClientMessage::Lobby { page };
+        for page in [0, 0, 0, 1] {
+            bench.say(1, lobby(page));
+        }
+        let pages = |sent: Vec<ServerMessage>| -> Vec<u32> {
+            sent.into_iter()
+                .map(|m| match m {
+                    ServerMessage::Lobby(lobby) => lobby.page,
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        };
+        // Another request is answered; the same one again once its answer has left.
+        assert_eq!(pages(bench.drain(1)), [0, 0]);
+        bench.say(1, lobby(0));
+        bench.say(1, lobby(0));
+        assert_eq!(pages(bench.drain(1)), [0], "one answer each time");
     }
 }
 

@@ -9,7 +9,7 @@ use rusqlite::{Connection, params};
 
 use super::names::look_alike_forms;
 use crate::game::{Clocks, Game, Player, Tag, Tags};
-use crate::net::protocol::{GameId, GameSetup, GameSummary};
+use crate::net::protocol::{ARCHIVE_PAGE, GameId, GameSetup, GameSummary, pages};
 use crate::rules::{Outcome, Position, Reason, Side};
 
 /// The database's file in the server's data folder.
@@ -100,6 +100,25 @@ impl StoredGame {
     }
 }
 
+/// The finished games of the player named `?1` in all, counted from the indexes.
+const ARCHIVE_COUNT: &str = "
+    SELECT (SELECT COUNT(*) FROM games WHERE stage = 'over' AND attackers_name = ?1)
+         + (SELECT COUNT(*) FROM games WHERE stage = 'over' AND defenders_name = ?1)";
+
+/// `?2` finished games of the player named `?1` from the `?3`th newest on, each with its
+/// moves counted: the page's numbers read from the indexes, then only its games.
+const ARCHIVE_PAGE_QUERY: &str = "
+    WITH page (id) AS (
+        SELECT id FROM games WHERE stage = 'over' AND attackers_name = ?1
+        UNION ALL
+        SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
+        ORDER BY id DESC LIMIT ?2 OFFSET ?3)
+    SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name, g.outcome,
+           COUNT(m.ply)
+    FROM page JOIN games g ON g.id = page.id
+         LEFT JOIN moves m ON m.game = g.id
+    GROUP BY g.id ORDER BY g.id DESC";
+
 /// How often the log (WAL) is copied into the database, beside the writer.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
@@ -110,8 +129,8 @@ const WAL_LIMIT: u64 = 16 << 20;
 
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
 /// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
-/// forms and last use.
-const SCHEMA_VERSION: i64 = 2;
+/// forms and last use, 3 the indexes of finished games by player (the archive's pages).
+const SCHEMA_VERSION: i64 = 3;
 
 /// The database.
 pub(super) struct Store {
@@ -157,6 +176,28 @@ impl Store {
             #[cfg(test)]
             fail_writes: std::cell::Cell::new(false),
         })
+    }
+
+    /// Closes the database whole: the log copied into the database file and emptied, so
+    /// that the file alone holds everything (a copy of it is a backup).
+    pub fn close(self) {
+        let Store {
+            db,
+            _checkpoints: checkpoint_thread,
+            ..
+        } = self;
+        drop(checkpoint_thread);
+        let checkpoint = db.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            r.get::<_, i64>(0)
+        });
+        match checkpoint {
+            Ok(0) => {}
+            Ok(_) => tracing::warn!("closing the database: its log is busy, kept beside it"),
+            Err(e) => tracing::warn!("closing the database: {e}"),
+        }
+        if let Err((_, e)) = db.close() {
+            tracing::warn!("closing the database: {e}");
+        }
     }
 
     /// Makes every write fail (or succeed again), for tests.
@@ -328,17 +369,55 @@ impl Store {
         Ok(readable(games).pop())
     }
 
-    /// The finished games of the player named `name`, newest first.
-    pub fn archive(&self, name: &str) -> StoreResult<Vec<GameSummary>> {
-        let games = self.games(
-            "stage = 'over' AND (attackers_name = ?1 OR defenders_name = ?1)",
-            params![name],
+    /// Page `page` of the finished games of the player named `name`, newest first (the
+    /// last page if there are fewer), with the page and the player's finished games in all.
+    /// Read from the indexes, each game's moves counted, none replayed.
+    pub fn archive(&self, name: &str, page: u32) -> StoreResult<(Vec<GameSummary>, u32, usize)> {
+        let total: i64 = self
+            .db
+            .prepare_cached(ARCHIVE_COUNT)?
+            .query_row([name], |r| r.get(0))?;
+        let total = usize::try_from(total).unwrap_or(0);
+        let page = page.min(pages(total, ARCHIVE_PAGE) - 1);
+        let offset = u64::from(page).saturating_mul(ARCHIVE_PAGE as u64);
+        let mut query = self.db.prepare_cached(ARCHIVE_PAGE_QUERY)?;
+        let rows = query.query_map(
+            params![
+                name,
+                count(ARCHIVE_PAGE),
+                i64::try_from(offset).unwrap_or(i64::MAX)
+            ],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?.unsigned_abs(),
+                    r.get::<_, String>(1)?,
+                    GameSummary {
+                        id: 0,
+                        setup: GameSetup::default(),
+                        creator: r.get(2)?,
+                        attackers: r.get(3)?,
+                        defenders: r.get(4)?,
+                        outcome: r
+                            .get::<_, Option<String>>(5)?
+                            .and_then(|o| serde_json::from_str(&o).ok()),
+                        plies: usize::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
+                    },
+                ))
+            },
         )?;
-        Ok(readable(games)
-            .iter()
-            .rev()
-            .map(StoredGame::summary)
-            .collect())
+        let mut games = Vec::new();
+        for row in rows {
+            let (id, setup, summary) = row?;
+            match parse("setup", &setup) {
+                Ok(setup) => games.push(GameSummary {
+                    id,
+                    setup,
+                    ..summary
+                }),
+                Err(why) => tracing::warn!("game {id} cannot be read back, left out: {why}"),
+            }
+        }
+        Ok((games, page, total))
     }
 
     /// The games matching `filter`, oldest first, each rebuilt by replaying its moves.
@@ -406,7 +485,7 @@ impl Store {
     fn moves(&self, game: GameId) -> StoreResult<Vec<String>> {
         let mut query = self
             .db
-            .prepare("SELECT mv FROM moves WHERE game = ?1 ORDER BY ply")?;
+            .prepare_cached("SELECT mv FROM moves WHERE game = ?1 ORDER BY ply")?;
         let rows = query.query_map([id(game)], |r| r.get(0))?;
         rows.collect()
     }
@@ -567,6 +646,14 @@ fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
     }
     if version < 2 {
         migrate_names(&tx, jiff::Timestamp::now().as_second())?;
+    }
+    if version < 3 {
+        tx.execute_batch(
+            "CREATE INDEX IF NOT EXISTS games_over_by_attackers
+                 ON games (attackers_name, id) WHERE stage = 'over';
+             CREATE INDEX IF NOT EXISTS games_over_by_defenders
+                 ON games (defenders_name, id) WHERE stage = 'over';",
+        )?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION.max(version))?;
     tx.commit()
@@ -790,6 +877,70 @@ mod tests {
             Claim::Taken("alice".into())
         );
         assert_eq!(claim(&mut store, "a", "alice", now), Claim::Yours);
+    }
+
+    #[test]
+    fn the_archive_is_read_from_indexes_a_page_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let seat = |name: &str| Seat {
+            key: format!("key of {name}"),
+            name: name.into(),
+        };
+        let outcome = Outcome {
+            winner: None,
+            reason: Reason::Agreement,
+        };
+        let games = ARCHIVE_PAGE + 2;
+        for n in 0..games {
+            let setup = GameSetup::default();
+            let id = store.create(&setup, &seat("ann"), None).unwrap();
+            let game = StoredGame {
+                id,
+                game: rebuild(&setup, &[], None, None).unwrap(),
+                setup,
+                creator: seat("ann"),
+                code: None,
+                attackers: Some(seat(if n % 2 == 0 { "ann" } else { "bob" })),
+                defenders: Some(seat(if n % 2 == 0 { "bob" } else { "ann" })),
+                stage: Stage::Playing,
+            };
+            store.start(&game).unwrap();
+            store.add_move(id, 0, "d2-c2", None, None).unwrap();
+            store.finish(id, outcome, None).unwrap();
+        }
+        let (first, page, total) = store.archive("ann", 0).unwrap();
+        assert_eq!((first.len(), page, total), (ARCHIVE_PAGE, 0, games));
+        assert_eq!(
+            first[0].id,
+            GameId::try_from(games).unwrap(),
+            "newest first"
+        );
+        assert!(
+            first
+                .iter()
+                .all(|g| g.plies == 1 && g.outcome == Some(outcome))
+        );
+        let (last, page, _) = store.archive("ann", 7).unwrap();
+        assert_eq!((last.len(), page), (2, 1), "past the end: the last page");
+        assert_eq!(store.archive("nobody", 0).unwrap(), (Vec::new(), 0, 0));
+        // Each query finds the player's games by its indexes.
+        let args: [&dyn rusqlite::ToSql; 3] = [&"ann", &50, &0];
+        for (sql, used) in [(ARCHIVE_COUNT, 1), (ARCHIVE_PAGE_QUERY, 3)] {
+            let mut plan = store
+                .db
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let steps: Vec<String> = plan
+                .query_map(&args[..used], |r| r.get(3))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            for index in ["games_over_by_attackers", "games_over_by_defenders"] {
+                assert!(steps.iter().any(|s| s.contains(index)), "{steps:#?}");
+            }
+            assert!(!steps.iter().any(|s| s.starts_with("SCAN g")), "{steps:#?}");
+        }
     }
 
     #[test]

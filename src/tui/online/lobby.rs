@@ -1,5 +1,6 @@
-//! The lobby as a list: the player's own games ("your move" first), the open games, the
-//! games in progress to watch, and the players online; one game selected at a time.
+//! The lobby as a list: the player's own games ("your move" first), a page of the open games
+//! and one of the games in progress to watch, each counted, and the players online; one game
+//! selected at a time, the pages turned with n and p.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -24,6 +25,8 @@ pub const LOBBY_KEYS: &[(&str, &str)] = &[
     ("w", "watch the game selected"),
     ("x", "withdraw your open game / stop watching"),
     ("r", "refresh the lists"),
+    ("n / PgDn", "the next page of open games and games to watch"),
+    ("p / PgUp", "the previous page"),
     ("?", "these keys"),
     ("q / Esc", "leave the server"),
 ];
@@ -49,6 +52,8 @@ pub struct LobbyList {
     me: String,
     /// Index into [`LobbyList::games`].
     selected: usize,
+    /// The page to ask the server for.
+    page: u32,
 }
 
 impl LobbyList {
@@ -63,6 +68,7 @@ impl LobbyList {
     /// The lobby as the server sent it now; the selection stays on its game if it is there.
     pub fn set(&mut self, lobby: Lobby) {
         let was = self.selected().map(|(g, _)| g.id);
+        self.page = lobby.page;
         self.lobby = lobby;
         let games = self.games();
         self.selected = was
@@ -70,37 +76,72 @@ impl LobbyList {
             .unwrap_or(0);
     }
 
-    /// Whether `game` is the player's.
-    fn plays(&self, game: &GameSummary) -> bool {
-        [&game.attackers, &game.defenders]
-            .into_iter()
-            .any(|n| n.as_deref() == Some(self.me.as_str()))
+    /// The page to ask the server for.
+    pub const fn page(&self) -> u32 {
+        self.page
+    }
+
+    /// Turns to the next page (`forward`) or the previous one; returns whether there is one
+    /// that way.
+    pub fn turn_page(&mut self, forward: bool) -> bool {
+        let page = if forward {
+            self.page.saturating_add(1)
+        } else {
+            self.page.saturating_sub(1)
+        };
+        let turned = page != self.page && page < self.lobby.pages();
+        if turned {
+            self.page = page;
+        }
+        turned
     }
 
     /// The games in the order shown, with what each is to the player.
     pub fn games(&self) -> Vec<(&GameSummary, Kind)> {
+        // An open game has no players yet, only its creator.
+        let open = |g: &&GameSummary| g.attackers.is_none() && g.defenders.is_none();
         // Those where it is the player's move first (a stable sort keeps the server's order
         // within each).
-        let mut mine: Vec<&GameSummary> = self
-            .lobby
-            .playing
-            .iter()
-            .filter(|g| self.plays(g))
-            .collect();
+        let mut mine: Vec<&GameSummary> = self.lobby.mine.iter().filter(|g| !open(g)).collect();
         mine.sort_by_key(|g| !self.your_move(g));
-        let open = self.lobby.open.iter().map(|g| {
-            if g.creator == self.me {
-                (g, Kind::Waiting)
-            } else {
-                (g, Kind::Open)
-            }
-        });
-        let others = self.lobby.playing.iter().filter(|g| !self.plays(g));
+        let waiting = self.lobby.mine.iter().filter(open);
         mine.into_iter()
             .map(|g| (g, Kind::Mine))
-            .chain(open)
-            .chain(others.map(|g| (g, Kind::Watch)))
+            .chain(waiting.map(|g| (g, Kind::Waiting)))
+            .chain(self.lobby.open.iter().map(|g| (g, Kind::Open)))
+            .chain(self.lobby.playing.iter().map(|g| (g, Kind::Watch)))
             .collect()
+    }
+
+    /// The counts and the page, in words: `12 open · 340 to watch · page 2 of 17`.
+    fn counts(&self) -> String {
+        let lobby = &self.lobby;
+        let mut text = format!(
+            "{} open · {} to watch",
+            lobby.open_total, lobby.playing_total
+        );
+        if lobby.pages() > 1 {
+            let page = format!(
+                " · page {} of {} (n/p turn)",
+                lobby.page.saturating_add(1),
+                lobby.pages()
+            );
+            text.push_str(&page);
+        }
+        text
+    }
+
+    /// The players online, those not named counted.
+    fn players(&self) -> String {
+        let lobby = &self.lobby;
+        let names: Vec<String> = lobby.players.iter().map(|n| excerpt(n)).collect();
+        let unnamed = lobby.players_total.saturating_sub(names.len());
+        let names = names.join(", ");
+        if unnamed > 0 {
+            format!("{names} and {unnamed} more")
+        } else {
+            names
+        }
     }
 
     /// The game selected, if any.
@@ -197,13 +238,22 @@ impl Widget for Themed<'_, LobbyList> {
         let games = list.games();
         let mut lines: Vec<Line> = Vec::new();
         let mut selected_row = 0;
+        let lobby = &list.lobby;
         let sections = [
-            ("Your games", &[Kind::Mine][..]),
-            ("Open games", &[Kind::Waiting, Kind::Open][..]),
-            ("Games to watch", &[Kind::Watch][..]),
+            (
+                "Your games",
+                lobby.mine_total,
+                &[Kind::Mine, Kind::Waiting][..],
+            ),
+            ("Open games", lobby.open_total, &[Kind::Open][..]),
+            ("Games to watch", lobby.playing_total, &[Kind::Watch][..]),
         ];
-        for (heading, kinds) in sections {
-            lines.push(Line::styled(heading, look.theme.heading));
+        lines.push(Line::styled(list.counts(), look.theme.label));
+        for (heading, total, kinds) in sections {
+            lines.push(Line::styled(
+                format!("{heading} · {total}"),
+                look.theme.heading,
+            ));
             let mut any = false;
             for (i, (game, kind)) in games.iter().enumerate() {
                 if !kinds.contains(kind) {
@@ -220,9 +270,11 @@ impl Widget for Themed<'_, LobbyList> {
                 lines.push(Line::styled("  none", look.theme.label));
             }
         }
-        let players: Vec<String> = list.lobby.players.iter().map(|n| excerpt(n)).collect();
-        lines.push(Line::styled("Players online", look.theme.heading));
-        lines.push(Line::raw(format!("  {}", players.join(", "))));
+        lines.push(Line::styled(
+            format!("Players online · {}", lobby.players_total),
+            look.theme.heading,
+        ));
+        lines.push(Line::raw(format!("  {}", list.players())));
         // The selected game stays on screen.
         let rows = usize::from(area.height);
         let top = (selected_row + 1).saturating_sub(rows);

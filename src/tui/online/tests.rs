@@ -155,7 +155,7 @@ fn connecting_remembers_the_server_and_asks_for_the_lobby() {
     );
     let requests = online.take_requests();
     assert!(requests.iter().any(|r| matches!(r, NetRequest::Remember(_, m) if m.servers == ["127.0.0.1:7343"] && m.name.as_deref() == Some("ann"))), "{requests:?}");
-    assert!(requests.contains(&NetRequest::Send(ClientMessage::Lobby)));
+    assert!(requests.contains(&NetRequest::Send(ClientMessage::Lobby { page: 0 })));
 }
 
 #[test]
@@ -182,12 +182,15 @@ fn the_lobby_lists_your_move_first_and_enter_joins_an_open_game() {
     message(
         &mut online,
         ServerMessage::Lobby(Lobby {
+            mine: vec![summary(3, Some("ann"), Some("bob"), 2)],
+            mine_total: 1,
             open: vec![summary(7, None, Some("cat"), 0)],
-            playing: vec![
-                summary(3, Some("ann"), Some("bob"), 2),
-                summary(4, Some("dan"), Some("eve"), 5),
-            ],
+            open_total: 1,
+            playing: vec![summary(4, Some("dan"), Some("eve"), 5)],
+            playing_total: 1,
             players: vec!["ann".into(), "bob".into(), "\u{1b}[31mred".into()],
+            players_total: 3,
+            ..Lobby::default()
         }),
     );
     assert_eq!(online.lobby.first_your_move(), Some(3));
@@ -212,6 +215,53 @@ fn the_lobby_lists_your_move_first_and_enter_joins_an_open_game() {
 }
 
 #[test]
+fn a_lobby_of_more_games_than_a_page_shows_the_counts_and_turns_its_pages() {
+    use crate::net::protocol::LOBBY_PAGE;
+    let mut online = connected("ann");
+    let page = |first: GameId| -> Vec<GameSummary> {
+        (first..)
+            .take(LOBBY_PAGE)
+            .map(|id| summary(id, Some("dan"), Some("eve"), 4))
+            .collect()
+    };
+    let lobby = |page_no: u32| Lobby {
+        mine: vec![summary(3, Some("ann"), Some("bob"), 2)],
+        mine_total: 1,
+        open: vec![summary(7, None, Some("cat"), 0)],
+        open_total: 12,
+        playing: page(100 + GameId::from(page_no) * 20),
+        playing_total: 340,
+        page: page_no,
+        players: (0..3).map(|i| format!("p{i}")).collect(),
+        players_total: 60,
+    };
+    message(&mut online, ServerMessage::Lobby(lobby(1)));
+    insta::assert_snapshot!("lobby_paged_80x24", screen(&online, 80, 24).backend());
+    online.update(Action::PageDown, SIZE);
+    assert_eq!(sent(&mut online), [ClientMessage::Lobby { page: 2 }]);
+    message(&mut online, ServerMessage::Lobby(lobby(2)));
+    online.update(Action::Type('p'), SIZE);
+    online.update(Action::Type('p'), SIZE);
+    assert_eq!(
+        sent(&mut online),
+        [
+            ClientMessage::Lobby { page: 1 },
+            ClientMessage::Lobby { page: 0 }
+        ]
+    );
+    message(&mut online, ServerMessage::Lobby(lobby(0)));
+    online.update(Action::PageUp, SIZE);
+    assert_eq!(sent(&mut online), []);
+    assert!(online.status().unwrap().text.contains("first page"));
+    // The refresh asks for the page shown.
+    message(&mut online, ServerMessage::Lobby(lobby(16)));
+    online.update(Action::Type('r'), SIZE);
+    online.update(Action::Type('n'), SIZE);
+    assert_eq!(sent(&mut online), [ClientMessage::Lobby { page: 16 }]);
+    assert!(online.status().unwrap().text.contains("last page"));
+}
+
+#[test]
 fn the_lobby_says_which_open_games_allow_engine_help() {
     let mut online = connected("ann");
     let mut helped = summary(8, None, Some("cat"), 0);
@@ -221,8 +271,10 @@ fn the_lobby_says_which_open_games_allow_engine_help() {
         &mut online,
         ServerMessage::Lobby(Lobby {
             open: vec![helped, alone],
-            playing: vec![],
+            open_total: 2,
             players: vec!["ann".into()],
+            players_total: 1,
+            ..Lobby::default()
         }),
     );
     let lines: Vec<String> = format!("{:?}", screen(&online, 80, 24).backend())
@@ -570,6 +622,23 @@ fn a_spectator_cannot_move_and_chats_with_spectators() {
     assert!(online.status().unwrap().text.contains("watching"));
     online.update(Action::Quit, SIZE);
     assert_eq!(sent(&mut online)[0], ClientMessage::Leave { game: 5 });
+}
+
+#[test]
+fn a_server_going_down_is_told_calmly_and_the_game_resumes_on_the_reconnect() {
+    let mut online = playing();
+    online.on_net(Event::ServerGoingDown, Instant::now());
+    let status = online.status().unwrap();
+    assert_eq!(status.tone, Tone::Info, "{}", status.text);
+    assert!(status.text.contains("restarting"), "{}", status.text);
+    assert!(online.game().is_some(), "the game stays on screen");
+    online.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        Instant::now(),
+    );
+    assert_eq!(online.status().unwrap().tone, Tone::Info);
 }
 
 #[test]

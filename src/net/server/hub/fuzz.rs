@@ -22,14 +22,15 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::{ConnId, Event, Hub};
 use crate::game::{Clocks, Game};
 use crate::net::identity::{ChannelBinding, Identity};
 use crate::net::protocol::{ClientMessage, GameId, MAX_LINE_BYTES, ServerMessage};
+use crate::net::server::outbox::{self, Inbox};
 use crate::net::server::store::{Stage, Store};
-use crate::net::server::{Limits, Outgoing, control};
+use crate::net::server::{Limits, control};
 use crate::rules::{GameState, Position, Side};
 
 /// Simulated players (each an identity key, with up to [`MAX_CONNS`] connections in all).
@@ -365,7 +366,9 @@ struct FakeConn {
     id: ConnId,
     client: usize,
     binding: ChannelBinding,
-    inbox: mpsc::Receiver<Outgoing>,
+    inbox: Inbox,
+    /// Signalled when the hub cuts the connection off.
+    hangup: oneshot::Receiver<()>,
     opened: Instant,
     nonce: Option<String>,
     reading: bool,
@@ -394,7 +397,7 @@ impl Harness {
             .build()
             .map_err(|e| e.to_string())?;
         let limits = Limits {
-            queue: 12,
+            queue_bytes: 16 * 1024,
             ..Limits::default()
         };
         let hub = hub_on(dir.path(), &limits, &runtime)?;
@@ -511,7 +514,7 @@ impl Harness {
                 }
                 Ok(())
             }
-            Step::Lobby(conn) => self.by(*conn, ClientMessage::Lobby),
+            Step::Lobby(conn) => self.by(*conn, ClientMessage::Lobby { page: 0 }),
             Step::Create {
                 conn,
                 rules,
@@ -547,7 +550,7 @@ impl Harness {
             }
             Step::Archive { conn, name } => {
                 let name = name.clone();
-                self.by(*conn, ClientMessage::Archive { name })
+                self.by(*conn, ClientMessage::Archive { name, page: 0 })
             }
             Step::Download { conn, game } => {
                 let game = *game;
@@ -677,7 +680,8 @@ impl Harness {
             return Ok(());
         }
         self.next_id += 1;
-        let (out, inbox) = mpsc::channel(self.limits.queue);
+        let (out, inbox) = outbox::queue(self.limits.queue_bytes);
+        let (cut_off, hangup) = oneshot::channel();
         let client = client % self.clients.len();
         let binding = session(self.next_id);
         self.conns.push(FakeConn {
@@ -685,6 +689,7 @@ impl Harness {
             client,
             binding,
             inbox,
+            hangup,
             opened: Instant::now(),
             nonce: None,
             reading: true,
@@ -692,6 +697,7 @@ impl Harness {
         self.handle(Event::Connected {
             conn: self.next_id,
             out,
+            hangup: cut_off,
             binding,
             ip: IpAddr::V4(Ipv4Addr::new(
                 127,
@@ -802,23 +808,13 @@ impl Harness {
         Ok(())
     }
 
-    /// Reads what connection `conn` was sent (the first message alone, with `first`).
+    /// Reads what connection `conn` was sent (the first message alone, with `first`); a
+    /// connection the hub cut off ends.
     fn read(&mut self, conn: usize, first: bool) -> Result<(), Failure> {
-        while let Ok(outgoing) = self.conns[conn].inbox.try_recv() {
-            let message = match outgoing {
-                Outgoing::Message(message) => message,
-                Outgoing::Close => {
-                    let c = &mut self.conns[conn];
-                    if let Ok(after) = c.inbox.try_recv() {
-                        return Err(format!(
-                            "connection {} was sent {after:?} after Close",
-                            c.id
-                        ));
-                    }
-                    return self.disconnect(conn);
-                }
-            };
-            let line = message.to_line();
+        if self.conns[conn].hangup.try_recv().is_ok() {
+            return self.disconnect(conn);
+        }
+        while let Some(line) = self.conns[conn].inbox.try_next() {
             if line.len() > MAX_LINE_BYTES {
                 return Err(format!(
                     "a line of {} bytes (over {MAX_LINE_BYTES}) for connection {}: {}",
@@ -827,6 +823,9 @@ impl Harness {
                     crate::quote::excerpt(&line)
                 ));
             }
+            let message = ServerMessage::parse(&line).map_err(|e| {
+                format!("the hub sent a line its clients cannot read ({e}): {line}")
+            })?;
             match message {
                 ServerMessage::Challenge { nonce } => self.conns[conn].nonce = Some(nonce),
                 ServerMessage::Created {
@@ -1057,14 +1056,14 @@ fn session(id: ConnId) -> ChannelBinding {
     ChannelBinding::from_bytes(bytes)
 }
 
-/// What a connection has queued (in messages; in bytes if the bound is in bytes).
-fn queued(inbox: &mpsc::Receiver<Outgoing>) -> usize {
-    inbox.len()
+/// What a connection has queued, in bytes.
+fn queued(inbox: &Inbox) -> usize {
+    inbox.queued_bytes()
 }
 
 /// The most a connection may have queued.
 fn queue_bound(limits: &Limits) -> usize {
-    limits.queue
+    limits.queue_bytes
 }
 
 /// A game's record replays legally from the start, it is not over (a game over leaves the

@@ -379,9 +379,11 @@ fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobb
         app.on_net(Event::Message(ServerMessage::State(Box::new(view))), now);
     }
     let lobby = crate::net::protocol::Lobby {
-        open: vec![],
-        playing: vec![waiting.summary, hers.summary],
+        mine: vec![waiting.summary, hers.summary],
+        mine_total: 2,
         players: vec!["ann".into()],
+        players_total: 1,
+        ..crate::net::protocol::Lobby::default()
     };
     app.on_net(Event::Message(ServerMessage::Lobby(lobby)), now);
     app.take_effects();
