@@ -267,7 +267,9 @@ impl RunningServer {
 impl Drop for RunningServer {
     fn drop(&mut self) {
         if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
+            // Waits for the runtime's threads, so the listener is closed when this returns
+            // and a server started next may take the same address at once.
+            runtime.shutdown_timeout(DROP_WAIT);
         }
         // The connections are gone: the hub closes the database and ends.
         let _ = self.stopper.hub.send(hub::Event::GoingDown);
@@ -276,6 +278,10 @@ impl Drop for RunningServer {
         }
     }
 }
+
+/// The longest a dropped server waits for its runtime's threads to end (each task is
+/// dropped at its next await; none blocks for long).
+const DROP_WAIT: Duration = Duration::from_secs(5);
 
 /// The signals that stop a server: SIGTERM (a service manager stopping it) and SIGINT
 /// (Ctrl-C), both caught from the start (neither ends the process by itself any more).
