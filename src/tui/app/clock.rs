@@ -176,11 +176,24 @@ mod tests {
         );
     }
 
+    /// The limits `app` starts the defenders' AI with.
+    fn defenders_limits(app: &App) -> crate::ai::MoveLimits {
+        use crate::game::{EngineKind, Player};
+        match app.session.player(Side::Defenders) {
+            Player::Ai {
+                engine: EngineKind::Search,
+                level,
+                time,
+            } => app.move_limits(Side::Defenders, level, time),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn max_takes_its_own_move_time_without_a_clock_and_less_if_the_clock_says_so() {
         use crate::ai::Limits;
         use crate::ai::MoveLimits;
-        use crate::game::{EngineKind, Player};
+        use crate::game::Player;
         let app = |player: &str, clock: Option<&str>| {
             App::new(Config {
                 skip_setup: true,
@@ -189,15 +202,7 @@ mod tests {
                 ..Config::default()
             })
         };
-        // The limits the app starts the defenders' AI with.
-        let limits = |app: &App| match app.session.player(Side::Defenders) {
-            Player::Ai {
-                engine: EngineKind::Search,
-                level,
-                time,
-            } => app.move_limits(Side::Defenders, level, time),
-            other => panic!("{other:?}"),
-        };
+        let limits = defenders_limits;
         let secs = Duration::from_secs;
         let ms = Duration::from_millis;
         let alone = |limits: Limits| MoveLimits::from(limits);
@@ -245,7 +250,7 @@ mod tests {
 
     #[test]
     fn the_levels_own_time_bounds_the_ai_on_any_clock() {
-        use crate::game::{EngineKind, Player};
+        use crate::game::Player;
         let limits = |player: &str, clock: TimeControl| {
             let app = App::new(Config {
                 skip_setup: true,
@@ -253,14 +258,7 @@ mod tests {
                 clock: Some(clock),
                 ..Config::default()
             });
-            match app.session.player(Side::Defenders) {
-                Player::Ai {
-                    engine: EngineKind::Search,
-                    level,
-                    time,
-                } => app.move_limits(Side::Defenders, level, time),
-                other => panic!("{other:?}"),
-            }
+            defenders_limits(&app)
         };
         let secs = Duration::from_secs;
         // Correspondence clocks, and the longest ones the check allows (as a settings file
