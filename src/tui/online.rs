@@ -1077,6 +1077,10 @@ impl Online {
             (Some((Prompt::Server, text)), _, _) => {
                 format!("server: {}▏", escaped(text, MESSAGE_CHARS))
             }
+            // A refused name is typed again beside the reason it was refused.
+            (Some((Prompt::Name, text)), _, Some(refused)) if refused.tone == Tone::Error => {
+                format!("{} · name: {}▏", refused.text, escaped(text, MESSAGE_CHARS))
+            }
             (Some((Prompt::Name, text)), _, _) => {
                 format!("name: {}▏", escaped(text, MESSAGE_CHARS))
             }

@@ -128,6 +128,12 @@ fn the_first_time_a_name_is_asked_then_checked_then_the_client_connects() {
             .text
             .contains("a name begins or ends with a space")
     );
+    // The reason is on the screen beside the name being typed again, not hidden by it.
+    let drawn = format!("{}", screen(&online, 100, 24).backend());
+    assert!(
+        drawn.contains("a name begins or ends with a space") && drawn.contains("name:  ann▏"),
+        "{drawn}"
+    );
     assert!(online.take_requests().is_empty());
     online.update(Action::Backspace, SIZE);
     for _ in 0..3 {
