@@ -583,12 +583,24 @@ fn rules_without_an_opentafl_rules_string_are_refused_for_other_programs() {
     );
 }
 
-/// Whether process `pid` has ended (a zombie has: it only waits to be reaped).
+/// Whether process `pid` ends within 20 s (a zombie has ended: it only waits to be reaped).
+/// A signal sent to it is delivered after `kill` returns: on a loaded machine the process
+/// may still be running for a moment after the match that killed it has exited.
 #[cfg(target_os = "linux")]
-fn ended(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-        stat.rsplit(") ").next().unwrap().starts_with('Z')
-    })
+fn ends(pid: &str) -> bool {
+    let ended = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            stat.rsplit(") ").next().unwrap().starts_with('Z')
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !ended() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
+    true
 }
 
 #[cfg(target_os = "linux")]
@@ -633,7 +645,7 @@ done"
         .map(|dir| std::fs::read_to_string(dir.path().join("left")).unwrap())
         .map(|pid| pid.trim().to_owned())
         .collect();
-    let running: Vec<&String> = left.iter().filter(|pid| !ended(pid)).collect();
+    let running: Vec<&String> = left.iter().filter(|pid| !ends(pid)).collect();
     for pid in &running {
         let _ = Command::new("kill").arg(pid).status();
     }
@@ -687,7 +699,7 @@ while read line; do :; done",
         .read_to_string(&mut text)
         .unwrap();
     let pid = std::fs::read_to_string(&left).unwrap().trim().to_owned();
-    let gone = ended(&pid);
+    let gone = ends(&pid);
     if !gone {
         let _ = Command::new("kill").arg(&pid).status();
     }
