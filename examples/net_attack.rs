@@ -134,15 +134,7 @@ const fn loopback(a: u8, b: u8) -> IpAddr {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("net_attack: {e}");
-            ExitCode::from(2)
-        }
-    }
+    net_common::exit_code("net_attack", run(&Args::parse()))
 }
 
 /// An attack: its name and what runs it.

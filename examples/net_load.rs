@@ -129,15 +129,7 @@ enum Role {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("net_load: {e}");
-            ExitCode::from(2)
-        }
-    }
+    net_common::exit_code("net_load", run(&Args::parse()))
 }
 
 /// Runs the load; returns whether every check passed.

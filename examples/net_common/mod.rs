@@ -297,3 +297,16 @@ pub fn percentile_ms(times: &[Duration], per_mille: usize) -> f64 {
         .get(rank.saturating_sub(1))
         .map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0)
 }
+
+/// A tool's exit code from what its run returned: 0 when every check held, 1 when one did not,
+/// 2 (with its one line on stderr) when the run could not be made.
+pub fn exit_code(tool: &str, run: Result<bool, String>) -> std::process::ExitCode {
+    match run {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("{tool}: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
