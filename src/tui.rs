@@ -13,6 +13,7 @@ mod ascii;
 mod board_screen;
 mod board_view;
 mod comment_editor;
+mod component;
 mod dialogs;
 mod effect;
 mod engine_help;

@@ -31,8 +31,9 @@ use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
 use self::trainer::TrainerExit;
 use super::ascii;
-use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, piece_name};
+use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, piece_name, start_cursor};
 use super::board_view::{BoardView, Marks};
+use super::component::Request;
 use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
@@ -42,7 +43,7 @@ use super::layout::{GameLayout, minimum_size};
 use super::legend;
 use super::online::memory::OnlineMemory;
 use super::online::{Online, OnlineStart};
-use super::overlay::{Handled, Overlay, Request};
+use super::overlay::{Handled, Overlay};
 use super::panels::{self, PanelData, StatusLine, TurnLine};
 use super::puzzles::{TRAINER_KEYS, Trainer};
 use super::review::Review;
@@ -428,6 +429,11 @@ impl App {
             Request::Analyze(budget) => self.start_analysis(budget),
             Request::SetComment { place, text } => self.set_comment(&place, text),
             Request::SetTags(tags) => self.set_tags(tags),
+            Request::Remember(settings) => {
+                self.settings = settings;
+                self.remember();
+            }
+            Request::Quit => self.quit = true,
         }
     }
 
@@ -1074,19 +1080,4 @@ fn over_keys(outcome: Outcome) -> &'static str {
     } else {
         "v to review, n new game, u undo"
     }
-}
-
-/// Where the cursor starts on `position`: on the piece of the side to move nearest the
-/// throne that can move (the throne if none can).
-pub(super) fn start_cursor(position: &Position) -> Square {
-    let side = position.side_to_move();
-    let distance = |sq: Square| {
-        let (file, rank) = (Square::THRONE.file(), Square::THRONE.rank());
-        sq.file().abs_diff(file) + sq.rank().abs_diff(rank)
-    };
-    Square::all()
-        .filter(|&sq| position.piece_at(sq).is_some_and(|p| p.side() == side))
-        .filter(|&sq| !position.destinations(sq).is_empty())
-        .min_by_key(|&sq| distance(sq))
-        .unwrap_or(Square::THRONE)
 }
