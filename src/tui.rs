@@ -23,6 +23,7 @@ mod help;
 pub mod input;
 mod layout;
 mod legend;
+mod local_game;
 pub mod online;
 mod overlay;
 mod panels;
@@ -59,10 +60,11 @@ use ratatui::crossterm::terminal::{Clear, ClearType};
 
 use self::signals::Signals;
 
-pub use app::{App, Config};
+pub use app::App;
 pub use effect::Effect;
 pub use input::{Action, Direction, Mode};
 pub use layout::{minimum_size, wide_size};
+pub use local_game::Config;
 pub use online::OnlineStart;
 pub use progress_file::{load_progress, progress_path};
 pub use runtime::Runtime;

@@ -78,6 +78,18 @@ pub trait Component {
     fn asks_to_quit(&self) -> bool {
         false
     }
+
+    /// Itself, for a test to look into.
+    #[cfg(test)]
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
+
+    /// Itself, for a test to change.
+    #[cfg(test)]
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        None
+    }
 }
 
 /// What a component is given besides its own state: the screen, the look, the time, the
@@ -106,11 +118,6 @@ impl JobIds {
         let id = self.0.get() + 1;
         self.0.set(id);
         id
-    }
-
-    /// The last number given.
-    pub fn last(&self) -> JobId {
-        self.0.get()
     }
 }
 
@@ -263,4 +270,9 @@ pub enum Request {
     Remember(Settings),
     /// Quit the program.
     Quit,
+    /// Play online (from the new-game screen).
+    PlayOnline,
+    /// Show the new-game form again, looking again for a game to continue (back from
+    /// online play).
+    SetupAgain,
 }
