@@ -11,9 +11,11 @@ use crate::ai::{JobId, Report};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::{Move, Piece};
+use crate::rules::{Reason, Side};
 use crate::tui::App;
 use crate::tui::effect::Effect;
 use crate::tui::input::Direction;
+use crate::tui::input::typed_move;
 use crate::tui::runtime::Runtime;
 
 /// The random mover, for games the AI plays on both sides.
