@@ -22,6 +22,7 @@ mod help;
 pub mod input;
 mod layout;
 mod legend;
+mod net_request;
 pub mod online;
 mod overlay;
 mod panels;

@@ -17,7 +17,7 @@ use ratatui::layout::Size;
 use super::effect::Effect;
 use super::events::{Event, Events};
 use super::input::{self, Action};
-use super::online::NetRequest;
+use super::net_request::NetRequest;
 use super::settings::SettingsFile;
 use super::storage::{Done, Job, StorageWorker};
 use super::{App, Config, Ending};
@@ -334,8 +334,8 @@ impl Runtime {
                 }
             }
             // Written on the storage thread, as every file; how it went comes back.
-            NetRequest::Remember(dir, memory) => {
-                self.storage.ask(Job::RememberOnline { dir, memory });
+            NetRequest::Remember { dir, server, name } => {
+                self.storage.ask(Job::RememberOnline { dir, server, name });
                 self.unsettled = true;
             }
             NetRequest::SaveFinished { game, dir, json } => {
