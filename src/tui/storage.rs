@@ -494,7 +494,7 @@ impl Store {
             }
             Job::SaveOnline { game, dir, json } => Done::OnlineSaved {
                 game,
-                result: crate::net::client::save(&dir, &json),
+                result: crate::game::storage::save_downloaded(&dir, &json),
             },
             Job::ReadAhead(dir) => {
                 let listed = self.list(&dir);
