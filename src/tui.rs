@@ -13,6 +13,7 @@ mod ascii;
 mod board_screen;
 mod board_view;
 mod comment_editor;
+mod component;
 mod dialogs;
 mod effect;
 mod engine_help;
@@ -22,6 +23,7 @@ mod help;
 pub mod input;
 mod layout;
 mod legend;
+mod local_game;
 mod net_request;
 pub mod online;
 mod overlay;
@@ -59,10 +61,11 @@ use ratatui::crossterm::terminal::{Clear, ClearType};
 
 use self::signals::Signals;
 
-pub use app::{App, Config};
+pub use app::App;
 pub use effect::Effect;
 pub use input::{Action, Direction, Mode};
 pub use layout::{minimum_size, wide_size};
+pub use local_game::Config;
 pub use online::OnlineStart;
 pub use progress_file::{load_progress, progress_path};
 pub use runtime::Runtime;

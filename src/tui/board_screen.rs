@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use super::input::{Action, Direction};
 use super::layout::GameLayout;
-use crate::rules::{GameState, IllegalMove, Move, Piece, Square};
+use crate::rules::{GameState, IllegalMove, Move, Piece, Position, Square};
 
 /// The game screen's own state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,6 +114,21 @@ pub const fn piece_name(piece: Piece) -> &'static str {
         Piece::Defender => "defender",
         Piece::King => "king",
     }
+}
+
+/// Where the cursor starts on `position`: on the piece of the side to move nearest the
+/// throne that can move (the throne if none can).
+pub fn start_cursor(position: &Position) -> Square {
+    let side = position.side_to_move();
+    let distance = |sq: Square| {
+        let (file, rank) = (Square::THRONE.file(), Square::THRONE.rank());
+        sq.file().abs_diff(file) + sq.rank().abs_diff(rank)
+    };
+    Square::all()
+        .filter(|&sq| position.piece_at(sq).is_some_and(|p| p.side() == side))
+        .filter(|&sq| !position.destinations(sq).is_empty())
+        .min_by_key(|&sq| distance(sq))
+        .unwrap_or(Square::THRONE)
 }
 
 impl BoardScreen {

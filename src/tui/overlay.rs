@@ -7,16 +7,14 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::comment_editor::{CommentEditor, EditorHandled};
-use super::dialogs::{BudgetChoice, Leaving, Question, SavePrompt};
+use super::component::Request;
+use super::dialogs::{BudgetChoice, Question, SavePrompt};
 use super::help::Help;
 use super::input::{Action, Direction, Mode};
 use super::saves_list::{RenamePrompt, SavesList};
 use super::screens::RulesScreen;
-use super::storage::SaveRef;
 use super::tags_form::{TagsForm, TagsHandled};
 use super::theme::{Look, Themed};
-use crate::ai::Budget;
-use crate::game::{Place, Tags};
 
 /// A dialog shown over the screen.
 #[derive(Debug)]
@@ -50,40 +48,6 @@ pub enum Handled {
     Close,
     /// The overlay closes and asks the app for something.
     Ask(Request),
-}
-
-/// What an overlay asks of the app as it closes.
-#[derive(Debug)]
-pub enum Request {
-    /// The keys of the screen in play (from the rules).
-    Help,
-    /// The player answered the question: yes if `true`.
-    Answer(Question, bool),
-    /// Save the game first, then leave it for where the question was leaving to.
-    SaveThenLeave(Leaving),
-    /// Save under the name and in the folder of the prompt.
-    Save(SavePrompt),
-    /// Load the save chosen.
-    Open(SaveRef),
-    /// Show the keys of the list (which shows again under them).
-    ListHelp(SavesList),
-    /// Ask whether to delete the save selected in the list (which shows again under it).
-    ConfirmDelete(SavesList),
-    /// Ask for a new name of the save selected in the list (which shows again under it).
-    AskRename(SavesList),
-    /// Rename the save of the prompt (which shows while it is renamed).
-    Rename(RenamePrompt),
-    /// Analyze the game at the budget chosen.
-    Analyze(Budget),
-    /// Set the comment on the move leading to `place` (empty: remove it).
-    SetComment {
-        /// The move's place in the game's tree.
-        place: Place,
-        /// The comment.
-        text: String,
-    },
-    /// Give the game these tags.
-    SetTags(Tags),
 }
 
 impl Overlay {
@@ -252,7 +216,11 @@ mod tests {
     use ratatui::buffer::Buffer;
 
     use super::*;
+    use crate::ai::Budget;
+    use crate::game::{Place, Tags};
     use crate::rules::Side;
+    use crate::tui::dialogs::Leaving;
+    use crate::tui::storage::SaveRef;
 
     const SIZE: Rect = Rect::new(0, 0, 80, 24);
 

@@ -173,7 +173,7 @@ impl Trainer {
         let mut trainer = Trainer {
             lessons: Vec::new(),
             moves_left: puzzles[index].moves,
-            board: BoardScreen::new(super::app::start_cursor(state.position())),
+            board: BoardScreen::new(super::board_screen::start_cursor(state.position())),
             puzzles,
             index,
             progress,
@@ -266,7 +266,7 @@ impl Trainer {
             self.state = state;
         }
         self.moves_left = self.puzzle().moves;
-        self.board = BoardScreen::new(super::app::start_cursor(self.state.position()));
+        self.board = BoardScreen::new(super::board_screen::start_cursor(self.state.position()));
         self.phase = Phase::Play;
         self.last_move = None;
         self.message = None;

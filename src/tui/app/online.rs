@@ -1,5 +1,8 @@
-//! The app's side of online play: the online screen opened, its actions, the client's
-//! reports and the clock's ticks handed to it, and what it asks turned into effects.
+//! Online play as a layer over the local game: a thin adapter putting [`Online`] on the
+//! [`Component`] contract. Its actions, the client's reports, the engine's reports on its
+//! jobs, the storage thread's answers about it and the clock's ticks are handed to it, and
+//! what it asks is turned into effects; leaving it quits, or goes back to the new-game form
+//! under it.
 
 #[cfg(test)]
 mod tests;
@@ -7,139 +10,146 @@ mod tests;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{App, Screen};
-use crate::ai::Report;
-use crate::net::client;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::tui::component::{Component, Context, Outcome, Request, Routed, RuntimeEvent};
 use crate::tui::effect::Effect;
-use crate::tui::input::Action;
+use crate::tui::input::{Action, Mode};
 use crate::tui::online::assist::Assist;
+use crate::tui::online::memory::OnlineMemory;
 use crate::tui::online::{Online, OnlineStart};
-use crate::tui::warnings::Warnings;
+use crate::tui::storage::Done;
 
-impl App {
-    /// Opens online play as `start` says (from the command line, or the new-game screen).
-    pub(super) fn open_online(&mut self, start: OnlineStart) {
-        let mut online = Online::new(start, self.ai.now);
-        online.set_assist(self.online_assist());
-        self.screen = Screen::Online(Box::new(online));
-        self.take_online_requests();
+/// Online play, and where leaving it goes.
+pub(super) struct OnlineLayer {
+    online: Box<Online>,
+    /// Whether the new-game form is under it (else leaving it quits).
+    from_setup: bool,
+}
+
+impl OnlineLayer {
+    /// Online play as the command line starts it (`brandubh online HOST`).
+    pub(super) fn new(start: OnlineStart, now: Instant) -> OnlineLayer {
+        OnlineLayer {
+            online: Box::new(Online::new(start, now)),
+            from_setup: false,
+        }
     }
 
-    /// "Online" on the new-game screen: asks for a server; leaving comes back to the form.
-    pub(super) fn online_from_setup(&mut self) {
-        let Some((dir, memory)) = self.online_home.clone() else {
-            self.error("no config folder: online play needs one (set BRANDUBH_CONFIG_DIR)".into());
-            return;
-        };
-        let Screen::Setup(form) = &self.screen else {
-            return;
-        };
-        self.before_online = Some(form.clone());
-        let save_dir = self.storage.save_dir.clone();
-        let mut online = Online::choose_server(dir, save_dir, memory, self.ai.now);
-        online.set_assist(self.online_assist());
-        self.screen = Screen::Online(Box::new(online));
-        self.take_online_requests();
+    /// Online play from the new-game screen: asks for a server.
+    pub(super) fn from_setup(
+        dir: PathBuf,
+        save_dir: Option<PathBuf>,
+        memory: OnlineMemory,
+        now: Instant,
+    ) -> OnlineLayer {
+        OnlineLayer {
+            online: Box::new(Online::choose_server(dir, save_dir, memory, now)),
+            from_setup: true,
+        }
     }
 
-    /// An action on the online screens; leaving them quits, or goes back to the new-game
-    /// form they were opened from.
-    pub(super) fn update_online(&mut self, action: Action) {
-        let size = self.size;
-        if let Screen::Online(online) = &mut self.screen {
-            online.update(action, size);
-            let toggles = (online.assist().warnings().on(), online.assist().bell());
-            let closed = online.is_closed();
-            if toggles != (self.warnings.on(), self.bell) {
-                // Toggled online: remembered as the local game's toggles are.
-                self.warnings = Warnings::new(toggles.0);
-                self.bell = toggles.1;
-                self.remember();
-            }
-            if closed {
-                match self.before_online.take() {
-                    Some(form) => self.show_setup(form),
-                    None => self.quit = true,
+    /// What it asks at its start, with the local game's warnings, bell and engine help.
+    pub(super) fn started(&mut self, cx: &Context) -> Outcome {
+        let settings = cx.settings;
+        let assist = Assist::new(settings.warnings, settings.bell, cx.look.glyphs.repeat);
+        self.online.set_assist(assist);
+        self.asked(cx)
+    }
+
+    /// Online play, for a test to look into.
+    #[cfg(test)]
+    pub(super) fn online(&self) -> &Online {
+        &self.online
+    }
+
+    /// Online play, for a test to change.
+    #[cfg(test)]
+    pub(super) fn online_mut(&mut self) -> &mut Online {
+        &mut self.online
+    }
+
+    /// What online play asks of the world, as effects (its searches numbered as the app's).
+    fn asked(&mut self, cx: &Context) -> Outcome {
+        let requests = self.online.take_requests();
+        let assist = self.online.take_assist_effects(|| cx.jobs.next());
+        Outcome::stay()
+            .and_effects(requests.into_iter().map(Effect::Net))
+            .and_effects(assist)
+    }
+}
+
+impl Component for OnlineLayer {
+    fn update(&mut self, action: Action, cx: &Context) -> Outcome {
+        self.online.update(action, cx.size);
+        let mut outcome = self.asked(cx);
+        let assist = self.online.assist();
+        let toggles = (assist.warnings().on(), assist.bell());
+        if toggles != (cx.settings.warnings, cx.settings.bell) {
+            // Toggled online: remembered as the local game's toggles are.
+            let mut settings = *cx.settings;
+            (settings.warnings, settings.bell) = toggles;
+            outcome = outcome.and_ask(Request::Remember(settings));
+        }
+        if self.online.is_closed() {
+            let back = if self.from_setup {
+                Request::SetupAgain
+            } else {
+                Request::Quit
+            };
+            outcome = Outcome::close().merge(outcome).and_ask(back);
+        }
+        outcome
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        self.online.render(area, buf, cx.look);
+    }
+
+    fn mode(&self) -> Mode {
+        self.online.mode()
+    }
+
+    fn on_event(&mut self, event: RuntimeEvent, cx: &Context) -> Routed {
+        match event {
+            RuntimeEvent::Net(event) => self.online.on_net(event, cx.now),
+            RuntimeEvent::Engine(report) => {
+                if !self.online.on_report(&report, cx.now) {
+                    return Routed::Passed(RuntimeEvent::Engine(report));
                 }
             }
-        }
-        self.take_online_requests();
-    }
-
-    /// What the online client reports, at `now`.
-    pub fn on_net(&mut self, event: client::Event, now: Instant) -> Vec<Effect> {
-        if let Screen::Online(online) = &mut self.screen {
-            online.on_net(event, now);
-        }
-        self.take_online_requests();
-        self.take_effects()
-    }
-
-    /// Lets time pass in online play.
-    pub(super) fn tick_online(&mut self, now: Instant) {
-        if let Screen::Online(online) = &mut self.screen {
-            online.tick(now);
-        }
-        self.take_online_requests();
-    }
-
-    /// When the online screen changes next by itself.
-    pub(super) fn next_online_tick(&self) -> Option<Instant> {
-        match &self.screen {
-            Screen::Online(online) => online.next_tick(),
-            _ => None,
-        }
-    }
-
-    /// The online game's warnings, bell and engine help, as the local game's settings.
-    fn online_assist(&self) -> Assist {
-        Assist::new(self.warnings.on(), self.bell, self.look.glyphs.repeat)
-    }
-
-    /// What online play remembers was written by the storage thread, or why not.
-    pub(super) fn online_remembered(&mut self, result: Result<(), String>) {
-        match &mut self.screen {
-            Screen::Online(online) => online.remembered(&result),
-            _ => {
-                if let Err(e) = result {
-                    self.error(format!("the server and name are not remembered: {e}"));
-                }
+            RuntimeEvent::Stored(Done::OnlineRemembered(result)) => {
+                self.online.remembered(&result);
             }
+            RuntimeEvent::Stored(Done::OnlineSaved { game, result }) => {
+                self.online.saved(game, &result);
+            }
+            other => return Routed::Passed(other),
         }
+        Routed::Taken(self.asked(cx))
     }
 
-    /// A finished online game was saved by the storage thread, or why not.
-    pub(super) fn online_saved(&mut self, game: u64, result: &Result<PathBuf, String>) {
-        match &mut self.screen {
-            Screen::Online(online) => online.saved(game, result),
-            _ => match result {
-                Ok(path) => self.info(format!("online game #{game} saved as {}", path.display())),
-                Err(e) => self.error(format!("online game #{game} NOT saved: {e}")),
-            },
-        }
+    fn tick(&mut self, cx: &Context) -> Outcome {
+        self.online.tick(cx.now);
+        self.asked(cx)
     }
 
-    /// Takes a report of the engine worker if it is about one of online play's searches;
-    /// returns whether it was.
-    pub(super) fn online_report(&mut self, report: &Report, now: Instant) -> bool {
-        let Screen::Online(online) = &mut self.screen else {
-            return false;
-        };
-        let ours = online.on_report(report, now);
-        self.take_online_requests();
-        ours
+    fn next_tick(&self) -> Option<Instant> {
+        self.online.next_tick()
     }
 
-    fn take_online_requests(&mut self) {
-        if let Screen::Online(online) = &mut self.screen {
-            let requests = online.take_requests();
-            self.effects.extend(requests.into_iter().map(Effect::Net));
-            let last_job = &mut self.ai.last_job;
-            let effects = online.take_assist_effects(|| {
-                *last_job += 1;
-                *last_job
-            });
-            self.effects.extend(effects);
-        }
+    fn covers_screen(&self) -> bool {
+        true
+    }
+
+    #[cfg(test)]
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
+    #[cfg(test)]
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 }

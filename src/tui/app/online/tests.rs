@@ -8,7 +8,7 @@ use std::time::Instant;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::super::{App, Config, Screen};
+use super::super::{App, Config};
 use crate::ai::{Report, SearchInfo};
 use crate::game::{Clocks, Score};
 use crate::net::client::Event;
@@ -87,7 +87,7 @@ fn on_board(name: &str, view: GameView) -> App {
         width: 80,
         height: 24,
     });
-    app.open_online(start(name, unused_config(), None));
+    app.start_online(start(name, unused_config(), None));
     let now = Instant::now();
     app.on_net(
         Event::Connected {
@@ -96,7 +96,7 @@ fn on_board(name: &str, view: GameView) -> App {
         now,
     );
     // Shown when its state comes, as after watching or joining it.
-    if let Screen::Online(online) = &mut app.screen {
+    if let Some(online) = app.online_mut() {
         online.show_next(7);
     }
     app.on_net(Event::Message(ServerMessage::State(Box::new(view))), now);
@@ -105,10 +105,7 @@ fn on_board(name: &str, view: GameView) -> App {
 }
 
 fn online(app: &App) -> &Online {
-    match &app.screen {
-        Screen::Online(online) => online,
-        _ => panic!("not online"),
-    }
+    app.online().expect("not online")
 }
 
 fn status(app: &App) -> String {
@@ -155,7 +152,7 @@ fn the_opponents_move_brings_the_local_warnings_and_the_bell() {
     let mut app = on_board("ann", view(Some(Side::Attackers), &ESCAPE[..13], false));
     // `b` turns the bell on online as at home, and it is remembered.
     let effects = app.update(Action::ToggleBell);
-    assert!(app.bell);
+    assert!(app.bell_on());
     assert!(
         effects
             .iter()
@@ -171,7 +168,7 @@ fn the_opponents_move_brings_the_local_warnings_and_the_bell() {
     );
     // `w` turns them off online as at home, and it is remembered.
     let effects = app.update(Action::ToggleWarnings);
-    assert!(!app.warnings.on());
+    assert!(!app.warnings_on());
     assert!(
         effects
             .iter()
@@ -185,7 +182,7 @@ fn the_opponents_move_brings_the_local_warnings_and_the_bell() {
 fn a_destination_that_repeats_a_position_is_marked_and_said_on_selection() {
     let moves = ["d7-e7", "d5-e5", "e7-d7", "e5-d5"];
     let mut app = on_board("ann", view(Some(Side::Attackers), &moves, false));
-    if let Screen::Online(online) = &mut app.screen {
+    if let Some(online) = app.online_mut() {
         online.set_cursor(sq("d7"));
     }
     app.update(Action::Confirm);
@@ -297,7 +294,7 @@ fn online_writes_go_through_the_storage_thread_and_a_failure_is_one_line() {
     })
     .unwrap();
     rt.app
-        .open_online(start("ann", dir.path().join("config"), Some(saves.clone())));
+        .start_online(start("ann", dir.path().join("config"), Some(saves.clone())));
     // No server here: the connection is not asked for.
     rt.app.take_effects();
     rt.fail_writes(Some(std::io::ErrorKind::StorageFull));
@@ -309,7 +306,7 @@ fn online_writes_go_through_the_storage_thread_and_a_failure_is_one_line() {
     assert!(text.contains("not remembered"), "{text}");
     assert!(!text.contains('\n'));
 
-    if let Screen::Online(online) = &mut rt.app.screen {
+    if let Some(online) = rt.app.online_mut() {
         online.show_next(7);
     }
     let state = ServerMessage::State(Box::new(view(Some(Side::Attackers), &[], false)));
@@ -365,7 +362,7 @@ fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobb
         width: 80,
         height: 24,
     });
-    app.open_online(start("ann", unused_config(), None));
+    app.start_online(start("ann", unused_config(), None));
     let now = Instant::now();
     app.on_net(
         Event::Connected {
@@ -423,7 +420,7 @@ fn a_move_that_would_repeat_a_third_time_is_sent_only_when_chosen_twice() {
     ];
     let mut app = on_board("bob", view(Some(Side::Defenders), &moves, false));
     let choose = |app: &mut App, at: &str| {
-        if let Screen::Online(online) = &mut app.screen {
+        if let Some(online) = app.online_mut() {
             online.set_cursor(sq(at));
         }
         app.update(Action::Confirm)

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{App, Overlay, Screen};
+use super::{LocalGame, Overlay, Screen};
 use crate::game::Game;
 use crate::game::storage::{ManageError, Progress, SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
 use crate::rules::Side;
@@ -17,7 +17,7 @@ use crate::tui::session::Session;
 use crate::tui::storage::{Done, GameId, Job, SaveRef, Saving};
 use crate::tui::text::{Status, printable};
 
-impl App {
+impl LocalGame {
     /// Why leaving the game now would lose it: it has moves not saved to a file and no
     /// working autosave. `None` when it is kept.
     fn unkept(&self) -> Option<String> {
@@ -344,8 +344,16 @@ impl App {
                 }
             }
             Done::Flushed(_) => {}
-            Done::OnlineRemembered(result) => self.online_remembered(result),
-            Done::OnlineSaved { game, result } => self.online_saved(game, &result),
+            // Online play has closed since it asked.
+            Done::OnlineRemembered(result) => {
+                if let Err(e) = result {
+                    self.error(format!("the server and name are not remembered: {e}"));
+                }
+            }
+            Done::OnlineSaved { game, result } => match result {
+                Ok(path) => self.info(format!("online game #{game} saved as {}", path.display())),
+                Err(e) => self.error(format!("online game #{game} NOT saved: {e}")),
+            },
             Done::Reading { dir, progress } => self.reading(dir, progress),
             written @ Done::PuzzleProgressWritten(_) => self.on_progress_stored(written),
             awaited => {

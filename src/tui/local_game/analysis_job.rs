@@ -6,7 +6,7 @@
 //! analysis ends or is stopped the game is marked changed and autosaved, and a file it was
 //! loaded from is rewritten only when the player saves (`s`).
 
-use super::{App, Overlay, Screen};
+use super::{LocalGame, Overlay, Screen};
 use crate::ai::{AnalysisEvent, Analyzer, Budget, Progress};
 use crate::ai::{JobId, Report};
 use crate::game::{Fork, Game, PlyAnalysis};
@@ -25,7 +25,7 @@ pub(super) struct Analyzing {
     pub(super) forks: Vec<Fork>,
 }
 
-impl App {
+impl LocalGame {
     /// `a`: asks how long to analyze each position of the line reviewed (the game's, opened
     /// in review first from the game, under its rules: not while the AI thinks on a person's
     /// game).
@@ -206,7 +206,7 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     use super::super::ai::{Purpose, Thinking};
-    use super::super::{App, Config, Overlay, Screen};
+    use super::super::{Overlay, Screen};
     use super::*;
     use crate::ai::Limits;
     use crate::game::storage::AUTOSAVE_DIR;
@@ -215,6 +215,7 @@ mod tests {
     use crate::tui::input::{Action, Direction, Mode};
     use crate::tui::runtime::Runtime;
     use crate::tui::session::{Session, Storage};
+    use crate::tui::{App, Config};
 
     const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
 

@@ -5,13 +5,13 @@ use ratatui::backend::TestBackend;
 
 use crate::game::{Game, Player};
 use crate::rules::{Position, Preset, Side, Square};
-use crate::tui::app::tests::type_in;
-use crate::tui::app::{App, Config};
 use crate::tui::input::Action;
+use crate::tui::local_game::tests::type_in;
 use crate::tui::runtime::Runtime;
 use crate::tui::session::Session;
 use crate::tui::text::Tone;
 use crate::tui::warnings::{decision, third_time};
+use crate::tui::{App, Config};
 
 /// A hot-seat game under `preset` from the position string `start`.
 fn from_position(preset: Preset, start: &str) -> App {

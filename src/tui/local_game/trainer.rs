@@ -2,7 +2,7 @@
 //! start (`brandubh puzzles`), its actions handed to it, its judgements asked of the engine's
 //! thread and its progress read and written by the storage thread.
 
-use super::{App, Screen};
+use super::{LocalGame, Screen};
 use crate::game::Player;
 use crate::puzzle::{Progress, Verdict, shipped};
 use crate::rules::{Preset, Side};
@@ -24,7 +24,7 @@ pub(super) enum TrainerExit {
     Review(Box<Review>),
 }
 
-impl App {
+impl LocalGame {
     /// Opens the trainer on `preset`'s shipped puzzles; leaving it goes to `exit`. The
     /// player's progress is asked of the storage thread (keys wait for it).
     pub(super) fn open_trainer(&mut self, preset: Preset, exit: TrainerExit) {

@@ -6,8 +6,9 @@ use std::io::ErrorKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use super::Config;
 use super::tests::type_in;
-use super::{App, Config};
+use crate::tui::App;
 use crate::tui::input::Action;
 use crate::tui::layout::{GameLayout, minimum_size};
 use crate::tui::panels::NOT_SAVED;

@@ -4,12 +4,13 @@
 
 use std::time::{Duration, Instant};
 
-use super::analysis::Analyzing;
-use super::{App, Screen};
+use super::analysis_job::Analyzing;
+use super::{LocalGame, Screen};
 use crate::ai::{Budget, Limits, Score, SearchInfo, limits_with};
 use crate::ai::{JobId, MoveLimits, Report};
 use crate::game::{EngineKind, Level, MoveTime, Player};
 use crate::rules::Side;
+use crate::tui::component::JobIds;
 use crate::tui::effect::Effect;
 use crate::tui::engine_help::{HINT_LEVEL, HINT_TIME, hint_text};
 use crate::tui::panels::{AiView, Search};
@@ -18,12 +19,11 @@ use crate::tui::text::player_text;
 /// A tenth of a second: how a search's time runs on screen.
 const TENTH: Duration = Duration::from_millis(100);
 
-impl App {
+impl LocalGame {
     /// Lets time pass until `now`: runs the clock, and asks for the AI's search when it is its
     /// turn.
     pub fn tick(&mut self, now: Instant) -> Vec<Effect> {
         self.ai.now = now;
-        self.tick_online(now);
         self.run_clock(now);
         if let Some(thinking) = self.ai.thinking.as_mut() {
             thinking.shown_tenths =
@@ -46,8 +46,7 @@ impl App {
         });
         let pace = self.ai.last_move_at.filter(|_| self.waits_for_the_pace());
         let pace = pace.map(|at| self.ai.pace.next_at(at));
-        let online = self.next_online_tick();
-        [clock, search, pace, online].into_iter().flatten().min()
+        [clock, search, pace].into_iter().flatten().min()
     }
 
     /// Whether an AI-vs-AI game waits for the pace's delay before its next move.
@@ -133,8 +132,7 @@ impl App {
 
     /// The number of the next job for the worker.
     pub(super) fn next_job(&mut self) -> JobId {
-        self.ai.last_job += 1;
-        self.ai.last_job
+        self.ai.jobs.next()
     }
 
     /// The AI's thread could not be started (`why`): the AI pauses, and the status line says
@@ -155,9 +153,6 @@ impl App {
 
     /// Takes one report of the worker; returns whether it changed anything.
     pub(super) fn take_report(&mut self, report: Report, now: Instant) -> bool {
-        if self.online_report(&report, now) {
-            return true;
-        }
         if report == Report::Gone {
             // The next AI turn starts a new thread.
             self.ai.thinking = None;
@@ -351,8 +346,8 @@ impl Thinking {
 
 /// The AI side of the app: the search in progress, and the AI-vs-AI pace.
 pub(super) struct AiState {
-    /// The number of the last job asked of the worker.
-    pub(super) last_job: JobId,
+    /// The numbers of the jobs asked of the worker (online play's too).
+    pub(super) jobs: JobIds,
     pub(super) thinking: Option<Thinking>,
     pub(super) paused: bool,
     pub(super) pace: Pace,
@@ -372,7 +367,7 @@ pub(super) struct AiState {
 impl Default for AiState {
     fn default() -> Self {
         AiState {
-            last_job: 0,
+            jobs: JobIds::default(),
             thinking: None,
             paused: false,
             pace: Pace::default(),

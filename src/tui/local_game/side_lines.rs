@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::{App, Screen};
+use super::{LocalGame, Screen};
 use crate::game::{Fork, Game, Place, PlyAnalysis};
 use crate::rules::{AnnotatedMove, Move, Square};
 use crate::tui::dialogs::Question;
@@ -73,7 +73,7 @@ pub(super) struct LineShown<'a> {
     pub analysis: Cow<'a, [Option<PlyAnalysis>]>,
 }
 
-impl App {
+impl LocalGame {
     /// The line `review` walks: the game's own moves, or those of a side line.
     pub(super) fn line_shown(&self, review: &Review) -> LineShown<'_> {
         let game = self.session.game();
@@ -348,11 +348,12 @@ impl App {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{App, Config, Screen};
+    use super::super::Screen;
     use crate::game::Fork;
     use crate::tui::input::{Action, Mode};
     use crate::tui::review::Review;
     use crate::tui::session::{Session, Storage};
+    use crate::tui::{App, Config};
 
     const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
 

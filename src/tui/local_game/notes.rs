@@ -3,8 +3,8 @@
 //! the game's tags. What they keep is a change of the game like a move: autosaved, and
 //! written to the game's file when it is saved.
 
-use super::App;
-use super::lines::numbered;
+use super::LocalGame;
+use super::side_lines::numbered;
 use crate::game::{Game, Place, Tags};
 use crate::tui::comment_editor::CommentEditor;
 use crate::tui::overlay::Overlay;
@@ -21,7 +21,7 @@ pub(super) fn commented_moves(game: &Game, review: &Review) -> Vec<bool> {
         .collect()
 }
 
-impl App {
+impl LocalGame {
     /// `c`: the comment editor on the move reviewed, or on the last move of the game in play.
     pub(super) fn edit_comment(&mut self) {
         let game = self.session.game();
@@ -82,12 +82,12 @@ impl App {
 mod tests {
     use std::path::Path;
 
-    use super::super::{App, Config};
     use crate::game::storage::AUTOSAVE_DIR;
     use crate::game::{Game, Place, Tag};
     use crate::tui::input::{Action, Direction, Mode, pasted};
     use crate::tui::runtime::Runtime;
     use crate::tui::session::Storage;
+    use crate::tui::{App, Config};
 
     fn hot_seat(dir: &Path, moves: &str) -> Runtime {
         let mut rt = Runtime::new(Config {

@@ -5,10 +5,10 @@
 
 use std::time::Instant;
 
-use super::{App, Screen};
+use super::{LocalGame, Screen};
 use crate::rules::Side;
 
-impl App {
+impl LocalGame {
     /// Whether the side to move's clock runs now.
     fn clock_runs(&self) -> bool {
         let humans = [Side::Attackers, Side::Defenders]
@@ -64,8 +64,8 @@ mod tests {
 
     use crate::game::TimeControl;
     use crate::rules::{Reason, Side};
-    use crate::tui::app::{App, Config};
     use crate::tui::input::Action;
+    use crate::tui::{App, Config};
 
     fn on_clock(control: &str) -> App {
         App::new(Config {
@@ -286,8 +286,8 @@ mod tests {
 
     #[test]
     fn watching_two_ais_a_clock_runs_only_while_its_ai_thinks() {
-        use crate::tui::app::ai::{Purpose, Thinking};
-        let random = crate::tui::app::tests::RANDOM;
+        use crate::tui::local_game::ai::{Purpose, Thinking};
+        let random = crate::tui::local_game::tests::RANDOM;
         let mut app = App::new(Config {
             skip_setup: true,
             attackers: random,

@@ -11,6 +11,7 @@ use crate::ai::{JobId, Report};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::{Move, Piece};
+use crate::tui::App;
 use crate::tui::effect::Effect;
 use crate::tui::input::Direction;
 use crate::tui::runtime::Runtime;

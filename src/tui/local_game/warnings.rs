@@ -15,11 +15,11 @@
 #[cfg(test)]
 mod tests;
 
-use super::App;
+use super::LocalGame;
 use crate::rules::{Bitboard, Move};
 use crate::tui::text::{Status, Tone};
 
-impl App {
+impl LocalGame {
     /// `w`: turns the warnings off or on and says so.
     pub(super) fn toggle_warnings(&mut self) {
         let on = self.warnings.toggle();

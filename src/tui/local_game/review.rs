@@ -3,13 +3,13 @@
 //! autosave; an analysis started from the review (`a`, see `analysis`), side lines (`lines`),
 //! comments and tags (`notes`) add to the record.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::widgets::Widget;
 
 use super::ai::Purpose;
-use super::lines::{lines_rows, review_at, review_place};
 use super::notes::commented_moves;
-use super::{App, Screen, rules_name};
+use super::side_lines::{lines_rows, review_at, review_place};
+use super::{LocalGame, Screen, rules_name};
 use crate::game::{MoveClass, Summary, check_start};
 use crate::rules::Bitboard;
 use crate::tui::board_view::{BoardView, Marks};
@@ -23,7 +23,7 @@ use crate::tui::screens::SetupForm;
 use crate::tui::text::Tone;
 use crate::tui::tree_list::TreeList;
 
-impl App {
+impl LocalGame {
     /// Opens the review at the last ply. Not while the AI thinks in a game a person plays (its
     /// move would land in the middle of the review); an AI-vs-AI game waits while reviewed,
     /// and a hint being looked for is given up.
@@ -256,11 +256,10 @@ impl App {
         })
     }
 
-    pub(super) fn draw_review(&self, review: &Review, layout: GameLayout, frame: &mut Frame) {
+    pub(super) fn draw_review(&self, review: &Review, layout: GameLayout, buf: &mut Buffer) {
         let Some(panel) = self.review_panel(review) else {
             return;
         };
-        let buf = frame.buffer_mut();
         let covered = layout.is_compact() && self.board.panel_shown;
         if !covered {
             let mut marks = Marks::reviewed(&panel.ply, panel.analysis_shown());
@@ -298,7 +297,7 @@ impl App {
             not_saved,
             keys: Some(KEY_LINE),
         };
-        self.draw_status(&line, layout.status, frame);
+        self.draw_status(&line, layout.status, buf);
     }
 }
 
@@ -306,8 +305,8 @@ impl App {
 mod tests {
     use std::path::Path;
 
+    use super::super::Screen;
     use super::super::ai::{Purpose, Thinking};
-    use super::super::{App, Config, Screen};
     use crate::game::storage::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
     use crate::game::{EngineKind, Game, Level, Player};
     use crate::rules::{Position, Side, Square};
@@ -316,6 +315,7 @@ mod tests {
     use crate::tui::input::{Action, Direction, Mode};
     use crate::tui::runtime::Runtime;
     use crate::tui::session::{Session, Storage};
+    use crate::tui::{App, Config};
 
     const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
 
@@ -580,7 +580,10 @@ mod tests {
         let next = game.moves()[fork].mv;
         let mv = other.iter().copied().find(|&m| m != next).unwrap();
         place = app.session.game_mut().play_at(&place, mv).unwrap();
-        app.screen = Screen::Review(super::super::lines::review_at(app.session.game(), &place));
+        app.screen = Screen::Review(super::super::side_lines::review_at(
+            app.session.game(),
+            &place,
+        ));
         let Screen::Review(review) = &app.screen else {
             panic!()
         };
@@ -769,7 +772,7 @@ mod tests {
 
     #[test]
     fn an_ai_game_waits_while_it_is_reviewed() {
-        let random = crate::tui::app::tests::RANDOM;
+        let random = crate::tui::local_game::tests::RANDOM;
         let mut app = App::new(Config {
             skip_setup: true,
             attackers: random,

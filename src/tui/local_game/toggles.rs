@@ -1,12 +1,12 @@
 //! The toggles and what is remembered: the bell, the panel over the board in the compact
 //! layout, and the settings file written as the choices change.
 
-use super::App;
+use super::LocalGame;
 use crate::tui::effect::Effect;
 use crate::tui::layout::GameLayout;
 use crate::tui::storage::Job;
 
-impl App {
+impl LocalGame {
     /// Asks for the remembered choices to be written if they changed: the toggles as they
     /// are now, the rest as last set.
     pub(super) fn remember(&mut self) {

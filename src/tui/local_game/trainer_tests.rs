@@ -5,6 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
+use crate::tui::App;
 use crate::tui::input::Direction;
 use crate::tui::runtime::Runtime;
 

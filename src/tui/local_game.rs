@@ -1,0 +1,1147 @@
+//! The local game as a component: the game in play (its session, board, AI, clock,
+//! warnings, hint, files, analysis and review), its new-game screen, the puzzle trainer it
+//! opens and the dialogs over them. Every [`Action`] changes the state here, without a
+//! terminal, so that all of it can be tested directly; what the world must do (search, ring
+//! the bell) is returned as [`Effect`]s, for the runtime to carry out.
+
+mod ai;
+mod analysis_job;
+mod clock;
+mod component;
+mod files;
+#[cfg(test)]
+mod fitting_tests;
+mod notes;
+mod review;
+mod side_lines;
+#[cfg(test)]
+pub(super) mod tests;
+mod toggles;
+mod trainer;
+#[cfg(test)]
+mod trainer_tests;
+mod warnings;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::{Clear, Widget};
+
+use self::ai::AiState;
+use self::files::{FileCopy, Waiting};
+use self::trainer::TrainerExit;
+use super::ascii;
+use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, piece_name, start_cursor};
+use super::board_view::{BoardView, Marks};
+use super::component::{Context, Request};
+use super::dialogs::{Leaving, Question};
+use super::effect::Effect;
+use super::help::Help;
+use super::input::{Action, Mode, typed_move};
+use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
+use super::layout::{GameLayout, minimum_size};
+use super::legend;
+use super::online::OnlineStart;
+use super::online::memory::OnlineMemory;
+use super::overlay::{Handled, Overlay};
+use super::panels::{self, PanelData, StatusLine, TurnLine};
+use super::puzzles::{TRAINER_KEYS, Trainer};
+use super::review::Review;
+use super::saves_list::LIST_KEYS;
+use super::screens::{RulesScreen, SetupChoice, SetupForm, SetupHandled, TooSmall};
+use super::session::{Session, Storage};
+use super::settings::{Settings, SettingsFile};
+use super::storage::{GameId, SaveRef};
+use super::text::{Status, Tone, title};
+use super::theme::{Look, Themed};
+use super::warnings::Warnings;
+use crate::ai::Budget;
+use crate::game::storage::SaveEntry;
+use crate::game::{Player, TimeControl};
+use crate::rules::{Bitboard, Move, MoveError, Outcome, Position, Preset, Reason, Side, Square};
+
+/// How the game starts: the settings the command line gives.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Rule preset.
+    pub preset: Preset,
+    /// The position the game starts from.
+    pub start: Position,
+    /// Who plays the attackers.
+    pub attackers: Player,
+    /// Who plays the defenders.
+    pub defenders: Player,
+    /// The time control, or `None` for no clock.
+    pub clock: Option<TimeControl>,
+    /// Start playing at once instead of showing the new-game screen.
+    pub skip_setup: bool,
+    /// A game to continue (loaded from a file); it skips the new-game screen.
+    pub resume: Option<Session>,
+    /// Where games are saved and autosaved.
+    pub storage: Storage,
+    /// Colours and glyphs.
+    pub look: Look,
+    /// The budgets an analysis of the game is offered at, first selected: quick, normal and
+    /// deep ([`Budget::PRESETS`]) unless a caller (a test) wants others.
+    pub analysis_budgets: Vec<Budget>,
+    /// The remembered choices: the bell and the warnings are taken from them, and the new-game
+    /// screen's choices and the toggles are written back to `settings_file` as they change.
+    pub settings: Settings,
+    /// Where the settings are remembered (the runtime's storage thread writes them).
+    pub settings_file: SettingsFile,
+    /// Why the settings file was not used, shown on the status line at the start.
+    pub settings_warning: Option<String>,
+    /// A note shown on the status line at the start, if nothing else is (the game the command
+    /// line started, and that it is remembered).
+    pub start_note: Option<String>,
+    /// Online play instead of a local game (`brandubh online HOST`).
+    pub online: Option<OnlineStart>,
+    /// The config folder and what online play remembers there, for "online" on the
+    /// new-game screen (`None`: not offered).
+    pub online_home: Option<(PathBuf, OnlineMemory)>,
+    /// Start in the puzzle trainer on these rules' puzzles (`brandubh puzzles`); leaving it
+    /// quits.
+    pub trainer: Option<Preset>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            preset: Preset::default(),
+            start: Position::start(),
+            attackers: Player::Human,
+            defenders: Player::Human,
+            clock: None,
+            skip_setup: false,
+            resume: None,
+            storage: Storage::default(),
+            look: Look::default(),
+            analysis_budgets: Budget::PRESETS.to_vec(),
+            settings: Settings::default(),
+            settings_file: SettingsFile::none(),
+            settings_warning: None,
+            start_note: None,
+            online: None,
+            online_home: None,
+            trainer: None,
+        }
+    }
+}
+
+/// The full-screen page.
+#[derive(Clone, Debug)]
+enum Screen {
+    Setup(SetupForm),
+    Game,
+    Review(Review),
+    Trainer(Box<Trainer>),
+}
+
+impl Screen {
+    /// The screen a game is played on: the board, or the review if the game is over.
+    fn playing(session: &Session) -> Screen {
+        if session.outcome().is_some() {
+            Screen::Review(Review::new(session.moves().len()))
+        } else {
+            Screen::Game
+        }
+    }
+}
+
+/// The whole state of the terminal game.
+pub struct LocalGame {
+    look: Look,
+    screen: Screen,
+    /// The dialogs over the screen, the top one last: it takes the keys.
+    overlays: Vec<Overlay>,
+    session: Session,
+    storage: Storage,
+    /// The game screen's own state: cursor, selection, typed move, scrolls.
+    board: BoardScreen,
+    status: Option<Status>,
+    hint: Option<Move>,
+    /// Whether the game is saved as it is now.
+    saved: bool,
+    /// The game as the file it was last loaded from or saved to holds it.
+    in_file: Option<FileCopy>,
+    /// Why the last autosave failed, until a save succeeds.
+    autosave_error: Option<String>,
+    /// The game the new-game screen offers to continue.
+    offer: Option<SaveEntry>,
+    /// Whether a game has been on screen (the new-game screen can go back to it).
+    played: bool,
+    ai: AiState,
+    warnings: Warnings,
+    /// When the side to move's clock was last charged (the last tick).
+    clock_from: Option<Instant>,
+    /// Whether the bell rings when the AI has moved and when a game ends.
+    bell: bool,
+    /// The choices remembered, as last asked to be written.
+    settings: Settings,
+    /// The game in play, among those played since the start (each keeps its own files).
+    game_id: GameId,
+    /// The game's changes so far: a save or an autosave is of the game as of one of them.
+    revision: u64,
+    /// What the app waits for from the storage thread.
+    waiting: Waiting,
+    /// What the world is to do, returned by the handler running.
+    effects: Vec<Effect>,
+    quit: bool,
+    /// Where leaving the puzzle trainer goes.
+    trainer_exit: Option<TrainerExit>,
+    size: Rect,
+    /// Whether the review panel shows the legend of the marks (`l`).
+    legend: bool,
+    /// What the game asks of the app (online play from the new-game screen).
+    requests: Vec<Request>,
+}
+
+impl LocalGame {
+    /// A new game as `config` asks: the new-game screen, or a game at once; `under_online`:
+    /// online play opens over it at the start.
+    pub fn new(config: Config, under_online: bool) -> LocalGame {
+        let skip_setup = config.skip_setup || config.resume.is_some();
+        // A game loaded from its file (or another program's record) is saved as it is.
+        let skip_setup_saved = config
+            .resume
+            .as_ref()
+            .is_some_and(Session::is_held_in_a_file);
+        let rules = config.preset.rules();
+        let session = config.resume.unwrap_or_else(|| {
+            Session::new(rules, config.start, config.attackers, config.defenders)
+                .with_clocks(config.clock)
+        });
+        let screen = Screen::playing(&session);
+        let in_file = FileCopy::loaded(&session);
+        let cursor = start_cursor(session.state().position());
+        let mut app = LocalGame {
+            look: config.look,
+            screen,
+            overlays: Vec::new(),
+            session,
+            storage: config.storage,
+            board: BoardScreen::new(cursor),
+            status: None,
+            hint: None,
+            saved: skip_setup_saved,
+            in_file,
+            autosave_error: None,
+            offer: None,
+            played: skip_setup,
+            ai: AiState {
+                budgets: config.analysis_budgets,
+                ..AiState::default()
+            },
+            warnings: Warnings::new(config.settings.warnings),
+            clock_from: None,
+            bell: config.settings.bell,
+            settings: config.settings,
+            game_id: 0,
+            revision: 0,
+            waiting: Waiting::default(),
+            effects: Vec::new(),
+            quit: false,
+            trainer_exit: None,
+            size: Rect::new(0, 0, 80, 24),
+            legend: false,
+            requests: Vec::new(),
+        };
+        app.track();
+        if under_online {
+            // Online play is opened over the game, which waits under it.
+        } else if let Some(preset) = config.trainer {
+            app.open_trainer(preset, TrainerExit::Quit);
+        } else if skip_setup {
+            app.warn_position();
+        } else {
+            app.show_setup(
+                SetupForm::new(config.preset, config.attackers, config.defenders)
+                    .starting_from(rules, &config.start)
+                    .with_clock(config.clock),
+            );
+        }
+        match config.settings_warning {
+            // A file that could not be read is left as it is until something changes.
+            Some(warning) => {
+                app.status = Some(Status {
+                    text: warning,
+                    tone: Tone::Warning,
+                });
+            }
+            // The command line's choices (theme, ASCII, bell, a game) are remembered at once.
+            None => app.remember(),
+        }
+        if let (None, Some(note)) = (&app.status, config.start_note) {
+            app.status = Some(Status {
+                text: note,
+                tone: Tone::Info,
+            });
+        }
+        app
+    }
+
+    /// Whether the player asked to quit.
+    pub const fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The game in play.
+    pub const fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The status line, if any.
+    pub const fn status(&self) -> Option<&Status> {
+        self.status.as_ref()
+    }
+
+    /// The keyboard cursor.
+    pub const fn cursor(&self) -> Square {
+        self.board.cursor
+    }
+
+    /// The selected piece.
+    pub const fn selected(&self) -> Option<Square> {
+        self.board.selected
+    }
+
+    /// Whether the game changed since it was last saved to (or loaded from) a file; a game
+    /// without moves has nothing to save.
+    pub fn is_dirty(&self) -> bool {
+        !self.saved && !self.session.moves().is_empty()
+    }
+
+    /// How keys are read now.
+    pub fn mode(&self) -> Mode {
+        if self.too_small() {
+            return Mode::TooSmall;
+        }
+        match (self.overlays.last(), &self.screen) {
+            (Some(overlay), _) => overlay.mode(),
+            (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
+            (None, Screen::Setup(_)) => Mode::Menu,
+            (None, Screen::Review(_) | Screen::Game) if self.board.typing.is_some() => Mode::Text,
+            (None, Screen::Review(_)) => Mode::Review,
+            (None, Screen::Trainer(trainer)) if trainer.is_typing() => Mode::Text,
+            (None, Screen::Trainer(_)) => Mode::Trainer,
+            (None, Screen::Game) => Mode::Board,
+        }
+    }
+
+    /// What the world is to do since last asked (after [`LocalGame::new`], what the start asks).
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Applies one action; returns what the world is to do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        self.apply(action);
+        self.take_effects()
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Interrupt => {
+                self.interrupt();
+                return;
+            }
+            Action::Resize { width, height } => {
+                self.resize(Rect::new(0, 0, width, height));
+                return;
+            }
+            // Unseen, `q` quits as Ctrl-C does: the question it may ask first is answered by
+            // the same key again. No other action acts on what the player cannot see.
+            Action::Quit if self.too_small() => {
+                self.interrupt();
+                return;
+            }
+            _ if self.too_small() => return,
+            _ => {}
+        }
+        if let Some(overlay) = self.overlays.pop() {
+            match overlay.update(action, self.size) {
+                Handled::Stay(overlay) => self.show(overlay),
+                Handled::Close => {}
+                Handled::Ask(request) => self.on_request(request),
+            }
+            return;
+        }
+        match &mut self.screen {
+            Screen::Setup(_) => self.update_setup(action),
+            Screen::Review(_) => self.update_review(action),
+            Screen::Game => self.update_board(action),
+            Screen::Trainer(_) => self.update_trainer(action),
+        }
+    }
+
+    /// Ctrl-c, over any screen or dialog: quits as `q` does, asking first if the game has
+    /// changes no file holds; a second one at that question quits.
+    fn interrupt(&mut self) {
+        if self.asks_to_quit() {
+            self.quit = true;
+        } else {
+            self.ask_leave(Leaving::Quit);
+        }
+    }
+
+    /// Whether the question on top asks whether to quit.
+    fn asks_to_quit(&self) -> bool {
+        matches!(
+            self.overlays.last(),
+            Some(Overlay::Question(Question::Leave {
+                to: Leaving::Quit,
+                ..
+            }))
+        )
+    }
+
+    /// Shows `overlay` over the screen and the dialogs already there.
+    fn show(&mut self, overlay: Overlay) {
+        self.overlays.push(overlay);
+    }
+
+    /// Carries out what an overlay asked as it closed.
+    pub(super) fn on_request(&mut self, request: Request) {
+        match request {
+            Request::Help => self.show(Overlay::Help(self.help())),
+            Request::Answer(question, true) => self.answer_yes(question),
+            Request::Answer(question, false) => self.answer_no(question),
+            Request::SaveThenLeave(to) => self.ask_save(Some(to)),
+            Request::Save(prompt) => {
+                // The prompt stays on screen while the game is written.
+                self.confirm_save(&prompt);
+                self.show(Overlay::Save(prompt));
+            }
+            Request::Open(save) => self.open(save),
+            Request::ListHelp(list) => {
+                self.show(Overlay::Load(list));
+                let title = "Keys of the list of saves".to_owned();
+                self.show(Overlay::Help(Help::new(title, LIST_KEYS, &[])));
+            }
+            Request::ConfirmDelete(list) => self.manage_save(list, false),
+            Request::AskRename(list) => self.manage_save(list, true),
+            Request::Rename(prompt) => self.rename_save(prompt),
+            Request::Analyze(budget) => self.start_analysis(budget),
+            Request::SetComment { place, text } => self.set_comment(&place, text),
+            Request::SetTags(tags) => self.set_tags(tags),
+            Request::Remember(settings) => {
+                if settings.warnings != self.warnings.on() {
+                    self.warnings = Warnings::new(settings.warnings);
+                }
+                self.bell = settings.bell;
+                self.settings = settings;
+                self.remember();
+            }
+            Request::Quit => self.quit = true,
+            // The app's own: it never passes them on.
+            // Back from online play to the new-game form under it: the game to continue is
+            // looked for again.
+            Request::SetupAgain => {
+                if let Screen::Setup(form) = &self.screen {
+                    self.show_setup(form.clone());
+                }
+            }
+            // The app's own: it never passes it on.
+            Request::PlayOnline => {}
+        }
+    }
+
+    fn answer_yes(&mut self, question: Question) {
+        match question {
+            Question::Leave { to, .. } => self.leave(to),
+            Question::Overwrite(o) => self.overwrite(*o),
+            Question::Delete(save) => self.delete_save(save),
+            Question::DeleteLine { .. } => self.delete_line(),
+            Question::Resign(side) => {
+                self.cancel_thinking();
+                if let Err(e) = self.session.resign(side) {
+                    self.error(e.to_string());
+                    return;
+                }
+                self.changed();
+                self.say_outcome();
+            }
+            Question::Draw(offered_by) => self.agree_draw(format!(
+                "the {} accept the draw offered by the {offered_by}",
+                offered_by.opponent()
+            )),
+        }
+    }
+
+    fn answer_no(&mut self, question: Question) {
+        match question {
+            Question::Draw(offered_by) => self.info(format!(
+                "the {} decline the draw offered by the {offered_by}",
+                offered_by.opponent()
+            )),
+            Question::Overwrite(o) => self.show(Overlay::Save(o.prompt)),
+            Question::Leave { .. }
+            | Question::Resign(_)
+            | Question::Delete(_)
+            | Question::DeleteLine { .. } => {
+                self.status = None;
+            }
+        }
+    }
+
+    fn update_setup(&mut self, action: Action) {
+        let Screen::Setup(form) = &mut self.screen else {
+            return;
+        };
+        match form.update(action, self.size) {
+            SetupHandled::Stay => {}
+            SetupHandled::Choose(choice) => self.start_chosen(choice),
+            // Back to the game in play, or out if there is none to go back to.
+            SetupHandled::Back if self.played => self.screen = Screen::Game,
+            SetupHandled::Back => self.quit = true,
+            SetupHandled::Rules(rules) => {
+                self.show(Overlay::Rules(RulesScreen::new(&rules)));
+            }
+            SetupHandled::Help => self.show(Overlay::Help(self.help())),
+            SetupHandled::Load => self.ask_load(),
+            // The game in play, if any, is kept: the new-game screen goes back to it.
+            SetupHandled::Puzzles(preset) => {
+                let form = Box::new(form.clone());
+                self.open_trainer(preset, TrainerExit::Setup(form));
+            }
+            SetupHandled::Online => self.requests.push(Request::PlayOnline),
+        }
+    }
+
+    /// Continues the game the new-game form offers, or starts a new game with its choices;
+    /// if its position cannot start a game (the form says why), moves the focus there instead.
+    fn start_chosen(&mut self, choice: SetupChoice) {
+        let Screen::Setup(form) = &mut self.screen else {
+            return;
+        };
+        if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
+            self.open(SaveRef::from(&entry));
+            return;
+        }
+        let (rules, attackers, defenders) = form.choice();
+        let clock = form.clock();
+        let Ok(start) = form.start() else {
+            form.focus_position();
+            return;
+        };
+        // Custom rules are not a choice to remember: the preset stays as it was.
+        self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
+        self.settings.attackers = attackers;
+        self.settings.defenders = defenders;
+        self.settings.clock = clock;
+        self.remember();
+        self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
+    }
+
+    /// Shows the new-game `form`, offering to continue the latest unfinished game other than
+    /// the one in play (the first entry, focused at the start) once the storage thread has
+    /// found it.
+    fn show_setup(&mut self, form: SetupForm) {
+        self.offer = None;
+        self.screen = Screen::Setup(form);
+        self.find_unfinished();
+    }
+
+    /// Starts playing `session`: a new game, with files of its own.
+    fn start(&mut self, session: Session) {
+        self.cancel_thinking();
+        self.stop_analysis();
+        self.ai.paused = false;
+        self.ai.judgement = None;
+        self.session = session;
+        self.track();
+        self.saved = false;
+        self.in_file = None;
+        self.autosave_error = None;
+        self.offer = None;
+        self.played = true;
+        self.screen = Screen::playing(&self.session);
+        self.board.cursor = start_cursor(self.session.state().position());
+        self.board.selected = None;
+        self.hint = None;
+        self.board.list_scroll = None;
+        // Custom rules are named with what sets them apart ("custom rules: opentafl with
+        // ..."), in full here; the panels' titles keep them short.
+        let rules = self.session.game().rules();
+        let rules = rules
+            .preset()
+            .map_or_else(|| rules.name(), |p| format!("{p} rules"));
+        self.info_warned(format!(
+            "{rules}: the {} to move",
+            self.session.side_to_move()
+        ));
+    }
+
+    /// An action on the game screen: the screen's own keys, then the game's.
+    fn update_board(&mut self, action: Action) {
+        let moves = self.session.moves().len();
+        match self.board.update(action, self.size, moves) {
+            BoardHandled::Stay => {}
+            BoardHandled::Choose(sq) => self.choose(sq),
+            BoardHandled::Cancelled => {
+                self.hint = None;
+                self.status = None;
+            }
+            BoardHandled::StoppedTyping => self.status = None,
+            BoardHandled::Typed(text) => self.play_typed(&text),
+            BoardHandled::Game(action) => self.update_game(action),
+        }
+    }
+
+    /// Plays a move typed at the prompt (a repeating one waits: see `holds_typed`).
+    fn play_typed(&mut self, text: &str) {
+        let text = typed_move(text);
+        if text.is_empty() {
+            self.status = None;
+        } else if self.can_move_by_hand() && !self.holds_typed(&text) {
+            match self.session.play_text(&text) {
+                Ok(_) => self.after_move(),
+                Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
+                Err(e) => self.error(format!("{text}: {e}")),
+            }
+        }
+    }
+
+    /// A key the game takes, on its screen or in review.
+    fn update_game(&mut self, action: Action) {
+        match action {
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::Hint => self.ask_hint(),
+            Action::ToggleWarnings => self.toggle_warnings(),
+            Action::ToggleBell => self.toggle_bell(),
+            Action::MoveNow => self.move_now(),
+            Action::Pause => self.toggle_pause(),
+            Action::Faster | Action::Slower => {
+                self.ai.pace = self.ai.pace.step(action == Action::Faster);
+                self.info(format!(
+                    "AI-vs-AI pace: {} ms between moves",
+                    self.ai.pace.delay().as_millis()
+                ));
+            }
+            Action::OfferDraw => self.offer_draw(),
+            Action::Resign => self.ask_resign(),
+            Action::NewGame => self.ask_leave(Leaving::NewGame),
+            Action::Rules => {
+                self.show(Overlay::Rules(RulesScreen::new(
+                    self.session.state().rules(),
+                )));
+            }
+            Action::Help => self.show(Overlay::Help(self.help())),
+            Action::Save => self.ask_save(None),
+            Action::Load => self.ask_leave(Leaving::Load),
+            Action::Review => self.open_review(),
+            Action::Analyze => self.ask_analysis(),
+            Action::Chat | Action::Comment => self.edit_comment(),
+            Action::Tags => self.edit_tags(),
+            Action::Puzzles => self.open_lessons(),
+            Action::TogglePanel => self.toggle_panel(),
+            Action::Quit => self.ask_leave(Leaving::Quit),
+            _ => {}
+        }
+    }
+
+    /// Whether the side to move is played from the keyboard; says why not if it is not.
+    fn can_move_by_hand(&mut self) -> bool {
+        if let Some(outcome) = self.session.outcome() {
+            self.error(format!(
+                "the game is over ({}): {}",
+                panels::outcome_text(outcome, self.you()),
+                over_keys(outcome)
+            ));
+            return false;
+        }
+        let side = self.session.side_to_move();
+        if self.session.player(side) != Player::Human {
+            self.error(format!(
+                "the {side} are played by the AI: wait for its move"
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// Enter, Space or a click on `sq`: select a piece, move the selected one, or explain.
+    fn choose(&mut self, sq: Square) {
+        if !self.can_move_by_hand() {
+            return;
+        }
+        match choice(self.session.state(), self.board.selected, sq) {
+            Choice::Deselect => {
+                self.board.selected = None;
+                self.status = None;
+            }
+            Choice::Play(mv) => {
+                if self.holds_move(mv) {
+                    return;
+                }
+                match self.session.play(mv) {
+                    Ok(_) => self.after_move(),
+                    Err(e) => self.error(format!("cannot move {mv}: {e}")),
+                }
+            }
+            Choice::Select(sq, piece) => {
+                self.board.selected = Some(sq);
+                self.info(format!(
+                    "{} on {sq} selected: choose a highlighted square",
+                    piece_name(piece)
+                ));
+                self.warn_selection();
+            }
+            Choice::Refused { why, deselect } => {
+                self.error(why);
+                if deselect {
+                    self.board.selected = None;
+                }
+            }
+        }
+    }
+
+    fn after_move(&mut self) {
+        self.board.selected = None;
+        self.hint = None;
+        self.board.list_scroll = None;
+        self.changed();
+        if self.session.outcome().is_some() {
+            self.say_outcome();
+        } else if let Some(last) = self.session.moves().last() {
+            let to_move = self.session.side_to_move();
+            let who = match self.session.player(to_move.opponent()) {
+                Player::Human | Player::Program => "",
+                Player::Ai { .. } => "the AI ",
+            };
+            self.info_warned(format!("{who}played {last}; the {to_move} to move"));
+        }
+    }
+
+    /// Ends the game as a draw by agreement and says so with `message`.
+    fn agree_draw(&mut self, message: String) {
+        self.cancel_thinking();
+        if let Err(e) = self.session.agree_draw() {
+            self.error(e.to_string());
+            return;
+        }
+        self.changed();
+        self.info(message);
+        self.ring();
+    }
+
+    /// Asks for the autosave now if the game has changes that are in no file (before the
+    /// program ends on a signal); returns what to do.
+    pub fn autosave_now(&mut self) -> Vec<Effect> {
+        if self.is_dirty() {
+            self.changed();
+        }
+        self.take_effects()
+    }
+
+    /// After every change of the game: it is no longer saved, and it is autosaved.
+    fn changed(&mut self) {
+        self.saved = false;
+        self.revision += 1;
+        self.autosave();
+    }
+
+    fn say_outcome(&mut self) {
+        if let Some(outcome) = self.session.outcome() {
+            self.ring();
+            self.info(format!(
+                "{}: {}",
+                panels::outcome_text(outcome, self.you()),
+                over_keys(outcome)
+            ));
+        }
+    }
+
+    /// The side the one person plays against the AI, if it is such a game.
+    fn you(&self) -> Option<Side> {
+        panels::you(self.session.game().players())
+    }
+
+    /// Whether a person plays either side.
+    fn has_human(&self) -> bool {
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .any(|s| self.session.player(s) == Player::Human)
+    }
+
+    fn undo(&mut self) {
+        self.cancel_thinking();
+        self.board.selected = None;
+        self.hint = None;
+        // A result off the board is taken back alone, without a move; but the clock that ran
+        // out would fall again at once.
+        let reason = self.session.outcome().map(|o| o.reason);
+        if reason == Some(Reason::Time) {
+            self.error("a loss on time cannot be taken back: v to review, n new game".to_owned());
+            return;
+        }
+        let reopened = reason.and_then(|reason| match reason {
+            Reason::Resignation => Some("resignation"),
+            Reason::Agreement => Some("draw agreement"),
+            _ => None,
+        });
+        if let Some(what) = reopened
+            && self.session.undo()
+        {
+            self.changed();
+            self.info_warned(format!("{what} taken back: the game goes on"));
+        } else if self.session.undo() {
+            if self.has_human() {
+                // Against the AI, go back to the human's turn.
+                while self.session.player(self.session.side_to_move()) != Player::Human
+                    && self.session.undo()
+                {}
+            } else {
+                // Watching the AIs: stop to look at the position.
+                self.ai.paused = true;
+            }
+            self.changed();
+            self.info_warned("move taken back: r to redo".to_owned());
+        } else {
+            self.error("nothing to undo".to_owned());
+        }
+    }
+
+    fn redo(&mut self) {
+        self.cancel_thinking();
+        self.board.selected = None;
+        self.hint = None;
+        if self.session.redo() {
+            while self.has_human()
+                && self.session.player(self.session.side_to_move()) != Player::Human
+                && self.session.outcome().is_none()
+                && self.session.redo()
+            {}
+            self.changed();
+            if self.session.outcome().is_some() {
+                self.say_outcome();
+            } else {
+                self.info_warned("move played again".to_owned());
+            }
+        } else {
+            self.error("nothing to redo".to_owned());
+        }
+    }
+
+    /// The human side that acts off the board (resign, offer a draw): the side to move if a
+    /// human plays it, else the other one if a human plays that.
+    fn human_side(&self) -> Option<Side> {
+        let to_move = self.session.side_to_move();
+        [to_move, to_move.opponent()]
+            .into_iter()
+            .find(|&s| self.session.player(s) == Player::Human)
+    }
+
+    fn offer_draw(&mut self) {
+        if self.session.outcome().is_some() {
+            self.error("the game is over".to_owned());
+            return;
+        }
+        match self.human_side() {
+            Some(side) if self.session.player(side.opponent()) == Player::Human => {
+                self.show(Overlay::Question(Question::Draw(side)));
+            }
+            Some(side) => self.ai_answers_draw(side.opponent()),
+            None => self.error("no human plays in this game".to_owned()),
+        }
+    }
+
+    fn ask_resign(&mut self) {
+        if self.session.outcome().is_some() {
+            self.error("the game is over".to_owned());
+            return;
+        }
+        match self.human_side() {
+            Some(side) => self.show(Overlay::Question(Question::Resign(side))),
+            None => self.error("no human plays in this game".to_owned()),
+        }
+    }
+
+    fn info(&mut self, text: String) {
+        self.status = Some(Status {
+            text,
+            tone: Tone::Info,
+        });
+    }
+
+    fn error(&mut self, text: String) {
+        self.status = Some(Status {
+            text,
+            tone: Tone::Error,
+        });
+    }
+
+    /// The marks to draw on the board.
+    fn marks(&self) -> Marks {
+        let game = self.session.game();
+        let last = game.at_ply(game.moves().len());
+        Marks {
+            cursor: Some(self.board.cursor),
+            selected: self.board.selected,
+            destinations: self.board.selected.map_or(Bitboard::EMPTY, |sq| {
+                self.session.state().position().destinations(sq)
+            }),
+            hint: self.hint,
+            repeats: self.repeating_destinations(),
+            ..last.as_ref().map(Marks::after).unwrap_or_default()
+        }
+    }
+
+    /// The terminal is of `size` now: clicks and scrolls are taken on that screen.
+    fn resize(&mut self, size: Rect) {
+        self.size = size;
+        for overlay in &mut self.overlays {
+            if let Overlay::Help(help) = overlay {
+                help.fit(size);
+            }
+        }
+    }
+
+    /// The save folder, if there is one.
+    pub fn save_dir(&self) -> Option<&std::path::Path> {
+        self.storage.save_dir.as_deref()
+    }
+
+    /// Whether the screen is too small to draw the game (a notice is drawn instead).
+    pub(super) fn too_small(&self) -> bool {
+        GameLayout::new(self.size).is_none()
+    }
+
+    /// The size of the screen the app was last told of (80×24 until then).
+    pub const fn size(&self) -> Rect {
+        self.size
+    }
+
+    /// The keys of the screen in play, with the toggles in the title on the board.
+    fn help(&self) -> Help {
+        if let Screen::Trainer(_) = self.screen {
+            Help::new("Puzzle trainer keys".to_owned(), TRAINER_KEYS, &[])
+        } else if let Screen::Review(_) = self.screen {
+            Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+                .with_note(legend::help_note(&self.look.glyphs))
+        } else {
+            let on = |b: bool| if b { "on" } else { "off" };
+            let title = format!(
+                "Keys · warnings {} · bell {}",
+                on(self.warnings.on()),
+                on(self.bell)
+            );
+            Help::new(title, BOARD_KEYS, &[])
+        }
+    }
+
+    /// Whether the game takes the keys even under another layer: when the screen is too
+    /// small to draw, and when it shows a dialog (a question before quitting).
+    pub(super) fn takes_keys_over_layers(&self) -> bool {
+        self.too_small() || !self.overlays.is_empty()
+    }
+
+    /// Draws the dialogs over the screen (and the layers over the game).
+    pub(super) fn draw_dialogs(&self, area: Rect, buf: &mut Buffer) {
+        for overlay in &self.overlays {
+            overlay.view(&self.look).render(area, buf);
+        }
+    }
+
+    /// What the layers over the game are given: the screen, the look, the time, the
+    /// remembered choices and the engine's job numbers (one sequence with the game's).
+    pub(super) fn context(&self) -> Context<'_> {
+        Context {
+            size: self.size,
+            look: &self.look,
+            now: self.ai.now,
+            settings: &self.settings,
+            jobs: &self.ai.jobs,
+        }
+    }
+
+    /// Whether the bell is on.
+    #[cfg(test)]
+    pub(super) const fn bell_on(&self) -> bool {
+        self.bell
+    }
+
+    /// Whether the warnings are on.
+    #[cfg(test)]
+    pub(super) fn warnings_on(&self) -> bool {
+        self.warnings.on()
+    }
+
+    /// The time as last told.
+    pub(super) const fn now(&self) -> Instant {
+        self.ai.now
+    }
+
+    /// The time is `now` (an event came).
+    pub(super) const fn set_now(&mut self, now: Instant) {
+        self.ai.now = now;
+    }
+
+    /// What the game asked of the app since last asked.
+    pub(super) fn take_requests(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.requests)
+    }
+
+    /// Says `text` on the status line as an error.
+    pub(super) fn say_error(&mut self, text: &str) {
+        self.error(text.to_owned());
+    }
+
+    /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
+    pub fn draw(&self, area: Rect, buf: &mut Buffer) {
+        self.draw_views(area, buf);
+        if self.look.glyphs.ascii {
+            ascii::transliterate(buf);
+        }
+    }
+
+    fn draw_views(&self, area: Rect, buf: &mut Buffer) {
+        let Some(layout) = GameLayout::new(area) else {
+            let (min_width, min_height) = minimum_size();
+            let too_small = TooSmall {
+                min_width,
+                min_height,
+                asking: self.asks_to_quit(),
+            };
+            self.themed(&too_small).render(area, buf);
+            return;
+        };
+        match &self.screen {
+            Screen::Setup(form) => {
+                self.themed(form).render(area, buf);
+                // A message (a settings file not used, a save that would not load) on the
+                // last row.
+                if let Some(status) = &self.status {
+                    let last = Rect {
+                        y: area.bottom() - 1,
+                        height: 1,
+                        ..area
+                    };
+                    let line = StatusLine {
+                        typing: None,
+                        status: Some(status),
+                        not_saved: false,
+                        keys: None,
+                    };
+                    self.draw_status(&line, last, buf);
+                }
+            }
+            Screen::Game => self.draw_game(layout, buf),
+            Screen::Review(review) => self.draw_review(review, layout, buf),
+            Screen::Trainer(trainer) => {
+                trainer.render(area, buf, &self.look);
+                self.draw_status(&trainer.status_line(), layout.status, buf);
+            }
+        }
+        self.draw_dialogs(area, buf);
+    }
+
+    fn draw_game(&self, layout: GameLayout, buf: &mut Buffer) {
+        let state = self.session.state();
+        // In the compact layout the panel, when shown, covers the board.
+        let covered = layout.is_compact() && self.board.panel_shown;
+        if !covered {
+            let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
+            (&view).render(layout.board.area(), buf);
+        }
+        if !layout.is_compact() || covered {
+            self.draw_panel(layout, buf);
+        }
+        if let Some(line) = layout.turn_line {
+            let side = self.session.side_to_move();
+            let turn = match (self.session.outcome(), self.session.clocks()) {
+                (Some(outcome), _) => panels::banner_parts(outcome, self.you()).0,
+                // The running clock says whose turn it is (the line is short).
+                (None, Some(clocks)) => format!("{} {}", title(side), clocks.text(side)),
+                (None, None) => format!("{} to move", title(side)),
+            };
+            let turn = TurnLine {
+                text: &turn,
+                shown: covered,
+            };
+            self.themed(&turn).render(line, buf);
+        }
+        let status = StatusLine {
+            typing: self.board.typing.as_deref(),
+            status: self.status.as_ref(),
+            not_saved: self.autosave_error.is_some(),
+            keys: None,
+        };
+        self.draw_status(&status, layout.status, buf);
+    }
+
+    /// Draws the status `line` in `area`, the bottom of the screen; a message longer than
+    /// the area has rows for takes the rows above it as well, over what is there.
+    fn draw_status(&self, line: &StatusLine, area: Rect, buf: &mut Buffer) {
+        let rows = line.rows(area.width, area.height).min(area.bottom());
+        let area = if rows > area.height {
+            let rect = Rect {
+                y: area.bottom() - rows,
+                height: rows,
+                ..area
+            };
+            Clear.render(rect, buf);
+            rect
+        } else {
+            area
+        };
+        self.themed(line).render(area, buf);
+    }
+
+    fn draw_panel(&self, layout: GameLayout, buf: &mut Buffer) {
+        let state = self.session.state();
+        let data = PanelData {
+            rules: rules_name(&self.session),
+            to_move: self.session.side_to_move(),
+            attackers: self.session.player(Side::Attackers),
+            defenders: self.session.player(Side::Defenders),
+            start: state.start_position(),
+            position: state.position(),
+            moves: self.session.moves(),
+            analysis: self.session.game().analysis(),
+            scroll: self.board.list_scroll,
+            outcome: self.session.outcome(),
+            warnings: self.warnings.on(),
+            ai: self.ai_view(),
+            autosave_error: self.autosave_error.as_deref(),
+            clocks: self.session.clocks(),
+            names: self.session.game().tags(),
+            comment: comment_at(self.session.game(), self.session.moves().len()),
+        };
+        self.themed(&data).render(layout.panel, buf);
+    }
+
+    /// `of` drawn in the app's look.
+    const fn themed<'a, T>(&'a self, of: &'a T) -> Themed<'a, T> {
+        Themed {
+            of,
+            look: &self.look,
+        }
+    }
+}
+
+/// The record's comment on the move that led to `ply` (0: the comment before the first move).
+fn comment_at(game: &crate::game::Game, ply: usize) -> Option<&str> {
+    match ply.checked_sub(1) {
+        None => game.start_comment(),
+        Some(index) => game.comments().get(index)?.as_deref(),
+    }
+}
+
+/// The preset's name, or `custom`.
+fn rules_name(session: &Session) -> &'static str {
+    session.preset().map_or("custom", Preset::name)
+}
+
+/// What can be done once the game is over: a loss on time is not undone (the clock would fall
+/// again at once).
+fn over_keys(outcome: Outcome) -> &'static str {
+    if outcome.reason == Reason::Time {
+        "v to review, n new game"
+    } else {
+        "v to review, n new game, u undo"
+    }
+}
