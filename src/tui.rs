@@ -24,6 +24,7 @@ pub mod input;
 mod layout;
 mod legend;
 mod local_game;
+mod net_request;
 pub mod online;
 mod overlay;
 mod panels;

@@ -13,7 +13,8 @@ use clap::Args;
 
 use super::CliError;
 use crate::game::storage::default_save_dir;
-use crate::net::client::{Client, ClientConfig, ClientError, Event, save};
+use crate::game::storage::save_downloaded;
+use crate::net::client::{Client, ClientConfig, ClientError, Event};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
     ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
@@ -316,7 +317,7 @@ fn archive(
         else {
             return Err(unexpected());
         };
-        let path = save(&target, &json).map_err(CliError::new)?;
+        let path = save_downloaded(&target, &json).map_err(CliError::new)?;
         writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! the save folder and its listing, save names, and one autosave file per game.
 
 mod autosave;
+mod downloaded;
 mod listing;
 mod manage;
 mod name;
@@ -23,6 +24,7 @@ use target::Target;
 pub use target::create_folders;
 
 pub use autosave::{AUTOSAVE_DIR, Autosave, LEGACY_AUTOSAVE};
+pub use downloaded::save_downloaded;
 pub use listing::{
     ListError, Progress, READS_PER_REPORT, SaveEntry, SaveKind, SaveSummary, latest_unfinished,
     latest_unfinished_with, list_saves, list_saves_watched, list_saves_with,

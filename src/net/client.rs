@@ -7,7 +7,7 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
-use std::net::ToSocketAddrs;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,7 +23,7 @@ use super::protocol::{
 };
 use super::tls::{KNOWN_SERVERS_FILE, KeyChanged, KnownServers, PinningVerifier, client_config};
 use super::wire::{Line, read_line, write_line};
-use crate::game::{Game, storage};
+use crate::game::storage;
 
 /// How a client connects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,7 +46,67 @@ pub struct ClientConfig {
     pub reconnect: bool,
     /// The protocol version announced: [`VERSION`] (another only to test servers).
     pub version: u32,
+    /// How the server's name becomes addresses.
+    pub resolver: Resolver,
 }
+
+/// How a client turns `HOST:PORT` into addresses.
+#[derive(Clone, Default)]
+pub enum Resolver {
+    /// The system's resolver.
+    #[default]
+    System,
+    /// A function that blocks until it answers: in tests, a lookup that never does.
+    #[cfg(test)]
+    Blocking(Arc<BlockingLookup>),
+}
+
+/// A lookup that blocks its thread until it answers.
+#[cfg(test)]
+type BlockingLookup = dyn Fn(&str) -> std::io::Result<Vec<SocketAddr>> + Send + Sync;
+
+#[cfg(test)]
+impl Resolver {
+    /// A resolver that never answers (a DNS lookup that hangs), and a receiver told each
+    /// time it is asked.
+    pub(crate) fn stuck() -> (Resolver, std::sync::mpsc::Receiver<()>) {
+        let (asked, reached) = std::sync::mpsc::channel();
+        let asked = std::sync::Mutex::new(asked);
+        let resolve = move |_: &str| -> std::io::Result<Vec<SocketAddr>> {
+            if let Ok(asked) = asked.lock() {
+                let _ = asked.send(());
+            }
+            loop {
+                std::thread::park();
+            }
+        };
+        (Resolver::Blocking(Arc::new(resolve)), reached)
+    }
+}
+
+impl fmt::Debug for Resolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Resolver::System => f.write_str("System"),
+            #[cfg(test)]
+            Resolver::Blocking(_) => f.write_str("Blocking"),
+        }
+    }
+}
+
+impl PartialEq for Resolver {
+    fn eq(&self, other: &Resolver) -> bool {
+        match (self, other) {
+            (Resolver::System, Resolver::System) => true,
+            #[cfg(test)]
+            (Resolver::Blocking(a), Resolver::Blocking(b)) => Arc::ptr_eq(a, b),
+            #[cfg(test)]
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Resolver {}
 
 impl ClientConfig {
     /// A configuration for `server` with everything else as usual.
@@ -60,6 +120,7 @@ impl ClientConfig {
             save_dir: None,
             reconnect: true,
             version: VERSION,
+            resolver: Resolver::System,
         }
     }
 
@@ -194,9 +255,9 @@ enum Command {
 /// A connection to a server on its own thread. Dropping it closes the connection.
 pub struct Client {
     commands: mpsc::UnboundedSender<Command>,
-    /// Dropped to stop the thread wherever it is (connecting, waiting to reconnect).
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    /// Dropped with the client to stop the thread wherever it is (connecting, waiting to
+    /// reconnect), without waiting for it: dropping a client never blocks.
+    _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 impl Client {
@@ -207,7 +268,8 @@ impl Client {
     ) -> Client {
         let (commands, inbox) = mpsc::unbounded_channel();
         let (stop, stopped) = tokio::sync::oneshot::channel();
-        let thread = std::thread::Builder::new()
+        // Not joined: the thread ends by itself once told to stop, whatever it waits for.
+        let _detached = std::thread::Builder::new()
             .name("brandubh-client".into())
             .spawn(move || {
                 let report = move |event: Event| events.send(T::from(event)).is_ok();
@@ -224,12 +286,12 @@ impl Client {
                         _ = stopped => {},
                     }
                 });
-            })
-            .ok();
+                // A lookup or a file that hangs on the blocking pool is not waited for.
+                runtime.shutdown_background();
+            });
         Client {
             commands,
-            stop: Some(stop),
-            thread,
+            _stop: stop,
         }
     }
 
@@ -243,15 +305,6 @@ impl Client {
     /// Drops the connection as a network failure would; the client reconnects.
     pub fn cut(&self) {
         let _ = self.commands.send(Command::Cut);
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 
@@ -311,7 +364,9 @@ async fn run(
     mut inbox: mpsc::UnboundedReceiver<Command>,
     report: &dyn Fn(Event) -> bool,
 ) {
-    let identity = match Identity::load_or_create(&config.config_dir) {
+    let dir = config.config_dir.clone();
+    let loaded = blocking(move || Identity::load_or_create(&dir)).await;
+    let identity = match loaded.and_then(|loaded| loaded) {
         Ok(identity) => identity,
         Err(e) => {
             report(Event::Failed(ClientError::Local(format!(
@@ -393,22 +448,49 @@ async fn wait_queueing(
 /// A TLS stream to the server.
 type Stream = tokio_rustls::client::TlsStream<TcpStream>;
 
+/// The addresses of `address` (`HOST:PORT`), looked up off the client's runtime: a lookup
+/// that hangs holds up nothing else, and the client still stops when dropped.
+async fn resolve(resolver: &Resolver, address: &str) -> std::io::Result<Vec<SocketAddr>> {
+    match resolver {
+        Resolver::System => tokio::net::lookup_host(address)
+            .await
+            .map(Iterator::collect),
+        #[cfg(test)]
+        Resolver::Blocking(resolve) => {
+            let resolve = Arc::clone(resolve);
+            let address = address.to_owned();
+            blocking(move || resolve(&address))
+                .await
+                .unwrap_or_else(Err)
+        }
+    }
+}
+
+/// Runs `work` (file I/O, a lookup) on the blocking pool, off the client's runtime; an error
+/// if it panicked or the runtime is shutting down.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(std::io::Error::other)
+}
+
 /// Connects to the server and checks its key (pinned on first use); returns the stream
 /// and the key's fingerprint.
 async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
     let address = config.address();
-    let addrs: Vec<_> = match address.to_socket_addrs() {
-        Ok(addrs) => addrs.collect(),
+    let addrs = match resolve(&config.resolver, &address).await {
+        Ok(addrs) => addrs,
         Err(e) => return Err(Ended::Dropped(format!("cannot find {address}: {e}"))),
     };
     if config.insecure && !addrs.iter().all(|a| a.ip().is_loopback()) {
         return Err(Ended::Fatal(ClientError::InsecureNotLoopback(address)));
     }
-    let known = KnownServers::new(config.config_dir.join(KNOWN_SERVERS_FILE));
     let pinned = if config.insecure {
         None
     } else {
-        known.get(&address)
+        pinned_key(config, &address).await
     };
     // An unknown server must show the key trusted, if one is.
     let expected = if config.insecure {
@@ -460,7 +542,7 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
     let Some(fingerprint) = verifier.shown() else {
         return Err(Ended::Dropped("the server showed no key".into()));
     };
-    if !config.insecure && known.get(&address).is_none() {
+    if !config.insecure && pinned_key(config, &address).await.is_none() {
         // Pinned only once the user has trusted it (the verifier checked it is that one).
         if config.trust.is_none() {
             return Err(Ended::Fatal(ClientError::UnknownServer {
@@ -469,13 +551,32 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
                 trusted: None,
             }));
         }
-        if let Err(e) = known.add(&address, &fingerprint) {
-            return Err(Ended::Fatal(ClientError::Local(format!(
-                "cannot pin the server's key: {e}"
-            ))));
-        }
+        pin(config, address, fingerprint.clone()).await?;
     }
     Ok((stream, fingerprint))
+}
+
+/// The known-servers file in the config folder.
+fn known_servers(config: &ClientConfig) -> KnownServers {
+    KnownServers::new(config.config_dir.join(KNOWN_SERVERS_FILE))
+}
+
+/// The fingerprint pinned for `address`, if any (the file read off the client's runtime).
+async fn pinned_key(config: &ClientConfig, address: &str) -> Option<String> {
+    let known = known_servers(config);
+    let address = address.to_owned();
+    blocking(move || known.get(&address)).await.ok().flatten()
+}
+
+/// Pins `fingerprint` for `address` (the file written off the client's runtime).
+async fn pin(config: &ClientConfig, address: String, fingerprint: String) -> Result<(), Ended> {
+    let known = known_servers(config);
+    let added = blocking(move || known.add(&address, &fingerprint)).await;
+    added.and_then(|added| added).map_err(|e| {
+        Ended::Fatal(ClientError::Local(format!(
+            "cannot pin the server's key: {e}"
+        )))
+    })
 }
 
 /// One connection, from connecting to its end.
@@ -555,7 +656,7 @@ async fn session(
                 Some(Err(e)) => return Ended::Dropped(e.to_string()),
                 Some(Ok(ServerMessage::GoingDown)) => return Ended::GoingDown,
                 Some(Ok(message)) => {
-                    let reply = answer(&message, config, memory, report);
+                    let reply = answer(&message, config, memory, report).await;
                     if !report(Event::Message(message)) {
                         return Ended::Closed;
                     }
@@ -665,8 +766,8 @@ async fn handshake(
 }
 
 /// What the client answers by itself: pongs, and downloads of its finished games (which it
-/// saves when they arrive).
-fn answer(
+/// saves when they arrive, off its runtime).
+async fn answer(
     message: &ServerMessage,
     config: &ClientConfig,
     memory: &mut Memory,
@@ -683,8 +784,10 @@ fn answer(
             .contains(game)
             .then_some(ClientMessage::Download { game: *game }),
         ServerMessage::Save { game, json } if memory.mine.remove(game) => {
-            if let Some(dir) = &config.save_dir {
-                match save(dir, json) {
+            if let Some(dir) = config.save_dir.clone() {
+                let json = json.clone();
+                let saved = blocking(move || storage::save_downloaded(&dir, &json)).await;
+                match saved.map_err(|e| e.to_string()).and_then(|saved| saved) {
                     Ok(path) => report(Event::Saved { game: *game, path }),
                     Err(e) => report(Event::Message(ServerMessage::error(ErrorCode::Refused, e))),
                 };
@@ -695,20 +798,41 @@ fn answer(
     }
 }
 
-/// Writes a downloaded game into `dir` as a new save; returns its path.
-pub fn save(dir: &std::path::Path, json: &str) -> Result<PathBuf, String> {
-    let game = Game::from_json(json).map_err(|e| format!("the server sent a bad game: {e}"))?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let path = storage::new_save_path(dir, &game);
-    storage::save_new(&path, &game).map_err(|e| e.to_string())?;
-    Ok(path)
-}
-
 /// Ends a task when dropped.
 struct AbortOnDrop(tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc::channel;
+
+    use super::*;
+
+    /// The most a test waits for what should come at once: only reached when broken.
+    const CEILING: Duration = Duration::from_secs(20);
+
+    #[test]
+    fn a_client_dropped_while_its_lookup_hangs_returns_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = ClientConfig::new("stuck.invalid", Some("ann"), dir.path().to_owned());
+        let (resolver, reached) = Resolver::stuck();
+        config.resolver = resolver;
+        let (events, _inbox) = channel::<Event>();
+        let client = Client::start(config, events);
+        reached.recv_timeout(CEILING).expect("the lookup was asked");
+        let (dropped, returned) = channel();
+        std::thread::spawn(move || {
+            drop(client);
+            let _ = dropped.send(());
+        });
+        assert!(
+            returned.recv_timeout(CEILING).is_ok(),
+            "dropping the client waited for its lookup"
+        );
     }
 }

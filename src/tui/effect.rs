@@ -8,7 +8,7 @@ use crate::ai::{JobId, MoveLimits};
 use crate::game::{EngineKind, Game, Level};
 use crate::puzzle::Goal;
 use crate::rules::{GameState, Move};
-use crate::tui::online::NetRequest;
+use crate::tui::net_request::NetRequest;
 use crate::tui::storage::Job;
 
 /// One thing for the runtime to do.

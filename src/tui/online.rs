@@ -32,6 +32,7 @@ use self::memory::OnlineMemory;
 use super::board_screen::BoardHandled;
 use super::help::Help;
 use super::input::{Action, Direction, Mode, typed_move};
+use super::net_request::NetRequest;
 use super::text::{Status, Tone, fit_keys};
 use super::theme::{Look, Themed};
 use crate::net::client::{ClientConfig, ClientError, Event};
@@ -79,26 +80,6 @@ pub struct OnlineStart {
     /// The game the create form starts with (`--rules`, `--side`, `--clock`); `None`: the
     /// rules of the game selected, the rest as usual.
     pub create: Option<GameSetup>,
-}
-
-/// What online play asks of the runtime.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NetRequest {
-    /// Connect with this configuration (dropping any connection there is).
-    Connect(Box<ClientConfig>),
-    /// Send a message to the server.
-    Send(ClientMessage),
-    /// Write what is remembered in the config folder (on the storage thread).
-    Remember(PathBuf, OnlineMemory),
-    /// Save a finished game of the player's as the server sent it (on the storage thread).
-    SaveFinished {
-        /// The game.
-        game: GameId,
-        /// The save folder.
-        dir: PathBuf,
-        /// The game record, as the server sent it.
-        json: String,
-    },
 }
 
 /// What is typed at the bottom line.
@@ -358,10 +339,11 @@ impl Online {
                 self.connected = true;
                 self.info("connected: c create, Enter join or watch, ? keys");
                 if let Some(name) = self.lobby_name() {
-                    let memory = OnlineMemory::load(&self.start.config_dir)
-                        .played(&crate::net::client::with_port(&self.start.server), &name);
-                    self.requests
-                        .push(NetRequest::Remember(self.start.config_dir.clone(), memory));
+                    self.requests.push(NetRequest::Remember {
+                        dir: self.start.config_dir.clone(),
+                        server: crate::net::client::with_port(&self.start.server),
+                        name,
+                    });
                 }
                 self.refresh(now);
             }

@@ -17,7 +17,7 @@ use ratatui::layout::Size;
 use super::effect::Effect;
 use super::events::{Event, Events};
 use super::input::{self, Action};
-use super::online::NetRequest;
+use super::net_request::NetRequest;
 use super::settings::SettingsFile;
 use super::storage::{Done, Job, StorageWorker};
 use super::{App, Config, Ending};
@@ -334,8 +334,8 @@ impl Runtime {
                 }
             }
             // Written on the storage thread, as every file; how it went comes back.
-            NetRequest::Remember(dir, memory) => {
-                self.storage.ask(Job::RememberOnline { dir, memory });
+            NetRequest::Remember { dir, server, name } => {
+                self.storage.ask(Job::RememberOnline { dir, server, name });
                 self.unsettled = true;
             }
             NetRequest::SaveFinished { game, dir, json } => {
@@ -378,6 +378,7 @@ impl Runtime {
 mod tests {
     use super::*;
     use crate::game::Player;
+    use crate::net::client::ClientConfig;
     use crate::tui::input::Mode;
 
     #[test]
@@ -473,6 +474,33 @@ mod tests {
         rt.settle();
         assert!(!rt.app.awaits_storage());
         assert!(screen(&rt).contains("other: "), "{}", screen(&rt));
+    }
+
+    #[test]
+    fn a_connection_whose_lookup_hangs_never_holds_up_the_screen() {
+        let dir = tempfile::tempdir().unwrap();
+        let (resolver, reached) = crate::net::client::Resolver::stuck();
+        let mut stuck = ClientConfig::new("stuck.invalid", Some("ann"), dir.path().to_owned());
+        stuck.resolver = resolver;
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut rt = Runtime::new(Config {
+                skip_setup: true,
+                ..Config::default()
+            })
+            .unwrap();
+            rt.net(NetRequest::Connect(Box::new(stuck.clone())));
+            let _ = reached.recv_timeout(std::time::Duration::from_secs(20));
+            // Connecting again drops the client stuck in its lookup.
+            rt.net(NetRequest::Connect(Box::new(stuck)));
+            rt.update(Action::Move(crate::tui::Direction::Up));
+            let mut terminal =
+                ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+            let drawn = terminal.draw(|frame| rt.draw(frame)).is_ok();
+            let _ = done.send(drawn);
+        });
+        let drawn = finished.recv_timeout(std::time::Duration::from_secs(20));
+        assert_eq!(drawn, Ok(true), "the screen waited for the lookup");
     }
 
     #[test]

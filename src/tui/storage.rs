@@ -101,12 +101,15 @@ pub enum Job {
     },
     /// Write the remembered choices, if they are not what the file holds.
     Remember(Settings),
-    /// Write what online play remembers (the name, the servers) in the config folder `dir`.
+    /// Remember in the config folder `dir` that `name` played on `server` (what online play
+    /// remembers: the name, the servers).
     RememberOnline {
         /// The config folder.
         dir: PathBuf,
-        /// What to remember.
-        memory: OnlineMemory,
+        /// `HOST:PORT` of the server.
+        server: String,
+        /// The name played under.
+        name: String,
     },
     /// Save the finished online game `game`, as the server sent it (`json`), as a new save
     /// in `dir`.
@@ -486,10 +489,12 @@ impl Store {
                 to,
             },
             Job::Remember(settings) => Done::Remembered(self.settings.remember(settings)),
-            Job::RememberOnline { dir, memory } => Done::OnlineRemembered(memory.store(&dir)),
+            Job::RememberOnline { dir, server, name } => {
+                Done::OnlineRemembered(OnlineMemory::remember_played(&dir, &server, &name))
+            }
             Job::SaveOnline { game, dir, json } => Done::OnlineSaved {
                 game,
-                result: crate::net::client::save(&dir, &json),
+                result: crate::game::storage::save_downloaded(&dir, &json),
             },
             Job::ReadAhead(dir) => {
                 let listed = self.list(&dir);

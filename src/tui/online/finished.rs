@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use super::{NetRequest, Online};
+use super::Online;
 use crate::net::protocol::{ClientMessage, GameId};
 use crate::quote::{MESSAGE_CHARS, escaped};
+use crate::tui::net_request::NetRequest;
 
 impl Online {
     /// Game `game` of the player's ended: its record is asked for, to be saved (if there is

@@ -45,6 +45,12 @@ impl OnlineMemory {
         self
     }
 
+    /// Remembers in the file in `dir` that `name` played on `server` now: what it holds is
+    /// read, changed and written again (on the storage thread, never the screen's).
+    pub fn remember_played(dir: &Path, server: &str, name: &str) -> Result<(), String> {
+        OnlineMemory::load(dir).played(server, name).store(dir)
+    }
+
     /// Writes the file in `dir` (atomically, as saves are).
     pub fn store(&self, dir: &Path) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
@@ -73,6 +79,10 @@ mod tests {
         assert_eq!(memory.name.as_deref(), Some("bea"));
         memory.store(dir.path()).unwrap();
         assert_eq!(OnlineMemory::load(dir.path()), memory);
+        OnlineMemory::remember_played(dir.path(), "c:7343", "cy").unwrap();
+        let remembered = OnlineMemory::load(dir.path());
+        assert_eq!(remembered.servers, ["c:7343", "a:7343", "b:7343"]);
+        assert_eq!(remembered.name.as_deref(), Some("cy"));
         std::fs::write(dir.path().join(ONLINE_FILE), "not json").unwrap();
         assert_eq!(OnlineMemory::load(dir.path()), OnlineMemory::default());
     }

@@ -406,7 +406,9 @@ fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobb
         mv: "f4-f3".into(),
     };
     assert!(
-        effects.contains(&Effect::Net(crate::tui::online::NetRequest::Send(sent))),
+        effects.contains(&Effect::Net(crate::tui::net_request::NetRequest::Send(
+            sent
+        ))),
         "{effects:?}"
     );
 }
@@ -439,7 +441,9 @@ fn a_move_that_would_repeat_a_third_time_is_sent_only_when_chosen_twice() {
         mv: "e5-d5".into(),
     };
     assert!(
-        effects.contains(&Effect::Net(crate::tui::online::NetRequest::Send(sent))),
+        effects.contains(&Effect::Net(crate::tui::net_request::NetRequest::Send(
+            sent
+        ))),
         "{effects:?}"
     );
 }

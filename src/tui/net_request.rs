@@ -1,0 +1,37 @@
+//! What online play asks of the runtime ([`NetRequest`]): connect, send, and the two writes
+//! it hands to the storage thread. A leaf below the effects and online play, which both name
+//! it: it knows the client's configuration and the protocol's messages, nothing of the
+//! screens.
+
+use std::path::PathBuf;
+
+use crate::net::client::ClientConfig;
+use crate::net::protocol::{ClientMessage, GameId};
+
+/// What online play asks of the runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetRequest {
+    /// Connect with this configuration (dropping any connection there is).
+    Connect(Box<ClientConfig>),
+    /// Send a message to the server.
+    Send(ClientMessage),
+    /// Remember in the config folder that `name` played on `server` (read, changed and
+    /// written on the storage thread).
+    Remember {
+        /// The config folder.
+        dir: PathBuf,
+        /// `HOST:PORT` of the server.
+        server: String,
+        /// The name played under.
+        name: String,
+    },
+    /// Save a finished game of the player's as the server sent it (on the storage thread).
+    SaveFinished {
+        /// The game.
+        game: GameId,
+        /// The save folder.
+        dir: PathBuf,
+        /// The game record, as the server sent it.
+        json: String,
+    },
+}
