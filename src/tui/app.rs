@@ -19,7 +19,7 @@ use super::effect::Effect;
 use super::input::{Action, Mode};
 use super::local_game::{Config, LocalGame};
 use super::online::memory::OnlineMemory;
-use super::puzzles::Trainer;
+use super::puzzle_trainer::Trainer;
 use super::session::Session;
 use super::storage::Done;
 use super::text::Status;

@@ -18,7 +18,6 @@ use ratatui::layout::Rect;
 
 use super::dialogs::{Leaving, Question, SavePrompt};
 use super::effect::Effect;
-use super::help::Help;
 use super::input::{Action, Mode};
 use super::saves_list::{RenamePrompt, SavesList};
 use super::settings::Settings;
@@ -40,20 +39,10 @@ pub trait Component {
     /// How keys are read while it is on top.
     fn mode(&self) -> Mode;
 
-    /// Its keys and what they do: the help overlay lists them (`None`: it has no help).
-    fn help(&self, _cx: &Context) -> Option<Help> {
-        None
-    }
-
     /// Takes `event` if it is its own (an engine's report on its job, a storage answer to
     /// what it asked, a message of its server); else hands it back for the layer below.
     fn on_event(&mut self, event: RuntimeEvent, _cx: &Context) -> Routed {
         Routed::Passed(event)
-    }
-
-    /// Takes what the dialog closed over it asked.
-    fn on_request(&mut self, _request: Request, _cx: &Context) -> Outcome {
-        Outcome::default()
     }
 
     /// Lets time pass until `cx.now` (every layer, covered or not).
@@ -71,11 +60,6 @@ pub trait Component {
 
     /// Whether it covers the whole screen, so that the layers under it need not be drawn.
     fn covers_screen(&self) -> bool {
-        false
-    }
-
-    /// Whether it is the question whether to quit (Ctrl-c again then quits).
-    fn asks_to_quit(&self) -> bool {
         false
     }
 
@@ -146,28 +130,6 @@ impl Outcome {
             close: true,
             ..Outcome::default()
         }
-    }
-
-    /// `layer` goes over the component.
-    pub fn push(layer: impl Component + 'static) -> Outcome {
-        Outcome::stay().and_push(layer)
-    }
-
-    /// The component closes and `layer` takes its place.
-    pub fn replace(layer: impl Component + 'static) -> Outcome {
-        Outcome::close().and_push(layer)
-    }
-
-    /// The component closes and asks `request` of the layer under it.
-    pub fn ask(request: Request) -> Outcome {
-        Outcome::close().and_ask(request)
-    }
-
-    /// The same, and `layer` goes on the stack too.
-    #[must_use]
-    pub fn and_push(mut self, layer: impl Component + 'static) -> Outcome {
-        self.push.push(Box::new(layer));
-        self
     }
 
     /// The same, and `request` is asked too.

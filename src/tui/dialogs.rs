@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
-use super::analysis::{budget_text, duration_text};
+use super::analysis_text::{budget_text, duration_text};
 use super::input::Direction;
 use super::storage::SaveRef;
 use super::text::{centered, field_end, fit_parts, highlight, printable, wrap};

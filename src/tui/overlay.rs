@@ -11,8 +11,8 @@ use super::component::Request;
 use super::dialogs::{BudgetChoice, Question, SavePrompt};
 use super::help::Help;
 use super::input::{Action, Direction, Mode};
+use super::rules_screen::RulesScreen;
 use super::saves_list::{RenamePrompt, SavesList};
-use super::screens::RulesScreen;
 use super::tags_form::{TagsForm, TagsHandled};
 use super::theme::{Look, Themed};
 

@@ -8,7 +8,7 @@ use ratatui::widgets::{Padding, Paragraph, Widget};
 
 use std::time::Duration;
 
-use super::analysis::mark_span;
+use super::analysis_text::mark_span;
 use super::text::{
     Status, Tone, field_end, fit_keys, player_text, printable, printable_words, title, truncate,
     wrap, wrap_rows,

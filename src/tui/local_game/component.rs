@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::LocalGame;
-use crate::tui::component::{Component, Context, Outcome, Request, Routed, RuntimeEvent};
+use crate::tui::component::{Component, Context, Outcome, Routed, RuntimeEvent};
 use crate::tui::input::{Action, Mode};
 
 impl LocalGame {
@@ -46,12 +46,6 @@ impl Component for LocalGame {
         Routed::Taken(self.outcome(effects))
     }
 
-    fn on_request(&mut self, request: Request, _cx: &Context) -> Outcome {
-        LocalGame::on_request(self, request);
-        let effects = self.take_effects();
-        self.outcome(effects)
-    }
-
     fn tick(&mut self, cx: &Context) -> Outcome {
         let effects = LocalGame::tick(self, cx.now);
         self.outcome(effects)
@@ -63,9 +57,5 @@ impl Component for LocalGame {
 
     fn covers_screen(&self) -> bool {
         true
-    }
-
-    fn asks_to_quit(&self) -> bool {
-        LocalGame::asks_to_quit(self)
     }
 }

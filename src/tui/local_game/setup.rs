@@ -6,7 +6,8 @@ use crate::tui::board_screen::start_cursor;
 use crate::tui::component::Request;
 use crate::tui::input::Action;
 use crate::tui::overlay::Overlay;
-use crate::tui::screens::{RulesScreen, SetupChoice, SetupForm, SetupHandled};
+use crate::tui::rules_screen::RulesScreen;
+use crate::tui::screens::{SetupChoice, SetupForm, SetupHandled};
 use crate::tui::session::Session;
 use crate::tui::storage::SaveRef;
 

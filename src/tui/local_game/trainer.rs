@@ -9,7 +9,7 @@ use crate::rules::{Preset, Side};
 use crate::tui::effect::Effect;
 use crate::tui::input::Action;
 use crate::tui::overlay::Overlay;
-use crate::tui::puzzles::{LessonPuzzle, Trainer, TrainerEffect};
+use crate::tui::puzzle_trainer::{LessonPuzzle, Trainer, TrainerEffect};
 use crate::tui::review::Review;
 use crate::tui::storage::{Done, Job};
 
