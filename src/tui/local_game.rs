@@ -33,7 +33,7 @@ use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
 use self::trainer::TrainerExit;
 use super::ascii;
-use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, piece_name, start_cursor};
+use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, selected_text, start_cursor};
 use super::board_view::{BoardView, Marks};
 use super::component::{Context, Request};
 use super::dialogs::{Leaving, Question};
@@ -684,10 +684,7 @@ impl LocalGame {
             }
             Choice::Select(sq, piece) => {
                 self.board.selected = Some(sq);
-                self.info(format!(
-                    "{} on {sq} selected: choose a highlighted square",
-                    piece_name(piece)
-                ));
+                self.info(selected_text(sq, piece));
                 self.warn_selection();
             }
             Choice::Refused { why, deselect } => {
