@@ -107,6 +107,14 @@ pub fn choice(state: &GameState, selected: Option<Square>, sq: Square) -> Choice
     }
 }
 
+/// What the status line says when `piece` on `sq` is selected.
+pub fn selected_text(sq: Square, piece: Piece) -> String {
+    format!(
+        "{} on {sq} selected: choose a highlighted square",
+        piece_name(piece)
+    )
+}
+
 /// The name of a kind of piece in messages.
 pub const fn piece_name(piece: Piece) -> &'static str {
     match piece {

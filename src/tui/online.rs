@@ -29,7 +29,7 @@ use self::create::{CreateForm, CreateHandled, timing_text};
 use self::game::OnlineGame;
 use self::lobby::{Kind, LOBBY_KEYS, LobbyList};
 use self::memory::OnlineMemory;
-use super::board_screen::BoardHandled;
+use super::board_screen::{BoardHandled, Choice, choice, selected_text};
 use super::help::Help;
 use super::input::{Action, Direction, Mode, typed_move};
 use super::net_request::NetRequest;
@@ -40,7 +40,7 @@ use crate::net::protocol::{
     ClientMessage, ErrorCode, GameId, GameSetup, Offer, ServerMessage, check_chat, normalize_name,
 };
 use crate::quote::{MESSAGE_CHARS, escaped};
-use crate::rules::{Move, Preset, Side, Square};
+use crate::rules::{Preset, Side, Square};
 
 /// How often the lag is measured.
 const PING_EVERY: Duration = Duration::from_secs(5);
@@ -964,7 +964,8 @@ impl Online {
         }
     }
 
-    /// Enter, Space or a click on `sq`: select one of the player's pieces or move it.
+    /// Enter, Space or a click on `sq`: select one of the player's pieces or move it, as on
+    /// every board ([`choice`]); the move goes to the server.
     fn choose(&mut self, id: GameId, sq: Square) {
         let Some(game) = self.games.get_mut(&id) else {
             return;
@@ -982,29 +983,26 @@ impl Online {
             self.info(text);
             return;
         }
-        let position = *game.record().state().position();
-        let side = position.side_to_move();
-        if let Some(from) = game.board.selected
-            && from != sq
-            && position.piece_at(sq).is_none_or(|p| p.side() != side)
-        {
-            let mv = Move::new(from, sq);
-            if !self.holds_move(id, mv) {
-                self.play(id, &mv.to_string());
+        match choice(game.record().state(), game.board.selected, sq) {
+            Choice::Deselect => {
+                game.board.selected = None;
+                self.status = None;
             }
-            return;
-        }
-        match position.piece_at(sq) {
-            Some(piece) if piece.side() == side && !position.destinations(sq).is_empty() => {
+            Choice::Play(mv) => {
+                if !self.holds_move(id, mv) {
+                    self.play(id, &mv.to_string());
+                }
+            }
+            Choice::Select(sq, piece) => {
                 game.board.selected = Some(sq);
-                self.info(&format!("{sq} selected: choose a highlighted square"));
+                self.info(&selected_text(sq, piece));
                 self.warn_selection(id);
             }
-            _ => {
-                game.board.selected = None;
-                self.error(&format!(
-                    "select one of your pieces that can move, not {sq}"
-                ));
+            Choice::Refused { why, deselect } => {
+                if deselect {
+                    game.board.selected = None;
+                }
+                self.error(&why);
             }
         }
     }

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, piece_name};
+use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, selected_text};
 use super::board_view::{BoardView, Marks};
 use super::input::{Action, typed_move};
 use super::layout::GameLayout;
@@ -341,13 +341,7 @@ impl Trainer {
             Choice::Play(mv) => self.submit(mv),
             Choice::Select(sq, piece) => {
                 self.board.selected = Some(sq);
-                self.note(
-                    format!(
-                        "{} on {sq} selected: choose a highlighted square",
-                        piece_name(piece)
-                    ),
-                    false,
-                );
+                self.note(selected_text(sq, piece), false);
                 Vec::new()
             }
             Choice::Refused { why, deselect } => {

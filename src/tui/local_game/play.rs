@@ -4,7 +4,7 @@
 use super::LocalGame;
 use crate::game::Player;
 use crate::rules::{MoveError, Outcome, Reason, Side, Square};
-use crate::tui::board_screen::{BoardHandled, Choice, choice, piece_name};
+use crate::tui::board_screen::{BoardHandled, Choice, choice, selected_text};
 use crate::tui::dialogs::Question;
 use crate::tui::input::{Action, typed_move};
 use crate::tui::overlay::Overlay;
@@ -82,10 +82,7 @@ impl LocalGame {
             }
             Choice::Select(sq, piece) => {
                 self.board.selected = Some(sq);
-                self.info(format!(
-                    "{} on {sq} selected: choose a highlighted square",
-                    piece_name(piece)
-                ));
+                self.info(selected_text(sq, piece));
                 self.warn_selection();
             }
             Choice::Refused { why, deselect } => {

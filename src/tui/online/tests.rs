@@ -402,6 +402,23 @@ fn a_move_goes_to_the_server_and_the_board_changes_only_on_moved() {
 }
 
 #[test]
+fn a_piece_is_chosen_as_on_the_local_board() {
+    let mut online = playing();
+    let d2 = "d2".parse::<Square>().unwrap();
+    online.games.get_mut(&5).unwrap().board.cursor = d2;
+    online.update(Action::Confirm, SIZE);
+    let status = online.status().unwrap().text.clone();
+    assert!(status.starts_with("attacker on d2 selected"), "{status}");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(
+        online.game().unwrap().board.selected,
+        None,
+        "chosen again: dropped"
+    );
+    assert!(sent(&mut online).is_empty());
+}
+
+#[test]
 fn a_typed_illegal_move_is_not_sent() {
     let mut online = playing();
     online.update(Action::StartTyping, SIZE);
