@@ -40,6 +40,7 @@ mod session;
 pub mod settings;
 mod signals;
 mod storage;
+mod storage_jobs;
 mod tags_form;
 mod text;
 mod theme;

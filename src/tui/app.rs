@@ -21,7 +21,7 @@ use super::local_game::{Config, LocalGame};
 use super::online::memory::OnlineMemory;
 use super::puzzle_trainer::Trainer;
 use super::session::Session;
-use super::storage::Done;
+use super::storage_jobs::Done;
 use super::text::Status;
 use crate::ai::Report;
 use crate::net::client;

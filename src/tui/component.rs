@@ -21,7 +21,7 @@ use super::effect::Effect;
 use super::input::{Action, Mode};
 use super::saves_list::{RenamePrompt, SavesList};
 use super::settings::Settings;
-use super::storage::{Done, SaveRef};
+use super::storage_jobs::{Done, SaveRef};
 use super::theme::Look;
 use crate::ai::{Budget, JobId, Report};
 use crate::game::{Place, Tags};

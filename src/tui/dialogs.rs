@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
 use super::analysis_text::{budget_text, duration_text};
 use super::input::Direction;
-use super::storage::SaveRef;
+use super::storage_jobs::SaveRef;
 use super::text::{centered, field_end, fit_parts, highlight, printable, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;

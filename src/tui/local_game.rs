@@ -52,7 +52,7 @@ use super::saves_list::LIST_KEYS;
 use super::screens::SetupForm;
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
-use super::storage::GameId;
+use super::storage_jobs::GameId;
 use super::text::{Status, Tone};
 use super::theme::Look;
 use super::warnings::Warnings;

@@ -220,7 +220,7 @@ mod tests {
     use crate::game::{Place, Tags};
     use crate::rules::Side;
     use crate::tui::dialogs::Leaving;
-    use crate::tui::storage::SaveRef;
+    use crate::tui::storage_jobs::SaveRef;
 
     const SIZE: Rect = Rect::new(0, 0, 80, 24);
 

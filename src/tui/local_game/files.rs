@@ -14,7 +14,7 @@ use crate::tui::effect::Effect;
 use crate::tui::saves_list::{RenamePrompt, SavesList};
 use crate::tui::screens::SetupForm;
 use crate::tui::session::Session;
-use crate::tui::storage::{Done, GameId, Job, SaveRef, Saving};
+use crate::tui::storage_jobs::{Done, GameId, Job, SaveRef, Saving};
 use crate::tui::text::{Status, printable};
 
 impl LocalGame {

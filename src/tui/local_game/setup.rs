@@ -9,7 +9,7 @@ use crate::tui::overlay::Overlay;
 use crate::tui::rules_screen::RulesScreen;
 use crate::tui::screens::{SetupChoice, SetupForm, SetupHandled};
 use crate::tui::session::Session;
-use crate::tui::storage::SaveRef;
+use crate::tui::storage_jobs::SaveRef;
 
 impl LocalGame {
     pub(super) fn update_setup(&mut self, action: Action) {

@@ -11,7 +11,7 @@ use crate::tui::input::Action;
 use crate::tui::overlay::Overlay;
 use crate::tui::puzzle_trainer::{LessonPuzzle, Trainer, TrainerEffect};
 use crate::tui::review::Review;
-use crate::tui::storage::{Done, Job};
+use crate::tui::storage_jobs::{Done, Job};
 
 /// Where leaving the trainer goes.
 #[derive(Clone, Debug)]
