@@ -11,6 +11,7 @@
 
 use std::cell::Cell;
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::buffer::Buffer;
@@ -19,7 +20,7 @@ use ratatui::layout::Rect;
 use super::dialogs::{Leaving, Question, SavePrompt};
 use super::effect::Effect;
 use super::input::{Action, Mode};
-use super::saves_list::{RenamePrompt, SavesList};
+use super::saves_list::RenamePrompt;
 use super::settings::Settings;
 use super::storage_jobs::{Done, SaveRef};
 use super::theme::Look;
@@ -132,6 +133,11 @@ impl Outcome {
         }
     }
 
+    /// The component closes and asks `request` of the layer under it.
+    pub fn ask(request: Request) -> Outcome {
+        Outcome::close().and_ask(request)
+    }
+
     /// The same, and `request` is asked too.
     #[must_use]
     pub fn and_ask(mut self, request: Request) -> Outcome {
@@ -209,12 +215,24 @@ pub enum Request {
     Save(SavePrompt),
     /// Load the save chosen.
     Open(SaveRef),
-    /// Show the keys of the list (which shows again under them).
-    ListHelp(SavesList),
-    /// Ask whether to delete the save selected in the list (which shows again under it).
-    ConfirmDelete(SavesList),
-    /// Ask for a new name of the save selected in the list (which shows again under it).
-    AskRename(SavesList),
+    /// Show the keys of the list of saves (which stays under them).
+    ListHelp,
+    /// Ask whether to delete the save selected in the list (which stays under the question).
+    ConfirmDelete {
+        /// The save.
+        save: SaveRef,
+        /// Whether it holds the game in play (it is not deleted then).
+        in_play: bool,
+    },
+    /// Ask for a new name of the save selected in the list (which stays under the prompt).
+    AskRename {
+        /// The save.
+        save: SaveRef,
+        /// Whether it holds the game in play (it is not renamed then).
+        in_play: bool,
+        /// The folder of the list.
+        dir: PathBuf,
+    },
     /// Rename the save of the prompt (which shows while it is renamed).
     Rename(RenamePrompt),
     /// Analyze the game at the budget chosen.

@@ -360,8 +360,12 @@ impl LocalGame {
             _ => {}
         }
         if let Some(overlay) = self.overlays.pop() {
-            match overlay.update(action, self.size) {
+            match overlay.update(action, &self.context()) {
                 Handled::Stay(overlay) => self.show(overlay),
+                Handled::StayAsking(overlay, request) => {
+                    self.show(overlay);
+                    self.on_request(request);
+                }
                 Handled::Close => {}
                 Handled::Ask(request) => self.on_request(request),
             }
@@ -414,13 +418,14 @@ impl LocalGame {
                 self.show(Overlay::Save(prompt));
             }
             Request::Open(save) => self.open(save),
-            Request::ListHelp(list) => {
-                self.show(Overlay::Load(list));
+            Request::ListHelp => {
                 let title = "Keys of the list of saves".to_owned();
                 self.show(Overlay::Help(Help::new(title, LIST_KEYS, &[])));
             }
-            Request::ConfirmDelete(list) => self.manage_save(list, false),
-            Request::AskRename(list) => self.manage_save(list, true),
+            Request::ConfirmDelete { save, in_play } => self.manage_save(save, in_play, None),
+            Request::AskRename { save, in_play, dir } => {
+                self.manage_save(save, in_play, Some(dir));
+            }
             Request::Rename(prompt) => self.rename_save(prompt),
             Request::Analyze(budget) => self.start_analysis(budget),
             Request::SetComment { place, text } => self.set_comment(&place, text),

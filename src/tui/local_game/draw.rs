@@ -34,8 +34,9 @@ impl LocalGame {
 
     /// Draws the dialogs over the screen (and the layers over the game).
     pub(in crate::tui) fn draw_dialogs(&self, area: Rect, buf: &mut Buffer) {
+        let cx = self.context();
         for overlay in &self.overlays {
-            overlay.view(&self.look).render(area, buf);
+            overlay.dialog().draw(area, buf, &cx);
         }
     }
 

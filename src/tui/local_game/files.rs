@@ -232,22 +232,18 @@ impl LocalGame {
         }
     }
 
-    /// The player asks to delete or rename the save selected in `list`: the question or the
-    /// prompt shows over the list, unless the save holds the game in play.
-    pub(super) fn manage_save(&mut self, list: SavesList, rename: bool) {
-        let Some(save) = list.selected().map(SaveRef::from) else {
-            return;
-        };
-        let in_play = list.selected_in_play();
-        let dir = list.dir().to_owned();
-        self.show(Overlay::Load(list));
+    /// The player asks to delete `save` selected in the list, or to rename it (in the list's
+    /// folder `rename_in`): the question or the prompt shows over the list, unless the save
+    /// holds the game in play (`in_play`).
+    pub(super) fn manage_save(&mut self, save: SaveRef, in_play: bool, rename_in: Option<PathBuf>) {
+        let rename = rename_in.is_some();
         if in_play {
             self.error(format!(
                 "\"{}\" holds the game in play: it is not {} while played",
                 save.name,
                 if rename { "renamed" } else { "deleted" }
             ));
-        } else if rename {
+        } else if let Some(dir) = rename_in {
             self.show(Overlay::Rename(RenamePrompt::new(save, dir)));
         } else {
             self.show(Overlay::Question(Question::Delete(save)));
