@@ -59,6 +59,11 @@ pub trait Component {
     /// The screen is now `cx.size`: what it keeps of the screen's size (a scroll) is fitted.
     fn resized(&mut self, _cx: &Context) {}
 
+    /// Whether it waits for an answer of the storage thread (the next key waits for it).
+    fn awaits_storage(&self) -> bool {
+        false
+    }
+
     /// Whether it covers the whole screen, so that the layers under it need not be drawn.
     fn covers_screen(&self) -> bool {
         false
@@ -136,6 +141,13 @@ impl Outcome {
     /// The component closes and asks `request` of the layer under it.
     pub fn ask(request: Request) -> Outcome {
         Outcome::close().and_ask(request)
+    }
+
+    /// The same, and `layer` goes on the stack too.
+    #[must_use]
+    pub fn and_push(mut self, layer: impl Component + 'static) -> Outcome {
+        self.push.push(Box::new(layer));
+        self
     }
 
     /// The same, and `request` is asked too.
@@ -250,6 +262,8 @@ pub enum Request {
     Remember(Settings),
     /// Quit the program.
     Quit,
+    /// The trainer solved the lesson of the record's ply (kept with the game).
+    LessonSolved(usize),
     /// Play online (from the new-game screen).
     PlayOnline,
     /// Show the new-game form again, looking again for a game to continue (back from

@@ -20,7 +20,7 @@ mod side_lines;
 #[cfg(test)]
 pub(super) mod tests;
 mod toggles;
-mod trainer;
+pub(super) mod trainer;
 #[cfg(test)]
 mod trainer_tests;
 mod warnings;
@@ -34,7 +34,7 @@ use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
 use self::trainer::TrainerExit;
 use super::board_screen::{BoardScreen, start_cursor};
-use super::component::{Context, Request};
+use super::component::{Component, Context, Request};
 use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
@@ -45,7 +45,6 @@ use super::legend;
 use super::online::OnlineStart;
 use super::online::memory::OnlineMemory;
 use super::overlay::{Handled, Overlay};
-use super::puzzle_trainer::{TRAINER_KEYS, Trainer};
 use super::review::Review;
 use super::rules_screen::RulesScreen;
 use super::saves_list::LIST_KEYS;
@@ -135,7 +134,6 @@ enum Screen {
     Setup(SetupForm),
     Game,
     Review(Review),
-    Trainer(Box<Trainer>),
 }
 
 impl Screen {
@@ -188,13 +186,15 @@ pub struct LocalGame {
     /// What the world is to do, returned by the handler running.
     effects: Vec<Effect>,
     quit: bool,
-    /// Where leaving the puzzle trainer goes.
-    trainer_exit: Option<TrainerExit>,
     size: Rect,
     /// Whether the review panel shows the legend of the marks (`l`).
     legend: bool,
     /// What the game asks of the app (online play from the new-game screen).
     requests: Vec<Request>,
+    /// The layers the game opens over itself (the puzzle trainer), for the app to push.
+    opened: Vec<Box<dyn Component>>,
+    /// Whether a layer is over the game (online play, the trainer): its AI and clock wait.
+    covered: bool,
 }
 
 impl LocalGame {
@@ -242,10 +242,11 @@ impl LocalGame {
             waiting: Waiting::default(),
             effects: Vec::new(),
             quit: false,
-            trainer_exit: None,
             size: Rect::new(0, 0, 80, 24),
             legend: false,
             requests: Vec::new(),
+            opened: Vec::new(),
+            covered: false,
         };
         app.track();
         if under_online {
@@ -323,8 +324,6 @@ impl LocalGame {
             (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_) | Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Review(_)) => Mode::Review,
-            (None, Screen::Trainer(trainer)) if trainer.is_typing() => Mode::Text,
-            (None, Screen::Trainer(_)) => Mode::Trainer,
             (None, Screen::Game) => Mode::Board,
         }
     }
@@ -375,7 +374,6 @@ impl LocalGame {
             Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
-            Screen::Trainer(_) => self.update_trainer(action),
         }
     }
 
@@ -439,6 +437,7 @@ impl LocalGame {
                 self.remember();
             }
             Request::Quit => self.quit = true,
+            Request::LessonSolved(at) => self.lesson_solved(at),
             // The app's own: it never passes them on.
             // Back from online play to the new-game form under it: the game to continue is
             // looked for again.
@@ -586,9 +585,7 @@ impl LocalGame {
 
     /// The keys of the screen in play, with the toggles in the title on the board.
     fn help(&self) -> Help {
-        if let Screen::Trainer(_) = self.screen {
-            Help::new("Puzzle trainer keys".to_owned(), TRAINER_KEYS, &[])
-        } else if let Screen::Review(_) = self.screen {
+        if let Screen::Review(_) = self.screen {
             Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
                 .with_note(legend::help_note(&self.look.glyphs))
         } else {
@@ -645,6 +642,16 @@ impl LocalGame {
     /// What the game asked of the app since last asked.
     pub(super) fn take_requests(&mut self) -> Vec<Request> {
         std::mem::take(&mut self.requests)
+    }
+
+    /// The layers the game opened over itself since last asked.
+    pub(super) fn take_opened(&mut self) -> Vec<Box<dyn Component>> {
+        std::mem::take(&mut self.opened)
+    }
+
+    /// Whether a layer is over the game: its AI and clock wait while one is.
+    pub(super) const fn set_covered(&mut self, covered: bool) {
+        self.covered = covered;
     }
 
     /// Says `text` on the status line as an error.

@@ -40,8 +40,9 @@ impl Component for LocalGame {
         let effects = match event {
             RuntimeEvent::Engine(report) => self.on_report(report, cx.now),
             RuntimeEvent::Stored(done) => self.on_stored(done),
-            RuntimeEvent::Judged { id, verdict } => self.on_judged(id, verdict),
-            net @ RuntimeEvent::Net(_) => return Routed::Passed(net),
+            other @ (RuntimeEvent::Net(_) | RuntimeEvent::Judged { .. }) => {
+                return Routed::Passed(other);
+            }
         };
         Routed::Taken(self.outcome(effects))
     }

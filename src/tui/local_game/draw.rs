@@ -13,7 +13,7 @@ use crate::tui::text::title;
 use crate::tui::theme::Themed;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::{Clear, Widget};
+use ratatui::widgets::Widget;
 
 impl LocalGame {
     /// The marks to draw on the board.
@@ -76,15 +76,11 @@ impl LocalGame {
                         not_saved: false,
                         keys: None,
                     };
-                    self.draw_status(&line, last, buf);
+                    line.draw_at_bottom(last, buf, &self.look);
                 }
             }
             Screen::Game => self.draw_game(layout, buf),
             Screen::Review(review) => self.draw_review(review, layout, buf),
-            Screen::Trainer(trainer) => {
-                trainer.render(area, buf, &self.look);
-                self.draw_status(&trainer.status_line(), layout.status, buf);
-            }
         }
         self.draw_dialogs(area, buf);
     }
@@ -120,25 +116,7 @@ impl LocalGame {
             not_saved: self.autosave_error.is_some(),
             keys: None,
         };
-        self.draw_status(&status, layout.status, buf);
-    }
-
-    /// Draws the status `line` in `area`, the bottom of the screen; a message longer than
-    /// the area has rows for takes the rows above it as well, over what is there.
-    pub(super) fn draw_status(&self, line: &StatusLine, area: Rect, buf: &mut Buffer) {
-        let rows = line.rows(area.width, area.height).min(area.bottom());
-        let area = if rows > area.height {
-            let rect = Rect {
-                y: area.bottom() - rows,
-                height: rows,
-                ..area
-            };
-            Clear.render(rect, buf);
-            rect
-        } else {
-            area
-        };
-        self.themed(line).render(area, buf);
+        status.draw_at_bottom(layout.status, buf, &self.look);
     }
 
     pub(super) fn draw_panel(&self, layout: GameLayout, buf: &mut Buffer) {

@@ -339,7 +339,6 @@ impl LocalGame {
                     self.error(format!("settings not remembered: {e}"));
                 }
             }
-            Done::Flushed(_) => {}
             // Online play has closed since it asked.
             Done::OnlineRemembered(result) => {
                 if let Err(e) = result {
@@ -351,7 +350,8 @@ impl LocalGame {
                 Err(e) => self.error(format!("online game #{game} NOT saved: {e}")),
             },
             Done::Reading { dir, progress } => self.reading(dir, progress),
-            written @ Done::PuzzleProgressWritten(_) => self.on_progress_stored(written),
+            // The puzzle progress is the trainer's, which has closed since it asked.
+            Done::Flushed(_) | Done::PuzzleProgress(..) | Done::PuzzleProgressWritten(_) => {}
             awaited => {
                 self.waiting.awaited = self.waiting.awaited.saturating_sub(1);
                 self.answered(awaited);
@@ -419,8 +419,8 @@ impl LocalGame {
                 Ok(session) => self.opened(&save, *session),
                 Err(e) => self.error(e.to_string()),
             },
-            read @ Done::PuzzleProgress(..) => self.on_progress_stored(read),
             Done::Saved { .. }
+            | Done::PuzzleProgress(..)
             | Done::PuzzleProgressWritten(_)
             | Done::Reading { .. }
             | Done::Autosaved { .. }

@@ -29,8 +29,7 @@ impl LocalGame {
             SetupHandled::Load => self.ask_load(),
             // The game in play, if any, is kept: the new-game screen goes back to it.
             SetupHandled::Puzzles(preset) => {
-                let form = Box::new(form.clone());
-                self.open_trainer(preset, TrainerExit::Setup(form));
+                self.open_trainer(preset, TrainerExit::Setup);
             }
             SetupHandled::Online => self.requests.push(Request::PlayOnline),
         }
