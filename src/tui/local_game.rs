@@ -39,7 +39,7 @@ use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
 use super::input::{Action, Mode};
-use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
+use super::input::{BOARD_KEYS, REVIEW_KEYS};
 use super::layout::GameLayout;
 use super::legend;
 use super::online::OnlineStart;
@@ -418,7 +418,7 @@ impl LocalGame {
             Request::Open(save) => self.open(save),
             Request::ListHelp => {
                 let title = "Keys of the list of saves".to_owned();
-                self.show(Overlay::Help(Help::new(title, LIST_KEYS, &[])));
+                self.show(Overlay::Help(Help::new(title, &LIST_KEYS)));
             }
             Request::ConfirmDelete { save, in_play } => self.manage_save(save, in_play, None),
             Request::AskRename { save, in_play, dir } => {
@@ -586,7 +586,7 @@ impl LocalGame {
     /// The keys of the screen in play, with the toggles in the title on the board.
     fn help(&self) -> Help {
         if let Screen::Review(_) = self.screen {
-            Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+            Help::new("Review keys".to_owned(), &REVIEW_KEYS)
                 .with_note(legend::help_note(&self.look.glyphs))
         } else {
             let on = |b: bool| if b { "on" } else { "off" };
@@ -595,7 +595,7 @@ impl LocalGame {
                 on(self.warnings.on()),
                 on(self.bell)
             );
-            Help::new(title, BOARD_KEYS, &[])
+            Help::new(title, &BOARD_KEYS)
         }
     }
 

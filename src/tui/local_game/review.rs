@@ -295,7 +295,7 @@ impl LocalGame {
             typing: self.board.typing.as_deref(),
             status: self.status.as_ref(),
             not_saved,
-            keys: Some(KEY_LINE),
+            keys: Some(&KEY_LINE),
         };
         line.draw_at_bottom(layout.status, buf, &self.look);
     }
