@@ -49,7 +49,6 @@ mod warnings;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
@@ -70,7 +69,7 @@ pub use layout::{minimum_size, wide_size};
 pub use local_game::Config;
 pub use online::OnlineStart;
 pub use progress_file::{load_progress, progress_path};
-pub use runtime::Runtime;
+pub use runtime::{Ending, Runtime};
 pub use session::{Session, Storage};
 pub use settings::{Settings, SettingsFile};
 pub use text::{Status, Tone};
@@ -106,30 +105,6 @@ impl std::error::Error for TuiError {}
 impl From<io::Error> for TuiError {
     fn from(e: io::Error) -> Self {
         TuiError::Io(e)
-    }
-}
-
-/// How the terminal game ended.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub enum Ending {
-    /// The player quit.
-    Quit,
-    /// An ending signal (its number) stopped the game, after the autosave.
-    Signal(i32),
-    /// The terminal hung up without a signal, and the game stopped after the autosave.
-    HungUp,
-}
-
-impl Ending {
-    /// The exit code to end the program with: success, or 128 + the signal's number as for a
-    /// program the signal killed.
-    pub fn exit_code(self) -> ExitCode {
-        match self {
-            Ending::Quit => ExitCode::SUCCESS,
-            Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
-            // As for a hangup signal (SIGHUP is 1).
-            Ending::HungUp => ExitCode::from(129),
-        }
     }
 }
 

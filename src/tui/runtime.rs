@@ -8,23 +8,49 @@
 
 use std::collections::VecDeque;
 use std::io;
+use std::process::ExitCode;
 use std::sync::mpsc::Sender;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use ratatui::Frame;
 use ratatui::layout::Size;
 
+use super::app::App;
 use super::effect::Effect;
 use super::events::{Event, Events};
 use super::input::{self, Action};
+use super::local_game::Config;
 use super::net_request::NetRequest;
 use super::settings::SettingsFile;
 use super::storage::StorageWorker;
 use super::storage_jobs::{Done, Job};
-use super::{App, Config, Ending};
 use crate::ai::{Report, Worker};
 use crate::net::client::Client;
 use crate::puzzle::{Solver, judge};
+
+/// How the terminal game ended.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Ending {
+    /// The player quit.
+    Quit,
+    /// An ending signal (its number) stopped the game, after the autosave.
+    Signal(i32),
+    /// The terminal hung up without a signal, and the game stopped after the autosave.
+    HungUp,
+}
+
+impl Ending {
+    /// The exit code to end the program with: success, or 128 + the signal's number as for a
+    /// program the signal killed.
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            Ending::Quit => ExitCode::SUCCESS,
+            Ending::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(u8::MAX)),
+            // As for a hangup signal (SIGHUP is 1).
+            Ending::HungUp => ExitCode::from(129),
+        }
+    }
+}
 
 /// The terminal game's app, its workers and its events.
 pub struct Runtime {
