@@ -6,9 +6,12 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::net::protocol::{Channel, ClockView, GameSummary, GameView, Lobby, Timing};
+use crate::net::client::{ClientError, Event};
+use crate::net::protocol::{
+    Channel, ClockView, GameSummary, GameView, Lobby, Offer, ServerMessage, Timing,
+};
 use crate::net::tls::KeyChanged;
-use crate::rules::{Outcome, Reason};
+use crate::rules::{Outcome, Preset, Reason, Side, Square};
 use crate::tui::input::Direction;
 
 const SIZE: Rect = Rect {
