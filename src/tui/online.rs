@@ -1,9 +1,11 @@
 //! Online play in the terminal game: a component over the app's one event channel. It asks
-//! for a name the first time, shows the lobby, the create form and the online game, and
-//! talks to the server only through [`NetRequest`]s (carried out by the runtime, which owns
-//! the [`Client`](crate::net::client::Client)); what the server says comes back as events
-//! ([`Online::on_net`]). The server is authoritative: a move changes the board only when the
-//! server's `moved` comes.
+//! for a name the first time, shows the lobby, the create form and the online game (its
+//! inner parts, in the files below), and talks to the server only through [`NetRequest`]s
+//! (carried out by the runtime, which owns the [`Client`](crate::net::client::Client)):
+//! every call ([`Online::update`], [`Online::on_net`], [`Online::tick`],
+//! [`Online::on_report`]) returns what it asks of the world as effects, doing no I/O. What
+//! the server says comes back as events ([`Online::on_net`]). The server is authoritative: a
+//! move changes the board only when the server's `moved` comes.
 
 pub mod assist;
 mod board;
@@ -33,12 +35,15 @@ use self::game::OnlineGame;
 use self::lobby::LobbyList;
 use self::memory::OnlineMemory;
 use self::prompt::{Ask, Prompt};
+use super::component::{Context, JobIds};
+use super::effect::Effect;
 use super::help::Help;
 use super::input::{Action, Mode};
 use super::net_request::NetRequest;
 use super::text::{Status, Tone};
 use super::theme::{Look, Themed};
-use crate::net::client::ClientConfig;
+use crate::ai::Report;
+use crate::net::client::{ClientConfig, Event};
 use crate::net::protocol::{ClientMessage, GameId, GameSetup};
 use crate::quote::{MESSAGE_CHARS, escaped};
 
@@ -110,6 +115,8 @@ pub struct Online {
     lag: Option<Duration>,
     now: Instant,
     closed: bool,
+    /// What the call being taken asks of the runtime: handed back as its effects when it
+    /// returns ([`Online::effects`]), never left for another call.
     requests: Vec<NetRequest>,
     /// The warnings, the bell and the engine's help.
     assist: Assist,
@@ -184,9 +191,19 @@ impl Online {
         self.closed
     }
 
-    /// What the runtime is to do since last asked.
-    pub fn take_requests(&mut self) -> Vec<NetRequest> {
-        std::mem::take(&mut self.requests)
+    /// Starts with these warnings, bell and engine help (the app's settings); returns what
+    /// the start asks of the world (connecting, if the name is known).
+    pub fn started(&mut self, assist: Assist, jobs: &JobIds) -> Vec<Effect> {
+        self.assist = assist;
+        self.effects(jobs)
+    }
+
+    /// What the call now ending asks of the world: its requests to the network and the
+    /// storage thread, then its help's (searches numbered by `jobs`, a stop, the bell).
+    fn effects(&mut self, jobs: &JobIds) -> Vec<Effect> {
+        let mut effects: Vec<Effect> = self.requests.drain(..).map(Effect::Net).collect();
+        effects.extend(self.assist.take_effects(|| jobs.next()));
+        effects
     }
 
     /// The status line.
@@ -254,8 +271,14 @@ impl Online {
         });
     }
 
+    /// Lets time pass until `cx.now`; returns what it asks of the world.
+    pub fn tick(&mut self, cx: &Context) -> Vec<Effect> {
+        self.pass_time(cx.now);
+        self.effects(cx.jobs)
+    }
+
     /// Lets time pass until `now`: measures the lag and refreshes the lobby now and then.
-    pub fn tick(&mut self, now: Instant) {
+    fn pass_time(&mut self, now: Instant) {
         self.now = now;
         if !self.connected {
             return;
@@ -294,8 +317,27 @@ impl Online {
         self.send(ClientMessage::Lobby { page });
     }
 
-    /// Takes one action of the player.
-    pub fn update(&mut self, action: Action, size: Rect) {
+    /// Takes one action of the player; returns what it asks of the world.
+    pub fn update(&mut self, action: Action, cx: &Context) -> Vec<Effect> {
+        self.act(action, cx.size);
+        self.effects(cx.jobs)
+    }
+
+    /// What the client reports, at `cx.now`; returns what it asks of the world.
+    pub fn on_net(&mut self, event: Event, cx: &Context) -> Vec<Effect> {
+        self.take_net(event, cx.now);
+        self.effects(cx.jobs)
+    }
+
+    /// Takes a report of the engine worker at `cx.now`, if it is about one of online play's
+    /// searches (else `None`); returns what it asks of the world.
+    pub fn on_report(&mut self, report: &Report, cx: &Context) -> Option<Vec<Effect>> {
+        self.take_report(report, cx.now)
+            .then(|| self.effects(cx.jobs))
+    }
+
+    /// Takes one action of the player on a screen of `size`.
+    fn act(&mut self, action: Action, size: Rect) {
         if let Some(help) = self.help.take() {
             match action {
                 Action::Cancel

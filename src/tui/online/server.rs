@@ -16,7 +16,7 @@ use crate::tui::net_request::NetRequest;
 
 impl Online {
     /// Takes what the client reports, at `now`.
-    pub fn on_net(&mut self, event: Event, now: Instant) {
+    pub(super) fn take_net(&mut self, event: Event, now: Instant) {
         self.now = now;
         match event {
             Event::Connected { .. } => {
