@@ -34,7 +34,6 @@ use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
 use self::lobby::LobbyList;
 use self::memory::OnlineMemory;
-use self::prompt::{Ask, Prompt};
 use super::component::{Context, JobIds};
 use super::effect::Effect;
 use super::help::Help;
@@ -44,7 +43,7 @@ use super::text::{Status, Tone};
 use super::theme::{Look, Themed};
 use crate::ai::Report;
 use crate::net::client::{ClientConfig, Event};
-use crate::net::protocol::{ClientMessage, GameId, GameSetup};
+use crate::net::protocol::{ClientMessage, GameId, GameSetup, Offer};
 use crate::quote::{MESSAGE_CHARS, escaped};
 
 /// How often the lag is measured.
@@ -68,6 +67,26 @@ pub struct OnlineStart {
     /// The game the create form starts with (`--rules`, `--side`, `--clock`); `None`: the
     /// rules of the game selected, the rest as usual.
     pub create: Option<GameSetup>,
+}
+
+/// What is typed at the bottom line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Prompt {
+    Server,
+    Name,
+    Code,
+    Chat,
+}
+
+/// A question to the player.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ask {
+    /// Resign this game?
+    Resign(GameId),
+    /// Accept this offer of the opponent?
+    Accept(GameId, Offer),
+    /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
+    Trust,
 }
 
 /// The screen online play shows.

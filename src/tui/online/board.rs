@@ -3,8 +3,7 @@
 
 use ratatui::layout::Rect;
 
-use super::prompt::{Ask, Prompt};
-use super::{Online, View};
+use super::{Ask, Online, Prompt, View};
 use crate::net::protocol::{ClientMessage, GameId, Offer};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Square;

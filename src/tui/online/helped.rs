@@ -65,11 +65,11 @@ impl Online {
             }
             Action::Hint if !game.my_turn() => self.error("a hint is for your move"),
             Action::Hint => {
-                self.assist.ask(Purpose::Hint, game, self.now);
+                self.assist.ask(Purpose::Hint, game.as_game_ref(), self.now);
                 self.info("looking for a hint…");
             }
             Action::Analyze => {
-                if self.assist.toggle_eval(game, self.now) {
+                if self.assist.toggle_eval(game.as_game_ref(), self.now) {
                     self.info("evaluation on (searched on this machine): a turns it off");
                 } else {
                     self.info("evaluation off");
@@ -83,7 +83,7 @@ impl Online {
     /// Game `id` changed (a move, a new state): the help follows it.
     pub(super) fn assist_changed(&mut self, id: GameId) {
         if let Some(game) = self.games.get(&id) {
-            self.assist.moved(game, self.now);
+            self.assist.moved(game.as_game_ref(), self.now);
         }
     }
 

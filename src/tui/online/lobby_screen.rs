@@ -8,8 +8,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::create::CreateForm;
 use super::lobby::{Kind, LOBBY_KEYS};
-use super::prompt::Prompt;
-use super::{Online, View};
+use super::{Online, Prompt, View};
 use crate::net::protocol::{ClientMessage, GameId, GameSetup};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Preset;

@@ -3,31 +3,11 @@
 //! and the status line that shows them.
 
 use super::server::offer_text;
-use super::{Online, View};
-use crate::net::protocol::{ClientMessage, GameId, Offer, check_chat, normalize_name};
+use super::{Ask, Online, Prompt, View};
+use crate::net::protocol::{ClientMessage, check_chat, normalize_name};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::tui::input::{Action, Direction};
 use crate::tui::text::Tone;
-
-/// What is typed at the bottom line.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) enum Prompt {
-    Server,
-    Name,
-    Code,
-    Chat,
-}
-
-/// A question to the player.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) enum Ask {
-    /// Resign this game?
-    Resign(GameId),
-    /// Accept this offer of the opponent?
-    Accept(GameId, Offer),
-    /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
-    Trust,
-}
 
 impl Online {
     pub(super) fn type_prompt(&mut self, prompt: Prompt, mut text: String, action: Action) {

@@ -6,8 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::create::timing_text;
 use super::game::OnlineGame;
-use super::prompt::{Ask, Prompt};
-use super::{Online, View};
+use super::{Ask, Online, Prompt, View};
 use crate::net::client::{ClientError, Event};
 use crate::net::protocol::{ClientMessage, ErrorCode, GameId, Offer, ServerMessage};
 use crate::quote::{MESSAGE_CHARS, escaped};
