@@ -10,7 +10,7 @@ use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
 use crate::game::{Player, TimeControl, parse_start, player_usage};
 use crate::quote::excerpt;
 use crate::rules::{Position, Preset};
-use crate::tui::online::memory::OnlineMemory;
+use crate::tui::online_memory::OnlineMemory;
 use crate::tui::{
     self, Config, Look, Session, Settings, SettingsFile, Storage, ThemeName, settings,
 };

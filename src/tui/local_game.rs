@@ -44,7 +44,7 @@ use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
 use super::layout::{GameLayout, minimum_size};
 use super::legend;
 use super::online::OnlineStart;
-use super::online::memory::OnlineMemory;
+use super::online_memory::OnlineMemory;
 use super::overlay::{Handled, Overlay};
 use super::panels::{self, PanelData, StatusLine, TurnLine};
 use super::puzzles::{TRAINER_KEYS, Trainer};

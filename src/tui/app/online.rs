@@ -16,8 +16,8 @@ use ratatui::layout::Rect;
 use crate::tui::component::{Component, Context, Outcome, Request, Routed, RuntimeEvent};
 use crate::tui::input::{Action, Mode};
 use crate::tui::online::assist::Assist;
-use crate::tui::online::memory::OnlineMemory;
 use crate::tui::online::{Online, OnlineStart};
+use crate::tui::online_memory::OnlineMemory;
 use crate::tui::storage::Done;
 
 /// Online play, and where leaving it goes.
