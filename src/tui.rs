@@ -7,7 +7,7 @@
 //! click is mapped to an [`Action`] with the pure [`input::action`] and handed to
 //! [`App::update`], whose effects the [`Runtime`] carries out.
 
-mod analysis;
+mod analysis_text;
 mod app;
 mod ascii;
 mod board_screen;
@@ -31,8 +31,9 @@ mod overlay;
 mod panels;
 mod position_field;
 mod progress_file;
-pub mod puzzles;
+pub mod puzzle_trainer;
 mod review;
+mod rules_screen;
 mod runtime;
 mod saves_list;
 mod screens;
@@ -40,6 +41,7 @@ mod session;
 pub mod settings;
 mod signals;
 mod storage;
+mod storage_jobs;
 mod tags_form;
 mod text;
 mod theme;

@@ -19,9 +19,8 @@ use super::effect::Effect;
 use super::input::{Action, Mode};
 use super::local_game::{Config, LocalGame};
 use super::online_memory::OnlineMemory;
-use super::puzzles::Trainer;
 use super::session::Session;
-use super::storage::Done;
+use super::storage_jobs::Done;
 use super::text::Status;
 use crate::ai::Report;
 use crate::net::client;
@@ -56,6 +55,8 @@ impl App {
         if let Some(start) = online {
             app.open_online(OnlineLayer::new(start, app.game.now()));
         }
+        // The trainer, if the command line opens it.
+        app.take_game_requests();
         app
     }
 
@@ -89,11 +90,6 @@ impl App {
         self.game.is_dirty()
     }
 
-    /// The puzzle trainer, if it is on screen.
-    pub fn trainer(&self) -> Option<&Trainer> {
-        self.game.trainer()
-    }
-
     /// The save folder, if there is one.
     pub fn save_dir(&self) -> Option<&std::path::Path> {
         self.game.save_dir()
@@ -106,7 +102,7 @@ impl App {
 
     /// Whether the app waits for an answer of the storage thread before it reads the next key.
     pub fn awaits_storage(&self) -> bool {
-        self.game.awaits_storage()
+        self.game.awaits_storage() || self.layers.iter().any(|l| l.awaits_storage())
     }
 
     /// The AI's thread could not be started (`why`).
@@ -208,11 +204,8 @@ impl App {
 
     /// The exact solver's judgement of the trainer's check `id`.
     pub fn on_judged(&mut self, id: u64, verdict: Verdict) -> Vec<Effect> {
-        let judged = RuntimeEvent::Judged { id, verdict };
-        if let Some(RuntimeEvent::Judged { id, verdict }) = self.route(judged) {
-            let effects = self.game.on_judged(id, verdict);
-            self.effects.extend(effects);
-        }
+        // Nothing listens once the trainer has closed.
+        let _ = self.route(RuntimeEvent::Judged { id, verdict });
         self.take_effects()
     }
 
@@ -281,13 +274,19 @@ impl App {
         }
         let at = (i + usize::from(!close)).min(self.layers.len());
         self.layers.splice(at..at, push);
+        self.game.set_covered(!self.layers.is_empty());
         for request in requests {
             self.on_request(request);
         }
     }
 
-    /// Carries out what the game asked of the app.
+    /// Carries out what the game asked of the app, and puts on the stack what it opened.
     fn take_game_requests(&mut self) {
+        let opened = self.game.take_opened();
+        if !opened.is_empty() {
+            self.layers.extend(opened);
+            self.game.set_covered(true);
+        }
         for request in self.game.take_requests() {
             self.on_request(request);
         }
@@ -319,6 +318,7 @@ impl App {
         let cx = self.game.context();
         let outcome = layer.started(&cx);
         self.layers.push(Box::new(layer));
+        self.game.set_covered(true);
         self.carry_out(outcome);
     }
 }
@@ -345,6 +345,16 @@ impl App {
     /// Opens online play as the command line does.
     pub(super) fn start_online(&mut self, start: super::online::OnlineStart) {
         self.open_online(OnlineLayer::new(start, self.game.now()));
+    }
+
+    /// The puzzle trainer, if it is on the stack.
+    pub(super) fn trainer(&self) -> Option<&super::puzzle_trainer::Trainer> {
+        let layer = self
+            .layers
+            .iter()
+            .rev()
+            .find_map(|l| l.as_any()?.downcast_ref());
+        layer.map(super::local_game::trainer::TrainerLayer::trainer)
     }
 
     /// Online play, if it is on the stack.

@@ -11,6 +11,7 @@
 
 use std::cell::Cell;
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::buffer::Buffer;
@@ -18,11 +19,10 @@ use ratatui::layout::Rect;
 
 use super::dialogs::{Leaving, Question, SavePrompt};
 use super::effect::Effect;
-use super::help::Help;
 use super::input::{Action, Mode};
-use super::saves_list::{RenamePrompt, SavesList};
+use super::saves_list::RenamePrompt;
 use super::settings::Settings;
-use super::storage::{Done, SaveRef};
+use super::storage_jobs::{Done, SaveRef};
 use super::theme::Look;
 use crate::ai::{Budget, JobId, Report};
 use crate::game::{Place, Tags};
@@ -40,20 +40,10 @@ pub trait Component {
     /// How keys are read while it is on top.
     fn mode(&self) -> Mode;
 
-    /// Its keys and what they do: the help overlay lists them (`None`: it has no help).
-    fn help(&self, _cx: &Context) -> Option<Help> {
-        None
-    }
-
     /// Takes `event` if it is its own (an engine's report on its job, a storage answer to
     /// what it asked, a message of its server); else hands it back for the layer below.
     fn on_event(&mut self, event: RuntimeEvent, _cx: &Context) -> Routed {
         Routed::Passed(event)
-    }
-
-    /// Takes what the dialog closed over it asked.
-    fn on_request(&mut self, _request: Request, _cx: &Context) -> Outcome {
-        Outcome::default()
     }
 
     /// Lets time pass until `cx.now` (every layer, covered or not).
@@ -69,13 +59,13 @@ pub trait Component {
     /// The screen is now `cx.size`: what it keeps of the screen's size (a scroll) is fitted.
     fn resized(&mut self, _cx: &Context) {}
 
-    /// Whether it covers the whole screen, so that the layers under it need not be drawn.
-    fn covers_screen(&self) -> bool {
+    /// Whether it waits for an answer of the storage thread (the next key waits for it).
+    fn awaits_storage(&self) -> bool {
         false
     }
 
-    /// Whether it is the question whether to quit (Ctrl-c again then quits).
-    fn asks_to_quit(&self) -> bool {
+    /// Whether it covers the whole screen, so that the layers under it need not be drawn.
+    fn covers_screen(&self) -> bool {
         false
     }
 
@@ -146,16 +136,6 @@ impl Outcome {
             close: true,
             ..Outcome::default()
         }
-    }
-
-    /// `layer` goes over the component.
-    pub fn push(layer: impl Component + 'static) -> Outcome {
-        Outcome::stay().and_push(layer)
-    }
-
-    /// The component closes and `layer` takes its place.
-    pub fn replace(layer: impl Component + 'static) -> Outcome {
-        Outcome::close().and_push(layer)
     }
 
     /// The component closes and asks `request` of the layer under it.
@@ -247,12 +227,24 @@ pub enum Request {
     Save(SavePrompt),
     /// Load the save chosen.
     Open(SaveRef),
-    /// Show the keys of the list (which shows again under them).
-    ListHelp(SavesList),
-    /// Ask whether to delete the save selected in the list (which shows again under it).
-    ConfirmDelete(SavesList),
-    /// Ask for a new name of the save selected in the list (which shows again under it).
-    AskRename(SavesList),
+    /// Show the keys of the list of saves (which stays under them).
+    ListHelp,
+    /// Ask whether to delete the save selected in the list (which stays under the question).
+    ConfirmDelete {
+        /// The save.
+        save: SaveRef,
+        /// Whether it holds the game in play (it is not deleted then).
+        in_play: bool,
+    },
+    /// Ask for a new name of the save selected in the list (which stays under the prompt).
+    AskRename {
+        /// The save.
+        save: SaveRef,
+        /// Whether it holds the game in play (it is not renamed then).
+        in_play: bool,
+        /// The folder of the list.
+        dir: PathBuf,
+    },
     /// Rename the save of the prompt (which shows while it is renamed).
     Rename(RenamePrompt),
     /// Analyze the game at the budget chosen.
@@ -270,6 +262,8 @@ pub enum Request {
     Remember(Settings),
     /// Quit the program.
     Quit,
+    /// The trainer solved the lesson of the record's ply (kept with the game).
+    LessonSolved(usize),
     /// Play online (from the new-game screen).
     PlayOnline,
     /// Show the new-game form again, looking again for a game to continue (back from

@@ -8,9 +8,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
-use super::analysis::{budget_text, duration_text};
+use super::analysis_text::{budget_text, duration_text};
 use super::input::Direction;
-use super::storage::SaveRef;
+use super::storage_jobs::SaveRef;
 use super::text::{centered, field_end, fit_parts, highlight, printable, wrap};
 use super::theme::{Look, Themed};
 use crate::ai::Budget;

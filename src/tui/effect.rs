@@ -9,7 +9,7 @@ use crate::game::{EngineKind, Game, Level};
 use crate::puzzle::Goal;
 use crate::rules::{GameState, Move};
 use crate::tui::net_request::NetRequest;
-use crate::tui::storage::Job;
+use crate::tui::storage_jobs::Job;
 
 /// One thing for the runtime to do.
 #[derive(Clone, Debug, PartialEq, Eq)]

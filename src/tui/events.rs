@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use ratatui::crossterm::event;
 
-use super::storage::Done;
+use super::storage_jobs::Done;
 use crate::ai::Report;
 
 /// Something the event loop reacts to.

@@ -75,7 +75,7 @@ impl Mark {
             Mark::OnlyMove => vec![Span::styled("!", theme.good)],
             Mark::Class(class) => vec![Span::styled(
                 class.mark(),
-                super::analysis::class_style(class, look),
+                super::analysis_text::class_style(class, look),
             )],
             Mark::Graph => vec![
                 Span::styled(glyphs.attacker, theme.chip(crate::rules::Piece::Attacker)),

@@ -8,16 +8,19 @@ mod ai;
 mod analysis_job;
 mod clock;
 mod component;
+mod draw;
 mod files;
 #[cfg(test)]
 mod fitting_tests;
 mod notes;
+mod play;
 mod review;
+mod setup;
 mod side_lines;
 #[cfg(test)]
 pub(super) mod tests;
 mod toggles;
-mod trainer;
+pub(super) mod trainer;
 #[cfg(test)]
 mod trainer_tests;
 mod warnings;
@@ -25,42 +28,37 @@ mod warnings;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::{Clear, Widget};
 
 use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
 use self::trainer::TrainerExit;
-use super::ascii;
-use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, selected_text, start_cursor};
-use super::board_view::{BoardView, Marks};
-use super::component::{Context, Request};
+use super::board_screen::{BoardScreen, start_cursor};
+use super::component::{Component, Context, Request};
 use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
-use super::input::{Action, Mode, typed_move};
+use super::input::{Action, Mode};
 use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
-use super::layout::{GameLayout, minimum_size};
+use super::layout::GameLayout;
 use super::legend;
 use super::online::OnlineStart;
 use super::online_memory::OnlineMemory;
 use super::overlay::{Handled, Overlay};
-use super::panels::{self, PanelData, StatusLine, TurnLine};
-use super::puzzles::{TRAINER_KEYS, Trainer};
 use super::review::Review;
+use super::rules_screen::RulesScreen;
 use super::saves_list::LIST_KEYS;
-use super::screens::{RulesScreen, SetupChoice, SetupForm, SetupHandled, TooSmall};
+use super::screens::SetupForm;
 use super::session::{Session, Storage};
 use super::settings::{Settings, SettingsFile};
-use super::storage::{GameId, SaveRef};
-use super::text::{Status, Tone, title};
-use super::theme::{Look, Themed};
+use super::storage_jobs::GameId;
+use super::text::{Status, Tone};
+use super::theme::Look;
 use super::warnings::Warnings;
 use crate::ai::Budget;
 use crate::game::storage::SaveEntry;
 use crate::game::{Player, TimeControl};
-use crate::rules::{Bitboard, Move, MoveError, Outcome, Position, Preset, Reason, Side, Square};
+use crate::rules::{Move, Position, Preset, Square};
 
 /// How the game starts: the settings the command line gives.
 #[derive(Clone, Debug)]
@@ -136,7 +134,6 @@ enum Screen {
     Setup(SetupForm),
     Game,
     Review(Review),
-    Trainer(Box<Trainer>),
 }
 
 impl Screen {
@@ -189,13 +186,15 @@ pub struct LocalGame {
     /// What the world is to do, returned by the handler running.
     effects: Vec<Effect>,
     quit: bool,
-    /// Where leaving the puzzle trainer goes.
-    trainer_exit: Option<TrainerExit>,
     size: Rect,
     /// Whether the review panel shows the legend of the marks (`l`).
     legend: bool,
     /// What the game asks of the app (online play from the new-game screen).
     requests: Vec<Request>,
+    /// The layers the game opens over itself (the puzzle trainer), for the app to push.
+    opened: Vec<Box<dyn Component>>,
+    /// Whether a layer is over the game (online play, the trainer): its AI and clock wait.
+    covered: bool,
 }
 
 impl LocalGame {
@@ -243,10 +242,11 @@ impl LocalGame {
             waiting: Waiting::default(),
             effects: Vec::new(),
             quit: false,
-            trainer_exit: None,
             size: Rect::new(0, 0, 80, 24),
             legend: false,
             requests: Vec::new(),
+            opened: Vec::new(),
+            covered: false,
         };
         app.track();
         if under_online {
@@ -324,8 +324,6 @@ impl LocalGame {
             (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_) | Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Review(_)) => Mode::Review,
-            (None, Screen::Trainer(trainer)) if trainer.is_typing() => Mode::Text,
-            (None, Screen::Trainer(_)) => Mode::Trainer,
             (None, Screen::Game) => Mode::Board,
         }
     }
@@ -361,8 +359,12 @@ impl LocalGame {
             _ => {}
         }
         if let Some(overlay) = self.overlays.pop() {
-            match overlay.update(action, self.size) {
+            match overlay.update(action, &self.context()) {
                 Handled::Stay(overlay) => self.show(overlay),
+                Handled::StayAsking(overlay, request) => {
+                    self.show(overlay);
+                    self.on_request(request);
+                }
                 Handled::Close => {}
                 Handled::Ask(request) => self.on_request(request),
             }
@@ -372,7 +374,6 @@ impl LocalGame {
             Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
-            Screen::Trainer(_) => self.update_trainer(action),
         }
     }
 
@@ -415,13 +416,14 @@ impl LocalGame {
                 self.show(Overlay::Save(prompt));
             }
             Request::Open(save) => self.open(save),
-            Request::ListHelp(list) => {
-                self.show(Overlay::Load(list));
+            Request::ListHelp => {
                 let title = "Keys of the list of saves".to_owned();
                 self.show(Overlay::Help(Help::new(title, LIST_KEYS, &[])));
             }
-            Request::ConfirmDelete(list) => self.manage_save(list, false),
-            Request::AskRename(list) => self.manage_save(list, true),
+            Request::ConfirmDelete { save, in_play } => self.manage_save(save, in_play, None),
+            Request::AskRename { save, in_play, dir } => {
+                self.manage_save(save, in_play, Some(dir));
+            }
             Request::Rename(prompt) => self.rename_save(prompt),
             Request::Analyze(budget) => self.start_analysis(budget),
             Request::SetComment { place, text } => self.set_comment(&place, text),
@@ -435,6 +437,7 @@ impl LocalGame {
                 self.remember();
             }
             Request::Quit => self.quit = true,
+            Request::LessonSolved(at) => self.lesson_solved(at),
             // The app's own: it never passes them on.
             // Back from online play to the new-game form under it: the game to continue is
             // looked for again.
@@ -486,124 +489,6 @@ impl LocalGame {
         }
     }
 
-    fn update_setup(&mut self, action: Action) {
-        let Screen::Setup(form) = &mut self.screen else {
-            return;
-        };
-        match form.update(action, self.size) {
-            SetupHandled::Stay => {}
-            SetupHandled::Choose(choice) => self.start_chosen(choice),
-            // Back to the game in play, or out if there is none to go back to.
-            SetupHandled::Back if self.played => self.screen = Screen::Game,
-            SetupHandled::Back => self.quit = true,
-            SetupHandled::Rules(rules) => {
-                self.show(Overlay::Rules(RulesScreen::new(&rules)));
-            }
-            SetupHandled::Help => self.show(Overlay::Help(self.help())),
-            SetupHandled::Load => self.ask_load(),
-            // The game in play, if any, is kept: the new-game screen goes back to it.
-            SetupHandled::Puzzles(preset) => {
-                let form = Box::new(form.clone());
-                self.open_trainer(preset, TrainerExit::Setup(form));
-            }
-            SetupHandled::Online => self.requests.push(Request::PlayOnline),
-        }
-    }
-
-    /// Continues the game the new-game form offers, or starts a new game with its choices;
-    /// if its position cannot start a game (the form says why), moves the focus there instead.
-    fn start_chosen(&mut self, choice: SetupChoice) {
-        let Screen::Setup(form) = &mut self.screen else {
-            return;
-        };
-        if let (SetupChoice::Continue, Some(entry)) = (choice, self.offer.take()) {
-            self.open(SaveRef::from(&entry));
-            return;
-        }
-        let (rules, attackers, defenders) = form.choice();
-        let clock = form.clock();
-        let Ok(start) = form.start() else {
-            form.focus_position();
-            return;
-        };
-        // Custom rules are not a choice to remember: the preset stays as it was.
-        self.settings.preset = rules.preset().unwrap_or(self.settings.preset);
-        self.settings.attackers = attackers;
-        self.settings.defenders = defenders;
-        self.settings.clock = clock;
-        self.remember();
-        self.start(Session::new(rules, start, attackers, defenders).with_clocks(clock));
-    }
-
-    /// Shows the new-game `form`, offering to continue the latest unfinished game other than
-    /// the one in play (the first entry, focused at the start) once the storage thread has
-    /// found it.
-    fn show_setup(&mut self, form: SetupForm) {
-        self.offer = None;
-        self.screen = Screen::Setup(form);
-        self.find_unfinished();
-    }
-
-    /// Starts playing `session`: a new game, with files of its own.
-    fn start(&mut self, session: Session) {
-        self.cancel_thinking();
-        self.stop_analysis();
-        self.ai.paused = false;
-        self.ai.judgement = None;
-        self.session = session;
-        self.track();
-        self.saved = false;
-        self.in_file = None;
-        self.autosave_error = None;
-        self.offer = None;
-        self.played = true;
-        self.screen = Screen::playing(&self.session);
-        self.board.cursor = start_cursor(self.session.state().position());
-        self.board.selected = None;
-        self.hint = None;
-        self.board.list_scroll = None;
-        // Custom rules are named with what sets them apart ("custom rules: opentafl with
-        // ..."), in full here; the panels' titles keep them short.
-        let rules = self.session.game().rules();
-        let rules = rules
-            .preset()
-            .map_or_else(|| rules.name(), |p| format!("{p} rules"));
-        self.info_warned(format!(
-            "{rules}: the {} to move",
-            self.session.side_to_move()
-        ));
-    }
-
-    /// An action on the game screen: the screen's own keys, then the game's.
-    fn update_board(&mut self, action: Action) {
-        let moves = self.session.moves().len();
-        match self.board.update(action, self.size, moves) {
-            BoardHandled::Stay => {}
-            BoardHandled::Choose(sq) => self.choose(sq),
-            BoardHandled::Cancelled => {
-                self.hint = None;
-                self.status = None;
-            }
-            BoardHandled::StoppedTyping => self.status = None,
-            BoardHandled::Typed(text) => self.play_typed(&text),
-            BoardHandled::Game(action) => self.update_game(action),
-        }
-    }
-
-    /// Plays a move typed at the prompt (a repeating one waits: see `holds_typed`).
-    fn play_typed(&mut self, text: &str) {
-        let text = typed_move(text);
-        if text.is_empty() {
-            self.status = None;
-        } else if self.can_move_by_hand() && !self.holds_typed(&text) {
-            match self.session.play_text(&text) {
-                Ok(_) => self.after_move(),
-                Err(e @ MoveError::Parse(_)) => self.error(e.to_string()),
-                Err(e) => self.error(format!("{text}: {e}")),
-            }
-        }
-    }
-
     /// A key the game takes, on its screen or in review.
     fn update_game(&mut self, action: Action) {
         match action {
@@ -643,88 +528,6 @@ impl LocalGame {
         }
     }
 
-    /// Whether the side to move is played from the keyboard; says why not if it is not.
-    fn can_move_by_hand(&mut self) -> bool {
-        if let Some(outcome) = self.session.outcome() {
-            self.error(format!(
-                "the game is over ({}): {}",
-                panels::outcome_text(outcome, self.you()),
-                over_keys(outcome)
-            ));
-            return false;
-        }
-        let side = self.session.side_to_move();
-        if self.session.player(side) != Player::Human {
-            self.error(format!(
-                "the {side} are played by the AI: wait for its move"
-            ));
-            return false;
-        }
-        true
-    }
-
-    /// Enter, Space or a click on `sq`: select a piece, move the selected one, or explain.
-    fn choose(&mut self, sq: Square) {
-        if !self.can_move_by_hand() {
-            return;
-        }
-        match choice(self.session.state(), self.board.selected, sq) {
-            Choice::Deselect => {
-                self.board.selected = None;
-                self.status = None;
-            }
-            Choice::Play(mv) => {
-                if self.holds_move(mv) {
-                    return;
-                }
-                match self.session.play(mv) {
-                    Ok(_) => self.after_move(),
-                    Err(e) => self.error(format!("cannot move {mv}: {e}")),
-                }
-            }
-            Choice::Select(sq, piece) => {
-                self.board.selected = Some(sq);
-                self.info(selected_text(sq, piece));
-                self.warn_selection();
-            }
-            Choice::Refused { why, deselect } => {
-                self.error(why);
-                if deselect {
-                    self.board.selected = None;
-                }
-            }
-        }
-    }
-
-    fn after_move(&mut self) {
-        self.board.selected = None;
-        self.hint = None;
-        self.board.list_scroll = None;
-        self.changed();
-        if self.session.outcome().is_some() {
-            self.say_outcome();
-        } else if let Some(last) = self.session.moves().last() {
-            let to_move = self.session.side_to_move();
-            let who = match self.session.player(to_move.opponent()) {
-                Player::Human | Player::Program => "",
-                Player::Ai { .. } => "the AI ",
-            };
-            self.info_warned(format!("{who}played {last}; the {to_move} to move"));
-        }
-    }
-
-    /// Ends the game as a draw by agreement and says so with `message`.
-    fn agree_draw(&mut self, message: String) {
-        self.cancel_thinking();
-        if let Err(e) = self.session.agree_draw() {
-            self.error(e.to_string());
-            return;
-        }
-        self.changed();
-        self.info(message);
-        self.ring();
-    }
-
     /// Asks for the autosave now if the game has changes that are in no file (before the
     /// program ends on a signal); returns what to do.
     pub fn autosave_now(&mut self) -> Vec<Effect> {
@@ -741,122 +544,6 @@ impl LocalGame {
         self.autosave();
     }
 
-    fn say_outcome(&mut self) {
-        if let Some(outcome) = self.session.outcome() {
-            self.ring();
-            self.info(format!(
-                "{}: {}",
-                panels::outcome_text(outcome, self.you()),
-                over_keys(outcome)
-            ));
-        }
-    }
-
-    /// The side the one person plays against the AI, if it is such a game.
-    fn you(&self) -> Option<Side> {
-        panels::you(self.session.game().players())
-    }
-
-    /// Whether a person plays either side.
-    fn has_human(&self) -> bool {
-        [Side::Attackers, Side::Defenders]
-            .into_iter()
-            .any(|s| self.session.player(s) == Player::Human)
-    }
-
-    fn undo(&mut self) {
-        self.cancel_thinking();
-        self.board.selected = None;
-        self.hint = None;
-        // A result off the board is taken back alone, without a move; but the clock that ran
-        // out would fall again at once.
-        let reason = self.session.outcome().map(|o| o.reason);
-        if reason == Some(Reason::Time) {
-            self.error("a loss on time cannot be taken back: v to review, n new game".to_owned());
-            return;
-        }
-        let reopened = reason.and_then(|reason| match reason {
-            Reason::Resignation => Some("resignation"),
-            Reason::Agreement => Some("draw agreement"),
-            _ => None,
-        });
-        if let Some(what) = reopened
-            && self.session.undo()
-        {
-            self.changed();
-            self.info_warned(format!("{what} taken back: the game goes on"));
-        } else if self.session.undo() {
-            if self.has_human() {
-                // Against the AI, go back to the human's turn.
-                while self.session.player(self.session.side_to_move()) != Player::Human
-                    && self.session.undo()
-                {}
-            } else {
-                // Watching the AIs: stop to look at the position.
-                self.ai.paused = true;
-            }
-            self.changed();
-            self.info_warned("move taken back: r to redo".to_owned());
-        } else {
-            self.error("nothing to undo".to_owned());
-        }
-    }
-
-    fn redo(&mut self) {
-        self.cancel_thinking();
-        self.board.selected = None;
-        self.hint = None;
-        if self.session.redo() {
-            while self.has_human()
-                && self.session.player(self.session.side_to_move()) != Player::Human
-                && self.session.outcome().is_none()
-                && self.session.redo()
-            {}
-            self.changed();
-            if self.session.outcome().is_some() {
-                self.say_outcome();
-            } else {
-                self.info_warned("move played again".to_owned());
-            }
-        } else {
-            self.error("nothing to redo".to_owned());
-        }
-    }
-
-    /// The human side that acts off the board (resign, offer a draw): the side to move if a
-    /// human plays it, else the other one if a human plays that.
-    fn human_side(&self) -> Option<Side> {
-        let to_move = self.session.side_to_move();
-        [to_move, to_move.opponent()]
-            .into_iter()
-            .find(|&s| self.session.player(s) == Player::Human)
-    }
-
-    fn offer_draw(&mut self) {
-        if self.session.outcome().is_some() {
-            self.error("the game is over".to_owned());
-            return;
-        }
-        match self.human_side() {
-            Some(side) if self.session.player(side.opponent()) == Player::Human => {
-                self.show(Overlay::Question(Question::Draw(side)));
-            }
-            Some(side) => self.ai_answers_draw(side.opponent()),
-            None => self.error("no human plays in this game".to_owned()),
-        }
-    }
-
-    fn ask_resign(&mut self) {
-        if self.session.outcome().is_some() {
-            self.error("the game is over".to_owned());
-            return;
-        }
-        match self.human_side() {
-            Some(side) => self.show(Overlay::Question(Question::Resign(side))),
-            None => self.error("no human plays in this game".to_owned()),
-        }
-    }
-
     fn info(&mut self, text: String) {
         self.status = Some(Status {
             text,
@@ -869,22 +556,6 @@ impl LocalGame {
             text,
             tone: Tone::Error,
         });
-    }
-
-    /// The marks to draw on the board.
-    fn marks(&self) -> Marks {
-        let game = self.session.game();
-        let last = game.at_ply(game.moves().len());
-        Marks {
-            cursor: Some(self.board.cursor),
-            selected: self.board.selected,
-            destinations: self.board.selected.map_or(Bitboard::EMPTY, |sq| {
-                self.session.state().position().destinations(sq)
-            }),
-            hint: self.hint,
-            repeats: self.repeating_destinations(),
-            ..last.as_ref().map(Marks::after).unwrap_or_default()
-        }
     }
 
     /// The terminal is of `size` now: clicks and scrolls are taken on that screen.
@@ -914,9 +585,7 @@ impl LocalGame {
 
     /// The keys of the screen in play, with the toggles in the title on the board.
     fn help(&self) -> Help {
-        if let Screen::Trainer(_) = self.screen {
-            Help::new("Puzzle trainer keys".to_owned(), TRAINER_KEYS, &[])
-        } else if let Screen::Review(_) = self.screen {
+        if let Screen::Review(_) = self.screen {
             Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
                 .with_note(legend::help_note(&self.look.glyphs))
         } else {
@@ -934,13 +603,6 @@ impl LocalGame {
     /// small to draw, and when it shows a dialog (a question before quitting).
     pub(super) fn takes_keys_over_layers(&self) -> bool {
         self.too_small() || !self.overlays.is_empty()
-    }
-
-    /// Draws the dialogs over the screen (and the layers over the game).
-    pub(super) fn draw_dialogs(&self, area: Rect, buf: &mut Buffer) {
-        for overlay in &self.overlays {
-            overlay.view(&self.look).render(area, buf);
-        }
     }
 
     /// What the layers over the game are given: the screen, the look, the time, the
@@ -982,163 +644,23 @@ impl LocalGame {
         std::mem::take(&mut self.requests)
     }
 
+    /// The layers the game opened over itself since last asked.
+    pub(super) fn take_opened(&mut self) -> Vec<Box<dyn Component>> {
+        std::mem::take(&mut self.opened)
+    }
+
+    /// Whether a layer is over the game: its AI and clock wait while one is.
+    pub(super) const fn set_covered(&mut self, covered: bool) {
+        self.covered = covered;
+    }
+
     /// Says `text` on the status line as an error.
     pub(super) fn say_error(&mut self, text: &str) {
         self.error(text.to_owned());
-    }
-
-    /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
-    pub fn draw(&self, area: Rect, buf: &mut Buffer) {
-        self.draw_views(area, buf);
-        if self.look.glyphs.ascii {
-            ascii::transliterate(buf);
-        }
-    }
-
-    fn draw_views(&self, area: Rect, buf: &mut Buffer) {
-        let Some(layout) = GameLayout::new(area) else {
-            let (min_width, min_height) = minimum_size();
-            let too_small = TooSmall {
-                min_width,
-                min_height,
-                asking: self.asks_to_quit(),
-            };
-            self.themed(&too_small).render(area, buf);
-            return;
-        };
-        match &self.screen {
-            Screen::Setup(form) => {
-                self.themed(form).render(area, buf);
-                // A message (a settings file not used, a save that would not load) on the
-                // last row.
-                if let Some(status) = &self.status {
-                    let last = Rect {
-                        y: area.bottom() - 1,
-                        height: 1,
-                        ..area
-                    };
-                    let line = StatusLine {
-                        typing: None,
-                        status: Some(status),
-                        not_saved: false,
-                        keys: None,
-                    };
-                    self.draw_status(&line, last, buf);
-                }
-            }
-            Screen::Game => self.draw_game(layout, buf),
-            Screen::Review(review) => self.draw_review(review, layout, buf),
-            Screen::Trainer(trainer) => {
-                trainer.render(area, buf, &self.look);
-                self.draw_status(&trainer.status_line(), layout.status, buf);
-            }
-        }
-        self.draw_dialogs(area, buf);
-    }
-
-    fn draw_game(&self, layout: GameLayout, buf: &mut Buffer) {
-        let state = self.session.state();
-        // In the compact layout the panel, when shown, covers the board.
-        let covered = layout.is_compact() && self.board.panel_shown;
-        if !covered {
-            let view = BoardView::new(state.position(), self.marks(), &self.look, layout.board);
-            (&view).render(layout.board.area(), buf);
-        }
-        if !layout.is_compact() || covered {
-            self.draw_panel(layout, buf);
-        }
-        if let Some(line) = layout.turn_line {
-            let side = self.session.side_to_move();
-            let turn = match (self.session.outcome(), self.session.clocks()) {
-                (Some(outcome), _) => panels::banner_parts(outcome, self.you()).0,
-                // The running clock says whose turn it is (the line is short).
-                (None, Some(clocks)) => format!("{} {}", title(side), clocks.text(side)),
-                (None, None) => format!("{} to move", title(side)),
-            };
-            let turn = TurnLine {
-                text: &turn,
-                shown: covered,
-            };
-            self.themed(&turn).render(line, buf);
-        }
-        let status = StatusLine {
-            typing: self.board.typing.as_deref(),
-            status: self.status.as_ref(),
-            not_saved: self.autosave_error.is_some(),
-            keys: None,
-        };
-        self.draw_status(&status, layout.status, buf);
-    }
-
-    /// Draws the status `line` in `area`, the bottom of the screen; a message longer than
-    /// the area has rows for takes the rows above it as well, over what is there.
-    fn draw_status(&self, line: &StatusLine, area: Rect, buf: &mut Buffer) {
-        let rows = line.rows(area.width, area.height).min(area.bottom());
-        let area = if rows > area.height {
-            let rect = Rect {
-                y: area.bottom() - rows,
-                height: rows,
-                ..area
-            };
-            Clear.render(rect, buf);
-            rect
-        } else {
-            area
-        };
-        self.themed(line).render(area, buf);
-    }
-
-    fn draw_panel(&self, layout: GameLayout, buf: &mut Buffer) {
-        let state = self.session.state();
-        let data = PanelData {
-            rules: rules_name(&self.session),
-            to_move: self.session.side_to_move(),
-            attackers: self.session.player(Side::Attackers),
-            defenders: self.session.player(Side::Defenders),
-            start: state.start_position(),
-            position: state.position(),
-            moves: self.session.moves(),
-            analysis: self.session.game().analysis(),
-            scroll: self.board.list_scroll,
-            outcome: self.session.outcome(),
-            warnings: self.warnings.on(),
-            ai: self.ai_view(),
-            autosave_error: self.autosave_error.as_deref(),
-            clocks: self.session.clocks(),
-            names: self.session.game().tags(),
-            comment: comment_at(self.session.game(), self.session.moves().len()),
-        };
-        self.themed(&data).render(layout.panel, buf);
-    }
-
-    /// `of` drawn in the app's look.
-    const fn themed<'a, T>(&'a self, of: &'a T) -> Themed<'a, T> {
-        Themed {
-            of,
-            look: &self.look,
-        }
-    }
-}
-
-/// The record's comment on the move that led to `ply` (0: the comment before the first move).
-fn comment_at(game: &crate::game::Game, ply: usize) -> Option<&str> {
-    match ply.checked_sub(1) {
-        None => game.start_comment(),
-        Some(index) => game.comments().get(index)?.as_deref(),
     }
 }
 
 /// The preset's name, or `custom`.
 fn rules_name(session: &Session) -> &'static str {
     session.preset().map_or("custom", Preset::name)
-}
-
-/// What can be done once the game is over: a loss on time is not undone (the clock would fall
-/// again at once).
-fn over_keys(outcome: Outcome) -> &'static str {
-    if outcome.reason == Reason::Time {
-        "v to review, n new game"
-    } else {
-        "v to review, n new game, u undo"
-    }
 }

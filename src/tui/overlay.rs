@@ -1,20 +1,27 @@
-//! The dialogs over a screen as components: each takes the player's actions itself and says
-//! what comes of them ([`Handled`]: it stays, it closes, or it closes and asks the app for
-//! something), without reaching into the app; and each is drawn by a widget that only draws.
+//! The dialogs over a screen on the [`Component`] contract: the help, the rules, the yes/no
+//! questions, the save prompt, the list of saves and its rename prompt, the choice of an
+//! analysis's budget, the comment editor and the tags form. Each takes the player's actions
+//! itself and says what comes of them (it stays, it closes, or it asks for something as a
+//! [`Request`]), without reaching into the game; and each draws itself, changing nothing.
+//!
+//! The local game keeps its dialogs as [`Overlay`]s, so that it can hand a dialog what the
+//! storage thread answered (a save deleted from the list, a name taken); the dialogs'
+//! contract is the trait, to which [`Overlay::dialog`] gives access.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::comment_editor::{CommentEditor, EditorHandled};
-use super::component::Request;
+use super::component::{Component, Context, Outcome, Request};
 use super::dialogs::{BudgetChoice, Question, SavePrompt};
 use super::help::Help;
 use super::input::{Action, Direction, Mode};
+use super::rules_screen::RulesScreen;
 use super::saves_list::{RenamePrompt, SavesList};
-use super::screens::RulesScreen;
+use super::storage_jobs::SaveRef;
 use super::tags_form::{TagsForm, TagsHandled};
-use super::theme::{Look, Themed};
+use super::theme::Themed;
 
 /// A dialog shown over the screen.
 #[derive(Debug)]
@@ -44,169 +51,331 @@ pub enum Overlay {
 pub enum Handled {
     /// The overlay stays (as it is now).
     Stay(Overlay),
+    /// The overlay stays and asks the game for something.
+    StayAsking(Overlay, Request),
     /// The overlay closes.
     Close,
-    /// The overlay closes and asks the app for something.
+    /// The overlay closes and asks the game for something.
     Ask(Request),
 }
 
 impl Overlay {
-    /// Takes `action` on a screen of `size`.
-    pub fn update(self, action: Action, size: Rect) -> Handled {
+    /// The dialog, on the components' contract.
+    pub fn dialog(&self) -> &dyn Component {
         match self {
-            Overlay::Help(mut help) => match action {
-                Action::Cancel | Action::Confirm | Action::Help | Action::Quit => Handled::Close,
-                other => {
-                    help.scroll(other, size);
-                    Handled::Stay(Overlay::Help(help))
-                }
-            },
-            Overlay::Rules(mut rules) => match action {
-                Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => Handled::Close,
-                Action::Help => Handled::Ask(Request::Help),
-                other => {
-                    rules.scroll(other);
-                    Handled::Stay(Overlay::Rules(rules))
-                }
-            },
-            Overlay::Question(question) => match (action, question) {
-                (Action::Yes, question) => Handled::Ask(Request::Answer(question, true)),
-                (Action::No | Action::Cancel, question) => {
-                    Handled::Ask(Request::Answer(question, false))
-                }
-                (Action::Save, Question::Leave { to, .. }) => {
-                    Handled::Ask(Request::SaveThenLeave(to))
-                }
-                (_, question) => Handled::Stay(Overlay::Question(question)),
-            },
-            Overlay::Save(mut prompt) => {
-                match action {
-                    Action::Type(c) => prompt.push(c),
-                    Action::Backspace => prompt.pop(),
-                    Action::Move(Direction::Up | Direction::Down) => prompt.switch_field(),
-                    Action::Confirm => return Handled::Ask(Request::Save(prompt)),
-                    Action::Cancel => return Handled::Close,
-                    _ => {}
-                }
-                Handled::Stay(Overlay::Save(prompt))
-            }
-            Overlay::Load(mut list) => {
-                match action {
-                    Action::Move(dir) => list.move_selection(dir),
-                    Action::PageUp | Action::PageDown => {
-                        list.page(size, action == Action::PageDown);
-                    }
-                    Action::ToStart | Action::ToEnd => list.jump(action == Action::ToEnd),
-                    Action::Click { row, .. } if list.click(size, row) => return open(&list),
-                    Action::Confirm => return open(&list),
-                    Action::Delete if list.selected().is_some() => {
-                        return Handled::Ask(Request::ConfirmDelete(list));
-                    }
-                    Action::Rename if list.selected().is_some() => {
-                        return Handled::Ask(Request::AskRename(list));
-                    }
-                    Action::Help => return Handled::Ask(Request::ListHelp(list)),
-                    Action::Cancel | Action::Load => return Handled::Close,
-                    _ => {}
-                }
-                Handled::Stay(Overlay::Load(list))
-            }
-            Overlay::Rename(mut prompt) => {
-                match action {
-                    Action::Type(c) => prompt.push(c),
-                    Action::Backspace => prompt.pop(),
-                    Action::Confirm => match prompt.destination() {
-                        Ok(_) => return Handled::Ask(Request::Rename(prompt)),
-                        Err(why) => prompt.set_failure(why),
-                    },
-                    Action::Cancel => return Handled::Close,
-                    _ => {}
-                }
-                Handled::Stay(Overlay::Rename(prompt))
-            }
-            Overlay::Budget(mut choice) => match action {
-                Action::Move(dir) => {
-                    choice.move_selection(dir);
-                    Handled::Stay(Overlay::Budget(choice))
-                }
-                Action::Click { row, .. } if choice.click(size, row) => analyze(&choice),
-                Action::Confirm => analyze(&choice),
-                Action::Cancel => Handled::Close,
-                _ => Handled::Stay(Overlay::Budget(choice)),
-            },
-            Overlay::Comment(mut editor) => match editor.update(action, size) {
-                EditorHandled::Stay => Handled::Stay(Overlay::Comment(editor)),
-                EditorHandled::Close => Handled::Close,
-                EditorHandled::Keep(text) => Handled::Ask(Request::SetComment {
-                    place: editor.place().clone(),
-                    text,
-                }),
-            },
-            Overlay::Tags(mut form) => match form.update(action) {
-                TagsHandled::Stay => Handled::Stay(Overlay::Tags(form)),
-                TagsHandled::Close => Handled::Close,
-                TagsHandled::Keep(tags) => Handled::Ask(Request::SetTags(tags)),
-            },
+            Overlay::Help(of) => of,
+            Overlay::Rules(of) => of,
+            Overlay::Question(of) => of,
+            Overlay::Save(of) => of,
+            Overlay::Load(of) => of,
+            Overlay::Rename(of) => of,
+            Overlay::Budget(of) => of,
+            Overlay::Comment(of) => of,
+            Overlay::Tags(of) => of,
+        }
+    }
+
+    /// The same, to change.
+    fn dialog_mut(&mut self) -> &mut dyn Component {
+        match self {
+            Overlay::Help(of) => of,
+            Overlay::Rules(of) => of,
+            Overlay::Question(of) => of,
+            Overlay::Save(of) => of,
+            Overlay::Load(of) => of,
+            Overlay::Rename(of) => of,
+            Overlay::Budget(of) => of,
+            Overlay::Comment(of) => of,
+            Overlay::Tags(of) => of,
+        }
+    }
+
+    /// Takes `action`: what the dialog's update comes to.
+    pub fn update(mut self, action: Action, cx: &Context) -> Handled {
+        let Outcome {
+            close,
+            mut requests,
+            ..
+        } = self.dialog_mut().update(action, cx);
+        match (close, requests.pop()) {
+            (false, None) => Handled::Stay(self),
+            (false, Some(request)) => Handled::StayAsking(self, request),
+            (true, None) => Handled::Close,
+            (true, Some(request)) => Handled::Ask(request),
         }
     }
 
     /// How keys are read while it is shown.
-    pub const fn mode(&self) -> Mode {
-        match self {
-            Overlay::Question(_) => Mode::Question,
-            Overlay::Comment(editor) if editor.is_asking() => Mode::Question,
-            Overlay::Comment(_) => Mode::Editor,
-            Overlay::Save(_) | Overlay::Rename(_) | Overlay::Tags(_) => Mode::Text,
-            Overlay::Help(_) | Overlay::Rules(_) | Overlay::Load(_) | Overlay::Budget(_) => {
-                Mode::Menu
+    pub fn mode(&self) -> Mode {
+        self.dialog().mode()
+    }
+}
+
+impl Component for Help {
+    fn update(&mut self, action: Action, cx: &Context) -> Outcome {
+        match action {
+            Action::Cancel | Action::Confirm | Action::Help | Action::Quit => Outcome::close(),
+            other => {
+                self.scroll(other, cx.size);
+                Outcome::stay()
             }
         }
     }
 
-    /// The widget that draws it in `look`.
-    pub const fn view<'a>(&'a self, look: &'a Look) -> OverlayView<'a> {
-        OverlayView {
-            overlay: self,
-            look,
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        self.view(cx.look).render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Menu
+    }
+
+    fn resized(&mut self, cx: &Context) {
+        self.fit(cx.size);
+    }
+}
+
+impl Component for RulesScreen {
+    fn update(&mut self, action: Action, _cx: &Context) -> Outcome {
+        match action {
+            Action::Cancel | Action::Confirm | Action::Rules | Action::Quit => Outcome::close(),
+            Action::Help => Outcome::ask(Request::Help),
+            other => {
+                self.scroll(other);
+                Outcome::stay()
+            }
         }
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Menu
+    }
+
+    fn covers_screen(&self) -> bool {
+        true
+    }
+}
+
+impl Component for Question {
+    fn update(&mut self, action: Action, _cx: &Context) -> Outcome {
+        match (action, &*self) {
+            (Action::Yes, _) => Outcome::ask(Request::Answer(self.clone(), true)),
+            (Action::No | Action::Cancel, _) => Outcome::ask(Request::Answer(self.clone(), false)),
+            (Action::Save, Question::Leave { to, .. }) => Outcome::ask(Request::SaveThenLeave(*to)),
+            _ => Outcome::stay(),
+        }
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Question
+    }
+}
+
+impl Component for SavePrompt {
+    fn update(&mut self, action: Action, _cx: &Context) -> Outcome {
+        match action {
+            Action::Type(c) => self.push(c),
+            Action::Backspace => self.pop(),
+            Action::Move(Direction::Up | Direction::Down) => self.switch_field(),
+            Action::Confirm => return Outcome::ask(Request::Save(self.clone())),
+            Action::Cancel => return Outcome::close(),
+            _ => {}
+        }
+        Outcome::stay()
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Text
+    }
+}
+
+impl Component for SavesList {
+    fn update(&mut self, action: Action, cx: &Context) -> Outcome {
+        match action {
+            Action::Move(dir) => self.move_selection(dir),
+            Action::PageUp | Action::PageDown => self.page(cx.size, action == Action::PageDown),
+            Action::ToStart | Action::ToEnd => self.jump(action == Action::ToEnd),
+            Action::Click { row, .. } if self.click(cx.size, row) => return open(self),
+            Action::Confirm => return open(self),
+            Action::Delete | Action::Rename => {
+                if let Some(entry) = self.selected() {
+                    let save = SaveRef::from(entry);
+                    let in_play = self.selected_in_play();
+                    let request = if action == Action::Delete {
+                        Request::ConfirmDelete { save, in_play }
+                    } else {
+                        let dir = self.dir().to_owned();
+                        Request::AskRename { save, in_play, dir }
+                    };
+                    return Outcome::stay().and_ask(request);
+                }
+            }
+            Action::Help => return Outcome::stay().and_ask(Request::ListHelp),
+            Action::Cancel | Action::Load => return Outcome::close(),
+            _ => {}
+        }
+        Outcome::stay()
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Menu
+    }
+
+    fn covers_screen(&self) -> bool {
+        true
+    }
+}
+
+impl Component for RenamePrompt {
+    fn update(&mut self, action: Action, _cx: &Context) -> Outcome {
+        match action {
+            Action::Type(c) => self.push(c),
+            Action::Backspace => self.pop(),
+            Action::Confirm => match self.destination() {
+                Ok(_) => return Outcome::ask(Request::Rename(self.clone())),
+                Err(why) => self.set_failure(why),
+            },
+            Action::Cancel => return Outcome::close(),
+            _ => {}
+        }
+        Outcome::stay()
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Text
+    }
+}
+
+impl Component for BudgetChoice {
+    fn update(&mut self, action: Action, cx: &Context) -> Outcome {
+        match action {
+            Action::Move(dir) => {
+                self.move_selection(dir);
+                Outcome::stay()
+            }
+            Action::Click { row, .. } if self.click(cx.size, row) => analyze(self),
+            Action::Confirm => analyze(self),
+            Action::Cancel => Outcome::close(),
+            _ => Outcome::stay(),
+        }
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Menu
+    }
+}
+
+impl Component for CommentEditor {
+    fn update(&mut self, action: Action, cx: &Context) -> Outcome {
+        match CommentEditor::update(self, action, cx.size) {
+            EditorHandled::Stay => Outcome::stay(),
+            EditorHandled::Close => Outcome::close(),
+            EditorHandled::Keep(text) => Outcome::ask(Request::SetComment {
+                place: self.place().clone(),
+                text,
+            }),
+        }
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        if self.is_asking() {
+            Mode::Question
+        } else {
+            Mode::Editor
+        }
+    }
+}
+
+impl Component for TagsForm {
+    fn update(&mut self, action: Action, _cx: &Context) -> Outcome {
+        match TagsForm::update(self, action) {
+            TagsHandled::Stay => Outcome::stay(),
+            TagsHandled::Close => Outcome::close(),
+            TagsHandled::Keep(tags) => Outcome::ask(Request::SetTags(tags)),
+        }
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        Themed {
+            of: self,
+            look: cx.look,
+        }
+        .render(area, buf);
+    }
+
+    fn mode(&self) -> Mode {
+        Mode::Text
     }
 }
 
 /// The list closes and its selected save is loaded (if it has one).
-fn open(list: &SavesList) -> Handled {
-    list.selected().map_or(Handled::Close, |entry| {
-        Handled::Ask(Request::Open(entry.into()))
+fn open(list: &SavesList) -> Outcome {
+    list.selected().map_or_else(Outcome::close, |entry| {
+        Outcome::ask(Request::Open(entry.into()))
     })
 }
 
 /// The choice closes and the game is analyzed at the selected budget.
-fn analyze(choice: &BudgetChoice) -> Handled {
-    choice.selected().map_or(Handled::Close, |budget| {
-        Handled::Ask(Request::Analyze(budget))
+fn analyze(choice: &BudgetChoice) -> Outcome {
+    choice.selected().map_or_else(Outcome::close, |budget| {
+        Outcome::ask(Request::Analyze(budget))
     })
-}
-
-/// An overlay drawn in a look.
-pub struct OverlayView<'a> {
-    overlay: &'a Overlay,
-    look: &'a Look,
-}
-
-impl Widget for OverlayView<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let look = self.look;
-        match self.overlay {
-            Overlay::Help(help) => help.view(look).render(area, buf),
-            Overlay::Rules(of) => Themed { of, look }.render(area, buf),
-            Overlay::Question(of) => Themed { of, look }.render(area, buf),
-            Overlay::Save(of) => Themed { of, look }.render(area, buf),
-            Overlay::Load(of) => Themed { of, look }.render(area, buf),
-            Overlay::Rename(of) => Themed { of, look }.render(area, buf),
-            Overlay::Budget(of) => Themed { of, look }.render(area, buf),
-            Overlay::Comment(of) => Themed { of, look }.render(area, buf),
-            Overlay::Tags(of) => Themed { of, look }.render(area, buf),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -220,9 +389,20 @@ mod tests {
     use crate::game::{Place, Tags};
     use crate::rules::Side;
     use crate::tui::dialogs::Leaving;
-    use crate::tui::storage::SaveRef;
+    use crate::tui::theme::Look;
 
     const SIZE: Rect = Rect::new(0, 0, 80, 24);
+
+    /// What a dialog is given, on an 80×24 screen.
+    fn cx() -> Context<'static> {
+        Context {
+            size: SIZE,
+            look: Box::leak(Box::default()),
+            now: std::time::Instant::now(),
+            settings: Box::leak(Box::default()),
+            jobs: Box::leak(Box::default()),
+        }
+    }
 
     fn leave() -> Overlay {
         Overlay::Question(Question::Leave {
@@ -234,21 +414,21 @@ mod tests {
 
     #[test]
     fn a_question_stays_until_answered_and_a_leave_question_offers_to_save() {
-        let Handled::Stay(question) = leave().update(Action::Type('x'), SIZE) else {
+        let Handled::Stay(question) = leave().update(Action::Type('x'), &cx()) else {
             panic!("not an answer")
         };
         assert_eq!(question.mode(), Mode::Question);
         assert!(matches!(
-            question.update(Action::Save, SIZE),
+            question.update(Action::Save, &cx()),
             Handled::Ask(Request::SaveThenLeave(Leaving::Quit))
         ));
         assert!(matches!(
-            leave().update(Action::Cancel, SIZE),
+            leave().update(Action::Cancel, &cx()),
             Handled::Ask(Request::Answer(Question::Leave { .. }, false))
         ));
         let resign = Overlay::Question(Question::Resign(Side::Attackers));
         assert!(matches!(
-            resign.update(Action::Save, SIZE),
+            resign.update(Action::Save, &cx()),
             Handled::Stay(Overlay::Question(Question::Resign(Side::Attackers)))
         ));
     }
@@ -256,24 +436,27 @@ mod tests {
     #[test]
     fn the_save_prompt_takes_what_is_typed_and_asks_to_save_it() {
         let prompt = Overlay::Save(SavePrompt::new(Path::new("/saves"), "game".to_owned()));
-        let Handled::Stay(prompt) = prompt.update(Action::Type('2'), SIZE) else {
+        let Handled::Stay(prompt) = prompt.update(Action::Type('2'), &cx()) else {
             panic!("typing")
         };
-        let Handled::Ask(Request::Save(prompt)) = prompt.update(Action::Confirm, SIZE) else {
+        let Handled::Ask(Request::Save(prompt)) = prompt.update(Action::Confirm, &cx()) else {
             panic!("save")
         };
         assert_eq!(prompt.name().unwrap().to_string(), "game2");
-        let closed = Overlay::Save(prompt).update(Action::Cancel, SIZE);
+        let closed = Overlay::Save(prompt).update(Action::Cancel, &cx());
         assert!(matches!(closed, Handled::Close));
     }
 
     #[test]
     fn an_empty_list_of_saves_closes_on_enter_and_the_rules_open_the_keys() {
         let list = Overlay::Load(SavesList::new("/saves".into(), Vec::new(), &[]));
-        assert!(matches!(list.update(Action::Confirm, SIZE), Handled::Close));
+        assert!(matches!(
+            list.update(Action::Confirm, &cx()),
+            Handled::Close
+        ));
         let rules = Overlay::Rules(RulesScreen::new(&crate::rules::Preset::Standard.rules()));
         assert!(matches!(
-            rules.update(Action::Help, SIZE),
+            rules.update(Action::Help, &cx()),
             Handled::Ask(Request::Help)
         ));
     }
@@ -334,7 +517,15 @@ mod tests {
                 for cell in &mut buf.content {
                     cell.set_symbol(MARK);
                 }
-                overlay.view(&look).render(area, &mut buf);
+                overlay.dialog().draw(
+                    area,
+                    &mut buf,
+                    &Context {
+                        size: area,
+                        look: &look,
+                        ..cx()
+                    },
+                );
                 let drawn: Vec<(u16, u16)> = area
                     .positions()
                     .filter(|p| buf[(p.x, p.y)].symbol() != MARK)

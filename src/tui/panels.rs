@@ -4,11 +4,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Padding, Paragraph, Widget};
+use ratatui::widgets::{Clear, Padding, Paragraph, Widget};
 
 use std::time::Duration;
 
-use super::analysis::mark_span;
+use super::analysis_text::mark_span;
 use super::text::{
     Status, Tone, field_end, fit_keys, player_text, printable, printable_words, title, truncate,
     wrap, wrap_rows,
@@ -624,6 +624,24 @@ pub struct StatusLine<'a> {
 }
 
 impl StatusLine<'_> {
+    /// Draws the line in `area`, the bottom of the screen, in `look`; a message longer than
+    /// the area has rows for takes the rows above it as well, over what is there.
+    pub fn draw_at_bottom(&self, area: Rect, buf: &mut Buffer, look: &Look) {
+        let rows = self.rows(area.width, area.height).min(area.bottom());
+        let area = if rows > area.height {
+            let rect = Rect {
+                y: area.bottom() - rows,
+                height: rows,
+                ..area
+            };
+            Clear.render(rect, buf);
+            rect
+        } else {
+            area
+        };
+        Themed { of: self, look }.render(area, buf);
+    }
+
     /// The rows it needs at `width` to show all its text: a message wraps on as many as it
     /// needs, the keys are fitted to the `rows` of the status line.
     pub fn rows(&self, width: u16, rows: u16) -> u16 {

@@ -19,7 +19,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
-use super::analysis::{class_style, mark_span, summary_spans};
+use super::analysis_text::{class_style, mark_span, summary_spans};
 use super::graph::EvalGraph;
 use super::input::{Action, Direction};
 use super::legend::Legend;

@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::dialogs::popup;
 use super::input::Direction;
-use super::storage::SaveRef;
+use super::storage_jobs::SaveRef;
 use super::text::{centered, highlight, printable, truncate};
 use super::theme::{Look, Themed};
 use crate::game::storage::{Progress, SaveEntry, SaveKind, SaveName};

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::analysis::mark_span;
+use super::analysis_text::mark_span;
 use super::theme::{Look, Themed};
 use crate::game::{Fork, Game, Node, Place, PlyAnalysis};
 use crate::rules::AnnotatedMove;

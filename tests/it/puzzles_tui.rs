@@ -3,7 +3,7 @@
 
 use brandubh::puzzle::{Goal, Grade, Progress, Puzzle, Verdict};
 use brandubh::rules::{Preset, Side};
-use brandubh::tui::puzzles::{Trainer, TrainerEffect};
+use brandubh::tui::puzzle_trainer::{Trainer, TrainerEffect};
 use brandubh::tui::{Action, App, Config};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

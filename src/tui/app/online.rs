@@ -18,7 +18,7 @@ use crate::tui::input::{Action, Mode};
 use crate::tui::online::assist::Assist;
 use crate::tui::online::{Online, OnlineStart};
 use crate::tui::online_memory::OnlineMemory;
-use crate::tui::storage::Done;
+use crate::tui::storage_jobs::Done;
 
 /// Online play, and where leaving it goes.
 pub(super) struct OnlineLayer {

@@ -59,6 +59,7 @@ impl LocalGame {
     fn may_think(&self) -> bool {
         matches!(self.screen, Screen::Game)
             && self.overlays.is_empty()
+            && !self.covered
             && !self.ai.paused
             && self.session.outcome().is_none()
             && self.session.player(self.session.side_to_move()) != Player::Human

@@ -10,7 +10,7 @@ use super::{LocalGame, Overlay, Screen};
 use crate::ai::{AnalysisEvent, Analyzer, Budget, Progress};
 use crate::ai::{JobId, Report};
 use crate::game::{Fork, Game, PlyAnalysis};
-use crate::tui::analysis::Underway;
+use crate::tui::analysis_text::Underway;
 use crate::tui::dialogs::BudgetChoice;
 use crate::tui::effect::Effect;
 

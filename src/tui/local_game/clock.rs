@@ -25,6 +25,7 @@ impl LocalGame {
         self.session.clocks().is_some()
             && self.session.outcome().is_none()
             && matches!(self.screen, Screen::Game)
+            && !self.covered
             && !waits
     }
 

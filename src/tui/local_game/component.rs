@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::LocalGame;
-use crate::tui::component::{Component, Context, Outcome, Request, Routed, RuntimeEvent};
+use crate::tui::component::{Component, Context, Outcome, Routed, RuntimeEvent};
 use crate::tui::input::{Action, Mode};
 
 impl LocalGame {
@@ -40,16 +40,11 @@ impl Component for LocalGame {
         let effects = match event {
             RuntimeEvent::Engine(report) => self.on_report(report, cx.now),
             RuntimeEvent::Stored(done) => self.on_stored(done),
-            RuntimeEvent::Judged { id, verdict } => self.on_judged(id, verdict),
-            net @ RuntimeEvent::Net(_) => return Routed::Passed(net),
+            other @ (RuntimeEvent::Net(_) | RuntimeEvent::Judged { .. }) => {
+                return Routed::Passed(other);
+            }
         };
         Routed::Taken(self.outcome(effects))
-    }
-
-    fn on_request(&mut self, request: Request, _cx: &Context) -> Outcome {
-        LocalGame::on_request(self, request);
-        let effects = self.take_effects();
-        self.outcome(effects)
     }
 
     fn tick(&mut self, cx: &Context) -> Outcome {
@@ -63,9 +58,5 @@ impl Component for LocalGame {
 
     fn covers_screen(&self) -> bool {
         true
-    }
-
-    fn asks_to_quit(&self) -> bool {
-        LocalGame::asks_to_quit(self)
     }
 }

@@ -14,7 +14,7 @@ use crate::tui::effect::Effect;
 use crate::tui::saves_list::{RenamePrompt, SavesList};
 use crate::tui::screens::SetupForm;
 use crate::tui::session::Session;
-use crate::tui::storage::{Done, GameId, Job, SaveRef, Saving};
+use crate::tui::storage_jobs::{Done, GameId, Job, SaveRef, Saving};
 use crate::tui::text::{Status, printable};
 
 impl LocalGame {
@@ -232,22 +232,18 @@ impl LocalGame {
         }
     }
 
-    /// The player asks to delete or rename the save selected in `list`: the question or the
-    /// prompt shows over the list, unless the save holds the game in play.
-    pub(super) fn manage_save(&mut self, list: SavesList, rename: bool) {
-        let Some(save) = list.selected().map(SaveRef::from) else {
-            return;
-        };
-        let in_play = list.selected_in_play();
-        let dir = list.dir().to_owned();
-        self.show(Overlay::Load(list));
+    /// The player asks to delete `save` selected in the list, or to rename it (in the list's
+    /// folder `rename_in`): the question or the prompt shows over the list, unless the save
+    /// holds the game in play (`in_play`).
+    pub(super) fn manage_save(&mut self, save: SaveRef, in_play: bool, rename_in: Option<PathBuf>) {
+        let rename = rename_in.is_some();
         if in_play {
             self.error(format!(
                 "\"{}\" holds the game in play: it is not {} while played",
                 save.name,
                 if rename { "renamed" } else { "deleted" }
             ));
-        } else if rename {
+        } else if let Some(dir) = rename_in {
             self.show(Overlay::Rename(RenamePrompt::new(save, dir)));
         } else {
             self.show(Overlay::Question(Question::Delete(save)));
@@ -343,7 +339,6 @@ impl LocalGame {
                     self.error(format!("settings not remembered: {e}"));
                 }
             }
-            Done::Flushed(_) => {}
             // Online play has closed since it asked.
             Done::OnlineRemembered(result) => {
                 if let Err(e) = result {
@@ -355,7 +350,8 @@ impl LocalGame {
                 Err(e) => self.error(format!("online game #{game} NOT saved: {e}")),
             },
             Done::Reading { dir, progress } => self.reading(dir, progress),
-            written @ Done::PuzzleProgressWritten(_) => self.on_progress_stored(written),
+            // The puzzle progress is the trainer's, which has closed since it asked.
+            Done::Flushed(_) | Done::PuzzleProgress(..) | Done::PuzzleProgressWritten(_) => {}
             awaited => {
                 self.waiting.awaited = self.waiting.awaited.saturating_sub(1);
                 self.answered(awaited);
@@ -423,8 +419,8 @@ impl LocalGame {
                 Ok(session) => self.opened(&save, *session),
                 Err(e) => self.error(e.to_string()),
             },
-            read @ Done::PuzzleProgress(..) => self.on_progress_stored(read),
             Done::Saved { .. }
+            | Done::PuzzleProgress(..)
             | Done::PuzzleProgressWritten(_)
             | Done::Reading { .. }
             | Done::Autosaved { .. }

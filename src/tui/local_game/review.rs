@@ -297,7 +297,7 @@ impl LocalGame {
             not_saved,
             keys: Some(KEY_LINE),
         };
-        self.draw_status(&line, layout.status, buf);
+        line.draw_at_bottom(layout.status, buf, &self.look);
     }
 }
 

@@ -11,9 +11,11 @@ use crate::ai::{JobId, Report};
 use crate::ai::{Score, SearchInfo};
 use crate::game::{EngineKind, Level};
 use crate::rules::{Move, Piece};
+use crate::rules::{Reason, Side};
 use crate::tui::App;
 use crate::tui::effect::Effect;
 use crate::tui::input::Direction;
+use crate::tui::input::typed_move;
 use crate::tui::runtime::Runtime;
 
 /// The random mover, for games the AI plays on both sides.
@@ -743,7 +745,7 @@ fn a_corrupt_settings_file_is_one_warning_and_the_defaults() {
 
 #[test]
 fn leaving_while_the_autosave_is_written_waits_for_it_and_a_failure_asks() {
-    use crate::tui::storage::{Done, Job};
+    use crate::tui::storage_jobs::{Done, Job};
     let dir = tempfile::tempdir().unwrap();
     let mut app = App::new(Config {
         skip_setup: true,

@@ -4,7 +4,7 @@
 use super::LocalGame;
 use crate::tui::effect::Effect;
 use crate::tui::layout::GameLayout;
-use crate::tui::storage::Job;
+use crate::tui::storage_jobs::Job;
 
 impl LocalGame {
     /// Asks for the remembered choices to be written if they changed: the toggles as they

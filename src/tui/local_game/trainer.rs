@@ -1,27 +1,36 @@
-//! The app's side of the puzzle trainer: opened from the new-game screen (`z`) or at the
-//! start (`brandubh puzzles`), its actions handed to it, its judgements asked of the engine's
-//! thread and its progress read and written by the storage thread.
+//! The puzzle trainer as a layer over the local game: opened from the new-game screen (`z`),
+//! from a review (the player's own mistakes as puzzles) or at the start (`brandubh puzzles`).
+//! Its actions are its own; its judgements are asked of the engine's thread and its progress
+//! read and written by the storage thread, and both answers are routed back to it. A lesson
+//! solved is asked of the game, which keeps it with the record.
 
-use super::{LocalGame, Screen};
+use std::path::PathBuf;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::LocalGame;
 use crate::game::Player;
-use crate::puzzle::{Progress, Verdict, shipped};
+use crate::puzzle::{Progress, shipped};
 use crate::rules::{Preset, Side};
+use crate::tui::component::{Component, Context, Outcome, Request, Routed, RuntimeEvent};
 use crate::tui::effect::Effect;
-use crate::tui::input::Action;
-use crate::tui::overlay::Overlay;
-use crate::tui::puzzles::{LessonPuzzle, Trainer, TrainerEffect};
-use crate::tui::review::Review;
-use crate::tui::storage::{Done, Job};
+use crate::tui::help::Help;
+use crate::tui::input::{Action, Mode};
+use crate::tui::layout::GameLayout;
+use crate::tui::puzzle_trainer::{LessonPuzzle, TRAINER_KEYS, Trainer, TrainerEffect};
+use crate::tui::storage_jobs::{Done, Job};
 
 /// Where leaving the trainer goes.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum TrainerExit {
-    /// Back to the new-game screen it was opened from.
-    Setup(Box<crate::tui::screens::SetupForm>),
+    /// Back to the new-game screen it was opened from (the game to continue is looked for
+    /// again).
+    Setup,
     /// Out of the program: it was started as `brandubh puzzles`.
     Quit,
     /// Back to the review it was opened from (the game's personal puzzles).
-    Review(Box<Review>),
+    Review,
 }
 
 impl LocalGame {
@@ -36,29 +45,25 @@ impl LocalGame {
             Ok(trainer) => trainer,
             Err(why) => {
                 self.error(why);
-                if matches!(exit, TrainerExit::Quit) {
+                if exit == TrainerExit::Quit {
                     self.quit = true;
                 }
                 return;
             }
         };
         self.cancel_thinking();
-        self.screen = Screen::Trainer(Box::new(trainer));
-        self.trainer_exit = Some(exit);
-        if let Some(path) = self.storage.puzzle_progress.clone() {
-            self.waiting.awaited += 1;
+        let progress_file = self.storage.puzzle_progress.clone();
+        if let Some(path) = progress_file.clone() {
             self.effects
                 .push(Effect::Store(Job::ReadPuzzleProgress(path)));
         }
+        self.opened
+            .push(Box::new(TrainerLayer::new(trainer, exit, progress_file)));
     }
 
     /// `z` in review: the player's mistakes and blunders in the analysis as personal
     /// puzzles, kept with the game, played in the trainer; or says why there are none.
     pub(super) fn open_lessons(&mut self) {
-        let Screen::Review(review) = &self.screen else {
-            return;
-        };
-        let review = Box::new(review.clone());
         if self.session.game().analysis().iter().all(Option::is_none) {
             self.error("no analysis to learn from: a analyzes the game".to_owned());
             return;
@@ -83,113 +88,168 @@ impl LocalGame {
             self.error("personal puzzles need a preset's rules".to_owned());
             return;
         };
-        self.screen = Screen::Trainer(Box::new(trainer));
-        self.trainer_exit = Some(TrainerExit::Review(review));
+        let layer = TrainerLayer::new(trainer, TrainerExit::Review, None);
+        self.opened.push(Box::new(layer));
     }
 
-    /// The trainer, if it is on screen.
-    pub fn trainer(&self) -> Option<&Trainer> {
-        match &self.screen {
-            Screen::Trainer(trainer) => Some(trainer),
-            _ => None,
+    /// The trainer solved the lesson of the record's ply `at`: kept with the game.
+    pub(super) fn lesson_solved(&mut self, at: usize) {
+        self.session.game_mut().solve_lesson(at);
+        self.changed();
+    }
+}
+
+/// The puzzle trainer on the stack of layers.
+pub(in crate::tui) struct TrainerLayer {
+    trainer: Box<Trainer>,
+    exit: TrainerExit,
+    /// Where the progress is kept, if anywhere (personal puzzles keep theirs in the game).
+    progress_file: Option<PathBuf>,
+    /// Whether the progress is being read (keys wait for it).
+    reading: bool,
+}
+
+impl TrainerLayer {
+    fn new(trainer: Trainer, exit: TrainerExit, progress_file: Option<PathBuf>) -> TrainerLayer {
+        TrainerLayer {
+            trainer: Box::new(trainer),
+            exit,
+            reading: progress_file.is_some(),
+            progress_file,
         }
     }
 
-    /// An action on the trainer's screen.
-    pub(super) fn update_trainer(&mut self, action: Action) {
-        let size = self.size;
-        let Screen::Trainer(trainer) = &mut self.screen else {
-            return;
-        };
-        let effects = trainer.update(action, size);
-        self.trainer_effects(effects);
-    }
-
-    /// The exact solver's judgement of the trainer's check `id`.
-    pub fn on_judged(&mut self, id: u64, verdict: Verdict) -> Vec<Effect> {
-        if let Screen::Trainer(trainer) = &mut self.screen {
-            let effects = trainer.judged(id, verdict);
-            self.trainer_effects(effects);
-        }
-        self.take_effects()
-    }
-
-    /// The storage thread's answers about the puzzle progress.
-    pub(super) fn on_progress_stored(&mut self, done: Done) {
-        let Screen::Trainer(trainer) = &mut self.screen else {
-            return;
-        };
-        match done {
-            Done::PuzzleProgress(progress, warning) => {
-                trainer.progress_read(*progress);
-                if let Some(warning) = warning {
-                    trainer.note(warning, true);
-                }
-            }
-            Done::PuzzleProgressWritten(Err(why)) => {
-                trainer.note(format!("puzzle progress not kept: {why}"), true);
-            }
-            _ => {}
-        }
+    /// The trainer (for a test to look into).
+    #[cfg(test)]
+    pub(in crate::tui) fn trainer(&self) -> &Trainer {
+        &self.trainer
     }
 
     /// Carries out what the trainer asked.
-    fn trainer_effects(&mut self, effects: Vec<TrainerEffect>) {
+    fn carry_out(&mut self, effects: Vec<TrainerEffect>) -> Outcome {
+        let mut outcome = Outcome::stay();
         for effect in effects {
-            match effect {
+            outcome = match effect {
                 TrainerEffect::Check {
                     id,
                     state,
                     mv,
                     goal,
                     moves,
-                } => self.effects.push(Effect::Judge {
+                } => outcome.and_effects([Effect::Judge {
                     id,
                     state,
                     mv,
                     goal,
                     moves,
-                }),
-                TrainerEffect::SaveProgress(progress) => self.save_progress(&progress),
-                TrainerEffect::LessonSolved(at) => {
-                    self.session.game_mut().solve_lesson(at);
-                    self.changed();
+                }]),
+                TrainerEffect::SaveProgress(progress) => {
+                    outcome.and_effects(self.save_progress(&progress))
                 }
-                TrainerEffect::Help => self.show(Overlay::Help(self.help())),
-                TrainerEffect::Leave => self.leave_trainer(),
-            }
+                TrainerEffect::LessonSolved(at) => outcome.and_ask(Request::LessonSolved(at)),
+                TrainerEffect::Help => {
+                    let help = Help::new("Puzzle trainer keys".to_owned(), TRAINER_KEYS, &[]);
+                    outcome.and_push(help)
+                }
+                TrainerEffect::Leave => {
+                    let outcome = outcome.merge(Outcome::close());
+                    match self.exit {
+                        TrainerExit::Setup => outcome.and_ask(Request::SetupAgain),
+                        TrainerExit::Quit => outcome.and_ask(Request::Quit),
+                        TrainerExit::Review => outcome,
+                    }
+                }
+            };
         }
+        outcome
     }
 
     /// Asks the storage thread to write `progress`; without a data folder it is kept for
     /// this run only, and the trainer says so.
-    fn save_progress(&mut self, progress: &Progress) {
-        let Screen::Trainer(trainer) = &mut self.screen else {
-            return;
-        };
-        let Some(path) = self.storage.puzzle_progress.clone() else {
-            trainer.note(
+    fn save_progress(&mut self, progress: &Progress) -> Option<Effect> {
+        let Some(path) = self.progress_file.clone() else {
+            self.trainer.note(
                 "no data folder: the puzzle progress is kept until you quit".to_owned(),
                 true,
             );
-            return;
+            return None;
         };
         match serde_json::to_string_pretty(progress) {
             Ok(mut text) => {
                 text.push('\n');
-                self.effects
-                    .push(Effect::Store(Job::WritePuzzleProgress { path, text }));
+                Some(Effect::Store(Job::WritePuzzleProgress { path, text }))
             }
-            Err(e) => trainer.note(format!("puzzle progress not kept: {e}"), true),
+            Err(e) => {
+                self.trainer
+                    .note(format!("puzzle progress not kept: {e}"), true);
+                None
+            }
         }
     }
 
-    /// Leaves the trainer: back to the new-game screen, or out of the program.
-    fn leave_trainer(&mut self) {
-        match self.trainer_exit.take() {
-            Some(TrainerExit::Setup(form)) => self.show_setup(*form),
-            Some(TrainerExit::Review(review)) => self.screen = Screen::Review(*review),
-            Some(TrainerExit::Quit) | None => self.quit = true,
+    /// The storage thread's answers about the puzzle progress; hands back any other.
+    fn on_stored(&mut self, done: Done) -> Routed {
+        match done {
+            Done::PuzzleProgress(progress, warning) => {
+                self.reading = false;
+                self.trainer.progress_read(*progress);
+                if let Some(warning) = warning {
+                    self.trainer.note(warning, true);
+                }
+            }
+            Done::PuzzleProgressWritten(Err(why)) => {
+                self.trainer
+                    .note(format!("puzzle progress not kept: {why}"), true);
+            }
+            Done::PuzzleProgressWritten(Ok(())) => {}
+            other => return Routed::Passed(RuntimeEvent::Stored(other)),
         }
+        Routed::Taken(Outcome::stay())
+    }
+}
+
+impl Component for TrainerLayer {
+    fn update(&mut self, action: Action, cx: &Context) -> Outcome {
+        let effects = self.trainer.update(action, cx.size);
+        self.carry_out(effects)
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
+        self.trainer.render(area, buf, cx.look);
+        if let Some(layout) = GameLayout::new(area) {
+            (self.trainer.status_line()).draw_at_bottom(layout.status, buf, cx.look);
+        }
+    }
+
+    fn mode(&self) -> Mode {
+        if self.trainer.is_typing() {
+            Mode::Text
+        } else {
+            Mode::Trainer
+        }
+    }
+
+    fn on_event(&mut self, event: RuntimeEvent, _cx: &Context) -> Routed {
+        match event {
+            RuntimeEvent::Judged { id, verdict } => {
+                let effects = self.trainer.judged(id, verdict);
+                Routed::Taken(self.carry_out(effects))
+            }
+            RuntimeEvent::Stored(done) => self.on_stored(done),
+            other => Routed::Passed(other),
+        }
+    }
+
+    fn covers_screen(&self) -> bool {
+        true
+    }
+
+    fn awaits_storage(&self) -> bool {
+        self.reading
+    }
+
+    #[cfg(test)]
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
     }
 }

@@ -7,6 +7,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 use crate::tui::App;
 use crate::tui::input::Direction;
+use crate::tui::puzzle_trainer::Trainer;
 use crate::tui::runtime::Runtime;
 
 /// The screen of `app` drawn at `width`×`height`.

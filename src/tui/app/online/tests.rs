@@ -20,7 +20,7 @@ use crate::tui::input::Action;
 use crate::tui::online::{Online, OnlineStart};
 use crate::tui::runtime::Runtime;
 use crate::tui::session::Storage;
-use crate::tui::storage::Job;
+use crate::tui::storage_jobs::Job;
 
 /// The escape game's moves: after the 14th the king on c7 threatens a7.
 const ESCAPE: [&str; 14] = [

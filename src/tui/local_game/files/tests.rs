@@ -14,7 +14,7 @@ use crate::tui::dialogs::Question;
 use crate::tui::input::Action;
 use crate::tui::runtime::Runtime;
 use crate::tui::session::Storage;
-use crate::tui::storage::Done;
+use crate::tui::storage_jobs::Done;
 
 /// A game of `plies` moves saved at `path`, written `age` seconds ago.
 fn saved(path: &Path, plies: usize, age: u64) {
