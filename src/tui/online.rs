@@ -1,6 +1,6 @@
 //! Online play in the terminal game: a component over the app's one event channel. It asks
 //! for a name the first time, shows the lobby, the create form and the online game (its
-//! inner parts, in the files below), and talks to the server only through [`NetRequest`]s
+//! inner parts, in the files below), and talks to the server only through `NetRequest`s
 //! (carried out by the runtime, which owns the [`Client`](crate::net::client::Client)):
 //! every call ([`Online::update`], [`Online::on_net`], [`Online::tick`],
 //! [`Online::on_report`]) returns what it asks of the world as effects, doing no I/O. What
