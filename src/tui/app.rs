@@ -120,6 +120,7 @@ impl App {
 
     /// What the world is to do since last asked (after [`App::new`], what the start asks).
     pub fn take_effects(&mut self) -> Vec<Effect> {
+        self.take_game_requests();
         let mut effects = std::mem::take(&mut self.effects);
         effects.extend(self.game.take_effects());
         effects
@@ -127,6 +128,8 @@ impl App {
 
     /// Applies one action; returns what the world is to do.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        // What the game asked outside an action (a test changed it directly) comes first.
+        self.take_game_requests();
         if let Action::Resize { .. } = action {
             let effects = self.game.update(action);
             self.effects.extend(effects);
@@ -221,6 +224,9 @@ impl App {
         for layer in &self.layers[from..] {
             layer.draw(area, buf, &cx);
         }
+        if self.layers.last().is_some_and(|l| l.shows_game_status()) {
+            self.game.draw_status_row(area, buf);
+        }
         // The game's dialogs (a question before quitting) go over everything.
         self.game.draw_dialogs(area, buf);
         if cx.look.glyphs.ascii {
@@ -296,6 +302,10 @@ impl App {
     fn on_request(&mut self, request: Request) {
         match request {
             Request::PlayOnline => self.online_from_setup(),
+            Request::Uncover => {
+                self.layers.clear();
+                self.game.set_covered(false);
+            }
             other => self.game.on_request(other),
         }
         self.take_game_requests();
@@ -345,6 +355,14 @@ impl App {
     /// Opens online play as the command line does.
     pub(super) fn start_online(&mut self, start: super::online::OnlineStart) {
         self.open_online(OnlineLayer::new(start, self.game.now()));
+    }
+
+    /// The new-game screen, if it is on the stack.
+    pub(super) fn setup(&self) -> Option<&super::local_game::setup::SetupLayer> {
+        self.layers
+            .iter()
+            .rev()
+            .find_map(|l| l.as_any()?.downcast_ref())
     }
 
     /// The puzzle trainer, if it is on the stack.

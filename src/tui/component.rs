@@ -21,12 +21,14 @@ use super::dialogs::{Leaving, Question, SavePrompt};
 use super::effect::Effect;
 use super::input::{Action, Mode};
 use super::saves_list::RenamePrompt;
+use super::session::Session;
 use super::settings::Settings;
 use super::storage_jobs::{Done, SaveRef};
 use super::theme::Look;
 use crate::ai::{Budget, JobId, Report};
 use crate::game::{Place, Tags};
 use crate::puzzle::Verdict;
+use crate::rules::Preset;
 
 /// A screen or a dialog: its own state, changed by [`Component::update`] without I/O, and
 /// drawn by [`Component::draw`], which changes nothing.
@@ -61,6 +63,12 @@ pub trait Component {
 
     /// Whether it waits for an answer of the storage thread (the next key waits for it).
     fn awaits_storage(&self) -> bool {
+        false
+    }
+
+    /// Whether the game's status line shows on its last row (the new-game screen: a settings
+    /// file not used, a save that would not load).
+    fn shows_game_status(&self) -> bool {
         false
     }
 
@@ -262,6 +270,16 @@ pub enum Request {
     Remember(Settings),
     /// Quit the program.
     Quit,
+    /// Play this new game (chosen on the new-game screen).
+    Start(Box<Session>),
+    /// Back to the game in play, on its board (from the new-game screen).
+    BackToGame,
+    /// Show the saved games to load.
+    Load,
+    /// Open the puzzle trainer on this preset's puzzles (from the new-game screen).
+    Puzzles(Preset),
+    /// The game is to be seen: every layer over it closes (a game was started or loaded).
+    Uncover,
     /// The trainer solved the lesson of the record's ply (kept with the game).
     LessonSolved(usize),
     /// Play online (from the new-game screen).

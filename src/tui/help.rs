@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::dialogs::popup;
-use super::input::{Action, Direction};
+use super::input::{Action, Direction, Key, KeyTable};
 use super::text::{centered, first_fitting, fit_parts, wrap};
 use super::theme::Look;
 
@@ -28,7 +28,7 @@ const MORE_ABOVE: &str = " ↑ more ";
 #[derive(Clone, Debug)]
 pub struct Help {
     title: String,
-    keys: &'static [(&'static str, &'static str)],
+    keys: &'static [Key],
     notes: Vec<Cow<'static, str>>,
     /// The first line shown.
     top: usize,
@@ -50,16 +50,12 @@ struct Laid {
 }
 
 impl Help {
-    /// The help titled `title`, with `keys` (keys, what they do) and `notes`, from its top.
-    pub fn new(
-        title: String,
-        keys: &'static [(&'static str, &'static str)],
-        notes: &'static [&'static str],
-    ) -> Help {
+    /// The help titled `title`, with the keys and notes of `table`, from its top.
+    pub fn new(title: String, table: &KeyTable) -> Help {
         Help {
             title,
-            keys,
-            notes: notes.iter().map(|&n| Cow::Borrowed(n)).collect(),
+            keys: table.keys,
+            notes: table.notes.iter().map(|&n| Cow::Borrowed(n)).collect(),
             top: 0,
         }
     }
@@ -102,8 +98,8 @@ impl Help {
     /// column: each key's line, then what it does, indented, every line wrapped by words.
     fn lay_out(&self, area: Rect) -> Laid {
         let chars = |t: &str| t.chars().count();
-        let widest_keys = self.keys.iter().map(|(k, _)| chars(k)).max().unwrap_or(0);
-        let text_width = self.keys.iter().map(|(_, t)| chars(t)).max().unwrap_or(0);
+        let widest_keys = self.keys.iter().map(|k| chars(k.keys)).max().unwrap_or(0);
+        let text_width = self.keys.iter().map(|k| chars(k.does)).max().unwrap_or(0);
         // Borders and padding take 4 columns.
         let room = usize::from(area.width.saturating_sub(4));
         let side_by_side = room.saturating_sub(widest_keys + 2) >= MIN_TEXT_WIDTH.min(text_width);
@@ -111,23 +107,23 @@ impl Help {
         let (key_width, inner_width) = if side_by_side {
             let key_width = widest_keys + 2;
             let inner_width = (key_width + text_width).min(room);
-            for (keys, what) in self.keys {
-                let wrapped = wrap(what, inner_width.saturating_sub(key_width));
+            for &Key { keys, does, .. } in self.keys {
+                let wrapped = wrap(does, inner_width.saturating_sub(key_width));
                 for (i, part) in wrapped.into_iter().enumerate() {
-                    let keys = if i == 0 { *keys } else { "" };
+                    let keys = if i == 0 { keys } else { "" };
                     lines.push((keys.to_owned(), part));
                 }
             }
             (key_width, inner_width)
         } else {
             let inner_width = widest_keys.max(text_width + INDENT.len()).min(room);
-            for (keys, what) in self.keys {
+            for &Key { keys, does, .. } in self.keys {
                 lines.extend(
                     wrap(keys, inner_width)
                         .into_iter()
                         .map(|k| (k, String::new())),
                 );
-                for part in wrap(what, inner_width.saturating_sub(INDENT.len())) {
+                for part in wrap(does, inner_width.saturating_sub(INDENT.len())) {
                     lines.push((String::new(), format!("{INDENT}{part}")));
                 }
             }
@@ -241,15 +237,16 @@ mod tests {
 
     #[test]
     fn on_a_narrow_screen_the_help_keeps_every_word_whole() {
-        let help = Help::new(
-            "Keys".to_owned(),
-            BOARD_KEYS,
-            &["a note that is long enough"],
-        );
+        let table = KeyTable {
+            notes: &["a note that is long enough"],
+            ..BOARD_KEYS
+        };
+        let help = Help::new("Keys".to_owned(), &table);
         let expected = words(
             BOARD_KEYS
+                .keys
                 .iter()
-                .flat_map(|(keys, what)| [*keys, *what])
+                .flat_map(|k| [k.keys, k.does])
                 .chain(["a note that is long enough"]),
         );
         for (width, height) in [(20, 6), (30, 12), (40, 15), (80, 24)] {
@@ -283,7 +280,7 @@ mod tests {
     #[test]
     fn the_help_scrolls_within_its_text_and_a_resize_keeps_it_there() {
         let small = Rect::new(0, 0, 30, 12);
-        let mut help = Help::new("Keys".to_owned(), BOARD_KEYS, &[]);
+        let mut help = Help::new("Keys".to_owned(), &BOARD_KEYS);
         let last = help.last_top(small);
         assert!(last > 0, "too small for all of it");
         for _ in 0..last + 5 {

@@ -407,59 +407,121 @@ fn board_char(c: char) -> Option<Action> {
     })
 }
 
-/// Every key of the board, as the help overlay lists them: (keys, what they do).
-pub const BOARD_KEYS: &[(&str, &str)] = &[
-    ("arrows / h j k l", "move the cursor"),
-    ("Enter / Space / click", "select a piece, then move it"),
-    ("Esc / right click", "cancel the selection"),
-    (":", "type a move, e.g. d2-d5"),
-    ("u", "undo (against the AI: to your last turn)"),
-    ("r / Ctrl-r", "redo"),
-    ("t", "hint: the strongest search, about 1 s"),
-    ("w / b", "warnings (threats, repeats) / bell on or off"),
-    ("m", "make the thinking AI move now"),
-    ("p", "pause / resume an AI-vs-AI game"),
-    ("+ / -", "AI-vs-AI: faster / slower"),
-    ("PgUp / PgDn", "scroll the move list"),
-    ("Tab", "small terminal: the panel / the board"),
-    ("v / a / c", "review / analyze / comment on the last move"),
-    ("s", "save the game"),
-    ("o", "load a saved game"),
-    ("d", "offer or accept a draw"),
-    ("x", "resign"),
-    ("n", "new game"),
-    ("i", "rules of this game"),
-    ("q / Ctrl-c", "quit (asks if a change is in no file)"),
-    ("Ctrl-z", "suspend (fg to come back)"),
-];
+/// A key (or keys) of a screen and what it does, as the help lists it; and, if the screen's
+/// key line shows it, its place there and its words.
+#[derive(Copy, Clone, Debug)]
+pub struct Key {
+    /// The keys, in words ("arrows / h j k l").
+    pub keys: &'static str,
+    /// What they do.
+    pub does: &'static str,
+    /// Its place on the key line (first places fit the smallest terminal) and its words.
+    pub hint: Option<(u8, &'static str)>,
+}
 
-/// Every key of the review, as the help overlay lists them in review: (keys, what they do).
-pub const REVIEW_KEYS: &[(&str, &str)] = &[
-    ("← → ↑ ↓ h k j", "one ply back / forward"),
-    ("Home / End", "the start / the end of the game"),
-    ("PgUp / PgDn", "ten plies back / forward"),
-    ("click a move", "go to that move"),
-    (
-        ": / click two squares",
-        "try another move: opens a side line",
-    ),
-    ("]", "into a side line leaving here (again: the next)"),
-    ("[", "out of the side line to where it leaves"),
-    ("P / D", "promote / delete the side line (D asks)"),
-    ("Tab", "small terminal: the panel / the board"),
-    ("a", "analyze every move: quick, normal or deep"),
-    ("n / N", "next / previous mistake or blunder (analyzed)"),
-    ("l", "legend of the marks on / off"),
-    ("click the graph", "go to that move"),
-    ("c", "write or edit the comment on this move"),
-    ("t", "tags: players' names, event, site, date, annotator"),
-    ("z", "your mistakes as puzzles (analyzed)"),
-    ("v / Esc", "back to the game (Esc first stops an analysis)"),
-    ("s", "save the game (with its analysis)"),
-    ("Enter", "play from here: a new game from this position"),
-    ("i", "rules of this game"),
-    ("q", "quit (the game is autosaved)"),
-];
+impl Key {
+    /// `keys` doing `does`, listed in the help only.
+    pub const fn new(keys: &'static str, does: &'static str) -> Key {
+        Key {
+            keys,
+            does,
+            hint: None,
+        }
+    }
+
+    /// The same, also on the key line at `place`, as `text`.
+    #[must_use]
+    pub const fn hinted(self, place: u8, text: &'static str) -> Key {
+        Key {
+            hint: Some((place, text)),
+            ..self
+        }
+    }
+}
+
+/// The keys of a screen: the one source of its help (the keys, then the notes) and of its
+/// key line.
+#[derive(Copy, Clone, Debug)]
+pub struct KeyTable {
+    /// Every key, in the help's order.
+    pub keys: &'static [Key],
+    /// What the help says besides the keys.
+    pub notes: &'static [&'static str],
+}
+
+impl KeyTable {
+    /// The key line: the hinted keys in their places, joined by ` · `.
+    pub fn key_line(&self) -> String {
+        let mut hints: Vec<(u8, &str)> = self.keys.iter().filter_map(|k| k.hint).collect();
+        hints.sort_by_key(|&(place, _)| place);
+        let words: Vec<&str> = hints.into_iter().map(|(_, text)| text).collect();
+        words.join(" · ")
+    }
+}
+
+/// Every key of the board, as the help overlay lists them.
+pub const BOARD_KEYS: KeyTable = KeyTable {
+    keys: &[
+        Key::new("arrows / h j k l", "move the cursor"),
+        Key::new("Enter / Space / click", "select a piece, then move it"),
+        Key::new("Esc / right click", "cancel the selection"),
+        Key::new(":", "type a move, e.g. d2-d5"),
+        Key::new("u", "undo (against the AI: to your last turn)"),
+        Key::new("r / Ctrl-r", "redo"),
+        Key::new("t", "hint: the strongest search, about 1 s"),
+        Key::new("w / b", "warnings (threats, repeats) / bell on or off"),
+        Key::new("m", "make the thinking AI move now"),
+        Key::new("p", "pause / resume an AI-vs-AI game"),
+        Key::new("+ / -", "AI-vs-AI: faster / slower"),
+        Key::new("PgUp / PgDn", "scroll the move list"),
+        Key::new("Tab", "small terminal: the panel / the board"),
+        Key::new("v / a / c", "review / analyze / comment on the last move"),
+        Key::new("s", "save the game"),
+        Key::new("o", "load a saved game"),
+        Key::new("d", "offer or accept a draw"),
+        Key::new("x", "resign"),
+        Key::new("n", "new game"),
+        Key::new("i", "rules of this game"),
+        Key::new("q / Ctrl-c", "quit (asks if a change is in no file)"),
+        Key::new("Ctrl-z", "suspend (fg to come back)"),
+    ],
+    notes: &[],
+};
+
+/// Every key of the review, as the help overlay lists them in review (with the notes), and
+/// those its key line shows while no message is.
+pub const REVIEW_KEYS: KeyTable = KeyTable {
+    keys: &[
+        Key::new("← → ↑ ↓ h k j", "one ply back / forward").hinted(1, "←→ step"),
+        Key::new("Home / End", "the start / the end of the game").hinted(2, "Home/End"),
+        Key::new("PgUp / PgDn", "ten plies back / forward"),
+        Key::new("click a move", "go to that move"),
+        Key::new(
+            ": / click two squares",
+            "try another move: opens a side line",
+        )
+        .hinted(3, ": try a move"),
+        Key::new("]", "into a side line leaving here (again: the next)").hinted(4, "] [ lines"),
+        Key::new("[", "out of the side line to where it leaves"),
+        Key::new("P / D", "promote / delete the side line (D asks)")
+            .hinted(5, "P promote · D delete"),
+        Key::new("Tab", "small terminal: the panel / the board"),
+        Key::new("a", "analyze every move: quick, normal or deep").hinted(6, "a analyze"),
+        Key::new("n / N", "next / previous mistake or blunder (analyzed)")
+            .hinted(7, "n/N mistakes"),
+        Key::new("l", "legend of the marks on / off").hinted(8, "l legend"),
+        Key::new("click the graph", "go to that move"),
+        Key::new("c", "write or edit the comment on this move"),
+        Key::new("t", "tags: players' names, event, site, date, annotator"),
+        Key::new("z", "your mistakes as puzzles (analyzed)"),
+        Key::new("v / Esc", "back to the game (Esc first stops an analysis)").hinted(9, "v back"),
+        Key::new("s", "save the game (with its analysis)"),
+        Key::new("Enter", "play from here: a new game from this position"),
+        Key::new("i", "rules of this game"),
+        Key::new("q", "quit (the game is autosaved)"),
+    ],
+    notes: REVIEW_NOTES,
+};
 
 /// What the help overlay says in review besides the keys.
 pub const REVIEW_NOTES: &[&str] = &[
@@ -559,7 +621,7 @@ mod tests {
 
     #[test]
     fn every_listed_board_key_is_mapped() {
-        for (keys, _) in BOARD_KEYS {
+        for &Key { keys, .. } in BOARD_KEYS.keys {
             for k in keys.split(" / ") {
                 if k.chars().count() == 1 {
                     let c = k.chars().next().unwrap();
@@ -614,7 +676,7 @@ mod tests {
         ] {
             assert_eq!(action(&ch(c), m), Some(side_line), "{c}");
         }
-        for (keys, _) in REVIEW_KEYS {
+        for &Key { keys, .. } in REVIEW_KEYS.keys {
             for k in keys.split_whitespace() {
                 if k.chars().count() == 1 && k != "/" {
                     let c = k.chars().next().unwrap();

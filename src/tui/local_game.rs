@@ -15,7 +15,7 @@ mod fitting_tests;
 mod notes;
 mod play;
 mod review;
-mod setup;
+pub(super) mod setup;
 mod side_lines;
 #[cfg(test)]
 pub(super) mod tests;
@@ -39,7 +39,7 @@ use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
 use super::input::{Action, Mode};
-use super::input::{BOARD_KEYS, REVIEW_KEYS, REVIEW_NOTES};
+use super::input::{BOARD_KEYS, REVIEW_KEYS};
 use super::layout::GameLayout;
 use super::legend;
 use super::online::OnlineStart;
@@ -56,7 +56,6 @@ use super::text::{Status, Tone};
 use super::theme::Look;
 use super::warnings::Warnings;
 use crate::ai::Budget;
-use crate::game::storage::SaveEntry;
 use crate::game::{Player, TimeControl};
 use crate::rules::{Move, Position, Preset, Square};
 
@@ -131,7 +130,6 @@ impl Default for Config {
 /// The full-screen page.
 #[derive(Clone, Debug)]
 enum Screen {
-    Setup(SetupForm),
     Game,
     Review(Review),
 }
@@ -165,8 +163,6 @@ pub struct LocalGame {
     in_file: Option<FileCopy>,
     /// Why the last autosave failed, until a save succeeds.
     autosave_error: Option<String>,
-    /// The game the new-game screen offers to continue.
-    offer: Option<SaveEntry>,
     /// Whether a game has been on screen (the new-game screen can go back to it).
     played: bool,
     ai: AiState,
@@ -227,7 +223,6 @@ impl LocalGame {
             saved: skip_setup_saved,
             in_file,
             autosave_error: None,
-            offer: None,
             played: skip_setup,
             ai: AiState {
                 budgets: config.analysis_budgets,
@@ -320,8 +315,6 @@ impl LocalGame {
         }
         match (self.overlays.last(), &self.screen) {
             (Some(overlay), _) => overlay.mode(),
-            (None, Screen::Setup(form)) if form.is_typing() => Mode::Text,
-            (None, Screen::Setup(_)) => Mode::Menu,
             (None, Screen::Review(_) | Screen::Game) if self.board.typing.is_some() => Mode::Text,
             (None, Screen::Review(_)) => Mode::Review,
             (None, Screen::Game) => Mode::Board,
@@ -371,7 +364,6 @@ impl LocalGame {
             return;
         }
         match &mut self.screen {
-            Screen::Setup(_) => self.update_setup(action),
             Screen::Review(_) => self.update_review(action),
             Screen::Game => self.update_board(action),
         }
@@ -418,7 +410,7 @@ impl LocalGame {
             Request::Open(save) => self.open(save),
             Request::ListHelp => {
                 let title = "Keys of the list of saves".to_owned();
-                self.show(Overlay::Help(Help::new(title, LIST_KEYS, &[])));
+                self.show(Overlay::Help(Help::new(title, &LIST_KEYS)));
             }
             Request::ConfirmDelete { save, in_play } => self.manage_save(save, in_play, None),
             Request::AskRename { save, in_play, dir } => {
@@ -441,13 +433,13 @@ impl LocalGame {
             // The app's own: it never passes them on.
             // Back from online play to the new-game form under it: the game to continue is
             // looked for again.
-            Request::SetupAgain => {
-                if let Screen::Setup(form) = &self.screen {
-                    self.show_setup(form.clone());
-                }
-            }
-            // The app's own: it never passes it on.
-            Request::PlayOnline => {}
+            Request::SetupAgain => self.find_unfinished(),
+            Request::Start(session) => self.start(*session),
+            Request::BackToGame => self.screen = Screen::Game,
+            Request::Load => self.ask_load(),
+            Request::Puzzles(preset) => self.open_trainer(preset, TrainerExit::Setup),
+            // The app's own: it never passes them on.
+            Request::PlayOnline | Request::Uncover => {}
         }
     }
 
@@ -586,7 +578,7 @@ impl LocalGame {
     /// The keys of the screen in play, with the toggles in the title on the board.
     fn help(&self) -> Help {
         if let Screen::Review(_) = self.screen {
-            Help::new("Review keys".to_owned(), REVIEW_KEYS, REVIEW_NOTES)
+            Help::new("Review keys".to_owned(), &REVIEW_KEYS)
                 .with_note(legend::help_note(&self.look.glyphs))
         } else {
             let on = |b: bool| if b { "on" } else { "off" };
@@ -595,7 +587,7 @@ impl LocalGame {
                 on(self.warnings.on()),
                 on(self.bell)
             );
-            Help::new(title, BOARD_KEYS, &[])
+            Help::new(title, &BOARD_KEYS)
         }
     }
 

@@ -480,11 +480,7 @@ mod tests {
             )),
         };
         vec![
-            Overlay::Help(Help::new(
-                "Keys".to_owned(),
-                crate::tui::input::BOARD_KEYS,
-                &[],
-            )),
+            Overlay::Help(Help::new("Keys".to_owned(), &crate::tui::input::BOARD_KEYS)),
             Overlay::Rules(RulesScreen::new(&crate::rules::Preset::Standard.rules())),
             leave(),
             Overlay::Question(Question::Delete(save.clone())),

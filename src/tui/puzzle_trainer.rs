@@ -3,6 +3,8 @@
 //! progress, show the keys, leave); [`Trainer::render`] only draws. Pieces move as on the
 //! game's board (the same [`BoardScreen`] and [`choice`]), and typed moves at the `:` prompt.
 
+use std::sync::LazyLock;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -10,7 +12,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, selected_text};
 use super::board_view::{BoardView, Marks};
-use super::input::{Action, typed_move};
+use super::input::{Action, Key, KeyTable, typed_move};
 use super::layout::GameLayout;
 use super::panels::StatusLine;
 use super::text::{Status, Tone};
@@ -20,22 +22,24 @@ use crate::puzzle::{Attempt, Goal, Grade, MAX_MOVES, Progress, Puzzle, Verdict};
 use crate::rules::{Bitboard, GameState, Move, position_record};
 
 /// The trainer's keys, as the help overlay lists them.
-pub const TRAINER_KEYS: &[(&str, &str)] = &[
-    ("arrows / h j k l", "move the cursor"),
-    ("Enter / Space / click", "select a piece, then move it"),
-    ("Esc / right click", "cancel the selection"),
-    (":", "type a move, e.g. c7-a7"),
-    ("r", "retry the puzzle"),
-    ("s", "show the answer"),
-    ("n", "the next puzzle that fits"),
-    ("?", "these keys"),
-    ("q", "leave the trainer"),
-];
+pub const TRAINER_KEYS: KeyTable = KeyTable {
+    keys: &[
+        Key::new("arrows / h j k l", "move the cursor"),
+        Key::new("Enter / Space / click", "select a piece, then move it").hinted(1, "Enter select"),
+        Key::new("Esc / right click", "cancel the selection"),
+        Key::new(":", "type a move, e.g. c7-a7").hinted(2, ": type"),
+        Key::new("r", "retry the puzzle").hinted(5, "r retry"),
+        Key::new("s", "show the answer").hinted(6, "s answer"),
+        Key::new("n", "the next puzzle that fits").hinted(7, "n next"),
+        Key::new("?", "these keys").hinted(3, "? help"),
+        Key::new("q", "leave the trainer").hinted(4, "q back"),
+    ],
+    notes: &[],
+};
 
 /// The trainer's keys on the status line, when it has nothing to say: the first ones fit
-/// the smallest terminal, the help (`?`) lists them all.
-pub const TRAINER_KEY_LINE: &str =
-    "Enter select · : type · ? help · q back · r retry · s answer · n next";
+/// the smallest terminal, the help (`?`) lists them all (from the trainer's key table).
+pub static TRAINER_KEY_LINE: LazyLock<String> = LazyLock::new(|| TRAINER_KEYS.key_line());
 
 /// What the trainer asks of the app.
 #[derive(Clone, Debug, PartialEq)]
@@ -609,7 +613,7 @@ impl Trainer {
             typing: self.board.typing.as_deref(),
             status: self.message.as_ref(),
             not_saved: false,
-            keys: Some(TRAINER_KEY_LINE),
+            keys: Some(&TRAINER_KEY_LINE),
         }
     }
 }

@@ -13,6 +13,7 @@
 //! move without the last frame).
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -21,7 +22,7 @@ use ratatui::widgets::{Block, Padding, Paragraph, Widget};
 
 use super::analysis_text::{class_style, mark_span, summary_spans};
 use super::graph::EvalGraph;
-use super::input::{Action, Direction};
+use super::input::{Action, Direction, REVIEW_KEYS};
 use super::legend::Legend;
 use super::panels::{self, MoveListView, Seats};
 use super::text::{printable, title, wrap};
@@ -33,8 +34,9 @@ use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 /// How many plies Page Up and Page Down go back and forward.
 pub const PAGE: usize = 10;
 
-/// The keys of the review, on the status line while no message is shown.
-pub const KEY_LINE: &str = "←→ step · Home/End · : try a move · ] [ lines · P promote · D delete · a analyze · n/N mistakes · l legend · v back";
+/// The keys of the review, on the status line while no message is shown (from the review's
+/// key table).
+pub static KEY_LINE: LazyLock<String> = LazyLock::new(|| REVIEW_KEYS.key_line());
 
 /// The fewest rows of the panel (with its borders) that show the tags' header.
 const HEADER_MIN_ROWS: u16 = 16;

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::dialogs::popup;
-use super::input::Direction;
+use super::input::{Direction, Key, KeyTable};
 use super::storage_jobs::SaveRef;
 use super::text::{centered, highlight, printable, truncate};
 use super::theme::{Look, Themed};
@@ -18,13 +18,16 @@ use crate::game::{Tag, Tags};
 use crate::rules::Side;
 
 /// The keys of the list, as its footer and the help show them.
-pub const LIST_KEYS: &[(&str, &str)] = &[
-    ("↑↓ PgUp PgDn Home End", "choose"),
-    ("Enter", "load"),
-    ("r / F2", "rename"),
-    ("d / Del", "delete"),
-    ("Esc", "cancel"),
-];
+pub const LIST_KEYS: KeyTable = KeyTable {
+    keys: &[
+        Key::new("↑↓ PgUp PgDn Home End", "choose"),
+        Key::new("Enter", "load"),
+        Key::new("r / F2", "rename"),
+        Key::new("d / Del", "delete"),
+        Key::new("Esc", "cancel"),
+    ],
+    notes: &[],
+};
 
 /// The list of saved games to load from.
 #[derive(Debug)]
@@ -164,7 +167,7 @@ impl SavesList {
     /// fit, never one split.
     fn footer(width: u16) -> Vec<String> {
         let mut lines: Vec<String> = Vec::new();
-        for key in LIST_KEYS.iter().map(|(k, w)| format!("{k} {w}")) {
+        for key in (LIST_KEYS.keys.iter()).map(|k| format!("{} {}", k.keys, k.does)) {
             match lines.last_mut() {
                 Some(line)
                     if line.chars().count() + 3 + key.chars().count() <= usize::from(width) =>

@@ -63,7 +63,7 @@ impl LocalGame {
     fn line_to_analyze(&self) -> Option<(Vec<Fork>, Game)> {
         let forks = match &self.screen {
             Screen::Review(review) => review.forks().to_vec(),
-            _ => Vec::new(),
+            Screen::Game => Vec::new(),
         };
         let game = self.session.game();
         if forks.is_empty() {

@@ -32,6 +32,25 @@ impl LocalGame {
         }
     }
 
+    /// Draws the game's message, if any, on the last row of `area` (under the new-game
+    /// screen: a settings file not used, a save that would not load).
+    pub(in crate::tui) fn draw_status_row(&self, area: Rect, buf: &mut Buffer) {
+        if let Some(status) = &self.status {
+            let last = Rect {
+                y: area.bottom() - 1,
+                height: 1,
+                ..area
+            };
+            let line = StatusLine {
+                typing: None,
+                status: Some(status),
+                not_saved: false,
+                keys: None,
+            };
+            line.draw_at_bottom(last, buf, &self.look);
+        }
+    }
+
     /// Draws the dialogs over the screen (and the layers over the game).
     pub(in crate::tui) fn draw_dialogs(&self, area: Rect, buf: &mut Buffer) {
         let cx = self.context();
@@ -60,25 +79,6 @@ impl LocalGame {
             return;
         };
         match &self.screen {
-            Screen::Setup(form) => {
-                self.themed(form).render(area, buf);
-                // A message (a settings file not used, a save that would not load) on the
-                // last row.
-                if let Some(status) = &self.status {
-                    let last = Rect {
-                        y: area.bottom() - 1,
-                        height: 1,
-                        ..area
-                    };
-                    let line = StatusLine {
-                        typing: None,
-                        status: Some(status),
-                        not_saved: false,
-                        keys: None,
-                    };
-                    line.draw_at_bottom(last, buf, &self.look);
-                }
-            }
             Screen::Game => self.draw_game(layout, buf),
             Screen::Review(review) => self.draw_review(review, layout, buf),
         }

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{LocalGame, Overlay, Screen};
+use super::{LocalGame, Overlay};
 use crate::game::Game;
 use crate::game::storage::{ManageError, Progress, SAVE_DIR_ENV, SaveEntry, SaveError, SaveKind};
 use crate::rules::Side;
@@ -412,14 +412,15 @@ impl LocalGame {
                     self.error(e.to_string());
                 }
             },
-            Done::Unfinished(entry) => self.offer(entry),
             Done::Deleted { save, result } => self.deleted(&save, result),
             Done::Renamed { save, to, result } => self.renamed(&save, &to, result),
             Done::Opened { save, result } => match result {
                 Ok(session) => self.opened(&save, *session),
                 Err(e) => self.error(e.to_string()),
             },
-            Done::Saved { .. }
+            // The new-game screen took the game to continue: the answer is only counted.
+            Done::Unfinished(_)
+            | Done::Saved { .. }
             | Done::PuzzleProgress(..)
             | Done::PuzzleProgressWritten(_)
             | Done::Reading { .. }
@@ -491,19 +492,6 @@ impl LocalGame {
             SaveKind::Named => self.info_warned(format!("loaded {}: {summary}", save.name)),
             SaveKind::Autosave => self.info_warned(format!("continued {summary}")),
         }
-    }
-
-    /// The new-game screen offers to continue `entry`, if it is still shown.
-    fn offer(&mut self, entry: Option<SaveEntry>) {
-        let Screen::Setup(form) = &mut self.screen else {
-            return;
-        };
-        if let Some(entry) = &entry {
-            *form = form
-                .clone()
-                .with_continue(continue_text(entry), !self.played);
-        }
-        self.offer = entry;
     }
 }
 

@@ -295,7 +295,7 @@ impl LocalGame {
             typing: self.board.typing.as_deref(),
             status: self.status.as_ref(),
             not_saved,
-            keys: Some(KEY_LINE),
+            keys: Some(&KEY_LINE),
         };
         line.draw_at_bottom(layout.status, buf, &self.look);
     }
@@ -346,7 +346,7 @@ mod tests {
     fn review_ply(app: &App) -> Option<usize> {
         match &app.screen {
             Screen::Review(r) => Some(r.ply()),
-            _ => None,
+            Screen::Game => None,
         }
     }
 
@@ -700,7 +700,7 @@ mod tests {
             rt.update(action);
         }
         // Enter opened the new-game form; Esc goes back to the game, unchanged.
-        assert!(matches!(rt.app.screen, Screen::Setup(_)));
+        assert!(rt.app.setup().is_some());
         rt.update(Action::Cancel);
         assert_eq!(rt.app.mode(), Mode::Board);
         rt.update(Action::Review);
@@ -827,7 +827,11 @@ mod tests {
         }
         let reviewed = rt.app.session.game().at_ply(4).unwrap().position;
         rt.update(Action::Confirm);
-        let Screen::Setup(form) = &rt.app.screen else {
+        let Some(form) = rt
+            .app
+            .setup()
+            .map(crate::tui::local_game::setup::SetupLayer::form)
+        else {
             panic!("the new-game form")
         };
         assert_eq!(form.start(), Ok(reviewed));
@@ -906,8 +910,12 @@ mod tests {
         rt.update(Action::Review);
         rt.update(Action::Move(Direction::Left));
         rt.update(Action::Confirm);
-        assert!(matches!(rt.app.screen, Screen::Setup(_)));
-        let offered = rt.app.offer.as_ref().map(|e| e.path.clone());
+        assert!(rt.app.setup().is_some());
+        let offered = rt
+            .app
+            .setup()
+            .and_then(crate::tui::local_game::setup::SetupLayer::offer)
+            .map(|e| e.path.clone());
         let offered = crate::game::storage::load(&offered.expect("a game offered")).unwrap();
         assert_eq!(
             offered.moves(),
@@ -933,7 +941,7 @@ mod tests {
         assert_eq!(review_ply(&rt.app), Some(2), "still in review");
         rt.update(Action::Confirm);
         rt.update(Action::Yes);
-        assert!(matches!(rt.app.screen, Screen::Setup(_)));
+        assert!(rt.app.setup().is_some());
     }
 
     #[test]

@@ -105,7 +105,7 @@ impl LocalGame {
     fn review(&self) -> Option<&Review> {
         match &self.screen {
             Screen::Review(review) => Some(review),
-            _ => None,
+            Screen::Game => None,
         }
     }
 
@@ -372,7 +372,7 @@ mod tests {
     fn review(app: &App) -> Review {
         match &app.screen {
             Screen::Review(r) => r.clone(),
-            _ => panic!("not in review"),
+            Screen::Game => panic!("not in review"),
         }
     }
 

@@ -172,7 +172,7 @@ fn watching_waits_for_the_pace_and_pauses() {
 #[test]
 fn enter_on_any_field_of_the_new_game_form_starts_the_game() {
     let mut app = App::new(Config::default());
-    assert!(matches!(app.screen, Screen::Setup(_)));
+    assert!(app.setup().is_some());
     // Up past the position field and the clock to the defenders.
     app.update(Action::Move(Direction::Up));
     app.update(Action::Move(Direction::Up));

@@ -148,7 +148,7 @@ impl TrainerLayer {
                 }
                 TrainerEffect::LessonSolved(at) => outcome.and_ask(Request::LessonSolved(at)),
                 TrainerEffect::Help => {
-                    let help = Help::new("Puzzle trainer keys".to_owned(), TRAINER_KEYS, &[]);
+                    let help = Help::new("Puzzle trainer keys".to_owned(), &TRAINER_KEYS);
                     outcome.and_push(help)
                 }
                 TrainerEffect::Leave => {

@@ -9,24 +9,27 @@ use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Square;
 use crate::tui::board_screen::{BoardHandled, Choice, choice, selected_text};
 use crate::tui::help::Help;
-use crate::tui::input::{Action, typed_move};
+use crate::tui::input::{Action, Key, KeyTable, typed_move};
 
 /// Every key of the online game, as its help lists them: (keys, what they do).
-pub const ONLINE_GAME_KEYS: &[(&str, &str)] = &[
-    ("arrows / h j k l", "move the cursor"),
-    ("Enter / Space / click", "select a piece, then move it"),
-    (":", "type a move, e.g. d2-d5"),
-    ("w / b", "warnings (threats, repeats) / bell on or off"),
-    ("t", "hint (games made with engine help)"),
-    ("a", "engine's evaluation on / off (spectators: always)"),
-    ("PgUp / PgDn", "scroll the move list"),
-    ("c", "write a chat line"),
-    ("d", "offer a draw, or accept the one offered"),
-    ("u", "ask to take your last move back"),
-    ("x", "resign"),
-    ("Tab", "small terminal: the panel / the board"),
-    ("q / Esc", "back to the lobby (the game goes on)"),
-];
+pub const ONLINE_GAME_KEYS: KeyTable = KeyTable {
+    keys: &[
+        Key::new("arrows / h j k l", "move the cursor"),
+        Key::new("Enter / Space / click", "select a piece, then move it"),
+        Key::new(":", "type a move, e.g. d2-d5"),
+        Key::new("w / b", "warnings (threats, repeats) / bell on or off"),
+        Key::new("t", "hint (games made with engine help)"),
+        Key::new("a", "engine's evaluation on / off (spectators: always)"),
+        Key::new("PgUp / PgDn", "scroll the move list"),
+        Key::new("c", "write a chat line"),
+        Key::new("d", "offer a draw, or accept the one offered"),
+        Key::new("u", "ask to take your last move back"),
+        Key::new("x", "resign"),
+        Key::new("Tab", "small terminal: the panel / the board"),
+        Key::new("q / Esc", "back to the lobby (the game goes on)"),
+    ],
+    notes: &[],
+};
 
 impl Online {
     pub(super) fn update_game(&mut self, id: GameId, action: Action, size: Rect) {
@@ -81,11 +84,7 @@ impl Online {
                 self.info("the lobby: ? for the keys");
             }
             Action::Help => {
-                self.help = Some(Help::new(
-                    "Online game keys".to_owned(),
-                    ONLINE_GAME_KEYS,
-                    &[],
-                ));
+                self.help = Some(Help::new("Online game keys".to_owned(), &ONLINE_GAME_KEYS));
             }
             _ if !player => self.info("watching: only the players play"),
             _ if over => self.info("the game is over: q to the lobby"),

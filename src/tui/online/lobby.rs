@@ -13,23 +13,26 @@ use crate::net::protocol::GameId;
 use crate::net::protocol::{GameSummary, Lobby};
 use crate::quote::excerpt;
 use crate::rules::Side;
-use crate::tui::input::Direction;
+use crate::tui::input::{Direction, Key, KeyTable};
 use crate::tui::theme::{Look, Themed};
 
 /// Every key of the lobby, as its help lists them: (keys, what they do).
-pub const LOBBY_KEYS: &[(&str, &str)] = &[
-    ("↑ ↓", "select a game"),
-    ("Enter", "join an open game, play yours, watch another"),
-    ("c", "create a game"),
-    ("i", "join a private game by its invite code"),
-    ("w", "watch the game selected"),
-    ("x", "withdraw your open game / stop watching"),
-    ("r", "refresh the lists"),
-    ("n / PgDn", "the next page of open games and games to watch"),
-    ("p / PgUp", "the previous page"),
-    ("?", "these keys"),
-    ("q / Esc", "leave the server"),
-];
+pub const LOBBY_KEYS: KeyTable = KeyTable {
+    keys: &[
+        Key::new("↑ ↓", "select a game"),
+        Key::new("Enter", "join an open game, play yours, watch another"),
+        Key::new("c", "create a game"),
+        Key::new("i", "join a private game by its invite code"),
+        Key::new("w", "watch the game selected"),
+        Key::new("x", "withdraw your open game / stop watching"),
+        Key::new("r", "refresh the lists"),
+        Key::new("n / PgDn", "the next page of open games and games to watch"),
+        Key::new("p / PgUp", "the previous page"),
+        Key::new("?", "these keys"),
+        Key::new("q / Esc", "leave the server"),
+    ],
+    notes: &[],
+};
 
 /// What a selected game is to the player.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]

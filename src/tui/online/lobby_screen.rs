@@ -29,7 +29,7 @@ impl Online {
             Action::Confirm => self.open_selected(),
             Action::Cancel | Action::Quit | Action::Type('q') => self.closed = true,
             Action::Help | Action::Type('?') => {
-                self.help = Some(Help::new("Lobby keys".to_owned(), LOBBY_KEYS, &[]));
+                self.help = Some(Help::new("Lobby keys".to_owned(), &LOBBY_KEYS));
             }
             Action::Type('c') if self.connected => {
                 let setup = self.start.create.clone().unwrap_or_else(|| GameSetup {
