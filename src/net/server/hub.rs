@@ -11,10 +11,14 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::conn_id::ConnId;
+use super::event::Event;
+use super::limits::Limits;
 use super::names::NameClaims;
 use super::outbox::Outbox;
+use super::reader::{Ask, Read, Readers};
 use super::store::{Seat, Stage, Store, StoredGame, Unreadable};
-use super::{Limits, millis};
+use super::timing::{control, millis};
 use crate::game::{Clocks, Game};
 use crate::net::identity::{self, ChannelBinding};
 use crate::net::protocol::{
@@ -22,63 +26,6 @@ use crate::net::protocol::{
     LOBBY_PAGE, LOBBY_PLAYERS, Lobby, Offer, ServerMessage, SideChoice, Timing, check_chat, pages,
 };
 use crate::rules::{Move, Side, position_record};
-
-/// A connection's number.
-pub(super) type ConnId = u64;
-
-/// What the hub is told.
-pub(super) enum Event {
-    /// A connection said hello; the hub challenges it.
-    Connected {
-        conn: ConnId,
-        out: Outbox,
-        /// Signalled by the hub to cut the connection off.
-        hangup: oneshot::Sender<()>,
-        /// Its TLS session's channel binding, which its proof of identity must sign.
-        binding: ChannelBinding,
-        /// The address it comes from.
-        ip: IpAddr,
-    },
-    /// A message from a connection.
-    Message {
-        conn: ConnId,
-        message: ClientMessage,
-    },
-    /// A connection's measured round trip.
-    Lag { conn: ConnId, round_trip: Duration },
-    /// A connection ended.
-    Disconnected { conn: ConnId },
-    /// A game's clock may have run out (scheduled at a turn's start).
-    FlagCheck { game: GameId, turn: u64 },
-    /// A player gone from a game may have stayed away too long.
-    ReturnCheck { game: GameId, side: Side },
-    /// The server stops: the hub's last event.
-    GoingDown,
-}
-
-impl Event {
-    /// The game the event is about, when it names one.
-    fn game(&self) -> Option<GameId> {
-        match self {
-            Event::Message { message, .. } => match message {
-                ClientMessage::Join { game, .. } => *game,
-                ClientMessage::Watch { game }
-                | ClientMessage::Leave { game }
-                | ClientMessage::Move { game, .. }
-                | ClientMessage::Offer { game, .. }
-                | ClientMessage::Answer { game, .. }
-                | ClientMessage::Resign { game }
-                | ClientMessage::Chat { game, .. } => Some(*game),
-                _ => None,
-            },
-            Event::FlagCheck { game, .. } | Event::ReturnCheck { game, .. } => Some(*game),
-            Event::Connected { .. }
-            | Event::Lag { .. }
-            | Event::Disconnected { .. }
-            | Event::GoingDown => None,
-        }
-    }
-}
 
 /// How long a game's end that could not be stored (a timer's: a flag, an absence) waits
 /// before it is tried again.
@@ -148,6 +95,8 @@ pub(super) struct Hub {
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
     name_claims: NameClaims,
+    /// The threads that read the archive and finished games, beside the hub.
+    readers: Readers,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
     /// A game whose next message panics, for tests of the setting aside.
@@ -177,7 +126,8 @@ impl Hub {
         limits: Limits,
         runtime: tokio::runtime::Handle,
         timers: mpsc::WeakUnboundedSender<Event>,
-    ) -> rusqlite::Result<Hub> {
+    ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
+        let readers = Readers::start(store.file(), &timers)?;
         let mut hub = Hub {
             store,
             limits,
@@ -186,6 +136,7 @@ impl Hub {
             runtime,
             timers,
             name_claims: NameClaims::default(),
+            readers,
             busy_with: None,
             #[cfg(test)]
             panic_in: None,
@@ -312,6 +263,7 @@ impl Hub {
                 }
             }
             Event::Disconnected { conn } => self.disconnected(conn),
+            Event::Cut { conn } => self.cut(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
             // The hub's loop ends on it, with `go_down`.
@@ -331,6 +283,7 @@ impl Hub {
             let _ = c.out.send(&ServerMessage::GoingDown);
             c.out.close();
         }
+        self.readers.stop();
         self.store.close();
     }
 
@@ -347,15 +300,7 @@ impl Hub {
                 Ok(())
             }
             ClientMessage::Pong { .. } => Ok(()),
-            ClientMessage::Download { game } => {
-                let stored = self.store.finished(game).map_err(|e| store_error(&e))?;
-                let Some(stored) = stored else {
-                    return refuse(ErrorCode::NoGame, format!("no finished game {game}"));
-                };
-                let json = stored.save_json();
-                self.send(conn, &ServerMessage::Save { game, json });
-                Ok(())
-            }
+            ClientMessage::Download { game } => self.read(conn, Ask::Download { game }, None),
             other => {
                 let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.clone()) else {
                     return refuse(ErrorCode::NotNow, "identify first");
@@ -381,18 +326,11 @@ impl Hub {
                 Ok(())
             }
             ClientMessage::Archive { ref name, page } => {
-                let (games, page, total) = self
-                    .store
-                    .archive(name, page)
-                    .map_err(|e| store_error(&e))?;
-                let archive = ServerMessage::Archive {
+                let ask = Ask::Archive {
                     name: name.clone(),
-                    games,
                     page,
-                    total,
                 };
-                self.send_answer(conn, message, &archive);
-                Ok(())
+                self.read(conn, ask, Some(message))
             }
             ClientMessage::Create(setup) => self.create(conn, seat, setup),
             ClientMessage::Join { game, code } => self.join(seat, game, code.as_deref()),
@@ -432,7 +370,9 @@ impl Hub {
         let ip = c.ip;
         let name = self
             .name_claims
-            .claim(&mut self.store, &self.limits, ip, key, name)
+            .claim(&self.limits, (ip, key), name, |claim| {
+                self.store.claim_name(claim)
+            })
             .map_err(|e| store_error(&e))?
             .map_err(|why| refusal(ErrorCode::BadName, why))?;
         let seat = Seat {
@@ -522,7 +462,7 @@ impl Hub {
     }
 
     fn create(&mut self, conn: ConnId, seat: &Seat, setup: GameSetup) -> Reply {
-        if super::control(setup.timing).is_none() && setup.timing != Timing::default() {
+        if control(setup.timing).is_none() && setup.timing != Timing::default() {
             return refuse(
                 ErrorCode::Refused,
                 format!(
@@ -1136,10 +1076,37 @@ impl Hub {
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
         };
-        match c.out.send_flagged(reply) {
-            Ok(queued) => c.last_answer = Some((request, queued)),
+        let queued = Arc::new(AtomicBool::new(true));
+        match c.out.send_flagged(reply, &queued) {
+            Ok(()) => c.last_answer = Some((request, queued)),
             Err(_) => self.cut(conn),
         }
+    }
+
+    /// Hands `ask` to the readers, which answer `conn` themselves; `request`, if given, is
+    /// remembered as [`Hub::send_answer`] does, from now until its answer leaves the queue.
+    /// Refused with `not_now` when as many reads as may be are in flight.
+    fn read(&mut self, conn: ConnId, ask: Ask, request: Option<ClientMessage>) -> Reply {
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return Ok(());
+        };
+        let queued = request.as_ref().map(|_| Arc::new(AtomicBool::new(true)));
+        let read = Read {
+            conn,
+            ask,
+            out: c.out.clone(),
+            queued: queued.clone(),
+        };
+        if self.readers.read(read).is_err() {
+            return refuse(
+                ErrorCode::NotNow,
+                "the server is busy: ask again in a moment",
+            );
+        }
+        if let (Some(request), Some(queued)) = (request, queued) {
+            c.last_answer = Some((request, queued));
+        }
+        Ok(())
     }
 }
 
@@ -1222,7 +1189,7 @@ mod tests {
         hub: Hub,
         queues: HashMap<ConnId, outbox::Inbox>,
         _events: mpsc::UnboundedSender<Event>,
-        _runtime: tokio::runtime::Runtime,
+        runtime: tokio::runtime::Runtime,
         _dir: tempfile::TempDir,
     }
 
@@ -1241,7 +1208,7 @@ mod tests {
                 hub,
                 queues: HashMap::new(),
                 _events: events,
-                _runtime: runtime,
+                runtime,
                 _dir: dir,
             }
         }
@@ -1283,6 +1250,15 @@ mod tests {
         fn next(&mut self, conn: ConnId) -> ServerMessage {
             let line = self.queues.get_mut(&conn).unwrap().try_next();
             let line = line.unwrap_or_else(|| panic!("nothing for connection {conn}"));
+            ServerMessage::parse(&line).unwrap()
+        }
+
+        /// The next message queued for `conn`, waited for (at most 20 s: only when broken).
+        fn wait_next(&mut self, conn: ConnId) -> ServerMessage {
+            let queue = self.queues.get_mut(&conn).unwrap();
+            let next = async { tokio::time::timeout(Duration::from_secs(20), queue.next()).await };
+            let line = self.runtime.block_on(next).ok().flatten();
+            let line = line.unwrap_or_else(|| panic!("nothing came for connection {conn}"));
             ServerMessage::parse(&line).unwrap()
         }
 
@@ -1442,6 +1418,45 @@ mod tests {
         };
         let playing: Vec<GameId> = lobby.playing.iter().map(|g| g.id).collect();
         assert_eq!(playing, [sound]);
+    }
+
+    #[test]
+    fn a_move_is_relayed_while_an_archive_read_is_held_up() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        bench.identified(3, "carol");
+        let game = bench.in_progress(1, 2);
+        let (began, reading) = std::sync::mpsc::channel();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let released = std::sync::Mutex::new(released);
+        let ceiling = Duration::from_secs(20);
+        bench.hub.readers.before_each_read(move || {
+            let _ = began.send(());
+            let _ = released.lock().unwrap().recv_timeout(ceiling);
+        });
+        let archive = ClientMessage::Archive {
+            name: "alice".into(),
+            page: 0,
+        };
+        bench.say(3, archive.clone());
+        reading.recv_timeout(ceiling).expect("the read never began");
+        bench.say(3, archive);
+        bench.say(1, first_move(game));
+        assert!(
+            matches!(bench.next(2), ServerMessage::Moved { ply: 0, .. }),
+            "the move waited for the read"
+        );
+        assert_eq!(bench.drain(3), [], "answered before the read ended");
+        release.send(()).unwrap();
+        let ServerMessage::Archive { name, total, .. } = bench.wait_next(3) else {
+            panic!("no archive");
+        };
+        assert_eq!((name.as_str(), total), ("alice", 0));
+        // Asked again while it was read: answered once (the second read, had there been
+        // one, would have been held up for the ceiling and failed the test below).
+        bench.say(3, ClientMessage::Ping { id: 9 });
+        assert_eq!(bench.drain(3), [ServerMessage::Pong { id: 9 }]);
     }
 
     #[test]
