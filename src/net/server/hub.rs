@@ -361,6 +361,7 @@ mod tests {
     use crate::net::identity::Identity;
     use crate::net::protocol::{GameSetup, SideChoice};
     use crate::net::server::outbox;
+    use crate::net::server::reader::READS_WAITING;
 
     /// A hub over a store in a folder of its own, and the queues of its connections.
     struct Bench {
@@ -635,6 +636,79 @@ mod tests {
         // one, would have been held up for the ceiling and failed the test below).
         bench.say(3, ClientMessage::Ping { id: 9 });
         assert_eq!(bench.drain(3), [ServerMessage::Pong { id: 9 }]);
+    }
+
+    #[test]
+    fn a_read_beyond_the_cap_is_refused_at_once() {
+        let mut bench = Bench::new();
+        bench.identified(1, "ann");
+        let (began, reading) = std::sync::mpsc::channel();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let released = std::sync::Mutex::new(released);
+        let ceiling = Duration::from_secs(20);
+        bench.hub.readers.before_each_read(move || {
+            let _ = began.send(());
+            let _ = released.lock().unwrap().recv_timeout(ceiling);
+        });
+        let archive = |page| ClientMessage::Archive {
+            name: "ann".into(),
+            page,
+        };
+        let in_flight = u32::try_from(READS_WAITING).unwrap() + 2;
+        for page in 0..in_flight {
+            bench.say(1, archive(page));
+            if page < 2 {
+                reading.recv_timeout(ceiling).expect("a reader never began");
+            }
+        }
+        assert_eq!(bench.drain(1), [], "refused within the cap");
+        bench.say(1, archive(in_flight));
+        assert_eq!(error_code(&bench.next(1)), Some(ErrorCode::NotNow));
+        for _ in 0..in_flight {
+            release.send(()).unwrap();
+        }
+        for _ in 0..in_flight {
+            assert!(matches!(bench.wait_next(1), ServerMessage::Archive { .. }));
+        }
+    }
+
+    #[test]
+    fn a_finished_game_that_cannot_be_read_back_is_left_out_and_the_rest_goes_on() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        let mut ended = || {
+            let game = bench.in_progress(1, 2);
+            bench.say(2, ClientMessage::Resign { game });
+            bench.drain(1);
+            game
+        };
+        let (broken, sound) = (ended(), ended());
+        rusqlite::Connection::open(bench.hub.store.file())
+            .unwrap()
+            .execute(
+                "UPDATE games SET setup = 'not a setup' WHERE id = ?1",
+                [i64::try_from(broken).unwrap()],
+            )
+            .unwrap();
+        bench.say(
+            1,
+            ClientMessage::Archive {
+                name: "alice".into(),
+                page: 0,
+            },
+        );
+        let ServerMessage::Archive { games, total, .. } = bench.wait_next(1) else {
+            panic!("no archive");
+        };
+        let listed: Vec<GameId> = games.iter().map(|g| g.id).collect();
+        assert_eq!((listed, total), (vec![sound], 2));
+        bench.say(1, ClientMessage::Download { game: broken });
+        assert_eq!(error_code(&bench.wait_next(1)), Some(ErrorCode::NoGame));
+        bench.say(1, ClientMessage::Download { game: sound });
+        assert!(matches!(bench.wait_next(1), ServerMessage::Save { .. }));
+        bench.say(1, ClientMessage::Lobby { page: 0 });
+        assert!(matches!(bench.next(1), ServerMessage::Lobby(_)));
     }
 
     #[test]

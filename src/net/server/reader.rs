@@ -25,7 +25,7 @@ use crate::net::protocol::{ErrorCode, GameId, ServerMessage};
 const READERS: usize = 2;
 
 /// Reads waiting for a reader, at most: with those being read, the cap of reads in flight.
-const READS_WAITING: usize = 32;
+pub(super) const READS_WAITING: usize = 32;
 
 /// How long a reader waits for the database when the writer holds it (only while the log
 /// is started again, for a moment: WAL readers do not wait for the writer otherwise).
