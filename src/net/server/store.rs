@@ -455,19 +455,19 @@ mod tests {
         assert_eq!(claim(&mut store, "a", "alice", now), Claim::Yours);
     }
 
-    #[test]
-    fn the_archive_is_read_from_indexes_a_page_at_a_time() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
+    /// The result of the games of [`finish_games`].
+    const DRAWN: Outcome = Outcome {
+        winner: None,
+        reason: Reason::Agreement,
+    };
+
+    /// Stores `games` games that `ann` made, ann and bob playing each side in turn, each
+    /// drawn after one move.
+    fn finish_games(store: &mut Store, games: usize) {
         let seat = |name: &str| Seat {
             key: format!("key of {name}"),
             name: name.into(),
         };
-        let outcome = Outcome {
-            winner: None,
-            reason: Reason::Agreement,
-        };
-        let games = ARCHIVE_PAGE + 2;
         for n in 0..games {
             let setup = GameSetup::default();
             let id = store.create(&setup, &seat("ann"), None).unwrap();
@@ -483,8 +483,16 @@ mod tests {
             };
             store.start(&game).unwrap();
             store.add_move(id, 0, "d2-c2", None, None).unwrap();
-            store.finish(id, outcome, None).unwrap();
+            store.finish(id, DRAWN, None).unwrap();
         }
+    }
+
+    #[test]
+    fn the_archive_is_read_from_indexes_a_page_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let games = ARCHIVE_PAGE + 2;
+        finish_games(&mut store, games);
         let (first, page, total) = archive(&store, "ann", 0);
         assert_eq!((first.len(), page, total), (ARCHIVE_PAGE, 0, games));
         assert_eq!(
@@ -495,7 +503,7 @@ mod tests {
         assert!(
             first
                 .iter()
-                .all(|g| g.plies == 1 && g.outcome == Some(outcome))
+                .all(|g| g.plies == 1 && g.outcome == Some(DRAWN))
         );
         let (last, page, _) = archive(&store, "ann", 7);
         assert_eq!((last.len(), page), (2, 1), "past the end: the last page");
@@ -523,31 +531,7 @@ mod tests {
     fn a_finished_game_that_cannot_be_read_back_is_reported_not_shown_as_something_else() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
-        let seat = |name: &str| Seat {
-            key: format!("key of {name}"),
-            name: name.into(),
-        };
-        let outcome = Outcome {
-            winner: None,
-            reason: Reason::Agreement,
-        };
-        for _ in 0..3 {
-            let setup = GameSetup::default();
-            let id = store.create(&setup, &seat("ann"), None).unwrap();
-            let game = StoredGame {
-                id,
-                game: rebuild(&setup, &[], None, None).unwrap(),
-                setup,
-                creator: seat("ann"),
-                code: None,
-                attackers: Some(seat("ann")),
-                defenders: Some(seat("bob")),
-                stage: Stage::Playing,
-            };
-            store.start(&game).unwrap();
-            store.add_move(id, 0, "d2-c2", None, None).unwrap();
-            store.finish(id, outcome, None).unwrap();
-        }
+        finish_games(&mut store, 3);
         store
             .db
             .execute(
@@ -559,7 +543,7 @@ mod tests {
         let shown: Vec<(GameId, Option<Outcome>)> =
             page.games.iter().map(|g| (g.id, g.outcome)).collect();
         assert_eq!(page.total, 3);
-        assert_eq!(shown, [(3, Some(outcome)), (1, Some(outcome))]);
+        assert_eq!(shown, [(3, Some(DRAWN)), (1, Some(DRAWN))]);
         let unreadable: Vec<GameId> = page.unreadable.iter().map(|u| u.id).collect();
         assert_eq!(unreadable, [2], "not reported");
     }
