@@ -32,7 +32,8 @@ struct Conn {
     /// Signalled to cut the connection off: its task ends at once, socket and queue freed.
     hangup: Option<oneshot::Sender<()>>,
     /// The last request answered that may be asked again (a lobby or archive page), and
-    /// whether its answer is still queued: asked again meanwhile, it is not answered twice.
+    /// whether its answer is still being read or queued: asked again meanwhile, it is not
+    /// answered twice.
     last_answer: Option<(ClientMessage, Arc<AtomicBool>)>,
     nonce: String,
     binding: ChannelBinding,

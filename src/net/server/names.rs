@@ -1,7 +1,7 @@
-//! Names on the server: a key's claim of one (its form checked by
-//! [`normalize_name`], then the store's rules), the look-alike forms compared with the
-//! names other keys hold, and the count of new names claimed from each address in the last
-//! minute.
+//! Names on the server, the rules without the database: a key's claim of one (its form
+//! checked by [`normalize_name`], then put to the name table, which the store keeps, and
+//! its answer put in words), the look-alike forms compared with the names other keys hold,
+//! and the count of new names claimed from each address in the last minute.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
