@@ -18,7 +18,7 @@ use crate::net::protocol::{GameId, GameSetup};
 use crate::rules::{Outcome, Side};
 use migrate::migrate;
 pub(super) use sql::StoreResult;
-use sql::{count, id, json, optional_json};
+use sql::{count, execute, id, json, optional_json};
 pub(super) use stored::{Seat, Stage, StoredGame, Unreadable, rebuild};
 
 /// The database's file in the server's data folder.
@@ -130,7 +130,8 @@ impl Store {
     pub fn claim_name(&mut self, claim: &NameClaim) -> StoreResult<Claim> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        let updated = tx.execute(
+        let updated = execute(
+            &tx,
             "UPDATE names SET used = ?3 WHERE name = ?1 AND key = ?2",
             params![claim.name, claim.key, claim.now],
         )?;
@@ -151,7 +152,8 @@ impl Store {
         code: Option<&str>,
     ) -> StoreResult<GameId> {
         self.writable()?;
-        self.db.execute(
+        execute(
+            &self.db,
             "INSERT INTO games (setup, creator_key, creator_name, code, stage, created)
              VALUES (?1, ?2, ?3, ?4, 'open', ?5)",
             params![
@@ -171,7 +173,8 @@ impl Store {
         let seat = |side| game.seat(side).cloned().map(|s| (s.key, s.name));
         let (ak, an) = seat(Side::Attackers).unzip();
         let (dk, dn) = seat(Side::Defenders).unzip();
-        self.db.execute(
+        execute(
+            &self.db,
             "UPDATE games SET attackers_key = ?2, attackers_name = ?3, defenders_key = ?4,
              defenders_name = ?5, stage = 'playing', clocks = ?6 WHERE id = ?1",
             params![
@@ -197,11 +200,13 @@ impl Store {
     ) -> StoreResult<()> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        tx.execute(
+        execute(
+            &tx,
             "INSERT INTO moves (game, ply, mv) VALUES (?1, ?2, ?3)",
             params![id(game), count(ply), mv],
         )?;
-        tx.execute(
+        execute(
+            &tx,
             "UPDATE games SET clocks = ?2 WHERE id = ?1",
             params![id(game), optional_json(clocks)?],
         )?;
@@ -220,11 +225,13 @@ impl Store {
     ) -> StoreResult<()> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        tx.execute(
+        execute(
+            &tx,
             "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
             params![id(game), count(ply)],
         )?;
-        tx.execute(
+        execute(
+            &tx,
             "UPDATE games SET clocks = ?2 WHERE id = ?1",
             params![id(game), optional_json(clocks)?],
         )?;
@@ -246,15 +253,19 @@ impl Store {
     /// neither resumed nor archived, but kept for its host to look at.
     pub fn set_aside(&self, game: GameId) -> StoreResult<()> {
         self.writable()?;
-        self.db
-            .execute("UPDATE games SET stage = 'aside' WHERE id = ?1", [id(game)])?;
+        execute(
+            &self.db,
+            "UPDATE games SET stage = 'aside' WHERE id = ?1",
+            [id(game)],
+        )?;
         Ok(())
     }
 
     /// Removes an open game its creator withdrew.
     pub fn withdraw(&self, game: GameId) -> StoreResult<()> {
         self.writable()?;
-        self.db.execute(
+        execute(
+            &self.db,
             "DELETE FROM games WHERE id = ?1 AND stage = 'open'",
             [id(game)],
         )?;
@@ -266,7 +277,7 @@ impl Store {
 fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreResult<Claim> {
     let [skeleton, folded] = look_alike_forms(claim.name);
     let in_the_way: Vec<(String, String, i64)> = tx
-        .prepare(
+        .prepare_cached(
             "SELECT name, key, used FROM names
              WHERE key != ?1 AND (name = ?2 OR skeleton = ?3 OR folded = ?4)",
         )?
@@ -276,29 +287,28 @@ fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreRes
         .collect::<Result<_, _>>()?;
     for (name, key, used) in in_the_way {
         let unused = claim.now.saturating_sub(used) >= UNUSED_NAME_KEPT_SECS;
-        let in_a_game: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM games
-                 WHERE creator_key = ?1 OR attackers_key = ?1 OR defenders_key = ?1)",
-            [&key],
-            |r| r.get(0),
-        )?;
+        let in_a_game: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM games
+                     WHERE creator_key = ?1 OR attackers_key = ?1 OR defenders_key = ?1)",
+            )?
+            .query_row([&key], |r| r.get(0))?;
         if !unused || in_a_game {
             return Ok(Claim::Taken(name));
         }
-        tx.execute("DELETE FROM names WHERE name = ?1", [&name])?;
+        execute(tx, "DELETE FROM names WHERE name = ?1", [&name])?;
     }
-    let held: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM names WHERE key = ?1",
-        [claim.key],
-        |r| r.get(0),
-    )?;
+    let held: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM names WHERE key = ?1")?
+        .query_row([claim.key], |r| r.get(0))?;
     if held >= count(claim.most) {
         return Ok(Claim::TooMany);
     }
     if !claim.may_add {
         return Ok(Claim::TooFast);
     }
-    tx.execute(
+    execute(
+        tx,
         "INSERT INTO names (name, key, skeleton, folded, used) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![claim.name, claim.key, skeleton, folded, claim.now],
     )?;
@@ -312,7 +322,8 @@ fn finish(
     outcome: Outcome,
     clocks: Option<&Clocks>,
 ) -> StoreResult<()> {
-    db.execute(
+    execute(
+        db,
         "UPDATE games SET stage = 'over', outcome = ?2, clocks = ?3 WHERE id = ?1",
         params![id(game), json(&outcome)?, optional_json(clocks)?],
     )?;

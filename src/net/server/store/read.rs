@@ -125,7 +125,7 @@ fn games(
                 defenders_key, defenders_name, stage, clocks, outcome
          FROM games WHERE {filter} ORDER BY id"
     );
-    let mut query = db.prepare(&sql)?;
+    let mut query = db.prepare_cached(&sql)?;
     let rows = query.query_map(args, |r| {
         let seat = |key: Option<String>, name: Option<String>| {
             key.zip(name).map(|(key, name)| Seat { key, name })

@@ -1,10 +1,18 @@
 //! Values as the database keeps them: numbers within `i64`, JSON texts written and read
 //! back, and its errors.
 
+use rusqlite::{Connection, Params};
+
 use crate::net::protocol::GameId;
 
 /// A database error, in words.
 pub(in crate::net::server) type StoreResult<T> = Result<T, rusqlite::Error>;
+
+/// Runs the statement `sql` with `params` on `db`, prepared once per connection; the rows
+/// it changed.
+pub(super) fn execute(db: &Connection, sql: &str, params: impl Params) -> StoreResult<usize> {
+    db.prepare_cached(sql)?.execute(params)
+}
 
 /// `value` as JSON, or the error that it cannot be.
 pub(super) fn json(value: &impl serde::Serialize) -> StoreResult<String> {
