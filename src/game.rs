@@ -35,8 +35,8 @@ pub use clock::{
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
 pub use lesson::{Lesson, SavedLesson};
 pub use player::{
-    EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel, level_names, or_list,
-    player_usage,
+    EngineKind, Level, MoveTime, ParseLevelError, ParsePlayerError, Player, TimeNotForLevel,
+    level_names, or_list, player_usage,
 };
 pub use record::{AlreadyOver, Game, Players, Ply};
 pub use save::{
