@@ -3,7 +3,7 @@
 
 mod analyze;
 mod analyze_game;
-mod arena;
+mod engine_match;
 mod export;
 mod help;
 mod online;
@@ -54,7 +54,7 @@ pub enum Command {
     /// Write a game file as an OpenTafl game record (`.otg`) or in our save format (JSON).
     Export(export::ExportArgs),
     /// Play engines against each other and report the score and the Elo difference.
-    Match(arena::MatchArgs),
+    Match(engine_match::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
     Otep(otep::OtepArgs),
     /// Run a game server for online play (TLS; games kept in `SQLite`).
@@ -213,7 +213,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         None => return play::run(&cli.play),
         Some(Command::Play(args)) => return play::run(&args),
         // A match stopped by a signal ends as if killed by it.
-        Some(Command::Match(args)) => return arena::run(&args, out),
+        Some(Command::Match(args)) => return engine_match::run(&args, out),
         // Online play is the terminal game's, or prints an archive.
         Some(Command::Online(args)) => return online::run(&args, out),
         Some(Command::Perft(args)) => perft::run(&args, out),

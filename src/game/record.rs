@@ -6,7 +6,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
+use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
 use super::tree::SideLine;
 use super::{Clocks, Player, Tag, Tags, Timestamp};
 use crate::rules::{

@@ -9,8 +9,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::SavedLesson;
-use super::analysis::{AnalysisError, SavedPly};
 use super::import::RecordError;
+use super::ply_analysis::{AnalysisError, SavedPly};
 use super::record::{Game, Players, has_winner, is_off_board};
 use super::schema;
 use super::tree::{SavedLine, SideLineError, restore_sides, saved_lines};
@@ -1039,7 +1039,7 @@ impl fmt::Display for LoadErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::analysis::MAX_LINE_PLIES;
+    use crate::game::ply_analysis::MAX_LINE_PLIES;
     use crate::game::{EngineKind, Level, MoveTime, Player};
 
     /// The longest move in our notation: three captures (every side but the one the piece

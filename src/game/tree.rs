@@ -24,7 +24,7 @@ mod saved;
 pub use saved::SideLineError;
 pub(super) use saved::{SavedLine, restore_sides, saved_lines};
 
-use super::analysis::{AnalysisError, PlyAnalysis, SavedPly};
+use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly};
 use super::record::{Game, Ply, comment_text, is_off_board};
 use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move};
 
