@@ -10,6 +10,7 @@ mod clock;
 mod duration;
 pub mod import;
 mod lesson;
+mod load_error;
 mod player;
 mod ply_analysis;
 mod record;
@@ -30,6 +31,7 @@ pub use clock::{
 };
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
 pub use lesson::{Lesson, SavedLesson};
+pub use load_error::{LoadError, LoadErrorKind};
 pub use player::{
     EngineKind, Level, MoveTime, ParseLevelError, ParsePlayerError, Player, TimeNotForLevel,
     level_names, or_list, player_usage,
@@ -39,10 +41,7 @@ pub use ply_analysis::{
     Thresholds, classify, may_be_only_move,
 };
 pub use record::{AlreadyOver, Game, Players, Ply};
-pub use save::{
-    FORMAT, LoadError, LoadErrorKind, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge,
-    VERSION,
-};
+pub use save::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge, VERSION};
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use start::{StartError, check_start, parse_start};

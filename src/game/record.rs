@@ -7,8 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
-use super::tree::SideLine;
-use super::{Clocks, Player, Tag, Tags, Timestamp};
+use super::{Clocks, Player, SideLine, Tag, Tags, Timestamp};
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
     Preset, Reason, Rules, Side,
