@@ -26,6 +26,7 @@ mod legend;
 mod local_game;
 mod net_request;
 pub mod online;
+pub mod online_memory;
 mod overlay;
 mod panels;
 mod position_field;

@@ -22,7 +22,7 @@ use crate::net::protocol::{
 };
 use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
-use crate::tui::online::memory::OnlineMemory;
+use crate::tui::online_memory::OnlineMemory;
 use crate::tui::settings::{self, Settings, SettingsFile};
 use crate::tui::{self, Config, Ending, Look, OnlineStart, Storage};
 

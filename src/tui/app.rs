@@ -18,7 +18,7 @@ use super::component::{Component, Outcome, Request, Routed, RuntimeEvent};
 use super::effect::Effect;
 use super::input::{Action, Mode};
 use super::local_game::{Config, LocalGame};
-use super::online::memory::OnlineMemory;
+use super::online_memory::OnlineMemory;
 use super::session::Session;
 use super::storage_jobs::Done;
 use super::text::Status;

@@ -43,7 +43,7 @@ use super::input::{BOARD_KEYS, REVIEW_KEYS};
 use super::layout::GameLayout;
 use super::legend;
 use super::online::OnlineStart;
-use super::online::memory::OnlineMemory;
+use super::online_memory::OnlineMemory;
 use super::overlay::{Handled, Overlay};
 use super::review::Review;
 use super::rules_screen::RulesScreen;

@@ -15,7 +15,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
-use super::online::memory::OnlineMemory;
+use super::online_memory::OnlineMemory;
 use super::progress_file::{load_progress, write_progress};
 use super::session::{self, GameFiles, Session, new_save_name};
 use super::settings::SettingsFile;

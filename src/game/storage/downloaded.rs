@@ -18,25 +18,20 @@ pub fn save_downloaded(dir: &Path, json: &str) -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
-    use crate::rules::{Position, Preset};
+
+    /// A finished game, as a server would send it.
+    const ESCAPE: &str = include_str!("../../../assets/games/escape.json");
 
     #[test]
     fn a_downloaded_game_is_a_new_save_and_a_bad_one_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let mut game = Game::new(
-            Preset::Standard.rules(),
-            Position::start(),
-            Player::Human,
-            Player::Human,
-        );
-        game.play_text("d2-c2").unwrap();
-        let json = game.to_json();
-        let first = save_downloaded(&dir.path().join("saves"), &json).unwrap();
-        let second = save_downloaded(&dir.path().join("saves"), &json).unwrap();
+        let saves = dir.path().join("saves");
+        let first = save_downloaded(&saves, ESCAPE).unwrap();
+        let second = save_downloaded(&saves, ESCAPE).unwrap();
         assert_ne!(first, second, "never over another save");
         let bytes = std::fs::read_to_string(&second).unwrap();
-        assert_eq!(Game::from_json(&bytes).unwrap().moves(), game.moves());
+        let sent = Game::from_json(ESCAPE).unwrap();
+        assert_eq!(Game::from_json(&bytes).unwrap().moves(), sent.moves());
         let refused = save_downloaded(dir.path(), "{").unwrap_err();
         assert!(
             refused.starts_with("the server sent a bad game"),

@@ -1,7 +1,7 @@
 //! Online play as a layer over the local game: a thin adapter putting [`Online`] on the
 //! [`Component`] contract. Its actions, the client's reports, the engine's reports on its
-//! jobs, the storage thread's answers about it and the clock's ticks are handed to it, and
-//! what it asks is turned into effects; leaving it quits, or goes back to the new-game form
+//! jobs, the storage thread's answers about it and the clock's ticks are handed to it, each
+//! returning what it asks of the world; leaving it quits, or goes back to the new-game form
 //! under it.
 
 #[cfg(test)]
@@ -14,11 +14,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::tui::component::{Component, Context, Outcome, Request, Routed, RuntimeEvent};
-use crate::tui::effect::Effect;
 use crate::tui::input::{Action, Mode};
 use crate::tui::online::assist::Assist;
-use crate::tui::online::memory::OnlineMemory;
 use crate::tui::online::{Online, OnlineStart};
+use crate::tui::online_memory::OnlineMemory;
 use crate::tui::storage_jobs::Done;
 
 /// Online play, and where leaving it goes.
@@ -54,8 +53,7 @@ impl OnlineLayer {
     pub(super) fn started(&mut self, cx: &Context) -> Outcome {
         let settings = cx.settings;
         let assist = Assist::new(settings.warnings, settings.bell, cx.look.glyphs.repeat);
-        self.online.set_assist(assist);
-        self.asked(cx)
+        Outcome::stay().and_effects(self.online.started(assist, cx.jobs))
     }
 
     /// Online play, for a test to look into.
@@ -69,21 +67,11 @@ impl OnlineLayer {
     pub(super) fn online_mut(&mut self) -> &mut Online {
         &mut self.online
     }
-
-    /// What online play asks of the world, as effects (its searches numbered as the app's).
-    fn asked(&mut self, cx: &Context) -> Outcome {
-        let requests = self.online.take_requests();
-        let assist = self.online.take_assist_effects(|| cx.jobs.next());
-        Outcome::stay()
-            .and_effects(requests.into_iter().map(Effect::Net))
-            .and_effects(assist)
-    }
 }
 
 impl Component for OnlineLayer {
     fn update(&mut self, action: Action, cx: &Context) -> Outcome {
-        self.online.update(action, cx.size);
-        let mut outcome = self.asked(cx);
+        let mut outcome = Outcome::stay().and_effects(self.online.update(action, cx));
         let assist = self.online.assist();
         let toggles = (assist.warnings().on(), assist.bell());
         if toggles != (cx.settings.warnings, cx.settings.bell) {
@@ -112,27 +100,27 @@ impl Component for OnlineLayer {
     }
 
     fn on_event(&mut self, event: RuntimeEvent, cx: &Context) -> Routed {
-        match event {
-            RuntimeEvent::Net(event) => self.online.on_net(event, cx.now),
-            RuntimeEvent::Engine(report) => {
-                if !self.online.on_report(&report, cx.now) {
-                    return Routed::Passed(RuntimeEvent::Engine(report));
-                }
-            }
+        let effects = match event {
+            RuntimeEvent::Net(event) => self.online.on_net(event, cx),
+            RuntimeEvent::Engine(report) => match self.online.on_report(&report, cx) {
+                Some(effects) => effects,
+                None => return Routed::Passed(RuntimeEvent::Engine(report)),
+            },
             RuntimeEvent::Stored(Done::OnlineRemembered(result)) => {
                 self.online.remembered(&result);
+                Vec::new()
             }
             RuntimeEvent::Stored(Done::OnlineSaved { game, result }) => {
                 self.online.saved(game, &result);
+                Vec::new()
             }
             other => return Routed::Passed(other),
-        }
-        Routed::Taken(self.asked(cx))
+        };
+        Routed::Taken(Outcome::stay().and_effects(effects))
     }
 
     fn tick(&mut self, cx: &Context) -> Outcome {
-        self.online.tick(cx.now);
-        self.asked(cx)
+        Outcome::stay().and_effects(self.online.tick(cx))
     }
 
     fn next_tick(&self) -> Option<Instant> {

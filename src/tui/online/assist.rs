@@ -7,14 +7,21 @@
 use std::time::{Duration, Instant};
 
 use crate::ai::{JobId, Limits, Report, SearchInfo};
-use crate::game::EngineKind;
+use crate::game::{EngineKind, Game};
 use crate::net::protocol::GameId;
 use crate::rules::{GameState, Move, Side};
 use crate::tui::effect::Effect;
 use crate::tui::engine_help::{EVAL_TIME, HINT_LEVEL, HINT_TIME, hint_text};
 use crate::tui::warnings::Warnings;
 
-use super::game::OnlineGame;
+/// A game as the help sees it: its number and its record (the position now is its last).
+#[derive(Copy, Clone, Debug)]
+pub struct GameRef<'a> {
+    /// The game's number.
+    pub id: GameId,
+    /// Its record.
+    pub record: &'a Game,
+}
 
 /// What a search on the worker is for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -173,29 +180,29 @@ impl Assist {
     }
 
     /// The live evaluation of `game`, if it is on and has looked at the position now.
-    pub fn eval_of(&self, game: &OnlineGame) -> Option<&Eval> {
-        let ply = game.record().moves().len();
+    pub fn eval_of(&self, game: GameRef<'_>) -> Option<&Eval> {
+        let ply = game.record.moves().len();
         self.eval
             .as_ref()
-            .filter(|e| self.eval_on && e.game == game.id() && e.ply == ply)
+            .filter(|e| self.eval_on && e.game == game.id && e.ply == ply)
     }
 
     /// The hint shown on `game`'s board, if it is still about the position now.
-    pub fn hint_on(&self, game: &OnlineGame) -> Option<Move> {
-        let ply = game.record().moves().len();
+    pub fn hint_on(&self, game: GameRef<'_>) -> Option<Move> {
+        let ply = game.record.moves().len();
         self.hint
-            .filter(|(id, at, _)| *id == game.id() && *at == ply)
+            .filter(|(id, at, _)| *id == game.id && *at == ply)
             .map(|(_, _, mv)| mv)
     }
 
     /// Asks the worker for a search of `game`'s position now, for `purpose` (a search
     /// running is stopped: the worker runs one at a time).
-    pub fn ask(&mut self, purpose: Purpose, game: &OnlineGame, now: Instant) {
-        let ply = game.record().moves().len();
-        let state = game.record().state();
+    pub fn ask(&mut self, purpose: Purpose, game: GameRef<'_>, now: Instant) {
+        let ply = game.record.moves().len();
+        let state = game.record.state();
         if purpose == Purpose::Eval {
             self.eval = Some(Eval {
-                game: game.id(),
+                game: game.id,
                 ply,
                 side: state.position().side_to_move(),
                 info: None,
@@ -207,14 +214,14 @@ impl Assist {
         }
         let aim = Aim {
             purpose,
-            game: game.id(),
+            game: game.id,
             ply,
         };
         self.asked = Some((aim, Box::new(state.clone())));
     }
 
     /// `a`: the live evaluation on (looking at `game` now) or off; returns whether it is on.
-    pub fn toggle_eval(&mut self, game: &OnlineGame, now: Instant) -> bool {
+    pub fn toggle_eval(&mut self, game: GameRef<'_>, now: Instant) -> bool {
         self.eval_on = !self.eval_on;
         if self.eval_on {
             self.ask(Purpose::Eval, game, now);
@@ -227,11 +234,11 @@ impl Assist {
 
     /// `game` changed (a move, a new state): a hint about it is gone, and the live
     /// evaluation, if on and following it, looks at the new position.
-    pub fn moved(&mut self, game: &OnlineGame, now: Instant) {
-        if self.hint.is_some_and(|(id, ..)| id == game.id()) {
+    pub fn moved(&mut self, game: GameRef<'_>, now: Instant) {
+        if self.hint.is_some_and(|(id, ..)| id == game.id) {
             self.hint = None;
         }
-        let follows = self.eval.as_ref().is_some_and(|e| e.game == game.id());
+        let follows = self.eval.as_ref().is_some_and(|e| e.game == game.id);
         if self.eval_on && follows {
             self.ask(Purpose::Eval, game, now);
         }

@@ -22,7 +22,7 @@ use crate::tui::panels::{self, AiView, MoveListView, Search};
 use crate::tui::text::{title, wrap};
 use crate::tui::theme::Look;
 
-use super::assist::Assist;
+use super::assist::{Assist, GameRef};
 
 /// The most chat lines kept.
 const MAX_CHAT: usize = 100;
@@ -149,6 +149,14 @@ impl OnlineGame {
         }
         *self = fresh;
         Ok(self.sending.clone())
+    }
+
+    /// Its number and record, as the help ([`Assist`]) takes them.
+    pub const fn as_game_ref(&self) -> GameRef<'_> {
+        GameRef {
+            id: self.id,
+            record: &self.record,
+        }
     }
 
     /// The game's number.
@@ -394,7 +402,7 @@ impl OnlineGame {
                 }
             })
             .collect();
-        if let Some(eval) = assist.eval_of(self) {
+        if let Some(eval) = assist.eval_of(self.as_game_ref()) {
             let view = AiView {
                 thinking: Some(Search {
                     title: if eval.searching() {
@@ -477,7 +485,7 @@ impl OnlineGame {
                     .map_or(crate::rules::Bitboard::EMPTY, |sq| {
                         state.position().destinations(sq)
                     }),
-                hint: assist.hint_on(self),
+                hint: assist.hint_on(self.as_game_ref()),
                 repeats: assist.warnings().repeating(state, self.board.selected),
                 ..last.as_ref().map(Marks::after).unwrap_or_default()
             };

@@ -6,33 +6,21 @@ use std::time::Instant;
 
 use super::assist::{Answered, Assist, Purpose};
 use super::{Online, View};
-use crate::ai::{JobId, Report};
+use crate::ai::Report;
 use crate::net::protocol::GameId;
 use crate::rules::Move;
-use crate::tui::effect::Effect;
 use crate::tui::input::Action;
 use crate::tui::text::{Status, Tone};
 
 impl Online {
-    /// Online play with these warnings, bell and engine help (the app's settings).
-    pub fn set_assist(&mut self, assist: Assist) {
-        self.assist = assist;
-    }
-
     /// The warnings, the bell and the engine's help.
     pub const fn assist(&self) -> &Assist {
         &self.assist
     }
 
-    /// What the help asks of the runtime since last asked: searches (numbered by
-    /// `next_job`), stops, the bell.
-    pub fn take_assist_effects(&mut self, next_job: impl FnMut() -> JobId) -> Vec<Effect> {
-        self.assist.take_effects(next_job)
-    }
-
     /// Takes a report of the engine worker at `now`; returns whether it was one of online
     /// play's searches.
-    pub fn on_report(&mut self, report: &Report, now: Instant) -> bool {
+    pub(super) fn take_report(&mut self, report: &Report, now: Instant) -> bool {
         let games = &self.games;
         let answered = self.assist.on_report(
             report,
@@ -77,11 +65,11 @@ impl Online {
             }
             Action::Hint if !game.my_turn() => self.error("a hint is for your move"),
             Action::Hint => {
-                self.assist.ask(Purpose::Hint, game, self.now);
+                self.assist.ask(Purpose::Hint, game.as_game_ref(), self.now);
                 self.info("looking for a hint…");
             }
             Action::Analyze => {
-                if self.assist.toggle_eval(game, self.now) {
+                if self.assist.toggle_eval(game.as_game_ref(), self.now) {
                     self.info("evaluation on (searched on this machine): a turns it off");
                 } else {
                     self.info("evaluation off");
@@ -95,7 +83,7 @@ impl Online {
     /// Game `id` changed (a move, a new state): the help follows it.
     pub(super) fn assist_changed(&mut self, id: GameId) {
         if let Some(game) = self.games.get(&id) {
-            self.assist.moved(game, self.now);
+            self.assist.moved(game.as_game_ref(), self.now);
         }
     }
 

@@ -6,9 +6,13 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::net::protocol::{Channel, ClockView, GameSummary, GameView, Lobby, Timing};
+use crate::net::client::{ClientError, Event};
+use crate::net::protocol::{
+    Channel, ClockView, GameSummary, GameView, Lobby, Offer, ServerMessage, Timing,
+};
 use crate::net::tls::KeyChanged;
-use crate::rules::{Outcome, Reason};
+use crate::rules::{Outcome, Preset, Reason, Side, Square};
+use crate::tui::component::{Context, JobIds};
 use crate::tui::input::Direction;
 
 const SIZE: Rect = Rect {
@@ -17,6 +21,85 @@ const SIZE: Rect = Rect {
     width: 80,
     height: 24,
 };
+
+/// Online play as the app drives it: what each call returns is kept until a test takes it.
+struct Driven {
+    online: Online,
+    asked: Vec<crate::tui::Effect>,
+    look: Look,
+    settings: crate::tui::Settings,
+    jobs: JobIds,
+}
+
+impl Driven {
+    /// `online` started as the app starts it, with the help as the local game starts.
+    fn new(mut online: Online) -> Driven {
+        let jobs = JobIds::default();
+        let asked = online.started(Assist::default(), &jobs);
+        Driven {
+            online,
+            asked,
+            look: Look::default(),
+            settings: crate::tui::Settings::default(),
+            jobs,
+        }
+    }
+
+    /// Hands `call` a context of a screen of `size` at `now`, keeping what it returns.
+    fn call(
+        &mut self,
+        size: Rect,
+        now: Instant,
+        call: impl FnOnce(&mut Online, &Context) -> Vec<crate::tui::Effect>,
+    ) {
+        let cx = Context {
+            size,
+            look: &self.look,
+            now,
+            settings: &self.settings,
+            jobs: &self.jobs,
+        };
+        let effects = call(&mut self.online, &cx);
+        self.asked.extend(effects);
+    }
+
+    fn update(&mut self, action: Action, size: Rect) {
+        self.call(size, Instant::now(), |online, cx| online.update(action, cx));
+    }
+
+    fn on_net(&mut self, event: Event, now: Instant) {
+        self.call(SIZE, now, |online, cx| online.on_net(event, cx));
+    }
+
+    fn tick(&mut self, now: Instant) {
+        self.call(SIZE, now, Online::tick);
+    }
+
+    /// What was asked of the network and the storage thread since last taken.
+    fn take_requests(&mut self) -> Vec<NetRequest> {
+        self.asked
+            .drain(..)
+            .filter_map(|effect| match effect {
+                crate::tui::Effect::Net(request) => Some(request),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl std::ops::Deref for Driven {
+    type Target = Online;
+
+    fn deref(&self) -> &Online {
+        &self.online
+    }
+}
+
+impl std::ops::DerefMut for Driven {
+    fn deref_mut(&mut self) -> &mut Online {
+        &mut self.online
+    }
+}
 
 fn start(name: Option<&str>) -> OnlineStart {
     OnlineStart {
@@ -73,8 +156,8 @@ fn view(id: GameId, you: Option<Side>, moves: &[&str]) -> GameView {
     }
 }
 
-fn connected(name: &str) -> Online {
-    let mut online = Online::new(start(Some(name)), Instant::now());
+fn connected(name: &str) -> Driven {
+    let mut online = Driven::new(Online::new(start(Some(name)), Instant::now()));
     online.on_net(
         Event::Connected {
             fingerprint: "SHA256:00".into(),
@@ -85,11 +168,11 @@ fn connected(name: &str) -> Online {
     online
 }
 
-fn message(online: &mut Online, message: ServerMessage) {
+fn message(online: &mut Driven, message: ServerMessage) {
     online.on_net(Event::Message(message), Instant::now());
 }
 
-fn sent(online: &mut Online) -> Vec<ClientMessage> {
+fn sent(online: &mut Driven) -> Vec<ClientMessage> {
     online
         .take_requests()
         .into_iter()
@@ -100,7 +183,7 @@ fn sent(online: &mut Online) -> Vec<ClientMessage> {
         .collect()
 }
 
-fn typed(online: &mut Online, text: &str) {
+fn typed(online: &mut Driven, text: &str) {
     for c in text.chars() {
         online.update(Action::Type(c), SIZE);
     }
@@ -116,7 +199,7 @@ fn screen(online: &Online, width: u16, height: u16) -> Terminal<TestBackend> {
 
 #[test]
 fn the_first_time_a_name_is_asked_then_checked_then_the_client_connects() {
-    let mut online = Online::new(start(None), Instant::now());
+    let mut online = Driven::new(Online::new(start(None), Instant::now()));
     assert!(online.take_requests().is_empty(), "no name, no connection");
     assert_eq!(online.mode(), Mode::Text);
     typed(&mut online, " ann");
@@ -151,7 +234,7 @@ fn the_first_time_a_name_is_asked_then_checked_then_the_client_connects() {
 
 #[test]
 fn connecting_remembers_the_server_and_asks_for_the_lobby() {
-    let mut online = Online::new(start(Some("ann")), Instant::now());
+    let mut online = Driven::new(Online::new(start(Some("ann")), Instant::now()));
     online.take_requests();
     online.on_net(
         Event::Connected {
@@ -172,7 +255,7 @@ fn connecting_remembers_the_server_and_asks_for_the_lobby() {
 
 #[test]
 fn a_changed_key_is_one_line_on_screen() {
-    let mut online = Online::new(start(Some("ann")), Instant::now());
+    let mut online = Driven::new(Online::new(start(Some("ann")), Instant::now()));
     online.on_net(
         Event::Failed(ClientError::KeyChanged(KeyChanged {
             server: "127.0.0.1:7343".into(),
@@ -348,7 +431,7 @@ fn an_invite_code_is_typed_and_joined() {
 }
 
 /// Ann's game 5 against bob on screen, ann (the attackers) to move.
-fn playing() -> Online {
+fn playing() -> Driven {
     let mut online = connected("ann");
     online.awaited = Some(5);
     message(
@@ -573,17 +656,17 @@ fn a_player_gone_from_a_game_on_a_clock_is_shown_counting_down_to_the_deadline()
 }
 
 /// Online play from the new-game screen, `server` typed, as `name` remembered.
-fn chosen(server: &str, name: &str) -> Online {
+fn chosen(server: &str, name: &str) -> Driven {
     let memory = OnlineMemory {
         name: Some(name.to_owned()),
         ..OnlineMemory::default()
     };
-    let mut online = Online::choose_server(
+    let mut online = Driven::new(Online::choose_server(
         std::env::temp_dir().join("brandubh-online-tests-unused"),
         None,
         memory,
         Instant::now(),
-    );
+    ));
     for c in server.chars() {
         online.update(Action::Type(c), SIZE);
     }
@@ -592,7 +675,7 @@ fn chosen(server: &str, name: &str) -> Online {
 }
 
 /// The configuration online play last asked to connect with.
-fn last_connect(online: &mut Online) -> Option<ClientConfig> {
+fn last_connect(online: &mut Driven) -> Option<ClientConfig> {
     online
         .take_requests()
         .into_iter()
@@ -757,7 +840,7 @@ fn from_the_new_game_screen_a_remembered_server_is_chosen_and_esc_comes_back() {
 
 #[test]
 fn a_name_refused_by_the_server_is_asked_again() {
-    let mut online = Online::new(start(Some("ann")), Instant::now());
+    let mut online = Driven::new(Online::new(start(Some("ann")), Instant::now()));
     online.take_requests();
     online.on_net(
         Event::Failed(ClientError::Refused("the name ann is taken".into())),

@@ -1,0 +1,131 @@
+//! How a client connects: the server, the name, the folders, trust and reconnecting
+//! ([`ClientConfig`]), and how the server's name becomes addresses ([`Resolver`]).
+
+use std::fmt;
+#[cfg(test)]
+use std::net::SocketAddr;
+use std::path::PathBuf;
+#[cfg(test)]
+use std::sync::Arc;
+
+use crate::net::protocol::{DEFAULT_PORT, VERSION};
+
+/// How a client connects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientConfig {
+    /// `HOST[:PORT]` ([`DEFAULT_PORT`] when none is given).
+    pub server: String,
+    /// The name to play under; `None` to only read archives.
+    pub name: Option<String>,
+    /// The folder of the identity key and the known-servers file.
+    pub config_dir: PathBuf,
+    /// Skip pinning the server's key: for tests on the loopback only (refused elsewhere).
+    pub insecure: bool,
+    /// The fingerprint the user trusts for a server not pinned yet (checked, then pinned).
+    /// Without it an unknown server is refused with [`ClientError::UnknownServer`](super::ClientError::UnknownServer), which
+    /// shows its fingerprint for the user to check: nothing is pinned silently.
+    pub trust: Option<String>,
+    /// Where the player's finished games are saved (`None`: not saved).
+    pub save_dir: Option<PathBuf>,
+    /// Whether to reconnect after a drop.
+    pub reconnect: bool,
+    /// The protocol version announced: [`VERSION`] (another only to test servers).
+    pub version: u32,
+    /// How the server's name becomes addresses.
+    pub resolver: Resolver,
+}
+
+/// How a client turns `HOST:PORT` into addresses.
+#[derive(Clone, Default)]
+pub enum Resolver {
+    /// The system's resolver.
+    #[default]
+    System,
+    /// A function that blocks until it answers: in tests, a lookup that never does.
+    #[cfg(test)]
+    Blocking(Arc<BlockingLookup>),
+}
+
+/// A lookup that blocks its thread until it answers.
+#[cfg(test)]
+type BlockingLookup = dyn Fn(&str) -> std::io::Result<Vec<SocketAddr>> + Send + Sync;
+
+#[cfg(test)]
+impl Resolver {
+    /// A resolver that never answers (a DNS lookup that hangs), and a receiver told each
+    /// time it is asked.
+    pub(crate) fn stuck() -> (Resolver, std::sync::mpsc::Receiver<()>) {
+        let (asked, reached) = std::sync::mpsc::channel();
+        let asked = std::sync::Mutex::new(asked);
+        let resolve = move |_: &str| -> std::io::Result<Vec<SocketAddr>> {
+            if let Ok(asked) = asked.lock() {
+                let _ = asked.send(());
+            }
+            loop {
+                std::thread::park();
+            }
+        };
+        (Resolver::Blocking(Arc::new(resolve)), reached)
+    }
+}
+
+impl fmt::Debug for Resolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Resolver::System => f.write_str("System"),
+            #[cfg(test)]
+            Resolver::Blocking(_) => f.write_str("Blocking"),
+        }
+    }
+}
+
+impl PartialEq for Resolver {
+    fn eq(&self, other: &Resolver) -> bool {
+        match (self, other) {
+            (Resolver::System, Resolver::System) => true,
+            #[cfg(test)]
+            (Resolver::Blocking(a), Resolver::Blocking(b)) => Arc::ptr_eq(a, b),
+            #[cfg(test)]
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Resolver {}
+
+impl ClientConfig {
+    /// A configuration for `server` with everything else as usual.
+    pub fn new(server: &str, name: Option<&str>, config_dir: PathBuf) -> ClientConfig {
+        ClientConfig {
+            server: server.to_owned(),
+            name: name.map(str::to_owned),
+            config_dir,
+            insecure: false,
+            trust: None,
+            save_dir: None,
+            reconnect: true,
+            version: VERSION,
+            resolver: Resolver::System,
+        }
+    }
+
+    /// `HOST:PORT`, the port added if missing; the key under which the server is pinned.
+    pub fn address(&self) -> String {
+        with_port(&self.server)
+    }
+}
+
+/// `HOST:PORT`, [`DEFAULT_PORT`] added when `server` has no port.
+pub fn with_port(server: &str) -> String {
+    let has_port = match server.rsplit_once(':') {
+        Some((host, port)) => {
+            port.parse::<u16>().is_ok() && (!host.contains(':') || host.ends_with(']'))
+        }
+        None => false,
+    };
+    if has_port {
+        server.to_owned()
+    } else {
+        format!("{server}:{DEFAULT_PORT}")
+    }
+}

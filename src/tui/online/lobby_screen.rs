@@ -1,0 +1,164 @@
+//! The lobby screen: its keys (join, watch, create, an invite code, leave, the pages) and
+//! its drawing around the list of games ([`LobbyList`](super::lobby::LobbyList)).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use super::create::CreateForm;
+use super::lobby::{Kind, LOBBY_KEYS};
+use super::{Online, Prompt, View};
+use crate::net::protocol::{ClientMessage, GameId, GameSetup};
+use crate::quote::{MESSAGE_CHARS, escaped};
+use crate::rules::Preset;
+use crate::tui::help::Help;
+use crate::tui::input::Action;
+use crate::tui::text::{Tone, fit_keys};
+use crate::tui::theme::{Look, Themed};
+
+impl Online {
+    pub(super) fn create_game(&mut self, setup: GameSetup) {
+        self.send(ClientMessage::Create(setup));
+        self.info("creating…");
+    }
+
+    pub(super) fn update_lobby(&mut self, action: Action) {
+        match action {
+            Action::Move(dir) => self.lobby.move_selection(dir),
+            Action::Confirm => self.open_selected(),
+            Action::Cancel | Action::Quit | Action::Type('q') => self.closed = true,
+            Action::Help | Action::Type('?') => {
+                self.help = Some(Help::new("Lobby keys".to_owned(), &LOBBY_KEYS));
+            }
+            Action::Type('c') if self.connected => {
+                let setup = self.start.create.clone().unwrap_or_else(|| GameSetup {
+                    rules: self
+                        .lobby
+                        .selected()
+                        .map_or(Preset::Standard, |(g, _)| g.setup.rules),
+                    ..GameSetup::default()
+                });
+                self.create = Some(CreateForm::new(setup));
+            }
+            Action::Type('i') if self.connected => {
+                self.prompt = Some((Prompt::Code, String::new()));
+                self.info("the invite code, then Enter");
+            }
+            Action::Type('w') => {
+                if let Some((game, _)) = self.lobby.selected() {
+                    let game = game.id;
+                    self.watch(game);
+                }
+            }
+            Action::Type('x') => self.leave_selected(),
+            Action::Type('r') => self.refresh(self.now),
+            Action::PageDown | Action::Type('n') => self.turn_page(true),
+            Action::PageUp | Action::Type('p') => self.turn_page(false),
+            Action::Type(_) if !self.connected => self.error("not connected"),
+            _ => {}
+        }
+    }
+
+    /// Asks for the next page of the lobby (`forward`) or the previous one, if there is one.
+    pub(super) fn turn_page(&mut self, forward: bool) {
+        if self.lobby.turn_page(forward) {
+            self.refresh(self.now);
+        } else {
+            self.info(if forward {
+                "the last page"
+            } else {
+                "the first page"
+            });
+        }
+    }
+
+    pub(super) fn watch(&mut self, game: GameId) {
+        self.to_show = Some(game);
+        self.send(ClientMessage::Watch { game });
+    }
+
+    pub(super) fn open_selected(&mut self) {
+        let Some((game, kind)) = self.lobby.selected() else {
+            self.info("no game selected: c creates one");
+            return;
+        };
+        let id = game.id;
+        match kind {
+            Kind::Open => {
+                self.awaited = Some(id);
+                self.send(ClientMessage::Join {
+                    game: Some(id),
+                    code: None,
+                });
+                self.info(&format!("joining #{id}…"));
+            }
+            Kind::Waiting => self.info("your game waits for an opponent (x withdraws it)"),
+            Kind::Mine if self.games.contains_key(&id) => self.show_game(id),
+            Kind::Mine | Kind::Watch => self.watch(id),
+        }
+    }
+
+    pub(super) fn leave_selected(&mut self) {
+        let Some((game, kind)) = self.lobby.selected() else {
+            return;
+        };
+        let id = game.id;
+        match kind {
+            Kind::Waiting | Kind::Watch => {
+                self.send(ClientMessage::Leave { game: id });
+                self.games.remove(&id);
+                self.info(&format!("left #{id}"));
+                self.refresh(self.now);
+            }
+            Kind::Mine => self.info("a game in progress is resigned from its board (x there)"),
+            Kind::Open => {}
+        }
+    }
+
+    pub(super) fn render_lobby(&self, area: Rect, buf: &mut Buffer, look: &Look, status: &str) {
+        let server = escaped(&self.start.server, MESSAGE_CHARS);
+        let who = self.start.name.as_deref().map_or_else(String::new, |n| {
+            format!(" as {}", escaped(n, MESSAGE_CHARS))
+        });
+        let state = if self.failed {
+            "not connected"
+        } else if self.connected {
+            "connected"
+        } else {
+            "connecting"
+        };
+        let lag = self
+            .lag
+            .map_or_else(String::new, |l| format!(" · lag {} ms", l.as_millis()));
+        let title = format!("Online · {server}{who} · {state}{lag}");
+        let status_rows = if area.height > 14 { 2 } else { 1 };
+        let keys_rows = 1;
+        let body_height = area.height.saturating_sub(1 + status_rows + keys_rows);
+        Paragraph::new(Line::styled(title, look.theme.heading))
+            .render(Rect { height: 1, ..area }, buf);
+        if matches!(self.view, View::Lobby) {
+            let body = Rect::new(area.x, area.y + 1, area.width, body_height);
+            Themed {
+                of: &self.lobby,
+                look,
+            }
+            .render(body, buf);
+        }
+        let keys = Rect::new(area.x, area.y + 1 + body_height, area.width, keys_rows);
+        let line = "Enter join/watch · c create · i code · x leave · r refresh · n/p pages · q quit \
+                    · ? keys";
+        Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
+            .style(look.theme.label)
+            .render(keys, buf);
+        let status_area = Rect::new(area.x, keys.bottom(), area.width, status_rows);
+        let style = match self.status.as_ref().map(|s| s.tone) {
+            Some(Tone::Error) => look.theme.error,
+            _ => ratatui::style::Style::new(),
+        };
+        Paragraph::new(status.to_owned())
+            .style(style)
+            .wrap(Wrap { trim: true })
+            .render(status_area, buf);
+    }
+}

@@ -1,0 +1,176 @@
+//! Online play's bottom line: what is typed there (the server, the name, an invite code, a
+//! chat line) and the yes/no questions (resign, accept an offer, trust a new server's key),
+//! and the status line that shows them.
+
+use super::server::offer_text;
+use super::{Ask, Online, Prompt, View};
+use crate::net::protocol::{ClientMessage, check_chat, normalize_name};
+use crate::quote::{MESSAGE_CHARS, escaped};
+use crate::tui::input::{Action, Direction};
+use crate::tui::text::Tone;
+
+impl Online {
+    pub(super) fn type_prompt(&mut self, prompt: Prompt, mut text: String, action: Action) {
+        match action {
+            Action::Type(c) => text.push(c),
+            Action::Backspace => {
+                text.pop();
+            }
+            Action::Cancel => {
+                if matches!(prompt, Prompt::Name | Prompt::Server) {
+                    self.closed = true;
+                }
+                self.status = None;
+                return;
+            }
+            Action::Move(dir) if prompt == Prompt::Server => {
+                if let View::Server(servers) = &self.view
+                    && !servers.is_empty()
+                {
+                    let at = servers.iter().position(|s| *s == text);
+                    let next = match (at, dir) {
+                        (Some(i), Direction::Down | Direction::Right) => (i + 1) % servers.len(),
+                        (Some(i), _) => (i + servers.len() - 1) % servers.len(),
+                        (None, _) => 0,
+                    };
+                    text.clone_from(&servers[next]);
+                }
+            }
+            Action::Confirm => {
+                self.prompted(prompt, text);
+                return;
+            }
+            _ => {}
+        }
+        self.prompt = Some((prompt, text));
+    }
+
+    pub(super) fn prompted(&mut self, prompt: Prompt, text: String) {
+        match prompt {
+            Prompt::Server => {
+                let server = text.trim().to_owned();
+                if server.is_empty() {
+                    self.prompt = Some((Prompt::Server, text));
+                    return;
+                }
+                self.start.server = server;
+                if let Some(name) = self.start.name.clone() {
+                    self.connect(&name);
+                } else {
+                    self.view = View::Name;
+                    self.prompt = Some((Prompt::Name, String::new()));
+                    self.info("your name on this server (1 to 24 characters), then Enter");
+                }
+            }
+            Prompt::Name => match normalize_name(&text) {
+                Ok(name) => {
+                    self.start.name = Some(name.clone());
+                    self.failed = false;
+                    self.connect(&name);
+                }
+                Err(e) => {
+                    self.error(&format!("a name {e}: type another"));
+                    self.prompt = Some((Prompt::Name, text));
+                }
+            },
+            Prompt::Code => {
+                let code = text.trim().to_owned();
+                if code.is_empty() {
+                    self.status = None;
+                } else {
+                    self.send(ClientMessage::Join {
+                        game: None,
+                        code: Some(code),
+                    });
+                    self.join_by_code = true;
+                    self.info("joining…");
+                }
+            }
+            Prompt::Chat => {
+                let View::Game(game) = self.view else {
+                    return;
+                };
+                match check_chat(&text) {
+                    Ok(()) => {
+                        self.send(ClientMessage::Chat { game, text });
+                        self.status = None;
+                    }
+                    Err(e) => self.error(&format!("a chat line {e}")),
+                }
+            }
+        }
+    }
+
+    /// The server is not known yet: shows its key's fingerprint and asks whether to trust
+    /// it, as SSH does.
+    pub(super) fn ask_trust(&mut self, shown: String) {
+        self.connected = false;
+        self.failed = true;
+        self.unknown_key = Some(shown);
+        self.ask = Some(Ask::Trust);
+    }
+
+    pub(super) fn answer(&mut self, ask: Ask, action: Action) {
+        let yes = match action {
+            Action::Yes => true,
+            Action::No | Action::Cancel => false,
+            _ => {
+                self.ask = Some(ask);
+                return;
+            }
+        };
+        match ask {
+            Ask::Resign(game) if yes => self.send(ClientMessage::Resign { game }),
+            Ask::Resign(_) => self.status = None,
+            Ask::Accept(game, offer) => self.send(ClientMessage::Answer {
+                game,
+                offer,
+                accept: yes,
+            }),
+            Ask::Trust => match self.start.name.clone() {
+                Some(name) if yes => {
+                    self.failed = false;
+                    self.connect(&name);
+                }
+                _ => {
+                    self.unknown_key = None;
+                    self.error("not trusted: nothing was remembered; q to leave");
+                }
+            },
+        }
+    }
+
+    pub(super) fn status_text(&self) -> String {
+        match (&self.prompt, self.ask, &self.status) {
+            (Some((Prompt::Server, text)), _, _) => {
+                format!("server: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            // A refused name is typed again beside the reason it was refused.
+            (Some((Prompt::Name, text)), _, Some(refused)) if refused.tone == Tone::Error => {
+                format!("{} · name: {}▏", refused.text, escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Name, text)), _, _) => {
+                format!("name: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Code, text)), _, _) => format!("invite code: {text}▏"),
+            (Some((Prompt::Chat, text)), _, _) => {
+                format!("chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (None, Some(Ask::Resign(_)), _) => "resign this game? y/n".to_owned(),
+            (None, Some(Ask::Accept(_, offer)), _) => {
+                format!("the opponent offers {}: accept? y/n", offer_text(offer))
+            }
+            (None, Some(Ask::Trust), _) => trust_question(self.unknown_key.as_deref()),
+            (None, None, Some(status)) => status.text.clone(),
+            (None, None, None) => String::new(),
+        }
+    }
+}
+
+/// The question whether to trust a server's key not met before, with its fingerprint.
+pub(super) fn trust_question(shown: Option<&str>) -> String {
+    format!(
+        "trust this new server's key? y/n (the one `brandubh serve` printed?) {}",
+        escaped(shown.unwrap_or("?"), MESSAGE_CHARS)
+    )
+}

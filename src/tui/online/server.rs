@@ -1,0 +1,295 @@
+//! What the server says, taken by online play: the client's reports (connected, lost, a
+//! failure) and the server's messages about the lobby and each game (a state, a move, an
+//! offer, a chat line, a presence, a result); the game awaited is shown when its state comes.
+
+use std::time::{Duration, Instant};
+
+use super::create::timing_text;
+use super::game::OnlineGame;
+use super::{Ask, Online, Prompt, View};
+use crate::net::client::{ClientError, Event};
+use crate::net::protocol::{ClientMessage, ErrorCode, GameId, Offer, ServerMessage};
+use crate::quote::{MESSAGE_CHARS, escaped};
+use crate::rules::Side;
+use crate::tui::net_request::NetRequest;
+
+impl Online {
+    /// Takes what the client reports, at `now`.
+    pub(super) fn take_net(&mut self, event: Event, now: Instant) {
+        self.now = now;
+        match event {
+            Event::Connected { .. } => {
+                self.connected = true;
+                self.info("connected: c create, Enter join or watch, ? keys");
+                if let Some(name) = self.lobby_name() {
+                    self.requests.push(NetRequest::Remember {
+                        dir: self.start.config_dir.clone(),
+                        server: crate::net::client::with_port(&self.start.server),
+                        name,
+                    });
+                }
+                self.refresh(now);
+            }
+            Event::Disconnected { reason } => {
+                self.connected = false;
+                self.lag = None;
+                self.error(&format!(
+                    "connection lost ({}): reconnecting…",
+                    escaped(&reason, MESSAGE_CHARS)
+                ));
+            }
+            // A restart: said calmly, the client reconnects by itself.
+            Event::ServerGoingDown => {
+                self.connected = false;
+                self.lag = None;
+                self.info("the server is restarting: reconnecting…");
+            }
+            Event::Failed(ClientError::UnknownServer {
+                shown,
+                trusted: None,
+                ..
+            }) => self.ask_trust(shown),
+            Event::Failed(e) => {
+                self.connected = false;
+                self.failed = true;
+                // A name refused (taken by another key): another may be tried.
+                if matches!(e, ClientError::Refused(_)) {
+                    self.view = View::Name;
+                    self.prompt = Some((Prompt::Name, String::new()));
+                    self.error(&format!("{}: type another name", failure_text(&e)));
+                } else {
+                    self.error(&failure_text(&e));
+                }
+            }
+            Event::Unsent(message) => {
+                if let ClientMessage::Move { game, .. } = message
+                    && let Some(g) = self.games.get_mut(&game)
+                {
+                    g.refused();
+                }
+                self.error("not sent: the connection is down and too much waits to be sent");
+            }
+            Event::Saved { game, path } => {
+                self.info(&format!(
+                    "game #{game} saved as {}",
+                    escaped(&path.display().to_string(), MESSAGE_CHARS)
+                ));
+            }
+            Event::Message(message) => self.on_message(message, now),
+        }
+    }
+
+    pub(super) fn lobby_name(&self) -> Option<String> {
+        self.start.name.clone()
+    }
+
+    pub(super) fn on_message(&mut self, message: ServerMessage, now: Instant) {
+        match message {
+            ServerMessage::Lobby(lobby) => self.lobby.set(lobby),
+            ServerMessage::Created { game, code } => {
+                self.awaited = Some(game.id);
+                let code = code.map_or_else(String::new, |c| {
+                    format!(" · invite code {}", escaped(&c, MESSAGE_CHARS))
+                });
+                self.info(&format!(
+                    "game #{} created ({}): waiting for an opponent{code}",
+                    game.id,
+                    timing_text(game.setup.timing)
+                ));
+                self.refresh(now);
+            }
+            ServerMessage::State(view) => {
+                let id = view.summary.id;
+                let made = match self.games.get_mut(&id) {
+                    Some(game) => game.refresh(&view, now),
+                    None => OnlineGame::from_view(&view, now).map(|game| {
+                        self.games.insert(id, game);
+                        None
+                    }),
+                };
+                match made {
+                    Err(e) => {
+                        self.error(&e);
+                        return;
+                    }
+                    // Never lost silently: a move the server did not get goes again.
+                    Ok(Some(mv)) => {
+                        let ply = view.moves.len();
+                        self.send(ClientMessage::Move { game: id, ply, mv });
+                    }
+                    Ok(None) => {}
+                }
+                self.assist_changed(id);
+                let begun = (self.awaited == Some(id) || self.join_by_code) && view.you.is_some();
+                if begun || self.to_show == Some(id) {
+                    self.awaited = None;
+                    self.join_by_code = false;
+                    self.to_show = None;
+                    self.show_game(id);
+                }
+            }
+            ServerMessage::Hello { .. }
+            | ServerMessage::Challenge { .. }
+            | ServerMessage::Welcome { .. }
+            | ServerMessage::Archive { .. }
+            | ServerMessage::Ping { .. } => {}
+            ServerMessage::Save { game, json } => self.save_finished(game, json),
+            other => self.on_game_message(other, now),
+        }
+    }
+
+    /// A message about one game: a move, an offer, a chat line, a presence, a result.
+    pub(super) fn on_game_message(&mut self, message: ServerMessage, now: Instant) {
+        match message {
+            ServerMessage::Moved {
+                game,
+                ply,
+                mv,
+                clocks,
+            } => self.on_moved(game, ply, &mv, clocks, now),
+            ServerMessage::Offered { game, offer, by } => {
+                let Some(g) = self.games.get_mut(&game) else {
+                    return;
+                };
+                g.offered(Some((offer, by)));
+                let mine = g.you() == Some(by);
+                if !mine && g.you().is_some() && self.on_screen(game) {
+                    self.ask = Some(Ask::Accept(game, offer));
+                }
+                let what = offer_text(offer);
+                self.info(&format!("the {by} offer {what}"));
+            }
+            ServerMessage::Declined { game, offer } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.offered(None);
+                }
+                if self.ask == Some(Ask::Accept(game, offer)) {
+                    self.ask = None;
+                }
+                self.info(&format!("{} declined", offer_text(offer)));
+            }
+            ServerMessage::Chat {
+                game,
+                from,
+                channel,
+                text,
+            } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.chat_line(channel, &from, &text);
+                }
+            }
+            ServerMessage::Presence {
+                game,
+                side,
+                connected,
+                return_ms,
+            } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.presence(side, connected, return_ms.map(Duration::from_millis), now);
+                }
+            }
+            ServerMessage::Result { game, outcome } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.ended(outcome);
+                    let you = g.you();
+                    let text = crate::tui::panels::outcome_text(outcome, you);
+                    if you.is_some() {
+                        self.assist.ring();
+                        self.download_finished(game);
+                    }
+                    self.ask = None;
+                    self.info(&format!("{text} · q to the lobby"));
+                }
+            }
+            ServerMessage::Pong { id } => {
+                if let Some((waiting, sent)) = self.ping.1
+                    && waiting == id
+                {
+                    self.lag = Some(now.saturating_duration_since(sent));
+                    self.ping.1 = None;
+                }
+            }
+            ServerMessage::Error { code, message } => {
+                if code == ErrorCode::BadMove
+                    && let View::Game(id) = self.view
+                    && let Some(g) = self.games.get_mut(&id)
+                {
+                    g.refused();
+                }
+                self.error(&format!(
+                    "the server says: {}",
+                    escaped(&message, MESSAGE_CHARS)
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    /// The server's `moved` in game `game`: move `mv` after `ply` moves, and the clocks.
+    pub(super) fn on_moved(
+        &mut self,
+        game: GameId,
+        ply: usize,
+        mv: &str,
+        clocks: Option<crate::net::protocol::ClockView>,
+        now: Instant,
+    ) {
+        let Some(g) = self.games.get_mut(&game) else {
+            return;
+        };
+        if g.moved(ply, mv, clocks, now).is_err() {
+            // Out of step: the whole state again.
+            self.send(ClientMessage::Watch { game });
+            return;
+        }
+        if g.my_turn() {
+            self.assist.ring();
+        }
+        self.assist_changed(game);
+        if self.on_screen(game) {
+            let g = &self.games[&game];
+            let text = if g.my_turn() {
+                format!(
+                    "{} played {mv}: your move",
+                    g.name(g.you().unwrap_or(Side::Attackers).opponent())
+                )
+            } else {
+                format!("played {mv}")
+            };
+            self.info_warned(game, &text);
+        }
+    }
+
+    pub(super) fn on_screen(&self, game: GameId) -> bool {
+        matches!(self.view, View::Game(id) if id == game)
+    }
+
+    pub(super) fn show_game(&mut self, id: GameId) {
+        self.view = View::Game(id);
+        let Some(g) = self.games.get(&id) else {
+            return;
+        };
+        let text = match g.you() {
+            Some(_) if g.my_turn() => "your move: ? for the keys".to_owned(),
+            Some(_) => format!(
+                "waiting for {}: ? for the keys",
+                g.name(g.record().state().position().side_to_move())
+            ),
+            None => "watching: a evaluation · c chat with the spectators · q lobby".to_owned(),
+        };
+        self.info_warned(id, &text);
+    }
+}
+
+/// An offer in words.
+pub(super) const fn offer_text(offer: Offer) -> &'static str {
+    match offer {
+        Offer::Draw => "a draw",
+        Offer::Takeback => "a takeback",
+    }
+}
+
+/// Why the client gave up, in one line.
+pub fn failure_text(e: &ClientError) -> String {
+    escaped(&e.to_string(), MESSAGE_CHARS)
+}
