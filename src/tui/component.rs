@@ -24,7 +24,7 @@ use super::saves_list::RenamePrompt;
 use super::session::Session;
 use super::settings::Settings;
 use super::storage_jobs::{Done, SaveRef};
-use super::theme::Look;
+use super::theme::{Look, Themed};
 use crate::ai::{Budget, JobId, Report};
 use crate::game::{Place, Tags};
 use crate::puzzle::Verdict;
@@ -103,6 +103,16 @@ pub struct Context<'a> {
     pub settings: &'a Settings,
     /// The engine's job numbers, shared by every component that asks for a search.
     pub jobs: &'a JobIds,
+}
+
+impl<'a> Context<'a> {
+    /// `of` drawn in the look.
+    pub const fn themed<T>(&self, of: &'a T) -> Themed<'a, T> {
+        Themed {
+            of,
+            look: self.look,
+        }
+    }
 }
 
 /// The numbers of the engine worker's jobs: one sequence for the whole app, so that a report

@@ -21,7 +21,6 @@ use super::rules_screen::RulesScreen;
 use super::saves_list::{RenamePrompt, SavesList};
 use super::storage_jobs::SaveRef;
 use super::tags_form::{TagsForm, TagsHandled};
-use super::theme::Themed;
 
 /// A dialog shown over the screen.
 #[derive(Debug)]
@@ -148,11 +147,7 @@ impl Component for RulesScreen {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
@@ -175,11 +170,7 @@ impl Component for Question {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
@@ -201,11 +192,7 @@ impl Component for SavePrompt {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
@@ -242,11 +229,7 @@ impl Component for SavesList {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
@@ -274,11 +257,7 @@ impl Component for RenamePrompt {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
@@ -301,11 +280,7 @@ impl Component for BudgetChoice {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
@@ -326,11 +301,7 @@ impl Component for CommentEditor {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
@@ -352,11 +323,7 @@ impl Component for TagsForm {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: self,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(self).render(area, buf);
     }
 
     fn mode(&self) -> Mode {

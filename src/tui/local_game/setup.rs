@@ -17,7 +17,6 @@ use crate::tui::rules_screen::RulesScreen;
 use crate::tui::screens::{SetupChoice, SetupForm, SetupHandled};
 use crate::tui::session::Session;
 use crate::tui::storage_jobs::{Done, SaveRef};
-use crate::tui::theme::Themed;
 
 /// The new-game screen on the stack of layers.
 pub(in crate::tui) struct SetupLayer {
@@ -84,11 +83,7 @@ impl Component for SetupLayer {
     }
 
     fn draw(&self, area: Rect, buf: &mut Buffer, cx: &Context) {
-        Themed {
-            of: &self.form,
-            look: cx.look,
-        }
-        .render(area, buf);
+        cx.themed(&self.form).render(area, buf);
     }
 
     fn mode(&self) -> Mode {
