@@ -215,13 +215,17 @@ impl App {
     /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
     pub fn draw(&self, frame: &mut Frame) {
         let (area, buf) = (frame.area(), frame.buffer_mut());
-        let covering = self.layers.iter().rposition(|l| l.covers_screen());
-        let (Some(from), false) = (covering, self.game.too_small()) else {
+        if self.layers.is_empty() || self.game.too_small() {
             self.game.draw(area, buf);
             return;
-        };
+        }
+        // From the top layer that covers the screen (else from the game) up.
+        let covering = self.layers.iter().rposition(|l| l.covers_screen());
+        if covering.is_none() {
+            self.game.draw_views(area, buf);
+        }
         let cx = self.game.context();
-        for layer in &self.layers[from..] {
+        for layer in &self.layers[covering.unwrap_or(0)..] {
             layer.draw(area, buf, &cx);
         }
         if self.layers.last().is_some_and(|l| l.shows_game_status()) {

@@ -577,7 +577,8 @@ impl LocalGame {
 
     /// The keys of the screen in play, with the toggles in the title on the board.
     fn help(&self) -> Help {
-        if let Screen::Review(_) = self.screen {
+        // Under the new-game screen (a layer over the game) the keys asked are the board's.
+        if let (Screen::Review(_), false) = (&self.screen, self.covered) {
             Help::new("Review keys".to_owned(), &REVIEW_KEYS)
                 .with_note(legend::help_note(&self.look.glyphs))
         } else {

@@ -67,7 +67,7 @@ impl LocalGame {
         }
     }
 
-    pub(super) fn draw_views(&self, area: Rect, buf: &mut Buffer) {
+    pub(in crate::tui) fn draw_views(&self, area: Rect, buf: &mut Buffer) {
         let Some(layout) = GameLayout::new(area) else {
             let (min_width, min_height) = minimum_size();
             let too_small = TooSmall {

@@ -675,6 +675,24 @@ mod tests {
     }
 
     #[test]
+    fn the_new_game_form_opened_from_a_review_shows_the_boards_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rt = hot_seat(dir.path());
+        play(&mut rt, "d2-b2 c4-c2");
+        rt.update(Action::Review);
+        rt.update(Action::Confirm);
+        assert!(
+            rt.app.setup().is_some(),
+            "play from here: the new-game form"
+        );
+        rt.update(Action::Help);
+        let Some(crate::tui::overlay::Overlay::Help(help)) = rt.app.overlays.last() else {
+            panic!("no help")
+        };
+        assert!(format!("{help:?}").contains("Keys · warnings"), "{help:?}");
+    }
+
+    #[test]
     fn v_opens_and_closes_the_review_without_touching_the_game() {
         let dir = tempfile::tempdir().unwrap();
         let mut rt = hot_seat(dir.path());
