@@ -133,7 +133,8 @@ enum Command {
     Cut,
 }
 
-/// A connection to a server on its own thread. Dropping it closes the connection.
+/// A connection to a server on its own thread. Dropping it tells the thread to close the
+/// connection and end, and returns at once.
 pub struct Client {
     commands: mpsc::UnboundedSender<Command>,
     /// Dropped with the client to stop the thread wherever it is (connecting, waiting to

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::storage::{read_regular_file, write_json_atomic};
+use crate::game::storage::{create_folders, read_regular_file, write_json_atomic};
 
 /// The file's name in the config folder.
 pub const ONLINE_FILE: &str = "online.json";
@@ -52,8 +52,8 @@ impl OnlineMemory {
     }
 
     /// Writes the file in `dir` (atomically, as saves are).
-    pub fn store(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    fn store(&self, dir: &Path) -> Result<(), String> {
+        create_folders(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
         write_json_atomic(&file(dir), self).map_err(|e| e.to_string())
     }
 }
@@ -83,7 +83,8 @@ mod tests {
         let remembered = OnlineMemory::load(dir.path());
         assert_eq!(remembered.servers, ["c:7343", "a:7343", "b:7343"]);
         assert_eq!(remembered.name.as_deref(), Some("cy"));
-        std::fs::write(dir.path().join(ONLINE_FILE), "not json").unwrap();
+        // JSON, but not what is remembered.
+        write_json_atomic(&dir.path().join(ONLINE_FILE), &"not memories").unwrap();
         assert_eq!(OnlineMemory::load(dir.path()), OnlineMemory::default());
     }
 }
