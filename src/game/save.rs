@@ -13,12 +13,12 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::SavedLesson;
+use super::clock::Clocks;
 use super::ply_analysis::SavedPly;
-use super::record::Players;
+use super::record::{Players, SavedLesson};
+use super::tags::Tags;
 use super::time::RFC3339_PATTERN;
-use super::tree::SavedLine;
-use super::{Clocks, MAX_LINE_DEPTH, Tags};
+use super::tree::{MAX_LINE_DEPTH, SavedLine};
 use crate::rules::{Outcome, Preset, Reason, Rules, Side};
 
 pub(super) use read::{check_comments, line_column};

@@ -20,7 +20,7 @@
 
 mod merge;
 mod saved;
-mod side_line;
+pub(super) mod side_line;
 
 pub use saved::SideLineError;
 pub(super) use saved::{SavedLine, restore_sides, saved_lines};
@@ -669,7 +669,7 @@ impl Place {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
+    use crate::game::player::Player;
     use crate::rules::{Position, Preset};
 
     fn game(moves: &str) -> Game {

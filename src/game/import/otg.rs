@@ -7,9 +7,12 @@
 //! [`Tags`].
 
 use super::variations::{self, VariationTurn};
-use super::{RecordError, RecordErrorKind, lines, play_entry};
-use crate::game::record::{has_winner, is_off_board};
-use crate::game::{Game, Player, Tag, Tags, Timestamp};
+use super::{lines, play_entry};
+use crate::game::load_error::{RecordError, RecordErrorKind};
+use crate::game::player::Player;
+use crate::game::record::{Game, has_winner, is_off_board};
+use crate::game::tags::{Tag, Tags};
+use crate::game::time::Timestamp;
 use crate::rules::{Outcome, Reason, Side, parse_position_record, parse_rules_string};
 
 /// One turn of the main line: its line, its entries and the comments on them.
