@@ -15,15 +15,15 @@ mod ordering;
 mod searcher;
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
+use super::engine::{Ai, NoMove, SearchInfo};
 use super::eval::MAX_EVAL;
+use super::limits::Limits;
 use super::params::SearchParams;
 use super::tt::Table;
-use super::{Ai, Limits, NoMove};
 use crate::game::{Level, Score};
 use crate::rules::{GameState, Move, Rules};
 use ordering::Heuristics;
@@ -45,27 +45,6 @@ const _: () = assert!(MAX_EVAL < WIN_BOUND);
 // Every win or loss the search reports reads back as one from its value.
 #[allow(clippy::cast_possible_truncation)]
 const _: () = assert!(MAX_PLY + 1 < Score::MAX_DISTANCE as usize);
-
-/// A progress report: the result of one completed search depth.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct SearchInfo {
-    /// The depth completed, in plies.
-    pub depth: u32,
-    /// The score for the side to move.
-    pub score: Score,
-    /// Nodes visited so far in this search.
-    pub nodes: u64,
-    /// Nodes per second so far.
-    pub nps: u64,
-    /// Time spent so far.
-    pub elapsed: Duration,
-    /// The principal variation, starting with the best move.
-    pub pv: Vec<Move>,
-    /// Whether this report comes from an iteration cut off by the limits or the stop flag
-    /// after it found a new best move: `depth` is then the last depth completed, and the best
-    /// move and score are from the unfinished iteration one deeper.
-    pub partial: bool,
-}
 
 /// The alpha-beta engine at a level.
 pub struct SearchAi {

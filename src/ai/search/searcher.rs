@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::ordering::{Heuristics, ORDER_KILLER_2, pick_best};
-use super::{INF, MATE, MAX_PLY, RootMove, SearchInfo, WIN_BOUND};
-use crate::ai::Limits;
+use super::{INF, MATE, MAX_PLY, RootMove, WIN_BOUND};
+use crate::ai::engine::SearchInfo;
 use crate::ai::eval;
+use crate::ai::limits::Limits;
 use crate::ai::params::SearchParams;
 use crate::ai::tt::{Bound, Table};
 use crate::game::Score;
