@@ -11,6 +11,7 @@
 //! Here the engine ([`SearchAi`]), what it keeps between searches and its entry points;
 //! `searcher` holds one search, `ordering` the move ordering and its heuristics.
 
+mod bounds;
 mod ordering;
 mod searcher;
 
@@ -20,31 +21,17 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 use super::engine::{Ai, NoMove, SearchInfo};
-use super::eval::MAX_EVAL;
 use super::limits::Limits;
 use super::params::SearchParams;
 use super::tt::Table;
-use crate::game::{Level, Score};
+use crate::game::Level;
 use crate::rules::{GameState, Move, Rules};
+use bounds::{MAX_PLY, WIN_BOUND};
 use ordering::Heuristics;
-use searcher::Searcher;
+use searcher::{RootMove, Searcher};
 
 /// The default transposition-table size in megabytes.
 pub const DEFAULT_TT_MB: usize = 8;
-
-/// The deepest line searched, in plies from the root.
-const MAX_PLY: usize = 100;
-/// A win at ply `p` from the root scores `MATE - p`.
-const MATE: i32 = Score::MATE;
-/// Above every score.
-const INF: i32 = 31_000;
-/// Scores at or beyond this are wins (or, negated, losses).
-#[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-const WIN_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
-const _: () = assert!(MAX_EVAL < WIN_BOUND);
-// Every win or loss the search reports reads back as one from its value.
-#[allow(clippy::cast_possible_truncation)]
-const _: () = assert!(MAX_PLY + 1 < Score::MAX_DISTANCE as usize);
 
 /// The alpha-beta engine at a level.
 pub struct SearchAi {
@@ -258,11 +245,4 @@ fn max_depth(limits: &Limits) -> usize {
     limits
         .depth
         .map_or(MAX_PLY - 4, |d| (d as usize).clamp(1, MAX_PLY - 4))
-}
-
-/// A root move with its random bonus (0 at the higher levels).
-#[derive(Copy, Clone)]
-struct RootMove {
-    mv: Move,
-    bonus: i32,
 }
