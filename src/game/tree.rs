@@ -24,15 +24,11 @@ pub(super) mod side_line;
 
 pub use saved::SideLineError;
 pub(super) use saved::{SavedLine, restore_sides, saved_lines};
-pub use side_line::{Node, SideLine};
+pub use side_line::{MAX_LINE_DEPTH, Node, SideLine};
 
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly};
 use super::record::{Game, Ply, comment_text, is_off_board};
 use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move};
-
-/// The most side lines nested one in another (a side line of a side line ... of the main
-/// line): deeper trees are refused on load and cannot be grown in review.
-pub const MAX_LINE_DEPTH: usize = 16;
 
 /// Why a move cannot be played at a place of the tree.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
