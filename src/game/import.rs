@@ -13,7 +13,8 @@ mod variations;
 use super::load_error::{LoadError, LoadErrorKind};
 use super::player::Player;
 use super::record::Game;
-use super::save::{MAX_PLIES, check_comments, line_column};
+use super::save::MAX_PLIES;
+use super::save::read::{check_comments, line_column};
 use crate::quote::EXCERPT_CHARS;
 use crate::rules::{IllegalMove, MoveError, Position, Preset, RecordEntry};
 
