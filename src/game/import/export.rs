@@ -253,7 +253,7 @@ fn paragraphs(text: &str) -> String {
         let first_word = content.split_whitespace().next().unwrap_or_default();
         let opens = i > 0
             && (content.starts_with('[')
-                || super::is_turn_number(first_word)
+                || super::move_record::is_turn_number(first_word)
                 || super::otg::is_variation_label(first_word));
         !opens && (i == last || !content.ends_with(']'))
     });
