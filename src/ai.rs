@@ -4,12 +4,12 @@
 //! The AI knows nothing of terminals or files: callers pass a [`GameState`], [`Limits`], a stop
 //! flag and a progress callback, and get a move back.
 
-mod analysis;
-mod arena;
 mod bench;
+mod engine_match;
 mod eval;
 mod external;
 mod fill;
+mod game_analyzer;
 mod limits;
 mod pacing;
 mod params;
@@ -23,14 +23,14 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use analysis::{AnalysisEvent, Analyzer, Budget, Progress, Stopped};
-pub use arena::{
+pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
+pub use engine_match::{
     EngineSpec, GameResult, MatchConfig, MatchSummary, ParseEngineError, SideRecord,
     UnplayableRules, elo_difference, engine_usage, play_match,
 };
-pub use bench::{BENCH_CASES, BenchCase, BenchResult, bench, signature};
 pub use eval::{Features, Weights, features, weights};
 pub use external::{DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, HELLO_WAIT, SLOWNESS_ALLOWED};
+pub use game_analyzer::{AnalysisEvent, Analyzer, Budget, Progress, Stopped};
 pub use limits::Limits;
 pub use pacing::Pacer;
 pub use params::SearchParams;

@@ -3,8 +3,8 @@
 
 mod analyze;
 mod analyze_game;
-mod arena;
 mod completions;
+mod engine_match;
 mod export;
 mod help;
 mod manpage;
@@ -24,6 +24,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser, Styles, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use crate::game::Level;
 use crate::game::storage::create_folders;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt, quoted_path};
 use crate::rules::{Position, Preset, Rules};
@@ -55,7 +56,7 @@ pub enum Command {
     /// Write a game file as an OpenTafl game record (`.otg`) or in our save format (JSON).
     Export(export::ExportArgs),
     /// Play engines against each other and report the score and the Elo difference.
-    Match(arena::MatchArgs),
+    Match(engine_match::MatchArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (register with OpenTafl as an engine).
     Otep(otep::OtepArgs),
     /// Run a game server for online play (TLS; games kept in `SQLite`).
@@ -99,15 +100,43 @@ impl RulesArgs {
 /// The parser of `--rules`: a preset by its name, each listed in the help with what sets it
 /// apart. The rules engine knows nothing of the command line; this is its view of [`Preset`].
 pub fn preset_parser() -> impl TypedValueParser<Value = Preset> {
-    let values =
-        Preset::ALL.map(|preset| PossibleValue::new(preset.name()).help(preset_help(preset)));
+    choice_parser(Preset::ALL, Preset::name, preset_help)
+}
+
+/// The parser of an engine's level (`otep --level`): a level by its name, each listed in the
+/// help with what it is for. The game layer knows nothing of the command line; this is its
+/// view of [`Level`].
+pub fn level_parser() -> impl TypedValueParser<Value = Level> {
+    choice_parser(Level::ALL, Level::name, level_help)
+}
+
+/// The parser of one of `all`, each given by its `name` and listed in the help with its line
+/// of `help`; another name is refused with the list of names (as clap's `ValueEnum` does).
+fn choice_parser<T, const N: usize>(
+    all: [T; N],
+    name: fn(T) -> &'static str,
+    help: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T>
+where
+    T: Copy + Default + Send + Sync + 'static,
+{
+    let values = all.map(|choice| PossibleValue::new(name(choice)).help(help(choice)));
     // The names were checked against the possible values: every one is found.
-    PossibleValuesParser::new(values).map(|name| {
-        Preset::ALL
-            .into_iter()
-            .find(|preset| preset.name() == name)
+    PossibleValuesParser::new(values).map(move |given| {
+        all.into_iter()
+            .find(|choice| name(*choice) == given)
             .unwrap_or_default()
     })
+}
+
+/// A level's line in the help of `--level`.
+const fn level_help(level: Level) -> &'static str {
+    match level {
+        Level::Easy => "For beginners: shallow and a little random",
+        Level::Medium => "For casual players",
+        Level::Hard => "For strong players",
+        Level::Max => "Everything the engine has, using the full time given",
+    }
 }
 
 /// A preset's line in the help of `--rules`.
@@ -190,7 +219,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         None => return play::run(&cli.play),
         Some(Command::Play(args)) => return play::run(&args),
         // A match stopped by a signal ends as if killed by it.
-        Some(Command::Match(args)) => return arena::run(&args, out),
+        Some(Command::Match(args)) => return engine_match::run(&args, out),
         // Online play is the terminal game's, or prints an archive.
         Some(Command::Online(args)) => return online::run(&args, out),
         Some(Command::Perft(args)) => perft::run(&args, out),

@@ -5,13 +5,14 @@
 //! (OpenTafl's `.otg`, move records) and writes `.otg`; [`storage`] loads any of them, writes
 //! files atomically and finds the save folder.
 
-mod analysis;
 mod budget;
 mod clock;
 mod duration;
 pub mod import;
 mod lesson;
+mod load_error;
 mod player;
+mod ply_analysis;
 mod record;
 mod save;
 mod schema;
@@ -23,10 +24,6 @@ mod time;
 mod tree;
 pub(crate) mod unique_keys;
 
-pub use analysis::{
-    AnalysisError, MAX_LINE_PLIES, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS,
-    Thresholds, classify, may_be_only_move,
-};
 pub use budget::{ClockReading, MoveBudget, move_budget};
 pub use clock::{
     BadTimeControl, ClockError, Clocks, MAX_DAYS_PER_MOVE, MAX_PERIODS, SideClock, SideClockError,
@@ -34,15 +31,17 @@ pub use clock::{
 };
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
 pub use lesson::{Lesson, SavedLesson};
+pub use load_error::{LoadError, LoadErrorKind};
 pub use player::{
-    EngineKind, Level, MoveTime, ParsePlayerError, Player, TimeNotForLevel, level_names, or_list,
-    player_usage,
+    EngineKind, Level, MoveTime, ParseLevelError, ParsePlayerError, Player, TimeNotForLevel,
+    level_names, or_list, player_usage,
+};
+pub use ply_analysis::{
+    AnalysisError, MAX_LINE_PLIES, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS,
+    Thresholds, classify, may_be_only_move,
 };
 pub use record::{AlreadyOver, Game, Players, Ply};
-pub use save::{
-    FORMAT, LoadError, LoadErrorKind, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge,
-    VERSION,
-};
+pub use save::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge, VERSION};
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use start::{StartError, check_start, parse_start};

@@ -8,10 +8,10 @@
 //! `signals` catches the signals that end the program, for the terminal game and matches.
 
 pub mod ai;
+mod capped_lines;
 pub mod cli;
 pub mod folders;
 pub mod game;
-mod lines;
 pub mod net;
 pub mod otep;
 pub mod puzzle;

@@ -7,6 +7,6 @@
 mod clock;
 mod conversation;
 
-pub use crate::lines::MAX_LINE_BYTES;
+pub use crate::capped_lines::MAX_LINE_BYTES;
 pub use clock::Clock;
 pub use conversation::{Options, serve};

@@ -13,7 +13,7 @@
 //! On Unix the engine runs in a process group of its own, which is killed when the engine is
 //! done with: whatever it started (a script's `sleep`) ends with it.
 //!
-//! What is kept of an engine's output is bounded: lines over [`MAX_LINE_BYTES`](crate::lines::MAX_LINE_BYTES) are skipped,
+//! What is kept of an engine's output is bounded: lines over [`MAX_LINE_BYTES`](crate::capped_lines::MAX_LINE_BYTES) are skipped,
 //! and at most [`LINES_KEPT`] lines wait to be read (while the other engine thinks, say); an
 //! engine that writes more waits on its pipe.
 
@@ -26,8 +26,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Ai, Failure, Limits, NoMove, RealTime, SearchInfo, TimeSource};
+use crate::capped_lines::read_line;
 use crate::game::format_duration;
-use crate::lines::read_line;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, Move, MoveText, Outcome, Position, Rules, Side, position_record, rules_string,

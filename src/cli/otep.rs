@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::CliError;
+use super::{CliError, level_parser};
 use crate::ai::RealTime;
 use crate::game::{Level, parse_duration};
 use crate::otep::{Options, serve};
@@ -20,7 +20,7 @@ pub struct OtepArgs {
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// Engine level.
-    #[arg(long, value_enum, default_value_t = Level::Max)]
+    #[arg(long, value_parser = level_parser(), default_value_t = Level::Max)]
     pub level: Level,
     /// Thinking time per move when OpenTafl runs no clock, e.g. 2s or 500ms.
     #[arg(long, default_value = "2s", value_parser = parse_duration)]

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::builder::{EnumValueParser, TypedValueParser};
+use clap::{Args, ValueEnum};
 
 use super::CliError;
 use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
@@ -21,6 +22,25 @@ fn player_help(side: &str) -> String {
         "Who plays the {side}: {} (TIME is a move's; a clock may shorten it, never lengthen it)",
         player_usage()
     )
+}
+
+/// The colour schemes as `--theme` names them ([`ThemeName`]: the terminal game knows nothing
+/// of the command line).
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum ThemeChoice {
+    /// Warm wooden board.
+    Default,
+    /// Black and white board with bright, saturated marks.
+    HighContrast,
+}
+
+impl From<ThemeChoice> for ThemeName {
+    fn from(choice: ThemeChoice) -> ThemeName {
+        match choice {
+            ThemeChoice::Default => ThemeName::Default,
+            ThemeChoice::HighContrast => ThemeName::HighContrast,
+        }
+    }
 }
 
 /// Arguments of `brandubh play`.
@@ -57,7 +77,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
     pub ascii: Option<bool>,
     /// Colour theme (colours are off when `NO_COLOR` is set; remembered).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = EnumValueParser::<ThemeChoice>::new().map(ThemeName::from))]
     pub theme: Option<ThemeName>,
     /// Ring the terminal's bell when the AI has moved and when a game ends (`b` toggles it;
     /// `--bell=false` for none; remembered).
@@ -184,6 +204,15 @@ mod tests {
 
     use super::*;
     use crate::tui::{Action, App, Direction, Mode, Runtime};
+
+    #[test]
+    fn each_theme_has_the_same_name_on_the_command_line_as_in_the_settings() {
+        for choice in ThemeChoice::value_variants() {
+            let name = choice.to_possible_value().unwrap().get_name().to_owned();
+            let saved = serde_json::to_string(&ThemeName::from(*choice)).unwrap();
+            assert_eq!(saved, format!("\"{name}\""));
+        }
+    }
 
     /// The configuration `args` give with the settings file `path` and the saves in `dir`.
     fn config(args: &PlayArgs, dir: &std::path::Path) -> Config {

@@ -10,15 +10,12 @@ mod export;
 mod otg;
 mod variations;
 
-use std::fmt;
-
 use super::save::{MAX_PLIES, check_comments, line_column};
 use super::{Game, LoadError, LoadErrorKind, Player};
-use crate::quote::{EXCERPT_CHARS, excerpt};
-use crate::rules::{
-    IllegalMove, MoveError, Position, Preset, RecordEntry, RulesStringError, SetupError, Side,
-};
+use crate::quote::EXCERPT_CHARS;
+use crate::rules::{IllegalMove, MoveError, Position, Preset, RecordEntry};
 
+pub use super::load_error::{RecordError, RecordErrorKind};
 pub use export::{ExportError, to_otg};
 
 /// The kinds of game file read.
@@ -233,147 +230,6 @@ fn play_entry(game: &mut Game, text: &str) -> Result<(), RecordErrorKind> {
         Ok(RecordEntry::Timeout) => game.lose_on_time(side),
     };
     ended.map_err(|_| error(MoveError::Illegal(IllegalMove::GameOver)))
-}
-
-/// A game record that cannot be read, and the line of the problem (from 1).
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct RecordError {
-    /// The line, from 1.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: RecordErrorKind,
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.kind)
-    }
-}
-
-impl std::error::Error for RecordError {}
-
-impl From<RecordError> for LoadErrorKind {
-    fn from(e: RecordError) -> Self {
-        LoadErrorKind::Record(e)
-    }
-}
-
-/// What is wrong with a game record.
-#[derive(Clone, Eq, PartialEq, Debug)]
-#[non_exhaustive]
-pub enum RecordErrorKind {
-    /// A move (or `---`, `timeout`) that cannot be played, or whose annotations are wrong.
-    Move {
-        /// The move's number, from 1.
-        number: usize,
-        /// The move as written.
-        text: String,
-        /// What is wrong with it.
-        error: MoveError,
-    },
-    /// More moves than a game may hold.
-    TooManyMoves,
-    /// A header line that is not a tag `[name:value]`.
-    Tag(String),
-    /// There is no `rules` tag.
-    NoRules,
-    /// The rules string cannot be played exactly.
-    Rules(RulesStringError),
-    /// The `position` tag is not a position.
-    Position(SetupError),
-    /// The `result` tag is not `1`, `0`, `-1` or `?`.
-    ResultTag(String),
-    /// The `result` tag disagrees with the end the moves reach.
-    ResultMismatch {
-        /// The `result` tag.
-        tag: String,
-        /// The winner the tag names, or `None` for a draw.
-        winner: Option<Side>,
-        /// The end of the game after the moves.
-        replayed: crate::rules::Outcome,
-    },
-    /// A turn of the main line is not numbered as the next one.
-    TurnNumber {
-        /// The number expected.
-        expected: usize,
-        /// The label found.
-        found: String,
-    },
-    /// A turn with more than two moves, or with one move that is not the last turn.
-    TurnLength {
-        /// The turn's number.
-        turn: usize,
-        /// Its moves.
-        moves: usize,
-    },
-    /// A comment line with no turn before it, or a second one after a turn.
-    StrayComment,
-    /// A line of the moves section that is none of a turn, a comment or a variation.
-    Unexpected(String),
-    /// A variation that cannot be read or put in the game's tree.
-    Variation {
-        /// Its label as written.
-        label: String,
-        /// What is wrong.
-        why: &'static str,
-    },
-}
-
-impl fmt::Display for RecordErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Move {
-                number,
-                text,
-                error,
-            } => write!(f, "move {number} \"{}\": {error}", excerpt(text)),
-            Self::TooManyMoves => write!(f, "more than {MAX_PLIES} moves"),
-            Self::Tag(line) => write!(
-                f,
-                "\"{}\" is not a tag (expected [name:value])",
-                excerpt(line)
-            ),
-            Self::NoRules => write!(f, "no [rules:...] tag before the moves"),
-            Self::Rules(e) => write!(f, "{e}"),
-            Self::Position(e) => write!(f, "position tag: {e}"),
-            Self::ResultTag(value) => write!(
-                f,
-                "result tag \"{}\": expected 1 (attackers win), 0 (draw), -1 (defenders win) or ?",
-                excerpt(value)
-            ),
-            Self::ResultMismatch {
-                tag,
-                winner,
-                replayed,
-            } => {
-                let meaning =
-                    winner.map_or_else(|| "a draw".to_owned(), |w| format!("the {w} win"));
-                write!(
-                    f,
-                    "the result tag says {tag} ({meaning}), but the moves end the game with \"{replayed}\""
-                )
-            }
-            Self::TurnNumber { expected, found } => write!(
-                f,
-                "turn \"{}\" where turn {expected}. was expected",
-                excerpt(found)
-            ),
-            Self::TurnLength { turn, moves } => write!(
-                f,
-                "turn {turn} has {moves} move{}; a turn holds two, the last one may hold one",
-                if *moves == 1 { "" } else { "s" }
-            ),
-            Self::StrayComment => write!(f, "a comment line that follows no turn"),
-            Self::Unexpected(line) => write!(
-                f,
-                "\"{}\" is not a turn (expected a form like \"3. d2-d5 c4-c3\")",
-                excerpt(line)
-            ),
-            Self::Variation { label, why } => {
-                write!(f, "variation \"{}\": {why}", excerpt(label))
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -10,19 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::duration::{ParseDurationError, parse_duration};
 
 /// How strong (and how quick) an AI opponent plays. Each level's budget is defined by the AI layer.
-#[derive(
-    Copy,
-    Clone,
-    Eq,
-    PartialEq,
-    Hash,
-    Debug,
-    Default,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    clap::ValueEnum,
-)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// For beginners: shallow and a little random.
@@ -57,20 +45,32 @@ impl fmt::Display for Level {
     }
 }
 
+impl FromStr for Level {
+    type Err = ParseLevelError;
+
+    /// The level named `text` ([`Level::name`]), in capitals or not: `hard`, `HARD`.
+    fn from_str(text: &str) -> Result<Level, ParseLevelError> {
+        Level::ALL
+            .into_iter()
+            .find(|level| level.name().eq_ignore_ascii_case(text))
+            .ok_or(ParseLevelError)
+    }
+}
+
+/// A text that names no [`Level`].
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct ParseLevelError;
+
+impl fmt::Display for ParseLevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a level (expected {})", level_names())
+    }
+}
+
+impl std::error::Error for ParseLevelError {}
+
 /// The kind of AI engine.
-#[derive(
-    Copy,
-    Clone,
-    Eq,
-    PartialEq,
-    Hash,
-    Debug,
-    Default,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    clap::ValueEnum,
-)]
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
     /// The main engine: alpha-beta search.
@@ -454,8 +454,7 @@ impl FromStr for Player {
         }
         let level = match level {
             None => Level::default(),
-            Some(text) => <Level as clap::ValueEnum>::from_str(text, true)
-                .map_err(|_| err(PlayerFault::Unknown))?,
+            Some(text) => text.parse().map_err(|_| err(PlayerFault::Unknown))?,
         };
         let engine = match kind {
             "human" if s == "human" => return Ok(Player::Human),
@@ -478,6 +477,17 @@ impl FromStr for Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn levels_parse_from_their_names_in_any_case() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse(), Ok(level));
+            assert_eq!(level.name().to_uppercase().parse(), Ok(level));
+        }
+        for bad in ["", "godlike", "max ", "maximum"] {
+            assert_eq!(bad.parse::<Level>(), Err(ParseLevelError), "{bad}");
+        }
+    }
 
     #[test]
     fn players_parse_from_their_names() {

@@ -6,9 +6,8 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
-use super::tree::SideLine;
-use super::{Clocks, Player, Tag, Tags, Timestamp};
+use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
+use super::{Clocks, Player, SideLine, Tag, Tags, Timestamp};
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
     Preset, Reason, Rules, Side,

@@ -2,14 +2,12 @@
 //! for other programs that read or write saved games. The committed copy is
 //! `assets/schema/brandubh-game-v1.schema.json`; `tests/it/schema.rs` keeps it current.
 
+use schemars::Schema;
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde_json::Value;
 
 use super::save::SaveIn;
-use super::time::RFC3339_PATTERN;
-use super::{FORMAT, VERSION};
 
 /// The `$id` of the schema of save format version 1.
 pub const SCHEMA_ID: &str = "urn:brandubh:schema:brandubh-game-v1";
@@ -54,29 +52,4 @@ fn unwrap_lines(schema: &mut Schema) {
         let paragraphs: Vec<String> = text.split("\n\n").map(|p| p.replace('\n', " ")).collect();
         *text = paragraphs.join("\n\n");
     }
-}
-
-/// `format`: the constant name of the format.
-pub(super) fn format_name(_: &mut SchemaGenerator) -> Schema {
-    json_schema!({ "const": FORMAT })
-}
-
-/// `version`: this version of the format.
-pub(super) fn format_version(_: &mut SchemaGenerator) -> Schema {
-    json_schema!({ "const": VERSION })
-}
-
-/// `created` and `updated`: RFC 3339 date-times.
-pub(super) fn timestamp(_: &mut SchemaGenerator) -> Schema {
-    json_schema!({
-        "type": "string",
-        "format": "date-time",
-        "pattern": RFC3339_PATTERN,
-    })
-}
-
-/// A value of `T` or `null`, for fields that must be present but may be `null` (the loader
-/// reads them with `save::required`; schemars would make an `Option` field optional).
-pub(super) fn nullable<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<Option<T>>()
 }

@@ -5,6 +5,7 @@ mod autosave;
 mod listing;
 mod manage;
 mod name;
+mod paths;
 mod read;
 mod summaries;
 mod target;
@@ -22,15 +23,16 @@ use super::{Game, LoadError, LoadErrorKind, Timestamp};
 use target::Target;
 pub use target::create_folders;
 
-pub use autosave::{AUTOSAVE_DIR, Autosave, LEGACY_AUTOSAVE};
+pub use autosave::Autosave;
 pub use listing::{
-    ListError, Progress, READS_PER_REPORT, SaveEntry, SaveKind, SaveSummary, latest_unfinished,
+    ListError, Progress, READS_PER_REPORT, SaveEntry, SaveKind, latest_unfinished,
     latest_unfinished_with, list_saves, list_saves_watched, list_saves_with,
 };
 pub use manage::{ManageError, delete_save, rename_save};
 pub use name::{BadSaveName, MAX_NAME_CHARS, SaveName};
+pub use paths::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
 pub use read::{ReadError, read_regular_file};
-pub use summaries::{CACHE_DIR_ENV, INDEX_FILE, SummaryCache, default_index_path};
+pub use summaries::{CACHE_DIR_ENV, INDEX_FILE, SaveSummary, SummaryCache, default_index_path};
 pub use version::{FileVersion, same_file};
 
 pub use crate::folders::SAVE_DIR_ENV;

@@ -20,11 +20,13 @@
 
 mod merge;
 mod saved;
+mod side_line;
 
 pub use saved::SideLineError;
 pub(super) use saved::{SavedLine, restore_sides, saved_lines};
+pub use side_line::{Node, SideLine};
 
-use super::analysis::{AnalysisError, PlyAnalysis, SavedPly};
+use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly};
 use super::record::{Game, Ply, comment_text, is_off_board};
 use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move};
 
@@ -61,60 +63,6 @@ impl std::error::Error for PlayAtError {}
 impl From<IllegalMove> for PlayAtError {
     fn from(e: IllegalMove) -> Self {
         Self::Illegal(e)
-    }
-}
-
-/// One move of a side line with what the record keeps on it, and the side lines played
-/// instead of it.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct Node {
-    pub(super) mv: AnnotatedMove,
-    pub(super) comment: Option<String>,
-    pub(super) analysis: Option<PlyAnalysis>,
-    pub(super) sides: Vec<SideLine>,
-}
-
-impl Node {
-    pub(super) const fn new(mv: AnnotatedMove) -> Node {
-        Node {
-            mv,
-            comment: None,
-            analysis: None,
-            sides: Vec::new(),
-        }
-    }
-
-    /// The move, annotated.
-    pub const fn played(&self) -> AnnotatedMove {
-        self.mv
-    }
-
-    /// The comment on the move, if any.
-    pub fn comment(&self) -> Option<&str> {
-        self.comment.as_deref()
-    }
-
-    /// The analysis of the move, if analyzed.
-    pub const fn analysis(&self) -> Option<&PlyAnalysis> {
-        self.analysis.as_ref()
-    }
-
-    /// The side lines played instead of this move.
-    pub fn sides(&self) -> &[SideLine] {
-        &self.sides
-    }
-}
-
-/// A side line: one or more moves played instead of a move of its parent line.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct SideLine {
-    pub(super) nodes: Vec<Node>,
-}
-
-impl SideLine {
-    /// The moves of the line, the first played instead of its parent's move.
-    pub fn nodes(&self) -> &[Node] {
-        &self.nodes
     }
 }
 

@@ -9,8 +9,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::capped_lines::MAX_LINE_BYTES;
 use crate::game::TimeControl;
-pub use crate::lines::MAX_LINE_BYTES;
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 

@@ -1,5 +1,5 @@
 //! Messages on an async stream, one per line, each line capped at [`MAX_LINE_BYTES`] as
-//! [`crate::lines`] caps them on blocking streams: a longer line is skipped to its end,
+//! [`crate::capped_lines`] caps them on blocking streams: a longer line is skipped to its end,
 //! never held whole in memory. Shared by the server and the client.
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};

@@ -19,8 +19,8 @@ use crate::ai::{
     self, DEFAULT_TT_MB, JobId, Limits, NoMove, Pacer, Report, SearchAi, SearchInfo, TimeSource,
     Worker,
 };
+use crate::capped_lines::{MAX_LINE_BYTES, read_line};
 use crate::game::{Level, MoveBudget};
-use crate::lines::{MAX_LINE_BYTES, read_line};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{
     GameState, Move, MoveText, Preset, Rules, Side, parse_position_record, parse_rules_string,

@@ -17,17 +17,7 @@ pub struct Themed<'a, T> {
 }
 
 /// The colour schemes to choose from on the command line.
-#[derive(
-    Copy,
-    Clone,
-    Eq,
-    PartialEq,
-    Debug,
-    Default,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ThemeName {
     /// Warm wooden board.

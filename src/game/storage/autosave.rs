@@ -8,15 +8,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::listing::{self, SaveEntry, SaveKind};
+use super::paths::AUTOSAVE_DIR;
 use super::summaries::SummaryCache;
 use super::{SaveError, compact_stamp, remove_stale_temporaries, save_atomic, save_first_free};
 use crate::game::{Game, Timestamp};
-
-/// The folder of autosaves, in the save folder.
-pub const AUTOSAVE_DIR: &str = "autosave";
-/// The single autosave file of older versions, in the save folder: listed, and continued like
-/// any autosave.
-pub const LEGACY_AUTOSAVE: &str = "autosave.json";
 
 /// Finished autosaves kept: the newest ones; older ones go when a new game is autosaved.
 const KEEP_FINISHED: usize = 20;
@@ -176,6 +171,7 @@ fn is_autosave_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::storage::LEGACY_AUTOSAVE;
     use crate::game::storage::tests::game;
     use crate::rules::Side;
     use std::fs::File;

@@ -9,11 +9,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
-use super::load;
-use super::summaries::SummaryCache;
+use super::paths::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
+use super::summaries::{SaveSummary, SummaryCache};
 use super::version::FileVersion;
-use crate::game::{Game, LoadError, Tags, Timestamp};
+use crate::game::LoadError;
 use crate::quote::{MESSAGE_CHARS, escaped_os};
 
 /// Who wrote a save.
@@ -23,55 +22,6 @@ pub enum SaveKind {
     Named,
     /// The autosave (one file per game, or `autosave.json` of older versions).
     Autosave,
-}
-
-/// What a save holds, in short.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct SaveSummary {
-    /// Players, rules, plies and result ([`Game::summary`]).
-    pub text: String,
-    /// Moves played.
-    pub plies: usize,
-    /// Whether the game is over.
-    pub finished: bool,
-    /// When the game last changed.
-    pub updated: Timestamp,
-    /// The game's tags: the players' names, event, date...
-    pub tags: Tags,
-}
-
-impl SaveSummary {
-    /// The summary of `game`.
-    pub fn of(game: &Game) -> SaveSummary {
-        SaveSummary {
-            text: game.summary(),
-            plies: game.moves().len(),
-            finished: game.outcome().is_some(),
-            updated: game.updated(),
-            tags: game.tags().clone(),
-        }
-    }
-
-    /// The summary of the game saved at `path`.
-    pub fn read(path: &Path) -> Result<SaveSummary, LoadError> {
-        load(path).map(|game| SaveSummary::of(&game))
-    }
-}
-
-impl SaveSummary {
-    /// When the game last changed, to the minute: `2026-11-29 14:13 UTC`.
-    pub fn updated_text(&self) -> String {
-        let stamp = self.updated.to_string();
-        let minute = stamp.get(..16).unwrap_or(&stamp).replace('T', " ");
-        format!("{minute} UTC")
-    }
-}
-
-impl fmt::Display for SaveSummary {
-    /// `human vs human, standard, 14 plies, ongoing, 2026-11-29 14:13 UTC`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, {}", self.text, self.updated_text())
-    }
 }
 
 /// A saved game found in a folder.
@@ -321,6 +271,7 @@ mod tests {
     use super::*;
     use crate::game::storage::tests::game;
     use crate::game::storage::{save_atomic, save_new};
+    use crate::game::{Game, Timestamp};
     use crate::rules::Side;
     use std::fs::File;
     use std::time::Duration;

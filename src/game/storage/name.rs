@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::autosave::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
+use super::paths::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
 use crate::quote::{is_invisible, is_text_direction_control};
 
 /// The longest name, in characters: with `.json` and the temporary file's decorations it stays

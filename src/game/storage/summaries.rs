@@ -7,15 +7,16 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::listing::SaveSummary;
+use super::load;
 use super::read::read_regular_file;
 use super::version::FileVersion;
 use super::{SaveError, write_file};
-use crate::game::{LoadError, Tags, Timestamp};
+use crate::game::{Game, LoadError, Tags, Timestamp};
 
 pub use crate::folders::CACHE_DIR_ENV;
 /// The index file's name, in the cache folder.
@@ -31,6 +32,55 @@ const MAX_INDEX_BYTES: u64 = 64 << 20;
 /// on Windows); `None` if there is no home folder.
 pub fn default_index_path() -> Option<PathBuf> {
     crate::folders::CACHE.path().map(|dir| dir.join(INDEX_FILE))
+}
+
+/// What a save holds, in short.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct SaveSummary {
+    /// Players, rules, plies and result ([`Game::summary`]).
+    pub text: String,
+    /// Moves played.
+    pub plies: usize,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// When the game last changed.
+    pub updated: Timestamp,
+    /// The game's tags: the players' names, event, date...
+    pub tags: Tags,
+}
+
+impl SaveSummary {
+    /// The summary of `game`.
+    pub fn of(game: &Game) -> SaveSummary {
+        SaveSummary {
+            text: game.summary(),
+            plies: game.moves().len(),
+            finished: game.outcome().is_some(),
+            updated: game.updated(),
+            tags: game.tags().clone(),
+        }
+    }
+
+    /// The summary of the game saved at `path`.
+    pub fn read(path: &Path) -> Result<SaveSummary, LoadError> {
+        load(path).map(|game| SaveSummary::of(&game))
+    }
+}
+
+impl SaveSummary {
+    /// When the game last changed, to the minute: `2026-11-29 14:13 UTC`.
+    pub fn updated_text(&self) -> String {
+        let stamp = self.updated.to_string();
+        let minute = stamp.get(..16).unwrap_or(&stamp).replace('T', " ");
+        format!("{minute} UTC")
+    }
+}
+
+impl fmt::Display for SaveSummary {
+    /// `human vs human, standard, 14 plies, ongoing, 2026-11-29 14:13 UTC`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, {}", self.text, self.updated_text())
+    }
 }
 
 /// Summaries of saves read before, each with the version of its file when it was read: a file

@@ -288,7 +288,10 @@ impl Connection {
                 },
                 Ok(Ok(Line::TooLong)) => ServerMessage::error(
                     ErrorCode::BadMessage,
-                    format!("a line longer than {} bytes", crate::lines::MAX_LINE_BYTES),
+                    format!(
+                        "a line longer than {} bytes",
+                        crate::capped_lines::MAX_LINE_BYTES
+                    ),
                 ),
                 Ok(Ok(Line::NotUtf8)) => {
                     ServerMessage::error(ErrorCode::BadMessage, "a line that is not UTF-8")
