@@ -2,92 +2,37 @@
 //! line cap, rate limit, timeouts); one hub thread owns the games, the clocks and the `SQLite`
 //! database, and validates every move with the rules engine before it is stored and relayed.
 
+mod admission;
 mod backup;
 mod conn;
+mod conn_id;
+mod event;
 mod hub;
+mod limits;
 mod log;
 mod names;
 mod outbox;
+mod reader;
 mod store;
+mod timing;
 
-use std::collections::{HashMap, VecDeque};
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::{Notify, Semaphore, mpsc, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 
 pub use backup::{BackupError, backup};
+pub use limits::Limits;
 pub use store::DB_FILE;
 
-use super::protocol::Timing;
 use super::tls::ServerKey;
-use crate::game::TimeControl;
+use admission::{Counts, admit};
 
 /// The address a server listens on when none is given.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7343";
-
-/// The limits that keep a hostile client from hurting others, in one place.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Connections open at once, in all.
-    pub connections: usize,
-    /// Connections open at once from one address, counted once they said hello; as many
-    /// more may be on their way there (a newer one pushes the oldest out), so that sockets
-    /// that say nothing cannot lock their address out.
-    pub per_address: usize,
-    /// Time for the TLS handshake and the hello.
-    pub handshake: Duration,
-    /// A connection that sends nothing (not even a pong) for this long is closed.
-    pub idle: Duration,
-    /// How often the server pings each connection (to measure lag and keep it alive).
-    pub ping_every: Duration,
-    /// Messages a connection may send per second, on average.
-    pub messages_per_second: u32,
-    /// Messages a connection may send at once, above the average.
-    pub burst: u32,
-    /// Bad messages (unreadable, too long, too fast) after which a connection is closed.
-    pub bad_messages: u32,
-    /// The most measured lag credited back to a mover's clock.
-    pub max_lag_credit: Duration,
-    /// Bytes queued for a connection that reads too slowly before it is cut off.
-    pub queue_bytes: usize,
-    /// Open games one player may wait in at once.
-    pub open_games_per_player: usize,
-    /// How long a player who dropped out of a game on a clock (not a correspondence game)
-    /// has to come back before the game is lost.
-    pub return_window: Duration,
-    /// Names one key may hold.
-    pub names_per_key: usize,
-    /// New names that may be claimed from one address in a minute.
-    pub new_names_per_minute: usize,
-    /// How long a server going down waits for its connections to be told and closed.
-    pub going_down: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            connections: 4096,
-            per_address: 16,
-            handshake: Duration::from_secs(10),
-            idle: Duration::from_secs(60),
-            ping_every: Duration::from_secs(15),
-            messages_per_second: 20,
-            burst: 40,
-            bad_messages: 5,
-            max_lag_credit: Duration::from_secs(1),
-            queue_bytes: 1 << 20,
-            open_games_per_player: 5,
-            return_window: Duration::from_secs(60),
-            names_per_key: 5,
-            new_names_per_minute: 10,
-            going_down: Duration::from_secs(5),
-        }
-    }
-}
 
 /// What a server is started with.
 #[derive(Clone, Debug)]
@@ -103,16 +48,6 @@ pub struct ServerConfig {
 /// The default data folder: `brandubh-server` in the user's data folder.
 pub fn default_data_dir() -> Option<PathBuf> {
     crate::folders::SERVER_DATA.path()
-}
-
-/// The time control of a timing: a correspondence game's days per move are a clock of one
-/// overtime period of that length, which each move fills again (and 1 ms of main time).
-pub(crate) fn control(timing: Timing) -> Option<TimeControl> {
-    match timing {
-        Timing::Clock { control } => Some(control),
-        Timing::Correspondence { days } => TimeControl::per_move(days),
-        Timing::Untimed => None,
-    }
 }
 
 /// Files a server keeps open besides its connections: the listener, the database and its
@@ -139,11 +74,6 @@ pub fn raise_open_files_limit() -> std::io::Result<u64> {
 #[cfg(not(unix))]
 pub fn raise_open_files_limit() -> std::io::Result<u64> {
     Ok(u64::MAX)
-}
-
-/// Milliseconds, saturating.
-pub(crate) fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A server could not start, or stopped on a failure.
@@ -185,7 +115,7 @@ enum HubEnd {
 #[derive(Clone)]
 pub struct Stopper {
     accepting: watch::Sender<bool>,
-    hub: mpsc::UnboundedSender<hub::Event>,
+    hub: mpsc::UnboundedSender<event::Event>,
 }
 
 impl Stopper {
@@ -196,7 +126,7 @@ impl Stopper {
     /// written out and closed, and returns.
     pub fn stop(&self) {
         let _ = self.accepting.send(false);
-        let _ = self.hub.send(hub::Event::GoingDown);
+        let _ = self.hub.send(event::Event::GoingDown);
     }
 }
 
@@ -272,7 +202,7 @@ impl Drop for RunningServer {
             runtime.shutdown_timeout(DROP_WAIT);
         }
         // The connections are gone: the hub closes the database and ends.
-        let _ = self.stopper.hub.send(hub::Event::GoingDown);
+        let _ = self.stopper.hub.send(event::Event::GoingDown);
         if let Some(hub) = self.hub.take() {
             let _ = hub.join();
         }
@@ -358,7 +288,7 @@ pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
         .name("brandubh-hub".into())
         .spawn(move || {
             while let Some(event) = inbox.blocking_recv() {
-                if matches!(event, hub::Event::GoingDown) {
+                if matches!(event, event::Event::GoingDown) {
                     hub.go_down();
                     return HubEnd::WentDown;
                 }
@@ -395,113 +325,10 @@ pub fn start(config: ServerConfig) -> Result<RunningServer, StartError> {
 
 /// What every connection's task is given.
 struct Tasks {
-    events: mpsc::UnboundedSender<hub::Event>,
+    events: mpsc::UnboundedSender<event::Event>,
     limits: Limits,
     /// Held by each task until it ends.
     alive: mpsc::Sender<()>,
-}
-
-/// Connections open: in all, and per address those that said hello and those on their
-/// way (oldest first, each with the signal that pushes it out).
-#[derive(Default)]
-struct Counts {
-    all: usize,
-    per_address: HashMap<IpAddr, usize>,
-    arriving: HashMap<IpAddr, VecDeque<(u64, Arc<Notify>)>>,
-    next: u64,
-}
-
-impl Counts {
-    /// Takes connection `id` from `ip` off the arriving list; whether it was on it.
-    fn arrived(&mut self, ip: IpAddr, id: u64) -> bool {
-        let Some(arriving) = self.arriving.get_mut(&ip) else {
-            return false;
-        };
-        let before = arriving.len();
-        arriving.retain(|(other, _)| *other != id);
-        let found = arriving.len() < before;
-        if arriving.is_empty() {
-            self.arriving.remove(&ip);
-        }
-        found
-    }
-}
-
-/// Holds a connection's place in [`Counts`] until dropped.
-pub(super) struct Admitted {
-    counts: Arc<Mutex<Counts>>,
-    ip: IpAddr,
-    id: u64,
-    evicted: Arc<Notify>,
-    per_address: usize,
-    settled: bool,
-}
-
-impl Admitted {
-    /// Signalled when a newer connection from the same address pushes this one out before
-    /// its hello.
-    pub fn evicted(&self) -> Arc<Notify> {
-        Arc::clone(&self.evicted)
-    }
-
-    /// The connection said hello: counted against its address's cap, if there is room
-    /// (whether there was).
-    pub fn settle(&mut self) -> bool {
-        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        counts.arrived(self.ip, self.id);
-        let here = counts.per_address.entry(self.ip).or_insert(0);
-        if *here >= self.per_address {
-            return false;
-        }
-        *here += 1;
-        self.settled = true;
-        true
-    }
-}
-
-impl Drop for Admitted {
-    fn drop(&mut self) {
-        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        counts.all = counts.all.saturating_sub(1);
-        if !self.settled {
-            counts.arrived(self.ip, self.id);
-            return;
-        }
-        if let Some(n) = counts.per_address.get_mut(&self.ip) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                counts.per_address.remove(&self.ip);
-            }
-        }
-    }
-}
-
-/// Admits a connection from `ip` within the cap in all, on its way to its address's cap:
-/// with as many on their way from there already, the oldest of them is pushed out.
-fn admit(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &Limits) -> Option<Admitted> {
-    let mut c = counts.lock().unwrap_or_else(PoisonError::into_inner);
-    if c.all >= limits.connections {
-        return None;
-    }
-    c.all += 1;
-    c.next += 1;
-    let id = c.next;
-    let evicted = Arc::new(Notify::new());
-    let arriving = c.arriving.entry(ip).or_default();
-    if arriving.len() >= limits.per_address.max(1)
-        && let Some((_, oldest)) = arriving.pop_front()
-    {
-        oldest.notify_one();
-    }
-    arriving.push_back((id, Arc::clone(&evicted)));
-    Some(Admitted {
-        counts: Arc::clone(counts),
-        ip,
-        id,
-        evicted,
-        per_address: limits.per_address,
-        settled: false,
-    })
 }
 
 /// Connections over the caps being told `full` at once, at most (more are closed unread).
@@ -567,72 +394,5 @@ async fn accept(
                 tracing::error!("connection {id} ended on a fault: {e}");
             }
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn connections_are_capped_per_address_and_in_all() {
-        let limits = Limits {
-            connections: 3,
-            per_address: 2,
-            ..Limits::default()
-        };
-        let counts = Arc::new(Mutex::new(Counts::default()));
-        let a: IpAddr = "127.0.0.1".parse().unwrap();
-        let b: IpAddr = "127.0.0.2".parse().unwrap();
-        let settled = |ip| {
-            let mut place = admit(&counts, ip, &limits).unwrap();
-            assert!(place.settle());
-            place
-        };
-        let first = settled(a);
-        let _second = settled(a);
-        let mut third = admit(&counts, a, &limits).unwrap();
-        assert!(!third.settle(), "a third from one address");
-        drop(third);
-        let _fourth = settled(b);
-        assert!(admit(&counts, b, &limits).is_none(), "a fourth in all");
-        drop(first);
-        assert!(admit(&counts, a, &limits).is_some(), "a place freed");
-    }
-
-    #[test]
-    fn a_connection_on_its_way_is_pushed_out_by_a_newer_one_from_its_address() {
-        let limits = Limits {
-            per_address: 2,
-            ..Limits::default()
-        };
-        let counts = Arc::new(Mutex::new(Counts::default()));
-        let a: IpAddr = "127.0.0.1".parse().unwrap();
-        let silent: Vec<Admitted> = (0..2)
-            .map(|_| admit(&counts, a, &limits).unwrap())
-            .collect();
-        let mut honest = admit(&counts, a, &limits).unwrap();
-        assert!(honest.settle(), "locked out by silent sockets");
-        let pushed_out = silent[0].evicted();
-        assert!(
-            tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap()
-                .block_on(async {
-                    tokio::time::timeout(Duration::ZERO, pushed_out.notified()).await
-                })
-                .is_ok(),
-            "the oldest silent one stays"
-        );
-    }
-
-    #[test]
-    fn correspondence_days_are_a_clock_refilled_by_each_move() {
-        let control = control(Timing::Correspondence { days: 3 }).unwrap();
-        assert_eq!(control.period(), Duration::from_secs(3 * 86_400));
-        assert_eq!(control.periods(), 1);
-        assert!(super::control(Timing::Correspondence { days: 0 }).is_none());
-        assert!(super::control(Timing::Untimed).is_none());
     }
 }

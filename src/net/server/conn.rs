@@ -10,9 +10,11 @@ use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_rustls::server::TlsStream;
 
-use super::hub::{ConnId, Event};
+use super::admission::Admitted;
+use super::conn_id::ConnId;
+use super::event::Event;
+use super::limits::Limits;
 use super::outbox::{self, Outbox};
-use super::{Admitted, Limits};
 use crate::net::identity::ChannelBinding;
 use crate::net::protocol::{ClientMessage, ErrorCode, ServerMessage, VERSION};
 use crate::net::wire::{Line, read_line, write_line};

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::hub::ConnId;
+use super::conn_id::ConnId;
 use super::store::StoredGame;
 use crate::net::protocol::GameId;
 use crate::rules::{Outcome, Side};

@@ -1,7 +1,7 @@
-//! Names on the server: a key's claim of one (its form checked by
-//! [`normalize_name`], then the store's rules), the look-alike forms compared with the
-//! names other keys hold, and the count of new names claimed from each address in the last
-//! minute.
+//! Names on the server, the rules without the database: a key's claim of one (its form
+//! checked by [`normalize_name`], then put to the name table, which the store keeps, and
+//! its answer put in words), the look-alike forms compared with the names other keys hold,
+//! and the count of new names claimed from each address in the last minute.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -9,12 +9,44 @@ use std::time::{Duration, Instant};
 
 use unicode_security::skeleton;
 
-use super::Limits;
-use super::store::{Claim, NameClaim, Store, StoreResult};
+use super::limits::Limits;
 use crate::net::protocol::normalize_name;
 
 /// The window in which new names are counted per address.
 pub(super) const CLAIM_WINDOW: Duration = Duration::from_secs(60);
+
+/// How long a name unused stays with a key that is in no game (30 days): then another key
+/// may claim it, or one like it.
+pub(super) const UNUSED_NAME_KEPT_SECS: i64 = 30 * 86_400;
+
+/// A key's claim of a name.
+pub(super) struct NameClaim<'a> {
+    /// The key.
+    pub key: &'a str,
+    /// The name, checked and in NFC ([`crate::net::protocol::normalize_name`]).
+    pub name: &'a str,
+    /// Now, in seconds since 1970.
+    pub now: i64,
+    /// The most names the key may hold.
+    pub most: usize,
+    /// Whether the name may be a new one of the key (within the claims per minute).
+    pub may_add: bool,
+}
+
+/// What became of a claim.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub(super) enum Claim {
+    /// The key held the name already.
+    Yours,
+    /// The name is the key's from now on.
+    New,
+    /// Another key holds this name, or this one, like it.
+    Taken(String),
+    /// The key holds as many names as it may.
+    TooMany,
+    /// The name would be a new one, and no new one may be claimed now.
+    TooFast,
+}
 
 /// A name's forms compared with those of names other keys hold: its confusable skeleton
 /// (Unicode TS #39: `aIice` and `alice` share one) and that of its lowercase form (so that
@@ -35,15 +67,15 @@ pub(super) struct NameClaims {
 
 impl NameClaims {
     /// Gives `key`, proven on a connection from `ip`, the name `asked` (in NFC) if it may
-    /// have it: the name as kept, or why not (for a `bad_name` error).
-    pub fn claim(
+    /// have it, as the name table says (`store`, which may fail): the name as kept, or why
+    /// not (for a `bad_name` error).
+    pub fn claim<E>(
         &mut self,
-        store: &mut Store,
         limits: &Limits,
-        ip: IpAddr,
-        key: &str,
+        (ip, key): (IpAddr, &str),
         asked: &str,
-    ) -> StoreResult<Result<String, String>> {
+        store: impl FnOnce(&NameClaim) -> Result<Claim, E>,
+    ) -> Result<Result<String, String>, E> {
         let name = match normalize_name(asked) {
             Ok(name) => name,
             Err(e) => return Ok(Err(format!("the name {e}"))),
@@ -56,7 +88,7 @@ impl NameClaims {
             most: limits.names_per_key,
             may_add: self.allows(ip, now, limits.new_names_per_minute),
         };
-        Ok(match store.claim_name(&claim)? {
+        Ok(match store(&claim)? {
             Claim::Yours => Ok(name),
             Claim::New => {
                 self.record(ip, now);

@@ -63,11 +63,19 @@ impl Outbox {
         self.push(message.to_line(), None)
     }
 
-    /// Queues `message`; returns the flag that stays set while it is queued.
-    pub fn send_flagged(&self, message: &ServerMessage) -> Result<Arc<AtomicBool>, Full> {
-        let queued = Arc::new(AtomicBool::new(true));
-        self.push(message.to_line(), Some(Arc::clone(&queued)))?;
-        Ok(queued)
+    /// Queues `message` with `queued`, a flag set now that stays set while it is queued
+    /// (cleared at once if it is not).
+    pub fn send_flagged(
+        &self,
+        message: &ServerMessage,
+        queued: &Arc<AtomicBool>,
+    ) -> Result<(), Full> {
+        queued.store(true, Ordering::Release);
+        let pushed = self.push(message.to_line(), Some(Arc::clone(queued)));
+        if pushed.is_err() {
+            queued.store(false, Ordering::Release);
+        }
+        pushed
     }
 
     /// Asks the writer to close the connection once what is queued is written.
@@ -152,7 +160,8 @@ mod tests {
     #[tokio::test]
     async fn a_flagged_line_is_marked_queued_until_it_is_taken() {
         let (outbox, mut inbox) = queue(1 << 20);
-        let queued = outbox.send_flagged(&pong(1)).unwrap();
+        let queued = Arc::new(AtomicBool::new(false));
+        outbox.send_flagged(&pong(1), &queued).unwrap();
         assert!(queued.load(Ordering::Acquire));
         inbox.next().await;
         assert!(!queued.load(Ordering::Acquire));

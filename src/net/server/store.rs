@@ -1,123 +1,28 @@
 //! The server's `SQLite` database (WAL): players' keys and names, games, moves and clocks.
 //! A move is written here before anyone is told of it.
 
-use std::path::Path;
+mod migrate;
+pub(super) mod read;
+mod sql;
+mod stored;
+
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use rusqlite::{Connection, params};
 
-use super::names::look_alike_forms;
-use crate::game::{Clocks, Game, Player, Tag, Tags};
-use crate::net::protocol::{ARCHIVE_PAGE, GameId, GameSetup, GameSummary, pages};
-use crate::rules::{Outcome, Position, Reason, Side};
+use super::names::{Claim, NameClaim, UNUSED_NAME_KEPT_SECS, look_alike_forms};
+use crate::game::Clocks;
+use crate::net::protocol::{GameId, GameSetup};
+use crate::rules::{Outcome, Side};
+use migrate::migrate;
+pub(super) use sql::StoreResult;
+use sql::{count, execute, id, json, optional_json};
+pub(super) use stored::{Seat, Stage, StoredGame, Unreadable, rebuild};
 
 /// The database's file in the server's data folder.
 pub const DB_FILE: &str = "server.sqlite3";
-
-/// A game's stage.
-#[derive(Copy, Clone, Eq, PartialEq, Debug)]
-pub(super) enum Stage {
-    /// Waiting for an opponent.
-    Open,
-    /// Being played.
-    Playing,
-    /// Over.
-    Over,
-}
-
-impl Stage {
-    const fn name(self) -> &'static str {
-        match self {
-            Stage::Open => "open",
-            Stage::Playing => "playing",
-            Stage::Over => "over",
-        }
-    }
-}
-
-/// A player's key and name.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub(super) struct Seat {
-    pub key: String,
-    pub name: String,
-}
-
-/// A game as stored: who, how, and the record (moves, clocks, result).
-#[derive(Clone, Debug)]
-pub(super) struct StoredGame {
-    pub id: GameId,
-    pub setup: GameSetup,
-    pub creator: Seat,
-    pub code: Option<String>,
-    pub attackers: Option<Seat>,
-    pub defenders: Option<Seat>,
-    pub stage: Stage,
-    pub game: Game,
-}
-
-impl StoredGame {
-    /// The seat of `side`.
-    pub fn seat(&self, side: Side) -> Option<&Seat> {
-        match side {
-            Side::Attackers => self.attackers.as_ref(),
-            Side::Defenders => self.defenders.as_ref(),
-        }
-    }
-
-    /// The side `key` plays, if any.
-    pub fn side_of(&self, key: &str) -> Option<Side> {
-        [Side::Attackers, Side::Defenders]
-            .into_iter()
-            .find(|&side| self.seat(side).is_some_and(|seat| seat.key == key))
-    }
-
-    /// The game's summary for lobbies and archives.
-    pub fn summary(&self) -> GameSummary {
-        GameSummary {
-            id: self.id,
-            setup: self.setup.clone(),
-            attackers: self.attackers.as_ref().map(|s| s.name.clone()),
-            defenders: self.defenders.as_ref().map(|s| s.name.clone()),
-            creator: self.creator.name.clone(),
-            plies: self.game.moves().len(),
-            outcome: self.game.outcome(),
-        }
-    }
-
-    /// The record as a save file, the players' names in its tags.
-    pub fn save_json(&self) -> String {
-        let mut game = self.game.clone();
-        let mut tags = Tags::default();
-        for side in [Side::Attackers, Side::Defenders] {
-            if let Some(seat) = self.seat(side) {
-                tags.set_fitted(Tag::name_of(side), &seat.name);
-            }
-        }
-        tags.set_fitted(Tag::Event, &format!("online game {}", self.id));
-        game.set_tags(tags);
-        game.to_json()
-    }
-}
-
-/// The finished games of the player named `?1` in all, counted from the indexes.
-const ARCHIVE_COUNT: &str = "
-    SELECT (SELECT COUNT(*) FROM games WHERE stage = 'over' AND attackers_name = ?1)
-         + (SELECT COUNT(*) FROM games WHERE stage = 'over' AND defenders_name = ?1)";
-
-/// `?2` finished games of the player named `?1` from the `?3`th newest on, each with its
-/// moves counted: the page's numbers read from the indexes, then only its games.
-const ARCHIVE_PAGE_QUERY: &str = "
-    WITH page (id) AS (
-        SELECT id FROM games WHERE stage = 'over' AND attackers_name = ?1
-        UNION ALL
-        SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
-        ORDER BY id DESC LIMIT ?2 OFFSET ?3)
-    SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name, g.outcome,
-           COUNT(m.ply)
-    FROM page JOIN games g ON g.id = page.id
-         LEFT JOIN moves m ON m.game = g.id
-    GROUP BY g.id ORDER BY g.id DESC";
 
 /// How often the log (WAL) is copied into the database, beside the writer.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
@@ -127,14 +32,11 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 /// starts it again.
 const WAL_LIMIT: u64 = 16 << 20;
 
-/// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
-/// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
-/// forms and last use, 3 the indexes of finished games by player (the archive's pages).
-const SCHEMA_VERSION: i64 = 3;
-
 /// The database.
 pub(super) struct Store {
     db: Connection,
+    /// Its file.
+    file: PathBuf,
     /// Ends the checkpoint thread when the store goes (its channel closes).
     _checkpoints: mpsc::Sender<()>,
     /// Every write fails while set: the hub's commit-before-apply is tested, not assumed.
@@ -142,21 +44,11 @@ pub(super) struct Store {
     fail_writes: std::cell::Cell<bool>,
 }
 
-/// A stored game that cannot be read back (a setup, clocks, result or move it cannot
-/// have): its number and why.
-#[derive(Debug)]
-pub(super) struct Unreadable {
-    pub id: GameId,
-    pub why: String,
-}
-
-/// A database error, in words.
-pub(super) type StoreResult<T> = Result<T, rusqlite::Error>;
-
 impl Store {
     /// Opens (and makes, the first time) the database in `dir`.
     pub fn open(dir: &Path) -> Result<Store, Box<dyn std::error::Error + Send + Sync>> {
-        let mut db = Connection::open(dir.join(DB_FILE))?;
+        let file = dir.join(DB_FILE);
+        let mut db = Connection::open(&file)?;
         // WAL with NORMAL sync: a committed move survives the process being killed
         // (kill -9); only a power cut can lose the last commits. The writer checkpoints
         // only past the log's limit: a checkpoint syncs the database to disk (tens of
@@ -169,9 +61,10 @@ impl Store {
         db.pragma_update(None, "wal_autocheckpoint", pages)?;
         db.pragma_update(None, "journal_size_limit", WAL_LIMIT.cast_signed())?;
         migrate(&mut db)?;
-        let checkpoints = checkpoint_beside(&dir.join(DB_FILE))?;
+        let checkpoints = checkpoint_beside(&file)?;
         Ok(Store {
             db,
+            file,
             _checkpoints: checkpoints,
             #[cfg(test)]
             fail_writes: std::cell::Cell::new(false),
@@ -198,6 +91,16 @@ impl Store {
         if let Err((_, e)) = db.close() {
             tracing::warn!("closing the database: {e}");
         }
+    }
+
+    /// The database's file.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// Every game open or in play, for a server that starts again, each read back or not.
+    pub fn unfinished(&self) -> StoreResult<Vec<Result<StoredGame, Unreadable>>> {
+        read::unfinished(&self.db)
     }
 
     /// Makes every write fail (or succeed again), for tests.
@@ -227,7 +130,8 @@ impl Store {
     pub fn claim_name(&mut self, claim: &NameClaim) -> StoreResult<Claim> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        let updated = tx.execute(
+        let updated = execute(
+            &tx,
             "UPDATE names SET used = ?3 WHERE name = ?1 AND key = ?2",
             params![claim.name, claim.key, claim.now],
         )?;
@@ -248,7 +152,8 @@ impl Store {
         code: Option<&str>,
     ) -> StoreResult<GameId> {
         self.writable()?;
-        self.db.execute(
+        execute(
+            &self.db,
             "INSERT INTO games (setup, creator_key, creator_name, code, stage, created)
              VALUES (?1, ?2, ?3, ?4, 'open', ?5)",
             params![
@@ -268,7 +173,8 @@ impl Store {
         let seat = |side| game.seat(side).cloned().map(|s| (s.key, s.name));
         let (ak, an) = seat(Side::Attackers).unzip();
         let (dk, dn) = seat(Side::Defenders).unzip();
-        self.db.execute(
+        execute(
+            &self.db,
             "UPDATE games SET attackers_key = ?2, attackers_name = ?3, defenders_key = ?4,
              defenders_name = ?5, stage = 'playing', clocks = ?6 WHERE id = ?1",
             params![
@@ -294,11 +200,13 @@ impl Store {
     ) -> StoreResult<()> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        tx.execute(
+        execute(
+            &tx,
             "INSERT INTO moves (game, ply, mv) VALUES (?1, ?2, ?3)",
             params![id(game), count(ply), mv],
         )?;
-        tx.execute(
+        execute(
+            &tx,
             "UPDATE games SET clocks = ?2 WHERE id = ?1",
             params![id(game), optional_json(clocks)?],
         )?;
@@ -317,11 +225,13 @@ impl Store {
     ) -> StoreResult<()> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        tx.execute(
+        execute(
+            &tx,
             "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
             params![id(game), count(ply)],
         )?;
-        tx.execute(
+        execute(
+            &tx,
             "UPDATE games SET clocks = ?2 WHERE id = ?1",
             params![id(game), optional_json(clocks)?],
         )?;
@@ -343,192 +253,31 @@ impl Store {
     /// neither resumed nor archived, but kept for its host to look at.
     pub fn set_aside(&self, game: GameId) -> StoreResult<()> {
         self.writable()?;
-        self.db
-            .execute("UPDATE games SET stage = 'aside' WHERE id = ?1", [id(game)])?;
+        execute(
+            &self.db,
+            "UPDATE games SET stage = 'aside' WHERE id = ?1",
+            [id(game)],
+        )?;
         Ok(())
     }
 
     /// Removes an open game its creator withdrew.
     pub fn withdraw(&self, game: GameId) -> StoreResult<()> {
         self.writable()?;
-        self.db.execute(
+        execute(
+            &self.db,
             "DELETE FROM games WHERE id = ?1 AND stage = 'open'",
             [id(game)],
         )?;
         Ok(())
     }
-
-    /// Every game open or in play, for a server that starts again, each read back or not.
-    pub fn unfinished(&self) -> StoreResult<Vec<Result<StoredGame, Unreadable>>> {
-        self.games("stage IN ('open', 'playing')", params![])
-    }
-
-    /// A finished game.
-    pub fn finished(&self, game: GameId) -> StoreResult<Option<StoredGame>> {
-        let games = self.games("stage = 'over' AND id = ?1", params![id(game)])?;
-        Ok(readable(games).pop())
-    }
-
-    /// Page `page` of the finished games of the player named `name`, newest first (the
-    /// last page if there are fewer), with the page and the player's finished games in all.
-    /// Read from the indexes, each game's moves counted, none replayed.
-    pub fn archive(&self, name: &str, page: u32) -> StoreResult<(Vec<GameSummary>, u32, usize)> {
-        let total: i64 = self
-            .db
-            .prepare_cached(ARCHIVE_COUNT)?
-            .query_row([name], |r| r.get(0))?;
-        let total = usize::try_from(total).unwrap_or(0);
-        let page = page.min(pages(total, ARCHIVE_PAGE) - 1);
-        let offset = u64::from(page).saturating_mul(ARCHIVE_PAGE as u64);
-        let mut query = self.db.prepare_cached(ARCHIVE_PAGE_QUERY)?;
-        let rows = query.query_map(
-            params![
-                name,
-                count(ARCHIVE_PAGE),
-                i64::try_from(offset).unwrap_or(i64::MAX)
-            ],
-            |r| {
-                Ok((
-                    r.get::<_, i64>(0)?.unsigned_abs(),
-                    r.get::<_, String>(1)?,
-                    GameSummary {
-                        id: 0,
-                        setup: GameSetup::default(),
-                        creator: r.get(2)?,
-                        attackers: r.get(3)?,
-                        defenders: r.get(4)?,
-                        outcome: r
-                            .get::<_, Option<String>>(5)?
-                            .and_then(|o| serde_json::from_str(&o).ok()),
-                        plies: usize::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
-                    },
-                ))
-            },
-        )?;
-        let mut games = Vec::new();
-        for row in rows {
-            let (id, setup, summary) = row?;
-            match parse("setup", &setup) {
-                Ok(setup) => games.push(GameSummary {
-                    id,
-                    setup,
-                    ..summary
-                }),
-                Err(why) => tracing::warn!("game {id} cannot be read back, left out: {why}"),
-            }
-        }
-        Ok((games, page, total))
-    }
-
-    /// The games matching `filter`, oldest first, each rebuilt by replaying its moves.
-    fn games(
-        &self,
-        filter: &str,
-        args: &[&dyn rusqlite::ToSql],
-    ) -> StoreResult<Vec<Result<StoredGame, Unreadable>>> {
-        let sql = format!(
-            "SELECT id, setup, creator_key, creator_name, code, attackers_key, attackers_name,
-                    defenders_key, defenders_name, stage, clocks, outcome
-             FROM games WHERE {filter} ORDER BY id"
-        );
-        let mut query = self.db.prepare(&sql)?;
-        let rows = query.query_map(args, |r| {
-            let seat = |key: Option<String>, name: Option<String>| {
-                key.zip(name).map(|(key, name)| Seat { key, name })
-            };
-            Ok((
-                r.get::<_, i64>(0)?.unsigned_abs(),
-                r.get::<_, String>(1)?,
-                Seat {
-                    key: r.get(2)?,
-                    name: r.get(3)?,
-                },
-                r.get::<_, Option<String>>(4)?,
-                seat(r.get(5)?, r.get(6)?),
-                seat(r.get(7)?, r.get(8)?),
-                r.get::<_, String>(9)?,
-                r.get::<_, Option<String>>(10)?,
-                r.get::<_, Option<String>>(11)?,
-            ))
-        })?;
-        let mut games = Vec::new();
-        for row in rows {
-            let (id, setup, creator, code, attackers, defenders, stage, clocks, outcome) = row?;
-            let moves = self.moves(id)?;
-            let read = || -> Result<StoredGame, String> {
-                let setup = parse::<GameSetup>("setup", &setup)?;
-                let stage = [Stage::Open, Stage::Playing, Stage::Over]
-                    .into_iter()
-                    .find(|s| s.name() == stage)
-                    .ok_or_else(|| format!("the stage {stage:?} is not one"))?;
-                let clocks = clocks.map(|c| parse::<Clocks>("clocks", &c)).transpose()?;
-                let outcome = outcome
-                    .map(|o| parse::<Outcome>("result", &o))
-                    .transpose()?;
-                let game = rebuild(&setup, &moves, clocks, outcome)?;
-                Ok(StoredGame {
-                    id,
-                    setup,
-                    creator,
-                    code,
-                    attackers,
-                    defenders,
-                    stage,
-                    game,
-                })
-            };
-            games.push(read().map_err(|why| Unreadable { id, why }));
-        }
-        Ok(games)
-    }
-
-    fn moves(&self, game: GameId) -> StoreResult<Vec<String>> {
-        let mut query = self
-            .db
-            .prepare_cached("SELECT mv FROM moves WHERE game = ?1 ORDER BY ply")?;
-        let rows = query.query_map([id(game)], |r| r.get(0))?;
-        rows.collect()
-    }
-}
-
-/// How long a name unused stays with a key that is in no game (30 days): then another key
-/// may claim it, or one like it.
-pub(super) const UNUSED_NAME_KEPT_SECS: i64 = 30 * 86_400;
-
-/// A key's claim of a name.
-pub(super) struct NameClaim<'a> {
-    /// The key.
-    pub key: &'a str,
-    /// The name, checked and in NFC ([`crate::net::protocol::normalize_name`]).
-    pub name: &'a str,
-    /// Now, in seconds since 1970.
-    pub now: i64,
-    /// The most names the key may hold.
-    pub most: usize,
-    /// Whether the name may be a new one of the key (within the claims per minute).
-    pub may_add: bool,
-}
-
-/// What became of a claim.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub(super) enum Claim {
-    /// The key held the name already.
-    Yours,
-    /// The name is the key's from now on.
-    New,
-    /// Another key holds this name, or this one, like it.
-    Taken(String),
-    /// The key holds as many names as it may.
-    TooMany,
-    /// The name would be a new one, and no new one may be claimed now.
-    TooFast,
 }
 
 /// A claim of a name the key does not hold yet.
 fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreResult<Claim> {
     let [skeleton, folded] = look_alike_forms(claim.name);
     let in_the_way: Vec<(String, String, i64)> = tx
-        .prepare(
+        .prepare_cached(
             "SELECT name, key, used FROM names
              WHERE key != ?1 AND (name = ?2 OR skeleton = ?3 OR folded = ?4)",
         )?
@@ -538,153 +287,32 @@ fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreRes
         .collect::<Result<_, _>>()?;
     for (name, key, used) in in_the_way {
         let unused = claim.now.saturating_sub(used) >= UNUSED_NAME_KEPT_SECS;
-        let in_a_game: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM games
-                 WHERE creator_key = ?1 OR attackers_key = ?1 OR defenders_key = ?1)",
-            [&key],
-            |r| r.get(0),
-        )?;
+        let in_a_game: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM games
+                     WHERE creator_key = ?1 OR attackers_key = ?1 OR defenders_key = ?1)",
+            )?
+            .query_row([&key], |r| r.get(0))?;
         if !unused || in_a_game {
             return Ok(Claim::Taken(name));
         }
-        tx.execute("DELETE FROM names WHERE name = ?1", [&name])?;
+        execute(tx, "DELETE FROM names WHERE name = ?1", [&name])?;
     }
-    let held: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM names WHERE key = ?1",
-        [claim.key],
-        |r| r.get(0),
-    )?;
+    let held: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM names WHERE key = ?1")?
+        .query_row([claim.key], |r| r.get(0))?;
     if held >= count(claim.most) {
         return Ok(Claim::TooMany);
     }
     if !claim.may_add {
         return Ok(Claim::TooFast);
     }
-    tx.execute(
+    execute(
+        tx,
         "INSERT INTO names (name, key, skeleton, folded, used) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![claim.name, claim.key, skeleton, folded, claim.now],
     )?;
     Ok(Claim::New)
-}
-
-/// Gives the names of a database of an earlier version what this one keeps of each: its
-/// look-alike forms, and when it was last used (`now`: each has its whole time from the
-/// upgrade on); then the indexes that find them.
-fn migrate_names(tx: &rusqlite::Transaction<'_>, now: i64) -> rusqlite::Result<()> {
-    let columns: Vec<String> = tx
-        .prepare("SELECT name FROM pragma_table_info('names')")?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    for (column, kind) in [
-        ("skeleton", "TEXT NOT NULL DEFAULT ''"),
-        ("folded", "TEXT NOT NULL DEFAULT ''"),
-        ("used", "INTEGER NOT NULL DEFAULT 0"),
-    ] {
-        if !columns.iter().any(|c| c == column) {
-            tx.execute_batch(&format!("ALTER TABLE names ADD COLUMN {column} {kind}"))?;
-        }
-    }
-    let unformed: Vec<String> = tx
-        .prepare("SELECT name FROM names WHERE skeleton = ''")?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    for name in unformed {
-        let [skeleton, folded] = look_alike_forms(&name);
-        tx.execute(
-            "UPDATE names SET skeleton = ?2, folded = ?3 WHERE name = ?1",
-            params![name, skeleton, folded],
-        )?;
-    }
-    tx.execute("UPDATE names SET used = ?1 WHERE used = 0", [now])?;
-    tx.execute_batch(
-        "CREATE INDEX IF NOT EXISTS names_by_skeleton ON names (skeleton);
-         CREATE INDEX IF NOT EXISTS names_by_folded ON names (folded);
-         CREATE INDEX IF NOT EXISTS names_by_key ON names (key);",
-    )?;
-    Ok(())
-}
-
-/// The games readable of `games`, each other one logged.
-fn readable(games: Vec<Result<StoredGame, Unreadable>>) -> Vec<StoredGame> {
-    games
-        .into_iter()
-        .filter_map(|game| {
-            game.map_err(|Unreadable { id, why }| {
-                tracing::warn!("game {id} cannot be read back, left out: {why}");
-            })
-            .ok()
-        })
-        .collect()
-}
-
-/// `text` read as a `what`, or why not.
-fn parse<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| format!("its {what}: {e}"))
-}
-
-/// Brings the schema to [`SCHEMA_VERSION`] in one transaction, and writes the version even
-/// when it is there already: a database the server cannot write stops it at start, not at
-/// the first player.
-fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
-    let version: i64 = db.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let tx = db.transaction()?;
-    if version < 1 {
-        tx.execute_batch(
-            "CREATE TABLE IF NOT EXISTS names (
-                 name TEXT PRIMARY KEY, key TEXT NOT NULL);
-             CREATE TABLE IF NOT EXISTS games (
-                 id INTEGER PRIMARY KEY, setup TEXT NOT NULL,
-                 creator_key TEXT NOT NULL, creator_name TEXT NOT NULL, code TEXT UNIQUE,
-                 attackers_key TEXT, attackers_name TEXT,
-                 defenders_key TEXT, defenders_name TEXT,
-                 stage TEXT NOT NULL, clocks TEXT, outcome TEXT, created TEXT NOT NULL);
-             CREATE TABLE IF NOT EXISTS moves (
-                 game INTEGER NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL,
-                 PRIMARY KEY (game, ply));",
-        )?;
-        migrate_players(&tx)?;
-    }
-    if version < 2 {
-        migrate_names(&tx, jiff::Timestamp::now().as_second())?;
-    }
-    if version < 3 {
-        tx.execute_batch(
-            "CREATE INDEX IF NOT EXISTS games_over_by_attackers
-                 ON games (attackers_name, id) WHERE stage = 'over';
-             CREATE INDEX IF NOT EXISTS games_over_by_defenders
-                 ON games (defenders_name, id) WHERE stage = 'over';",
-        )?;
-    }
-    tx.pragma_update(None, "user_version", SCHEMA_VERSION.max(version))?;
-    tx.commit()
-}
-
-/// Moves the names of a database of the first schema (version 0) into `names`: its
-/// `players` table held one name per key (a key taking a new name freed its old one). Each
-/// name goes to the key that holds it there, then each name its games show to the key that
-/// played under it (a name freed but never taken again stays with its first key, as names
-/// now do).
-fn migrate_players(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
-    let old: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'players')",
-        [],
-        |r| r.get(0),
-    )?;
-    if !old {
-        return Ok(());
-    }
-    tx.execute_batch(
-        "INSERT INTO names (name, key) SELECT name, key FROM players WHERE true
-             ON CONFLICT (name) DO NOTHING;
-         INSERT INTO names (name, key)
-             SELECT name, key FROM (
-                 SELECT id, creator_name AS name, creator_key AS key FROM games
-                 UNION ALL SELECT id, attackers_name, attackers_key FROM games
-                 UNION ALL SELECT id, defenders_name, defenders_key FROM games)
-             WHERE name IS NOT NULL AND key IS NOT NULL ORDER BY id
-             ON CONFLICT (name) DO NOTHING;
-         DROP TABLE players;",
-    )
 }
 
 /// Stores a game's end (on the connection or in the transaction `db`).
@@ -694,7 +322,8 @@ fn finish(
     outcome: Outcome,
     clocks: Option<&Clocks>,
 ) -> StoreResult<()> {
-    db.execute(
+    execute(
+        db,
         "UPDATE games SET stage = 'over', outcome = ?2, clocks = ?3 WHERE id = ?1",
         params![id(game), json(&outcome)?, optional_json(clocks)?],
     )?;
@@ -730,68 +359,26 @@ fn checkpoint_beside(
     Ok(stop)
 }
 
-/// A game record from its setup and stored moves: each move replayed (every stored one was
-/// checked when played), then the clocks as they stood and an off-board result; or why it
-/// cannot be.
-pub(super) fn rebuild(
-    setup: &GameSetup,
-    moves: &[String],
-    clocks: Option<Clocks>,
-    outcome: Option<Outcome>,
-) -> Result<Game, String> {
-    let mut game = Game::new(
-        setup.rules.rules(),
-        Position::start(),
-        Player::Human,
-        Player::Human,
-    );
-    if let Some(control) = super::control(setup.timing) {
-        game.set_clocks(Clocks::new(control));
-    }
-    for (ply, mv) in moves.iter().enumerate() {
-        game.play_text(mv)
-            .map_err(|e| format!("its move {} {mv:?}: {e}", ply + 1))?;
-    }
-    if let Some(clocks) = clocks {
-        game.set_clocks(clocks);
-    }
-    if let Some(outcome) = outcome.filter(|_| game.outcome().is_none()) {
-        let _ = match (outcome.reason, outcome.winner) {
-            (Reason::Resignation, Some(winner)) => game.resign(winner.opponent()),
-            (Reason::Time, Some(winner)) => game.lose_on_time(winner.opponent()),
-            (Reason::Abandoned, Some(winner)) => game.abandon(winner.opponent()),
-            (Reason::Agreement, _) => game.agree_draw(),
-            _ => game.adjudicate_draw(),
-        };
-    }
-    Ok(game)
-}
-
-/// `value` as JSON, or the error that it cannot be.
-fn json(value: &impl serde::Serialize) -> StoreResult<String> {
-    serde_json::to_string(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))
-}
-
-/// `value`, if any, as JSON.
-fn optional_json(value: Option<&impl serde::Serialize>) -> StoreResult<Option<String>> {
-    value.map(json).transpose()
-}
-
-/// A game's number as `SQLite` keeps it (numbers come from its rowids, within `i64`).
-fn id(game: GameId) -> i64 {
-    i64::try_from(game).unwrap_or(i64::MAX)
-}
-
-/// A count as `SQLite` keeps it.
-fn count(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
 
+    use super::read::{ARCHIVE_COUNT, ARCHIVE_PAGE_QUERY, ArchivePage};
     use super::*;
+    use crate::net::protocol::{ARCHIVE_PAGE, GameSummary};
+    use crate::rules::Reason;
+
+    /// Page `page` of `name`'s archive: its games, number and total.
+    fn archive(store: &Store, name: &str, page: u32) -> (Vec<GameSummary>, u32, usize) {
+        let ArchivePage {
+            games,
+            page,
+            total,
+            unreadable,
+        } = read::archive(&store.db, name, page).unwrap();
+        assert!(unreadable.is_empty(), "{unreadable:?}");
+        (games, page, total)
+    }
 
     const DAY: i64 = 86_400;
 
@@ -879,19 +466,19 @@ mod tests {
         assert_eq!(claim(&mut store, "a", "alice", now), Claim::Yours);
     }
 
-    #[test]
-    fn the_archive_is_read_from_indexes_a_page_at_a_time() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
+    /// The result of the games of [`finish_games`].
+    const DRAWN: Outcome = Outcome {
+        winner: None,
+        reason: Reason::Agreement,
+    };
+
+    /// Stores `games` games that `ann` made, ann and bob playing each side in turn, each
+    /// drawn after one move.
+    fn finish_games(store: &mut Store, games: usize) {
         let seat = |name: &str| Seat {
             key: format!("key of {name}"),
             name: name.into(),
         };
-        let outcome = Outcome {
-            winner: None,
-            reason: Reason::Agreement,
-        };
-        let games = ARCHIVE_PAGE + 2;
         for n in 0..games {
             let setup = GameSetup::default();
             let id = store.create(&setup, &seat("ann"), None).unwrap();
@@ -907,9 +494,17 @@ mod tests {
             };
             store.start(&game).unwrap();
             store.add_move(id, 0, "d2-c2", None, None).unwrap();
-            store.finish(id, outcome, None).unwrap();
+            store.finish(id, DRAWN, None).unwrap();
         }
-        let (first, page, total) = store.archive("ann", 0).unwrap();
+    }
+
+    #[test]
+    fn the_archive_is_read_from_indexes_a_page_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let games = ARCHIVE_PAGE + 2;
+        finish_games(&mut store, games);
+        let (first, page, total) = archive(&store, "ann", 0);
         assert_eq!((first.len(), page, total), (ARCHIVE_PAGE, 0, games));
         assert_eq!(
             first[0].id,
@@ -919,11 +514,11 @@ mod tests {
         assert!(
             first
                 .iter()
-                .all(|g| g.plies == 1 && g.outcome == Some(outcome))
+                .all(|g| g.plies == 1 && g.outcome == Some(DRAWN))
         );
-        let (last, page, _) = store.archive("ann", 7).unwrap();
+        let (last, page, _) = archive(&store, "ann", 7);
         assert_eq!((last.len(), page), (2, 1), "past the end: the last page");
-        assert_eq!(store.archive("nobody", 0).unwrap(), (Vec::new(), 0, 0));
+        assert_eq!(archive(&store, "nobody", 0), (Vec::new(), 0, 0));
         // Each query finds the player's games by its indexes.
         let args: [&dyn rusqlite::ToSql; 3] = [&"ann", &50, &0];
         for (sql, used) in [(ARCHIVE_COUNT, 1), (ARCHIVE_PAGE_QUERY, 3)] {
@@ -941,6 +536,27 @@ mod tests {
             }
             assert!(!steps.iter().any(|s| s.starts_with("SCAN g")), "{steps:#?}");
         }
+    }
+
+    #[test]
+    fn a_finished_game_that_cannot_be_read_back_is_reported_not_shown_as_something_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        finish_games(&mut store, 3);
+        store
+            .db
+            .execute(
+                "UPDATE games SET outcome = 'a broken result' WHERE id = 2",
+                [],
+            )
+            .unwrap();
+        let page = read::archive(&store.db, "ann", 0).unwrap();
+        let shown: Vec<(GameId, Option<Outcome>)> =
+            page.games.iter().map(|g| (g.id, g.outcome)).collect();
+        assert_eq!(page.total, 3);
+        assert_eq!(shown, [(3, Some(DRAWN)), (1, Some(DRAWN))]);
+        let unreadable: Vec<GameId> = page.unreadable.iter().map(|u| u.id).collect();
+        assert_eq!(unreadable, [2], "not reported");
     }
 
     #[test]

@@ -28,9 +28,10 @@ use super::{ConnId, Event, Hub};
 use crate::game::{Clocks, Game};
 use crate::net::identity::{ChannelBinding, Identity};
 use crate::net::protocol::{ClientMessage, GameId, MAX_LINE_BYTES, ServerMessage};
+use crate::net::server::limits::Limits;
 use crate::net::server::outbox::{self, Inbox};
 use crate::net::server::store::{Stage, Store};
-use crate::net::server::{Limits, control};
+use crate::net::server::timing::control;
 use crate::rules::{GameState, Position, Side};
 
 /// Simulated players (each an identity key, with up to [`MAX_CONNS`] connections in all).
