@@ -30,7 +30,7 @@ pub use clock::{
     TimeControl,
 };
 pub use duration::{MAX_DURATION, ParseDurationError, format_duration, parse_duration};
-pub use lesson::{Lesson, SavedLesson};
+pub use lesson::Lesson;
 pub use load_error::{LoadError, LoadErrorKind};
 pub use player::{
     EngineKind, Level, MoveTime, ParseLevelError, ParsePlayerError, Player, TimeNotForLevel,
@@ -40,7 +40,7 @@ pub use ply_analysis::{
     AnalysisError, MAX_LINE_PLIES, MoveClass, PlyAnalysis, SideSummary, Summary, THRESHOLDS,
     Thresholds, classify, may_be_only_move,
 };
-pub use record::{AlreadyOver, Game, Players, Ply};
+pub use record::{AlreadyOver, Game, Players, Ply, SavedLesson};
 pub use save::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge, VERSION};
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;

@@ -37,7 +37,6 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
 pub use moves::{IllegalMove, MAX_MOVES, Move, MoveList};
-pub(crate) use notation::InfoMark;
 pub use notation::{AnnotatedMove, EndMark, MoveText, ParseMoveError, RecordEntry};
 pub use opentafl::{
     RulesStringError, parse_position_record, parse_rules_string, position_record, rules_string,

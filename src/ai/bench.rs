@@ -10,7 +10,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::{Ai, DEFAULT_TT_MB, Limits, SearchAi};
+use super::engine::Ai;
+use super::limits::Limits;
+use super::search::{DEFAULT_TT_MB, SearchAi};
 use crate::game::{Level, Score};
 use crate::rules::{GameState, Move, MoveError, Preset};
 

@@ -16,11 +16,11 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
-use super::external::otep_name;
-use super::{
-    Ai, DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, Failure, JobId, Limits, NoMove, Report,
-    Worker, engine_for, limits_for,
-};
+use super::engine::{Ai, Failure, NoMove};
+use super::external::{DEFAULT_MOVE_TIME, ExternalAi, ExternalOptions, otep_name};
+use super::levels::{engine_for, limits_for};
+use super::limits::Limits;
+use super::worker::{JobId, Report, Worker};
 use crate::game::{EngineKind, Game, Level, Player, level_names, or_list};
 use crate::rules::{Move, Outcome, Position, Reason, Rules, Side, rules_string};
 

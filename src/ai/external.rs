@@ -25,7 +25,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Ai, Failure, Limits, NoMove, RealTime, SearchInfo, TimeSource};
+use super::engine::{Ai, Failure, NoMove, SLOWNESS_ALLOWED, SearchInfo};
+use super::limits::Limits;
+use super::time_source::{RealTime, TimeSource};
 use crate::capped_lines::read_line;
 use crate::game::format_duration;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -35,8 +37,6 @@ use crate::rules::{
 
 /// The budget per move when the limits give no time.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
-/// An engine may take this many times its budget before it loses on time.
-pub const SLOWNESS_ALLOWED: u32 = 3;
 /// How long an engine has to say `hello` by default (OpenTafl's own limit).
 pub const HELLO_WAIT: Duration = Duration::from_secs(5);
 /// How long an engine has to exit after `goodbye` before it is killed (on the system's
@@ -443,7 +443,7 @@ fn clock_line(budget: Duration) -> String {
 #[cfg(unix)]
 mod tests {
     use super::*;
-    use crate::ai::ManualTime;
+    use crate::ai::time_source::manual::ManualTime;
     use crate::rules::Preset;
 
     fn ms(ms: u64) -> Duration {

@@ -20,7 +20,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Ai, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo};
+use super::engine::{Ai, SearchInfo};
+use super::limits::Limits;
+use super::search::{DEFAULT_TT_MB, SearchAi};
 use crate::game::{Game, Level, PlyAnalysis, Score, classify, may_be_only_move};
 use crate::rules::{AnnotatedMove, GameState, Move, Outcome};
 

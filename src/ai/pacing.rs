@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::SearchInfo;
+use super::engine::SearchInfo;
 use crate::game::Score;
 use crate::rules::Move;
 

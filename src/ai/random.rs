@@ -6,7 +6,8 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
-use super::{Ai, Limits, NoMove, SearchInfo};
+use super::engine::{Ai, NoMove, SearchInfo};
+use super::limits::Limits;
 use crate::rules::{GameState, Move};
 
 /// Plays a uniformly random legal move. The same seed gives the same moves.

@@ -11,61 +11,27 @@
 //! Here the engine ([`SearchAi`]), what it keeps between searches and its entry points;
 //! `searcher` holds one search, `ordering` the move ordering and its heuristics.
 
+mod bounds;
 mod ordering;
 mod searcher;
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use super::eval::MAX_EVAL;
+use super::engine::{Ai, NoMove, SearchInfo};
+use super::limits::Limits;
 use super::params::SearchParams;
 use super::tt::Table;
-use super::{Ai, Limits, NoMove};
-use crate::game::{Level, Score};
+use crate::game::Level;
 use crate::rules::{GameState, Move, Rules};
+use bounds::{MAX_PLY, WIN_BOUND};
 use ordering::Heuristics;
-use searcher::Searcher;
+use searcher::{RootMove, Searcher};
 
 /// The default transposition-table size in megabytes.
 pub const DEFAULT_TT_MB: usize = 8;
-
-/// The deepest line searched, in plies from the root.
-const MAX_PLY: usize = 100;
-/// A win at ply `p` from the root scores `MATE - p`.
-const MATE: i32 = Score::MATE;
-/// Above every score.
-const INF: i32 = 31_000;
-/// Scores at or beyond this are wins (or, negated, losses).
-#[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-const WIN_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
-const _: () = assert!(MAX_EVAL < WIN_BOUND);
-// Every win or loss the search reports reads back as one from its value.
-#[allow(clippy::cast_possible_truncation)]
-const _: () = assert!(MAX_PLY + 1 < Score::MAX_DISTANCE as usize);
-
-/// A progress report: the result of one completed search depth.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub struct SearchInfo {
-    /// The depth completed, in plies.
-    pub depth: u32,
-    /// The score for the side to move.
-    pub score: Score,
-    /// Nodes visited so far in this search.
-    pub nodes: u64,
-    /// Nodes per second so far.
-    pub nps: u64,
-    /// Time spent so far.
-    pub elapsed: Duration,
-    /// The principal variation, starting with the best move.
-    pub pv: Vec<Move>,
-    /// Whether this report comes from an iteration cut off by the limits or the stop flag
-    /// after it found a new best move: `depth` is then the last depth completed, and the best
-    /// move and score are from the unfinished iteration one deeper.
-    pub partial: bool,
-}
 
 /// The alpha-beta engine at a level.
 pub struct SearchAi {
@@ -279,11 +245,4 @@ fn max_depth(limits: &Limits) -> usize {
     limits
         .depth
         .map_or(MAX_PLY - 4, |d| (d as usize).clamp(1, MAX_PLY - 4))
-}
-
-/// A root move with its random bonus (0 at the higher levels).
-#[derive(Copy, Clone)]
-struct RootMove {
-    mv: Move,
-    bonus: i32,
 }

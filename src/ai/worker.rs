@@ -19,9 +19,11 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use super::{
-    Ai, AnalysisEvent, Analyzer, Budget, Limits, NoMove, Pacer, SearchInfo, Stopped, engine_for,
-};
+use super::engine::{Ai, NoMove, SearchInfo};
+use super::game_analyzer::{AnalysisEvent, Analyzer, Budget, Stopped};
+use super::levels::engine_for;
+use super::limits::Limits;
+use super::pacing::Pacer;
 use crate::game::{EngineKind, Game, Level, MoveBudget};
 use crate::rules::{GameState, Move, Outcome, Side};
 
@@ -501,7 +503,7 @@ mod tests {
 
     #[test]
     fn the_pacer_stops_a_search_that_has_thought_enough() {
-        use crate::ai::Score;
+        use crate::game::Score;
         use crate::rules::Square;
         let square = |s: &str| s.parse::<Square>().unwrap();
         let best = Move::new(square("d2"), square("c2"));
@@ -707,7 +709,7 @@ mod tests {
     #[test]
     fn the_search_engine_gives_its_best_lines() {
         let (tx, reports) = mpsc::channel();
-        let engine = crate::ai::SearchAi::new(Level::Max, 1, 1);
+        let engine = crate::ai::search::SearchAi::new(Level::Max, 1, 1);
         let mut worker = Worker::with_engine(Box::new(engine), tx).unwrap();
         let state = GameState::start(Preset::Standard.rules());
         worker.lines(1, &state, 3, Limits::depth(2));

@@ -7,16 +7,19 @@
 //! and its annotations checked, as for our own saves.
 
 mod export;
+mod move_record;
 mod otg;
 mod variations;
 
-use super::save::{MAX_PLIES, check_comments, line_column};
-use super::{Game, LoadError, LoadErrorKind, Player};
+use super::load_error::{LoadError, LoadErrorKind};
+use super::record::Game;
+use super::save::read::{check_comments, line_column};
 use crate::quote::EXCERPT_CHARS;
-use crate::rules::{IllegalMove, MoveError, Position, Preset, RecordEntry};
+use move_record::read_move_record;
 
 pub use super::load_error::{RecordError, RecordErrorKind};
 pub use export::{ExportError, to_otg};
+pub use move_record::play_record;
 
 /// The kinds of game file read.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
@@ -134,7 +137,7 @@ fn unrecognised(bytes: &[u8], error: LoadError) -> LoadError {
 /// The text of a record file: UTF-8 without a byte order mark, within the size limit.
 fn text_of(bytes: &[u8]) -> Result<String, LoadErrorKind> {
     let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if len > super::MAX_SAVE_BYTES {
+    if len > super::save::MAX_SAVE_BYTES {
         return Err(LoadErrorKind::TooLarge(len));
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -144,97 +147,11 @@ fn text_of(bytes: &[u8]) -> Result<String, LoadErrorKind> {
     })
 }
 
-/// A plain move record: a `standard` game from the standard start, human against human.
-fn read_move_record(text: &str) -> Result<Game, RecordError> {
-    let mut game = Game::new(
-        Preset::Standard.rules(),
-        Position::start(),
-        Player::Human,
-        Player::Human,
-    );
-    let entries = lines(text).enumerate().flat_map(|(i, line)| {
-        line.split_whitespace()
-            .filter(|token| !is_turn_number(token))
-            .map(move |token| (i + 1, token))
-    });
-    play_entries(&mut game, entries)?;
-    Ok(game)
-}
-
-/// The lines of `text` as an editor shows them, whatever their ending: `\n`, `\r\n`, or a
-/// lone `\r` (old Mac files). As with [`str::lines`], a final ending starts no empty line.
-fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text).filter(|t| !t.is_empty());
-    std::iter::from_fn(move || {
-        let current = rest?;
-        let Some(end) = current.find(['\r', '\n']) else {
-            rest = None;
-            return Some(current);
-        };
-        let ending = if current[end..].starts_with("\r\n") {
-            2
-        } else {
-            1
-        };
-        rest = Some(&current[end + ending..]).filter(|r| !r.is_empty());
-        Some(&current[..end])
-    })
-}
-
-/// Plays the moves of a move record on `game`: tokens separated by white space, turn numbers
-/// (`1.`) skipped, with `---` (the side to move resigns) and `timeout` (the side to move
-/// loses on time) ending the game. On an error the game keeps the moves before it.
-pub fn play_record(game: &mut Game, text: &str) -> Result<(), RecordErrorKind> {
-    let entries = text
-        .split_whitespace()
-        .filter(|token| !is_turn_number(token))
-        .map(|token| (1, token));
-    play_entries(game, entries).map_err(|e| e.kind)
-}
-
-/// Whether `token` is a turn number of the main line: digits and a period (`12.`).
-fn is_turn_number(token: &str) -> bool {
-    token
-        .strip_suffix('.')
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// Plays record entries, each with its line, on `game`.
-fn play_entries<'a>(
-    game: &mut Game,
-    entries: impl IntoIterator<Item = (usize, &'a str)>,
-) -> Result<(), RecordError> {
-    for (line, text) in entries {
-        play_entry(game, text).map_err(|kind| RecordError { line, kind })?;
-    }
-    Ok(())
-}
-
-/// Plays one record entry: a move (annotations checked), `---` or `timeout`.
-fn play_entry(game: &mut Game, text: &str) -> Result<(), RecordErrorKind> {
-    let number = game.moves().len() + 1;
-    let error = |error| RecordErrorKind::Move {
-        number,
-        text: text.to_owned(),
-        error,
-    };
-    let side = game.state().position().side_to_move();
-    let ended = match text.parse::<RecordEntry>() {
-        Ok(RecordEntry::Move(_)) | Err(_) => {
-            if game.moves().len() >= MAX_PLIES {
-                return Err(RecordErrorKind::TooManyMoves);
-            }
-            return game.play_text(text).map(drop).map_err(error);
-        }
-        Ok(RecordEntry::Resignation) => game.resign(side),
-        Ok(RecordEntry::Timeout) => game.lose_on_time(side),
-    };
-    ended.map_err(|_| error(MoveError::Illegal(IllegalMove::GameOver)))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::move_record::{is_turn_number, lines};
     use super::*;
+    use crate::rules::Preset;
 
     #[test]
     fn files_are_told_apart_by_content() {
@@ -309,7 +226,7 @@ mod tests {
             err.kind(),
             LoadErrorKind::NotUtf8 { line: 2, column: 1 }
         ));
-        let limit = usize::try_from(super::super::MAX_SAVE_BYTES).unwrap();
+        let limit = usize::try_from(super::super::save::MAX_SAVE_BYTES).unwrap();
         let mut big = b"d2-e2 ".repeat(limit / 6 + 1);
         big.truncate(limit + 1);
         assert!(matches!(

@@ -5,10 +5,8 @@
 //! A lesson is only kept while the game's analysis of its move still says what it said
 //! (the same best move): a game changed since has the lessons of its new analysis.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use super::{Game, MoveClass};
+use super::ply_analysis::MoveClass;
+use super::record::{Game, SavedLesson};
 use crate::rules::{Move, Side};
 
 /// One personal puzzle: the move at index `at` of the game was a mistake or a blunder.
@@ -19,17 +17,6 @@ pub struct Lesson {
     /// The engine's best move there, as the analysis found it.
     pub best: Move,
     /// Whether the player has found a good move since.
-    pub solved: bool,
-}
-
-/// A lesson as saved: `at` and whether it is solved (the best move is the analysis's).
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SavedLesson {
-    /// The index (from 0) in `moves` of a move the analysis classes as a mistake or a
-    /// blunder: the puzzle is its position, to find a better move.
-    pub at: usize,
-    /// Whether the player has found a good move there since.
     pub solved: bool,
 }
 
@@ -126,7 +113,9 @@ const fn is_lesson(class: MoveClass) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Player, PlyAnalysis, Score};
+    use crate::game::player::Player;
+    use crate::game::ply_analysis::PlyAnalysis;
+    use crate::game::score::Score;
     use crate::rules::{AnnotatedMove, Position, Preset};
 
     /// A game of four moves, the first legal move each time, with each move analyzed as of

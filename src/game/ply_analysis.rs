@@ -10,7 +10,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Score;
+use super::score::Score;
 use crate::quote::excerpt;
 use crate::rules::{AnnotatedMove, GameState, MoveError, Side};
 

@@ -6,8 +6,12 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::clock::Clocks;
+use super::player::Player;
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
-use super::{Clocks, Player, SideLine, Tag, Tags, Timestamp};
+use super::tags::{Tag, Tags};
+use super::time::Timestamp;
+use super::tree::side_line::SideLine;
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
     Preset, Reason, Rules, Side,
@@ -110,6 +114,17 @@ impl fmt::Display for AlreadyOver {
 
 impl std::error::Error for AlreadyOver {}
 
+/// A lesson as saved: `at` and whether it is solved (the best move is the analysis's).
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SavedLesson {
+    /// The index (from 0) in `moves` of a move the analysis classes as a mistake or a
+    /// blunder: the puzzle is its position, to find a better move.
+    pub at: usize,
+    /// Whether the player has found a good move there since.
+    pub solved: bool,
+}
+
 /// A game record: the rules, the start position, the moves with the exact repetition history,
 /// a comment on any move (and one before the first), who plays each side, the result, when
 /// it was created and last changed, and a redo tail.
@@ -147,7 +162,7 @@ pub struct Game {
     /// The clocks, if the game is played on a time control.
     clocks: Option<Clocks>,
     /// The personal puzzles made of its mistakes (see `lesson`).
-    pub(super) lessons: Vec<super::SavedLesson>,
+    pub(super) lessons: Vec<SavedLesson>,
     created: Timestamp,
     updated: Timestamp,
 }
@@ -556,7 +571,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{EngineKind, Level};
+    use crate::game::player::{EngineKind, Level};
 
     fn game() -> Game {
         Game::new(

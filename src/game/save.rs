@@ -3,7 +3,7 @@
 //! ([`super::save_schema`]). `write` writes a game within the bounds, so that every save
 //! loads; `read` reads one back, replaying every move and checking the rest against the game.
 
-mod read;
+pub(super) mod read;
 mod write;
 
 use std::fmt;
@@ -13,15 +13,13 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::SavedLesson;
+use super::clock::Clocks;
 use super::ply_analysis::SavedPly;
-use super::record::Players;
+use super::record::{Players, SavedLesson};
+use super::tags::Tags;
 use super::time::RFC3339_PATTERN;
-use super::tree::SavedLine;
-use super::{Clocks, MAX_LINE_DEPTH, Tags};
+use super::tree::{MAX_LINE_DEPTH, SavedLine};
 use crate::rules::{Outcome, Preset, Reason, Rules, Side};
-
-pub(super) use read::{check_comments, line_column};
 
 /// The `format` field of every saved game.
 pub const FORMAT: &str = "brandubh-game";

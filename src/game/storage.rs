@@ -18,8 +18,10 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::import::{self, Format};
+use super::load_error::{LoadError, LoadErrorKind};
+use super::record::Game;
 use super::save::MAX_SAVE_BYTES;
-use super::{Game, LoadError, LoadErrorKind, Timestamp};
+use super::time::Timestamp;
 use target::Target;
 pub use target::create_folders;
 
@@ -556,7 +558,7 @@ pub fn new_save_path(dir: &Path, game: &Game) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
+    use crate::game::player::Player;
     use crate::rules::{Position, Preset};
 
     /// Set in a copy of this test binary that checks [`default_save_dir`] in the environment
@@ -851,7 +853,7 @@ mod tests {
 
     #[test]
     fn a_game_beyond_the_bounds_of_a_save_is_never_written() {
-        use crate::game::{MAX_COMMENT_CHARS, TooLarge};
+        use crate::game::save::{MAX_COMMENT_CHARS, TooLarge};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.json");
         let mut g = game(&["d2-c2", "d3-e3"]);

@@ -20,19 +20,15 @@
 
 mod merge;
 mod saved;
-mod side_line;
+pub(super) mod side_line;
 
 pub use saved::SideLineError;
 pub(super) use saved::{SavedLine, restore_sides, saved_lines};
-pub use side_line::{Node, SideLine};
+pub use side_line::{MAX_LINE_DEPTH, Node, SideLine};
 
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly};
 use super::record::{Game, Ply, comment_text, is_off_board};
 use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move};
-
-/// The most side lines nested one in another (a side line of a side line ... of the main
-/// line): deeper trees are refused on load and cannot be grown in review.
-pub const MAX_LINE_DEPTH: usize = 16;
 
 /// Why a move cannot be played at a place of the tree.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -669,7 +665,7 @@ impl Place {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Player;
+    use crate::game::player::Player;
     use crate::rules::{Position, Preset};
 
     fn game(moves: &str) -> Game {

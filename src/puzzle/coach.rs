@@ -1,7 +1,8 @@
 //! The trainer's judgement, by exact search: whether a move keeps the puzzle's goal within
 //! the moves left, the other side's longest resistance, and why a wrong move is wrong.
 
-use super::{Goal, Solver};
+use super::record::Goal;
+use super::solve::Solver;
 use crate::rules::{GameState, Move, Outcome, Reason};
 
 /// The furthest a refutation is looked for, in moves of the side that refutes.

@@ -10,8 +10,8 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;
 
-use super::Solver;
 use super::record::{Difficulty, Goal, Puzzle, stored_position};
+use super::solve::Solver;
 use super::symmetry::canonical_key;
 use crate::ai::{Ai, Limits, SearchAi};
 use crate::game::Level;

@@ -13,10 +13,10 @@
 
 use std::fmt::{self, Write as _};
 
-use super::Solver;
 use super::coach::winning_line;
 use super::generate::{grade, grader};
 use super::record::{Difficulty, Goal, Grade, Puzzle, PuzzleError, stored_position};
+use super::solve::Solver;
 use crate::game::{Game, LoadError, Player, import};
 use crate::quote::excerpt;
 use crate::rules::{GameState, Reason};

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::Puzzle;
+use super::record::Puzzle;
 
 /// A new player's rating.
 pub const START_RATING: f64 = 1000.0;

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::Solver;
+use super::solve::Solver;
 use crate::quote::excerpt;
 use crate::rules::{
     GameState, Move, Position, Preset, Side, parse_position_record, position_record,

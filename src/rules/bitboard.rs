@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use super::Square;
+use super::square::Square;
 
 /// A set of squares: bit `i` is the square with index `i`; bits 49..64 are always zero.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Default)]
@@ -120,6 +120,25 @@ impl Bitboard {
         let east = (b & !(FILE_A << 6)) << 1;
         let west = (b & !FILE_A) >> 1;
         Bitboard((east | west | b << 7 | b >> 7) & ALL_BITS)
+    }
+}
+
+/// The squares' questions answered by a bitboard: kept here, beside [`Bitboard`], so that
+/// `square.rs` needs nothing of this file.
+impl Square {
+    /// This square as a one-square bitboard.
+    pub const fn bit(self) -> Bitboard {
+        Bitboard(1 << self.index())
+    }
+
+    /// Whether this is one of the four corners.
+    pub const fn is_corner(self) -> bool {
+        Bitboard::CORNERS.contains(self)
+    }
+
+    /// Whether this square is on the board's edge (corners included).
+    pub const fn is_edge(self) -> bool {
+        Bitboard::EDGE.contains(self)
     }
 }
 

@@ -1,6 +1,9 @@
 //! Custodian captures of soldiers and the preset-dependent capture of the king.
 
-use super::{Bitboard, KingBesideThrone, KingOnThrone, Rules, Side, Square};
+use super::bitboard::Bitboard;
+use super::piece::Side;
+use super::preset::{KingBesideThrone, KingOnThrone, Rules};
+use super::square::Square;
 
 /// Sentinel for "off the board" in [`LINES`].
 const NONE: u8 = u8::MAX;

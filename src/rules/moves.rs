@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::Deref;
 
-use super::Square;
+use super::square::Square;
 
 /// A move of one piece from one square to another along a rank or file.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, PartialOrd, Ord, Debug)]

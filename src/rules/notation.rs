@@ -5,7 +5,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bitboard, Move, ParseSquareError, Piece, Square};
+use super::bitboard::Bitboard;
+use super::moves::Move;
+use super::piece::Piece;
+use super::square::{ParseSquareError, Square};
 use crate::quote::excerpt;
 
 /// The mark that ends a move which ends the game on the board.

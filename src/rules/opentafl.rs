@@ -8,9 +8,10 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::{
-    KingBesideThrone, KingOnThrone, Position, Repetition, Rules, SetupError, Side, Square,
-};
+use super::piece::Side;
+use super::position::{Position, SetupError};
+use super::preset::{KingBesideThrone, KingOnThrone, Repetition, Rules};
+use super::square::Square;
 use crate::quote::excerpt;
 
 /// Why a rules string cannot be played.
@@ -333,7 +334,7 @@ pub fn rules_string(rules: &Rules, start: &Position) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Preset;
+    use crate::rules::preset::Preset;
 
     const BUILT_IN: &str = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 

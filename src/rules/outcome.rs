@@ -5,7 +5,10 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Bitboard, Position, Repetition, Rules, Side};
+use super::bitboard::Bitboard;
+use super::piece::Side;
+use super::position::Position;
+use super::preset::{Repetition, Rules};
 
 /// Why a game ended.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]

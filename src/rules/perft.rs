@@ -1,7 +1,10 @@
 //! Counting move sequences (perft), with bulk counting at the last ply.
 
+use super::moves::Move;
 use super::outcome::{decided_by_move, is_third_occurrence};
-use super::{GameState, Move, Position, Rules};
+use super::position::Position;
+use super::preset::Rules;
+use super::state::GameState;
 
 /// The number of distinct sequences of exactly `depth` moves from the game's current state.
 /// A position whose game is over has no moves.

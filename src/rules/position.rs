@@ -3,10 +3,14 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::bitboard::Bitboard;
 use super::capture::{self, Board};
+use super::moves::{IllegalMove, Move, MoveList};
+use super::piece::{Piece, Side};
+use super::preset::Rules;
+use super::square::Square;
 use super::tables::{reach_from, soldier_move_count};
 use super::zobrist::{piece_key, side_key};
-use super::{Bitboard, IllegalMove, Move, MoveList, Piece, Rules, Side, Square};
 use crate::quote::excerpt;
 
 /// A legal arrangement of pieces with the side to move. Fields are private: every `Position`

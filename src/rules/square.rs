@@ -3,7 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::Bitboard;
 use crate::quote::excerpt;
 
 /// Number of files (and of ranks) on the board.
@@ -62,11 +61,6 @@ impl Square {
         self.0 / SIZE
     }
 
-    /// This square as a one-square bitboard.
-    pub const fn bit(self) -> Bitboard {
-        Bitboard::from_bits(1 << self.0)
-    }
-
     /// The square `df` files and `dr` ranks away, if it is on the board.
     pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
         #[allow(clippy::cast_possible_wrap)]
@@ -81,16 +75,6 @@ impl Square {
     /// Whether this is the throne, `d4`.
     pub const fn is_throne(self) -> bool {
         self.0 == Self::THRONE.0
-    }
-
-    /// Whether this is one of the four corners.
-    pub const fn is_corner(self) -> bool {
-        Bitboard::CORNERS.contains(self)
-    }
-
-    /// Whether this square is on the board's edge (corners included).
-    pub const fn is_edge(self) -> bool {
-        Bitboard::EDGE.contains(self)
     }
 
     /// Iterator over all 49 squares, `a1`, `b1`, … `g7`.

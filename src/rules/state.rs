@@ -3,13 +3,17 @@
 
 use std::fmt;
 
+use super::bitboard::Bitboard;
+use super::moves::{IllegalMove, Move, MoveList};
+use super::notation::{AnnotatedMove, EndMark, InfoMark, MoveText, ParseMoveError};
 use super::outcome::{
-    decided_at_setup, decided_by_move, is_third_occurrence, occurrences_before, repetition_outcome,
+    Outcome, Reason, decided_at_setup, decided_by_move, is_third_occurrence, occurrences_before,
+    repetition_outcome,
 };
-use super::{
-    AnnotatedMove, Bitboard, EndMark, IllegalMove, InfoMark, Move, MoveList, MoveText, Outcome,
-    ParseMoveError, Piece, Position, Reason, Rules, Side, Square,
-};
+use super::piece::{Piece, Side};
+use super::position::Position;
+use super::preset::Rules;
+use super::square::Square;
 
 /// Rules, the positions of a game so far and its outcome. Playing a move updates all three.
 #[derive(Clone, Debug, PartialEq, Eq)]

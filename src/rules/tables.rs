@@ -3,7 +3,8 @@
 //! A rank's occupancy is 7 contiguous bits of the board mask; a file's occupancy is gathered
 //! into 7 contiguous bits by one multiplication. Both then index the same per-line tables.
 
-use super::{Bitboard, Square};
+use super::bitboard::Bitboard;
+use super::square::Square;
 
 const FILE_A: u64 = Bitboard::FILE_A.bits();
 /// Multiplier that moves bit `7k` of a file-a mask to bit `36 + k`. The partial products all

@@ -4,9 +4,14 @@
 
 use std::ops::ControlFlow;
 
+use super::bitboard::Bitboard;
+use super::moves::{IllegalMove, Move, MoveList};
 use super::outcome::occurrences_before;
+use super::piece::Side;
+use super::position::Position;
+use super::preset::Rules;
+use super::state::GameState;
 use super::tables::reach_from;
-use super::{Bitboard, GameState, IllegalMove, Move, MoveList, Position, Rules, Side};
 
 impl Position {
     /// The corners the king reaches in one move: his open lines to them (whichever side is to
@@ -150,7 +155,7 @@ impl GameState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Preset;
+    use crate::rules::preset::Preset;
 
     #[test]
     fn a_position_without_a_king_has_no_king_threats() {

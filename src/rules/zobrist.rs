@@ -1,6 +1,7 @@
 //! Zobrist keys: a fixed pseudo-random number per (piece, square) and one for the side to move.
 
-use super::{Piece, Side, Square};
+use super::piece::{Piece, Side};
+use super::square::Square;
 
 const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);

@@ -2,7 +2,7 @@
 //! kept between searches), the ordering scores (the table move, then king escapes, captures,
 //! king routes, killers, history) and picking the next best move.
 
-use super::MAX_PLY;
+use super::bounds::MAX_PLY;
 use crate::ai::eval;
 use crate::ai::fill::sandwich_squares;
 use crate::rules::{Bitboard, Move, Position, Side, Square};

@@ -6,10 +6,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::bounds::{INF, MATE, MAX_PLY, WIN_BOUND};
 use super::ordering::{Heuristics, ORDER_KILLER_2, pick_best};
-use super::{INF, MATE, MAX_PLY, RootMove, SearchInfo, WIN_BOUND};
-use crate::ai::Limits;
+use crate::ai::engine::SearchInfo;
 use crate::ai::eval;
+use crate::ai::limits::Limits;
 use crate::ai::params::SearchParams;
 use crate::ai::tt::{Bound, Table};
 use crate::game::Score;
@@ -21,6 +22,13 @@ use crate::rules::{
 /// The stop flag and the clock are checked every this many nodes (a fraction of a
 /// millisecond).
 const POLL_INTERVAL: u64 = 1024;
+
+/// A root move with its random bonus (0 at the higher levels).
+#[derive(Copy, Clone)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) bonus: i32,
+}
 
 /// The depth, distance from the root and alpha-beta window of a node.
 #[derive(Copy, Clone)]

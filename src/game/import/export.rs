@@ -6,7 +6,10 @@
 use std::fmt::{self, Write as _};
 
 use super::variations::{ELLIPSIS, variation_prefix};
-use crate::game::{EngineKind, Game, Player, SideLine, Tag};
+use crate::game::player::{EngineKind, Player};
+use crate::game::record::Game;
+use crate::game::tags::Tag;
+use crate::game::tree::SideLine;
 use crate::rules::{
     AnnotatedMove, Position, Reason, Repetition, Rules, Side, parse_position_record,
     position_record, rules_string,
@@ -250,7 +253,7 @@ fn paragraphs(text: &str) -> String {
         let first_word = content.split_whitespace().next().unwrap_or_default();
         let opens = i > 0
             && (content.starts_with('[')
-                || super::is_turn_number(first_word)
+                || super::move_record::is_turn_number(first_word)
                 || super::otg::is_variation_label(first_word));
         !opens && (i == last || !content.ends_with(']'))
     });

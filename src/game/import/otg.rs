@@ -6,10 +6,13 @@
 //! players' names and the `event`, `site`, `date` and `annotator` tags are kept in the game's
 //! [`Tags`].
 
+use super::move_record::{lines, play_entry};
 use super::variations::{self, VariationTurn};
-use super::{RecordError, RecordErrorKind, lines, play_entry};
-use crate::game::record::{has_winner, is_off_board};
-use crate::game::{Game, Player, Tag, Tags, Timestamp};
+use crate::game::load_error::{RecordError, RecordErrorKind};
+use crate::game::player::Player;
+use crate::game::record::{Game, has_winner, is_off_board};
+use crate::game::tags::{Tag, Tags};
+use crate::game::time::Timestamp;
 use crate::rules::{Outcome, Reason, Side, parse_position_record, parse_rules_string};
 
 /// One turn of the main line: its line, its entries and the comments on them.
@@ -165,7 +168,7 @@ fn split(text: &str) -> Result<Parts<'_>, RecordError> {
             continue;
         }
         let expected = parts.turns.len() + 1;
-        if !super::is_turn_number(label) {
+        if !super::move_record::is_turn_number(label) {
             return Err(at(RecordErrorKind::Unexpected(content.to_owned())));
         }
         if label.trim_end_matches('.').parse() != Ok(expected) {
@@ -236,7 +239,7 @@ fn logical_lines(text: &str) -> Vec<(usize, &str)> {
         if let Some(&(first_line, first)) = open.first() {
             let first_word = content.split_whitespace().next().unwrap_or_default();
             let interrupted = content.starts_with('[')
-                || super::is_turn_number(first_word)
+                || super::move_record::is_turn_number(first_word)
                 || is_variation_label(first_word);
             if !interrupted {
                 if content.ends_with(']') {

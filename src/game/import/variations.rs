@@ -10,8 +10,9 @@
 //! second move (`b`) begins its first turn with `.....`, which stands for the first move of
 //! that turn, the parent line's own.
 
-use super::RecordErrorKind;
-use crate::game::{Fork, Game, Place, PlayAtError};
+use crate::game::load_error::RecordErrorKind;
+use crate::game::record::Game;
+use crate::game::tree::{Fork, Place, PlayAtError};
 use crate::rules::{IllegalMove, MoveError, RecordEntry};
 
 /// The entry standing for a move of the parent line in a variation's first turn.
@@ -198,7 +199,7 @@ fn play(
             error,
         })
     };
-    if game.moves().len() + game.side_moves() >= super::MAX_PLIES {
+    if game.moves().len() + game.side_moves() >= crate::game::save::MAX_PLIES {
         return Err(Played::Move(RecordErrorKind::TooManyMoves));
     }
     let mut state = game.state_at(place).ok_or(Played::Tree("no such place"))?;

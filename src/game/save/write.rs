@@ -10,10 +10,9 @@ use super::{
     FORMAT, Generator, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, SaveOut, SavedRules, TooLarge,
     VERSION,
 };
-use crate::game::MAX_LINE_DEPTH;
 use crate::game::ply_analysis::SavedPly;
 use crate::game::record::Game;
-use crate::game::tree::saved_lines;
+use crate::game::tree::{MAX_LINE_DEPTH, saved_lines};
 
 /// A writer that refuses to pass on more than [`MAX_SAVE_BYTES`] in all.
 struct Capped<'a> {
@@ -238,9 +237,12 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::clock::Clocks;
+    use crate::game::player::{EngineKind, Level, MoveTime, Player};
     use crate::game::ply_analysis::MAX_LINE_PLIES;
+    use crate::game::record::{Players, SavedLesson};
     use crate::game::save::SavedLine;
-    use crate::game::{Clocks, EngineKind, Level, MoveTime, Player, Players, SavedLesson, Tags};
+    use crate::game::tags::Tags;
     use crate::rules::{Outcome, Preset, Reason};
 
     /// The longest move in our notation: three captures (every side but the one the piece
@@ -265,8 +267,8 @@ mod tests {
     /// allowed, so none is escaped).
     fn largest_tags() -> Tags {
         let mut tags = Tags::default();
-        let longest = "\u{1f600}".repeat(crate::game::MAX_TAG_CHARS);
-        for tag in crate::game::Tag::ALL {
+        let longest = "\u{1f600}".repeat(crate::game::tags::MAX_TAG_CHARS);
+        for tag in crate::game::tags::Tag::ALL {
             tags.set(tag, &longest).unwrap();
         }
         tags
@@ -287,8 +289,8 @@ mod tests {
             time: Some(MoveTime::TenSeconds),
         };
         // The longest clock the checks admit: every number at its largest, in overtime.
-        let longest = crate::game::MAX_DURATION.as_millis();
-        let periods = crate::game::MAX_PERIODS;
+        let longest = crate::game::duration::MAX_DURATION.as_millis();
+        let periods = crate::game::clock::MAX_PERIODS;
         let side = serde_json::json!({"left_ms": longest, "periods": periods, "overtime": true});
         let clock: Clocks = serde_json::from_value(serde_json::json!({
             "control": {

@@ -11,7 +11,8 @@ use super::listing::{self, SaveEntry, SaveKind};
 use super::paths::AUTOSAVE_DIR;
 use super::summaries::SummaryCache;
 use super::{SaveError, compact_stamp, remove_stale_temporaries, save_atomic, save_first_free};
-use crate::game::{Game, Timestamp};
+use crate::game::record::Game;
+use crate::game::time::Timestamp;
 
 /// Finished autosaves kept: the newest ones; older ones go when a new game is autosaved.
 const KEEP_FINISHED: usize = 20;
@@ -171,7 +172,7 @@ fn is_autosave_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::storage::LEGACY_AUTOSAVE;
+    use crate::game::storage::paths::LEGACY_AUTOSAVE;
     use crate::game::storage::tests::game;
     use crate::rules::Side;
     use std::fs::File;

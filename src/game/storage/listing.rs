@@ -12,7 +12,7 @@ use std::time::SystemTime;
 use super::paths::{AUTOSAVE_DIR, LEGACY_AUTOSAVE};
 use super::summaries::{SaveSummary, SummaryCache};
 use super::version::FileVersion;
-use crate::game::LoadError;
+use crate::game::load_error::LoadError;
 use crate::quote::{MESSAGE_CHARS, escaped_os};
 
 /// Who wrote a save.
@@ -269,9 +269,10 @@ pub fn latest_unfinished_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::record::Game;
     use crate::game::storage::tests::game;
     use crate::game::storage::{save_atomic, save_new};
-    use crate::game::{Game, Timestamp};
+    use crate::game::time::Timestamp;
     use crate::rules::Side;
     use std::fs::File;
     use std::time::Duration;

@@ -7,7 +7,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
-use super::FileVersion;
+use super::version::FileVersion;
 
 /// Why a file could not be read.
 #[derive(Debug)]

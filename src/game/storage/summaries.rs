@@ -12,11 +12,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::load;
 use super::read::read_regular_file;
 use super::version::FileVersion;
-use super::{SaveError, write_file};
-use crate::game::{Game, LoadError, Tags, Timestamp};
+use super::{SaveError, load, write_file};
+use crate::game::load_error::LoadError;
+use crate::game::record::Game;
+use crate::game::tags::Tags;
+use crate::game::time::Timestamp;
 
 pub use crate::folders::CACHE_DIR_ENV;
 /// The index file's name, in the cache folder.

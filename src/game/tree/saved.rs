@@ -6,7 +6,7 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MAX_LINE_DEPTH, Node, SideLine};
+use super::side_line::{MAX_LINE_DEPTH, Node, SideLine};
 use crate::game::ply_analysis::{AnalysisError, SavedPly};
 use crate::game::record::comment_text;
 use crate::rules::{GameState, Move, MoveError};

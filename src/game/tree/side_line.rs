@@ -4,6 +4,10 @@
 use crate::game::ply_analysis::PlyAnalysis;
 use crate::rules::AnnotatedMove;
 
+/// The most side lines nested one in another (a side line of a side line ... of the main
+/// line): deeper trees are refused on load and cannot be grown in review.
+pub const MAX_LINE_DEPTH: usize = 16;
+
 /// One move of a side line with what the record keeps on it, and the side lines played
 /// instead of it.
 #[derive(Clone, Eq, PartialEq, Debug)]
