@@ -3,9 +3,11 @@
 
 mod analyze;
 mod analyze_game;
+mod completions;
 mod engine_match;
 mod export;
 mod help;
+mod manpage;
 mod online;
 mod otep;
 mod perft;
@@ -29,7 +31,7 @@ use crate::rules::{Position, Preset, Rules};
 
 /// Brandubh, the Irish 7×7 tafl game.
 #[derive(Parser, Debug)]
-#[command(name = "brandubh", version, about, long_about = None)]
+#[command(name = "brandubh", version = env!("BRANDUBH_VERSION"), about, long_about = None)]
 #[command(args_conflicts_with_subcommands = true, disable_help_subcommand = true)]
 pub struct Cli {
     /// What to do; without a command, the terminal game starts (as `brandubh play`).
@@ -63,6 +65,10 @@ pub enum Command {
     Online(online::OnlineArgs),
     /// Train on puzzles, or make and check puzzle sets.
     Puzzles(puzzles::PuzzlesArgs),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff).
+    Manpage(manpage::ManpageArgs),
     /// Print this message or the help of the given command.
     Help(help::HelpArgs),
 }
@@ -222,6 +228,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Export(args)) => export::run(&args, out),
         Some(Command::Otep(args)) => otep::run(&args, out),
         Some(Command::Help(args)) => help::run(&args, out),
+        Some(Command::Completions(args)) => completions::run(&args, out),
+        Some(Command::Manpage(args)) => manpage::run(&args, out),
         Some(Command::Serve(args)) => serve::run(&args, out),
         // The trainer is the terminal game's; the tools print.
         Some(Command::Puzzles(args)) => return puzzles::run(&args, out),

@@ -754,7 +754,12 @@ mod tests {
         let conversation = thread::spawn(move || serve(input, Stuck(stuck), None, options));
         // The session is stuck writing its hello: the reader, left to itself meanwhile,
         // stops after the lines it may read ahead (one read each, and one more buffered).
-        thread::sleep(Duration::from_millis(300));
+        // Counted once it has read that far: a reader that did not stop would be past it.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while reads.load(Ordering::SeqCst) < LINES_AHEAD {
+            assert!(Instant::now() < deadline, "the reader did not read ahead");
+            thread::yield_now();
+        }
         let read = reads.load(Ordering::SeqCst);
         assert!(read <= LINES_AHEAD + 1, "{read} lines read ahead");
         drop(release);

@@ -2,12 +2,16 @@
 //! repetition per preset, encirclement, the stop flag, node limits and determinism.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use brandubh::ai::{Ai, Limits, NoMove, Score, SearchAi, SearchInfo, engine_for, limits_for};
 use brandubh::game::{EngineKind, Level};
 use brandubh::rules::{GameState, Move, Preset, Reason};
+
+/// The longest a test waits for what should come at once: only a failure waits that long.
+const WAIT: Duration = Duration::from_secs(20);
 
 fn state(preset: Preset, position: &str) -> GameState {
     GameState::new(preset.rules(), position.parse().expect("valid position"))
@@ -192,18 +196,24 @@ fn no_encirclement_where_the_preset_has_none() {
 #[test]
 fn honours_the_stop_flag() {
     let s = GameState::start(Preset::Standard.rules());
-    let mut engine = SearchAi::new(Level::Max, 1, 4);
-    let stop = AtomicBool::new(false);
-    let started = Instant::now();
-    let best = thread::scope(|scope| {
-        scope.spawn(|| {
-            thread::sleep(Duration::from_millis(100));
-            stop.store(true, Ordering::Relaxed);
-        });
-        engine.choose(&s, &Limits::INFINITE, &stop, &mut |_| {})
-    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let (reported, reports) = mpsc::channel();
+    let (answered, answer) = mpsc::channel();
+    let (state, flag) = (s.clone(), Arc::clone(&stop));
     // Without the flag the search would run on to its maximum depth (far beyond minutes).
-    assert!(started.elapsed() < Duration::from_secs(20));
+    thread::spawn(move || {
+        let mut engine = SearchAi::new(Level::Max, 1, 4);
+        let best = engine.choose(&state, &Limits::INFINITE, &flag, &mut |_| {
+            let _ = reported.send(());
+        });
+        let _ = answered.send(best);
+    });
+    // Raised once the search has begun, while it goes deeper.
+    reports.recv_timeout(WAIT).expect("a first report");
+    stop.store(true, Ordering::Relaxed);
+    let best = answer
+        .recv_timeout(WAIT)
+        .expect("the search stops when asked");
     assert!(s.check_move(best.expect("a move")).is_ok());
 }
 

@@ -5,6 +5,7 @@ use std::io::{Read, Write};
 use std::num::NonZeroU16;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -14,12 +15,12 @@ use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system}
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
 const WAIT: Duration = Duration::from_secs(20);
-/// How long the screen must stay unchanged to count as a whole frame.
-const SETTLE: Duration = Duration::from_millis(60);
 
 /// The game running in a pseudo-terminal.
 struct Term {
     parser: Arc<Mutex<vt100::Parser>>,
+    /// The screen as the last whole frame left it (see [`FrameEnds`]).
+    frame: Arc<Mutex<vt100::Screen>>,
     raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Process,
@@ -27,6 +28,41 @@ struct Term {
     /// Asks the reading thread to stop after its next read.
     stop_reading: Arc<AtomicBool>,
     reading: JoinHandle<()>,
+    /// Disconnected when the reading thread has read the terminal's last output.
+    read_all: Receiver<()>,
+}
+
+/// Where the game's frames end in its output. ratatui writes a frame's cells, then hides the
+/// cursor (`ESC [ ? 25 l`), or shows it (`ESC [ ? 25 h`) and places it, as its last writes;
+/// nothing else in a frame touches the cursor's visibility. A screen read between those
+/// marks may hold part of a frame: the pseudo-terminal passes the output on in pieces.
+#[derive(Default)]
+struct FrameEnds {
+    /// How much of [`FrameEnds::CURSOR`] the bytes read so far end with.
+    matched: usize,
+}
+
+impl FrameEnds {
+    /// What both marks begin with.
+    const CURSOR: &[u8] = b"\x1b[?25";
+
+    /// The offsets in `bytes`, the next piece of the output, just after each frame's end.
+    fn scan(&mut self, bytes: &[u8]) -> Vec<usize> {
+        let mut ends = Vec::new();
+        for (at, &byte) in bytes.iter().enumerate() {
+            self.matched = if self.matched == Self::CURSOR.len() {
+                if byte == b'l' || byte == b'h' {
+                    ends.push(at + 1);
+                }
+                usize::from(byte == 0x1b)
+            } else if byte == Self::CURSOR[self.matched] {
+                self.matched + 1
+            } else {
+                usize::from(byte == 0x1b)
+            };
+        }
+        ends
+    }
 }
 
 impl Term {
@@ -61,20 +97,33 @@ impl Term {
         let mut reader = pair.master.try_clone_reader().unwrap();
         let writer = pair.master.take_writer().unwrap();
         let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0)));
+        let frame = Arc::new(Mutex::new(parser.lock().unwrap().screen().clone()));
         let raw = Arc::new(Mutex::new(Vec::new()));
         let stop_reading = Arc::new(AtomicBool::new(false));
-        let (p, r, stop) = (
+        let (p, f, r, stop) = (
             Arc::clone(&parser),
+            Arc::clone(&frame),
             Arc::clone(&raw),
             Arc::clone(&stop_reading),
         );
+        let (reading_on, read_all) = mpsc::channel();
         let reading = thread::spawn(move || {
+            let _reading_on = reading_on;
+            let mut ends = FrameEnds::default();
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                p.lock().unwrap().process(&buf[..n]);
+                let mut parser = p.lock().unwrap();
+                let mut from = 0;
+                for end in ends.scan(&buf[..n]) {
+                    parser.process(&buf[from..end]);
+                    *f.lock().unwrap() = parser.screen().clone();
+                    from = end;
+                }
+                parser.process(&buf[from..n]);
+                drop(parser);
                 r.lock().unwrap().extend_from_slice(&buf[..n]);
                 if stop.load(Ordering::SeqCst) {
                     break;
@@ -83,12 +132,14 @@ impl Term {
         });
         Term {
             parser,
+            frame,
             raw,
             writer,
             child,
             master: pair.master,
             stop_reading,
             reading,
+            read_all,
         }
     }
 
@@ -115,7 +166,8 @@ impl Term {
             .contains(LocalFlags::ECHO | LocalFlags::ICANON)
     }
 
-    /// Waits until the screen state satisfies `test`; panics with `what` if it never does.
+    /// Waits until the terminal's state (its modes, what it shows) satisfies `test`, frames
+    /// finished or not; panics with `what` if it never does.
     fn wait_until(&self, what: &str, test: impl Fn(&vt100::Screen) -> bool) {
         let start = Instant::now();
         while !test(self.parser.lock().unwrap().screen()) {
@@ -144,8 +196,26 @@ impl Term {
         child
     }
 
+    /// What the screen shows as the last whole frame left it.
     fn screen(&self) -> String {
+        self.frame.lock().unwrap().contents()
+    }
+
+    /// What the screen shows now, frames finished or not: text printed outside the game's
+    /// frames (a question asked before it starts), or what is there when a test fails.
+    fn shown(&self) -> String {
         self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until the game's output has ended and all of it is read (the game and whatever
+    /// shares its terminal have exited): the screen is then the last one.
+    fn wait_read_all(&self) {
+        match self.read_all.recv_timeout(WAIT) {
+            Err(RecvTimeoutError::Disconnected) => {}
+            Ok(()) | Err(RecvTimeoutError::Timeout) => {
+                panic!("the terminal's output did not end:\n{}", self.shown());
+            }
+        }
     }
 
     fn send(&mut self, bytes: &str) {
@@ -153,26 +223,19 @@ impl Term {
         self.writer.flush().unwrap();
     }
 
-    /// Waits until the screen shows `text` and has stopped changing: a frame arrives in
-    /// several writes, so the first screen to show `text` may still hold part of the frame
-    /// before. A screen that never rests (a ticking clock) is taken after a few tries. Panics
-    /// with the screen if `text` never shows.
+    /// Waits for a whole frame that shows `text`, and returns it. Panics with the screen if
+    /// `text` never shows.
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
-        let mut tries = 0;
         loop {
             let screen = self.screen();
             if screen.contains(text) {
-                thread::sleep(SETTLE);
-                tries += 1;
-                if self.screen() == screen || tries == 5 {
-                    return screen;
-                }
-                continue;
+                return screen;
             }
             assert!(
                 start.elapsed() < WAIT,
-                "timed out waiting for {text:?}; screen:\n{screen}"
+                "timed out waiting for {text:?}; screen:\n{}",
+                self.shown()
             );
             thread::sleep(Duration::from_millis(20));
         }
@@ -232,10 +295,14 @@ impl Term {
             .unwrap();
     }
 
+    /// Waits for the game to end, and for all it wrote to be read.
     fn wait_exit(&mut self) -> portable_pty::ExitStatus {
         let parser = &self.parser;
-        self.child
-            .wait_exit(|| parser.lock().unwrap().screen().contents())
+        let status = self
+            .child
+            .wait_exit(|| parser.lock().unwrap().screen().contents());
+        self.wait_read_all();
+        status
     }
 }
 
@@ -424,7 +491,6 @@ fn a_game_played_by_keys_and_mouse_then_quit() {
     let status = term.wait_exit();
     assert!(status.success(), "{status:?}");
 
-    thread::sleep(Duration::from_millis(100));
     let raw = term.raw.lock().unwrap().clone();
     let text = String::from_utf8_lossy(&raw);
     assert!(text.contains("\x1b[?1049h"), "entered the alternate screen");
@@ -447,7 +513,6 @@ fn ctrl_c_asks_like_q_a_second_one_quits_and_the_terminal_is_restored() {
     term.send("\x03");
     let status = term.wait_exit();
     assert!(status.success(), "{status:?}");
-    thread::sleep(Duration::from_millis(100));
     assert!(!term.parser.lock().unwrap().screen().alternate_screen());
     let autosaves = autosaves(&home);
     assert_eq!(autosaves.len(), 1, "{autosaves:?}");
@@ -561,10 +626,14 @@ fn the_ai_answers_and_ai_games_can_be_watched_and_paused() {
     term.send("y");
     assert!(term.wait_exit().success());
 
+    // Two AIs, watched at the slowest pace (4 s between moves): from the start no game ends
+    // in fewer than 8 plies (the king needs four moves to reach a corner), so it takes a
+    // machine stalled for half a minute, not a fast game, to end it before the pause.
     let mut term = Term::start(&["--attackers", "random", "--defenders", "random"], &home);
     term.wait_for("Watching AI vs AI");
-    term.send("+++");
-    term.wait_for("│  3 ");
+    term.send("---");
+    term.wait_for("pace 4s");
+    term.wait_for("│  1 ");
     term.send("p");
     term.wait_for("AI paused");
     term.send("\x03");
@@ -776,7 +845,7 @@ fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
     term.send("\x1b[H");
     let screen = term.wait_for("Start · ply 0 of 17");
     assert!(screen.contains("Attackers to move"), "{screen}");
-    // Every piece where it starts (waited for: under load a frame may arrive in parts).
+    // Every piece where it starts.
     let start = brandubh::rules::Position::start();
     let misplaced = |screen: &str| {
         brandubh::rules::Square::all().find(|&square| {
@@ -794,12 +863,8 @@ fn a_finished_game_loaded_is_reviewed_to_its_start_without_changing_its_file() {
             glyph.filter(|g| "●○♚".contains(*g)) != expected
         })
     };
-    let waited = Instant::now();
-    let mut screen = screen;
-    while let Some(square) = misplaced(&screen) {
-        assert!(waited.elapsed() < WAIT, "{square}:\n{screen}");
-        thread::sleep(Duration::from_millis(20));
-        screen = term.screen();
+    if let Some(square) = misplaced(&screen) {
+        panic!("{square}:\n{screen}");
     }
     // One step on: the first move is marked in the list; v goes back to the game.
     term.send("\x1b[C");
@@ -1070,12 +1135,23 @@ fn choices_are_remembered_and_a_corrupt_settings_file_is_a_warning() {
 
 #[test]
 fn a_side_loses_on_time_and_the_save_records_it() {
+    use brandubh::game::{Clocks, Game, Player};
+    use brandubh::rules::{Position, Preset};
+
     let home = temp_home("clock");
-    let mut term = Term::start(&["play", "--clock", "3s"], &home);
-    let screen = term.wait_for("Attackers to move");
-    assert!(screen.contains("clock ● 0:0"), "{screen}");
-    term.send(":d2-e2\r");
-    term.wait_for("played d2-e2");
+    // The attackers' move played on the clock before the game starts: nothing the test sends
+    // has to come before a flag falls.
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        Player::Human,
+    );
+    game.set_clocks(Clocks::new("3s".parse().unwrap()));
+    game.play_text("d2-e2").unwrap();
+    let file = home.join("on-the-clock.json");
+    brandubh::game::storage::save_atomic(&file, &game).unwrap();
+    let mut term = Term::start(&["play", "--load", file.to_str().unwrap()], &home);
     // The defenders do not move: their three seconds run out.
     let screen = term.wait_for("the defenders ran out of time");
     assert!(screen.contains("Attackers win"), "{screen}");
@@ -1132,11 +1208,14 @@ fn the_key_of_a_server_not_met_before_is_shown_and_pinned_only_on_yes() {
     let known = home.join("config").join("known_servers");
     for (answer, pinned) in [("n", false), ("y", true)] {
         let mut term = Term::start(&args, &home);
-        term.wait_for(running.fingerprint());
-        term.wait_for("[y/N]");
+        // Asked in plain lines, before any frame.
+        term.wait_until("the key and the question are shown", |screen| {
+            let shown = screen.contents();
+            shown.contains(running.fingerprint()) && shown.contains("[y/N]")
+        });
         term.send(&format!("{answer}\r"));
         let status = term.wait_exit();
-        assert_eq!(status.success(), pinned, "{}", term.wait_for(""));
+        assert_eq!(status.success(), pinned, "{}", term.shown());
         if !pinned {
             assert_eq!(status.exit_code(), 2);
         }

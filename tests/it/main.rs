@@ -13,6 +13,7 @@ mod ai_search;
 mod cli_ai;
 mod cli_analysis;
 mod cli_escaping;
+mod cli_install;
 mod cli_play;
 mod cli_rules;
 mod e2e;

@@ -1,0 +1,27 @@
+//! `brandubh completions SHELL`: the shell's completions of every command and option, made by
+//! `clap_complete` from the command line's own definitions.
+
+use std::io::Write;
+
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
+
+use super::{Cli, CliError};
+
+/// Arguments of `brandubh completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete for (bash: write them to
+    /// ~/.local/share/bash-completion/completions/brandubh).
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+pub(super) fn run(args: &CompletionsArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut cli = Cli::command();
+    let name = cli.get_name().to_owned();
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cli, name, &mut script);
+    out.write_all(&script)?;
+    Ok(())
+}
