@@ -117,7 +117,7 @@ impl App {
 
     /// Whether the app waits for an answer of the storage thread before it reads the next key.
     pub fn awaits_storage(&self) -> bool {
-        self.game.awaits_storage() || self.layers.iter().any(|l| l.awaits_storage())
+        Component::awaits_storage(&self.game) || self.layers.iter().any(|l| l.awaits_storage())
     }
 
     /// The AI's thread could not be started (`why`).
@@ -129,7 +129,7 @@ impl App {
     pub fn mode(&self) -> Mode {
         match self.top_layer() {
             Some(layer) => layer.mode(),
-            None => self.game.mode(),
+            None => Component::mode(&self.game),
         }
     }
 
@@ -190,7 +190,7 @@ impl App {
     /// When the screen changes next with no event (see [`LocalGame::next_tick`]).
     pub fn next_tick(&self) -> Option<Instant> {
         let layers = self.layers.iter().filter_map(|l| l.next_tick());
-        layers.chain(self.game.next_tick()).min()
+        layers.chain(Component::next_tick(&self.game)).min()
     }
 
     /// Takes one report of the engine worker, at `now`.
@@ -226,8 +226,9 @@ impl App {
     /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
     pub fn draw(&self, frame: &mut Frame) {
         let (area, buf) = (frame.area(), frame.buffer_mut());
+        let cx = self.world.context();
         if self.layers.is_empty() || self.game.too_small() {
-            self.game.draw(area, buf);
+            Component::draw(&self.game, area, buf, &cx);
             return;
         }
         // From the top layer that covers the screen (else from the game) up.
@@ -235,7 +236,6 @@ impl App {
         if covering.is_none() {
             self.game.draw_views(area, buf);
         }
-        let cx = self.world.context();
         for layer in &self.layers[covering.unwrap_or(0)..] {
             layer.draw(area, buf, &cx);
         }

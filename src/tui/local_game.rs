@@ -311,7 +311,7 @@ impl LocalGame {
     }
 
     /// How keys are read now.
-    pub fn mode(&self) -> Mode {
+    fn mode(&self) -> Mode {
         if self.too_small() {
             return Mode::TooSmall;
         }
@@ -329,7 +329,7 @@ impl LocalGame {
     }
 
     /// Applies one action; returns what the world is to do.
-    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+    fn update(&mut self, action: Action) -> Vec<Effect> {
         self.apply(action);
         self.take_effects()
     }
