@@ -14,14 +14,16 @@ use ratatui::layout::Rect;
 
 use self::online::OnlineLayer;
 use super::ascii;
-use super::component::{Component, Outcome, Request, Routed, RuntimeEvent};
+use super::component::{Component, Context, JobIds, Outcome, Request, Routed, RuntimeEvent};
 use super::effect::Effect;
 use super::input::{Action, Mode};
 use super::local_game::{Config, LocalGame};
 use super::online_memory::OnlineMemory;
 use super::session::Session;
-use super::storage_jobs::Done;
+use super::settings::Settings;
+use super::storage_jobs::{Done, Job};
 use super::text::Status;
+use super::theme::Look;
 use crate::ai::Report;
 use crate::net::client;
 use crate::puzzle::Verdict;
@@ -31,6 +33,8 @@ use crate::rules::Square;
 pub struct App {
     /// The local game, under every layer.
     game: LocalGame,
+    /// What every layer (the game too) is given.
+    world: Surroundings,
     /// The layers over the game, the top one last: it takes the keys (unless the game shows
     /// a dialog, which goes over everything).
     layers: Vec<Box<dyn Component>>,
@@ -46,14 +50,25 @@ impl App {
     pub fn new(mut config: Config) -> App {
         let online = config.online.take();
         let online_home = config.online_home.take();
+        let (look, settings) = (config.look.clone(), config.settings);
+        let jobs = JobIds::default();
+        let game = LocalGame::new(config, online.is_some(), jobs.clone());
+        let world = Surroundings {
+            look,
+            settings,
+            size: game.size(),
+            now: game.now(),
+            jobs,
+        };
         let mut app = App {
-            game: LocalGame::new(config, online.is_some()),
+            game,
+            world,
             layers: Vec::new(),
             effects: Vec::new(),
             online_home,
         };
         if let Some(start) = online {
-            app.open_online(OnlineLayer::new(start, app.game.now()));
+            app.open_online(OnlineLayer::new(start, app.world.now));
         }
         // The trainer, if the command line opens it.
         app.take_game_requests();
@@ -97,12 +112,12 @@ impl App {
 
     /// The size of the screen the app was last told of (80×24 until then).
     pub const fn size(&self) -> Rect {
-        self.game.size()
+        self.world.size
     }
 
     /// Whether the app waits for an answer of the storage thread before it reads the next key.
     pub fn awaits_storage(&self) -> bool {
-        self.game.awaits_storage() || self.layers.iter().any(|l| l.awaits_storage())
+        Component::awaits_storage(&self.game) || self.layers.iter().any(|l| l.awaits_storage())
     }
 
     /// The AI's thread could not be started (`why`).
@@ -114,7 +129,7 @@ impl App {
     pub fn mode(&self) -> Mode {
         match self.top_layer() {
             Some(layer) => layer.mode(),
-            None => self.game.mode(),
+            None => Component::mode(&self.game),
         }
     }
 
@@ -123,6 +138,7 @@ impl App {
         self.take_game_requests();
         let mut effects = std::mem::take(&mut self.effects);
         effects.extend(self.game.take_effects());
+        self.note_settings(&effects);
         effects
     }
 
@@ -130,24 +146,22 @@ impl App {
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         // What the game asked outside an action (a test changed it directly) comes first.
         self.take_game_requests();
-        if let Action::Resize { .. } = action {
-            let effects = self.game.update(action);
-            self.effects.extend(effects);
-            let cx = self.game.context();
+        if let Action::Resize { width, height } = action {
+            self.world.size = Rect::new(0, 0, width, height);
+            self.update_game(action);
+            let cx = self.world.context();
             for layer in &mut self.layers {
                 layer.resized(&cx);
             }
         } else if action != Action::Interrupt && self.top_layer().is_some() {
-            let cx = self.game.context();
+            let cx = self.world.context();
             let outcome = match self.layers.last_mut() {
                 Some(layer) => layer.update(action, &cx),
                 None => Outcome::stay(),
             };
             self.carry_out(outcome);
         } else {
-            let effects = self.game.update(action);
-            self.effects.extend(effects);
-            self.take_game_requests();
+            self.update_game(action);
         }
         self.take_effects()
     }
@@ -162,10 +176,11 @@ impl App {
 
     /// Lets time pass until `now`, in the game and in every layer.
     pub fn tick(&mut self, now: Instant) -> Vec<Effect> {
-        let effects = self.game.tick(now);
-        self.effects.extend(effects);
+        self.world.now = now;
+        let outcome = Component::tick(&mut self.game, &self.world.context());
+        self.carry_out_game(outcome);
         for i in 0..self.layers.len() {
-            let cx = self.game.context();
+            let cx = self.world.context();
             let outcome = self.layers[i].tick(&cx);
             self.carry_out_at(i, outcome);
         }
@@ -175,31 +190,27 @@ impl App {
     /// When the screen changes next with no event (see [`LocalGame::next_tick`]).
     pub fn next_tick(&self) -> Option<Instant> {
         let layers = self.layers.iter().filter_map(|l| l.next_tick());
-        layers.chain(self.game.next_tick()).min()
+        layers.chain(Component::next_tick(&self.game)).min()
     }
 
     /// Takes one report of the engine worker, at `now`.
     pub fn on_report(&mut self, report: Report, now: Instant) -> Vec<Effect> {
-        self.game.set_now(now);
-        if let Some(RuntimeEvent::Engine(report)) = self.route(RuntimeEvent::Engine(report)) {
-            let effects = self.game.on_report(report, now);
-            self.effects.extend(effects);
-        }
+        self.world.now = now;
+        // Nothing listens once the job's asker has closed.
+        let _ = self.route(RuntimeEvent::Engine(report));
         self.take_effects()
     }
 
     /// Takes one answer of the storage thread.
     pub fn on_stored(&mut self, done: Done) -> Vec<Effect> {
-        if let Some(RuntimeEvent::Stored(done)) = self.route(RuntimeEvent::Stored(done)) {
-            let effects = self.game.on_stored(done);
-            self.effects.extend(effects);
-        }
+        // The game takes every answer no layer over it asked for.
+        let _ = self.route(RuntimeEvent::Stored(done));
         self.take_effects()
     }
 
     /// What the online client reports, at `now`.
     pub fn on_net(&mut self, event: client::Event, now: Instant) -> Vec<Effect> {
-        self.game.set_now(now);
+        self.world.now = now;
         // Nothing listens once online play has closed.
         let _ = self.route(RuntimeEvent::Net(event));
         self.take_effects()
@@ -215,8 +226,9 @@ impl App {
     /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
     pub fn draw(&self, frame: &mut Frame) {
         let (area, buf) = (frame.area(), frame.buffer_mut());
+        let cx = self.world.context();
         if self.layers.is_empty() || self.game.too_small() {
-            self.game.draw(area, buf);
+            Component::draw(&self.game, area, buf, &cx);
             return;
         }
         // From the top layer that covers the screen (else from the game) up.
@@ -224,7 +236,6 @@ impl App {
         if covering.is_none() {
             self.game.draw_views(area, buf);
         }
-        let cx = self.game.context();
         for layer in &self.layers[covering.unwrap_or(0)..] {
             layer.draw(area, buf, &cx);
         }
@@ -251,7 +262,7 @@ impl App {
     /// game's).
     fn route(&mut self, mut event: RuntimeEvent) -> Option<RuntimeEvent> {
         for i in (0..self.layers.len()).rev() {
-            let cx = self.game.context();
+            let cx = self.world.context();
             match self.layers[i].on_event(event, &cx) {
                 Routed::Taken(outcome) => {
                     self.carry_out_at(i, outcome);
@@ -260,7 +271,13 @@ impl App {
                 Routed::Passed(back) => event = back,
             }
         }
-        Some(event)
+        match self.game.on_event(event, &self.world.context()) {
+            Routed::Taken(outcome) => {
+                self.carry_out_game(outcome);
+                None
+            }
+            Routed::Passed(back) => Some(back),
+        }
     }
 
     /// Carries out what the top layer's update came to.
@@ -290,6 +307,40 @@ impl App {
         }
     }
 
+    /// Gives `action` to the game, under the layers; carries out what comes of it.
+    fn update_game(&mut self, action: Action) {
+        let outcome = Component::update(&mut self.game, action, &self.world.context());
+        self.carry_out_game(outcome);
+    }
+
+    /// Carries out what the game's update (or event, request, tick) came to: the layers it
+    /// opened go on the stack, its requests are carried out (the game never closes).
+    fn carry_out_game(&mut self, outcome: Outcome) {
+        let Outcome {
+            effects,
+            close: _,
+            push,
+            requests,
+        } = outcome;
+        self.effects.extend(effects);
+        if !push.is_empty() {
+            self.layers.extend(push);
+            self.game.set_covered(true);
+        }
+        for request in requests {
+            self.on_request(request);
+        }
+    }
+
+    /// The choices sent to be remembered in `effects` are those every layer is given next.
+    fn note_settings(&mut self, effects: &[Effect]) {
+        for effect in effects {
+            if let Effect::Store(Job::Remember(settings)) = effect {
+                self.world.settings = *settings;
+            }
+        }
+    }
+
     /// Carries out what the game asked of the app, and puts on the stack what it opened.
     fn take_game_requests(&mut self) {
         let opened = self.game.take_opened();
@@ -310,7 +361,10 @@ impl App {
                 self.layers.clear();
                 self.game.set_covered(false);
             }
-            other => self.game.on_request(other),
+            other => {
+                let outcome = Component::on_request(&mut self.game, other, &self.world.context());
+                self.carry_out_game(outcome);
+            }
         }
         self.take_game_requests();
     }
@@ -323,13 +377,13 @@ impl App {
             return;
         };
         let save_dir = self.game.save_dir().map(std::path::Path::to_path_buf);
-        let layer = OnlineLayer::from_setup(dir, save_dir, memory, self.game.now());
+        let layer = OnlineLayer::from_setup(dir, save_dir, memory, self.world.now);
         self.open_online(layer);
     }
 
     /// Puts online play over the game, with what it asks at its start.
     fn open_online(&mut self, mut layer: OnlineLayer) {
-        let cx = self.game.context();
+        let cx = self.world.context();
         let outcome = layer.started(&cx);
         self.layers.push(Box::new(layer));
         self.game.set_covered(true);
@@ -338,6 +392,31 @@ impl App {
 }
 
 /// Tests reach the local game's state through the app, as they did when the app held it.
+/// What the app gives every layer, the game too: the screen, the look, the time, the
+/// remembered choices and the engine's job numbers.
+struct Surroundings {
+    look: Look,
+    /// The choices as last sent to be remembered.
+    settings: Settings,
+    size: Rect,
+    /// The time as last told (by a tick or an event).
+    now: Instant,
+    jobs: JobIds,
+}
+
+impl Surroundings {
+    /// Lent to a layer for one call.
+    const fn context(&self) -> Context<'_> {
+        Context {
+            size: self.size,
+            look: &self.look,
+            now: self.now,
+            settings: &self.settings,
+            jobs: &self.jobs,
+        }
+    }
+}
+
 #[cfg(test)]
 impl std::ops::Deref for App {
     type Target = LocalGame;
@@ -358,7 +437,7 @@ impl std::ops::DerefMut for App {
 impl App {
     /// Opens online play as the command line does.
     pub(super) fn start_online(&mut self, start: super::online::OnlineStart) {
-        self.open_online(OnlineLayer::new(start, self.game.now()));
+        self.open_online(OnlineLayer::new(start, self.world.now));
     }
 
     /// The new-game screen, if it is on the stack.

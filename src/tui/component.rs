@@ -12,6 +12,7 @@
 use std::cell::Cell;
 use std::fmt;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::Instant;
 
 use ratatui::buffer::Buffer;
@@ -46,6 +47,11 @@ pub trait Component {
     /// what it asked, a message of its server); else hands it back for the layer below.
     fn on_event(&mut self, event: RuntimeEvent, _cx: &Context) -> Routed {
         Routed::Passed(event)
+    }
+
+    /// Carries out `request`, made by the layer over it as that one closed (or by the app).
+    fn on_request(&mut self, _request: Request, _cx: &Context) -> Outcome {
+        Outcome::stay()
     }
 
     /// Lets time pass until `cx.now` (every layer, covered or not).
@@ -116,9 +122,10 @@ impl<'a> Context<'a> {
 }
 
 /// The numbers of the engine worker's jobs: one sequence for the whole app, so that a report
-/// names the job, and so the component, it belongs to.
-#[derive(Debug, Default)]
-pub struct JobIds(Cell<JobId>);
+/// names the job, and so the component, it belongs to. A clone is the same sequence (the
+/// app's, held by the game that asks for searches between the app's calls).
+#[derive(Clone, Debug, Default)]
+pub struct JobIds(Rc<Cell<JobId>>);
 
 impl JobIds {
     /// A number no job had.

@@ -34,7 +34,7 @@ use self::ai::AiState;
 use self::files::{FileCopy, Waiting};
 use self::trainer::TrainerExit;
 use super::board_screen::{BoardScreen, start_cursor};
-use super::component::{Component, Context, Request};
+use super::component::{Component, Context, JobIds, Request};
 use super::dialogs::{Leaving, Question};
 use super::effect::Effect;
 use super::help::Help;
@@ -195,8 +195,9 @@ pub struct LocalGame {
 
 impl LocalGame {
     /// A new game as `config` asks: the new-game screen, or a game at once; `under_online`:
-    /// online play opens over it at the start.
-    pub fn new(config: Config, under_online: bool) -> LocalGame {
+    /// online play opens over it at the start. Its searches are numbered in `jobs` (the
+    /// app's sequence).
+    pub fn new(config: Config, under_online: bool, jobs: JobIds) -> LocalGame {
         let skip_setup = config.skip_setup || config.resume.is_some();
         // A game loaded from its file (or another program's record) is saved as it is.
         let skip_setup_saved = config
@@ -226,6 +227,7 @@ impl LocalGame {
             played: skip_setup,
             ai: AiState {
                 budgets: config.analysis_budgets,
+                jobs,
                 ..AiState::default()
             },
             warnings: Warnings::new(config.settings.warnings),
@@ -309,7 +311,7 @@ impl LocalGame {
     }
 
     /// How keys are read now.
-    pub fn mode(&self) -> Mode {
+    fn mode(&self) -> Mode {
         if self.too_small() {
             return Mode::TooSmall;
         }
@@ -327,7 +329,7 @@ impl LocalGame {
     }
 
     /// Applies one action; returns what the world is to do.
-    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+    fn update(&mut self, action: Action) -> Vec<Effect> {
         self.apply(action);
         self.take_effects()
     }
@@ -356,10 +358,10 @@ impl LocalGame {
                 Handled::Stay(overlay) => self.show(overlay),
                 Handled::StayAsking(overlay, request) => {
                     self.show(overlay);
-                    self.on_request(request);
+                    self.grant(request);
                 }
                 Handled::Close => {}
-                Handled::Ask(request) => self.on_request(request),
+                Handled::Ask(request) => self.grant(request),
             }
             return;
         }
@@ -395,8 +397,8 @@ impl LocalGame {
         self.overlays.push(overlay);
     }
 
-    /// Carries out what an overlay asked as it closed.
-    pub(super) fn on_request(&mut self, request: Request) {
+    /// Carries out what an overlay (or a layer over the game) asked as it closed.
+    fn grant(&mut self, request: Request) {
         match request {
             Request::Help => self.show(Overlay::Help(self.help())),
             Request::Answer(question, true) => self.answer_yes(question),

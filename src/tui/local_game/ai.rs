@@ -22,7 +22,7 @@ const TENTH: Duration = Duration::from_millis(100);
 impl LocalGame {
     /// Lets time pass until `now`: runs the clock, and asks for the AI's search when it is its
     /// turn.
-    pub fn tick(&mut self, now: Instant) -> Vec<Effect> {
+    pub(super) fn tick(&mut self, now: Instant) -> Vec<Effect> {
         self.ai.now = now;
         self.run_clock(now);
         if let Some(thinking) = self.ai.thinking.as_mut() {
@@ -38,7 +38,7 @@ impl LocalGame {
     /// When the screen changes next with no event: the clock's text, the search's time (a
     /// tenth of a second at a time), the AI-vs-AI pace's next move. `None`: only an event
     /// changes it.
-    pub fn next_tick(&self) -> Option<Instant> {
+    pub(super) fn next_tick(&self) -> Option<Instant> {
         let clock = self.next_clock_change();
         let search = self.ai.thinking.as_ref().map(|t| {
             let tenths = u32::try_from(t.shown_tenths + 1).unwrap_or(u32::MAX);
@@ -147,7 +147,7 @@ impl LocalGame {
 
     /// Takes one report of the worker (a late report of a job that was cancelled changes
     /// nothing).
-    pub fn on_report(&mut self, report: Report, now: Instant) -> Vec<Effect> {
+    pub(super) fn on_report(&mut self, report: Report, now: Instant) -> Vec<Effect> {
         self.take_report(report, now);
         self.take_effects()
     }

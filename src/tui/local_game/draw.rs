@@ -60,7 +60,7 @@ impl LocalGame {
     }
 
     /// Draws the whole screen (in ASCII alone with `--ascii`); changes nothing.
-    pub fn draw(&self, area: Rect, buf: &mut Buffer) {
+    pub(super) fn draw(&self, area: Rect, buf: &mut Buffer) {
         self.draw_views(area, buf);
         if self.look.glyphs.ascii {
             ascii::transliterate(buf);

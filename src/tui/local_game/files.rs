@@ -86,7 +86,7 @@ impl LocalGame {
     /// Whether the app waits for an answer of the storage thread before it reads the next
     /// key (a save, the list of saves, a game to load or continue, or an autosave that
     /// decides whether leaving the game loses it).
-    pub fn awaits_storage(&self) -> bool {
+    pub(super) fn awaits_storage(&self) -> bool {
         self.waiting.awaited > 0 || self.waiting.leaving.is_some()
     }
 
@@ -327,7 +327,7 @@ impl LocalGame {
     }
 
     /// Takes an answer of the storage thread.
-    pub fn on_stored(&mut self, done: Done) -> Vec<Effect> {
+    pub(super) fn on_stored(&mut self, done: Done) -> Vec<Effect> {
         match done {
             Done::Autosaved {
                 game,
