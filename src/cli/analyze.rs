@@ -9,7 +9,9 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, RulesArgs, analyze_game};
+use super::analyze_game;
+use super::error::CliError;
+use super::rules_args::RulesArgs;
 use crate::ai::{Ai, Budget, DEFAULT_TT_MB, Limits, SearchAi, SearchInfo};
 use crate::game::{Level, format_duration, parse_duration, storage};
 use crate::rules::{GameState, Move};

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
-use super::CliError;
+use super::error::CliError;
 use crate::ai::{Analyzer, Budget};
 use crate::game::{Game, PlyAnalysis, SideSummary, Summary};
 use crate::rules::{AnnotatedMove, Side};

@@ -3,10 +3,10 @@
 
 use std::io::Write;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
-use super::{Cli, CliError};
+use super::error::CliError;
 
 /// Arguments of `brandubh completions`.
 #[derive(Args, Debug)]
@@ -17,8 +17,12 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-pub(super) fn run(args: &CompletionsArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut cli = Cli::command();
+/// Writes to `out` the completions of `cli`, the whole command line, for the shell asked for.
+pub(super) fn run(
+    args: &CompletionsArgs,
+    mut cli: clap::Command,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let name = cli.get_name().to_owned();
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut cli, name, &mut script);

@@ -16,7 +16,9 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, RulesArgs, make_folder};
+use super::error::CliError;
+use super::folder::make_folder;
+use super::rules_args::RulesArgs;
 use crate::ai::{
     EngineSpec, ExternalOptions, GameResult, MatchConfig, MatchSummary, SideRecord, elo_difference,
     engine_usage, play_match,

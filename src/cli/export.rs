@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use super::CliError;
+use super::error::CliError;
 use crate::game::{import, storage};
 
 /// The formats `export` writes.

@@ -4,9 +4,9 @@
 
 use std::io::Write;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 
-use super::{Cli, CliError};
+use super::error::CliError;
 use crate::quote::excerpt;
 
 /// Arguments of `brandubh help`.
@@ -19,8 +19,12 @@ pub struct HelpArgs {
     pub command: Option<String>,
 }
 
-pub(super) fn run(args: &HelpArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut cli = Cli::command();
+/// Writes to `out` the help of `cli`, the whole command line, or of the command asked for.
+pub(super) fn run(
+    args: &HelpArgs,
+    mut cli: clap::Command,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     cli.build();
     let help = match &args.command {
         None => cli.render_long_help(),

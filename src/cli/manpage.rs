@@ -5,9 +5,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 
-use super::{Cli, CliError, make_folder};
+use super::error::CliError;
+use super::folder::make_folder;
 use crate::quote::quoted_path;
 
 /// Arguments of `brandubh manpage`.
@@ -19,16 +20,22 @@ pub struct ManpageArgs {
     pub dir: Option<PathBuf>,
 }
 
-pub(super) fn run(args: &ManpageArgs, out: &mut dyn Write) -> Result<(), CliError> {
+/// Prints the page of `cli`, the whole command line, or writes its pages into the folder asked
+/// for.
+pub(super) fn run(
+    args: &ManpageArgs,
+    cli: clap::Command,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     match &args.dir {
         None => {
             let mut page = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+            clap_mangen::Man::new(cli).render(&mut page)?;
             out.write_all(&page)?;
         }
         Some(dir) => {
             make_folder(dir, "--dir ")?;
-            clap_mangen::generate_to(Cli::command(), dir)
+            clap_mangen::generate_to(cli, dir)
                 .map_err(|e| CliError::new(format!("--dir {}: {e}", quoted_path(dir))))?;
         }
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::CliError;
+use super::error::CliError;
 use crate::game::storage::default_save_dir;
 use crate::game::storage::save_downloaded;
 use crate::net::client::{Client, ClientConfig, ClientError, Event};
@@ -52,7 +52,7 @@ pub struct OnlineArgs {
     #[arg(long)]
     pub insecure: bool,
     /// The rules the create form (`c` in the lobby) starts with.
-    #[arg(long, value_parser = super::preset_parser())]
+    #[arg(long, value_parser = super::parsers::preset_parser())]
     pub rules: Option<Preset>,
     /// The side the create form starts with: attackers, defenders or random.
     #[arg(long, value_name = "SIDE", value_parser = parse_side)]

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{CliError, level_parser};
+use super::error::CliError;
+use super::parsers::level_parser;
 use crate::ai::RealTime;
 use crate::game::{Level, parse_duration};
 use crate::otep::{Options, serve};

@@ -6,7 +6,8 @@ use std::thread;
 
 use clap::Args;
 
-use super::{CliError, RulesArgs};
+use super::error::CliError;
+use super::rules_args::RulesArgs;
 use crate::rules::{GameState, Move, divide, perft};
 
 /// Arguments of `brandubh perft`.

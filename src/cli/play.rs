@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::builder::{EnumValueParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
-use super::CliError;
+use super::error::CliError;
 use crate::game::storage::{SAVE_DIR_ENV, latest_unfinished};
 use crate::game::{Player, TimeControl, parse_start, player_usage};
 use crate::quote::excerpt;
@@ -47,7 +47,7 @@ impl From<ThemeChoice> for ThemeName {
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayArgs {
     /// Rule preset (skips the new-game screen).
-    #[arg(long, value_parser = super::preset_parser())]
+    #[arg(long, value_parser = super::parsers::preset_parser())]
     pub rules: Option<Preset>,
     /// Who plays the attackers (see `player_help`).
     #[arg(long, value_name = "PLAYER", help = player_help("attackers"))]

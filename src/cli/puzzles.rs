@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
+use super::error::CliError;
+use super::folder::make_folder;
+use super::parsers::preset_parser;
 use super::play::PlayArgs;
-use super::{CliError, make_folder, preset_parser};
 use crate::game::MAX_SAVE_BYTES;
 use crate::game::format_duration;
 use crate::game::storage::{read_regular_file, same_file, write_file};

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args};
 use serde::Serialize;
 
-use super::{CliError, RulesArgs};
+use super::error::CliError;
+use super::rules_args::RulesArgs;
 use crate::game::{Game, Player, import, storage};
 use crate::rules::{AnnotatedMove, GameState, Rules};
 

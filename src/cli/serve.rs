@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 use tracing_subscriber::filter::LevelFilter;
 
-use super::CliError;
+use super::error::CliError;
 use crate::game::parse_duration;
 use crate::net::server::{self, DEFAULT_LISTEN, Limits, ServerConfig};
 
