@@ -7,10 +7,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use super::atomic::{SaveError, save_atomic, save_first_free};
 use super::listing::{self, SaveEntry, SaveKind};
+use super::new_path::compact_stamp;
 use super::paths::AUTOSAVE_DIR;
 use super::summaries::SummaryCache;
-use super::{SaveError, compact_stamp, remove_stale_temporaries, save_atomic, save_first_free};
+use super::temp::remove_stale_temporaries;
 use crate::game::record::Game;
 use crate::game::time::Timestamp;
 

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{new_save_path, save_new};
+use super::atomic::save_new;
+use super::new_path::new_save_path;
 use crate::game::Game;
 
 /// Writes a downloaded game into `dir` as a new save; returns its path.

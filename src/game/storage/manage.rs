@@ -7,7 +7,7 @@ use std::io;
 use std::path::Path;
 use std::time::SystemTime;
 
-use super::hard_link;
+use super::atomic::hard_link;
 
 /// Why a save was not deleted or renamed. The file is as it was.
 #[derive(Debug)]

@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::atomic::{SaveError, write_file};
+use super::load::load;
 use super::read::read_regular_file;
 use super::version::FileVersion;
-use super::{SaveError, load, write_file};
 use crate::game::load_error::LoadError;
 use crate::game::record::Game;
 use crate::game::tags::Tags;

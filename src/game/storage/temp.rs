@@ -14,6 +14,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
+use super::paths::AUTOSAVE_DIR;
+
 /// A temporary file this old is left over when its writer cannot be asked about (no `/proc`),
 /// or when it bears this process's own number (a save takes milliseconds: it is an earlier
 /// process's that had the number).
@@ -130,6 +132,14 @@ fn remove_stale(dir: &Path) {
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// Removes the temporary files that writers gone (a save killed mid-write) left in the save
+/// folder `dir` and its autosave folder, the program's own folders (see this module's notes). Best
+/// effort, and at most once a minute per folder.
+pub(super) fn remove_stale_temporaries(dir: &Path) {
+    remove_stale_in_own_folder(dir);
+    remove_stale_in_own_folder(&dir.join(AUTOSAVE_DIR));
 }
 
 #[cfg(test)]
