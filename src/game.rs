@@ -15,8 +15,10 @@ mod player;
 mod ply_analysis;
 mod record;
 mod save;
+mod save_format;
 mod schema;
 mod score;
+mod side_line;
 mod start;
 pub mod storage;
 mod tags;
@@ -41,10 +43,12 @@ pub use ply_analysis::{
     Thresholds, classify, may_be_only_move,
 };
 pub use record::{AlreadyOver, Game, Players, Ply, SavedLesson};
-pub use save::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, TooLarge, VERSION};
+pub use save::TooLarge;
+pub use save_format::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
 pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
+pub use side_line::{MAX_LINE_DEPTH, Node, SideLine};
 pub use start::{StartError, check_start, parse_start};
 pub use tags::{BadDate, MAX_TAG_CHARS, Tag, TagError, Tags, check_date};
 pub use time::{ParseTimestampError, Timestamp};
-pub use tree::{Fork, MAX_LINE_DEPTH, Node, Place, PlayAtError, SideLine, SideLineError};
+pub use tree::{Fork, Place, PlayAtError, SideLineError};

@@ -137,7 +137,7 @@ fn unrecognised(bytes: &[u8], error: LoadError) -> LoadError {
 /// The text of a record file: UTF-8 without a byte order mark, within the size limit.
 fn text_of(bytes: &[u8]) -> Result<String, LoadErrorKind> {
     let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if len > super::save::MAX_SAVE_BYTES {
+    if len > super::save_format::MAX_SAVE_BYTES {
         return Err(LoadErrorKind::TooLarge(len));
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -226,7 +226,7 @@ mod tests {
             err.kind(),
             LoadErrorKind::NotUtf8 { line: 2, column: 1 }
         ));
-        let limit = usize::try_from(super::super::save::MAX_SAVE_BYTES).unwrap();
+        let limit = usize::try_from(super::super::save_format::MAX_SAVE_BYTES).unwrap();
         let mut big = b"d2-e2 ".repeat(limit / 6 + 1);
         big.truncate(limit + 1);
         assert!(matches!(

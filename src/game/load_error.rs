@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::ply_analysis::AnalysisError;
-use super::save::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
+use super::save_format::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
 use super::time::ParseTimestampError;
 use super::tree::SideLineError;
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::clock::Clocks;
 use super::player::Player;
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
+use super::side_line::SideLine;
 use super::tags::{Tag, Tags};
 use super::time::Timestamp;
-use super::tree::side_line::SideLine;
 use crate::rules::{
     AnnotatedMove, Bitboard, EndMark, GameState, IllegalMove, Move, MoveError, Outcome, Position,
     Preset, Reason, Rules, Side,

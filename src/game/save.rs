@@ -1,7 +1,8 @@
-//! The JSON save format, version 1 (docs/formats.md, "Save format"): its bounds, and the types
-//! a game is written from and read into, whose doc comments the JSON Schema is generated from
-//! ([`super::save_schema`]). `write` writes a game within the bounds, so that every save
-//! loads; `read` reads one back, replaying every move and checking the rest against the game.
+//! The JSON save format, version 1 (docs/formats.md, "Save format"): a game beyond its bounds
+//! (the bounds are in [`super::save_format`]), and the types a game is written from and read
+//! into, whose doc comments the JSON Schema is generated from ([`super::save_schema`]). `write`
+//! writes a game within the bounds, so that every save loads; `read` reads one back, replaying
+//! every move and checking the rest against the game.
 
 pub(super) mod read;
 mod write;
@@ -16,24 +17,12 @@ use serde_json::Value;
 use super::clock::Clocks;
 use super::ply_analysis::SavedPly;
 use super::record::{Players, SavedLesson};
+use super::save_format::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
+use super::side_line::MAX_LINE_DEPTH;
 use super::tags::Tags;
 use super::time::RFC3339_PATTERN;
-use super::tree::{MAX_LINE_DEPTH, SavedLine};
+use super::tree::SavedLine;
 use crate::rules::{Outcome, Preset, Reason, Rules, Side};
-
-/// The `format` field of every saved game.
-pub const FORMAT: &str = "brandubh-game";
-/// The save format version this program writes and the newest it reads.
-pub const VERSION: u64 = 1;
-/// The largest save file, in bytes (32 MiB): the largest game the bounds below allow, every
-/// move analyzed, fits (a test writes one). Larger files are refused before reading them, and
-/// a save is never written larger, so that every file saved loads.
-pub const MAX_SAVE_BYTES: u64 = 32 << 20;
-/// The most moves a saved game may hold.
-pub const MAX_PLIES: usize = 20_000;
-/// The most characters a game's comments hold in all, the comment before the first move
-/// included: 1 Mi, so that every game saved under the older limit of 1 MiB still loads.
-pub const MAX_COMMENT_CHARS: usize = 1 << 20;
 
 /// A game beyond what a save holds: saving it would write a file that does not load. Loading
 /// and importing refuse such games, so only a game grown past the bounds in play meets this.

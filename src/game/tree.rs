@@ -20,14 +20,13 @@
 
 mod merge;
 mod saved;
-pub(super) mod side_line;
 
 pub use saved::SideLineError;
 pub(super) use saved::{SavedLine, restore_sides, saved_lines};
-pub use side_line::{MAX_LINE_DEPTH, Node, SideLine};
 
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly};
 use super::record::{Game, Ply, comment_text, is_off_board};
+use super::side_line::{MAX_LINE_DEPTH, Node, SideLine};
 use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move};
 
 /// Why a move cannot be played at a place of the tree.

@@ -8,8 +8,8 @@ use std::fmt::{self, Write as _};
 use super::variations::{ELLIPSIS, variation_prefix};
 use crate::game::player::{EngineKind, Player};
 use crate::game::record::Game;
+use crate::game::side_line::SideLine;
 use crate::game::tags::Tag;
-use crate::game::tree::SideLine;
 use crate::rules::{
     AnnotatedMove, Position, Reason, Repetition, Rules, Side, parse_position_record,
     position_record, rules_string,

@@ -4,7 +4,7 @@
 use crate::game::load_error::{RecordError, RecordErrorKind};
 use crate::game::player::Player;
 use crate::game::record::Game;
-use crate::game::save::MAX_PLIES;
+use crate::game::save_format::MAX_PLIES;
 use crate::rules::{IllegalMove, MoveError, Position, Preset, RecordEntry};
 
 /// A plain move record: a `standard` game from the standard start, human against human.

@@ -199,7 +199,7 @@ fn play(
             error,
         })
     };
-    if game.moves().len() + game.side_moves() >= crate::game::save::MAX_PLIES {
+    if game.moves().len() + game.side_moves() >= crate::game::save_format::MAX_PLIES {
         return Err(Played::Move(RecordErrorKind::TooManyMoves));
     }
     let mut state = game.state_at(place).ok_or(Played::Tree("no such place"))?;

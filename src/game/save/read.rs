@@ -4,9 +4,10 @@
 
 use serde_json::Value;
 
-use super::{FORMAT, MAX_PLIES, MAX_SAVE_BYTES, SaveIn, TooLarge, VERSION};
+use super::{SaveIn, TooLarge};
 use crate::game::load_error::{LoadError, LoadErrorKind};
 use crate::game::record::{Game, has_winner, is_off_board};
+use crate::game::save_format::{FORMAT, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
 use crate::game::time::Timestamp;
 use crate::game::tree::{SavedLine, SideLineError, restore_sides};
 use crate::rules::{GameState, Outcome, Position, Preset, Rules};
@@ -263,7 +264,7 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
 mod tests {
     use super::*;
     use crate::game::player::Player;
-    use crate::game::tree::MAX_LINE_DEPTH;
+    use crate::game::side_line::MAX_LINE_DEPTH;
     /// A one-move game whose first move has `nested` one-move side lines nested in one
     /// another under it, each a different first move; the deepest one's `at` as given.
     fn nested_lines(nested: usize, deepest_at: usize) -> String {

@@ -6,13 +6,12 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{
-    FORMAT, Generator, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, SaveOut, SavedRules, TooLarge,
-    VERSION,
-};
+use super::{Generator, SaveOut, SavedRules, TooLarge};
 use crate::game::ply_analysis::SavedPly;
 use crate::game::record::Game;
-use crate::game::tree::{MAX_LINE_DEPTH, saved_lines};
+use crate::game::save_format::{FORMAT, MAX_COMMENT_CHARS, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
+use crate::game::side_line::MAX_LINE_DEPTH;
+use crate::game::tree::saved_lines;
 
 /// A writer that refuses to pass on more than [`MAX_SAVE_BYTES`] in all.
 struct Capped<'a> {

@@ -634,7 +634,8 @@ mod tests {
 
     #[test]
     fn a_game_beyond_the_bounds_of_a_save_is_never_written() {
-        use crate::game::save::{MAX_COMMENT_CHARS, TooLarge};
+        use crate::game::save::TooLarge;
+        use crate::game::save_format::MAX_COMMENT_CHARS;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.json");
         let mut g = game(&["d2-c2", "d3-e3"]);

@@ -8,7 +8,7 @@ use super::version::FileVersion;
 use crate::game::import::{self, Format};
 use crate::game::load_error::{LoadError, LoadErrorKind};
 use crate::game::record::Game;
-use crate::game::save::MAX_SAVE_BYTES;
+use crate::game::save_format::MAX_SAVE_BYTES;
 
 /// Loads the game at `path`: a saved game, an OpenTafl game record or a move record, told
 /// apart by content (see [`import::detect`]). Only a regular file of at most

@@ -5,7 +5,7 @@
 //! keeping every move, comment and analysis, so that what is loaded can be written as an
 //! OpenTafl record and read back.
 
-use super::side_line::{Node, SideLine};
+use crate::game::side_line::{Node, SideLine};
 
 /// Where the main line would have to grow to take a repeated line: the index of the first
 /// move past its end.

@@ -6,9 +6,9 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::side_line::{MAX_LINE_DEPTH, Node, SideLine};
 use crate::game::ply_analysis::{AnalysisError, SavedPly};
 use crate::game::record::comment_text;
+use crate::game::side_line::{MAX_LINE_DEPTH, Node, SideLine};
 use crate::rules::{GameState, Move, MoveError};
 
 /// A side line as saved.
