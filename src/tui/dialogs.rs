@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget, Wrap};
 
@@ -199,6 +200,9 @@ impl Widget for Themed<'_, Question> {
 pub struct SavePrompt {
     folder: String,
     text: String,
+    /// Whether the name is still the one offered: drawn as selected, the first character
+    /// typed replaces it and Backspace erases it whole.
+    offered: bool,
     field: PromptField,
     /// Why the last save failed, until a field changes.
     failure: Option<String>,
@@ -219,6 +223,7 @@ impl SavePrompt {
         SavePrompt {
             folder: dir.display().to_string(),
             text: default,
+            offered: true,
             field: PromptField::Name,
             failure: None,
             then: None,
@@ -247,10 +252,16 @@ impl SavePrompt {
         self.then
     }
 
+    /// The field being typed in; the offered name is dropped as the name field is typed in.
     fn typed(&mut self) -> &mut String {
         self.failure = None;
         match self.field {
-            PromptField::Name => &mut self.text,
+            PromptField::Name => {
+                if std::mem::take(&mut self.offered) {
+                    self.text.clear();
+                }
+                &mut self.text
+            }
             PromptField::Folder => &mut self.folder,
         }
     }
@@ -313,12 +324,17 @@ impl Widget for Themed<'_, SavePrompt> {
             (None, Ok(_), Err(bad)) => (bad.to_string(), look.theme.error),
             (None, Ok(_), Ok(name)) => (format!("saves {}", name.file_name()), look.theme.label),
         };
-        let field = |label: &'static str, text: &str, focused: bool| {
-            // The label, and the cursor after the text.
+        let field = |label: &'static str, text: &str, focused: bool, selected: bool| {
+            // The label, and the cursor after the text (an offered text drawn as selected).
             let room = usize::from(inner.width).saturating_sub(label.len() + 1);
+            let text_style = if selected {
+                look.theme.focus
+            } else {
+                Style::new()
+            };
             let mut spans = vec![
                 Span::styled(label, look.theme.heading),
-                Span::raw(field_end(&printable(text), room)),
+                Span::styled(field_end(&printable(text), room), text_style),
             ];
             if focused {
                 spans.push(Span::styled("_", look.theme.focus));
@@ -326,8 +342,18 @@ impl Widget for Themed<'_, SavePrompt> {
             Line::from(spans)
         };
         let mut lines = vec![
-            field("folder: ", &of.folder, of.field == PromptField::Folder),
-            field("  name: ", &of.text, of.field == PromptField::Name),
+            field(
+                "folder: ",
+                &of.folder,
+                of.field == PromptField::Folder,
+                false,
+            ),
+            field(
+                "  name: ",
+                &of.text,
+                of.field == PromptField::Name,
+                of.offered,
+            ),
             Line::default(),
         ];
         let room = usize::from(inner.width.max(1));
@@ -498,5 +524,80 @@ mod tests {
             .map(ratatui::buffer::Cell::symbol)
             .collect();
         assert!(text.contains("custom  depth 3"), "{text}");
+    }
+
+    /// The text of a save prompt's name (what `name()` would save under, or why not).
+    fn name_of(prompt: &SavePrompt) -> String {
+        prompt
+            .name()
+            .map_or_else(|e| e.to_string(), |n| n.file_name())
+    }
+
+    #[test]
+    fn the_offered_name_is_replaced_by_what_is_typed_and_erased_whole() {
+        let offered = || SavePrompt::new(Path::new("/saves"), "game-20261207".to_owned());
+        let mut prompt = offered();
+        for c in "mine".chars() {
+            prompt.push(c);
+        }
+        assert_eq!(
+            name_of(&prompt),
+            "mine.json",
+            "typing replaces the offered name"
+        );
+        prompt.pop();
+        assert_eq!(
+            name_of(&prompt),
+            "min.json",
+            "then Backspace erases one character"
+        );
+
+        let mut prompt = offered();
+        prompt.pop();
+        assert!(
+            prompt.name().is_err(),
+            "Backspace erases the offered name whole"
+        );
+        prompt.push('x');
+        assert_eq!(name_of(&prompt), "x.json");
+
+        // Typing in the folder leaves the offered name offered.
+        let mut prompt = offered();
+        prompt.switch_field();
+        prompt.push('/');
+        prompt.switch_field();
+        prompt.push('y');
+        assert_eq!(name_of(&prompt), "y.json");
+    }
+
+    #[test]
+    fn the_offered_name_is_drawn_as_selected_until_typed_over() {
+        let area = Rect::new(0, 0, 80, 24);
+        let look = Look::default();
+        let style_of_name = |prompt: &SavePrompt| {
+            let mut buf = Buffer::empty(area);
+            Themed {
+                of: prompt,
+                look: &look,
+            }
+            .render(area, &mut buf);
+            let (x, y) = (0..area.height)
+                .find_map(|y| {
+                    let line: String = (0..area.width).map(|x| buf[(x, y)].symbol()).collect();
+                    let column = line.find("name: ")?;
+                    let x = line[..column].chars().count() + "name: ".len();
+                    Some((u16::try_from(x).unwrap(), y))
+                })
+                .expect("the name field");
+            (buf[(x, y)].symbol().to_owned(), buf[(x, y)].style())
+        };
+        let mut prompt = SavePrompt::new(Path::new("/saves"), "game".to_owned());
+        let (first, style) = style_of_name(&prompt);
+        assert_eq!(first, "g");
+        assert_eq!(style.bg, look.theme.focus.bg, "offered: drawn as selected");
+        prompt.push('m');
+        let (first, style) = style_of_name(&prompt);
+        assert_eq!(first, "m");
+        assert_ne!(style.bg, look.theme.focus.bg, "typed: plain text");
     }
 }

@@ -409,7 +409,8 @@ mod tests {
         let Handled::Ask(Request::Save(prompt)) = prompt.update(Action::Confirm, &cx()) else {
             panic!("save")
         };
-        assert_eq!(prompt.name().unwrap().to_string(), "game2");
+        // The offered name is replaced by what is typed.
+        assert_eq!(prompt.name().unwrap().to_string(), "2");
         let closed = Overlay::Save(prompt).update(Action::Cancel, &cx());
         assert!(matches!(closed, Handled::Close));
     }
