@@ -153,12 +153,11 @@ impl App {
             for layer in &mut self.layers {
                 layer.resized(&cx);
             }
-        } else if action != Action::Interrupt && self.top_layer().is_some() {
-            let cx = self.world.context();
-            let outcome = match self.layers.last_mut() {
-                Some(layer) => layer.update(action, &cx),
-                None => Outcome::stay(),
-            };
+        } else if action != Action::Interrupt
+            && !self.game.takes_keys_over_layers()
+            && let Some(layer) = self.layers.last_mut()
+        {
+            let outcome = layer.update(action, &self.world.context());
             self.carry_out(outcome);
         } else {
             self.update_game(action);
@@ -179,10 +178,13 @@ impl App {
         self.world.now = now;
         let outcome = Component::tick(&mut self.game, &self.world.context());
         self.carry_out_game(outcome);
-        for i in 0..self.layers.len() {
-            let cx = self.world.context();
-            let outcome = self.layers[i].tick(&cx);
+        // A layer's outcome may close layers or push others: the stack is measured anew each
+        // time (a layer shifted past is ticked at the next tick).
+        let mut i = 0;
+        while let Some(layer) = self.layers.get_mut(i) {
+            let outcome = layer.tick(&self.world.context());
             self.carry_out_at(i, outcome);
+            i += 1;
         }
         self.take_effects()
     }
@@ -362,7 +364,7 @@ impl App {
                 self.game.set_covered(false);
             }
             other => {
-                let outcome = Component::on_request(&mut self.game, other, &self.world.context());
+                let outcome = self.game.on_request(other, &self.world.context());
                 self.carry_out_game(outcome);
             }
         }
@@ -391,7 +393,6 @@ impl App {
     }
 }
 
-/// Tests reach the local game's state through the app, as they did when the app held it.
 /// What the app gives every layer, the game too: the screen, the look, the time, the
 /// remembered choices and the engine's job numbers.
 struct Surroundings {
@@ -417,6 +418,7 @@ impl Surroundings {
     }
 }
 
+/// Tests reach the local game's state through the app, as they did when the app held it.
 #[cfg(test)]
 impl std::ops::Deref for App {
     type Target = LocalGame;

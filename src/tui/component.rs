@@ -1,12 +1,12 @@
 //! The one contract every screen and dialog of the terminal game keeps, and what goes between
 //! a component and the app: the [`Context`] it is given, the [`Outcome`] it returns (effects,
-//! a change of the layer stack, requests to the layer below), the [`RuntimeEvent`]s routed to
-//! it and the [`Request`]s a dialog makes as it closes.
+//! a change of the layer stack, requests), the [`RuntimeEvent`]s routed to it and the
+//! [`Request`]s a layer makes (as it closes, mostly).
 //!
 //! The app is a stack of layers (helix's compositor): the top one takes the actions; a layer
-//! asks to be closed, or to put another over itself, through its outcome, and what a closing
-//! dialog asks travels as a [`Request`] to the layer it uncovers, never by reaching into the
-//! app. Components are boxed (`Box<dyn Component>`), so that the app holds no enum of every
+//! asks to be closed, or to put another over itself, through its outcome, and what it asks
+//! travels as a [`Request`] to the app, which carries out its own (online play, uncovering the
+//! game) and hands the rest to the local game at the bottom: no layer reaches into another. Components are boxed (`Box<dyn Component>`), so that the app holds no enum of every
 //! screen: a new dialog is a new file implementing this trait, nothing more.
 
 use std::cell::Cell;
@@ -47,11 +47,6 @@ pub trait Component {
     /// what it asked, a message of its server); else hands it back for the layer below.
     fn on_event(&mut self, event: RuntimeEvent, _cx: &Context) -> Routed {
         Routed::Passed(event)
-    }
-
-    /// Carries out `request`, made by the layer over it as that one closed (or by the app).
-    fn on_request(&mut self, _request: Request, _cx: &Context) -> Outcome {
-        Outcome::stay()
     }
 
     /// Lets time pass until `cx.now` (every layer, covered or not).
@@ -189,14 +184,10 @@ impl Outcome {
         self
     }
 
-    /// The same, with `other`'s effects, layers and requests after its own (and closing if
-    /// either closes).
+    /// The same, and the component closes.
     #[must_use]
-    pub fn merge(mut self, other: Outcome) -> Outcome {
-        self.effects.extend(other.effects);
-        self.close |= other.close;
-        self.push.extend(other.push);
-        self.requests.extend(other.requests);
+    pub const fn and_close(mut self) -> Outcome {
+        self.close = true;
         self
     }
 }

@@ -517,7 +517,9 @@ mod tests {
             })
             .unwrap();
             rt.net(NetRequest::Connect(Box::new(stuck.clone())));
-            let _ = reached.recv_timeout(std::time::Duration::from_secs(20));
+            reached
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .expect("the lookup was asked");
             // Connecting again drops the client stuck in its lookup.
             rt.net(NetRequest::Connect(Box::new(stuck)));
             rt.update(Action::Move(crate::tui::Direction::Up));

@@ -216,13 +216,22 @@ fn a_key_holds_a_bounded_number_of_names() {
 fn new_names_from_one_address_are_capped_per_minute() {
     let data = tempfile::tempdir().unwrap();
     let limits = Limits {
-        new_names_per_minute: 0,
+        new_names_per_minute: 2,
         ..Limits::default()
     };
+    assert!(
+        limits.names_per_key > 2,
+        "the per-key cap must not be the one reached"
+    );
     let server = start_server(data.path(), "127.0.0.1:0", limits);
     let key = tempfile::tempdir().unwrap();
-    let refused = claim(&server, key.path(), "alice").unwrap_err();
+    for name in ["alice", "bob"] {
+        assert_eq!(claim(&server, key.path(), name).as_deref(), Ok(name));
+    }
+    let refused = claim(&server, key.path(), "carol").unwrap_err();
     assert!(refused.contains("new names"), "{refused}");
+    // A name already held is no new name.
+    assert_eq!(claim(&server, key.path(), "alice").as_deref(), Ok("alice"));
 }
 
 #[test]

@@ -86,7 +86,7 @@ impl Component for OnlineLayer {
             } else {
                 Request::Quit
             };
-            outcome = Outcome::close().merge(outcome).and_ask(back);
+            outcome = outcome.and_close().and_ask(back);
         }
         outcome
     }

@@ -25,6 +25,15 @@ impl LocalGame {
     }
 
     /// Takes from `cx` what the app told: the screen's size and the time.
+    /// Carries out `request`, made by a layer over the game (as it closed, mostly) or by the
+    /// app.
+    pub(in crate::tui) fn on_request(&mut self, request: Request, cx: &Context) -> Outcome {
+        self.told(cx);
+        self.grant(request);
+        let effects = self.take_effects();
+        self.outcome(effects)
+    }
+
     fn told(&mut self, cx: &Context) {
         self.size = cx.size;
         self.set_now(cx.now);
@@ -56,13 +65,6 @@ impl Component for LocalGame {
             }
         };
         Routed::Taken(self.outcome(effects))
-    }
-
-    fn on_request(&mut self, request: Request, cx: &Context) -> Outcome {
-        self.told(cx);
-        self.grant(request);
-        let effects = self.take_effects();
-        self.outcome(effects)
     }
 
     fn tick(&mut self, cx: &Context) -> Outcome {

@@ -152,7 +152,7 @@ impl TrainerLayer {
                     outcome.and_push(help)
                 }
                 TrainerEffect::Leave => {
-                    let outcome = outcome.merge(Outcome::close());
+                    let outcome = outcome.and_close();
                     match self.exit {
                         TrainerExit::Setup => outcome.and_ask(Request::SetupAgain),
                         TrainerExit::Quit => outcome.and_ask(Request::Quit),
