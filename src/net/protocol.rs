@@ -10,7 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use crate::capped_lines::MAX_LINE_BYTES;
-use crate::game::TimeControl;
+use crate::game::{Clocks, TimeControl};
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
@@ -18,8 +18,9 @@ use crate::rules::{Outcome, Preset, Side};
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive.
-pub const VERSION: u32 = 3;
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the online
+/// club (docs/protocol.md, "Version 4").
+pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
 /// ones to watch.
@@ -243,6 +244,23 @@ pub enum ServerMessage {
         game: GameId,
         /// How.
         outcome: Outcome,
+        /// The clocks as the server ended the game (a flag fallen shows 0), if it had any.
+        #[serde(default)]
+        clocks: Option<Clocks>,
+    },
+    /// A game's chat so far (its newest lines the receiver may see, oldest first): sent
+    /// after its [`ServerMessage::State`]; it replaces the lines the receiver holds.
+    ChatLog {
+        /// The game.
+        game: GameId,
+        /// The lines (at most [`CHAT_LOG_LINES`], within [`CHAT_LOG_BYTES`]).
+        lines: Vec<ChatEntry>,
+    },
+    /// A game of the receiver's that ended while it was not connected, told once on its next
+    /// connection (after the states of its games).
+    Finished {
+        /// The game, its result in its summary.
+        game: GameSummary,
     },
     /// A page of a player's finished games.
     Archive {
@@ -309,6 +327,25 @@ pub enum ErrorCode {
     Full,
     /// Something else the request asked for cannot be done.
     Refused,
+}
+
+/// The most chat lines of a game a [`ServerMessage::ChatLog`] carries.
+pub const CHAT_LOG_LINES: usize = 200;
+
+/// The most bytes of chat text (authors' names and lines) a [`ServerMessage::ChatLog`]
+/// carries: the newest lines within it, so that the message stays within a line.
+pub const CHAT_LOG_BYTES: usize = 32 * 1024;
+
+/// A chat line of a game as the server keeps it.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatEntry {
+    /// Who wrote it.
+    pub from: String,
+    /// Players' or spectators' chat.
+    pub channel: Channel,
+    /// The line.
+    pub text: String,
 }
 
 /// Which chat a line belongs to.
@@ -911,7 +948,22 @@ mod tests {
                 connected: false,
                 return_ms: Some(41_000),
             },
-            ServerMessage::Result { game, outcome },
+            ServerMessage::Result {
+                game,
+                outcome,
+                clocks: None,
+            },
+            ServerMessage::ChatLog {
+                game,
+                lines: vec![ChatEntry {
+                    from: "f".into(),
+                    channel: Channel::Spectators,
+                    text: "t".into(),
+                }],
+            },
+            ServerMessage::Finished {
+                game: summary.clone(),
+            },
             ServerMessage::Archive {
                 name: "n".into(),
                 games: vec![summary],

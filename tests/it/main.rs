@@ -37,6 +37,7 @@ mod save_load;
 mod schema;
 mod server_identity;
 mod server_lobby;
+mod server_memory;
 mod server_ops;
 mod server_robustness;
 mod storage_faults;

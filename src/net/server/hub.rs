@@ -96,6 +96,8 @@ pub(super) struct Hub {
     readers: Readers,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
+    /// The games over that still take chat lines for a while.
+    after_end: chat::AfterEnds,
     /// A game whose next message panics, for tests of the setting aside.
     #[cfg(test)]
     panic_in: Option<GameId>,
@@ -116,8 +118,8 @@ fn refusal(code: ErrorCode, message: impl Into<String>) -> Refusal {
 
 impl Hub {
     /// The hub over `store`, every unfinished game resumed with its clocks as they stood
-    /// (the time the server was down is not charged: each turn starts again now); a game
-    /// that cannot be read back or resumed is set aside.
+    /// when the server was last alive (the time the server was down is not charged: each
+    /// turn starts again now); a game that cannot be read back or resumed is set aside.
     pub fn new(
         store: Store,
         limits: Limits,
@@ -135,27 +137,32 @@ impl Hub {
             name_claims: NameClaims::default(),
             readers,
             busy_with: None,
+            after_end: chat::AfterEnds::new(),
             #[cfg(test)]
             panic_in: None,
         };
+        let alive = hub.store.last_alive()?;
         for stored in hub.store.unfinished()? {
             match stored {
                 Ok(stored) => {
                     hub.busy_with = Some(stored.id);
-                    hub.guarded(|hub| hub.resume(stored));
+                    hub.guarded(|hub| hub.resume(stored, alive));
                 }
                 Err(Unreadable { id, why }) => hub.set_aside(id, &why),
             }
         }
+        hub.start_noting_alive();
         Ok(hub)
     }
 
-    /// Puts a stored game back in play.
-    fn resume(&mut self, stored: StoredGame) {
+    /// Puts a stored game back in play, its player to move charged the time used before the
+    /// server was last `alive`.
+    fn resume(&mut self, stored: StoredGame, alive: Option<i64>) {
         let id = stored.id;
         let playing = stored.stage == Stage::Playing;
         self.games.insert(id, Live::new(stored));
-        if playing {
+        self.charge_before_restart(id, alive);
+        if playing && self.games.contains_key(&id) {
             self.schedule_flag(id);
             // Nobody is connected yet: each player has the whole window again.
             for side in [Side::Attackers, Side::Defenders] {
@@ -263,6 +270,7 @@ impl Hub {
             Event::Cut { conn } => self.cut(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            Event::Alive => self.note_alive(),
             // The hub's loop ends on it, with `go_down`.
             Event::GoingDown => {}
         }
@@ -280,6 +288,7 @@ impl Hub {
             let _ = c.out.send(&ServerMessage::GoingDown);
             c.out.close();
         }
+        self.note_alive();
         self.readers.stop();
         self.store.close();
     }
@@ -360,7 +369,7 @@ fn store_error(e: &rusqlite::Error) -> Refusal {
 mod tests {
     use super::*;
     use crate::net::identity::Identity;
-    use crate::net::protocol::{GameSetup, SideChoice};
+    use crate::net::protocol::{Channel, GameSetup, SideChoice};
     use crate::net::server::outbox;
     use crate::net::server::reader::READS_WAITING;
 
@@ -737,8 +746,86 @@ mod tests {
         bench.say(1, lobby(0));
         assert_eq!(pages(bench.drain(1)), [0], "one answer each time");
     }
+
+    #[test]
+    fn a_move_sent_again_once_played_is_not_answered_with_an_error() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        let game = bench.in_progress(1, 2);
+        bench.say(1, first_move(game));
+        assert!(matches!(bench.next(1), ServerMessage::Moved { ply: 0, .. }));
+        // Queued while the connection was down, and sent again by the board: one move.
+        bench.say(1, first_move(game));
+        assert_eq!(bench.drain(1), [], "the move sent again was answered");
+        assert_eq!(bench.drain(2).len(), 1, "bob saw more than the one move");
+    }
+
+    #[test]
+    fn gg_after_the_end_reaches_the_players_and_the_spectators() {
+        let mut bench = Bench::new();
+        for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol")] {
+            bench.identified(conn, name);
+        }
+        let game = bench.in_progress(1, 2);
+        bench.say(3, ClientMessage::Watch { game });
+        bench.say(2, ClientMessage::Resign { game });
+        for conn in [1, 2, 3] {
+            bench.drain(conn);
+        }
+        bench.say(
+            1,
+            ClientMessage::Chat {
+                game,
+                text: "gg".into(),
+            },
+        );
+        for conn in [1, 2, 3] {
+            let told = bench.drain(conn);
+            assert!(
+                matches!(&told[..], [ServerMessage::Chat { text, .. }] if text == "gg"),
+                "connection {conn}: {told:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_late_spectator_gets_the_chat_so_far_after_the_state() {
+        let mut bench = Bench::new();
+        for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")] {
+            bench.identified(conn, name);
+        }
+        let game = bench.in_progress(1, 2);
+        bench.say(3, ClientMessage::Watch { game });
+        let chat = |text: &str| ClientMessage::Chat {
+            game,
+            text: text.into(),
+        };
+        bench.say(1, chat("good luck"));
+        bench.say(3, chat("a spectator's aside"));
+        bench.say(4, ClientMessage::Watch { game });
+        let told = bench.drain(4);
+        let [
+            ServerMessage::State(_),
+            ServerMessage::ChatLog { lines, .. },
+        ] = &told[..]
+        else {
+            panic!("{told:?}");
+        };
+        let lines: Vec<(&str, Channel)> =
+            lines.iter().map(|l| (l.text.as_str(), l.channel)).collect();
+        assert_eq!(
+            lines,
+            [
+                ("good luck", Channel::Players),
+                ("a spectator's aside", Channel::Spectators)
+            ]
+        );
+    }
 }
 
+mod away;
+mod chat;
 mod clocks;
 mod connections;
 #[cfg(test)]

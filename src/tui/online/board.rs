@@ -176,7 +176,7 @@ impl Online {
             Ok(done) => {
                 let mv = done.mv.to_string();
                 let ply = game.record().moves().len();
-                game.sent(mv.clone());
+                game.sent(mv.clone(), !self.connected);
                 self.send(ClientMessage::Move {
                     game: id,
                     ply,

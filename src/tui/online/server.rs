@@ -20,6 +20,7 @@ impl Online {
         match event {
             Event::Connected { .. } => {
                 self.connected = true;
+                self.ping.1 = None;
                 self.info("connected: c create, Enter join or watch, ? keys");
                 if let Some(name) = self.lobby_name() {
                     self.requests.push(NetRequest::Remember {
@@ -33,6 +34,7 @@ impl Online {
             Event::Disconnected { reason } => {
                 self.connected = false;
                 self.lag = None;
+                self.ping.1 = None;
                 self.error(&format!(
                     "connection lost ({}): reconnecting…",
                     escaped(&reason, MESSAGE_CHARS)
@@ -42,6 +44,7 @@ impl Online {
             Event::ServerGoingDown => {
                 self.connected = false;
                 self.lag = None;
+                self.ping.1 = None;
                 self.info("the server is restarting: reconnecting…");
             }
             Event::Failed(ClientError::UnknownServer {
@@ -178,6 +181,12 @@ impl Online {
                     g.chat_line(channel, &from, &text);
                 }
             }
+            ServerMessage::ChatLog { game, lines } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.chat_log(&lines);
+                }
+            }
+            ServerMessage::Finished { game } => self.finished_away(&game),
             ServerMessage::Presence {
                 game,
                 side,
@@ -188,9 +197,13 @@ impl Online {
                     g.presence(side, connected, return_ms.map(Duration::from_millis), now);
                 }
             }
-            ServerMessage::Result { game, outcome } => {
+            ServerMessage::Result {
+                game,
+                outcome,
+                clocks,
+            } => {
                 if let Some(g) = self.games.get_mut(&game) {
-                    g.ended(outcome);
+                    g.ended(outcome, clocks, now);
                     let you = g.you();
                     let text = crate::tui::panels::outcome_text(outcome, you);
                     if you.is_some() {
