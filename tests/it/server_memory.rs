@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use brandubh::game::Game;
 use brandubh::net::client::Event;
 use brandubh::net::protocol::{ClientMessage, ServerMessage, Timing};
 use brandubh::net::server::Limits;
@@ -94,6 +95,19 @@ fn a_chat_line_sent_while_the_server_is_down_reaches_the_opponent() {
     });
     let texts: Vec<&str> = seen.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(texts, [text]);
+    // And it is kept in the save of the game.
+    bob.send(ClientMessage::Resign { game });
+    let file = alice.expect("the game saved", |e| match e {
+        Event::Saved { game: g, path } if *g == game => Some(path.clone()),
+        _ => None,
+    });
+    let saved = Game::from_json(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let chat: Vec<(&str, &str)> = saved
+        .chat()
+        .iter()
+        .map(|l| (l.from.as_str(), l.text.as_str()))
+        .collect();
+    assert_eq!(chat, [("alice", text)]);
 }
 
 #[test]

@@ -369,7 +369,7 @@ fn store_error(e: &rusqlite::Error) -> Refusal {
 mod tests {
     use super::*;
     use crate::net::identity::Identity;
-    use crate::net::protocol::{Channel, GameSetup, SideChoice};
+    use crate::net::protocol::{Channel, GameSetup, SideChoice, Timing};
     use crate::net::server::outbox;
     use crate::net::server::reader::READS_WAITING;
 
@@ -759,6 +759,61 @@ mod tests {
         bench.say(1, first_move(game));
         assert_eq!(bench.drain(1), [], "the move sent again was answered");
         assert_eq!(bench.drain(2).len(), 1, "bob saw more than the one move");
+    }
+
+    #[test]
+    fn a_restart_charges_the_player_to_move_up_to_when_the_server_was_last_alive() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        let setup = GameSetup {
+            side: SideChoice::Attackers,
+            timing: Timing::Clock {
+                control: "10m".parse().unwrap(),
+            },
+            ..GameSetup::default()
+        };
+        bench.say(1, ClientMessage::Create(setup));
+        let ServerMessage::Created { game, .. } = bench.next(1) else {
+            panic!("not created");
+        };
+        let game = game.id;
+        let join = ClientMessage::Join {
+            game: Some(game),
+            code: None,
+        };
+        bench.say(2, join);
+        bench.say(1, first_move(game));
+        // Bob's turn began at 1000 s; the server was last alive 30 s later, then went down
+        // (for however long: not charged).
+        let db = rusqlite::Connection::open(bench.hub.store.file()).unwrap();
+        db.execute_batch(
+            "UPDATE games SET turn_began = 1000000;
+             INSERT INTO alive (id, at) VALUES (0, 1030000)
+                 ON CONFLICT (id) DO UPDATE SET at = 1030000;",
+        )
+        .unwrap();
+        let left = |hub: &Hub| {
+            let stored = hub.store.unfinished().unwrap().pop().unwrap().unwrap();
+            stored.game.clocks().unwrap().side(Side::Defenders).left()
+        };
+        let dir = bench.hub.store.file().parent().unwrap().to_owned();
+        let restart = || {
+            let store = Store::open(&dir).unwrap();
+            let (events, _) = mpsc::unbounded_channel();
+            let handle = bench.runtime.handle().clone();
+            Hub::new(store, Limits::default(), handle, events.downgrade()).unwrap()
+        };
+        let again = restart();
+        assert_eq!(left(&again), Duration::from_secs(570), "stored charged");
+        drop(again);
+        // Its turn begins again at the restart: a second restart charges only what follows.
+        let third = restart();
+        assert!(
+            left(&third) > Duration::from_secs(569),
+            "{:?}",
+            left(&third)
+        );
     }
 
     #[test]

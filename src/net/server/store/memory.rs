@@ -7,6 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::sql::{StoreResult, count, execute, id, json};
 use super::{Store, StoredGame, Unreadable};
+use crate::game::ChatLine;
 use crate::net::protocol::{CHAT_LOG_BYTES, CHAT_LOG_LINES, Channel, ChatEntry, GameId};
 
 /// The most chat lines kept per game (the oldest go).
@@ -49,10 +50,39 @@ const fn channel_name(channel: Channel) -> &'static str {
     }
 }
 
+/// The most bytes of chat text (names and lines) a finished game's save carries: the
+/// newest lines within it, so that the save stays within a line of the protocol.
+pub const CHAT_SAVED_BYTES: usize = 16 * 1024;
+
+/// The chat of `game` as its save keeps it: every line, the newest within
+/// [`CHAT_SAVED_BYTES`].
+pub fn saved_chat(db: &Connection, game: GameId) -> StoreResult<Vec<ChatLine>> {
+    let lines = chat_lines(db, game, false, CHAT_SAVED_BYTES)?;
+    Ok(lines
+        .into_iter()
+        .map(|line| ChatLine {
+            from: line.from,
+            text: line.text,
+            spectators: line.channel == Channel::Spectators,
+        })
+        .collect())
+}
+
 /// The chat of `game` a receiver may see (the players' lines only, or every line), oldest
 /// first: its newest lines, at most [`CHAT_LOG_LINES`] and [`CHAT_LOG_BYTES`] of names and
 /// text.
 pub fn chat_log(db: &Connection, game: GameId, players_only: bool) -> StoreResult<Vec<ChatEntry>> {
+    chat_lines(db, game, players_only, CHAT_LOG_BYTES)
+}
+
+/// The newest chat lines of `game` (the players' only, or all), at most [`CHAT_LOG_LINES`]
+/// and `budget` bytes of names and text, oldest first.
+fn chat_lines(
+    db: &Connection,
+    game: GameId,
+    players_only: bool,
+    budget: usize,
+) -> StoreResult<Vec<ChatEntry>> {
     let mut query = db.prepare_cached(
         "SELECT name, channel, text FROM chat WHERE game = ?1 AND (channel = 'players' OR NOT ?2)
          ORDER BY seq DESC LIMIT ?3",
@@ -77,7 +107,7 @@ pub fn chat_log(db: &Connection, game: GameId, players_only: bool) -> StoreResul
     for line in rows {
         let line = line?;
         bytes += line.from.len() + line.text.len();
-        if bytes > CHAT_LOG_BYTES {
+        if bytes > budget {
             break;
         }
         lines.push(line);
