@@ -46,13 +46,23 @@ fn a_game_that_ends_while_a_player_is_away_reaches_her_save_folder_when_she_retu
     drop(alice);
     let outcome = result(&bob, game);
     assert_eq!(outcome.reason, Reason::Abandoned);
+    // A connection that saves nothing (as the name check `brandubh online` makes first)
+    // hears of it and leaves it for the next.
+    let check = Player::with_config(&address, &key, "alice", config.path(), |c| {
+        c.save_dir = None;
+    });
+    check.expect_message("told", |m| match m {
+        ServerMessage::Finished { game: g } if g.id == game => Some(()),
+        _ => None,
+    });
+    drop(check);
     let alice = alice_again();
     let file = alice.expect("the game saved", |e| match e {
         Event::Saved { game: g, path } if *g == game => Some(path.clone()),
         _ => None,
     });
     assert!(file.starts_with(saves.path()), "{file:?}");
-    // Delivered once: the next connection hears nothing more of it.
+    // Saved: the next connection hears nothing more of it.
     drop(alice);
     let alice = alice_again();
     connected(&alice);

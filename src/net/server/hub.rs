@@ -306,7 +306,10 @@ impl Hub {
                 Ok(())
             }
             ClientMessage::Pong { .. } => Ok(()),
-            ClientMessage::Download { game } => self.read(conn, Ask::Download { game }, None),
+            ClientMessage::Download { game } => {
+                self.delivered(conn, game);
+                self.read(conn, Ask::Download { game }, None)
+            }
             other => {
                 let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.clone()) else {
                     return refuse(ErrorCode::NotNow, "identify first");

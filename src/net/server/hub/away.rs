@@ -1,6 +1,8 @@
 //! The games that end while a player is away (a window to return that ran out, an
-//! opponent's resignation): noted for the player when they end, and told on its next
-//! connection, once, so that its client saves them as it saves a game it saw end.
+//! opponent's resignation): noted for the player when they end, and told on each of its
+//! connections until it downloads them (its client saves them as it saves a game it saw
+//! end; a connection that only checks the name, as `brandubh online` makes first, leaves
+//! them for the next).
 
 use super::Hub;
 use crate::net::protocol::{GameId, ServerMessage};
@@ -28,9 +30,9 @@ impl Hub {
     }
 
     /// Tells `conn`, the player of `key` just identified, of its games that ended while it
-    /// was away (the newest few), each once.
+    /// was away and that it has not downloaded since (the newest few).
     pub(super) fn tell_away(&mut self, conn: ConnId, key: &str) {
-        let games = match self.store.take_away(key) {
+        let games = match self.store.away_games(key) {
             Ok(games) => games,
             Err(e) => {
                 tracing::error!("database: the games ended while a player was away: {e}");
@@ -49,6 +51,17 @@ impl Hub {
                 Ok(None) => {}
                 Err(e) => tracing::error!("database: game {game}: {e}"),
             }
+        }
+    }
+
+    /// `conn` asked for the record of `game`: if it is the player's, one that ended while it
+    /// was away, it is no longer told.
+    pub(super) fn delivered(&mut self, conn: ConnId, game: GameId) {
+        let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.as_ref()) else {
+            return;
+        };
+        if let Err(e) = self.store.delivered(&seat.key, game) {
+            tracing::error!("database: game {game} downloaded: {e}");
         }
     }
 

@@ -1,6 +1,6 @@
 //! What the server remembers for its players beyond the moves (schema version 7): each
 //! game's chat (its newest [`CHAT_KEPT`] lines), the games that ended while a player was
-//! away and are not yet told to it, when each turn began and when the server was last
+//! away and that it has not downloaded yet, when each turn began and when the server was last
 //! alive (so that a restart charges the player to move the time used before it).
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -160,10 +160,10 @@ impl Store {
         Ok(())
     }
 
-    /// The games that ended while the player of `key` was away, the newest
-    /// [`AWAY_TOLD`] oldest first, marked told (the older ones are dropped: the archive has
-    /// them).
-    pub fn take_away(&mut self, key: &str) -> StoreResult<Vec<GameId>> {
+    /// The games that ended while the player of `key` was away and that it has not
+    /// downloaded since, the newest [`AWAY_TOLD`] oldest first (the older ones are dropped:
+    /// the archive has them).
+    pub fn away_games(&mut self, key: &str) -> StoreResult<Vec<GameId>> {
         self.writable()?;
         let tx = self.db.transaction()?;
         let mut games: Vec<GameId> = tx
@@ -174,10 +174,27 @@ impl Store {
                 r.get::<_, i64>(0).map(i64::unsigned_abs)
             })?
             .collect::<Result<_, _>>()?;
-        execute(&tx, "DELETE FROM undelivered WHERE key = ?1", [key])?;
+        if let Some(&oldest) = games.last() {
+            execute(
+                &tx,
+                "DELETE FROM undelivered WHERE key = ?1 AND game < ?2",
+                params![key, id(oldest)],
+            )?;
+        }
         tx.commit()?;
         games.reverse();
         Ok(games)
+    }
+
+    /// The player of `key` downloaded `game`: no longer told it ended while it was away.
+    pub fn delivered(&self, key: &str, game: GameId) -> StoreResult<()> {
+        self.writable()?;
+        execute(
+            &self.db,
+            "DELETE FROM undelivered WHERE key = ?1 AND game = ?2",
+            params![key, id(game)],
+        )?;
+        Ok(())
     }
 
     /// Notes that the server is alive now (a cheap write of one row).
