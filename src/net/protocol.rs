@@ -9,10 +9,13 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::chat::{CHAT_LOG_BYTES, CHAT_LOG_LINES, ChatEntry};
 pub use crate::capped_lines::MAX_LINE_BYTES;
 use crate::game::{Clocks, TimeControl};
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
+
+mod chat;
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
@@ -327,25 +330,6 @@ pub enum ErrorCode {
     Full,
     /// Something else the request asked for cannot be done.
     Refused,
-}
-
-/// The most chat lines of a game a [`ServerMessage::ChatLog`] carries.
-pub const CHAT_LOG_LINES: usize = 200;
-
-/// The most bytes of chat text (authors' names and lines) a [`ServerMessage::ChatLog`]
-/// carries: the newest lines within it, so that the message stays within a line.
-pub const CHAT_LOG_BYTES: usize = 32 * 1024;
-
-/// A chat line of a game as the server keeps it.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChatEntry {
-    /// Who wrote it.
-    pub from: String,
-    /// Players' or spectators' chat.
-    pub channel: Channel,
-    /// The line.
-    pub text: String,
 }
 
 /// Which chat a line belongs to.

@@ -15,12 +15,48 @@ use brandubh::rules::{GameState, Preset, Reason, Side};
 use crate::net::{
     KillOnDrop, Player, connected, new_game, next_move, play, result, serve, start_server,
 };
+use crate::server_ops::stop;
 
-/// Waits (bounded) until the player's client is connected again after a drop.
-fn reconnected(player: &Player) {
-    player.expect("dropped", |e| {
-        matches!(e, Event::Disconnected { .. }).then_some(())
-    });
+/// A server whose data folder holds an untimed game of alice (the attackers) and bob, its
+/// address and key, the two players, and the game; killed (SIGKILL), alice's client has
+/// seen the connection drop.
+struct KilledWithAGame {
+    data: tempfile::TempDir,
+    address: String,
+    key: String,
+    alice: Player,
+    bob: Player,
+    game: brandubh::net::protocol::GameId,
+}
+
+impl KilledWithAGame {
+    /// Bob's client uses the config folder `bob_config`.
+    fn new(bob_config: &std::path::Path) -> KilledWithAGame {
+        let data = tempfile::tempdir().unwrap();
+        let (child, address, key) = serve(data.path(), "127.0.0.1:0");
+        let mut first = KillOnDrop(child);
+        let alice = Player::connect(&address, &key, "alice");
+        let bob = Player::with_config(&address, &key, "bob", bob_config, |_| {});
+        let game = new_game(&alice, &bob, Timing::Untimed);
+        first.0.kill().unwrap(); // SIGKILL
+        first.0.wait().unwrap();
+        alice.expect("dropped", |e| {
+            matches!(e, Event::Disconnected { .. }).then_some(())
+        });
+        KilledWithAGame {
+            data,
+            address,
+            key,
+            alice,
+            bob,
+            game,
+        }
+    }
+
+    /// The server started again on its folder and address.
+    fn restart(&self) -> KillOnDrop {
+        KillOnDrop(serve(self.data.path(), &self.address).0)
+    }
 }
 
 #[test]
@@ -76,16 +112,15 @@ fn a_game_that_ends_while_a_player_is_away_reaches_her_save_folder_when_she_retu
 
 #[test]
 fn a_chat_line_sent_while_the_server_is_down_reaches_the_opponent() {
-    let data = tempfile::tempdir().unwrap();
-    let (child, address, key) = serve(data.path(), "127.0.0.1:0");
-    let mut first = KillOnDrop(child);
-    let alice = Player::connect(&address, &key, "alice");
     let bob_config = tempfile::tempdir().unwrap();
-    let bob = Player::with_config(&address, &key, "bob", bob_config.path(), |_| {});
-    let game = new_game(&alice, &bob, Timing::Untimed);
-    first.0.kill().unwrap(); // SIGKILL
-    first.0.wait().unwrap();
-    reconnected(&alice);
+    let KilledWithAGame {
+        data,
+        address,
+        key,
+        alice,
+        bob,
+        game,
+    } = KilledWithAGame::new(bob_config.path());
     // Bob is still away when alice's queued line reaches the server.
     drop(bob);
     let text = "said while the server was down";
@@ -122,15 +157,9 @@ fn a_chat_line_sent_while_the_server_is_down_reaches_the_opponent() {
 
 #[test]
 fn a_move_queued_while_the_server_is_down_and_sent_again_is_played_once_without_an_error() {
-    let data = tempfile::tempdir().unwrap();
-    let (child, address, key) = serve(data.path(), "127.0.0.1:0");
-    let mut first = KillOnDrop(child);
-    let alice = Player::connect(&address, &key, "alice");
-    let bob = Player::connect(&address, &key, "bob");
-    let game = new_game(&alice, &bob, Timing::Untimed);
-    first.0.kill().unwrap(); // SIGKILL
-    first.0.wait().unwrap();
-    reconnected(&alice);
+    let bob_config = tempfile::tempdir().unwrap();
+    let killed = KilledWithAGame::new(bob_config.path());
+    let (alice, game) = (&killed.alice, killed.game);
     let mv = next_move(&GameState::start(Preset::Standard.rules()));
     let queued = ClientMessage::Move {
         game,
@@ -138,7 +167,7 @@ fn a_move_queued_while_the_server_is_down_and_sent_again_is_played_once_without_
         mv: mv.clone(),
     };
     alice.send(queued.clone());
-    let _server = KillOnDrop(serve(data.path(), &address).0);
+    let _server = killed.restart();
     // The state after the reconnect may not hold the move yet: a client sends it again then.
     let moves = alice.expect_message("state", |m| match m {
         ServerMessage::State(view) if view.summary.id == game => Some(view.moves.len()),
@@ -177,10 +206,7 @@ fn after_a_restart_the_player_to_move_is_charged_the_time_used_before_it() {
     while moved.elapsed() < thought {
         std::thread::sleep(thought.saturating_sub(moved.elapsed()));
     }
-    let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).unwrap()).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
-    let mut first = KillOnDrop(child);
-    first.0.wait().unwrap();
+    assert!(stop(KillOnDrop(child), rustix::process::Signal::TERM).success());
     let _again = KillOnDrop(serve(data.path(), &address).0);
     let clocks = bob.expect_message("state after the restart", |m| match m {
         ServerMessage::State(view) if view.summary.id == game => view.clocks,

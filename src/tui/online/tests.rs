@@ -864,26 +864,36 @@ fn a_name_refused_by_the_server_is_asked_again() {
     );
 }
 
-#[test]
-fn a_move_typed_while_the_server_is_down_is_sent_once() {
-    let mut online = playing();
+/// The client reports the connection lost.
+fn dropped(online: &mut Driven) {
     online.on_net(
         Event::Disconnected {
             reason: "reset".into(),
         },
         Instant::now(),
     );
-    // Typed while down: the client holds it and sends it after the reconnect.
-    online.update(Action::StartTyping, SIZE);
-    typed(&mut online, "d2-c2");
-    online.update(Action::Confirm, SIZE);
-    assert_eq!(sent(&mut online).len(), 1);
+}
+
+/// The client reports the connection made again.
+fn reconnected(online: &mut Driven) {
     online.on_net(
         Event::Connected {
             fingerprint: "SHA256:00".into(),
         },
         Instant::now(),
     );
+}
+
+#[test]
+fn a_move_typed_while_the_server_is_down_is_sent_once() {
+    let mut online = playing();
+    dropped(&mut online);
+    // Typed while down: the client holds it and sends it after the reconnect.
+    online.update(Action::StartTyping, SIZE);
+    typed(&mut online, "d2-c2");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(sent(&mut online).len(), 1);
+    reconnected(&mut online);
     online.take_requests();
     // The state comes before the server has played the queued move.
     message(
@@ -1023,18 +1033,8 @@ fn the_chat_so_far_replaces_the_lines_held_so_a_reconnection_shows_each_once() {
             text: "hi".into(),
         },
     );
-    online.on_net(
-        Event::Disconnected {
-            reason: "reset".into(),
-        },
-        Instant::now(),
-    );
-    online.on_net(
-        Event::Connected {
-            fingerprint: "SHA256:00".into(),
-        },
-        Instant::now(),
-    );
+    dropped(&mut online);
+    reconnected(&mut online);
     message(
         &mut online,
         ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &[]))),
@@ -1071,12 +1071,7 @@ fn a_game_ended_while_away_is_told_and_saved() {
         },
         Instant::now(),
     ));
-    online.on_net(
-        Event::Connected {
-            fingerprint: "SHA256:00".into(),
-        },
-        Instant::now(),
-    );
+    reconnected(&mut online);
     online.take_requests();
     let mut game = summary(12, Some("ann"), Some("bob"), 7);
     game.outcome = Some(Outcome::win(Side::Defenders, Reason::Time));
