@@ -848,6 +848,30 @@ mod tests {
     }
 
     #[test]
+    fn leaving_a_game_just_over_is_no_error_and_ends_its_chat_for_a_spectator() {
+        let mut bench = Bench::new();
+        for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol")] {
+            bench.identified(conn, name);
+        }
+        let game = bench.in_progress(1, 2);
+        bench.say(3, ClientMessage::Watch { game });
+        bench.say(2, ClientMessage::Resign { game });
+        for conn in [1, 2, 3] {
+            bench.drain(conn);
+            bench.say(conn, ClientMessage::Leave { game });
+            assert_eq!(bench.drain(conn), [], "connection {conn} was answered");
+        }
+        bench.say(
+            3,
+            ClientMessage::Chat {
+                game,
+                text: "still here?".into(),
+            },
+        );
+        assert_eq!(error_code(&bench.next(3)), Some(ErrorCode::NoGame));
+    }
+
+    #[test]
     fn a_late_spectator_gets_the_chat_so_far_after_the_state() {
         let mut bench = Bench::new();
         for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")] {

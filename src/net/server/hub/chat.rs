@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use super::{Hub, Refusal, Reply, refusal, store_error};
+use super::{Hub, Refusal, Reply, refusal, refuse, store_error};
 use crate::net::protocol::{Channel, ChatEntry, ErrorCode, GameId, ServerMessage, check_chat};
 use crate::net::server::conn_id::ConnId;
 use crate::net::server::store::Seat;
@@ -122,6 +122,16 @@ impl Hub {
             until: now + CHAT_AFTER_END,
         };
         self.after_end.insert(game, over);
+    }
+
+    /// `conn` leaves `game`, just over (its board closed): no error, and a spectator no
+    /// longer chats in it. A game neither in play nor just over is no game.
+    pub(super) fn leave_over(&mut self, conn: ConnId, game: GameId) -> Reply {
+        let Some(over) = self.after_end.get_mut(&game) else {
+            return refuse(ErrorCode::NoGame, format!("no game {game}"));
+        };
+        over.spectators.remove(&conn);
+        Ok(())
     }
 
     /// A connection gone: it is no longer a spectator of a game over.

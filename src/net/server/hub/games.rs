@@ -129,7 +129,7 @@ impl Hub {
 
     pub(super) fn leave(&mut self, conn: ConnId, seat: &Seat, game: GameId) -> Reply {
         let Some(live) = self.games.get_mut(&game) else {
-            return refuse(ErrorCode::NoGame, format!("no game {game}"));
+            return self.leave_over(conn, game);
         };
         if live.spectators.remove(&conn) {
             if let Some(c) = self.conns.get_mut(&conn) {
