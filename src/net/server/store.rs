@@ -1,6 +1,7 @@
 //! The server's `SQLite` database (WAL): players' keys and names, games, moves and clocks.
 //! A move is written here before anyone is told of it.
 
+mod club;
 mod migrate;
 pub(super) mod read;
 mod sql;
@@ -17,6 +18,7 @@ use crate::game::Clocks;
 use crate::net::protocol::{GameId, GameSetup};
 use crate::rules::{Outcome, Side};
 use migrate::migrate;
+pub(super) use club::Block;
 pub(super) use sql::StoreResult;
 use sql::{count, execute, id, json, optional_json};
 pub(super) use stored::{Seat, Stage, StoredGame, Unreadable, rebuild};

@@ -131,6 +131,7 @@ fn summary(
         creator: attackers.or(defenders).unwrap_or("?").to_owned(),
         plies,
         outcome: None,
+        date: None,
     }
 }
 
