@@ -48,6 +48,12 @@ impl Club {
         Ok(club)
     }
 
+    /// Whether it keeps the same lines and blocks as `other` (the pace is not kept).
+    #[cfg(test)]
+    pub fn keeps_as(&self, other: &Club) -> bool {
+        (&self.lines, &self.blocks) == (&other.lines, &other.blocks)
+    }
+
     /// Whether `blocker` blocks `blocked`.
     pub fn blocks(&self, blocker: &str, blocked: &str) -> bool {
         self.blocks
