@@ -86,6 +86,7 @@ impl Online {
                     self.info("joining…");
                 }
             }
+            Prompt::LobbyChat | Prompt::Mute | Prompt::Block => self.club_prompted(prompt, text),
             Prompt::Chat => {
                 let View::Game(game) = self.view else {
                     return;
@@ -155,6 +156,15 @@ impl Online {
             (Some((Prompt::Code, text)), _, _) => format!("invite code: {text}▏"),
             (Some((Prompt::Chat, text)), _, _) => {
                 format!("chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::LobbyChat, text)), _, _) => {
+                format!("lobby chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Mute, text)), _, _) => {
+                format!("mute or hear again: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Block, text)), _, _) => {
+                format!("block or unblock: {}▏", escaped(text, MESSAGE_CHARS))
             }
             (None, Some(Ask::Resign(_)), _) => "resign this game? y/n".to_owned(),
             (None, Some(Ask::Accept(_, offer)), _) => {
