@@ -43,7 +43,11 @@ fn the_lobby_chat_reaches_another_player_and_is_kept_across_a_restart() {
     drop(server);
     let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
     let carol = Player::connect(&server.addr().to_string(), server.fingerprint(), "carol");
-    assert_eq!(heard(&carol), line("alice", "anyone for walker?"), "not kept");
+    assert_eq!(
+        heard(&carol),
+        line("alice", "anyone for walker?"),
+        "not kept"
+    );
 }
 
 #[test]

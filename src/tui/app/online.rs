@@ -4,6 +4,8 @@
 //! returning what it asks of the world; leaving it quits, or goes back to the new-game form
 //! under it.
 
+#[cfg(test)]
+mod club_tests;
 mod review;
 #[cfg(test)]
 mod tests;

@@ -61,9 +61,11 @@ impl Club {
 }
 
 impl Online {
-    /// The server said the player is welcome: its lobby chat comes again after it.
+    /// The server said the player is welcome: its lobby chat and blocks (if any) come
+    /// again after it.
     pub(super) fn welcomed_to_club(&mut self) {
         self.club.chat.clear();
+        self.club.blocked.clear();
     }
 
     /// A line of the lobby's chat.
@@ -171,6 +173,15 @@ impl Online {
             } else {
                 format!("{shown} no longer blocked")
             });
+        }
+    }
+
+    /// The rows the lobby's chat takes, at most `most`: its heading and its lines shown
+    /// (none while nothing is shown).
+    pub(super) fn lobby_chat_rows(&self, most: u16) -> u16 {
+        match u16::try_from(self.club.shown().count()).unwrap_or(u16::MAX) {
+            0 => 0,
+            lines => lines.saturating_add(1).min(most),
         }
     }
 

@@ -29,8 +29,14 @@ pub const LOBBY_KEYS: KeyTable = KeyTable {
         Key::new("n / PgDn", "the next page of open games and games to watch"),
         Key::new("g", "your finished games, to review"),
         Key::new("Tab", "write a line in the lobby's chat"),
-        Key::new("m", "mute a player (their chat hidden here), or hear them again"),
-        Key::new("b", "block a player (cannot join your games, chat hidden), or lift it"),
+        Key::new(
+            "m",
+            "mute a player (their chat hidden here), or hear them again",
+        ),
+        Key::new(
+            "b",
+            "block a player (cannot join your games, chat hidden), or lift it",
+        ),
         Key::new("p / PgUp", "the previous page"),
         Key::new("?", "these keys"),
         Key::new("q / Esc", "leave the server"),

@@ -142,9 +142,9 @@ impl Online {
         Paragraph::new(Line::styled(title, look.theme.heading))
             .render(Rect { height: 1, ..area }, buf);
         let body = Rect::new(area.x, area.y + 1, area.width, body_height);
-        // The lobby's chat takes the lower third of the lobby.
+        // The lobby's chat: under the games, at most a third of the lobby.
         let chat_height = if matches!(self.view, View::Lobby) {
-            body_height / 3
+            self.lobby_chat_rows(body_height / 3)
         } else {
             0
         };
@@ -171,8 +171,8 @@ impl Online {
         let line = if matches!(self.view, View::YourGames) {
             "Enter review · n/p pages · r again · q lobby · ? keys"
         } else {
-            "Enter join/watch · c create · g your games · Tab chat · i code · x leave · m mute · \
-             b block · r refresh · n/p pages · q quit · ? keys"
+            "Enter join/watch · c create · g your games · Tab chat · n/p pages · x leave · \
+             i code · m mute · b block · r refresh · q quit · ? keys"
         };
         Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
             .style(look.theme.label)

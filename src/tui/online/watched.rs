@@ -36,7 +36,11 @@ impl Online {
             return;
         };
         let json = game.save_json();
-        self.requests.push(NetRequest::SaveFinished { game: id, dir, json });
+        self.requests.push(NetRequest::SaveFinished {
+            game: id,
+            dir,
+            json,
+        });
         self.info(&format!("saving game #{id}…"));
     }
 }

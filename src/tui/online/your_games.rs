@@ -23,7 +23,10 @@ use crate::tui::theme::Look;
 pub const YOUR_GAMES_KEYS: KeyTable = KeyTable {
     keys: &[
         Key::new("↑ ↓", "select a game"),
-        Key::new("Enter", "open it in review (analysis, side lines, comments)"),
+        Key::new(
+            "Enter",
+            "open it in review (analysis, side lines, comments)",
+        ),
         Key::new("n / PgDn", "the next page (older games)"),
         Key::new("p / PgUp", "the previous page"),
         Key::new("r", "ask for the page again"),
@@ -98,7 +101,9 @@ impl Online {
         match Game::from_json(json) {
             Ok(record) => {
                 self.your_games.ready = Some(Box::new(record));
-                self.info(&format!("game #{game} in review: q or Esc back to your games"));
+                self.info(&format!(
+                    "game #{game} in review: q or Esc back to your games"
+                ));
             }
             Err(e) => self.error(&format!(
                 "the server sent a bad game #{game}: {}",
@@ -154,9 +159,9 @@ impl Online {
     /// Turns to the next page (older games) or the previous one, if there is one.
     fn turn_your_page(&mut self, forward: bool) {
         let list = &mut self.your_games;
-        let last = pages(list.total, ARCHIVE_PAGE) - 1;
+        let last_page = pages(list.total, ARCHIVE_PAGE) - 1;
         let page = if forward {
-            list.page.saturating_add(1).min(last)
+            list.page.saturating_add(1).min(last_page)
         } else {
             list.page.saturating_sub(1)
         };
@@ -208,13 +213,15 @@ impl Online {
 /// One finished game of `me`'s: `#12 2026-12-07 · vs bob (defenders) · You win: … ·
 /// standard 5m+3s · 34 plies`.
 fn game_line(game: &GameSummary, me: &str) -> String {
-    let you = [Side::Attackers, Side::Defenders].into_iter().find(|&side| {
-        let name = match side {
-            Side::Attackers => &game.attackers,
-            Side::Defenders => &game.defenders,
-        };
-        name.as_deref() == Some(me)
-    });
+    let you = [Side::Attackers, Side::Defenders]
+        .into_iter()
+        .find(|&side| {
+            let name = match side {
+                Side::Attackers => &game.attackers,
+                Side::Defenders => &game.defenders,
+            };
+            name.as_deref() == Some(me)
+        });
     let opponent = match you {
         Some(Side::Attackers) => game.defenders.as_deref(),
         Some(Side::Defenders) => game.attackers.as_deref(),

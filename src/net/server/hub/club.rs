@@ -43,7 +43,10 @@ impl Club {
             name,
         } in store.blocks()?
         {
-            club.blocks.entry(blocker).or_default().insert(blocked, name);
+            club.blocks
+                .entry(blocker)
+                .or_default()
+                .insert(blocked, name);
         }
         Ok(club)
     }
@@ -54,11 +57,11 @@ impl Club {
         (&self.lines, &self.blocks) == (&other.lines, &other.blocks)
     }
 
-    /// Whether `blocker` blocks `blocked`.
-    pub fn blocks(&self, blocker: &str, blocked: &str) -> bool {
+    /// Whether the key `by` blocks the key `whom`.
+    pub fn blocks(&self, by: &str, whom: &str) -> bool {
         self.blocks
-            .get(blocker)
-            .is_some_and(|keys| keys.contains_key(blocked))
+            .get(by)
+            .is_some_and(|keys| keys.contains_key(whom))
     }
 
     /// Why `joiner` may not play `creator`'s game, if either blocks the other.
@@ -66,7 +69,10 @@ impl Club {
         if self.blocks(&creator.key, &joiner.key) {
             Some(format!("{} does not accept your challenges", creator.name))
         } else if self.blocks(&joiner.key, &creator.key) {
-            Some(format!("you block {}: b in the lobby lifts it", creator.name))
+            Some(format!(
+                "you block {}: b in the lobby lifts it",
+                creator.name
+            ))
         } else {
             None
         }
@@ -99,19 +105,19 @@ impl Club {
 }
 
 impl Hub {
-    /// Whether `blocker` blocks `blocked` (by key): a blocked player cannot join the
+    /// Whether the key `by` blocks the key `whom`: a blocked player cannot join the
     /// blocker's game, and their chat is not sent to the blocker.
-    pub(super) fn is_blocked(&self, blocker: &str, blocked: &str) -> bool {
-        self.club.blocks(blocker, blocked)
+    pub(super) fn is_blocked(&self, by: &str, whom: &str) -> bool {
+        self.club.blocks(by, whom)
     }
 
-    /// What a player hears of the club on the welcome: whom it blocks, and the lobby's
-    /// last lines (but those of the players it blocks).
+    /// What a player hears of the club on the welcome: whom it blocks (if anyone), and the
+    /// lobby's last lines (but those of the players it blocks).
     pub(super) fn welcome_to_club(&mut self, conn: ConnId, key: &str) {
-        let blocks = ServerMessage::Blocks {
-            names: self.club.names_blocked_by(key),
-        };
-        self.send(conn, &blocks);
+        let names = self.club.names_blocked_by(key);
+        if !names.is_empty() {
+            self.send(conn, &ServerMessage::Blocks { names });
+        }
         let lines: Vec<ServerMessage> = self
             .club
             .lines

@@ -575,20 +575,7 @@ impl Harness {
                 let game = *game;
                 self.by(*conn, ClientMessage::Download { game })
             }
-            Step::LobbyChat { conn, text } => {
-                let text = text.clone();
-                self.by(*conn, ClientMessage::LobbyChat { text })
-            }
-            Step::Block {
-                conn,
-                name,
-                client,
-                block,
-            } => {
-                let name = name_pick(*name, usize::from(*client));
-                let block = *block;
-                self.by(*conn, ClientMessage::Block { name, block })
-            }
+            Step::LobbyChat { .. } | Step::Block { .. } => self.club_step(step),
             Step::Mutated {
                 conn,
                 template,
@@ -672,6 +659,27 @@ impl Harness {
                 let game = self.game(*game);
                 let text = text.clone();
                 self.from(*by, game, ClientMessage::Chat { game, text })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A step of the club: a lobby chat line, a block.
+    fn club_step(&mut self, step: &Step) -> Result<(), Failure> {
+        match step {
+            Step::LobbyChat { conn, text } => {
+                let text = text.clone();
+                self.by(*conn, ClientMessage::LobbyChat { text })
+            }
+            Step::Block {
+                conn,
+                name,
+                client,
+                block,
+            } => {
+                let name = name_pick(*name, usize::from(*client));
+                let block = *block;
+                self.by(*conn, ClientMessage::Block { name, block })
             }
             _ => Ok(()),
         }

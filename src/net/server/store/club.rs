@@ -33,7 +33,12 @@ impl Store {
         execute(
             &tx,
             "INSERT INTO lobby_chat (key, name, text, said) VALUES (?1, ?2, ?3, ?4)",
-            params![key, line.from, line.text, jiff::Timestamp::now().to_string()],
+            params![
+                key,
+                line.from,
+                line.text,
+                jiff::Timestamp::now().to_string()
+            ],
         )?;
         execute(
             &tx,
@@ -46,9 +51,7 @@ impl Store {
     /// The lobby's chat kept, oldest first, each with its author's key.
     pub fn lobby_lines(&self) -> StoreResult<Vec<(String, LobbyLine)>> {
         self.db
-            .prepare_cached(
-                "SELECT key, name, text FROM lobby_chat ORDER BY id DESC LIMIT ?1",
-            )?
+            .prepare_cached("SELECT key, name, text FROM lobby_chat ORDER BY id DESC LIMIT ?1")?
             .query_map([count(LOBBY_CHAT_KEPT)], |r| {
                 Ok((
                     r.get(0)?,
