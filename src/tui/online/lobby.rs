@@ -218,10 +218,11 @@ impl LobbyList {
         );
         match kind {
             Kind::Mine => {
-                let turn = match (self.your_move(game), self.alerted(game.id)) {
-                    (true, true) => "● your move (a new move)",
-                    (true, false) => "your move",
-                    _ => "their move",
+                // A move announced may be newer than this list.
+                let turn = match (self.alerted(game.id), self.your_move(game)) {
+                    (true, _) => "● your move (a new move)",
+                    (false, true) => "your move",
+                    (false, false) => "their move",
                 };
                 format!(
                     "#{} {} vs {} · {turn} · ply {} · {rules}",

@@ -3,7 +3,7 @@
 //! the lobby's row; the bell rings as for any move of the opponent), and a spectator's save
 //! (`s` on the board) of the game watched, written to the save folder as any save.
 
-use super::Online;
+use super::{Online, View};
 use crate::net::protocol::GameId;
 use crate::rules::Side;
 use crate::tui::net_request::NetRequest;
@@ -20,6 +20,9 @@ impl Online {
         }
         let opponent = g.name(g.you().unwrap_or(Side::Attackers).opponent());
         self.lobby.alert(game);
+        if matches!(self.view, View::Lobby) {
+            self.refresh(self.now);
+        }
         self.info(&format!(
             "your move in #{game} against {opponent}: Enter on it in the lobby"
         ));
