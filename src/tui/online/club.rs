@@ -93,22 +93,13 @@ impl Online {
             self.error("not connected");
             return true;
         }
-        let (text, hint) = match prompt {
-            Prompt::LobbyChat => (
-                String::new(),
-                "a line for everyone in the lobby, then Enter (Esc: none)",
-            ),
-            Prompt::Mute => (
-                self.someone(),
-                "mute (or unmute) whom? their chat is hidden here; Enter",
-            ),
-            _ => (
-                self.someone(),
-                "block (or unblock) whom? they cannot join your games, their chat hidden; Enter",
-            ),
+        // The prompt says what it is for (`status_text`).
+        let text = if prompt == Prompt::LobbyChat {
+            String::new()
+        } else {
+            self.someone()
         };
         self.prompt = Some((prompt, text));
-        self.info(hint);
         true
     }
 
