@@ -348,3 +348,48 @@ fn a_spectator_saves_the_game_watched_as_a_save_that_loads() {
     assert_eq!(loaded.tags().name(Side::Defenders), Some("bob"));
     assert!(online(&app).status().is_some());
 }
+
+#[test]
+fn the_review_takes_the_reports_of_its_own_analysis() {
+    let mut app = in_lobby("ann", None);
+    app.update(Action::Type('g'));
+    message(
+        &mut app,
+        ServerMessage::Archive {
+            name: "ann".into(),
+            games: vec![finished(5)],
+            page: 0,
+            total: 1,
+        },
+    );
+    app.update(Action::Confirm);
+    message(
+        &mut app,
+        ServerMessage::Save {
+            game: 5,
+            json: ESCAPE_SAVE.into(),
+        },
+    );
+    let mut effects = app.update(Action::Analyze);
+    effects.extend(app.update(Action::Confirm));
+    let id = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Analyze { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("no analysis asked");
+    assert!(review(&app).unwrap().game().analyzing());
+    // Another job's end changes nothing there.
+    let now = Instant::now();
+    app.on_report(crate::ai::Report::Analyzed(id + 100, Ok(())), now);
+    assert!(
+        review(&app).unwrap().game().analyzing(),
+        "taken by the review"
+    );
+    app.on_report(crate::ai::Report::Analyzed(id, Ok(())), now);
+    assert!(
+        !review(&app).unwrap().game().analyzing(),
+        "its own not taken"
+    );
+}
