@@ -11,6 +11,10 @@ use crate::tui::text::Tone;
 
 impl Online {
     pub(super) fn type_prompt(&mut self, prompt: Prompt, mut text: String, action: Action) {
+        // A name offered goes whole at the first key typed or erased.
+        if matches!(action, Action::Type(_) | Action::Backspace) && self.club.take_offered() {
+            text.clear();
+        }
         match action {
             Action::Type(c) => text.push(c),
             Action::Backspace => {

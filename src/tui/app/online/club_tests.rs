@@ -281,6 +281,17 @@ fn b_blocks_the_player_of_the_game_selected_and_again_lifts_it() {
             block: false
         }]
     );
+    // The name offered goes at the first key typed.
+    app.update(Action::Type('b'));
+    typed(&mut app, "cat");
+    let asked = sent(&app.update(Action::Confirm));
+    assert_eq!(
+        asked,
+        [ClientMessage::Block {
+            name: "cat".into(),
+            block: true
+        }]
+    );
 }
 
 #[test]
