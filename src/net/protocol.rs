@@ -16,13 +16,15 @@ use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
 mod chat;
+pub mod club;
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the online
-/// club (docs/protocol.md, "Version 4").
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
+/// club (lobby chat, blocks and the games' dates among it: [`club`]; the server's memory of
+/// chat, games ended while away and clocks: docs/protocol.md, "Version 4").
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -154,6 +156,19 @@ pub enum ClientMessage {
     Download {
         /// The game.
         game: GameId,
+    },
+    /// A line of the lobby's chat, to every player on the server (but those who block the
+    /// sender).
+    LobbyChat {
+        /// The line (as [`ClientMessage::Chat`]'s).
+        text: String,
+    },
+    /// Blocks a player (or lifts the block): answered with [`ServerMessage::Blocks`].
+    Block {
+        /// The player's name.
+        name: String,
+        /// Blocked (`true`) or no longer (`false`).
+        block: bool,
     },
 }
 
@@ -304,6 +319,14 @@ pub enum ServerMessage {
     /// connection after this: nothing is lost, and the client reconnects as after a drop.
     #[serde(deserialize_with = "no_fields")]
     GoingDown,
+    /// A line of the lobby's chat: each as it is said, and the last ones kept after the
+    /// welcome.
+    LobbyChat(club::LobbyLine),
+    /// The players the receiver blocks: after the welcome, and after each change.
+    Blocks {
+        /// Their names (at most [`club::MAX_BLOCKS`]).
+        names: Vec<String>,
+    },
 }
 
 /// A kind of error.
@@ -450,6 +473,9 @@ pub struct GameSummary {
     pub plies: usize,
     /// The result, when over.
     pub outcome: Option<Outcome>,
+    /// The day it was created (`2026-12-07`, UTC), in an archive's pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
 }
 
 /// A page of the lobby: the receiver's own games, then a page of the open games and one of
@@ -860,6 +886,11 @@ mod tests {
                 page: 1,
             },
             ClientMessage::Download { game },
+            ClientMessage::LobbyChat { text: "t".into() },
+            ClientMessage::Block {
+                name: "n".into(),
+                block: true,
+            },
         ]
     }
 
@@ -874,6 +905,7 @@ mod tests {
             creator: "a".into(),
             plies: 0,
             outcome: None,
+            date: Some("2026-12-07".into()),
         };
         let clocks = Some(ClockView {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
@@ -883,7 +915,8 @@ mod tests {
             winner: None,
             reason: crate::rules::Reason::Agreement,
         };
-        vec![
+        let memory = memory_messages(game, outcome, summary.clone());
+        let mut all = vec![
             ServerMessage::Hello {
                 version: VERSION,
                 server: "s".into(),
@@ -932,22 +965,6 @@ mod tests {
                 connected: false,
                 return_ms: Some(41_000),
             },
-            ServerMessage::Result {
-                game,
-                outcome,
-                clocks: None,
-            },
-            ServerMessage::ChatLog {
-                game,
-                lines: vec![ChatEntry {
-                    from: "f".into(),
-                    channel: Channel::Spectators,
-                    text: "t".into(),
-                }],
-            },
-            ServerMessage::Finished {
-                game: summary.clone(),
-            },
             ServerMessage::Archive {
                 name: "n".into(),
                 games: vec![summary],
@@ -962,6 +979,36 @@ mod tests {
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
             ServerMessage::GoingDown,
+            ServerMessage::LobbyChat(club::LobbyLine {
+                from: "f".into(),
+                text: "t".into(),
+            }),
+            ServerMessage::Blocks {
+                names: vec!["n".into()],
+            },
+        ];
+        all.extend(memory);
+        all
+    }
+
+    /// One of each message of the server's memory (docs/protocol.md, "Version 4"): a result
+    /// with its clocks, a game's chat so far, a game ended while away.
+    fn memory_messages(game: GameId, outcome: Outcome, summary: GameSummary) -> [ServerMessage; 3] {
+        [
+            ServerMessage::Result {
+                game,
+                outcome,
+                clocks: Some(crate::game::Clocks::new("5m".parse().unwrap())),
+            },
+            ServerMessage::ChatLog {
+                game,
+                lines: vec![ChatEntry {
+                    from: "f".into(),
+                    channel: Channel::Spectators,
+                    text: "t".into(),
+                }],
+            },
+            ServerMessage::Finished { game: summary },
         ]
     }
 
@@ -1019,6 +1066,7 @@ mod tests {
                 winner: Some(Side::Defenders),
                 reason: crate::rules::Reason::KingEscaped,
             }),
+            date: Some("2026-12-07".into()),
         }
     }
 

@@ -98,6 +98,8 @@ pub(super) struct Hub {
     busy_with: Option<GameId>,
     /// The games over that still take chat lines for a while.
     after_end: chat::AfterEnds,
+    /// The lobby's chat and the blocks.
+    club: club::Club,
     /// A game whose next message panics, for tests of the setting aside.
     #[cfg(test)]
     panic_in: Option<GameId>,
@@ -127,6 +129,7 @@ impl Hub {
         timers: mpsc::WeakUnboundedSender<Event>,
     ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
         let readers = Readers::start(store.file(), &timers)?;
+        let club = club::Club::load(&store)?;
         let mut hub = Hub {
             store,
             limits,
@@ -138,6 +141,7 @@ impl Hub {
             readers,
             busy_with: None,
             after_end: chat::AfterEnds::new(),
+            club,
             #[cfg(test)]
             panic_in: None,
         };
@@ -354,6 +358,8 @@ impl Hub {
             } => self.answer(seat, game, offer, accept),
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
+            ClientMessage::LobbyChat { text } => self.lobby_chat(seat, &text),
+            ClientMessage::Block { name, block } => self.block(seat, &name, block),
             _ => refuse(ErrorCode::NotNow, "not now"),
         }
     }
@@ -909,6 +915,7 @@ mod tests {
 mod away;
 mod chat;
 mod clocks;
+mod club;
 mod connections;
 #[cfg(test)]
 mod fuzz;

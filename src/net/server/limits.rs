@@ -42,6 +42,8 @@ pub struct Limits {
     /// How often the server notes in its database that it is alive: after a crash, the
     /// player to move is charged the time used up to the last note.
     pub alive_every: Duration,
+    /// Lines of the lobby's chat one key may say in a minute (each goes to every player).
+    pub lobby_lines_per_minute: u32,
 }
 
 impl Default for Limits {
@@ -63,6 +65,7 @@ impl Default for Limits {
             new_names_per_minute: 10,
             going_down: Duration::from_secs(5),
             alive_every: Duration::from_secs(5),
+            lobby_lines_per_minute: 10,
         }
     }
 }

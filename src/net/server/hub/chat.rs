@@ -44,8 +44,12 @@ impl Hub {
             channel,
             text: line.text,
         };
+        // Not to those who block the speaker.
         for conn in to {
-            self.send(conn, &said);
+            let hearer = self.conns.get(&conn).and_then(|c| c.seat.as_ref());
+            if !hearer.is_some_and(|h| self.is_blocked(&h.key, &seat.key)) {
+                self.send(conn, &said);
+            }
         }
         Ok(())
     }
@@ -95,12 +99,28 @@ impl Hub {
     }
 
     /// Sends `conn` the chat of `game` so far that a receiver playing `you` may see (a
-    /// spectator, `None`, sees both channels), if it has any.
+    /// spectator, `None`, sees both channels; nobody the lines of those it blocks), if it
+    /// has any.
     pub(super) fn send_chat_log(&mut self, conn: ConnId, game: GameId, you: Option<Side>) {
-        match self.store.chat_log(game, you.is_some()) {
-            Ok(lines) if lines.is_empty() => {}
-            Ok(lines) => self.send(conn, &ServerMessage::ChatLog { game, lines }),
-            Err(e) => tracing::error!("database: the chat of game {game}: {e}"),
+        let lines = match self.store.chat_log(game, you.is_some()) {
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::error!("database: the chat of game {game}: {e}");
+                return;
+            }
+        };
+        let blocked = self
+            .conns
+            .get(&conn)
+            .and_then(|c| c.seat.as_ref())
+            .map(|seat| self.club.names_blocked_by(&seat.key))
+            .unwrap_or_default();
+        let lines: Vec<ChatEntry> = lines
+            .into_iter()
+            .filter(|line| !blocked.contains(&line.from))
+            .collect();
+        if !lines.is_empty() {
+            self.send(conn, &ServerMessage::ChatLog { game, lines });
         }
     }
 

@@ -83,6 +83,9 @@ impl Hub {
                 "you created this game: wait for an opponent",
             );
         }
+        if let Some(why) = self.club.block_between(&live.stored.creator, seat) {
+            return refuse(ErrorCode::Refused, why);
+        }
         let id = live.stored.id;
         self.busy_with = Some(id);
         let creator_side = match live.stored.setup.side {
