@@ -91,8 +91,9 @@ enum Ask {
 /// The screen online play shows.
 #[derive(Clone, Debug)]
 enum View {
-    /// Asking for a server (from the new-game screen): those remembered, newest first.
-    Server(Vec<String>),
+    /// Asking for a server (from the new-game screen): those remembered, newest first, with
+    /// the name on each.
+    Server(OnlineMemory),
     /// Asking for a name, the first time.
     Name,
     /// The lobby.
@@ -180,7 +181,7 @@ impl Online {
 
     /// Online play from the new-game screen: asks for a server, offering those `memory`
     /// remembers (newest first, the newest filled in), then goes on as [`Online::new`] with
-    /// the name remembered.
+    /// the name remembered for that server.
     pub fn choose_server(
         config_dir: PathBuf,
         save_dir: Option<PathBuf>,
@@ -196,9 +197,8 @@ impl Online {
             create: None,
         };
         let mut online = Online::new(start, now);
-        online.start.name = memory.name;
         let first = memory.servers.first().cloned().unwrap_or_default();
-        online.view = View::Server(memory.servers);
+        online.view = View::Server(memory);
         online.prompt = Some((Prompt::Server, first));
         online.info("the server, HOST or HOST:PORT (↑↓ those played on), then Enter; Esc back");
         online

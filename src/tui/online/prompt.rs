@@ -4,6 +4,7 @@
 
 use super::server::offer_text;
 use super::{Ask, Online, Prompt, View};
+use crate::net::client::check_server;
 use crate::net::protocol::{ClientMessage, check_chat, normalize_name};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::tui::input::{Action, Direction};
@@ -24,9 +25,10 @@ impl Online {
                 return;
             }
             Action::Move(dir) if prompt == Prompt::Server => {
-                if let View::Server(servers) = &self.view
-                    && !servers.is_empty()
+                if let View::Server(memory) = &self.view
+                    && !memory.servers.is_empty()
                 {
+                    let servers = &memory.servers;
                     let at = servers.iter().position(|s| *s == text);
                     let next = match (at, dir) {
                         (Some(i), Direction::Down | Direction::Right) => (i + 1) % servers.len(),
@@ -48,12 +50,18 @@ impl Online {
     pub(super) fn prompted(&mut self, prompt: Prompt, text: String) {
         match prompt {
             Prompt::Server => {
-                let server = text.trim().to_owned();
-                if server.is_empty() {
-                    self.prompt = Some((Prompt::Server, text));
-                    return;
+                let address = match check_server(&text) {
+                    Ok(address) => address,
+                    Err(e) => {
+                        self.error(&escaped(&e, MESSAGE_CHARS));
+                        self.prompt = Some((Prompt::Server, text));
+                        return;
+                    }
+                };
+                if let View::Server(memory) = &self.view {
+                    self.start.name = memory.name_for(&address);
                 }
-                self.start.server = server;
+                text.trim().clone_into(&mut self.start.server);
                 if let Some(name) = self.start.name.clone() {
                     self.connect(&name);
                 } else {
@@ -142,6 +150,13 @@ impl Online {
 
     pub(super) fn status_text(&self) -> String {
         match (&self.prompt, self.ask, &self.status) {
+            (Some((Prompt::Server, text)), _, Some(refused)) if refused.tone == Tone::Error => {
+                format!(
+                    "{} · server: {}▏",
+                    refused.text,
+                    escaped(text, MESSAGE_CHARS)
+                )
+            }
             (Some((Prompt::Server, text)), _, _) => {
                 format!("server: {}▏", escaped(text, MESSAGE_CHARS))
             }

@@ -33,8 +33,9 @@ impl Online {
             Event::Disconnected { reason } => {
                 self.connected = false;
                 self.lag = None;
+                // What matters first: a long reason is cut at the screen's edge.
                 self.error(&format!(
-                    "connection lost ({}): reconnecting…",
+                    "reconnecting… (connection lost: {})",
                     escaped(&reason, MESSAGE_CHARS)
                 ));
             }
@@ -55,7 +56,9 @@ impl Online {
                 // A name refused (taken by another key): another may be tried.
                 if matches!(e, ClientError::Refused(_)) {
                     self.view = View::Name;
-                    self.prompt = Some((Prompt::Name, String::new()));
+                    // The name tried stays typed, to be edited.
+                    let tried = self.start.name.clone().unwrap_or_default();
+                    self.prompt = Some((Prompt::Name, tried));
                     self.error(&format!("{}: type another name", failure_text(&e)));
                 } else {
                     self.error(&failure_text(&e));
@@ -289,7 +292,11 @@ pub(super) const fn offer_text(offer: Offer) -> &'static str {
     }
 }
 
-/// Why the client gave up, in one line.
+/// Why the client gave up, in one line (a changed key in the short form that fits).
 pub fn failure_text(e: &ClientError) -> String {
-    escaped(&e.to_string(), MESSAGE_CHARS)
+    let text = match e {
+        ClientError::KeyChanged(changed) => changed.advice(),
+        other => other.to_string(),
+    };
+    escaped(&text, MESSAGE_CHARS)
 }
