@@ -82,8 +82,6 @@ enum Prompt {
 enum Ask {
     /// Resign this game?
     Resign(GameId),
-    /// Accept this offer of the opponent?
-    Accept(GameId, Offer),
     /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
     Trust,
 }
@@ -116,6 +114,9 @@ pub struct Online {
     to_show: Option<GameId>,
     /// Joined by an invite code: the next game of the player's that begins is shown.
     join_by_code: bool,
+    /// Just started, the player not having acted in the lobby or a game yet: a game of the
+    /// player's in progress is shown as its state comes, the one where it is to move first.
+    landing: bool,
     prompt: Option<(Prompt, String)>,
     create: Option<CreateForm>,
     help: Option<Help>,
@@ -152,6 +153,7 @@ impl Online {
             awaited: None,
             to_show: None,
             join_by_code: false,
+            landing: true,
             prompt: None,
             create: None,
             help: None,
@@ -250,11 +252,21 @@ impl Online {
         } else {
             match self.game() {
                 Some(game) if game.board.typing.is_some() => Mode::Text,
+                // The offer is answered with y or n; the board's keys work meanwhile.
+                Some(_) if self.offer_to_answer().is_some() => Mode::BoardAsked,
                 Some(_) => Mode::Board,
                 // The lobby's keys are letters of its own, read as typed.
                 None => Mode::Text,
             }
         }
+    }
+
+    /// The opponent's offer waiting for the player's answer in the game on screen.
+    fn offer_to_answer(&self) -> Option<(GameId, Offer)> {
+        let game = self.game()?;
+        let (offer, by) = game.pending()?;
+        let player = game.you()?;
+        (by != player && game.outcome().is_none()).then_some((game.id(), offer))
     }
 
     fn connect(&mut self, name: &str) {

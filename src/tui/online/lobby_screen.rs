@@ -24,6 +24,7 @@ impl Online {
     }
 
     pub(super) fn update_lobby(&mut self, action: Action) {
+        self.landing = false;
         match action {
             Action::Move(dir) => self.lobby.move_selection(dir),
             Action::Confirm => self.open_selected(),

@@ -5,7 +5,7 @@
 use super::server::offer_text;
 use super::{Ask, Online, Prompt, View};
 use crate::net::client::check_server;
-use crate::net::protocol::{ClientMessage, check_chat, normalize_name};
+use crate::net::protocol::{ClientMessage, Offer, check_chat, normalize_name};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::tui::input::{Action, Direction};
 use crate::tui::text::Tone;
@@ -130,11 +130,6 @@ impl Online {
         match ask {
             Ask::Resign(game) if yes => self.send(ClientMessage::Resign { game }),
             Ask::Resign(_) => self.status = None,
-            Ask::Accept(game, offer) => self.send(ClientMessage::Answer {
-                game,
-                offer,
-                accept: yes,
-            }),
             Ask::Trust => match self.start.name.clone() {
                 Some(name) if yes => {
                     self.failed = false;
@@ -172,14 +167,22 @@ impl Online {
                 format!("chat: {}▏", escaped(text, MESSAGE_CHARS))
             }
             (None, Some(Ask::Resign(_)), _) => "resign this game? y/n".to_owned(),
-            (None, Some(Ask::Accept(_, offer)), _) => {
-                format!("the opponent offers {}: accept? y/n", offer_text(offer))
-            }
             (None, Some(Ask::Trust), _) => trust_question(self.unknown_key.as_deref()),
-            (None, None, Some(status)) => status.text.clone(),
-            (None, None, None) => String::new(),
+            (None, None, status) => {
+                let status = status.as_ref().map(|s| s.text.as_str());
+                match (self.offer_to_answer(), status) {
+                    (Some((_, offer)), Some(text)) => format!("{} · {text}", offer_question(offer)),
+                    (Some((_, offer)), None) => offer_question(offer),
+                    (None, text) => text.unwrap_or_default().to_owned(),
+                }
+            }
         }
     }
+}
+
+/// The question standing while the opponent's offer waits.
+fn offer_question(offer: Offer) -> String {
+    format!("the opponent offers {}: accept? y/n", offer_text(offer))
 }
 
 /// The question whether to trust a server's key not met before, with its fingerprint.

@@ -579,7 +579,7 @@ fn the_opponents_draw_offer_is_a_question_and_yes_accepts() {
             by: Side::Defenders,
         },
     );
-    assert_eq!(online.mode(), Mode::Question);
+    assert_eq!(online.mode(), Mode::BoardAsked);
     online.update(Action::Yes, SIZE);
     assert_eq!(
         sent(&mut online),
@@ -890,3 +890,5 @@ fn a_name_refused_by_the_server_is_asked_again() {
         "{requests:?}"
     );
 }
+
+mod offers_and_resume;
