@@ -119,6 +119,8 @@ pub struct Online {
     landing: bool,
     prompt: Option<(Prompt, String)>,
     create: Option<CreateForm>,
+    /// The game last created in this run: the create form starts from it.
+    last_create: Option<GameSetup>,
     help: Option<Help>,
     ask: Option<Ask>,
     /// The fingerprint shown by a server not pinned yet, while the player is asked to trust
@@ -156,6 +158,7 @@ impl Online {
             landing: true,
             prompt: None,
             create: None,
+            last_create: None,
             help: None,
             ask: None,
             unknown_key: None,

@@ -19,6 +19,7 @@ use crate::tui::theme::{Look, Themed};
 
 impl Online {
     pub(super) fn create_game(&mut self, setup: GameSetup) {
+        self.last_create = Some(setup.clone());
         self.send(ClientMessage::Create(setup));
         self.info("creating…");
     }
@@ -33,13 +34,16 @@ impl Online {
                 self.help = Some(Help::new("Lobby keys".to_owned(), &LOBBY_KEYS));
             }
             Action::Type('c') if self.connected => {
-                let setup = self.start.create.clone().unwrap_or_else(|| GameSetup {
-                    rules: self
-                        .lobby
-                        .selected()
-                        .map_or(Preset::Standard, |(g, _)| g.setup.rules),
-                    ..GameSetup::default()
-                });
+                let last = self.last_create.clone();
+                let setup = last
+                    .or_else(|| self.start.create.clone())
+                    .unwrap_or_else(|| GameSetup {
+                        rules: self
+                            .lobby
+                            .selected()
+                            .map_or(Preset::Standard, |(g, _)| g.setup.rules),
+                        ..GameSetup::default()
+                    });
                 self.create = Some(CreateForm::new(setup));
             }
             Action::Type('i') if self.connected => {

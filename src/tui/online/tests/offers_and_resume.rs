@@ -149,3 +149,21 @@ fn a_player_with_games_in_progress_lands_on_the_one_where_it_is_to_move() {
     );
     assert!(online.game().is_none(), "still in the lobby");
 }
+
+#[test]
+fn the_create_form_remembers_the_last_choices() {
+    let mut online = connected("ann");
+    online.update(Action::Type('c'), SIZE);
+    for _ in 0..5 {
+        online.update(Action::Move(Direction::Up), SIZE);
+    }
+    online.update(Action::Move(Direction::Right), SIZE);
+    online.update(Action::Confirm, SIZE);
+    let [ClientMessage::Create(made)] = &sent(&mut online)[..] else {
+        panic!("not created");
+    };
+    assert_eq!(made.rules, Preset::Walker);
+    online.update(Action::Type('c'), SIZE);
+    let form = online.create.as_ref().unwrap();
+    assert_eq!(form.setup(), made, "the last choices");
+}
