@@ -167,3 +167,34 @@ fn the_create_form_remembers_the_last_choices() {
     let form = online.create.as_ref().unwrap();
     assert_eq!(form.setup(), made, "the last choices");
 }
+
+#[test]
+fn a_correspondence_game_shows_days_and_hours_and_the_deadline_and_no_flag() {
+    let mut online = connected("ann");
+    let mut game = view(5, Some(Side::Attackers), &[]);
+    let control = crate::game::TimeControl::per_move(3).unwrap();
+    game.summary.setup.timing = Timing::Correspondence { days: 3 };
+    game.clocks = Some(ClockView {
+        clocks: crate::game::Clocks::new(control),
+        running: Some(Side::Attackers),
+    });
+    online.awaited = Some(5);
+    message(&mut online, ServerMessage::State(Box::new(game)));
+    let drawn = format!("{}", screen(&online, 100, 32).backend());
+    assert!(!drawn.contains("0:00.0") && !drawn.contains('×'), "{drawn}");
+    assert!(drawn.contains("Defenders bob 3d 0h"), "{drawn}");
+    assert!(
+        drawn.contains("(you) 2d 23h · by ") || drawn.contains("(you) 3d 0h · by "),
+        "{drawn}"
+    );
+}
+
+#[test]
+fn a_deadline_is_a_day_date_and_time() {
+    let now: jiff::Timestamp = "2026-12-07T10:00:00Z".parse().unwrap();
+    let three_days = std::time::Duration::from_secs(3 * 86_400);
+    assert_eq!(
+        super::super::game::deadline_text(now, three_days, &jiff::tz::TimeZone::UTC),
+        "Thu 10 Dec 10:00"
+    );
+}
