@@ -13,7 +13,7 @@ use clap::Args;
 
 use super::error::CliError;
 use crate::game::storage::default_save_dir;
-use crate::game::storage::save_downloaded;
+use crate::game::storage::{Origin, downloaded_before, save_downloaded};
 use crate::net::client::{Client, ClientConfig, ClientError, Event, check_server};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
@@ -340,12 +340,26 @@ fn archive(
         Some(dir) => dir.clone(),
         None => default_save_dir().map_err(|e| CliError::new(e.to_string()))?,
     };
+    let server = check_server(&args.server).map_err(CliError::new)?;
     for game in &games {
+        let origin = Origin {
+            server: &server,
+            game: game.id,
+        };
+        if let Some(path) = downloaded_before(&target, origin) {
+            writeln!(
+                out,
+                "game {} already saved as {}",
+                game.id,
+                quoted_path(&path)
+            )?;
+            continue;
+        }
         let ServerMessage::Save { json, .. } = ask(ClientMessage::Download { game: game.id })?
         else {
             return Err(unexpected());
         };
-        let path = save_downloaded(&target, &json).map_err(CliError::new)?;
+        let path = save_downloaded(&target, origin, &json).map_err(CliError::new)?;
         writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
     }
     Ok(())
@@ -369,9 +383,10 @@ fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliErro
         } else {
             "no engine"
         };
+        let plies = if game.plies == 1 { "ply" } else { "plies" };
         writeln!(
             out,
-            "  {}  {} vs {}  {}  {engine}  {} plies  {}",
+            "  {}  {} vs {}  {}  {engine}  {} {plies}  {}",
             game.id,
             name(&game.attackers),
             name(&game.defenders),
@@ -396,6 +411,26 @@ mod tests {
             Some(Command::Online(args)) => Ok(args),
             _ => panic!("not the online command"),
         }
+    }
+
+    #[test]
+    fn a_game_of_one_ply_is_listed_as_one_ply() {
+        let game = |plies| GameSummary {
+            id: 4,
+            setup: GameSetup::default(),
+            attackers: Some("ann".into()),
+            defenders: Some("bob".into()),
+            creator: "ann".into(),
+            plies,
+            outcome: None,
+        };
+        let mut out = Vec::new();
+        print_games(&mut out, &[game(1), game(2)]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(" 1 ply ") && text.contains(" 2 plies "),
+            "{text}"
+        );
     }
 
     #[test]

@@ -727,8 +727,15 @@ async fn answer(
             .then_some(ClientMessage::Download { game: *game }),
         ServerMessage::Save { game, json } if memory.mine.remove(game) => {
             if let Some(dir) = config.save_dir.clone() {
-                let json = json.clone();
-                let saved = blocking(move || storage::save_downloaded(&dir, &json)).await;
+                let (json, server, id) = (json.clone(), config.address(), *game);
+                let saved = blocking(move || {
+                    let origin = storage::Origin {
+                        server: &server,
+                        game: id,
+                    };
+                    storage::save_downloaded(&dir, origin, &json)
+                })
+                .await;
                 match saved.map_err(|e| e.to_string()).and_then(|saved| saved) {
                     Ok(path) => report(Event::Saved { game: *game, path }),
                     Err(e) => report(Event::Message(ServerMessage::error(ErrorCode::Refused, e))),

@@ -29,6 +29,8 @@ pub enum NetRequest {
     SaveFinished {
         /// The game.
         game: GameId,
+        /// `HOST:PORT` of the server it was played on.
+        server: String,
         /// The save folder.
         dir: PathBuf,
         /// The game record, as the server sent it.

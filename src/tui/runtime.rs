@@ -365,8 +365,18 @@ impl Runtime {
                 self.storage.ask(Job::RememberOnline { dir, server, name });
                 self.unsettled = true;
             }
-            NetRequest::SaveFinished { game, dir, json } => {
-                self.storage.ask(Job::SaveOnline { game, dir, json });
+            NetRequest::SaveFinished {
+                game,
+                server,
+                dir,
+                json,
+            } => {
+                self.storage.ask(Job::SaveOnline {
+                    game,
+                    server,
+                    dir,
+                    json,
+                });
                 self.unsettled = true;
             }
         }

@@ -245,9 +245,21 @@ impl Store {
             Job::RememberOnline { dir, server, name } => {
                 Done::OnlineRemembered(OnlineMemory::remember_played(&dir, &server, &name))
             }
-            Job::SaveOnline { game, dir, json } => Done::OnlineSaved {
+            Job::SaveOnline {
                 game,
-                result: crate::game::storage::save_downloaded(&dir, &json),
+                server,
+                dir,
+                json,
+            } => Done::OnlineSaved {
+                game,
+                result: crate::game::storage::save_downloaded(
+                    &dir,
+                    crate::game::storage::Origin {
+                        server: &server,
+                        game,
+                    },
+                    &json,
+                ),
             },
             Job::ReadAhead(dir) => {
                 let listed = self.list(&dir);

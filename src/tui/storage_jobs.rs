@@ -94,11 +94,13 @@ pub enum Job {
         /// The name played under.
         name: String,
     },
-    /// Save the finished online game `game`, as the server sent it (`json`), as a new save
-    /// in `dir`.
+    /// Save the finished online game `game` of `server`, as the server sent it (`json`), in
+    /// `dir` (once: a game saved before is recognised).
     SaveOnline {
         /// The game's number on the server.
         game: u64,
+        /// `HOST:PORT` of the server.
+        server: String,
         /// The save folder.
         dir: PathBuf,
         /// The game record the server sent.

@@ -281,6 +281,16 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     );
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
     assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
+    // Run again (by another reader: a fresh config folder is a new key): the game is
+    // recognised, not copied.
+    let again = online(
+        &address,
+        &[
+            "--trust", &key, "--name", "erin", "--games", "bob", "--out", out,
+        ],
+    );
+    assert!(again.contains(" already saved as "), "{again}");
+    assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
 }
 
 #[test]
