@@ -252,14 +252,7 @@ impl Store {
                 json,
             } => Done::OnlineSaved {
                 game,
-                result: crate::game::storage::save_downloaded(
-                    &dir,
-                    crate::game::storage::Origin {
-                        server: &server,
-                        game,
-                    },
-                    &json,
-                ),
+                result: save_online(&dir, &server, game, &json),
             },
             Job::ReadAhead(dir) => {
                 let listed = self.list(&dir);
@@ -344,6 +337,12 @@ impl Store {
             Err(e) => Saving::Failed(e),
         }
     }
+}
+
+/// Saves game `game` of `server` as the server sent it (`json`) in `dir`, once.
+fn save_online(dir: &Path, server: &str, game: u64, json: &str) -> Result<PathBuf, String> {
+    let origin = crate::game::storage::Origin { server, game };
+    crate::game::storage::save_downloaded(dir, origin, json)
 }
 
 #[cfg(test)]
