@@ -18,8 +18,9 @@ use crate::rules::{Outcome, Preset, Side};
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive.
-pub const VERSION: u32 = 3;
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
+/// online club's (among others [`ClientMessage::Details`]).
+pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
 /// ones to watch.
@@ -151,6 +152,24 @@ pub enum ClientMessage {
         /// The game.
         game: GameId,
     },
+    /// Asks for what a game's list line does not say (answered with
+    /// [`ServerMessage::Details`]): its players' key fingerprints, and to its creator the
+    /// invite code of a private game.
+    Details {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// A player's name and the fingerprint of the key that holds it, to tell look-alike names
+/// apart.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerKey {
+    /// The name.
+    pub name: String,
+    /// `SHA256:` and the hex digest of the public key.
+    pub fingerprint: String,
 }
 
 /// What a server sends.
@@ -223,6 +242,16 @@ pub enum ServerMessage {
         channel: Channel,
         /// The line.
         text: String,
+    },
+    /// The answer to [`ClientMessage::Details`].
+    Details {
+        /// The game.
+        game: GameId,
+        /// Its creator and players (at most three), each once.
+        players: Vec<PlayerKey>,
+        /// The invite code of a private game, to its creator only.
+        #[serde(default)]
+        code: Option<String>,
     },
     /// A player's connection came or went.
     Presence {

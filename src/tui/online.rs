@@ -10,6 +10,7 @@
 pub mod assist;
 mod board;
 mod create;
+mod details;
 mod finished;
 mod game;
 mod helped;
@@ -114,6 +115,9 @@ pub struct Online {
     to_show: Option<GameId>,
     /// Joined by an invite code: the next game of the player's that begins is shown.
     join_by_code: bool,
+    /// The game whose details were asked for, and whether for its invite code (else its
+    /// players' keys).
+    details_asked: Option<(GameId, bool)>,
     /// Just started, the player not having acted in the lobby or a game yet: a game of the
     /// player's in progress is shown as its state comes, the one where it is to move first.
     landing: bool,
@@ -155,6 +159,7 @@ impl Online {
             awaited: None,
             to_show: None,
             join_by_code: false,
+            details_asked: None,
             landing: true,
             prompt: None,
             create: None,

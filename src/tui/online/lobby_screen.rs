@@ -57,6 +57,12 @@ impl Online {
                 }
             }
             Action::Type('x') => self.leave_selected(),
+            Action::Type('f') if self.connected => {
+                if let Some((game, _)) = self.lobby.selected() {
+                    let game = game.id;
+                    self.ask_details(game, false);
+                }
+            }
             Action::Type('r') => self.refresh(self.now),
             Action::PageDown | Action::Type('n') => self.turn_page(true),
             Action::PageUp | Action::Type('p') => self.turn_page(false),
@@ -98,6 +104,7 @@ impl Online {
                 });
                 self.info(&format!("joining #{id}…"));
             }
+            Kind::Waiting if game.setup.private => self.ask_details(id, true),
             Kind::Waiting => self.info("your game waits for an opponent (x withdraws it)"),
             Kind::Mine if self.games.contains_key(&id) => self.show_game(id),
             Kind::Mine | Kind::Watch => self.watch(id),

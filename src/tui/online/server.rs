@@ -154,6 +154,11 @@ impl Online {
             | ServerMessage::Archive { .. }
             | ServerMessage::Ping { .. } => {}
             ServerMessage::Save { game, json } => self.save_finished(game, json),
+            ServerMessage::Details {
+                game,
+                players,
+                code,
+            } => self.on_details(game, &players, code.as_deref()),
             other => self.on_game_message(other, now),
         }
     }

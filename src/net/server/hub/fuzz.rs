@@ -180,6 +180,8 @@ enum Step {
     Archive { conn: u8, name: String },
     /// Downloads a game (by number, any).
     Download { conn: u8, game: u64 },
+    /// Asks for a game's details (its players' keys, its code).
+    Details { conn: u8, game: u8 },
     /// A message of template `template`, mutated, through the parser.
     Mutated {
         conn: u8,
@@ -340,6 +342,7 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(conn, id, pong)| Step::Ping { conn, id, pong }),
         1 => (conn(), text()).prop_map(|(conn, name)| Step::Archive { conn, name }),
         1 => (conn(), number()).prop_map(|(conn, game)| Step::Download { conn, game }),
+        1 => (conn(), game()).prop_map(|(conn, game)| Step::Details { conn, game }),
         4 => (
             conn(),
             any::<u8>(),
@@ -454,6 +457,12 @@ impl Harness {
     }
 
     /// Game pick `n`: one of the hub's games (by number), or now and then one it has not.
+    /// Connection `conn` asks for the details of game `n` (as [`Harness::game`] picks it).
+    fn details(&mut self, conn: u8, n: u8) -> Result<(), Failure> {
+        let game = self.game(n);
+        self.by(conn, ClientMessage::Details { game })
+    }
+
     fn game(&self, n: u8) -> GameId {
         let mut ids: Vec<GameId> = self.hub.games.keys().copied().collect();
         ids.sort_unstable();
@@ -557,6 +566,7 @@ impl Harness {
                 let game = *game;
                 self.by(*conn, ClientMessage::Download { game })
             }
+            Step::Details { conn, game } => self.details(*conn, *game),
             Step::Mutated {
                 conn,
                 template,

@@ -198,3 +198,60 @@ fn a_deadline_is_a_day_date_and_time() {
         "Thu 10 Dec 10:00"
     );
 }
+
+#[test]
+fn a_private_game_is_marked_and_enter_shows_its_code_again_and_f_the_players_keys() {
+    let mut online = connected("ann");
+    let mut waiting = summary(3, None, None, 0);
+    waiting.creator = "ann".into();
+    waiting.setup.private = true;
+    message(
+        &mut online,
+        ServerMessage::Lobby(Lobby {
+            mine: vec![waiting],
+            mine_total: 1,
+            open: vec![summary(7, None, Some("аlice"), 0)],
+            open_total: 1,
+            ..Lobby::default()
+        }),
+    );
+    let drawn = format!("{}", screen(&online, 100, 32).backend());
+    assert!(drawn.contains("#3 you wait (random) · private"), "{drawn}");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(sent(&mut online), [ClientMessage::Details { game: 3 }]);
+    let ann = crate::net::protocol::PlayerKey {
+        name: "ann".into(),
+        fingerprint: format!("SHA256:{}", "a1".repeat(32)),
+    };
+    message(
+        &mut online,
+        ServerMessage::Details {
+            game: 3,
+            players: vec![ann],
+            code: Some("k3y-c0de".into()),
+        },
+    );
+    let text = &online.status().unwrap().text;
+    assert!(
+        text.contains("#3") && text.contains("invite code k3y-c0de"),
+        "{text}"
+    );
+    // f on another game: its players' keys, to tell look-alike names apart.
+    online.update(Action::Move(Direction::Down), SIZE);
+    online.update(Action::Type('f'), SIZE);
+    assert_eq!(sent(&mut online), [ClientMessage::Details { game: 7 }]);
+    let alice = crate::net::protocol::PlayerKey {
+        name: "аlice".into(),
+        fingerprint: format!("SHA256:{}", "0c".repeat(32)),
+    };
+    message(
+        &mut online,
+        ServerMessage::Details {
+            game: 7,
+            players: vec![alice],
+            code: None,
+        },
+    );
+    let text = &online.status().unwrap().text;
+    assert!(text.contains("аlice SHA256:0c0c0c0c0c0c0c0c"), "{text}");
+}
