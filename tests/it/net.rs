@@ -469,16 +469,21 @@ fn a_changed_server_key_is_refused() {
     assert!(error.to_string().contains("has changed"), "{error}");
 }
 
-/// `brandubh online ADDRESS ARGS` with the config folder `config`, no terminal; returns
-/// whether it succeeded and what it wrote on stderr.
-fn online_in(config: &Path, address: &str, args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["online", address])
+/// `brandubh online ARGS` with the config folder `config`, no terminal: how it ended.
+pub(crate) fn online_run(config: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .arg("online")
         .args(args)
         .env("BRANDUBH_CONFIG_DIR", config)
         .stdin(Stdio::null())
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// `brandubh online ADDRESS ARGS` with the config folder `config`, no terminal; returns
+/// whether it succeeded and what it wrote on stderr.
+fn online_in(config: &Path, address: &str, args: &[&str]) -> (bool, String) {
+    let output = online_run(config, &[&[address], args].concat());
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.success(), stderr)
 }

@@ -5,12 +5,11 @@
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use brandubh::net::server::Limits;
 
-use super::net::start_server;
+use super::net::{online_run, start_server};
 
 /// A fake server on the loopback answering up to `connections` connections with `answer`
 /// (given what the client sent first); returns its address.
@@ -34,13 +33,7 @@ fn fake_server(connections: usize, answer: fn(&[u8]) -> Vec<u8>) -> String {
 /// `brandubh online ARGS` with the config folder `config`, no terminal: its exit code and
 /// what it wrote on stderr.
 fn online(config: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .arg("online")
-        .args(args)
-        .env("BRANDUBH_CONFIG_DIR", config)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let output = online_run(config, args);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.code(), stderr)
 }
@@ -99,11 +92,7 @@ fn forget_removes_a_pinned_key_and_the_changed_key_error_names_the_file() {
             && stderr.contains(&format!("brandubh online --forget {address}")),
         "{stderr}"
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["online", &address, "--forget"])
-        .env("BRANDUBH_CONFIG_DIR", config.path())
-        .output()
-        .unwrap();
+    let output = online_run(config.path(), &[&address, "--forget"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     assert!(
