@@ -107,10 +107,11 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         return Ok(ExitCode::SUCCESS);
     }
     // In the form the server keeps it (NFC), once it is a valid name.
+    let memory = OnlineMemory::load(&dir);
     let name = args
         .name
         .clone()
-        .or_else(|| OnlineMemory::load(&dir).name_for(&address))
+        .or_else(|| memory.name_for(&address))
         .map(|name| {
             normalize_name(&name)
                 .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
@@ -137,6 +138,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         save_dir: storage.save_dir.clone(),
         insecure: args.insecure,
         create: args.create_setup(),
+        muted: memory.muted,
     };
     let (settings_file, settings, _) = match settings::default_path() {
         Some(path) => SettingsFile::load(path),
@@ -359,7 +361,7 @@ fn archive(
         else {
             return Err(unexpected());
         };
-        let path = save_downloaded(&target, origin, &json).map_err(CliError::new)?;
+        let path = save_downloaded(&target, Some(origin), &json).map_err(CliError::new)?;
         writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
     }
     Ok(())
@@ -423,6 +425,7 @@ mod tests {
             creator: "ann".into(),
             plies,
             outcome: None,
+            date: None,
         };
         let mut out = Vec::new();
         print_games(&mut out, &[game(1), game(2)]).unwrap();

@@ -733,7 +733,7 @@ async fn answer(
                         server: &server,
                         game: id,
                     };
-                    storage::save_downloaded(&dir, origin, &json)
+                    storage::save_downloaded(&dir, Some(origin), &json)
                 })
                 .await;
                 match saved.map_err(|e| e.to_string()).and_then(|saved| saved) {

@@ -245,6 +245,9 @@ impl Store {
             Job::RememberOnline { dir, server, name } => {
                 Done::OnlineRemembered(OnlineMemory::remember_played(&dir, &server, &name))
             }
+            Job::RememberMuted { dir, server, names } => {
+                Done::OnlineRemembered(OnlineMemory::remember_muted(&dir, &server, names))
+            }
             Job::SaveOnline {
                 game,
                 server,
@@ -252,7 +255,7 @@ impl Store {
                 json,
             } => Done::OnlineSaved {
                 game,
-                result: save_online(&dir, &server, game, &json),
+                result: save_online(&dir, server.as_deref(), game, &json),
             },
             Job::ReadAhead(dir) => {
                 let listed = self.list(&dir);
@@ -339,9 +342,10 @@ impl Store {
     }
 }
 
-/// Saves game `game` of `server` as the server sent it (`json`) in `dir`, once.
-fn save_online(dir: &Path, server: &str, game: u64, json: &str) -> Result<PathBuf, String> {
-    let origin = crate::game::storage::Origin { server, game };
+/// Saves game `game` as `json` has it in `dir`: a finished game of `server` once, a game
+/// saved as it stands (no server) as a new save each time.
+fn save_online(dir: &Path, server: Option<&str>, game: u64, json: &str) -> Result<PathBuf, String> {
+    let origin = server.map(|server| crate::game::storage::Origin { server, game });
     crate::game::storage::save_downloaded(dir, origin, json)
 }
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::atomic::save_new;
-use super::new_path::compact_stamp;
+use super::new_path::{compact_stamp, new_save_path};
 use crate::game::Game;
 
 /// Where a downloaded game came from: the server and the game's number there.
@@ -53,19 +53,25 @@ pub fn downloaded_before(dir: &Path, origin: Origin<'_>) -> Option<PathBuf> {
 
 /// Writes a game downloaded from `origin` into `dir` as a save named by the game's date and
 /// its origin (`game-20261207-222905-example.org-7343-game7.json`); returns its path, or the
-/// path of the save already there if it was downloaded before.
-pub fn save_downloaded(dir: &Path, origin: Origin<'_>, json: &str) -> Result<PathBuf, String> {
+/// path of the save already there if it was downloaded before. Without an origin (a game
+/// still in progress, saved as it stands), a new save named by its date alone.
+pub fn save_downloaded(
+    dir: &Path,
+    origin: Option<Origin<'_>>,
+    json: &str,
+) -> Result<PathBuf, String> {
     let game = Game::from_json(json).map_err(|e| format!("the server sent a bad game: {e}"))?;
-    if let Some(path) = downloaded_before(dir, origin) {
+    if let Some(path) = origin.and_then(|origin| downloaded_before(dir, origin)) {
         return Ok(path);
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let name = format!(
-        "game-{}{}",
-        compact_stamp(game.created()),
-        origin.file_suffix()
-    );
-    let path = dir.join(name);
+    let path = match origin {
+        Some(origin) => {
+            let stamp = compact_stamp(game.created());
+            dir.join(format!("game-{stamp}{}", origin.file_suffix()))
+        }
+        None => new_save_path(dir, &game),
+    };
     save_new(&path, &game).map_err(|e| e.to_string())?;
     Ok(path)
 }
@@ -84,13 +90,16 @@ mod tests {
             server: "example.org:7343",
             game: 7,
         };
-        let first = save_downloaded(dir.path(), here, ESCAPE).unwrap();
+        let first = save_downloaded(dir.path(), Some(here), ESCAPE).unwrap();
         let name = first.file_name().unwrap().to_str().unwrap().to_owned();
         let created = Game::from_json(ESCAPE).unwrap().created();
         let stamp = super::super::new_path::compact_stamp(created);
         assert_eq!(name, format!("game-{stamp}-example.org-7343-game7.json"));
         assert_eq!(downloaded_before(dir.path(), here), Some(first.clone()));
-        assert_eq!(save_downloaded(dir.path(), here, ESCAPE).unwrap(), first);
+        assert_eq!(
+            save_downloaded(dir.path(), Some(here), ESCAPE).unwrap(),
+            first
+        );
         // Another game, or the same number on another server: another file.
         let other = Origin { game: 17, ..here };
         assert_eq!(downloaded_before(dir.path(), other), None);
@@ -99,7 +108,7 @@ mod tests {
             game: 7,
         };
         assert_ne!(
-            save_downloaded(dir.path(), elsewhere, ESCAPE).unwrap(),
+            save_downloaded(dir.path(), Some(elsewhere), ESCAPE).unwrap(),
             first
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
@@ -109,17 +118,13 @@ mod tests {
     fn a_downloaded_game_is_a_new_save_and_a_bad_one_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let saves = dir.path().join("saves");
-        let from = |game| Origin {
-            server: "h:1",
-            game,
-        };
-        let first = save_downloaded(&saves, from(1), ESCAPE).unwrap();
-        let second = save_downloaded(&saves, from(2), ESCAPE).unwrap();
+        let first = save_downloaded(&saves, None, ESCAPE).unwrap();
+        let second = save_downloaded(&saves, None, ESCAPE).unwrap();
         assert_ne!(first, second, "never over another save");
         let bytes = std::fs::read_to_string(&second).unwrap();
         let sent = Game::from_json(ESCAPE).unwrap();
         assert_eq!(Game::from_json(&bytes).unwrap().moves(), sent.moves());
-        let refused = save_downloaded(dir.path(), from(3), "{").unwrap_err();
+        let refused = save_downloaded(dir.path(), None, "{").unwrap_err();
         assert!(
             refused.starts_with("the server sent a bad game"),
             "{refused}"

@@ -25,7 +25,7 @@ impl Online {
         if let (true, Some(dir)) = (mine, self.start.save_dir.clone()) {
             self.requests.push(NetRequest::SaveFinished {
                 game,
-                server: crate::net::client::with_port(&self.start.server),
+                server: Some(crate::net::client::with_port(&self.start.server)),
                 dir,
                 json,
             });

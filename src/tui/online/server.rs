@@ -148,12 +148,23 @@ impl Online {
                     self.info(&text);
                 }
             }
+            ServerMessage::Welcome { .. } => self.welcomed_to_club(),
+            ServerMessage::LobbyChat(line) => self.lobby_line(line),
+            ServerMessage::Blocks { names } => self.blocks(names),
+            ServerMessage::Archive {
+                name,
+                games,
+                page,
+                total,
+            } => self.archive_page(&name, games, page, total),
             ServerMessage::Hello { .. }
             | ServerMessage::Challenge { .. }
-            | ServerMessage::Welcome { .. }
-            | ServerMessage::Archive { .. }
             | ServerMessage::Ping { .. } => {}
-            ServerMessage::Save { game, json } => self.save_finished(game, json),
+            ServerMessage::Save { game, json } => {
+                if !self.review_downloaded(game, &json) {
+                    self.save_finished(game, json);
+                }
+            }
             ServerMessage::Details {
                 game,
                 players,
@@ -198,7 +209,9 @@ impl Online {
                 channel,
                 text,
             } => {
-                if let Some(g) = self.games.get_mut(&game) {
+                if let Some(g) = self.games.get_mut(&game)
+                    && !self.club.hides(&from)
+                {
                     g.chat_line(channel, &from, &text);
                 }
             }
@@ -269,6 +282,7 @@ impl Online {
         if g.my_turn() {
             self.assist.ring();
         }
+        self.alert_if_elsewhere(game);
         self.assist_changed(game);
         if self.on_screen(game) {
             let g = &self.games[&game];
@@ -290,6 +304,7 @@ impl Online {
 
     pub(super) fn show_game(&mut self, id: GameId) {
         self.view = View::Game(id);
+        self.lobby.seen(id);
         if self.games.contains_key(&id) {
             let text = self.turn_text(id);
             self.info_warned(id, &text);
@@ -329,7 +344,7 @@ impl Online {
                     && g.my_turn()
                     && !self.games.get(&shown).is_some_and(OnlineGame::my_turn)
             }
-            View::Name | View::Server(_) => false,
+            View::Name | View::Server(_) | View::YourGames => false,
         };
         if shown_waits {
             self.show_game(id);
