@@ -105,7 +105,11 @@ mod tests {
         let memory = OnlineMemory::load(dir.path());
         assert_eq!(memory.muted.get("a:7343"), Some(&names));
         assert_eq!(memory.muted.get("b:7343"), None);
-        assert_eq!(memory.name.as_deref(), Some("ann"), "the rest kept");
+        assert_eq!(
+            memory.name_for("a:7343").as_deref(),
+            Some("ann"),
+            "the rest kept"
+        );
         OnlineMemory::remember_muted(dir.path(), "a:7343", BTreeSet::new()).unwrap();
         assert!(OnlineMemory::load(dir.path()).muted.is_empty());
     }
