@@ -23,8 +23,10 @@ pub mod club;
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
 /// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
-/// club (lobby chat, blocks and the games' dates among it: [`club`]; the server's memory of
-/// chat, games ended while away and clocks: docs/protocol.md, "Version 4").
+/// club (lobby chat, blocks and the games' dates among it: [`club`]; a game's details on
+/// demand: [`ClientMessage::Details`]).
+/// The server's memory of chat, games ended while away and clocks: docs/protocol.md,
+/// "Version 4".
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -170,6 +172,24 @@ pub enum ClientMessage {
         /// Blocked (`true`) or no longer (`false`).
         block: bool,
     },
+    /// Asks for what a game's list line does not say (answered with
+    /// [`ServerMessage::Details`]): its players' key fingerprints, and to its creator the
+    /// invite code of a private game.
+    Details {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// A player's name and the fingerprint of the key that holds it, to tell look-alike names
+/// apart.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerKey {
+    /// The name.
+    pub name: String,
+    /// `SHA256:` and the hex digest of the public key.
+    pub fingerprint: String,
 }
 
 /// What a server sends.
@@ -242,6 +262,16 @@ pub enum ServerMessage {
         channel: Channel,
         /// The line.
         text: String,
+    },
+    /// The answer to [`ClientMessage::Details`].
+    Details {
+        /// The game.
+        game: GameId,
+        /// Its creator and players (at most three), each once.
+        players: Vec<PlayerKey>,
+        /// The invite code of a private game, to its creator only.
+        #[serde(default)]
+        code: Option<String>,
     },
     /// A player's connection came or went.
     Presence {
@@ -891,6 +921,7 @@ mod tests {
                 name: "n".into(),
                 block: true,
             },
+            ClientMessage::Details { game: 7 },
         ]
     }
 
@@ -911,10 +942,7 @@ mod tests {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
             running: Some(Side::Attackers),
         });
-        let outcome = Outcome {
-            winner: None,
-            reason: crate::rules::Reason::Agreement,
-        };
+        let outcome = Outcome::draw(crate::rules::Reason::Agreement);
         let memory = memory_messages(game, outcome, summary.clone());
         let mut all = vec![
             ServerMessage::Hello {
@@ -985,6 +1013,14 @@ mod tests {
             }),
             ServerMessage::Blocks {
                 names: vec!["n".into()],
+            },
+            ServerMessage::Details {
+                game,
+                players: vec![PlayerKey {
+                    name: "n".into(),
+                    fingerprint: "SHA256:00".into(),
+                }],
+                code: Some("c".into()),
             },
         ];
         all.extend(memory);

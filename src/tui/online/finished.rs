@@ -40,8 +40,12 @@ impl Online {
         let mine = self.away.contains_key(&game)
             || self.games.get(&game).is_some_and(|g| g.you().is_some());
         if let (true, Some(dir)) = (mine, self.start.save_dir.clone()) {
-            self.requests
-                .push(NetRequest::SaveFinished { game, dir, json });
+            self.requests.push(NetRequest::SaveFinished {
+                game,
+                server: Some(crate::net::client::with_port(&self.start.server)),
+                dir,
+                json,
+            });
         }
     }
 
