@@ -17,8 +17,8 @@ use crate::game::storage::save_downloaded;
 use crate::net::client::{Client, ClientConfig, ClientError, Event};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
-    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
-    normalize_name, pages,
+    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, Role, ServerMessage, SideChoice,
+    Timing, normalize_name, pages,
 };
 use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
@@ -331,7 +331,6 @@ fn unexpected() -> CliError {
 /// One line per game.
 fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliError> {
     for game in games {
-        let name = |n: &Option<String>| n.as_deref().map_or_else(|| "?".to_owned(), excerpt);
         let result = game
             .outcome
             .map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
@@ -345,8 +344,8 @@ fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliErro
             out,
             "  {}  {} vs {}  {}  {engine}  {} plies  {}",
             game.id,
-            name(&game.attackers),
-            name(&game.defenders),
+            game.shown(Role::Attackers),
+            game.shown(Role::Defenders),
             game.setup.rules,
             game.plies,
             result

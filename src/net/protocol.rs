@@ -18,8 +18,9 @@ use crate::rules::{Outcome, Preset, Side};
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive.
-pub const VERSION: u32 = 3;
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the club
+/// (bots among it: [`ClientMessage::Identify`]'s `bot`, [`GameSummary::bots`]).
+pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
 /// ones to watch.
@@ -63,6 +64,10 @@ pub enum ClientMessage {
         key: String,
         /// The ed25519 signature of the challenge, 64 bytes in hex.
         signature: String,
+        /// Whether the client is a bot (an engine playing by itself, `brandubh bot`): its
+        /// name is marked as a bot's for good when first claimed.
+        #[serde(default)]
+        bot: bool,
     },
     /// Asks for a page of the lobby (answered with [`ServerMessage::Lobby`]).
     Lobby {
@@ -429,6 +434,57 @@ pub struct GameSummary {
     pub plies: usize,
     /// The result, when over.
     pub outcome: Option<Outcome>,
+    /// Whose of them are bots' names (each role once at most).
+    #[serde(default)]
+    pub bots: Vec<Role>,
+}
+
+/// Who a name of a [`GameSummary`] is.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The creator.
+    Creator,
+    /// The attackers' player.
+    Attackers,
+    /// The defenders' player.
+    Defenders,
+}
+
+impl Role {
+    /// The player of `side`.
+    pub fn of(side: Side) -> Role {
+        match side {
+            Side::Attackers => Role::Attackers,
+            Side::Defenders => Role::Defenders,
+        }
+    }
+}
+
+impl GameSummary {
+    /// The name of `role`, if known.
+    pub fn name(&self, role: Role) -> Option<&str> {
+        match role {
+            Role::Creator => Some(&self.creator),
+            Role::Attackers => self.attackers.as_deref(),
+            Role::Defenders => self.defenders.as_deref(),
+        }
+    }
+
+    /// The name of `role` escaped for a terminal and marked ` [bot]` if it is a bot's;
+    /// `?` if not known yet.
+    pub fn shown(&self, role: Role) -> String {
+        self.name(role).map_or_else(
+            || "?".to_owned(),
+            |name| bot_marked(name, self.bots.contains(&role)),
+        )
+    }
+}
+
+/// `name`, escaped for a terminal, marked ` [bot]` if `bot`.
+pub fn bot_marked(name: &str, bot: bool) -> String {
+    let shown = excerpt(name);
+    if bot { format!("{shown} [bot]") } else { shown }
 }
 
 /// A page of the lobby: the receiver's own games, then a page of the open games and one of
@@ -455,6 +511,9 @@ pub struct Lobby {
     pub players: Vec<String>,
     /// The players online in all.
     pub players_total: usize,
+    /// The positions in `players` of the bots' names.
+    #[serde(default)]
+    pub bots: Vec<usize>,
 }
 
 impl Lobby {
@@ -804,6 +863,7 @@ mod tests {
                 name: "n".into(),
                 key: "k".into(),
                 signature: "s".into(),
+                bot: true,
             },
             ClientMessage::Lobby { page: 2 },
             ClientMessage::Create(GameSetup::default()),
@@ -853,6 +913,7 @@ mod tests {
             creator: "a".into(),
             plies: 0,
             outcome: None,
+            bots: vec![Role::Attackers],
         };
         let clocks = Some(ClockView {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
@@ -983,6 +1044,7 @@ mod tests {
                 winner: Some(Side::Defenders),
                 reason: crate::rules::Reason::KingEscaped,
             }),
+            bots: vec![Role::Creator, Role::Attackers, Role::Defenders],
         }
     }
 
@@ -1022,6 +1084,7 @@ mod tests {
             page: u32::MAX,
             players: vec![name.clone(); LOBBY_PLAYERS],
             players_total: usize::MAX,
+            bots: (0..LOBBY_PLAYERS).collect(),
         });
         let archive = ServerMessage::Archive {
             name,

@@ -11,7 +11,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 use crate::game::{Game, Player};
-use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer};
+use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer, Role};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{Outcome, Position, Side, parse_position_record};
 use crate::tui::board_screen::BoardScreen;
@@ -76,7 +76,8 @@ pub struct OnlineGame {
     id: GameId,
     /// The side this client plays, `None` for a spectator.
     you: Option<Side>,
-    names: [Option<String>; 2],
+    /// The players' names as shown (escaped, a bot's marked), attackers first.
+    names: [String; 2],
     engine_allowed: bool,
     record: Game,
     clocks: Option<(ClockView, Instant)>,
@@ -120,8 +121,8 @@ impl OnlineGame {
             id: view.summary.id,
             you: view.you,
             names: [
-                view.summary.attackers.clone(),
-                view.summary.defenders.clone(),
+                view.summary.shown(Role::Attackers),
+                view.summary.shown(Role::Defenders),
             ],
             engine_allowed: view.summary.setup.engine_allowed,
             outcome: view.summary.outcome,
@@ -199,11 +200,9 @@ impl OnlineGame {
         &self.chat
     }
 
-    /// The name of `side`'s player, escaped.
+    /// The name of `side`'s player, escaped, marked ` [bot]` if it is a bot's.
     pub fn name(&self, side: Side) -> String {
-        self.names[index(side)]
-            .as_deref()
-            .map_or_else(|| "?".to_owned(), excerpt)
+        self.names[index(side)].clone()
     }
 
     /// Whether it is this client's turn to move.

@@ -7,8 +7,9 @@ use crate::net::server::names::look_alike_forms;
 
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
 /// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
-/// forms and last use, 3 the indexes of finished games by player (the archive's pages).
-const SCHEMA_VERSION: i64 = 3;
+/// forms and last use, 3 the indexes of finished games by player (the archive's pages), 6
+/// the names' bot mark.
+const SCHEMA_VERSION: i64 = 6;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction, and writes the version even
 /// when it is there already: a database the server cannot write stops it at start, not at
@@ -43,6 +44,9 @@ pub(super) fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
                  ON games (defenders_name, id) WHERE stage = 'over';",
         )?;
     }
+    if version < 6 {
+        add_bot_mark(&tx)?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION.max(version))?;
     tx.commit()
 }
@@ -73,6 +77,20 @@ fn migrate_players(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
              ON CONFLICT (name) DO NOTHING;
          DROP TABLE players;",
     )
+}
+
+/// Gives each name its bot mark (`bot`: 1 for a name claimed by a bot, `brandubh bot`), 0
+/// for the names held before: people's. Idempotent: the column is added once.
+fn add_bot_mark(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let marked: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info('names') WHERE name = 'bot')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !marked {
+        tx.execute_batch("ALTER TABLE names ADD COLUMN bot INTEGER NOT NULL DEFAULT 0")?;
+    }
+    Ok(())
 }
 
 /// Gives the names of a database of an earlier version what this one keeps of each: its

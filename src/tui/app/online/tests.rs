@@ -49,6 +49,7 @@ fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
             creator: "ann".into(),
             plies: moves.len(),
             outcome: None,
+            bots: Vec::new(),
         },
         start: position_record(&Position::start()),
         position: position_record(state.position()),
