@@ -10,6 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use crate::capped_lines::MAX_LINE_BYTES;
+pub use views::{Role, bot_marked};
 use crate::game::TimeControl;
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
@@ -437,54 +438,6 @@ pub struct GameSummary {
     /// Whose of them are bots' names (each role once at most).
     #[serde(default)]
     pub bots: Vec<Role>,
-}
-
-/// Who a name of a [`GameSummary`] is.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// The creator.
-    Creator,
-    /// The attackers' player.
-    Attackers,
-    /// The defenders' player.
-    Defenders,
-}
-
-impl Role {
-    /// The player of `side`.
-    pub fn of(side: Side) -> Role {
-        match side {
-            Side::Attackers => Role::Attackers,
-            Side::Defenders => Role::Defenders,
-        }
-    }
-}
-
-impl GameSummary {
-    /// The name of `role`, if known.
-    pub fn name(&self, role: Role) -> Option<&str> {
-        match role {
-            Role::Creator => Some(&self.creator),
-            Role::Attackers => self.attackers.as_deref(),
-            Role::Defenders => self.defenders.as_deref(),
-        }
-    }
-
-    /// The name of `role` escaped for a terminal and marked ` [bot]` if it is a bot's;
-    /// `?` if not known yet.
-    pub fn shown(&self, role: Role) -> String {
-        self.name(role).map_or_else(
-            || "?".to_owned(),
-            |name| bot_marked(name, self.bots.contains(&role)),
-        )
-    }
-}
-
-/// `name`, escaped for a terminal, marked ` [bot]` if `bot`.
-pub fn bot_marked(name: &str, bot: bool) -> String {
-    let shown = excerpt(name);
-    if bot { format!("{shown} [bot]") } else { shown }
 }
 
 /// A page of the lobby: the receiver's own games, then a page of the open games and one of
@@ -1160,3 +1113,5 @@ mod tests {
         assert_eq!(check_chat("two\nlines"), Err(TextError::Control));
     }
 }
+
+mod views;

@@ -10,10 +10,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use crate::game::{Game, Player};
+use crate::game::Game;
 use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer, Role};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
-use crate::rules::{Outcome, Position, Side, parse_position_record};
+use crate::rules::{Outcome, Side};
 use crate::tui::board_screen::BoardScreen;
 use crate::tui::board_screen::start_cursor;
 use crate::tui::board_view::{BoardView, Marks};
@@ -103,20 +103,7 @@ impl OnlineGame {
     /// The game as the server's `view` has it, received at `now`; a view whose moves do not
     /// replay is refused with the reason.
     pub fn from_view(view: &GameView, now: Instant) -> Result<OnlineGame, String> {
-        let rules = view.summary.setup.rules.rules();
-        let start_side = if view.moves.len().is_multiple_of(2) {
-            view.to_move
-        } else {
-            view.to_move.opponent()
-        };
-        let start: Position = parse_position_record(&view.start, start_side)
-            .map_err(|e| format!("the server sent a bad position: {e}"))?;
-        let mut record = Game::new(rules, start, Player::Human, Player::Human);
-        for (i, mv) in view.moves.iter().enumerate() {
-            record
-                .play_text(mv)
-                .map_err(|e| format!("the server sent a bad move {}: {e}", i + 1))?;
-        }
+        let record = view.record()?;
         Ok(OnlineGame {
             id: view.summary.id,
             you: view.you,
