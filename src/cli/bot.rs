@@ -117,8 +117,13 @@ mod tests {
     use crate::net::bot::MOST_GAMES;
 
     fn games(given: &str) -> Result<usize, String> {
-        let args = ["brandubh", "bot", "h", "--name", "b", "--level", "easy", "--games", given];
-        match Cli::try_parse_from(args).map_err(|e| e.to_string())?.command {
+        let args = [
+            "brandubh", "bot", "h", "--name", "b", "--level", "easy", "--games", given,
+        ];
+        match Cli::try_parse_from(args)
+            .map_err(|e| e.to_string())?
+            .command
+        {
             Some(Command::Bot(args)) => Ok(args.games),
             other => Err(format!("{other:?}")),
         }

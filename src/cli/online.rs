@@ -17,8 +17,8 @@ use crate::game::storage::save_downloaded;
 use crate::net::client::{Client, ClientConfig, ClientError, Event};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
-    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, Role, ServerMessage, SideChoice,
-    Timing, normalize_name, pages,
+    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, Role, ServerMessage, SideChoice, Timing,
+    normalize_name, pages,
 };
 use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;

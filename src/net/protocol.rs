@@ -10,10 +10,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use crate::capped_lines::MAX_LINE_BYTES;
-pub use views::{Role, bot_marked};
 use crate::game::TimeControl;
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
+pub use views::{Role, bot_marked};
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the

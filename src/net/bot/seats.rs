@@ -236,15 +236,14 @@ impl Seats {
             self.open = Open::None;
         }
         let ply = record.moves().len();
-        let asked = match self.games.get(&game) {
-            Some(before) => before.asked.filter(|&asked| asked == ply),
-            None => {
-                let [attackers, defenders] = [&view.summary.attackers, &view.summary.defenders]
-                    .map(|name| name.as_deref().unwrap_or("?"));
-                tracing::info!(game, attackers, defenders, "game begun");
-                None
-            }
-        };
+        let asked = self.games.get(&game).map(|before| before.asked);
+        if asked.is_none() {
+            let [attackers, defenders] = [&view.summary.attackers, &view.summary.defenders]
+                .map(|name| name.as_deref().unwrap_or("?"));
+            tracing::info!(game, attackers, defenders, "game begun");
+        }
+        // A search asked for this very ply still comes back; any other is stale.
+        let asked = asked.flatten().filter(|&asked| asked == ply);
         let played = Played {
             record,
             side,

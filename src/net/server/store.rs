@@ -327,7 +327,9 @@ fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreRes
         tx,
         "INSERT INTO names (name, key, skeleton, folded, used, bot)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![claim.name, claim.key, skeleton, folded, claim.now, claim.bot],
+        params![
+            claim.name, claim.key, skeleton, folded, claim.now, claim.bot
+        ],
     )?;
     Ok(Claim::New)
 }
@@ -382,7 +384,7 @@ mod tests {
 
     use super::read::{ARCHIVE_COUNT, ARCHIVE_PAGE_QUERY, ArchivePage};
     use super::*;
-    use crate::net::protocol::{ARCHIVE_PAGE, GameSummary};
+    use crate::net::protocol::{ARCHIVE_PAGE, GameSummary, Role};
     use crate::rules::Reason;
 
     /// Page `page` of `name`'s archive: its games, number and total.
@@ -493,6 +495,41 @@ mod tests {
 
     /// Stores `games` games that `ann` made, ann and bob playing each side in turn, each
     /// drawn after one move.
+    #[test]
+    fn a_name_is_a_bot_s_or_a_person_s_as_first_claimed_and_marked_in_the_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let mut as_bot = NameClaim {
+            key: "key of bob",
+            name: "bob",
+            now: 0,
+            most: 5,
+            may_add: true,
+            bot: true,
+        };
+        assert_eq!(store.claim_name(&as_bot).unwrap(), Claim::New);
+        assert_eq!(store.claim_name(&as_bot).unwrap(), Claim::Yours);
+        as_bot.bot = false;
+        assert_eq!(store.claim_name(&as_bot).unwrap(), Claim::OtherKind(true));
+        assert_eq!(claim(&mut store, "key of ann", "ann", 0), Claim::New);
+        let ann_as_bot = NameClaim {
+            key: "key of ann",
+            name: "ann",
+            bot: true,
+            ..as_bot
+        };
+        assert_eq!(
+            store.claim_name(&ann_as_bot).unwrap(),
+            Claim::OtherKind(false)
+        );
+        assert_eq!(store.bot_names().unwrap(), ["bob"]);
+        finish_games(&mut store, 2);
+        let (games, _, _) = archive(&store, "ann", 0);
+        let marks: Vec<&[Role]> = games.iter().map(|g| g.bots.as_slice()).collect();
+        // Newest first: bob defended the first game and attacked the second.
+        assert_eq!(marks, [&[Role::Attackers][..], &[Role::Defenders][..]]);
+    }
+
     fn finish_games(store: &mut Store, games: usize) {
         let seat = |name: &str| Seat {
             key: format!("key of {name}"),

@@ -742,7 +742,7 @@ impl Harness {
                 key,
                 signature,
                 // Now and then as a bot: a name claimed by one kind is refused to the other.
-                bot: name_bits % 5 == 0,
+                bot: name_bits.is_multiple_of(5),
             },
         )?;
         if !matches!(forgery, Forgery::None) && !before && self.seated(id) {
