@@ -98,7 +98,7 @@ fn stop_on_signals(stopper: Stopper) -> Result<(), CliError> {
         .spawn(move || {
             let mut coming = signals.forever();
             if let Some(first) = coming.next() {
-                tracing::info!(signal = first, "stopping");
+                tracing::info!(signal = first, "signal received");
                 stopper.stop();
             }
             if let Some(second) = coming.next() {
