@@ -11,7 +11,7 @@ use std::time::Instant;
 use brandubh::net::bot::key_folder;
 use brandubh::net::identity::IDENTITY_FILE;
 use brandubh::net::protocol::{ClientMessage, GameId, Lobby, Role, ServerMessage};
-use brandubh::net::server::Limits;
+use brandubh::net::server::{Limits, RunningServer};
 use brandubh::rules::{GameState, Outcome, Preset, Side};
 
 use crate::net::{KillOnDrop, Player, WAIT, connected, next_move, start_server};
@@ -49,8 +49,47 @@ fn spawn_bot(
     (KillOnDrop(child), log)
 }
 
+/// A loopback server, a bot on it at `easy` with untimed games, and a player, Ann.
+struct Scene {
+    bot: KillOnDrop,
+    /// The bot's log lines.
+    log: Receiver<String>,
+    ann: Player,
+    /// The bot's config folder.
+    config: tempfile::TempDir,
+    _server: RunningServer,
+    _data: tempfile::TempDir,
+}
+
+impl Scene {
+    /// The bot named `name` holding at most `games`.
+    fn new(name: &str, games: u8) -> Scene {
+        let data = tempfile::tempdir().unwrap();
+        let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+        let address = server.addr().to_string();
+        let key = server.fingerprint().to_owned();
+        let config = tempfile::tempdir().unwrap();
+        let games = games.to_string();
+        let args = [
+            "--name", name, "--level", "easy", "--clock", "none", "--games", &games,
+        ];
+        let (bot, log) = spawn_bot(&address, &key, config.path(), &args);
+        let ann = Player::connect(&address, &key, "ann");
+        connected(&ann);
+        Scene {
+            bot,
+            log,
+            ann,
+            config,
+            _server: server,
+            _data: data,
+        }
+    }
+}
+
 /// The first log line `pick` takes (skipping the others), within [`WAIT`].
 fn logged<T>(log: &Receiver<String>, what: &str, mut pick: impl FnMut(&str) -> Option<T>) -> T {
+    let mut seen = Vec::new();
     let deadline = Instant::now() + WAIT;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -59,8 +98,9 @@ fn logged<T>(log: &Receiver<String>, what: &str, mut pick: impl FnMut(&str) -> O
                 if let Some(found) = pick(&line) {
                     return found;
                 }
+                seen.push(line);
             }
-            Err(e) => panic!("no {what} logged: {e}"),
+            Err(e) => panic!("no {what} logged: {e} (after {seen:?})"),
         }
     }
 }
@@ -129,30 +169,21 @@ fn play_to_the_end(player: &Player, game: GameId, you: Side) -> (Outcome, usize)
 
 #[test]
 fn a_bot_plays_a_whole_game_opens_the_next_and_stops_on_sigterm_withdrawing_it() {
-    let data = tempfile::tempdir().unwrap();
-    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
-    let address = server.addr().to_string();
-    let key = server.fingerprint().to_owned();
-    let config = tempfile::tempdir().unwrap();
-    let args = [
-        "--name", "easybot", "--level", "easy", "--clock", "none", "--games", "2",
-    ];
-    let (mut bot, log) = spawn_bot(&address, &key, config.path(), &args);
-    let first = logged(&log, "an open game", opened);
-    let ann = Player::connect(&address, &key, "ann");
-    connected(&ann);
-    let you = join(&ann, first);
+    let mut scene = Scene::new("easybot", 2);
+    let (log, ann) = (&scene.log, &scene.ann);
+    let first = logged(log, "an open game", opened);
+    let you = join(ann, first);
     // The game begun, the bot opens its next one (it may hold two).
-    let second = logged(&log, "the next open game", opened);
-    let (outcome, plies) = play_to_the_end(&ann, first, you);
+    let second = logged(log, "the next open game", opened);
+    let (outcome, plies) = play_to_the_end(ann, first, you);
     assert!(
         plies < MOST_PLIES,
         "the game did not end by itself: {outcome:?}"
     );
-    logged(&log, "the game's end", |l| {
+    logged(log, "the game's end", |l| {
         l.contains("game ended game=").then_some(())
     });
-    let listed = lobby(&ann);
+    let listed = lobby(ann);
     let open = listed.open.iter().find(|g| g.id == second);
     let open = open.unwrap_or_else(|| panic!("the bot's game is not open: {listed:?}"));
     assert_eq!(open.bots, [Role::Creator], "the creator is marked as a bot");
@@ -162,10 +193,10 @@ fn a_bot_plays_a_whole_game_opens_the_next_and_stops_on_sigterm_withdrawing_it()
         bot_at.is_some_and(|i| listed.bots.contains(&i)),
         "{listed:?}"
     );
-    let own_key = key_folder(config.path(), "easybot").join(IDENTITY_FILE);
+    let own_key = key_folder(scene.config.path(), "easybot").join(IDENTITY_FILE);
     assert!(own_key.is_file(), "no key in the bot's own folder");
 
-    let pid = bot.0.id().to_string();
+    let pid = scene.bot.0.id().to_string();
     let signalled = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     assert!(signalled.success());
     // The log closes when the bot has exited.
@@ -174,9 +205,9 @@ fn a_bot_plays_a_whole_game_opens_the_next_and_stops_on_sigterm_withdrawing_it()
         .recv_timeout(deadline.saturating_duration_since(Instant::now()))
         .is_ok()
     {}
-    let status = bot.0.wait().unwrap();
+    let status = scene.bot.0.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{status:?}");
-    let listed = lobby(&ann);
+    let listed = lobby(ann);
     assert!(
         listed.open.iter().all(|g| g.id != second),
         "the bot's open game stayed: {listed:?}"
@@ -185,19 +216,10 @@ fn a_bot_plays_a_whole_game_opens_the_next_and_stops_on_sigterm_withdrawing_it()
 
 #[test]
 fn a_bot_never_holds_more_games_than_it_may() {
-    let data = tempfile::tempdir().unwrap();
-    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
-    let address = server.addr().to_string();
-    let key = server.fingerprint().to_owned();
-    let config = tempfile::tempdir().unwrap();
-    let args = [
-        "--name", "solo", "--level", "easy", "--clock", "none", "--games", "1",
-    ];
-    let (_bot, log) = spawn_bot(&address, &key, config.path(), &args);
-    let game = logged(&log, "an open game", opened);
-    let ann = Player::connect(&address, &key, "ann");
-    connected(&ann);
-    let you = join(&ann, game);
+    let scene = Scene::new("solo", 1);
+    let (log, ann) = (&scene.log, &scene.ann);
+    let game = logged(log, "an open game", opened);
+    let you = join(ann, game);
     // The bot's first move is sent after whatever it did when the game began.
     let bots_ply = usize::from(you == Side::Attackers);
     if you == Side::Attackers {
@@ -212,7 +234,7 @@ fn a_bot_never_holds_more_games_than_it_may() {
         ServerMessage::Moved { game: g, ply, .. } if *g == game && *ply == bots_ply => Some(()),
         _ => None,
     });
-    let listed = lobby(&ann);
+    let listed = lobby(ann);
     assert!(
         listed.open.iter().all(|g| g.creator != "solo"),
         "a second game for a bot of one: {listed:?}"
