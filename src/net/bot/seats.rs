@@ -48,7 +48,7 @@ struct Played {
     record: Game,
     side: Side,
     clocks: Option<Clocks>,
-    /// The ply a move was asked of the engine for, if one was.
+    /// The ply the engine searches a move for, while it does.
     asked: Option<usize>,
 }
 
@@ -141,8 +141,9 @@ impl Seats {
 
     /// The engine found `mv` for game `game` at ply `ply`: played if still wanted.
     pub fn thought(&mut self, game: GameId, ply: usize, mv: String) -> Vec<Do> {
-        match self.games.get(&game) {
+        match self.games.get_mut(&game) {
             Some(played) if played.record.moves().len() == ply && played.asked == Some(ply) => {
+                played.asked = None;
                 vec![Do::Send(ClientMessage::Move { game, ply, mv })]
             }
             _ => Vec::new(),
@@ -242,7 +243,10 @@ impl Seats {
                 .map(|name| name.as_deref().unwrap_or("?"));
             tracing::info!(game, attackers, defenders, "game begun");
         }
-        // A search asked for this very ply still comes back; any other is stale.
+        // A search running for this very ply still comes back; any other is stale. A move
+        // sent for it that the state does not hold yet is searched again: if it was lost
+        // (the server went down before storing it) the game goes on, and if it comes after
+        // all the second one is refused as stale, which changes nothing.
         let asked = asked.flatten().filter(|&asked| asked == ply);
         let played = Played {
             record,
@@ -288,15 +292,13 @@ impl Seats {
         }]
     }
 
-    /// The server refused something: a move out of step asks for every state again; a
-    /// refused `create` waits for the next game's start or end.
+    /// The server refused something (logged): a refused `create` waits for the next game's
+    /// start or end. A move refused was stale (a move sent twice across a reconnect): the
+    /// server's `moved` keeps the game in step.
     fn refused(&mut self, code: ErrorCode, message: &str) -> Vec<Do> {
         tracing::warn!(?code, "the server refused: {message}");
         if self.open == Open::Asked {
             self.open = Open::None;
-        }
-        if code == ErrorCode::BadMove {
-            return vec![Do::Resync];
         }
         Vec::new()
     }
@@ -463,6 +465,20 @@ mod tests {
         );
         assert_eq!(creates(&seats.message(&begun(2, Side::Attackers))), 0);
         assert_eq!(seats.message(&ServerMessage::Pong { id: 1 }), [Do::Exit]);
+    }
+
+    #[test]
+    fn a_state_of_the_bot_s_turn_after_its_move_was_sent_asks_the_engine_again() {
+        let (mut seats, _) = bot(1);
+        seats.message(&created(1));
+        let think = |todo: &[Do]| matches!(todo, [Do::Think { game: 1, .. }]);
+        assert!(think(&seats.message(&begun(1, Side::Attackers))));
+        // The state again while the engine searches: it is not asked twice.
+        assert_eq!(seats.message(&begun(1, Side::Attackers)), []);
+        assert_eq!(seats.thought(1, 0, "d2-c2".into()).len(), 1);
+        // The move sent, then the state again without it (lost with a server that went
+        // down): searched again.
+        assert!(think(&seats.message(&begun(1, Side::Attackers))));
     }
 
     #[test]
