@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{GameSummary, GameView};
 use crate::game::{Game, Player};
 use crate::quote::excerpt;
-use crate::rules::{Position, Side, parse_position_record};
+use crate::rules::{Position, parse_position_record};
 
 /// Who a name of a [`GameSummary`] is.
 #[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
@@ -19,16 +19,6 @@ pub enum Role {
     Attackers,
     /// The defenders' player.
     Defenders,
-}
-
-impl Role {
-    /// The player of `side`.
-    pub fn of(side: Side) -> Role {
-        match side {
-            Side::Attackers => Role::Attackers,
-            Side::Defenders => Role::Defenders,
-        }
-    }
 }
 
 impl GameSummary {
