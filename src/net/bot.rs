@@ -208,7 +208,11 @@ impl Running {
                 Vec::new()
             }
             Event::Failed(e) => return Err(BotError::Client(e)),
-            Event::Saved { .. } | Event::Unsent(_) => Vec::new(),
+            Event::Unsent(message) => {
+                tracing::warn!("not sent, the connection down too long: {message:?}");
+                Vec::new()
+            }
+            Event::Saved { .. } => Vec::new(),
         })
     }
 

@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 
 use crate::game::{Clocks, Game};
-use crate::net::protocol::{ClientMessage, ErrorCode, GameId, GameSetup, GameView, ServerMessage};
+use crate::net::protocol::{
+    ClientMessage, ErrorCode, GameId, GameSetup, GameSummary, GameView, ServerMessage,
+};
 use crate::rules::{GameState, Side};
 
 /// What the bot does next, in order.
@@ -98,14 +100,17 @@ impl Seats {
     pub fn message(&mut self, message: &ServerMessage) -> Vec<Do> {
         match message {
             ServerMessage::Lobby(lobby) => {
-                let open: Vec<GameId> = lobby
+                let (open, playing): (Vec<&GameSummary>, Vec<&GameSummary>) = lobby
                     .mine
                     .iter()
-                    .filter(|g| g.attackers.is_none() && g.defenders.is_none())
-                    .map(|g| g.id)
-                    .collect();
+                    .partition(|g| g.attackers.is_none() && g.defenders.is_none());
+                let ids = |games: Vec<&GameSummary>| games.iter().map(|g| g.id).collect();
+                let open: Vec<GameId> = ids(open);
+                let playing: Vec<GameId> = ids(playing);
                 self.synced = true;
-                self.reconcile(&open)
+                let mut todo = self.forget_all_but(&playing);
+                todo.extend(self.reconcile(&open));
+                todo
             }
             ServerMessage::Created { game, .. } => self.created(game.id),
             ServerMessage::State(view) => self.state(view),
@@ -168,6 +173,22 @@ impl Seats {
     fn ping(&mut self) -> Do {
         self.last_ping += 1;
         Do::Send(ClientMessage::Ping { id: self.last_ping })
+    }
+
+    /// The lobby lists the bot's games in progress as `playing`: the others it holds ended
+    /// while it was away (or were set aside) and are forgotten, so that they no longer count.
+    fn forget_all_but(&mut self, playing: &[GameId]) -> Vec<Do> {
+        let gone: Vec<GameId> = (self.games.keys())
+            .filter(|id| !playing.contains(id))
+            .copied()
+            .collect();
+        gone.into_iter()
+            .map(|game| {
+                self.games.remove(&game);
+                tracing::info!(game, "game ended while away");
+                Do::Forget(game)
+            })
+            .collect()
     }
 
     /// The lobby lists the bot's open games `open`: one is kept, the others withdrawn (all
@@ -307,7 +328,7 @@ impl Seats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::protocol::{GameSummary, Lobby, Offer};
+    use crate::net::protocol::{Lobby, Offer};
     use crate::rules::{Outcome, Position, Reason, position_record};
 
     /// A bot of untimed standard games holding at most `most`, connected and synced with
@@ -404,6 +425,19 @@ mod tests {
             seats.message(&created(6)),
             [Do::Send(ClientMessage::Leave { game: 6 })]
         );
+    }
+
+    #[test]
+    fn a_game_that_ended_while_the_bot_was_away_no_longer_counts() {
+        let (mut seats, _) = bot(1);
+        seats.message(&created(1));
+        seats.message(&begun(1, Side::Defenders));
+        assert_eq!(seats.connected().len(), 1);
+        // Game 1 is not among the bot's games any more: it ended while the bot was away.
+        let todo = seats.message(&ServerMessage::Lobby(Lobby::default()));
+        assert_eq!(todo[0], Do::Forget(1), "{todo:?}");
+        assert_eq!(creates(&todo), 1, "{todo:?}");
+        assert_eq!(seats.playing(), 0);
     }
 
     #[test]
