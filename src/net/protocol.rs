@@ -15,12 +15,15 @@ use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 pub use views::{Role, bot_marked};
 
+pub mod club;
+
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the club
-/// (bots among it: [`ClientMessage::Identify`]'s `bot`, [`GameSummary::bots`]).
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
+/// club (lobby chat, blocks and the games' dates among it: [`club`]; bots:
+/// [`ClientMessage::Identify`]'s `bot`, [`GameSummary::bots`]).
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -157,6 +160,19 @@ pub enum ClientMessage {
         /// The game.
         game: GameId,
     },
+    /// A line of the lobby's chat, to every player on the server (but those who block the
+    /// sender).
+    LobbyChat {
+        /// The line (as [`ClientMessage::Chat`]'s).
+        text: String,
+    },
+    /// Blocks a player (or lifts the block): answered with [`ServerMessage::Blocks`].
+    Block {
+        /// The player's name.
+        name: String,
+        /// Blocked (`true`) or no longer (`false`).
+        block: bool,
+    },
 }
 
 /// What a server sends.
@@ -289,6 +305,14 @@ pub enum ServerMessage {
     /// connection after this: nothing is lost, and the client reconnects as after a drop.
     #[serde(deserialize_with = "no_fields")]
     GoingDown,
+    /// A line of the lobby's chat: each as it is said, and the last ones kept after the
+    /// welcome.
+    LobbyChat(club::LobbyLine),
+    /// The players the receiver blocks: after the welcome, and after each change.
+    Blocks {
+        /// Their names (at most [`club::MAX_BLOCKS`]).
+        names: Vec<String>,
+    },
 }
 
 /// A kind of error.
@@ -438,6 +462,9 @@ pub struct GameSummary {
     /// Whose of them are bots' names (each role once at most).
     #[serde(default)]
     pub bots: Vec<Role>,
+    /// The day it was created (`2026-12-07`, UTC), in an archive's pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
 }
 
 /// A page of the lobby: the receiver's own games, then a page of the open games and one of
@@ -852,6 +879,11 @@ mod tests {
                 page: 1,
             },
             ClientMessage::Download { game },
+            ClientMessage::LobbyChat { text: "t".into() },
+            ClientMessage::Block {
+                name: "n".into(),
+                block: true,
+            },
         ]
     }
 
@@ -867,6 +899,7 @@ mod tests {
             plies: 0,
             outcome: None,
             bots: vec![Role::Attackers],
+            date: Some("2026-12-07".into()),
         };
         let clocks = Some(ClockView {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
@@ -940,6 +973,13 @@ mod tests {
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
             ServerMessage::GoingDown,
+            ServerMessage::LobbyChat(club::LobbyLine {
+                from: "f".into(),
+                text: "t".into(),
+            }),
+            ServerMessage::Blocks {
+                names: vec!["n".into()],
+            },
         ]
     }
 
@@ -998,6 +1038,7 @@ mod tests {
                 reason: crate::rules::Reason::KingEscaped,
             }),
             bots: vec![Role::Creator, Role::Attackers, Role::Defenders],
+            date: Some("2026-12-07".into()),
         }
     }
 

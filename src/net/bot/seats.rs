@@ -353,6 +353,7 @@ mod tests {
             plies: 0,
             outcome: None,
             bots: Vec::new(),
+            date: None,
         }
     }
 

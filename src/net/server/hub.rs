@@ -98,6 +98,8 @@ pub(super) struct Hub {
     readers: Readers,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
+    /// The lobby's chat and the blocks.
+    club: club::Club,
     /// A game whose next message panics, for tests of the setting aside.
     #[cfg(test)]
     panic_in: Option<GameId>,
@@ -128,6 +130,7 @@ impl Hub {
     ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
         let readers = Readers::start(store.file(), &timers)?;
         let bots = store.bot_names()?.into_iter().collect();
+        let club = club::Club::load(&store)?;
         let mut hub = Hub {
             store,
             limits,
@@ -139,6 +142,7 @@ impl Hub {
             bots,
             readers,
             busy_with: None,
+            club,
             #[cfg(test)]
             panic_in: None,
         };
@@ -347,6 +351,8 @@ impl Hub {
             } => self.answer(seat, game, offer, accept),
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
+            ClientMessage::LobbyChat { text } => self.lobby_chat(seat, &text),
+            ClientMessage::Block { name, block } => self.block(seat, &name, block),
             _ => refuse(ErrorCode::NotNow, "not now"),
         }
     }
@@ -747,6 +753,7 @@ mod tests {
 
 mod bots;
 mod clocks;
+mod club;
 mod connections;
 #[cfg(test)]
 mod fuzz;

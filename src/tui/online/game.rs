@@ -10,8 +10,8 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use crate::game::Game;
-use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer, Role};
+use crate::game::{Game, Tag, Tags};
+use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer, Role, bot_marked};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{Outcome, Side};
 use crate::tui::board_screen::BoardScreen;
@@ -34,6 +34,11 @@ pub struct ChatLine {
     pub channel: Channel,
     /// The line, escaped: `name: text`.
     pub text: String,
+}
+
+/// A chat line as shown, `name: text`, both escaped (never sent raw to the terminal).
+pub fn chat_text(from: &str, text: &str) -> String {
+    format!("{}: {}", excerpt(from), escaped(text, MESSAGE_CHARS))
 }
 
 /// A player's connection as the server last said.
@@ -76,8 +81,10 @@ pub struct OnlineGame {
     id: GameId,
     /// The side this client plays, `None` for a spectator.
     you: Option<Side>,
-    /// The players' names as shown (escaped, a bot's marked), attackers first.
-    names: [String; 2],
+    /// The players' names, attackers first.
+    names: [Option<String>; 2],
+    /// Whether each is a bot's, attackers first.
+    bots: [bool; 2],
     engine_allowed: bool,
     record: Game,
     clocks: Option<(ClockView, Instant)>,
@@ -108,9 +115,10 @@ impl OnlineGame {
             id: view.summary.id,
             you: view.you,
             names: [
-                view.summary.shown(Role::Attackers),
-                view.summary.shown(Role::Defenders),
+                view.summary.attackers.clone(),
+                view.summary.defenders.clone(),
             ],
+            bots: [Role::Attackers, Role::Defenders].map(|role| view.summary.bots.contains(&role)),
             engine_allowed: view.summary.setup.engine_allowed,
             outcome: view.summary.outcome,
             clocks: view.clocks.map(|c| (c, now)),
@@ -189,7 +197,28 @@ impl OnlineGame {
 
     /// The name of `side`'s player, escaped, marked ` [bot]` if it is a bot's.
     pub fn name(&self, side: Side) -> String {
-        self.names[index(side)].clone()
+        self.names[index(side)].as_deref().map_or_else(
+            || "?".to_owned(),
+            |name| bot_marked(name, self.bots[index(side)]),
+        )
+    }
+
+    /// The game as a save file, as far as it has come: the players' names in its tags, and
+    /// its result if the server gave one off the board (a resignation, time).
+    pub fn save_json(&self) -> String {
+        let mut game = self.record.clone();
+        let mut tags = Tags::default();
+        for side in [Side::Attackers, Side::Defenders] {
+            if let Some(name) = &self.names[index(side)] {
+                tags.set_fitted(Tag::name_of(side), name);
+            }
+        }
+        tags.set_fitted(Tag::Event, &format!("online game {}", self.id));
+        game.set_tags(tags);
+        if let Some(outcome) = self.outcome.filter(|_| game.outcome().is_none()) {
+            let _ = game.end_as_told(outcome);
+        }
+        game.to_json()
     }
 
     /// Whether it is this client's turn to move.
@@ -271,7 +300,7 @@ impl OnlineGame {
     pub fn chat_line(&mut self, channel: Channel, from: &str, text: &str) {
         self.chat.push(ChatLine {
             channel,
-            text: format!("{}: {}", excerpt(from), escaped(text, MESSAGE_CHARS)),
+            text: chat_text(from, text),
         });
         if self.chat.len() > MAX_CHAT {
             self.chat.remove(0);

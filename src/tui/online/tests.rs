@@ -109,6 +109,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         save_dir: None,
         insecure: true,
         create: None,
+        muted: std::collections::BTreeMap::new(),
     }
 }
 
@@ -132,6 +133,7 @@ fn summary(
         plies,
         outcome: None,
         bots: Vec::new(),
+        date: None,
     }
 }
 

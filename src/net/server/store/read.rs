@@ -26,7 +26,7 @@ pub(super) const ARCHIVE_PAGE_QUERY: &str = "
         SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
         ORDER BY id DESC LIMIT ?2 OFFSET ?3)
     SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name, g.outcome,
-           COUNT(m.ply),
+           COUNT(m.ply), substr(g.created, 1, 10),
            (SELECT bot FROM names WHERE name = g.creator_name),
            (SELECT bot FROM names WHERE name = g.attackers_name),
            (SELECT bot FROM names WHERE name = g.defenders_name)
@@ -90,7 +90,8 @@ pub fn archive(db: &Connection, name: &str, page: u32) -> StoreResult<ArchivePag
                     defenders: r.get(4)?,
                     outcome: None,
                     plies: usize::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
-                    bots: bot_roles([r.get(7)?, r.get(8)?, r.get(9)?]),
+                    date: r.get(7)?,
+                    bots: bot_roles([r.get(8)?, r.get(9)?, r.get(10)?]),
                 },
             ))
         },
