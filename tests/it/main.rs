@@ -22,6 +22,7 @@ mod hostile_tui;
 mod import;
 mod net;
 mod net_bots;
+mod net_client_errors;
 mod notes_tui;
 mod otep;
 mod perft;
