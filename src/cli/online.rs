@@ -17,7 +17,7 @@ use crate::game::storage::{Origin, downloaded_before, save_downloaded};
 use crate::net::client::{Client, ClientConfig, ClientError, Event, check_server};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
-    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
+    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, Role, ServerMessage, SideChoice, Timing,
     normalize_name, pages,
 };
 use crate::net::tls::{KNOWN_SERVERS_FILE, KnownServers};
@@ -375,7 +375,6 @@ fn unexpected() -> CliError {
 /// One line per game.
 fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliError> {
     for game in games {
-        let name = |n: &Option<String>| n.as_deref().map_or_else(|| "?".to_owned(), excerpt);
         let result = game
             .outcome
             .map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
@@ -390,8 +389,8 @@ fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliErro
             out,
             "  {}  {} vs {}  {}  {engine}  {} {plies}  {}",
             game.id,
-            name(&game.attackers),
-            name(&game.defenders),
+            game.shown(Role::Attackers),
+            game.shown(Role::Defenders),
             game.setup.rules,
             game.plies,
             result
@@ -426,6 +425,7 @@ mod tests {
             plies,
             outcome: None,
             date: None,
+            bots: Vec::new(),
         };
         let mut out = Vec::new();
         print_games(&mut out, &[game(1), game(2)]).unwrap();

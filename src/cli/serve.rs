@@ -100,7 +100,7 @@ impl From<LogLevel> for LevelFilter {
 
 /// Sends the server's log to stderr: one line per event, with its time (UTC) and level,
 /// coloured on a terminal only.
-fn start_log(level: LogLevel) -> Result<(), CliError> {
+pub(super) fn start_log(level: LogLevel) -> Result<(), CliError> {
     let stderr = std::io::stderr();
     tracing_subscriber::fmt()
         .with_max_level(LevelFilter::from(level))

@@ -14,6 +14,7 @@ pub use crate::capped_lines::MAX_LINE_BYTES;
 use crate::game::{Clocks, TimeControl};
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
+pub use views::{Role, bot_marked};
 
 mod chat;
 pub mod club;
@@ -24,9 +25,9 @@ pub mod club;
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
 /// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
 /// club (lobby chat, blocks and the games' dates among it: [`club`]; a game's details on
-/// demand: [`ClientMessage::Details`]).
-/// The server's memory of chat, games ended while away and clocks: docs/protocol.md,
-/// "Version 4".
+/// demand: [`ClientMessage::Details`]; bots: [`ClientMessage::Identify`]'s `bot`,
+/// [`GameSummary::bots`]). The server's memory of chat, games ended while away and clocks:
+/// docs/protocol.md, "Version 4".
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -71,6 +72,10 @@ pub enum ClientMessage {
         key: String,
         /// The ed25519 signature of the challenge, 64 bytes in hex.
         signature: String,
+        /// Whether the client is a bot (an engine playing by itself, `brandubh bot`): its
+        /// name is marked as a bot's for good when first claimed.
+        #[serde(default)]
+        bot: bool,
     },
     /// Asks for a page of the lobby (answered with [`ServerMessage::Lobby`]).
     Lobby {
@@ -503,6 +508,9 @@ pub struct GameSummary {
     pub plies: usize,
     /// The result, when over.
     pub outcome: Option<Outcome>,
+    /// Whose of them are bots' names (each role once at most).
+    #[serde(default)]
+    pub bots: Vec<Role>,
     /// The day it was created (`2026-12-07`, UTC), in an archive's pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
@@ -532,6 +540,9 @@ pub struct Lobby {
     pub players: Vec<String>,
     /// The players online in all.
     pub players_total: usize,
+    /// The positions in `players` of the bots' names.
+    #[serde(default)]
+    pub bots: Vec<usize>,
 }
 
 impl Lobby {
@@ -881,6 +892,7 @@ mod tests {
                 name: "n".into(),
                 key: "k".into(),
                 signature: "s".into(),
+                bot: true,
             },
             ClientMessage::Lobby { page: 2 },
             ClientMessage::Create(GameSetup::default()),
@@ -936,6 +948,7 @@ mod tests {
             creator: "a".into(),
             plies: 0,
             outcome: None,
+            bots: vec![Role::Attackers],
             date: Some("2026-12-07".into()),
         };
         let clocks = Some(ClockView {
@@ -1102,6 +1115,7 @@ mod tests {
                 winner: Some(Side::Defenders),
                 reason: crate::rules::Reason::KingEscaped,
             }),
+            bots: vec![Role::Creator, Role::Attackers, Role::Defenders],
             date: Some("2026-12-07".into()),
         }
     }
@@ -1142,6 +1156,7 @@ mod tests {
             page: u32::MAX,
             players: vec![name.clone(); LOBBY_PLAYERS],
             players_total: usize::MAX,
+            bots: (0..LOBBY_PLAYERS).collect(),
         });
         let archive = ServerMessage::Archive {
             name,
@@ -1217,3 +1232,5 @@ mod tests {
         assert_eq!(check_chat("two\nlines"), Err(TextError::Control));
     }
 }
+
+mod views;

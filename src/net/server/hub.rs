@@ -92,6 +92,8 @@ pub(super) struct Hub {
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
     name_claims: NameClaims,
+    /// The names claimed by bots (`brandubh bot`), marked as such wherever shown.
+    bots: HashSet<String>,
     /// The threads that read the archive and finished games, beside the hub.
     readers: Readers,
     /// The game the work under way concerns, once known: the one set aside if it panics.
@@ -129,6 +131,7 @@ impl Hub {
         timers: mpsc::WeakUnboundedSender<Event>,
     ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
         let readers = Readers::start(store.file(), &timers)?;
+        let bots = store.bot_names()?.into_iter().collect();
         let club = club::Club::load(&store)?;
         let mut hub = Hub {
             store,
@@ -138,6 +141,7 @@ impl Hub {
             runtime,
             timers,
             name_claims: NameClaims::default(),
+            bots,
             readers,
             busy_with: None,
             after_end: chat::AfterEnds::new(),
@@ -304,7 +308,8 @@ impl Hub {
                 name,
                 key,
                 signature,
-            } => self.identify(conn, &name, &key, &signature),
+                bot,
+            } => self.identify(conn, (&name, bot), &key, &signature),
             ClientMessage::Ping { id } => {
                 self.send(conn, &ServerMessage::Pong { id });
                 Ok(())
@@ -439,6 +444,7 @@ mod tests {
                     name: name.to_owned(),
                     key: identity.public_hex(),
                     signature: identity.sign(&nonce, &binding()),
+                    bot: false,
                 },
             );
             assert!(matches!(self.next(conn), ServerMessage::Welcome { .. }));
@@ -947,6 +953,7 @@ mod tests {
 }
 
 mod away;
+mod bots;
 mod chat;
 mod clocks;
 mod club;

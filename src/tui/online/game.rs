@@ -10,10 +10,12 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use crate::game::{Clocks, Game, Player, Tag, Tags};
-use crate::net::protocol::{Channel, ChatEntry, ClockView, GameId, GameView, Offer};
+use crate::game::{Clocks, Game, Tag, Tags};
+use crate::net::protocol::{
+    Channel, ChatEntry, ClockView, GameId, GameView, Offer, Role, bot_marked,
+};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
-use crate::rules::{Outcome, Position, Side, parse_position_record};
+use crate::rules::{Outcome, Side};
 use crate::tui::board_screen::BoardScreen;
 use crate::tui::board_screen::start_cursor;
 use crate::tui::board_view::{BoardView, Marks};
@@ -95,7 +97,10 @@ pub struct OnlineGame {
     id: GameId,
     /// The side this client plays, `None` for a spectator.
     you: Option<Side>,
+    /// The players' names, attackers first.
     names: [Option<String>; 2],
+    /// Whether each is a bot's, attackers first.
+    bots: [bool; 2],
     engine_allowed: bool,
     record: Game,
     clocks: Option<(ClockView, Instant)>,
@@ -124,20 +129,7 @@ impl OnlineGame {
     /// The game as the server's `view` has it, received at `now`; a view whose moves do not
     /// replay is refused with the reason.
     pub fn from_view(view: &GameView, now: Instant) -> Result<OnlineGame, String> {
-        let rules = view.summary.setup.rules.rules();
-        let start_side = if view.moves.len().is_multiple_of(2) {
-            view.to_move
-        } else {
-            view.to_move.opponent()
-        };
-        let start: Position = parse_position_record(&view.start, start_side)
-            .map_err(|e| format!("the server sent a bad position: {e}"))?;
-        let mut record = Game::new(rules, start, Player::Human, Player::Human);
-        for (i, mv) in view.moves.iter().enumerate() {
-            record
-                .play_text(mv)
-                .map_err(|e| format!("the server sent a bad move {}: {e}", i + 1))?;
-        }
+        let record = view.record()?;
         Ok(OnlineGame {
             id: view.summary.id,
             you: view.you,
@@ -145,6 +137,7 @@ impl OnlineGame {
                 view.summary.attackers.clone(),
                 view.summary.defenders.clone(),
             ],
+            bots: [Role::Attackers, Role::Defenders].map(|role| view.summary.bots.contains(&role)),
             engine_allowed: view.summary.setup.engine_allowed,
             outcome: view.summary.outcome,
             clocks: view.clocks.map(|c| (c, now)),
@@ -224,11 +217,12 @@ impl OnlineGame {
         &self.chat
     }
 
-    /// The name of `side`'s player, escaped.
+    /// The name of `side`'s player, escaped, marked ` [bot]` if it is a bot's.
     pub fn name(&self, side: Side) -> String {
-        self.names[index(side)]
-            .as_deref()
-            .map_or_else(|| "?".to_owned(), excerpt)
+        self.names[index(side)].as_deref().map_or_else(
+            || "?".to_owned(),
+            |name| bot_marked(name, self.bots[index(side)]),
+        )
     }
 
     /// The game as a save file, as far as it has come: the players' names in its tags, and

@@ -10,8 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::create::{side_text, timing_text};
 use std::collections::BTreeSet;
 
-use crate::net::protocol::{GameId, GameSummary, Lobby};
-use crate::quote::excerpt;
+use crate::net::protocol::{GameId, GameSummary, Lobby, Role, bot_marked};
 use crate::rules::Side;
 use crate::tui::input::{Direction, Key, KeyTable};
 use crate::tui::theme::{Look, Themed};
@@ -168,7 +167,9 @@ impl LobbyList {
     /// The players online, those not named counted.
     fn players(&self) -> String {
         let lobby = &self.lobby;
-        let names: Vec<String> = lobby.players.iter().map(|n| excerpt(n)).collect();
+        let names: Vec<String> = (lobby.players.iter().enumerate())
+            .map(|(i, n)| bot_marked(n, lobby.bots.contains(&i)))
+            .collect();
         let unnamed = lobby.players_total.saturating_sub(names.len());
         let names = names.join(", ");
         if unnamed > 0 {
@@ -208,7 +209,6 @@ impl LobbyList {
 
     /// One game's line.
     fn line(&self, game: &GameSummary, kind: Kind) -> String {
-        let name = |n: &Option<String>| n.as_deref().map_or_else(|| "?".to_owned(), excerpt);
         let setup = &game.setup;
         let engine = if setup.engine_allowed {
             " engine ok"
@@ -231,8 +231,8 @@ impl LobbyList {
                 format!(
                     "#{} {} vs {} · {turn} · ply {} · {rules}",
                     game.id,
-                    name(&game.attackers),
-                    name(&game.defenders),
+                    game.shown(Role::Attackers),
+                    game.shown(Role::Defenders),
                     game.plies
                 )
             }
@@ -249,14 +249,14 @@ impl LobbyList {
             Kind::Open => format!(
                 "#{} {} waits ({}) · {rules}",
                 game.id,
-                excerpt(&game.creator),
+                game.shown(Role::Creator),
                 side_text(setup.side)
             ),
             Kind::Watch => format!(
                 "#{} {} vs {} · ply {} · {rules}",
                 game.id,
-                name(&game.attackers),
-                name(&game.defenders),
+                game.shown(Role::Attackers),
+                game.shown(Role::Defenders),
                 game.plies
             ),
         }

@@ -8,7 +8,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 use crate::net::client::{ClientError, Event};
 use crate::net::protocol::{
-    Channel, ClockView, GameSummary, GameView, Lobby, Offer, ServerMessage, Timing,
+    Channel, ClockView, GameSummary, GameView, Lobby, Offer, Role, ServerMessage, Timing,
 };
 use crate::net::tls::KeyChanged;
 use crate::rules::{Outcome, Preset, Reason, Side, Square};
@@ -132,6 +132,7 @@ fn summary(
         creator: attackers.or(defenders).unwrap_or("?").to_owned(),
         plies,
         outcome: None,
+        bots: Vec::new(),
         date: None,
     }
 }
@@ -353,6 +354,7 @@ fn a_lobby_of_more_games_than_a_page_shows_the_counts_and_turns_its_pages() {
         page: page_no,
         players: (0..3).map(|i| format!("p{i}")).collect(),
         players_total: 60,
+        bots: vec![1],
     };
     message(&mut online, ServerMessage::Lobby(lobby(1)));
     insta::assert_snapshot!("lobby_paged_80x24", screen(&online, 80, 24).backend());
@@ -403,6 +405,30 @@ fn the_lobby_says_which_open_games_allow_engine_help() {
     let line_of = |who: &str| lines.iter().find(|l| l.contains(who)).unwrap().clone();
     assert!(line_of("cat").contains("engine ok"), "{lines:#?}");
     assert!(!line_of("dan").contains("engine ok"), "{lines:#?}");
+}
+
+#[test]
+fn bots_are_marked_in_the_lobby_s_games_and_players() {
+    let mut online = connected("ann");
+    let mut bots_game = summary(8, None, Some("robo"), 0);
+    bots_game.creator = "robo".into();
+    bots_game.bots = vec![Role::Creator, Role::Defenders];
+    let people = summary(9, Some("dan"), None, 0);
+    message(
+        &mut online,
+        ServerMessage::Lobby(Lobby {
+            open: vec![bots_game, people],
+            open_total: 2,
+            players: vec!["ann".into(), "robo".into()],
+            players_total: 2,
+            bots: vec![1],
+            ..Lobby::default()
+        }),
+    );
+    let drawn = format!("{:?}", screen(&online, 80, 24).backend());
+    assert!(drawn.contains("#8 robo [bot] waits"), "{drawn}");
+    assert!(drawn.contains("#9 dan waits"), "{drawn}");
+    assert!(drawn.contains("ann, robo [bot]"), "{drawn}");
 }
 
 #[test]

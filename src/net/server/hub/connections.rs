@@ -19,7 +19,7 @@ impl Hub {
     pub(super) fn identify(
         &mut self,
         conn: ConnId,
-        name: &str,
+        (name, bot): (&str, bool),
         key: &str,
         signature: &str,
     ) -> Reply {
@@ -38,7 +38,7 @@ impl Hub {
         let ip = c.ip;
         let name = self
             .name_claims
-            .claim(&self.limits, (ip, key), name, |claim| {
+            .claim(&self.limits, (ip, key), (name, bot), |claim| {
                 self.store.claim_name(claim)
             })
             .map_err(|e| store_error(&e))?
@@ -49,6 +49,9 @@ impl Hub {
         };
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
+        }
+        if bot {
+            self.bots.insert(name.clone());
         }
         log::identified(conn, &name);
         self.send(conn, &ServerMessage::Welcome { name });
@@ -195,7 +198,7 @@ impl Hub {
             }
         });
         let view = GameView {
-            summary: live.stored.summary(),
+            summary: self.marked(live.stored.summary()),
             start: position_record(record.state().start_position()),
             position: position_record(position),
             to_move,

@@ -781,6 +781,7 @@ impl Harness {
             ),
             Forgery::Garbage => ("zz".to_owned(), "\u{0}".to_owned()),
         };
+        let name_bits = name;
         let name = name_pick(name, c.client);
         let id = c.id;
         let before = self.seated(id);
@@ -790,6 +791,8 @@ impl Harness {
                 name,
                 key,
                 signature,
+                // Now and then as a bot: a name claimed by one kind is refused to the other.
+                bot: name_bits.is_multiple_of(5),
             },
         )?;
         if !matches!(forgery, Forgery::None) && !before && self.seated(id) {

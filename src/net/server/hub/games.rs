@@ -52,7 +52,7 @@ impl Hub {
             defenders: None,
             stage: Stage::Open,
         };
-        let summary = stored.summary();
+        let summary = self.marked(stored.summary());
         log::game_created(id, &seat.name);
         self.games.insert(id, Live::new(stored));
         self.send(

@@ -34,39 +34,38 @@ impl Hub {
             .collect();
         players.sort_unstable();
         players.dedup();
+        let players_total = players.len();
+        players.truncate(LOBBY_PLAYERS);
         let page = page.min(pages(open.len().max(playing.len()), LOBBY_PAGE) - 1);
         Lobby {
             mine: mine
                 .iter()
                 .take(LOBBY_PAGE)
-                .map(|(_, g)| g.summary())
+                .map(|(_, g)| self.marked(g.summary()))
                 .collect(),
             mine_total: mine.len(),
             open_total: open.len(),
-            open: page_of(open, page),
+            open: self.page_of(open, page),
             playing_total: playing.len(),
-            playing: page_of(playing, page),
+            playing: self.page_of(playing, page),
             page,
-            players_total: players.len(),
-            players: players
-                .into_iter()
-                .take(LOBBY_PLAYERS)
-                .map(str::to_owned)
-                .collect(),
+            players_total,
+            bots: self.bots_among(&players),
+            players: players.into_iter().map(str::to_owned).collect(),
         }
     }
-}
 
-/// Page `page` of `games`, in the order they were made.
-fn page_of(mut games: Vec<&StoredGame>, page: u32) -> Vec<GameSummary> {
-    games.sort_unstable_by_key(|g| g.id);
-    let skip = usize::try_from(page)
-        .unwrap_or(usize::MAX)
-        .saturating_mul(LOBBY_PAGE);
-    games
-        .into_iter()
-        .skip(skip)
-        .take(LOBBY_PAGE)
-        .map(StoredGame::summary)
-        .collect()
+    /// Page `page` of `games`, in the order they were made.
+    fn page_of(&self, mut games: Vec<&StoredGame>, page: u32) -> Vec<GameSummary> {
+        games.sort_unstable_by_key(|g| g.id);
+        let skip = usize::try_from(page)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(LOBBY_PAGE);
+        games
+            .into_iter()
+            .skip(skip)
+            .take(LOBBY_PAGE)
+            .map(|g| self.marked(g.summary()))
+            .collect()
+    }
 }

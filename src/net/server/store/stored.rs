@@ -73,6 +73,7 @@ impl StoredGame {
             creator: self.creator.name.clone(),
             plies: self.game.moves().len(),
             outcome: self.game.outcome(),
+            bots: Vec::new(),
             date: None,
         }
     }

@@ -89,6 +89,7 @@ fn finished(id: u64) -> GameSummary {
             reason: Reason::KingEscaped,
         }),
         date: Some("2026-12-07".into()),
+        bots: Vec::new(),
     }
 }
 

@@ -49,6 +49,7 @@ pub(super) fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> G
             creator: "ann".into(),
             plies: moves.len(),
             outcome: None,
+            bots: Vec::new(),
             date: None,
         },
         start: position_record(&Position::start()),
