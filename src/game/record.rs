@@ -76,6 +76,7 @@ pub(super) const fn is_off_board(reason: Reason) -> bool {
             | Reason::Agreement
             | Reason::Adjudicated
             | Reason::Abandoned
+            | Reason::Aborted
     )
 }
 
@@ -548,6 +549,11 @@ impl Game {
     /// `side` left an online game and did not come back in time: the game ends, lost.
     pub fn abandon(&mut self, side: Side) -> Result<(), AlreadyOver> {
         self.conclude(Outcome::win(side.opponent(), Reason::Abandoned))
+    }
+
+    /// An online game is stopped before both players had moved: no winner.
+    pub fn abort(&mut self) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::draw(Reason::Aborted))
     }
 
     /// A match runner stops the game as a draw (for example at its ply cap).

@@ -18,8 +18,16 @@ use crate::rules::{Outcome, Preset, Side};
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive.
-pub const VERSION: u32 = 3;
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 adds
+/// challenges ([`ClientMessage::ChallengePlayer`]), rematches ([`Offer::Rematch`]),
+/// aborting, claiming a game the opponent left, and giving time.
+pub const VERSION: u32 = 4;
+
+/// A challenge's number on its server (live only: numbers start again with the server).
+pub type ChallengeId = u64;
+
+/// The time [`ClientMessage::GiveTime`] adds to the opponent's clock.
+pub const GIVEN_TIME: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
 /// ones to watch.
@@ -148,6 +156,40 @@ pub enum ClientMessage {
     },
     /// Downloads a finished game as a save file.
     Download {
+        /// The game.
+        game: GameId,
+    },
+    /// Challenges a player online to a game on `setup`'s terms (`private` is ignored: the
+    /// game is the two players').
+    ChallengePlayer {
+        /// The player challenged.
+        name: String,
+        /// The terms, the challenger's side among them.
+        setup: GameSetup,
+    },
+    /// Answers a challenge: the player challenged accepts it or declines it; the
+    /// challenger withdraws it (`accept: false`).
+    AnswerChallenge {
+        /// The challenge.
+        challenge: ChallengeId,
+        /// Whether it is accepted.
+        accept: bool,
+    },
+    /// Aborts a game in progress in which the sender has not moved yet: it ends with no
+    /// winner, reason `aborted`.
+    Abort {
+        /// The game.
+        game: GameId,
+    },
+    /// Claims the win of a game whose opponent is gone past the return window
+    /// ([`ServerMessage::Claimable`]).
+    Claim {
+        /// The game.
+        game: GameId,
+    },
+    /// Gives the opponent [`GIVEN_TIME`] more on its clock (a game on a clock, not a
+    /// correspondence game).
+    GiveTime {
         /// The game.
         game: GameId,
     },
@@ -283,6 +325,70 @@ pub enum ServerMessage {
     /// connection after this: nothing is lost, and the client reconnects as after a drop.
     #[serde(deserialize_with = "no_fields")]
     GoingDown,
+    /// A challenge waiting for an answer, to the challenger and to the player challenged.
+    Challenged(ChallengeView),
+    /// A challenge is over; accepted, the new game's `state` follows.
+    ChallengeEnded {
+        /// The challenge.
+        challenge: ChallengeId,
+        /// How it ended.
+        why: ChallengeEnd,
+        /// The game it began, when accepted.
+        #[serde(default)]
+        game: Option<GameId>,
+    },
+    /// `side`'s player is gone from `game` past the return window: the receiver may claim
+    /// the win ([`ClientMessage::Claim`]) or keep waiting.
+    Claimable {
+        /// The game.
+        game: GameId,
+        /// The side gone.
+        side: Side,
+        /// The milliseconds, when this was sent, after which the server ends the game
+        /// itself, as lost by the side gone.
+        ends_ms: u64,
+    },
+    /// A player gave the opponent time.
+    TimeGiven {
+        /// The game.
+        game: GameId,
+        /// The side given the time.
+        to: Side,
+        /// The clocks after it.
+        clocks: ClockView,
+    },
+}
+
+/// A challenge as both its players see it.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeView {
+    /// Its number.
+    pub id: ChallengeId,
+    /// The challenger.
+    pub from: String,
+    /// The player challenged.
+    pub to: String,
+    /// The terms, the challenger's side among them.
+    pub setup: GameSetup,
+    /// The milliseconds, when this was sent, before it expires.
+    pub expires_ms: u64,
+}
+
+/// How a challenge ended.
+#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeEnd {
+    /// Accepted: the game began.
+    Accepted,
+    /// Declined by the player challenged.
+    Declined,
+    /// Withdrawn by the challenger.
+    Withdrawn,
+    /// Not answered in time.
+    Expired,
+    /// One of the two left the server.
+    Gone,
 }
 
 /// A kind of error.
@@ -329,6 +435,8 @@ pub enum Offer {
     Draw,
     /// To take back the asker's last move.
     Takeback,
+    /// A new game once this one is over, on the same terms with the sides swapped.
+    Rematch,
 }
 
 /// The side a creator takes.

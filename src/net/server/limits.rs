@@ -39,6 +39,12 @@ pub struct Limits {
     pub new_names_per_minute: usize,
     /// How long a server going down waits for its connections to be told and closed.
     pub going_down: Duration,
+    /// Challenges one player may have waiting for an answer at once.
+    pub challenges_out: usize,
+    /// Challenges waiting for one player's answer at once.
+    pub challenges_in: usize,
+    /// How long a challenge waits for its answer.
+    pub challenge_expiry: Duration,
 }
 
 impl Default for Limits {
@@ -59,6 +65,9 @@ impl Default for Limits {
             names_per_key: 5,
             new_names_per_minute: 10,
             going_down: Duration::from_secs(5),
+            challenges_out: 3,
+            challenges_in: 20,
+            challenge_expiry: Duration::from_secs(5 * 60),
         }
     }
 }

@@ -90,6 +90,15 @@ pub struct OnlineGame {
     pub board: BoardScreen,
 }
 
+/// An offer in words.
+pub(super) const fn offer_text(offer: Offer) -> &'static str {
+    match offer {
+        Offer::Draw => "a draw",
+        Offer::Takeback => "a takeback",
+        Offer::Rematch => "a rematch",
+    }
+}
+
 /// Index of `side` in the per-side arrays.
 const fn index(side: Side) -> usize {
     match side {
@@ -343,11 +352,7 @@ impl OnlineGame {
             (None, None) => lines.push(format!("the {to_move} to move")),
         }
         if let Some((offer, by)) = self.pending {
-            let what = match offer {
-                Offer::Draw => "a draw",
-                Offer::Takeback => "a takeback",
-            };
-            lines.push(format!("the {by} offer {what}"));
+            lines.push(format!("the {by} offer {}", offer_text(offer)));
         }
         if self.outcome.is_none() {
             let on = |on: bool| if on { "on" } else { "off" };

@@ -2,7 +2,7 @@
 //! chat line) and the yes/no questions (resign, accept an offer, trust a new server's key),
 //! and the status line that shows them.
 
-use super::server::offer_text;
+use super::game::offer_text;
 use super::{Ask, Online, Prompt, View};
 use crate::net::protocol::{ClientMessage, check_chat, normalize_name};
 use crate::quote::{MESSAGE_CHARS, escaped};

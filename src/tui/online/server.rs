@@ -5,10 +5,10 @@
 use std::time::{Duration, Instant};
 
 use super::create::timing_text;
-use super::game::OnlineGame;
+use super::game::{OnlineGame, offer_text};
 use super::{Ask, Online, Prompt, View};
 use crate::net::client::{ClientError, Event};
-use crate::net::protocol::{ClientMessage, ErrorCode, GameId, Offer, ServerMessage};
+use crate::net::protocol::{ClientMessage, ErrorCode, GameId, ServerMessage};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::rules::Side;
 use crate::tui::net_request::NetRequest;
@@ -278,14 +278,6 @@ impl Online {
             None => "watching: a evaluation · c chat with the spectators · q lobby".to_owned(),
         };
         self.info_warned(id, &text);
-    }
-}
-
-/// An offer in words.
-pub(super) const fn offer_text(offer: Offer) -> &'static str {
-    match offer {
-        Offer::Draw => "a draw",
-        Offer::Takeback => "a takeback",
     }
 }
 

@@ -130,6 +130,7 @@ pub(in crate::net::server) fn rebuild(
             (Reason::Time, Some(winner)) => game.lose_on_time(winner.opponent()),
             (Reason::Abandoned, Some(winner)) => game.abandon(winner.opponent()),
             (Reason::Agreement, _) => game.agree_draw(),
+            (Reason::Aborted, _) => game.abort(),
             _ => game.adjudicate_draw(),
         };
     }
