@@ -50,6 +50,29 @@ pub(super) struct Challenges {
     waiting: HashMap<ChallengeId, Challenge>,
 }
 
+#[cfg(test)]
+impl Challenges {
+    /// The challenges waiting, by number.
+    pub(super) fn ids(&self) -> Vec<ChallengeId> {
+        let mut ids: Vec<ChallengeId> = self.waiting.keys().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The keys of each challenge's challenger and player challenged.
+    pub(super) fn pairs(&self) -> Vec<(String, String)> {
+        let keys = |c: &Challenge| (c.from.key.clone(), c.to.key.clone());
+        self.waiting.values().map(keys).collect()
+    }
+
+    /// Moves every expiry back by `by`, as if that much time had passed.
+    pub(super) fn warp(&mut self, by: std::time::Duration) {
+        for c in self.waiting.values_mut() {
+            c.expires = c.expires.checked_sub(by).unwrap_or(c.expires);
+        }
+    }
+}
+
 impl Hub {
     /// `seat` challenges the player online named `name` to a game on `setup`.
     pub(super) fn challenge(&mut self, seat: &Seat, name: &str, setup: GameSetup) -> Reply {

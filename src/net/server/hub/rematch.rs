@@ -74,6 +74,14 @@ impl Rematches {
         );
     }
 
+    /// The games over kept, by number.
+    #[cfg(test)]
+    pub(super) fn ids(&self) -> Vec<GameId> {
+        let mut ids: Vec<GameId> = self.games.keys().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
     fn get_mut(&mut self, game: GameId) -> Option<&mut Finished> {
         self.games
             .get_mut(&game)
