@@ -17,7 +17,7 @@ use crate::net::{Player, connected, new_game, result, start_server};
 struct Club {
     alice: Player,
     bob: Player,
-    _server: RunningServer,
+    server: RunningServer,
     _data: tempfile::TempDir,
 }
 
@@ -48,7 +48,7 @@ fn club(limits: Limits, bob_config: Option<&std::path::Path>) -> Club {
     Club {
         alice,
         bob,
-        _server: server,
+        server,
         _data: data,
     }
 }
@@ -337,8 +337,8 @@ fn bob_gone(window: Duration) -> (Club, GameId, tempfile::TempDir) {
     let config = tempfile::tempdir().unwrap();
     let mut club = club(limits, Some(config.path()));
     let (address, key) = (
-        club._server.addr().to_string(),
-        club._server.fingerprint().to_owned(),
+        club.server.addr().to_string(),
+        club.server.fingerprint().to_owned(),
     );
     let control = "10m".parse().unwrap();
     let game = new_game(&club.alice, &club.bob, Timing::Clock { control });
@@ -386,8 +386,8 @@ fn keeping_waiting_keeps_the_game_and_the_opponent_s_return_resumes_it() {
     let (club, game, bob_key) = bob_gone(Duration::from_millis(300));
     claimable(&club.alice, game);
     let (address, key) = (
-        club._server.addr().to_string(),
-        club._server.fingerprint().to_owned(),
+        club.server.addr().to_string(),
+        club.server.fingerprint().to_owned(),
     );
     let bob = Player::with_config(&address, &key, "bob", bob_key.path(), |_| {});
     assert_eq!(side_in(&bob, game), Some(Side::Defenders));
