@@ -9,6 +9,8 @@
 
 pub mod assist;
 mod board;
+mod challenges;
+mod courtesy;
 mod create;
 mod finished;
 mod game;
@@ -29,6 +31,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::{Clear, Widget};
 
 use self::assist::Assist;
+use self::challenges::ChallengeList;
 use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
 use self::lobby::LobbyList;
@@ -66,6 +69,8 @@ pub struct OnlineStart {
     /// The game the create form starts with (`--rules`, `--side`, `--clock`); `None`: the
     /// rules of the game selected, the rest as usual.
     pub create: Option<GameSetup>,
+    /// A player to challenge once connected (`--challenge`), on the terms of `create`.
+    pub challenge: Option<String>,
 }
 
 /// What is typed at the bottom line.
@@ -75,6 +80,8 @@ enum Prompt {
     Name,
     Code,
     Chat,
+    /// The name of a player to challenge.
+    Challenge,
 }
 
 /// A question to the player.
@@ -86,6 +93,10 @@ enum Ask {
     Accept(GameId, Offer),
     /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
     Trust,
+    /// Abort this game (no move of the player's yet)?
+    Abort(GameId),
+    /// Claim this game, the opponent gone past the return window (no: keep waiting)?
+    Claim(GameId),
 }
 
 /// The screen online play shows.
@@ -138,6 +149,10 @@ pub struct Online {
     requests: Vec<NetRequest>,
     /// The warnings, the bell and the engine's help.
     assist: Assist,
+    /// The challenges waiting, made and received.
+    challenges: ChallengeList,
+    /// The player the create form's terms are for (a challenge), while it is open.
+    challenging: Option<String>,
 }
 
 impl Online {
@@ -167,6 +182,8 @@ impl Online {
             closed: false,
             requests: Vec::new(),
             assist: Assist::default(),
+            challenges: ChallengeList::default(),
+            challenging: None,
             start,
         };
         if let Some(name) = online.start.name.clone() {
@@ -194,6 +211,7 @@ impl Online {
             save_dir,
             insecure: false,
             create: None,
+            challenge: None,
         };
         let mut online = Online::new(start, now);
         online.start.name = memory.name;
@@ -386,7 +404,10 @@ impl Online {
                     self.create = Some(form);
                     self.error(&why);
                 }
-                CreateHandled::Cancel => self.status = None,
+                CreateHandled::Cancel => {
+                    self.challenging = None;
+                    self.status = None;
+                }
                 CreateHandled::Create(setup) => self.create_game(setup),
             }
             return;

@@ -25,6 +25,16 @@ pub const ONLINE_GAME_KEYS: KeyTable = KeyTable {
         Key::new("d", "offer a draw, or accept the one offered"),
         Key::new("u", "ask to take your last move back"),
         Key::new("x", "resign"),
+        Key::new("A", "abort the game, before your first move"),
+        Key::new("+", "give the opponent 15 s (a game on a clock)"),
+        Key::new(
+            "y",
+            "claim the win: the opponent gone past the return window",
+        ),
+        Key::new(
+            "r",
+            "once the game is over: offer a rematch, or accept the one offered",
+        ),
         Key::new("Tab", "small terminal: the panel / the board"),
         Key::new("q / Esc", "back to the lobby (the game goes on)"),
     ],
@@ -87,7 +97,11 @@ impl Online {
                 self.help = Some(Help::new("Online game keys".to_owned(), &ONLINE_GAME_KEYS));
             }
             _ if !player => self.info("watching: only the players play"),
-            _ if over => self.info("the game is over: q to the lobby"),
+            Action::Redo if over => self.rematch_key(id),
+            _ if over => self.info("the game is over: r rematch, q to the lobby"),
+            Action::Abort => self.abort_key(id),
+            Action::Faster => self.give_time_key(id),
+            Action::Yes => self.claim_key(id),
             Action::OfferDraw => match game.pending() {
                 Some((Offer::Draw, by)) if Some(by) != game.you() => {
                     self.send(ClientMessage::Answer {

@@ -29,6 +29,10 @@ impl Online {
                     });
                 }
                 self.refresh(now);
+                if let Some(name) = self.start.challenge.take() {
+                    let setup = self.start.create.clone().unwrap_or_default();
+                    self.send_challenge(name, setup);
+                }
             }
             Event::Disconnected { reason } => {
                 self.connected = false;
@@ -120,7 +124,9 @@ impl Online {
                     Ok(None) => {}
                 }
                 self.assist_changed(id);
-                let begun = (self.awaited == Some(id) || self.join_by_code) && view.you.is_some();
+                let rematch = self.rematch_begun(id);
+                let begun = (self.awaited == Some(id) || self.join_by_code || rematch)
+                    && view.you.is_some();
                 if begun || self.to_show == Some(id) {
                     self.awaited = None;
                     self.join_by_code = false;
@@ -134,6 +140,18 @@ impl Online {
             | ServerMessage::Archive { .. }
             | ServerMessage::Ping { .. } => {}
             ServerMessage::Save { game, json } => self.save_finished(game, json),
+            ServerMessage::Challenged(view) => self.challenged(view, now),
+            ServerMessage::ChallengeEnded {
+                challenge,
+                why,
+                game,
+            } => self.challenge_ended(challenge, why, game),
+            ServerMessage::Claimable {
+                game,
+                side,
+                ends_ms,
+            } => self.claimable(game, side, Duration::from_millis(ends_ms), now),
+            ServerMessage::TimeGiven { game, to, clocks } => self.time_given(game, to, clocks, now),
             other => self.on_game_message(other, now),
         }
     }

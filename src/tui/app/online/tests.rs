@@ -72,6 +72,7 @@ fn start(name: &str, config_dir: PathBuf, save_dir: Option<PathBuf>) -> OnlineSt
         save_dir,
         insecure: true,
         create: None,
+        challenge: None,
     }
 }
 
