@@ -165,8 +165,8 @@ impl Online {
             .style(look.theme.heading)
             .render(panel, buf);
         let keys = Rect::new(area.x, panel.bottom(), area.width, keys_rows);
-        let line = "Enter join/watch · c create · C challenge · i code · x leave · r refresh · \
-                    n/p pages · q quit · ? keys";
+        let line = "Enter join/watch · c create · i code · x leave · r refresh · n/p pages · \
+                    C challenge · q quit · ? keys";
         Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
             .style(look.theme.label)
             .render(keys, buf);
