@@ -31,7 +31,8 @@ pub struct Limits {
     /// Open games one player may wait in at once.
     pub open_games_per_player: usize,
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
-    /// has to come back before the game is lost.
+    /// has to come back before the opponent may claim the win (the server ends the game
+    /// after ten of these).
     pub return_window: Duration,
     /// Names one key may hold.
     pub names_per_key: usize,
