@@ -264,6 +264,7 @@ impl OnlineGame {
         self.outcome = Some(outcome);
         self.sending = None;
         self.pending = None;
+        self.claimable = None;
         if let Some((view, _)) = self.clocks.as_mut() {
             view.running = None;
         }

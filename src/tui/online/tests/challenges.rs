@@ -250,6 +250,7 @@ fn the_claim_is_asked_n_keeps_waiting_and_y_on_the_board_claims_later() {
     );
     online.update(Action::Yes, SIZE);
     assert_eq!(sent(&mut online), [ClientMessage::Claim { game: 5 }]);
+    assert!(online.game().unwrap().claimable().is_some());
     // Back: nothing to claim any more.
     let back = ServerMessage::Presence {
         game: 5,
@@ -261,4 +262,23 @@ fn the_claim_is_asked_n_keeps_waiting_and_y_on_the_board_claims_later() {
     online.update(Action::Yes, SIZE);
     assert_eq!(sent(&mut online), []);
     assert!(!shown(&online).contains("gone too long"));
+}
+
+#[test]
+fn the_claim_is_gone_from_the_panel_once_the_game_is_over() {
+    let mut online = playing();
+    let claimable = ServerMessage::Claimable {
+        game: 5,
+        side: Side::Defenders,
+        ends_ms: 540_000,
+    };
+    message(&mut online, claimable);
+    online.update(Action::No, SIZE);
+    let outcome = Outcome::win(Side::Attackers, Reason::Abandoned);
+    message(&mut online, ServerMessage::Result { game: 5, outcome });
+    assert!(
+        !shown(&online).contains("gone too long"),
+        "{}",
+        shown(&online)
+    );
 }
