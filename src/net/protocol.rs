@@ -14,20 +14,16 @@ use crate::game::TimeControl;
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
+mod challenge;
+pub use challenge::{ChallengeEnd, ChallengeId, ChallengeView, GIVEN_TIME};
+
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
 /// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 adds
-/// challenges ([`ClientMessage::ChallengePlayer`]), rematches ([`Offer::Rematch`]),
-/// aborting, claiming a game the opponent left, and giving time.
+/// challenges, rematches ([`Offer::Rematch`]), aborting, claiming the win and giving time.
 pub const VERSION: u32 = 4;
-
-/// A challenge's number on its server (live only: numbers start again with the server).
-pub type ChallengeId = u64;
-
-/// The time [`ClientMessage::GiveTime`] adds to the opponent's clock.
-pub const GIVEN_TIME: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
 /// ones to watch.
@@ -159,36 +155,31 @@ pub enum ClientMessage {
         /// The game.
         game: GameId,
     },
-    /// Challenges a player online to a game on `setup`'s terms (`private` is ignored: the
-    /// game is the two players').
+    /// Challenges a player online to a game on `setup`'s terms (`private` is ignored).
     ChallengePlayer {
         /// The player challenged.
         name: String,
         /// The terms, the challenger's side among them.
         setup: GameSetup,
     },
-    /// Answers a challenge: the player challenged accepts it or declines it; the
-    /// challenger withdraws it (`accept: false`).
+    /// Answers a challenge: the player challenged accepts or declines, the challenger withdraws.
     AnswerChallenge {
         /// The challenge.
         challenge: ChallengeId,
         /// Whether it is accepted.
         accept: bool,
     },
-    /// Aborts a game in progress in which the sender has not moved yet: it ends with no
-    /// winner, reason `aborted`.
+    /// Aborts a game in which the sender has not moved yet: no winner, reason `aborted`.
     Abort {
         /// The game.
         game: GameId,
     },
-    /// Claims the win of a game whose opponent is gone past the return window
-    /// ([`ServerMessage::Claimable`]).
+    /// Claims the win of a game whose opponent is gone too long ([`ServerMessage::Claimable`]).
     Claim {
         /// The game.
         game: GameId,
     },
-    /// Gives the opponent [`GIVEN_TIME`] more on its clock (a game on a clock, not a
-    /// correspondence game).
+    /// Gives the opponent [`GIVEN_TIME`] more on its clock (a game on a clock).
     GiveTime {
         /// The game.
         game: GameId,
@@ -327,25 +318,22 @@ pub enum ServerMessage {
     GoingDown,
     /// A challenge waiting for an answer, to the challenger and to the player challenged.
     Challenged(ChallengeView),
-    /// A challenge is over; accepted, the new game's `state` follows.
+    /// A challenge is over (accepted: the new game's `state` was sent before).
     ChallengeEnded {
         /// The challenge.
         challenge: ChallengeId,
         /// How it ended.
         why: ChallengeEnd,
-        /// The game it began, when accepted.
-        #[serde(default)]
+        /// The game it began, when accepted (absent or null otherwise).
         game: Option<GameId>,
     },
-    /// `side`'s player is gone from `game` past the return window: the receiver may claim
-    /// the win ([`ClientMessage::Claim`]) or keep waiting.
+    /// `side`'s player is gone past the return window: the receiver may claim the win or wait.
     Claimable {
         /// The game.
         game: GameId,
         /// The side gone.
         side: Side,
-        /// The milliseconds, when this was sent, after which the server ends the game
-        /// itself, as lost by the side gone.
+        /// The milliseconds, when sent, after which the server ends the game (lost by `side`).
         ends_ms: u64,
     },
     /// A player gave the opponent time.
@@ -357,38 +345,6 @@ pub enum ServerMessage {
         /// The clocks after it.
         clocks: ClockView,
     },
-}
-
-/// A challenge as both its players see it.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChallengeView {
-    /// Its number.
-    pub id: ChallengeId,
-    /// The challenger.
-    pub from: String,
-    /// The player challenged.
-    pub to: String,
-    /// The terms, the challenger's side among them.
-    pub setup: GameSetup,
-    /// The milliseconds, when this was sent, before it expires.
-    pub expires_ms: u64,
-}
-
-/// How a challenge ended.
-#[derive(Copy, Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChallengeEnd {
-    /// Accepted: the game began.
-    Accepted,
-    /// Declined by the player challenged.
-    Declined,
-    /// Withdrawn by the challenger.
-    Withdrawn,
-    /// Not answered in time.
-    Expired,
-    /// One of the two left the server.
-    Gone,
 }
 
 /// A kind of error.
@@ -435,7 +391,7 @@ pub enum Offer {
     Draw,
     /// To take back the asker's last move.
     Takeback,
-    /// A new game once this one is over, on the same terms with the sides swapped.
+    /// A new game once this one is over, on its terms with the sides swapped.
     Rematch,
 }
 
@@ -844,6 +800,39 @@ fn check_text(text: &str, max: usize) -> Result<(), TextError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn version_4_messages_read_as_documented() {
+        let challenge = r#"{"type":"challenge_player","name":"bob","setup":{"rules":"walker"}}"#;
+        assert!(matches!(
+            ClientMessage::parse(challenge),
+            Ok(ClientMessage::ChallengePlayer { name, setup }) if name == "bob" && setup.rules == Preset::Walker
+        ));
+        let ended = r#"{"type":"challenge_ended","challenge":2,"why":"declined"}"#;
+        assert_eq!(
+            ServerMessage::parse(ended),
+            Ok(ServerMessage::ChallengeEnded {
+                challenge: 2,
+                why: ChallengeEnd::Declined,
+                game: None
+            })
+        );
+        let rematch = r#"{"type":"offer","game":4,"offer":"rematch"}"#;
+        assert_eq!(
+            ClientMessage::parse(rematch),
+            Ok(ClientMessage::Offer {
+                game: 4,
+                offer: Offer::Rematch
+            })
+        );
+        for line in [
+            r#"{"type":"abort","game":1}"#,
+            r#"{"type":"claim","game":1}"#,
+            r#"{"type":"give_time","game":1}"#,
+        ] {
+            assert_eq!(ClientMessage::parse(line).unwrap().to_line(), line);
+        }
+    }
 
     #[test]
     fn messages_are_one_line_of_tagged_json_read_back_alike() {
