@@ -103,7 +103,7 @@ impl Online {
             return;
         }
         let setup = self.start.create.clone().unwrap_or_default();
-        self.create = Some(CreateForm::new(setup));
+        self.create = Some(CreateForm::challenge(setup, &name));
         self.info(&format!("the terms of the challenge to {}", excerpt(&name)));
         self.challenging = Some(name);
     }

@@ -57,6 +57,11 @@ fn c_names_a_player_online_then_the_terms_go_to_the_server_as_a_challenge() {
     );
     online.update(Action::Confirm, SIZE);
     assert!(online.create.is_some(), "the terms are asked");
+    assert!(
+        shown(&online).contains("Challenge cid"),
+        "{}",
+        shown(&online)
+    );
     online.update(Action::Confirm, SIZE);
     let sent = sent(&mut online);
     assert!(
