@@ -429,7 +429,14 @@ fn a_game_never_claimed_ends_by_itself_after_ten_windows() {
 fn a_challenge_to_a_name_that_cannot_be_one_ends_the_command_with_one_line() {
     let config = tempfile::tempdir().unwrap();
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["online", "127.0.0.1:9", "--name", "ann", "--challenge", "bob "])
+        .args([
+            "online",
+            "127.0.0.1:9",
+            "--name",
+            "ann",
+            "--challenge",
+            "bob ",
+        ])
         .env("BRANDUBH_CONFIG_DIR", config.path())
         .stdin(std::process::Stdio::null())
         .output()
@@ -437,5 +444,8 @@ fn a_challenge_to_a_name_that_cannot_be_one_ends_the_command_with_one_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("--challenge \"bob \": begins or ends with a space"), "{stderr}");
+    assert!(
+        stderr.contains("--challenge \"bob \": begins or ends with a space"),
+        "{stderr}"
+    );
 }
