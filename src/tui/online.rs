@@ -10,6 +10,7 @@
 pub mod assist;
 mod board;
 mod challenges;
+mod club;
 mod courtesy;
 mod create;
 mod finished;
@@ -21,8 +22,10 @@ mod prompt;
 mod server;
 #[cfg(test)]
 mod tests;
+mod watched;
+mod your_games;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -32,9 +35,11 @@ use ratatui::widgets::{Clear, Widget};
 
 use self::assist::Assist;
 use self::challenges::ChallengeList;
+use self::club::Club;
 use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
 use self::lobby::LobbyList;
+use self::your_games::YourGames;
 use super::component::{Context, JobIds};
 use super::effect::Effect;
 use super::help::Help;
@@ -71,6 +76,8 @@ pub struct OnlineStart {
     pub create: Option<GameSetup>,
     /// A player to challenge once connected (`--challenge`), on the terms of `create`.
     pub challenge: Option<String>,
+    /// The names muted on each server (`HOST:PORT`), as online play remembers them.
+    pub muted: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// What is typed at the bottom line.
@@ -82,6 +89,12 @@ enum Prompt {
     Chat,
     /// The name of a player to challenge.
     Challenge,
+    /// A line of the lobby's chat.
+    LobbyChat,
+    /// A name to mute or hear again.
+    Mute,
+    /// A name to block or stop blocking.
+    Block,
 }
 
 /// A question to the player.
@@ -108,6 +121,8 @@ enum View {
     Name,
     /// The lobby.
     Lobby,
+    /// The player's finished games (`g` in the lobby).
+    YourGames,
     /// A game, by its number.
     Game(GameId),
 }
@@ -153,6 +168,10 @@ pub struct Online {
     challenges: ChallengeList,
     /// The player the create form's terms are for (a challenge), while it is open.
     challenging: Option<String>,
+    /// The lobby's chat, the players muted and blocked.
+    club: Club,
+    /// The player's finished games, and the one being opened in review.
+    your_games: YourGames,
 }
 
 impl Online {
@@ -184,6 +203,8 @@ impl Online {
             assist: Assist::default(),
             challenges: ChallengeList::default(),
             challenging: None,
+            club: Club::default(),
+            your_games: YourGames::default(),
             start,
         };
         if let Some(name) = online.start.name.clone() {
@@ -212,6 +233,7 @@ impl Online {
             insecure: false,
             create: None,
             challenge: None,
+            muted: memory.muted,
         };
         let mut online = Online::new(start, now);
         online.start.name = memory.name;
@@ -220,6 +242,11 @@ impl Online {
         online.prompt = Some((Prompt::Server, first));
         online.info("the server, HOST or HOST:PORT (↑↓ those played on), then Enter; Esc back");
         online
+    }
+
+    /// The save folder, if there is one.
+    pub fn save_dir(&self) -> Option<PathBuf> {
+        self.start.save_dir.clone()
     }
 
     /// Whether the player left online play.
@@ -283,6 +310,8 @@ impl Online {
         // The finished games are saved by the storage thread, as every write
         // (`NetRequest::SaveFinished`), not by the client.
         self.lobby = LobbyList::new(name);
+        let server = crate::net::client::with_port(&start.server);
+        self.club = Club::muting(start.muted.get(&server).cloned().unwrap_or_default());
         self.view = View::Lobby;
         self.requests.push(NetRequest::Connect(Box::new(config)));
         let server = escaped(&start.server, MESSAGE_CHARS);
@@ -419,6 +448,7 @@ impl Online {
                 }
             }
             View::Lobby => self.update_lobby(action),
+            View::YourGames => self.update_your_games(action),
             View::Game(id) => self.update_game(id, action, size),
         }
     }

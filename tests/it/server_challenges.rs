@@ -194,6 +194,30 @@ fn a_challenge_to_oneself_an_absent_player_or_beyond_the_cap_is_refused_with_a_r
 }
 
 #[test]
+fn a_player_who_blocks_another_is_not_challenged_by_it() {
+    let club = two_connected(Limits::default());
+    let (alice, bob) = (&club.alice, &club.bob);
+    bob.send(ClientMessage::Block {
+        name: "alice".to_owned(),
+        block: true,
+    });
+    bob.expect_message("the block stored", |m| {
+        matches!(m, ServerMessage::Blocks { .. }).then_some(())
+    });
+    alice.send(ClientMessage::ChallengePlayer {
+        name: "bob".to_owned(),
+        setup: GameSetup::default(),
+    });
+    assert_eq!(
+        refusal(alice),
+        (
+            ErrorCode::Refused,
+            "bob does not accept your challenges".to_owned()
+        )
+    );
+}
+
+#[test]
 fn a_challenge_ends_when_its_challenger_leaves_the_server() {
     let club = two_connected(Limits::default());
     let (alice, bob) = (&club.alice, &club.bob);

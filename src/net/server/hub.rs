@@ -100,6 +100,8 @@ pub(super) struct Hub {
     rematches: rematch::Rematches,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
+    /// The lobby's chat and the blocks.
+    club: club::Club,
     /// A game whose next message panics, for tests of the setting aside.
     #[cfg(test)]
     panic_in: Option<GameId>,
@@ -129,6 +131,7 @@ impl Hub {
         timers: mpsc::WeakUnboundedSender<Event>,
     ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
         let readers = Readers::start(store.file(), &timers)?;
+        let club = club::Club::load(&store)?;
         let mut hub = Hub {
             store,
             limits,
@@ -141,6 +144,7 @@ impl Hub {
             challenges: challenges::Challenges::default(),
             rematches: rematch::Rematches::default(),
             busy_with: None,
+            club,
             #[cfg(test)]
             panic_in: None,
         };
@@ -365,6 +369,8 @@ impl Hub {
             ClientMessage::GiveTime { game } => self.give_time(seat, game),
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
+            ClientMessage::LobbyChat { text } => self.lobby_chat(seat, &text),
+            ClientMessage::Block { name, block } => self.block(seat, &name, block),
             _ => refuse(ErrorCode::NotNow, "not now"),
         }
     }
@@ -764,6 +770,7 @@ mod tests {
 
 mod challenges;
 mod clocks;
+mod club;
 mod connections;
 mod courtesy;
 #[cfg(test)]

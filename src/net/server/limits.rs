@@ -46,6 +46,8 @@ pub struct Limits {
     pub challenges_in: usize,
     /// How long a challenge waits for its answer.
     pub challenge_expiry: Duration,
+    /// Lines of the lobby's chat one key may say in a minute (each goes to every player).
+    pub lobby_lines_per_minute: u32,
 }
 
 impl Default for Limits {
@@ -69,6 +71,7 @@ impl Default for Limits {
             challenges_out: 3,
             challenges_in: 20,
             challenge_expiry: Duration::from_secs(5 * 60),
+            lobby_lines_per_minute: 10,
         }
     }
 }

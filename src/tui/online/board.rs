@@ -35,6 +35,7 @@ pub const ONLINE_GAME_KEYS: KeyTable = KeyTable {
             "r",
             "once the game is over: offer a rematch, or accept the one offered",
         ),
+        Key::new("s", "save the game watched (spectators)"),
         Key::new("Tab", "small terminal: the panel / the board"),
         Key::new("q / Esc", "back to the lobby (the game goes on)"),
     ],
@@ -96,7 +97,8 @@ impl Online {
             Action::Help => {
                 self.help = Some(Help::new("Online game keys".to_owned(), &ONLINE_GAME_KEYS));
             }
-            _ if !player => self.info("watching: only the players play"),
+            Action::Save if !player => self.save_watched(id),
+            _ if !player => self.info("watching: only the players play (s saves the game)"),
             Action::Redo if over => self.rematch_key(id),
             _ if over => self.info("the game is over: r rematch, q to the lobby"),
             Action::Abort => self.abort_key(id),

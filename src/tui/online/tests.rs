@@ -110,6 +110,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         insecure: true,
         create: None,
         challenge: None,
+        muted: std::collections::BTreeMap::new(),
     }
 }
 
@@ -132,6 +133,7 @@ fn summary(
         creator: attackers.or(defenders).unwrap_or("?").to_owned(),
         plies,
         outcome: None,
+        date: None,
     }
 }
 

@@ -84,6 +84,9 @@ impl Hub {
         if to.key == seat.key {
             return refuse(ErrorCode::Refused, "you cannot challenge yourself");
         }
+        if let Some(why) = self.club.block_between(&to, seat) {
+            return refuse(ErrorCode::Refused, why);
+        }
         let waiting = self.challenges.waiting.values();
         let (mut out, mut incoming, mut again) = (0, 0, false);
         for c in waiting {

@@ -103,6 +103,13 @@ impl Hub {
             return refuse(ErrorCode::NoGame, format!("you did not play game {game}"));
         };
         let keys = finished.seats.clone().map(|s| s.key);
+        let opponent = finished.seat(side.opponent()).clone();
+        if accept && let Some(why) = self.club.block_between(&opponent, seat) {
+            return refuse(ErrorCode::Refused, why);
+        }
+        let Some(finished) = self.rematches.get_mut(game) else {
+            return Ok(());
+        };
         let told = match (accept, finished.offered_by) {
             (true, Some(by)) if by != side => return self.rematch_accepted(game, by),
             (true, Some(_)) => return refuse(ErrorCode::Refused, "your rematch offer waits"),
