@@ -9,12 +9,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::chat::{CHAT_LOG_BYTES, CHAT_LOG_LINES, ChatEntry};
 pub use crate::capped_lines::MAX_LINE_BYTES;
-use crate::game::TimeControl;
+use crate::game::{Clocks, TimeControl};
 use crate::quote::excerpt;
 use crate::rules::{Outcome, Preset, Side};
 
 mod challenge;
+mod chat;
 pub mod club;
 mod text;
 pub use challenge::{ChallengeEnd, ChallengeId, ChallengeView, GIVEN_TIME};
@@ -324,6 +326,23 @@ pub enum ServerMessage {
         game: GameId,
         /// How.
         outcome: Outcome,
+        /// The clocks as the server ended the game (a flag fallen shows 0), if it had any.
+        #[serde(default)]
+        clocks: Option<Clocks>,
+    },
+    /// A game's chat so far (its newest lines the receiver may see, oldest first): sent
+    /// after its [`ServerMessage::State`]; it replaces the lines the receiver holds.
+    ChatLog {
+        /// The game.
+        game: GameId,
+        /// The lines (at most [`CHAT_LOG_LINES`], within [`CHAT_LOG_BYTES`]).
+        lines: Vec<ChatEntry>,
+    },
+    /// A game of the receiver's that ended while it was not connected, told once on its next
+    /// connection (after the states of its games).
+    Finished {
+        /// The game, its result in its summary.
+        game: GameSummary,
     },
     /// A page of a player's finished games.
     Archive {
@@ -875,11 +894,9 @@ mod tests {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
             running: Some(Side::Attackers),
         });
-        let outcome = Outcome {
-            winner: None,
-            reason: crate::rules::Reason::Agreement,
-        };
-        vec![
+        let outcome = Outcome::draw(crate::rules::Reason::Agreement);
+        let memory = memory_messages(game, outcome, summary.clone());
+        let mut all = vec![
             ServerMessage::Hello {
                 version: VERSION,
                 server: "s".into(),
@@ -928,7 +945,6 @@ mod tests {
                 connected: false,
                 return_ms: Some(41_000),
             },
-            ServerMessage::Result { game, outcome },
             ServerMessage::Archive {
                 name: "n".into(),
                 games: vec![summary],
@@ -958,6 +974,29 @@ mod tests {
                 }],
                 code: Some("c".into()),
             },
+        ];
+        all.extend(memory);
+        all
+    }
+
+    /// One of each message of the server's memory (docs/protocol.md, "Version 4"): a result
+    /// with its clocks, a game's chat so far, a game ended while away.
+    fn memory_messages(game: GameId, outcome: Outcome, summary: GameSummary) -> [ServerMessage; 3] {
+        [
+            ServerMessage::Result {
+                game,
+                outcome,
+                clocks: Some(crate::game::Clocks::new("5m".parse().unwrap())),
+            },
+            ServerMessage::ChatLog {
+                game,
+                lines: vec![ChatEntry {
+                    from: "f".into(),
+                    channel: Channel::Spectators,
+                    text: "t".into(),
+                }],
+            },
+            ServerMessage::Finished { game: summary },
         ]
     }
 

@@ -40,6 +40,8 @@ pub(super) enum Event {
     ReturnCheck { game: GameId, side: Side },
     /// A challenge may have waited too long for its answer.
     ChallengeExpiry { challenge: ChallengeId },
+    /// Time to note that the server is alive (every `Limits::alive_every`).
+    Alive,
     /// A connection whose queue is full (it reads too slowly) is to be cut off.
     Cut { conn: ConnId },
     /// The server stops: the hub's last event.
@@ -66,6 +68,7 @@ impl Event {
             },
             Event::FlagCheck { game, .. } | Event::ReturnCheck { game, .. } => Some(*game),
             Event::Connected { .. }
+            | Event::Alive
             | Event::Cut { .. }
             | Event::Lag { .. }
             | Event::Disconnected { .. }

@@ -46,6 +46,9 @@ pub struct Limits {
     pub challenges_in: usize,
     /// How long a challenge waits for its answer.
     pub challenge_expiry: Duration,
+    /// How often the server notes in its database that it is alive: after a crash, the
+    /// player to move is charged the time used up to the last note.
+    pub alive_every: Duration,
     /// Lines of the lobby's chat one key may say in a minute (each goes to every player).
     pub lobby_lines_per_minute: u32,
 }
@@ -71,6 +74,7 @@ impl Default for Limits {
             challenges_out: 3,
             challenges_in: 20,
             challenge_expiry: Duration::from_secs(5 * 60),
+            alive_every: Duration::from_secs(5),
             lobby_lines_per_minute: 10,
         }
     }

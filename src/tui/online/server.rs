@@ -20,6 +20,7 @@ impl Online {
         match event {
             Event::Connected { .. } => {
                 self.connected = true;
+                self.ping.1 = None;
                 match self.view {
                     // Back on the game's board: whose move it is, not the lobby's keys.
                     View::Game(id) => {
@@ -44,6 +45,7 @@ impl Online {
             Event::Disconnected { reason } => {
                 self.connected = false;
                 self.lag = None;
+                self.ping.1 = None;
                 // What matters first: a long reason is cut at the screen's edge.
                 self.error(&format!(
                     "reconnecting… (connection lost: {})",
@@ -54,6 +56,7 @@ impl Online {
             Event::ServerGoingDown => {
                 self.connected = false;
                 self.lag = None;
+                self.ping.1 = None;
                 self.info("the server is restarting: reconnecting…");
             }
             Event::Failed(ClientError::UnknownServer {
@@ -233,6 +236,12 @@ impl Online {
                     g.chat_line(channel, &from, &text);
                 }
             }
+            ServerMessage::ChatLog { game, lines } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.chat_log(&lines);
+                }
+            }
+            ServerMessage::Finished { game } => self.finished_away(&game),
             ServerMessage::Presence {
                 game,
                 side,
@@ -243,9 +252,13 @@ impl Online {
                     g.presence(side, connected, return_ms.map(Duration::from_millis), now);
                 }
             }
-            ServerMessage::Result { game, outcome } => {
+            ServerMessage::Result {
+                game,
+                outcome,
+                clocks,
+            } => {
                 if let Some(g) = self.games.get_mut(&game) {
-                    g.ended(outcome);
+                    g.ended(outcome, clocks, now);
                     let you = g.you();
                     let text = crate::tui::panels::outcome_text(outcome, you);
                     if you.is_some() {

@@ -152,7 +152,14 @@ fn a_challenge_received_on_the_board_shows_on_the_status_line() {
 fn r_after_the_end_offers_a_rematch_and_its_game_is_shown_when_accepted() {
     let mut online = playing();
     let outcome = Outcome::win(Side::Attackers, Reason::Resignation);
-    message(&mut online, ServerMessage::Result { game: 5, outcome });
+    message(
+        &mut online,
+        ServerMessage::Result {
+            game: 5,
+            outcome,
+            clocks: None,
+        },
+    );
     assert!(shown(&online).contains("r rematch"));
     online.take_requests();
     online.update(Action::Redo, SIZE);
@@ -180,7 +187,14 @@ fn r_after_the_end_offers_a_rematch_and_its_game_is_shown_when_accepted() {
 fn a_rematch_offered_by_the_opponent_is_asked_and_y_accepts_it() {
     let mut online = playing();
     let outcome = Outcome::win(Side::Defenders, Reason::Resignation);
-    message(&mut online, ServerMessage::Result { game: 5, outcome });
+    message(
+        &mut online,
+        ServerMessage::Result {
+            game: 5,
+            outcome,
+            clocks: None,
+        },
+    );
     message(
         &mut online,
         ServerMessage::Offered {
@@ -280,7 +294,14 @@ fn the_claim_is_gone_from_the_panel_once_the_game_is_over() {
     message(&mut online, claimable);
     online.update(Action::No, SIZE);
     let outcome = Outcome::win(Side::Attackers, Reason::Abandoned);
-    message(&mut online, ServerMessage::Result { game: 5, outcome });
+    message(
+        &mut online,
+        ServerMessage::Result {
+            game: 5,
+            outcome,
+            clocks: None,
+        },
+    );
     assert!(
         !shown(&online).contains("gone too long"),
         "{}",
