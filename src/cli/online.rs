@@ -66,6 +66,9 @@ pub struct OnlineArgs {
     /// per move for correspondence (3d/move).
     #[arg(long, value_name = "CONTROL")]
     pub clock: Option<Timing>,
+    /// Challenges this player once connected, on the terms of --rules, --side and --clock.
+    #[arg(long, value_name = "NAME")]
+    pub challenge: Option<String>,
 }
 
 /// A side choice as written on the command line.
@@ -117,6 +120,14 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
                 .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
         })
         .transpose()?;
+    let challenge = args
+        .challenge
+        .as_deref()
+        .map(|them| {
+            normalize_name(them)
+                .map_err(|e| CliError::new(format!("--challenge \"{}\": {e}", excerpt(them))))
+        })
+        .transpose()?;
     if let Some(player) = &args.games {
         let name = name.ok_or_else(|| {
             CliError::new("--games: the server lists games to a player: give --name NAME")
@@ -138,6 +149,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         save_dir: storage.save_dir.clone(),
         insecure: args.insecure,
         create: args.create_setup(),
+        challenge,
         muted: memory.muted,
     };
     let (settings_file, settings, _) = match settings::default_path() {

@@ -607,6 +607,17 @@ impl Clocks {
         clock.flag_fell()
     }
 
+    /// Gives `side` `more` time on its main time; returns whether it could (not in
+    /// overtime, whose periods are fixed).
+    pub fn give(&mut self, side: Side, more: Duration) -> bool {
+        let clock = self.side_mut(side);
+        if clock.overtime || clock.left_ms == 0 {
+            return false;
+        }
+        clock.left_ms = clock.left_ms.saturating_add(millis(more));
+        true
+    }
+
     /// `side` has moved: its increment in the main time, or its period full again.
     pub fn moved(&mut self, side: Side) {
         let control = self.control;

@@ -77,6 +77,7 @@ pub(super) const fn is_off_board(reason: Reason) -> bool {
             | Reason::Agreement
             | Reason::Adjudicated
             | Reason::Abandoned
+            | Reason::Aborted
     )
 }
 
@@ -567,13 +568,18 @@ impl Game {
         self.conclude(Outcome::win(side.opponent(), Reason::Abandoned))
     }
 
+    /// An online game is stopped before both players had moved: no winner.
+    pub fn abort(&mut self) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::draw(Reason::Aborted))
+    }
+
     /// A match runner stops the game as a draw (for example at its ply cap).
     pub fn adjudicate_draw(&mut self) -> Result<(), AlreadyOver> {
         self.conclude(Outcome::draw(Reason::Adjudicated))
     }
 
     /// Ends the game as another program says it ended off the board (a server's result): a
-    /// resignation, time, an abandonment or an agreement as such; any other reason the board
+    /// resignation, time, an abandonment, an agreement or an abort as such; any other reason the board
     /// did not reach is taken as an adjudicated draw.
     pub fn end_as_told(&mut self, outcome: Outcome) -> Result<(), AlreadyOver> {
         match (outcome.reason, outcome.winner) {
@@ -581,6 +587,7 @@ impl Game {
             (Reason::Time, Some(winner)) => self.lose_on_time(winner.opponent()),
             (Reason::Abandoned, Some(winner)) => self.abandon(winner.opponent()),
             (Reason::Agreement, _) => self.agree_draw(),
+            (Reason::Aborted, _) => self.abort(),
             _ => self.adjudicate_draw(),
         }
     }

@@ -34,11 +34,13 @@ pub enum Reason {
     Adjudicated,
     /// A player of an online game left and did not come back in time; the other side wins.
     Abandoned,
+    /// An online game stopped before both players had moved: no winner, never rated.
+    Aborted,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 10] = [
+    pub const ALL: [Reason; 11] = [
         Reason::KingEscaped,
         Reason::KingCaptured,
         Reason::Encircled,
@@ -49,6 +51,7 @@ impl Reason {
         Reason::Time,
         Reason::Adjudicated,
         Reason::Abandoned,
+        Reason::Aborted,
     ];
 
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
@@ -64,6 +67,7 @@ impl Reason {
             Reason::Time => "time",
             Reason::Adjudicated => "adjudicated",
             Reason::Abandoned => "abandoned",
+            Reason::Aborted => "aborted",
         }
     }
 }
@@ -145,6 +149,7 @@ impl Outcome {
             Reason::Time => format!("the {loser} ran out of time"),
             Reason::Adjudicated => "adjudicated".to_owned(),
             Reason::Abandoned => format!("the {loser} left and did not return"),
+            Reason::Aborted => "aborted before both players had moved".to_owned(),
         }
     }
 }
@@ -154,6 +159,7 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
             Some(side) => write!(f, "{side} {}", self.reason),
+            None if self.reason == Reason::Aborted => write!(f, "{}", self.reason),
             None => write!(f, "draw {}", self.reason),
         }
     }

@@ -81,6 +81,8 @@ pub enum Action {
     Pause,
     /// Play AI moves faster.
     Faster,
+    /// `A` on an online board: abort the game before one's first move.
+    Abort,
     /// Play AI moves slower.
     Slower,
     /// Open or close the review of the game.
@@ -417,6 +419,8 @@ fn board_char(c: char) -> Option<Action> {
         'a' => Action::Analyze,
         'c' => Action::Chat,
         '+' | '=' => Action::Faster,
+        'A' => Action::Abort,
+        'y' => Action::Yes,
         '-' => Action::Slower,
         'q' => Action::Quit,
         _ => return None,

@@ -37,6 +37,7 @@ mod rules_properties;
 mod rules_threats;
 mod save_load;
 mod schema;
+mod server_challenges;
 mod server_club;
 mod server_identity;
 mod server_lobby;

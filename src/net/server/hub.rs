@@ -96,6 +96,10 @@ pub(super) struct Hub {
     bots: HashSet<String>,
     /// The threads that read the archive and finished games, beside the hub.
     readers: Readers,
+    /// The challenges waiting for an answer.
+    challenges: challenges::Challenges,
+    /// The games just over that their players may play again.
+    rematches: rematch::Rematches,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
     /// The games over that still take chat lines for a while.
@@ -143,6 +147,8 @@ impl Hub {
             name_claims: NameClaims::default(),
             bots,
             readers,
+            challenges: challenges::Challenges::default(),
+            rematches: rematch::Rematches::default(),
             busy_with: None,
             after_end: chat::AfterEnds::new(),
             club,
@@ -278,6 +284,7 @@ impl Hub {
             Event::Cut { conn } => self.cut(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            Event::ChallengeExpiry { challenge } => self.challenge_expiry(challenge),
             Event::Alive => self.note_alive(),
             // The hub's loop ends on it, with `go_down`.
             Event::GoingDown => {}
@@ -355,12 +362,28 @@ impl Hub {
             ClientMessage::Watch { game } => self.watch(conn, seat, game),
             ClientMessage::Leave { game } => self.leave(conn, seat, game),
             ClientMessage::Move { game, ply, mv } => self.play(seat, game, ply, &mv),
+            ClientMessage::Offer {
+                game,
+                offer: Offer::Rematch,
+            } => self.rematch(seat, game, true),
+            ClientMessage::Answer {
+                game,
+                offer: Offer::Rematch,
+                accept,
+            } => self.rematch(seat, game, accept),
             ClientMessage::Offer { game, offer } => self.offer(seat, game, offer),
             ClientMessage::Answer {
                 game,
                 offer,
                 accept,
             } => self.answer(seat, game, offer, accept),
+            ClientMessage::ChallengePlayer { name, setup } => self.challenge(seat, &name, setup),
+            ClientMessage::AnswerChallenge { challenge, accept } => {
+                self.answer_challenge(seat, challenge, accept)
+            }
+            ClientMessage::Abort { game } => self.abort(seat, game),
+            ClientMessage::Claim { game } => self.claim(seat, game),
+            ClientMessage::GiveTime { game } => self.give_time(seat, game),
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
             ClientMessage::LobbyChat { text } => self.lobby_chat(seat, &text),
@@ -954,12 +977,15 @@ mod tests {
 
 mod away;
 mod bots;
+mod challenges;
 mod chat;
 mod clocks;
 mod club;
 mod connections;
+mod courtesy;
 mod details;
 #[cfg(test)]
 mod fuzz;
 mod games;
 mod lobby;
+mod rematch;

@@ -259,6 +259,17 @@ impl Store {
         tx.commit()
     }
 
+    /// Stores a game's clocks (time given to a player).
+    pub fn set_clocks(&self, game: GameId, clocks: &Clocks) -> StoreResult<()> {
+        self.writable()?;
+        execute(
+            &self.db,
+            "UPDATE games SET clocks = ?2 WHERE id = ?1",
+            params![id(game), json(clocks)?],
+        )?;
+        Ok(())
+    }
+
     /// Stores a game's end.
     pub fn finish(
         &self,

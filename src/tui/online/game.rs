@@ -110,11 +110,23 @@ pub struct OnlineGame {
     chat: Vec<ChatLine>,
     /// The move sent and not yet played by the server.
     sending: Option<String>,
+    /// The opponent is gone past the return window: the win may be claimed until the
+    /// server ends the game itself, then.
+    claimable: Option<Instant>,
     /// The move sending was sent while the connection was down: the client holds it and
     /// sends it after the reconnect, so the state that comes then does not send it again.
     queued: bool,
     /// The board's cursor, selection and prompt.
     pub board: BoardScreen,
+}
+
+/// An offer in words.
+pub(super) const fn offer_text(offer: Offer) -> &'static str {
+    match offer {
+        Offer::Draw => "a draw",
+        Offer::Takeback => "a takeback",
+        Offer::Rematch => "a rematch",
+    }
 }
 
 /// Index of `side` in the per-side arrays.
@@ -145,6 +157,7 @@ impl OnlineGame {
             presence: [Presence::Here; 2],
             chat: Vec::new(),
             sending: None,
+            claimable: None,
             queued: false,
             board: BoardScreen::new(start_cursor(record.state().position())),
             record,
@@ -159,6 +172,7 @@ impl OnlineGame {
         let mut fresh = OnlineGame::from_view(view, now)?;
         fresh.chat = std::mem::take(&mut self.chat);
         fresh.presence = self.presence;
+        fresh.claimable = self.claimable;
         fresh.board.cursor = self.board.cursor;
         let unchanged = fresh.record.moves().len() == self.record.moves().len();
         if unchanged && fresh.my_turn() {
@@ -291,6 +305,7 @@ impl OnlineGame {
         self.outcome = Some(outcome);
         self.sending = None;
         self.pending = None;
+        self.claimable = None;
         self.presence = [Presence::Here; 2];
         if let Some(clocks) = clocks {
             self.clocks = Some((
@@ -325,11 +340,29 @@ impl OnlineGame {
         return_within: Option<Duration>,
         now: Instant,
     ) {
+        if connected {
+            self.claimable = None;
+        }
         self.presence[index(side)] = match (connected, return_within) {
             (true, _) => Presence::Here,
             (false, None) => Presence::Gone(now),
             (false, Some(left)) => Presence::Due(now + left),
         };
+    }
+
+    /// When the server ends the game itself if the win, claimable now, is not claimed.
+    pub const fn claimable(&self) -> Option<Instant> {
+        self.claimable
+    }
+
+    /// The win may be claimed until `until` (`None`: no longer).
+    pub const fn set_claimable(&mut self, until: Option<Instant>) {
+        self.claimable = until;
+    }
+
+    /// The clocks as the server sent them at `now` (time given).
+    pub const fn set_clocks(&mut self, clocks: ClockView, now: Instant) {
+        self.clocks = Some((clocks, now));
     }
 
     /// The chat so far, as the server keeps it: it replaces the lines held (a reconnection
@@ -407,6 +440,14 @@ impl OnlineGame {
                 self.name(side)
             ));
             lines.extend(self.presence[index(side)].gone_line(now));
+            if let Some(ends) = self.claimable.filter(|_| self.you == Some(side.opponent())) {
+                let left = ends.saturating_duration_since(now).as_secs();
+                lines.push(format!(
+                    "  gone too long: y claims the win (or it ends in {}:{:02})",
+                    left / 60,
+                    left % 60
+                ));
+            }
         }
         if let Some(lag) = lag {
             lines.push(lag.text());
@@ -428,11 +469,10 @@ impl OnlineGame {
             (None, None) => lines.push(format!("the {to_move} to move")),
         }
         if let Some((offer, by)) = self.pending {
-            let what = match offer {
-                Offer::Draw => "a draw",
-                Offer::Takeback => "a takeback",
-            };
-            lines.push(format!("the {by} offer {what}"));
+            lines.push(format!("the {by} offer {}", offer_text(offer)));
+        }
+        if self.outcome.is_some() && self.you.is_some() {
+            lines.push("r rematch (sides swapped) · q lobby".to_owned());
         }
         if self.outcome.is_none() {
             let on = |on: bool| if on { "on" } else { "off" };

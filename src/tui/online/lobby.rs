@@ -21,6 +21,11 @@ pub const LOBBY_KEYS: KeyTable = KeyTable {
         Key::new("↑ ↓", "select a game"),
         Key::new("Enter", "join an open game, play yours, watch another"),
         Key::new("c", "create a game"),
+        Key::new("C", "challenge a player online (a name, then the terms)"),
+        Key::new(
+            "a / d",
+            "accept / decline the challenge received (d: withdraw yours)",
+        ),
         Key::new("i", "join a private game by its invite code"),
         Key::new("w", "watch the game selected"),
         Key::new("x", "withdraw your open game / stop watching"),
@@ -162,6 +167,13 @@ impl LobbyList {
             text.push_str(&page);
         }
         text
+    }
+
+    /// The names of the other players online (of those the server named).
+    pub fn others(&self) -> Vec<&str> {
+        let me = self.me.as_str();
+        let names = self.lobby.players.iter().map(String::as_str);
+        names.filter(|name| *name != me).collect()
     }
 
     /// The players online, those not named counted.

@@ -109,6 +109,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         save_dir: None,
         insecure: true,
         create: None,
+        challenge: None,
         muted: std::collections::BTreeMap::new(),
     }
 }
@@ -920,6 +921,7 @@ fn a_name_refused_by_the_server_is_asked_again() {
     );
 }
 
+mod challenges;
 /// The client reports the connection lost.
 fn dropped(online: &mut Driven) {
     online.on_net(

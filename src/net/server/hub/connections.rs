@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Hub, Reply, refusal, refuse, store_error};
+use super::{Hub, Live, Reply, refusal, refuse, store_error};
 use crate::net::identity;
 use crate::net::protocol::{ClientMessage, ClockView, ErrorCode, GameId, GameView, ServerMessage};
 use crate::net::server::conn_id::ConnId;
@@ -14,6 +14,22 @@ use crate::net::server::log;
 use crate::net::server::reader::{Ask, Read};
 use crate::net::server::store::{Seat, Stage};
 use crate::rules::{Side, position_record};
+
+/// A game's clocks as they stand now: the running one charged with its turn so far.
+pub(super) fn clock_view(live: &Live) -> Option<ClockView> {
+    let playing = live.stored.stage == Stage::Playing;
+    let to_move = live.stored.game.state().position().side_to_move();
+    live.stored.game.clocks().map(|clocks| {
+        let mut running = *clocks;
+        if playing {
+            running.spend(to_move, live.turn_start.elapsed());
+        }
+        ClockView {
+            clocks: running,
+            running: playing.then_some(to_move),
+        }
+    })
+}
 
 impl Hub {
     pub(super) fn identify(
@@ -65,6 +81,7 @@ impl Hub {
             })
             .map(|live| (live.stored.id, live.stored.side_of(&seat.key)))
             .collect();
+        self.send_challenges(conn, &seat.key);
         for (game, side) in mine {
             self.busy_with = Some(game);
             self.send_state(conn, game);
@@ -100,6 +117,7 @@ impl Hub {
         if self.is_connected(&seat.key) {
             return;
         }
+        self.challenges_gone(&seat.key);
         let games: Vec<(GameId, Side)> = self
             .games
             .values()
@@ -145,6 +163,28 @@ impl Hub {
             .collect()
     }
 
+    /// The seat of the player online named `name`, if one is.
+    pub(super) fn online_seat(&self, name: &str) -> Option<Seat> {
+        self.conns
+            .values()
+            .filter_map(|c| c.seat.as_ref())
+            .find(|s| s.name == name)
+            .cloned()
+    }
+
+    /// Sends `message` to every connection of the players of `keys`.
+    pub(super) fn tell_keys(&mut self, keys: &[String], message: &ServerMessage) {
+        let conns: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.seat.as_ref().is_some_and(|s| keys.contains(&s.key)))
+            .map(|(&id, _)| id)
+            .collect();
+        for conn in conns {
+            self.send(conn, message);
+        }
+    }
+
     /// The connections of a game's players and spectators.
     pub(super) fn watchers(&self, game: GameId) -> Vec<ConnId> {
         let mut conns = self.player_conns(game);
@@ -187,16 +227,7 @@ impl Hub {
         let record = &live.stored.game;
         let position = record.state().position();
         let to_move = position.side_to_move();
-        let clocks = record.clocks().map(|clocks| {
-            let mut running = *clocks;
-            if live.stored.stage == Stage::Playing {
-                running.spend(to_move, live.turn_start.elapsed());
-            }
-            ClockView {
-                clocks: running,
-                running: (live.stored.stage == Stage::Playing).then_some(to_move),
-            }
-        });
+        let clocks = clock_view(live);
         let view = GameView {
             summary: self.marked(live.stored.summary()),
             start: position_record(record.state().start_position()),

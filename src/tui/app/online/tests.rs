@@ -74,6 +74,7 @@ pub(super) fn start(name: &str, config_dir: PathBuf, save_dir: Option<PathBuf>) 
         save_dir,
         insecure: true,
         create: None,
+        challenge: None,
         muted: std::collections::BTreeMap::new(),
     }
 }
