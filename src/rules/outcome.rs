@@ -34,11 +34,15 @@ pub enum Reason {
     Adjudicated,
     /// A player of an online game left and did not come back in time; the other side wins.
     Abandoned,
+    /// Another program's record gives the result (a winner or a draw) in words that name none
+    /// of these reasons (OpenTafl's `Attacker wins`): the game ended off the board as
+    /// recorded.
+    Recorded,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 10] = [
+    pub const ALL: [Reason; 11] = [
         Reason::KingEscaped,
         Reason::KingCaptured,
         Reason::Encircled,
@@ -49,6 +53,7 @@ impl Reason {
         Reason::Time,
         Reason::Adjudicated,
         Reason::Abandoned,
+        Reason::Recorded,
     ];
 
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
@@ -64,6 +69,7 @@ impl Reason {
             Reason::Time => "time",
             Reason::Adjudicated => "adjudicated",
             Reason::Abandoned => "abandoned",
+            Reason::Recorded => "recorded",
         }
     }
 }
@@ -145,6 +151,7 @@ impl Outcome {
             Reason::Time => format!("the {loser} ran out of time"),
             Reason::Adjudicated => "adjudicated".to_owned(),
             Reason::Abandoned => format!("the {loser} left and did not return"),
+            Reason::Recorded => "as recorded".to_owned(),
         }
     }
 }

@@ -189,6 +189,7 @@ pub fn outcome_parts(outcome: Outcome) -> (String, String) {
         Reason::Time => format!("the {loser} ran out of time"),
         Reason::Adjudicated => "adjudicated".to_owned(),
         Reason::Abandoned => format!("the {loser} left and did not return"),
+        Reason::Recorded => "as recorded".to_owned(),
     };
     let headline = match outcome.winner {
         Some(side) => format!("{} win", title(side)),

@@ -342,7 +342,8 @@ impl ReviewPanel<'_> {
     }
 
     /// The header from the game's tags, each wrapped in `width` columns: the event, site and
-    /// date on one line, the annotator on another (the players' names are on their lines).
+    /// date on one line, the annotator on another, the record's other tags (`round: 2`) on a
+    /// third (the players' names are on their lines).
     /// None in a panel of fewer than [`HEADER_MIN_ROWS`] rows: the ply and its comment come
     /// first.
     fn header_rows(&self, width: usize, panel_rows: u16) -> Vec<String> {
@@ -357,10 +358,15 @@ impl ReviewPanel<'_> {
         let annotator = tags
             .get(Tag::Annotator)
             .map(|name| format!("notes by {}", printable(name)));
+        let others: Vec<String> = tags
+            .others()
+            .map(|(name, value)| format!("{name}: {}", printable(value)))
+            .collect();
         (!place.is_empty())
             .then(|| place.join(" · "))
             .into_iter()
             .chain(annotator)
+            .chain((!others.is_empty()).then(|| others.join(" · ")))
             .flat_map(|row| wrap(&row, width))
             .collect()
     }

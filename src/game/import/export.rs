@@ -1,5 +1,6 @@
 //! Writing a game as an OpenTafl game record (`.otg`): tags from our players (or their names),
-//! the game's other tags (event, site, date, annotator), result, termination and dates, the rules string of our rules, the moves in OpenTafl's notation
+//! the game's tags (event, site, date, annotator, and those of other names a record gave),
+//! result and termination, the rules string of our rules, the moves in OpenTafl's notation
 //! (the king's letter, captures, `++` and `--`, `---` for a resignation on the move), the
 //! comments, and the side lines as variations (see [`super::variations`]) with theirs.
 
@@ -72,7 +73,10 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
             tag(kept.name(), value);
         }
     }
-    tag("date", tags.get(Tag::Date).unwrap_or(&date(game)));
+    // The date is the one the game was given, never today's.
+    if let Some(date) = tags.get(Tag::Date) {
+        tag(Tag::Date.name(), date);
+    }
     for side in [Side::Attackers, Side::Defenders] {
         let player = game.players().side(side);
         // A name is of a person: an AI is written as ours, for our import to read back.
@@ -89,10 +93,16 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
             None => "0",
         };
         tag("result", result);
-        tag("termination", &outcome.reason.name().replace('-', " "));
+        // A termination the record wrote is written back as it was, with the other tags.
+        if tags.other("termination").is_none() {
+            tag("termination", &outcome.reason.name().replace('-', " "));
+        }
     }
     if let Some(annotator) = tags.get(Tag::Annotator) {
         tag(Tag::Annotator.name(), annotator);
+    }
+    for (name, value) in tags.others() {
+        tag(name, value);
     }
     if let Some(comment) = game.start_comment() {
         tag("start-comment", comment);
@@ -233,12 +243,6 @@ fn player_name(player: Player) -> String {
             time: None,
         } => format!("random:{level}"),
     }
-}
-
-/// The day the game was created, `YYYY.MM.DD`.
-fn date(game: &Game) -> String {
-    let stamp = game.created().to_string();
-    stamp.get(..10).unwrap_or_default().replace('-', ".")
 }
 
 /// A comment or tag value as written: its lines as they are where the import reads them
