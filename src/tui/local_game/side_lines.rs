@@ -9,10 +9,11 @@ use std::borrow::Cow;
 
 use super::{LocalGame, Screen};
 use crate::game::{Fork, Game, Place, PlyAnalysis};
-use crate::rules::{AnnotatedMove, Move, Square};
+use crate::rules::{AnnotatedMove, Move, Outcome, Square};
 use crate::tui::dialogs::Question;
 use crate::tui::input::{Action, typed_move};
 use crate::tui::overlay::Overlay;
+use crate::tui::panels::outcome_parts;
 use crate::tui::review::Review;
 
 /// The place in the game's tree `review` shows.
@@ -301,9 +302,11 @@ impl LocalGame {
             self.error("this is the main line: open a side line to promote".to_owned());
             return;
         };
+        let result = self.session.game().outcome();
         match self.session.game_mut().promote(&place) {
             Some(now) => {
                 let game = self.session.game();
+                let change = result_change(result, game.outcome());
                 self.screen = Screen::Review(review_at(game, &now));
                 self.changed();
                 let to = if now.is_main() {
@@ -311,7 +314,7 @@ impl LocalGame {
                 } else {
                     "its parent's line"
                 };
-                self.info(format!("promoted: the side line is {to}"));
+                self.info(format!("promoted: the side line is {to}{change}"));
             }
             None => self.error(
                 "cannot promote: the old moves would nest too deep (delete a side line first)"
@@ -343,6 +346,24 @@ impl LocalGame {
             self.changed();
             self.info("side line deleted".to_owned());
         }
+    }
+}
+
+/// What a promotion did to the game's result, said after what it did to the lines (empty
+/// where the result stayed).
+fn result_change(before: Option<Outcome>, after: Option<Outcome>) -> String {
+    let words = |outcome| {
+        let (headline, why) = outcome_parts(outcome);
+        format!("{headline}: {why}")
+    };
+    match (before, after) {
+        (before, after) if before == after => String::new(),
+        (Some(before), None) => format!(
+            "; the game is unfinished now (its result, {}, stays with the old moves)",
+            words(before)
+        ),
+        (_, Some(after)) => format!("; the game's result is now {}", words(after)),
+        (None, None) => String::new(),
     }
 }
 
@@ -455,6 +476,32 @@ mod tests {
         // The main line has nothing to promote or delete.
         app.update(Action::Promote);
         assert!(app.status().unwrap().text.contains("main line"));
+    }
+
+    #[test]
+    fn promoting_over_a_resignation_and_back_keeps_the_result_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("wild.otg");
+        std::fs::write(&file, include_str!("../../../tests/data/otg/wild.otg")).unwrap();
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            storage: Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        });
+        let resigned = app.session.game().outcome();
+        assert!(resigned.is_some());
+        app.update(Action::Move(crate::tui::input::Direction::Left));
+        type_move(&mut app, "e4-e5");
+        app.update(Action::Promote);
+        assert_eq!(app.session.game().outcome(), None);
+        let said = app.status().unwrap().text.clone();
+        assert!(said.contains("the attackers resigned"), "{said}");
+        app.update(Action::Move(crate::tui::input::Direction::Left));
+        app.update(Action::IntoLine);
+        app.update(Action::Promote);
+        assert_eq!(app.session.game().outcome(), resigned);
+        let said = app.status().unwrap().text.clone();
+        assert!(said.contains("Defenders win"), "{said}");
     }
 
     #[test]
