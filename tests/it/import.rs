@@ -943,3 +943,18 @@ fn an_export_writes_the_date_a_record_gives_and_invents_none() {
     assert_eq!(dated.tags().get(Tag::Date), Some("2016.08.27"));
     assert!(import::to_otg(&dated).unwrap().contains("[date:2016.08.27]\n"));
 }
+
+#[test]
+fn a_name_given_to_an_ai_side_is_exported() {
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        "ai:easy".parse().unwrap(),
+    );
+    let mut tags = game.tags().clone();
+    tags.set(Tag::Defenders, "Bob").unwrap();
+    game.set_tags(tags);
+    let otg = import::to_otg(&game).unwrap();
+    assert!(otg.contains("[defenders:Bob]\n"), "{otg}");
+}

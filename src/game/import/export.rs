@@ -78,12 +78,14 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
         tag(Tag::Date.name(), date);
     }
     for side in [Side::Attackers, Side::Defenders] {
+        // A name given to the side is written as given (to an AI's side too, in the tags
+        // form); without one, the player is written as ours, for our import to read back.
         let player = game.players().side(side);
-        // A name is of a person: an AI is written as ours, for our import to read back.
-        let name = tags.name(side).filter(|_| player == Player::Human);
         tag(
             Tag::name_of(side).name(),
-            &name.map_or_else(|| player_name(player), str::to_owned),
+            &tags
+                .name(side)
+                .map_or_else(|| player_name(player), str::to_owned),
         );
     }
     if let Some(outcome) = game.outcome() {
