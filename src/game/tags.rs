@@ -568,7 +568,10 @@ mod tests {
         for refused in ["event", "rules", "result", "start-comment", "a b", ""] {
             assert!(!tags.keep_other(refused, "x"), "{refused}");
         }
-        assert!(tags.others().eq([("round", "3"), ("termination", "Black resigns")]));
+        assert!(
+            tags.others()
+                .eq([("round", "3"), ("termination", "Black resigns")])
+        );
         let json = serde_json::to_string(&tags).unwrap();
         assert_eq!(
             json,

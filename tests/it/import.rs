@@ -245,7 +245,7 @@ fn an_otg_records_names_and_tags_survive_our_save_and_an_export() {
     ] {
         assert!(otg.contains(tag), "{tag}\n{otg}");
     }
-    // Read back, the record gives the same names and tags (its comments lose their `|`).
+    // Read back, the record gives the same names and tags.
     let again = round_trip(&back);
     assert_eq!(again.tags(), back.tags());
     assert_eq!(again.tags().name(Side::Attackers), Some("Alice"));
@@ -477,7 +477,7 @@ fn otg_export_writes_opentafl_notation() {
 ";
     assert!(text.starts_with(expected_start), "{text}");
     assert!(
-        text.ends_with("6. d2-e2 Ke4-e3\n[|The losing move/with a pipe]\n7. g4-e4++\n"),
+        text.ends_with("6. d2-e2 Ke4-e3\n[|The losing move|with a pipe]\n7. g4-e4++\n"),
         "{text}"
     );
     let mut multi_line = new_game(Preset::Standard);
@@ -486,7 +486,7 @@ fn otg_export_writes_opentafl_notation() {
     assert!(
         import::to_otg(&multi_line)
             .unwrap()
-            .ends_with("1. d2-c2\n[first line\nsecond / line]\n")
+            .ends_with("1. d2-c2\n[first line\nsecond \\| line]\n")
     );
     // A line that would read as a turn is not begun: the comment goes on one line.
     multi_line.set_comment(0, Some("first line\n2. second".into()));
@@ -941,7 +941,11 @@ fn an_export_writes_the_date_a_record_gives_and_invents_none() {
     assert!(!wild.contains("[date:"), "{wild}");
     let dated = load(&data("otg/commented.otg")).unwrap();
     assert_eq!(dated.tags().get(Tag::Date), Some("2016.08.27"));
-    assert!(import::to_otg(&dated).unwrap().contains("[date:2016.08.27]\n"));
+    assert!(
+        import::to_otg(&dated)
+            .unwrap()
+            .contains("[date:2016.08.27]\n")
+    );
 }
 
 #[test]
@@ -957,4 +961,22 @@ fn a_name_given_to_an_ai_side_is_exported() {
     game.set_tags(tags);
     let otg = import::to_otg(&game).unwrap();
     assert!(otg.contains("[defenders:Bob]\n"), "{otg}");
+}
+
+#[test]
+fn comment_paragraphs_and_bars_read_back_as_written() {
+    let mut game = new_game(Preset::Standard);
+    for mv in ["d2-c2", "c4-c3", "d1-d2"] {
+        game.play_text(mv).unwrap();
+    }
+    let comments = [
+        "Good. The guard steps aside.\n\nBetter. Or is it? a|b, and \\| too",
+        "e.g. this reply | that one\n\nStrong.",
+        "Wait.\n\nThe last move | alone in its turn.",
+    ];
+    for (i, comment) in comments.iter().enumerate() {
+        game.set_comment(i, Some((*comment).to_owned()));
+    }
+    let back = round_trip(&game);
+    assert_eq!(back.comments(), game.comments());
 }

@@ -180,8 +180,8 @@ fn comments_and_tags_written_in_the_game_are_saved_and_loaded_again() {
 #[test]
 fn opentafls_2015_record_opens_in_review_with_its_result_and_its_tags() {
     let dir = tempfile::tempdir().unwrap();
-    let record = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/otg/triathlon-2015.otg");
+    let record =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/otg/triathlon-2015.otg");
     let mut rt = Runtime::new(Config {
         skip_setup: true,
         storage: Storage::in_dir(dir.path().to_owned()),

@@ -184,11 +184,13 @@ fn write_line(out: &mut String, rules: &Rules, prefix: &str, entries: &[Entry<'_
             .map(|entry| entry.and_then(|e| e.comment))
             .collect();
         if comments.iter().any(Option::is_some) {
-            let comments: Vec<String> = comments
-                .iter()
-                .map(|c| c.map_or_else(String::new, |c| paragraphs(c).replace('|', "/")))
-                .collect();
-            let _ = writeln!(out, "[{}]", comments.join("|"));
+            // The first comment's bars are written `\|`: the first bare one parts the two.
+            let first = comments[0].map_or_else(String::new, |c| first_comment(c));
+            let line = match comments.get(1) {
+                Some(second) => format!("{first}|{}", second.map(paragraphs).unwrap_or_default()),
+                None => first,
+            };
+            let _ = writeln!(out, "[{line}]");
         }
         for (i, entry) in pair.iter().enumerate() {
             let Some(entry) = entry else { continue };
@@ -267,6 +269,18 @@ fn paragraphs(text: &str) -> String {
         lines.join("\n")
     } else {
         one_line(text)
+    }
+}
+
+/// The comment on a turn's first move as written: its paragraphs (see [`paragraphs`]), each
+/// `|` as `\|` so that the first bare one parts it from the second move's, and a space after
+/// a last `\` (which would escape that bar; the import trims it).
+fn first_comment(text: &str) -> String {
+    let written = paragraphs(text).replace('|', "\\|");
+    if written.ends_with('\\') {
+        written + " "
+    } else {
+        written
     }
 }
 

@@ -297,25 +297,33 @@ fn tag_of(line: &str) -> Option<(&str, &str)> {
 }
 
 /// The comments of a comment line (without its `[`) on a turn of `entries` moves: the text
-/// up to the last `]`, split at the first `|`; empty parts are no comment.
+/// up to the last `]`, split at the first `|` that is not written `\|` (a bar of the first
+/// comment, as our export writes it); empty parts are no comment.
 fn comments_of(line: &str, entries: usize) -> Vec<Option<String>> {
     let inner = line.rfind(']').map_or(line, |end| &line[..end]);
-    let (first, second) = inner.split_once('|').unwrap_or((inner, ""));
-    [first, second]
+    let bar = inner
+        .match_indices('|')
+        .map(|(at, _)| at)
+        .find(|&at| !inner[..at].ends_with('\\'));
+    let (first, second) = bar.map_or((inner, ""), |at| (&inner[..at], &inner[at + 1..]));
+    let first = first.replace("\\|", "|");
+    [first.as_str(), second]
         .into_iter()
         .take(entries)
         .map(|text| Some(paragraphs(text)).filter(|t| !t.is_empty()))
         .collect()
 }
 
-/// Whether `label` numbers a variation: it ends with a period and has a letter or more
-/// than one period (`3b.`, `3b.3.1a.`), or is the `.....` of a move matching the parent line.
+/// Whether `label` numbers a variation: it begins with a digit, ends with a period and has a
+/// letter or more than one period (`3b.`, `3b.3.1a.`), or is the `.....` of a move matching
+/// the parent line. (A word of a comment's paragraph, `Good.` or `e.g.`, is none.)
 pub(super) fn is_variation_label(label: &str) -> bool {
-    label.ends_with('.')
+    let numbered = label.starts_with(|c: char| c.is_ascii_digit())
         && label
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'.')
-        && (label.bytes().any(|b| b.is_ascii_alphabetic()) || label.matches('.').count() > 1)
+        && (label.bytes().any(|b| b.is_ascii_alphabetic()) || label.matches('.').count() > 1);
+    label.ends_with('.') && (numbered || label.bytes().all(|b| b == b'.'))
 }
 
 /// Records the result of the `result` tag (`1`, `0`, `-1`, `?`): checked against the end
@@ -414,6 +422,11 @@ mod tests {
         assert_eq!(comments_of("|b|c]", 2), [None, Some("b|c".to_owned())]);
         assert_eq!(comments_of(" a ]", 2), [Some("a".to_owned()), None]);
         assert_eq!(comments_of("x]y|z]", 1), [Some("x]y".to_owned())]);
+        assert_eq!(
+            comments_of("a\\|b|c]", 2),
+            [Some("a|b".to_owned()), Some("c".to_owned())]
+        );
+        assert_eq!(comments_of("a\\|b]", 1), [Some("a|b".to_owned())]);
     }
 
     #[test]
@@ -421,7 +434,7 @@ mod tests {
         for label in ["3b.", "3b.3.1a.", ".....", "1.2."] {
             assert!(is_variation_label(label), "{label}");
         }
-        for label in ["3.", "12.", "d2-e2", "[x]"] {
+        for label in ["3.", "12.", "d2-e2", "[x]", "Good.", "e.g.", "i.e."] {
             assert!(!is_variation_label(label), "{label}");
         }
     }

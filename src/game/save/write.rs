@@ -271,7 +271,10 @@ mod tests {
             tags.set(tag, &longest).unwrap();
         }
         for i in 0..crate::game::tags::MAX_OTHER_TAGS {
-            let name = format!("{i:-<width$}", width = crate::game::tags::MAX_TAG_NAME_CHARS);
+            let name = format!(
+                "{i:-<width$}",
+                width = crate::game::tags::MAX_TAG_NAME_CHARS
+            );
             assert!(tags.keep_other(&name, &longest));
         }
         tags
