@@ -185,7 +185,7 @@ fn write_line(out: &mut String, rules: &Rules, prefix: &str, entries: &[Entry<'_
             .collect();
         if comments.iter().any(Option::is_some) {
             // The first comment's bars are written `\|`: the first bare one parts the two.
-            let first = comments[0].map_or_else(String::new, |c| first_comment(c));
+            let first = comments[0].map_or_else(String::new, first_comment);
             let line = match comments.get(1) {
                 Some(second) => format!("{first}|{}", second.map(paragraphs).unwrap_or_default()),
                 None => first,
