@@ -27,7 +27,7 @@ use super::legend::Legend;
 use super::panels::{self, MoveListView, Seats};
 use super::text::{printable, title, wrap};
 use super::theme::{Look, Themed};
-use super::tree_list::TreeList;
+use super::tree_list::{COMMENT_MARK, TreeList};
 use crate::game::{Fork, MoveClass, Place, Ply, PlyAnalysis, Summary, Tag};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
@@ -40,9 +40,6 @@ pub static KEY_LINE: LazyLock<String> = LazyLock::new(|| REVIEW_KEYS.key_line())
 
 /// The fewest rows of the panel (with its borders) that show the tags' header.
 const HEADER_MIN_ROWS: u16 = 16;
-
-/// The mark before a move of the list that has a comment.
-pub const COMMENT_MARK: &str = "¶";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
