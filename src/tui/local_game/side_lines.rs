@@ -225,33 +225,38 @@ impl LocalGame {
         }
     }
 
-    /// `]`: into the first side line leaving the line here; at the first move of a side line
-    /// with none leaving it, into the next side line of its parent (round to the first).
+    /// `]`: at the first move of a side line with others beside it, into the next of them
+    /// (round to the first); else into the first side line leaving the line here.
     fn enter_line(&mut self) {
         let Some(place) = self.place_reviewed() else {
             return;
         };
         let game = self.session.game();
-        let target = if !game.side_lines_at(&place).is_empty() {
+        // At a side line's first move with others beside it, `]` again goes to the next of
+        // them (round to the first), before any line nested there.
+        let sibling = match (place.ply(), place.parent(), place.forks().last()) {
+            (1, Some(parent), Some(last)) => {
+                let count = game.side_lines_at(&parent).len();
+                (count > 1).then(|| {
+                    let mut forks = parent.forks().to_vec();
+                    forks.push(Fork {
+                        at: parent.ply(),
+                        line: (last.line + 1) % count,
+                    });
+                    Place::new(forks, 1)
+                })
+            }
+            _ => None,
+        };
+        let nested = (!game.side_lines_at(&place).is_empty()).then(|| {
             let mut forks = place.forks().to_vec();
             forks.push(Fork {
                 at: place.ply(),
                 line: 0,
             });
-            Some(Place::new(forks, 1))
-        } else if let (1, Some(parent), Some(last)) =
-            (place.ply(), place.parent(), place.forks().last())
-        {
-            let count = game.side_lines_at(&parent).len();
-            let mut forks = parent.forks().to_vec();
-            forks.push(Fork {
-                at: parent.ply(),
-                line: (last.line + 1) % count.max(1),
-            });
-            Some(Place::new(forks, 1))
-        } else {
-            None
-        };
+            Place::new(forks, 1)
+        });
+        let target = sibling.or(nested);
         match target {
             Some(target) => {
                 let game = self.session.game();
@@ -476,6 +481,31 @@ mod tests {
         // The main line has nothing to promote or delete.
         app.update(Action::Promote);
         assert!(app.status().unwrap().text.contains("main line"));
+    }
+
+    #[test]
+    fn into_line_again_goes_to_the_next_side_line_of_the_ply_not_into_a_nested_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = reviewing(dir.path());
+        let left = || Action::Move(crate::tui::input::Direction::Left);
+        app.update(Action::ToStart);
+        app.update(Action::Move(crate::tui::input::Direction::Right));
+        // A side line with a line nested at its first move, then a second side line.
+        type_move(&mut app, "c4-c6");
+        type_move(&mut app, "d2-b2");
+        app.update(left());
+        type_move(&mut app, "d2-e2");
+        app.update(Action::ToStart);
+        app.update(Action::Move(crate::tui::input::Direction::Right));
+        type_move(&mut app, "c4-c5");
+        app.update(Action::ToStart);
+        app.update(Action::Move(crate::tui::input::Direction::Right));
+        app.update(Action::IntoLine);
+        assert_eq!(review(&app).forks(), &[Fork { at: 1, line: 0 }]);
+        app.update(Action::IntoLine);
+        assert_eq!(review(&app).forks(), &[Fork { at: 1, line: 1 }]);
+        app.update(Action::IntoLine);
+        assert_eq!(review(&app).forks(), &[Fork { at: 1, line: 0 }], "round");
     }
 
     #[test]
