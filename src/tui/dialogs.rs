@@ -81,6 +81,9 @@ pub enum Question {
         /// What the game has that no file holds, as a sentence ("The game has 1 move since
         /// it was loaded from club.otg").
         unsaved: String,
+        /// Whether the game is over: its autosave is in the list of saves, not offered to
+        /// continue.
+        finished: bool,
     },
     /// Resign for this side?
     Resign(Side),
@@ -107,10 +110,15 @@ impl Question {
                 to: Leaving::Quit,
                 lost: None,
                 unsaved,
-            } => format!(
-                "{unsaved}; its autosave keeps it (Continue on the new-game screen, or \
-                 brandubh --resume). Quit anyway?"
-            ),
+                finished,
+            } => {
+                let where_kept = if *finished {
+                    "in the list of saves"
+                } else {
+                    "Continue on the new-game screen, or brandubh --resume"
+                };
+                format!("{unsaved}; its autosave keeps it ({where_kept}). Quit anyway?")
+            }
             Question::Leave {
                 to,
                 lost: Some(why),

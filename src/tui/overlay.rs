@@ -376,6 +376,7 @@ mod tests {
             to: Leaving::Quit,
             lost: None,
             unsaved: "The game is not saved to a file".to_owned(),
+            finished: false,
         })
     }
 
