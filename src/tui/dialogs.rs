@@ -284,6 +284,11 @@ impl SavePrompt {
         self.typed().pop();
     }
 
+    /// Clears the field being typed in.
+    pub fn clear(&mut self) {
+        self.typed().clear();
+    }
+
     /// Goes to the other field.
     pub fn switch_field(&mut self) {
         self.field = match self.field {

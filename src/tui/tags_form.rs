@@ -85,6 +85,10 @@ impl TagsForm {
                 self.fields[self.focus].pop();
                 self.failure = None;
             }
+            Action::ClearField => {
+                self.fields[self.focus].clear();
+                self.failure = None;
+            }
             _ => {}
         }
         TagsHandled::Stay
@@ -235,6 +239,12 @@ mod tests {
             panic!("kept")
         };
         assert_eq!(kept.other("round"), Some("2"));
+        // Ctrl-U clears the field.
+        form.update(Action::ClearField);
+        let TagsHandled::Keep(cleared) = form.update(Action::Confirm) else {
+            panic!("kept")
+        };
+        assert_eq!(cleared.get(Tag::Event), None);
         assert_eq!(kept.get(Tag::Event), Some("Club night"));
     }
 }

@@ -140,6 +140,7 @@ impl LocalGame {
             Action::Backspace => {
                 text.pop();
             }
+            Action::ClearField => text.clear(),
             Action::Cancel => {
                 self.board.typing = None;
                 self.status = None;
