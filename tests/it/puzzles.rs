@@ -392,3 +392,26 @@ fn opentafl_puzzle_records_import_as_verified_puzzles_and_export_back() {
     let again = PuzzleSet::from_json(&std::fs::read_to_string(&again).unwrap()).unwrap();
     assert_eq!(again, set);
 }
+
+#[test]
+fn a_generated_set_holds_one_puzzle_per_game_and_answer() {
+    use brandubh::puzzle::{GenerateConfig, generate};
+    // Seed 2026's third game gave two puzzles two plies apart with the same answer.
+    let config = GenerateConfig {
+        preset: Preset::Standard,
+        count: 7,
+        seed: 2026,
+        max_games: 10,
+    };
+    let made = generate(config, &mut |_| {});
+    let mut seen = std::collections::HashSet::new();
+    for puzzle in &made.puzzles {
+        let game = puzzle.source.rsplit_once(", ply").unwrap().0;
+        assert!(
+            seen.insert((game.to_owned(), puzzle.solution.clone())),
+            "{} repeats an answer of its game: {:?}",
+            puzzle.id,
+            made.puzzles
+        );
+    }
+}
