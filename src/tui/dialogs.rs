@@ -401,6 +401,8 @@ pub struct BudgetChoice {
     /// The positions the analysis will search.
     positions: usize,
     selected: usize,
+    /// Whether the line analyzed is a side line (the review shows one), not the game.
+    side_line: bool,
 }
 
 impl BudgetChoice {
@@ -410,7 +412,15 @@ impl BudgetChoice {
             budgets,
             positions,
             selected: 0,
+            side_line: false,
         }
+    }
+
+    /// The same choice for the analysis of a side line (its title says so).
+    #[must_use]
+    pub const fn on_side_line(mut self) -> BudgetChoice {
+        self.side_line = true;
+        self
     }
 
     /// Moves the selection up or down.
@@ -453,7 +463,12 @@ impl Widget for Themed<'_, BudgetChoice> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of, look } = self;
         let rect = of.rect(area);
-        let inner = popup("Analyze the game", look, rect, buf);
+        let title = if of.side_line {
+            "Analyze the side line"
+        } else {
+            "Analyze the game"
+        };
+        let inner = popup(title, look, rect, buf);
         let mut lines = vec![
             Line::raw(format!(
                 "Search each of its {} positions for:",
@@ -537,6 +552,21 @@ mod tests {
             .map(ratatui::buffer::Cell::symbol)
             .collect();
         assert!(text.contains("custom  depth 3"), "{text}");
+        assert!(text.contains("Analyze the game"), "{text}");
+        // On a side line, the line is analyzed, and the title says so.
+        let line = BudgetChoice::new(Budget::PRESETS.to_vec(), 5).on_side_line();
+        let mut buf = Buffer::empty(area);
+        Themed {
+            of: &line,
+            look: &look,
+        }
+        .render(area, &mut buf);
+        let text: String = buf
+            .content()
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect();
+        assert!(text.contains("Analyze the side line"), "{text}");
     }
 
     /// The text of a save prompt's name (what `name()` would save under, or why not).

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Padding, Paragraph, Widget, Wrap};
 
 use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, selected_text};
 use super::board_view::{BoardView, Marks};
@@ -576,12 +576,15 @@ impl Trainer {
             }),
             Line::from(format!("moves left: {}", self.moves_left)),
             Line::from(""),
-            Line::from(format!("rating {}", progress.rating())),
             Line::from(format!(
-                "solved {}  failed {}  streak {}",
-                progress.solved(),
-                progress.failed(),
+                "rating {} · streak {}",
+                progress.rating(),
                 progress.streak()
+            )),
+            Line::from(format!(
+                "solved {}  failed {}",
+                progress.solved(),
+                progress.failed()
             )),
         ]
     }
@@ -617,7 +620,11 @@ impl Trainer {
             Paragraph::new(self.task()).render(turn, buf);
         } else {
             Paragraph::new(self.panel_lines())
-                .block(look.block().title(" Puzzles "))
+                .block(
+                    look.block()
+                        .title(" Puzzles ")
+                        .padding(Padding::horizontal(1)),
+                )
                 .wrap(Wrap { trim: true })
                 .render(layout.panel, buf);
         }
