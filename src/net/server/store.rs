@@ -1,6 +1,7 @@
 //! The server's `SQLite` database (WAL): players' keys and names, games, moves and clocks.
 //! A move is written here before anyone is told of it.
 
+mod club;
 mod migrate;
 pub(super) mod read;
 mod sql;
@@ -16,6 +17,7 @@ use super::names::{Claim, NameClaim, UNUSED_NAME_KEPT_SECS, look_alike_forms};
 use crate::game::Clocks;
 use crate::net::protocol::{GameId, GameSetup};
 use crate::rules::{Outcome, Side};
+pub(super) use club::Block;
 use migrate::migrate;
 pub(super) use sql::StoreResult;
 use sql::{count, execute, id, json, optional_json};

@@ -11,6 +11,10 @@ use crate::tui::text::Tone;
 
 impl Online {
     pub(super) fn type_prompt(&mut self, prompt: Prompt, mut text: String, action: Action) {
+        // A name offered goes whole at the first key typed or erased.
+        if matches!(action, Action::Type(_) | Action::Backspace) && self.club.take_offered() {
+            text.clear();
+        }
         match action {
             Action::Type(c) => text.push(c),
             Action::Backspace => {
@@ -86,6 +90,7 @@ impl Online {
                     self.info("joining…");
                 }
             }
+            Prompt::LobbyChat | Prompt::Mute | Prompt::Block => self.club_prompted(prompt, text),
             Prompt::Chat => {
                 let View::Game(game) = self.view else {
                     return;
@@ -155,6 +160,15 @@ impl Online {
             (Some((Prompt::Code, text)), _, _) => format!("invite code: {text}▏"),
             (Some((Prompt::Chat, text)), _, _) => {
                 format!("chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::LobbyChat, text)), _, _) => {
+                format!("lobby chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Mute, text)), _, _) => {
+                format!("mute or hear again: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Block, text)), _, _) => {
+                format!("block or unblock: {}▏", escaped(text, MESSAGE_CHARS))
             }
             (None, Some(Ask::Resign(_)), _) => "resign this game? y/n".to_owned(),
             (None, Some(Ask::Accept(_, offer)), _) => {

@@ -109,6 +109,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         save_dir: None,
         insecure: true,
         create: None,
+        muted: std::collections::BTreeMap::new(),
     }
 }
 
@@ -131,6 +132,7 @@ fn summary(
         creator: attackers.or(defenders).unwrap_or("?").to_owned(),
         plies,
         outcome: None,
+        date: None,
     }
 }
 

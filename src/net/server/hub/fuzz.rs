@@ -180,6 +180,15 @@ enum Step {
     Archive { conn: u8, name: String },
     /// Downloads a game (by number, any).
     Download { conn: u8, game: u64 },
+    /// Says a line in the lobby's chat.
+    LobbyChat { conn: u8, text: String },
+    /// Blocks (or stops blocking) the player named as [`name_pick`] picks for `client`.
+    Block {
+        conn: u8,
+        name: u8,
+        client: u8,
+        block: bool,
+    },
     /// A message of template `template`, mutated, through the parser.
     Mutated {
         conn: u8,
@@ -340,6 +349,15 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(conn, id, pong)| Step::Ping { conn, id, pong }),
         1 => (conn(), text()).prop_map(|(conn, name)| Step::Archive { conn, name }),
         1 => (conn(), number()).prop_map(|(conn, game)| Step::Download { conn, game }),
+        1 => (conn(), text()).prop_map(|(conn, text)| Step::LobbyChat { conn, text }),
+        1 => (conn(), any::<u8>(), 0..CLIENTS, any::<bool>()).prop_map(
+            |(conn, name, client, block)| Step::Block {
+                conn,
+                name,
+                client,
+                block,
+            }
+        ),
         4 => (
             conn(),
             any::<u8>(),
@@ -557,6 +575,7 @@ impl Harness {
                 let game = *game;
                 self.by(*conn, ClientMessage::Download { game })
             }
+            Step::LobbyChat { .. } | Step::Block { .. } => self.club_step(step),
             Step::Mutated {
                 conn,
                 template,
@@ -640,6 +659,27 @@ impl Harness {
                 let game = self.game(*game);
                 let text = text.clone();
                 self.from(*by, game, ClientMessage::Chat { game, text })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A step of the club: a lobby chat line, a block.
+    fn club_step(&mut self, step: &Step) -> Result<(), Failure> {
+        match step {
+            Step::LobbyChat { conn, text } => {
+                let text = text.clone();
+                self.by(*conn, ClientMessage::LobbyChat { text })
+            }
+            Step::Block {
+                conn,
+                name,
+                client,
+                block,
+            } => {
+                let name = name_pick(*name, usize::from(*client));
+                let block = *block;
+                self.by(*conn, ClientMessage::Block { name, block })
             }
             _ => Ok(()),
         }
@@ -968,6 +1008,12 @@ impl Harness {
                 "a hub started again resumed {resumed:?}, not {ids:?}"
             ));
         }
+        if !again.club.keeps_as(&self.hub.club) {
+            return Err(format!(
+                "a hub started again has the club {:?}, not {:?}",
+                again.club, self.hub.club
+            ));
+        }
         Ok(())
     }
 }
@@ -1185,6 +1231,8 @@ fn template_line(n: u8, game: GameId, ply: usize) -> String {
         r#"{"type":"pong","id":0}"#.to_owned(),
         r#"{"type":"archive","name":"p0"}"#.to_owned(),
         r#"{"type":"hello","version":2,"client":"x"}"#.to_owned(),
+        r#"{"type":"lobby_chat","text":"hi all"}"#.to_owned(),
+        r#"{"type":"block","name":"p1","block":true}"#.to_owned(),
     ];
     templates[usize::from(n) % templates.len()].clone()
 }
