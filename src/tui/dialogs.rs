@@ -539,33 +539,26 @@ mod tests {
         assert!(!choice.click(area, quick + 3), "below the budgets");
         assert!(!choice.click(area, quick - 1), "the blank above them");
         assert_eq!(choice.selected(), Some(Budget::Deep));
-        let custom = BudgetChoice::new(vec![Budget::Limits(Limits::depth(3))], 25);
-        let mut buf = Buffer::empty(area);
-        Themed {
-            of: &custom,
-            look: &look,
-        }
-        .render(area, &mut buf);
-        let text: String = buf
-            .content()
-            .iter()
-            .map(ratatui::buffer::Cell::symbol)
-            .collect();
+        let drawn = |choice: &BudgetChoice| {
+            let mut buf = Buffer::empty(area);
+            Themed {
+                of: choice,
+                look: &look,
+            }
+            .render(area, &mut buf);
+            buf.content()
+                .iter()
+                .map(ratatui::buffer::Cell::symbol)
+                .collect::<String>()
+        };
+        let text = drawn(&BudgetChoice::new(
+            vec![Budget::Limits(Limits::depth(3))],
+            25,
+        ));
         assert!(text.contains("custom  depth 3"), "{text}");
         assert!(text.contains("Analyze the game"), "{text}");
         // On a side line, the line is analyzed, and the title says so.
-        let line = BudgetChoice::new(Budget::PRESETS.to_vec(), 5).on_side_line();
-        let mut buf = Buffer::empty(area);
-        Themed {
-            of: &line,
-            look: &look,
-        }
-        .render(area, &mut buf);
-        let text: String = buf
-            .content()
-            .iter()
-            .map(ratatui::buffer::Cell::symbol)
-            .collect();
+        let text = drawn(&BudgetChoice::new(Budget::PRESETS.to_vec(), 5).on_side_line());
         assert!(text.contains("Analyze the side line"), "{text}");
     }
 

@@ -245,11 +245,17 @@ pub struct ReviewLayout {
 impl ReviewLayout {
     /// The layout of a review panel drawn in `panel`, with the analysis if `analyzed`,
     /// `extra` rows about the ply (names too long for their line, the tags' header, the side
-    /// lines) and `comment` rows of the record's comment. With the analysis, the comment is
-    /// cut where it would leave no room for the graph. The graph gets half the rows left
-    /// under the ply (at most [`GRAPH_MAX_ROWS`]); it is dropped when the move list would keep
-    /// fewer than [`LIST_MIN_ROWS`].
-    pub fn new(panel: Rect, analyzed: bool, extra: u16, comment: u16) -> ReviewLayout {
+    /// lines) and `comment` rows of the record's comment. Where the graph has moves to show
+    /// (`graphed`) and would fit without the comment, the comment is cut to leave it its rows.
+    /// The graph gets half the rows left under the ply (at most [`GRAPH_MAX_ROWS`]); it is
+    /// dropped when the move list would keep fewer than [`LIST_MIN_ROWS`].
+    pub fn new(
+        panel: Rect,
+        analyzed: bool,
+        extra: u16,
+        comment: u16,
+        graphed: bool,
+    ) -> ReviewLayout {
         let inner = ReviewPanel::block().inner(panel);
         let base = if analyzed {
             ANALYSED_INFO_ROWS
@@ -257,11 +263,11 @@ impl ReviewLayout {
             INFO_ROWS
         }
         .saturating_add(extra);
-        let comment_rows = if analyzed {
-            let room = inner
-                .height
-                .saturating_sub(base.saturating_add(GRAPH_MIN_ROWS + LIST_MIN_ROWS));
-            comment.min(room.max(1))
+        let room = inner
+            .height
+            .saturating_sub(base.saturating_add(GRAPH_MIN_ROWS + LIST_MIN_ROWS));
+        let comment_rows = if analyzed && graphed && room > 0 {
+            comment.min(room)
         } else {
             comment
         };
@@ -348,7 +354,14 @@ impl ReviewPanel<'_> {
             + self.header_rows(width, panel.height).len();
         let comment = panels::comment_lines(self.comment, width, usize::from(panel.height)).len();
         let rows = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-        ReviewLayout::new(panel, self.summary.is_some(), rows(extra), rows(comment))
+        let graphed = self.analysis.iter().any(Option::is_some);
+        ReviewLayout::new(
+            panel,
+            self.summary.is_some(),
+            rows(extra),
+            rows(comment),
+            graphed,
+        )
     }
 
     /// The header from the game's tags, each wrapped in `width` columns: the event, site and
@@ -816,7 +829,7 @@ mod tests {
     #[test]
     fn clicks_on_the_move_list_go_to_the_move_clicked() {
         // A panel of 30×22 at (50, 0): the list has a heading and 8 rows of two moves.
-        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22), false, 0, 0);
+        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22), false, 0, 0, true);
         assert_eq!(layout.list.height, 9);
         let (x, y) = (layout.list.x, layout.list.y);
         let first_column = x + 3;
@@ -852,9 +865,9 @@ mod tests {
     fn the_graph_fits_between_the_ply_and_the_list_or_gives_way() {
         use crate::tui::layout::{GameLayout, wide_size};
         let panel = |w, h| GameLayout::new(Rect::new(0, 0, w, h)).unwrap().panel;
-        let plain = ReviewLayout::new(panel(80, 24), false, 0, 0);
+        let plain = ReviewLayout::new(panel(80, 24), false, 0, 0, true);
         assert_eq!(plain.graph, None, "no analysis, no graph");
-        let layout = ReviewLayout::new(panel(80, 24), true, 0, 0);
+        let layout = ReviewLayout::new(panel(80, 24), true, 0, 0, true);
         let graph = layout.graph.expect("a graph at 80×24");
         assert_eq!(layout.info.height, ANALYSED_INFO_ROWS);
         assert_eq!(graph.y, layout.info.bottom());
@@ -864,19 +877,24 @@ mod tests {
         assert_eq!(layout.list.bottom(), layout.frame.bottom() - 1);
         // The smallest terminal keeps the ply and a list, without the graph.
         let (w, h) = wide_size();
-        let small = ReviewLayout::new(panel(w, h), true, 0, 0);
+        let small = ReviewLayout::new(panel(w, h), true, 0, 0, true);
         assert_eq!(small.graph, None);
         assert_eq!(small.info.height, ANALYSED_INFO_ROWS);
         assert!(small.list.height >= 3, "{small:?}");
         // A tall terminal gives the graph more rows, up to its most.
-        let tall = ReviewLayout::new(panel(200, 60), true, 0, 0);
+        let tall = ReviewLayout::new(panel(200, 60), true, 0, 0, true);
         assert_eq!(tall.graph.map(|g| g.height), Some(GRAPH_MAX_ROWS));
         assert!(tall.list.height > GRAPH_MAX_ROWS);
         // A long comment (with the tags' header) is cut to leave the graph its rows at 80×24.
-        let commented = ReviewLayout::new(panel(80, 24), true, 2, 12);
+        let commented = ReviewLayout::new(panel(80, 24), true, 2, 12, true);
         assert!(commented.graph.is_some(), "{commented:?}");
         assert!(commented.comment_rows >= 1 && commented.comment_rows < 12);
         assert!(commented.list.height >= LIST_MIN_ROWS, "{commented:?}");
+        // Without moves to graph, or where the graph does not fit anyway, it is whole.
+        let ungraphed = ReviewLayout::new(panel(80, 24), true, 2, 12, false);
+        assert_eq!(ungraphed.comment_rows, 12);
+        let small = ReviewLayout::new(panel(w, h), true, 2, 5, true);
+        assert_eq!(small.comment_rows, 5);
         // Clicks follow the list where the layout puts it.
         let review = Review::new(4);
         let (x, y) = (layout.list.x + 3, layout.list.y + 1);
