@@ -21,7 +21,8 @@ pub mod club;
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
 /// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
-/// club (lobby chat, blocks and the games' dates among it: [`club`]).
+/// club (lobby chat, blocks and the games' dates among it: [`club`]; a game's details on
+/// demand: [`ClientMessage::Details`]).
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -167,6 +168,24 @@ pub enum ClientMessage {
         /// Blocked (`true`) or no longer (`false`).
         block: bool,
     },
+    /// Asks for what a game's list line does not say (answered with
+    /// [`ServerMessage::Details`]): its players' key fingerprints, and to its creator the
+    /// invite code of a private game.
+    Details {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// A player's name and the fingerprint of the key that holds it, to tell look-alike names
+/// apart.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerKey {
+    /// The name.
+    pub name: String,
+    /// `SHA256:` and the hex digest of the public key.
+    pub fingerprint: String,
 }
 
 /// What a server sends.
@@ -239,6 +258,16 @@ pub enum ServerMessage {
         channel: Channel,
         /// The line.
         text: String,
+    },
+    /// The answer to [`ClientMessage::Details`].
+    Details {
+        /// The game.
+        game: GameId,
+        /// Its creator and players (at most three), each once.
+        players: Vec<PlayerKey>,
+        /// The invite code of a private game, to its creator only.
+        #[serde(default)]
+        code: Option<String>,
     },
     /// A player's connection came or went.
     Presence {
@@ -871,6 +900,7 @@ mod tests {
                 name: "n".into(),
                 block: true,
             },
+            ClientMessage::Details { game: 7 },
         ]
     }
 
@@ -965,6 +995,14 @@ mod tests {
             }),
             ServerMessage::Blocks {
                 names: vec!["n".into()],
+            },
+            ServerMessage::Details {
+                game,
+                players: vec![PlayerKey {
+                    name: "n".into(),
+                    fingerprint: "SHA256:00".into(),
+                }],
+                code: Some("c".into()),
             },
         ]
     }
