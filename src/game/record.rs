@@ -68,7 +68,8 @@ impl Ply {
 }
 
 /// Whether a game can end this way by a decision outside the board (resignation, a loss on
-/// time, agreement, adjudication, an online game abandoned) rather than by a move.
+/// time, agreement, adjudication, an online game abandoned, a result as another program's
+/// record gives it) rather than by a move.
 pub(super) const fn is_off_board(reason: Reason) -> bool {
     matches!(
         reason,
@@ -78,16 +79,19 @@ pub(super) const fn is_off_board(reason: Reason) -> bool {
             | Reason::Adjudicated
             | Reason::Abandoned
             | Reason::Aborted
+            | Reason::Recorded
     )
 }
 
-/// Whether an ending off the board has a winner: a resignation, a loss on time or an
-/// abandoned game has one, an agreed or adjudicated draw has none.
-pub(super) const fn has_winner(reason: Reason) -> bool {
-    matches!(
-        reason,
-        Reason::Resignation | Reason::Time | Reason::Abandoned
-    )
+/// Whether an ending off the board fits a result with a winner (`won`) or a draw: a
+/// resignation, a loss on time or an abandoned game has a winner, an agreed or adjudicated
+/// draw has none, a result as recorded may have either.
+pub(super) const fn fits_result(reason: Reason, won: bool) -> bool {
+    match reason {
+        Reason::Resignation | Reason::Time | Reason::Abandoned => won,
+        Reason::Recorded => true,
+        _ => !won,
+    }
 }
 
 /// A comment as kept: `None` for none or only white space.

@@ -36,11 +36,15 @@ pub enum Reason {
     Abandoned,
     /// An online game stopped before both players had moved: no winner, never rated.
     Aborted,
+    /// Another program's record gives the result (a winner or a draw) in words that name none
+    /// of these reasons (OpenTafl's `Attacker wins`): the game ended off the board as
+    /// recorded.
+    Recorded,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 11] = [
+    pub const ALL: [Reason; 12] = [
         Reason::KingEscaped,
         Reason::KingCaptured,
         Reason::Encircled,
@@ -52,6 +56,7 @@ impl Reason {
         Reason::Adjudicated,
         Reason::Abandoned,
         Reason::Aborted,
+        Reason::Recorded,
     ];
 
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
@@ -68,6 +73,7 @@ impl Reason {
             Reason::Adjudicated => "adjudicated",
             Reason::Abandoned => "abandoned",
             Reason::Aborted => "aborted",
+            Reason::Recorded => "recorded",
         }
     }
 }
@@ -150,6 +156,7 @@ impl Outcome {
             Reason::Adjudicated => "adjudicated".to_owned(),
             Reason::Abandoned => format!("the {loser} left and did not return"),
             Reason::Aborted => "aborted before both players had moved".to_owned(),
+            Reason::Recorded => "as recorded".to_owned(),
         }
     }
 }
