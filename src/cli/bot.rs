@@ -1,5 +1,6 @@
 //! `brandubh bot HOST[:PORT] --name NAME --level LEVEL`: the engine playing on a server by
-//! itself, as an account marked as a bot ([`crate::net::bot`]). A service: it asks nothing
+//! itself, as an account marked as a bot ([`crate::net::bot`]), taking challenges and
+//! rematches while it has room under `--games`. A service: it asks nothing
 //! on the terminal (a server not pinned yet needs `--trust`), logs on stderr (one line per
 //! game opened, begun and ended), and on SIGTERM or SIGINT withdraws its open game and exits
 //! with 0 (as `brandubh serve` does); a second signal ends it at once, with 128 + its number.

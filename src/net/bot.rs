@@ -2,8 +2,9 @@
 //! client ([`Client`]: the same connection, reconnecting after a drop, the same identity
 //! storage) that identifies as a bot, and an engine thread ([`Worker`]) for each game. It
 //! keeps one open game of its settings and plays whoever joins at its level's strength
-//! within the game's clock, holding at most a few games at once ([`seats`]); it declines
-//! every offer and chats nothing. Stopped ([`Stopper::stop`]), it opens nothing more,
+//! within the game's clock, holding at most a few games at once ([`seats`]). It accepts a
+//! challenge or a rematch while it has room, claims the win of a game whose opponent is gone
+//! past the return window, declines every other offer and chats nothing. Stopped ([`Stopper::stop`]), it opens nothing more,
 //! withdraws its open game, and leaves its games in progress to the server's rules for a
 //! player who leaves. It logs one line per game opened, begun and ended.
 
@@ -141,7 +142,11 @@ impl Bot {
         } = self;
         let client = Client::start(config.client.clone(), inputs.clone());
         let mut running = Running {
-            seats: Seats::new(config.setup.clone(), config.games),
+            seats: Seats::new(
+                config.client.name.as_deref().unwrap_or_default(),
+                config.setup.clone(),
+                config.games,
+            ),
             level: config.level,
             client,
             inputs,

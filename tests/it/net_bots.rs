@@ -1,6 +1,7 @@
 //! Bots on a loopback server: `brandubh bot` (the binary) plays a whole game against a
 //! scripted client, opens its next game, is marked as a bot, and on SIGTERM withdraws its
-//! open game and exits 0; a bot never holds more games than it may.
+//! open game and exits 0; a bot never holds more games than it may. It takes a challenge
+//! or a rematch while it has room, and declines one when full.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -10,7 +11,10 @@ use std::time::Instant;
 
 use brandubh::net::bot::key_folder;
 use brandubh::net::identity::IDENTITY_FILE;
-use brandubh::net::protocol::{ClientMessage, GameId, Lobby, Role, ServerMessage};
+use brandubh::net::protocol::{
+    ChallengeEnd, ClientMessage, GameId, GameSetup, GameView, Lobby, Offer, Role, ServerMessage,
+    SideChoice,
+};
 use brandubh::net::server::{Limits, RunningServer};
 use brandubh::rules::{GameState, Outcome, Preset, Side};
 
@@ -243,4 +247,89 @@ fn a_bot_never_holds_more_games_than_it_may() {
     );
     assert_eq!(listed.playing_total, 0, "{listed:?}");
     assert_eq!(listed.mine_total, 1, "{listed:?}");
+}
+
+/// `player` challenges `bot` to play `side`: how the challenge ended, and the game begun (as
+/// `player` got its `state`) when accepted.
+fn challenge(player: &Player, bot: &str, side: SideChoice) -> (ChallengeEnd, Option<GameView>) {
+    let setup = GameSetup {
+        side,
+        ..GameSetup::default()
+    };
+    player.send(ClientMessage::ChallengePlayer {
+        name: bot.to_owned(),
+        setup,
+    });
+    let mut begun = None;
+    let ended = player.expect_message("the challenge's end", |m| match m {
+        ServerMessage::State(view) if view.summary.outcome.is_none() => {
+            begun = Some((**view).clone());
+            None
+        }
+        ServerMessage::ChallengeEnded { why, .. } => Some(*why),
+        ServerMessage::Error { message, .. } => panic!("refused: {message}"),
+        _ => None,
+    });
+    (ended, begun)
+}
+
+#[test]
+fn a_bot_accepts_a_challenge_and_plays_it_on_the_sides_asked() {
+    let scene = Scene::new("taker", 2);
+    let (log, ann) = (&scene.log, &scene.ann);
+    logged(log, "an open game", opened);
+    let (ended, begun) = challenge(ann, "taker", SideChoice::Defenders);
+    assert_eq!(ended, ChallengeEnd::Accepted);
+    let view = begun.expect("no state of the game begun");
+    assert_eq!(view.you, Some(Side::Defenders));
+    let players = (
+        view.summary.attackers.as_deref(),
+        view.summary.defenders.as_deref(),
+    );
+    assert_eq!(players, (Some("taker"), Some("ann")));
+    // The bot, attacking, plays the first move of the game begun.
+    let game = view.summary.id;
+    ann.expect_message("the bot's move", |m| match m {
+        ServerMessage::Moved {
+            game: g, ply: 0, ..
+        } if *g == game => Some(()),
+        _ => None,
+    });
+}
+
+#[test]
+fn a_bot_full_declines_a_challenge() {
+    let scene = Scene::new("busy", 1);
+    let (log, ann) = (&scene.log, &scene.ann);
+    let game = logged(log, "an open game", opened);
+    join(ann, game);
+    let (ended, begun) = challenge(ann, "busy", SideChoice::Random);
+    assert_eq!(ended, ChallengeEnd::Declined);
+    assert!(begun.is_none(), "{begun:?}");
+}
+
+#[test]
+fn a_bot_accepts_a_rematch_of_a_game_just_over_on_the_other_side() {
+    let scene = Scene::new("again", 2);
+    let (log, ann) = (&scene.log, &scene.ann);
+    let game = logged(log, "an open game", opened);
+    let you = join(ann, game);
+    // Its next game open, the bot is full until this one ends.
+    logged(log, "the next open game", opened);
+    ann.send(ClientMessage::Resign { game });
+    ann.expect_message("the result", |m| match m {
+        ServerMessage::Result { game: g, .. } if *g == game => Some(()),
+        _ => None,
+    });
+    ann.send(ClientMessage::Offer {
+        game,
+        offer: Offer::Rematch,
+    });
+    let view = ann.expect_message("the rematch begun", |m| match m {
+        ServerMessage::State(view) if view.summary.id != game => Some(view.clone()),
+        ServerMessage::Declined { .. } => panic!("the rematch declined"),
+        ServerMessage::Error { message, .. } => panic!("refused: {message}"),
+        _ => None,
+    });
+    assert_eq!(view.you, Some(you.opponent()), "the sides swapped");
 }

@@ -1,13 +1,16 @@
 //! What a bot keeps of its games, and what it does on each message of the server: a pure
 //! state machine, without a connection or an engine, so that it is tested alone. It holds
 //! at most one open game and at most [`Seats::most`] games in all (playing and open), opens
-//! one when below, declines every offer, and asks for a move when it is its turn.
+//! one when below, declines every offer, and asks for a move when it is its turn. Its
+//! answers to challenges, rematches and a gone opponent are in [`answers`].
 
-use std::collections::HashMap;
+mod answers;
+
+use std::collections::{HashMap, VecDeque};
 
 use crate::game::{Clocks, Game};
 use crate::net::protocol::{
-    ClientMessage, ErrorCode, GameId, GameSetup, GameSummary, GameView, ServerMessage,
+    ClientMessage, ErrorCode, GameId, GameSetup, GameSummary, GameView, Offer, ServerMessage,
 };
 use crate::rules::{GameState, Side};
 
@@ -57,6 +60,8 @@ struct Played {
 /// A bot's games.
 #[derive(Debug)]
 pub(super) struct Seats {
+    /// The bot's name (a challenge to it is answered).
+    name: String,
     setup: GameSetup,
     most: usize,
     open: Open,
@@ -69,12 +74,20 @@ pub(super) struct Seats {
     /// The number of the last ping sent while stopping: its pong means the server has
     /// handled everything before it.
     last_ping: u64,
+    /// The pings sent after a challenge or a rematch accepted: until each one's pong, the
+    /// game it may begin counts as held.
+    coming: Vec<u64>,
+    /// The games just over (the newest [`answers::OVER_KEPT`]) and the bot's side in each,
+    /// whose rematch it may be offered.
+    over: VecDeque<(GameId, Side)>,
 }
 
 impl Seats {
-    /// A bot that opens games of `setup` and holds at most `most` (at least one).
-    pub fn new(setup: GameSetup, most: usize) -> Seats {
+    /// A bot named `name` that opens games of `setup` and holds at most `most` (at least
+    /// one).
+    pub fn new(name: &str, setup: GameSetup, most: usize) -> Seats {
         Seats {
+            name: name.to_owned(),
             setup,
             most: most.max(1),
             open: Open::None,
@@ -82,6 +95,8 @@ impl Seats {
             synced: false,
             stopping: false,
             last_ping: 0,
+            coming: Vec::new(),
+            over: VecDeque::new(),
         }
     }
 
@@ -93,6 +108,7 @@ impl Seats {
     /// Connected (again): the bot's own games are read from the lobby before anything else.
     pub fn connected(&mut self) -> Vec<Do> {
         self.synced = false;
+        self.coming.clear();
         vec![Do::Send(ClientMessage::Lobby { page: 0 })]
     }
 
@@ -120,6 +136,11 @@ impl Seats {
                 mv,
                 clocks,
             } => self.moved(*game, *ply, mv, clocks.map(|c| c.clocks)),
+            ServerMessage::Offered {
+                game,
+                offer: Offer::Rematch,
+                by,
+            } => self.rematch_offered(*game, *by),
             ServerMessage::Offered { game, offer, by } => match self.games.get(game) {
                 Some(played) if played.side != *by => vec![Do::Send(ClientMessage::Answer {
                     game: *game,
@@ -129,8 +150,9 @@ impl Seats {
                 _ => Vec::new(),
             },
             ServerMessage::Result { game, outcome, .. } => {
-                if self.games.remove(game).is_some() {
+                if let Some(played) = self.games.remove(game) {
                     tracing::info!(game, result = %outcome, "game ended");
+                    self.just_over(*game, played.side);
                 }
                 let mut todo = vec![Do::Forget(*game)];
                 todo.extend(self.fill());
@@ -140,6 +162,9 @@ impl Seats {
             ServerMessage::Pong { id } if self.stopping && *id == self.last_ping => {
                 vec![Do::Exit]
             }
+            ServerMessage::Pong { id } => self.pong(*id),
+            ServerMessage::Challenged(challenge) => self.challenged(challenge),
+            ServerMessage::Claimable { game, side, .. } => self.claimable(*game, *side),
             _ => Vec::new(),
         }
     }
@@ -169,10 +194,20 @@ impl Seats {
         todo
     }
 
-    /// A ping whose pong ends a stopping bot (the latest one only).
+    /// A ping (a stopping bot ends on the pong of the latest one).
     fn ping(&mut self) -> Do {
         self.last_ping += 1;
         Do::Send(ClientMessage::Ping { id: self.last_ping })
+    }
+
+    /// The games the bot plays, and those it accepted that may begin.
+    fn held(&self) -> usize {
+        self.games.len() + self.coming.len()
+    }
+
+    /// Whether it may take one more game: its open game counts.
+    fn room(&self) -> bool {
+        self.held() + usize::from(self.open != Open::None) < self.most
     }
 
     /// The lobby lists the bot's games in progress as `playing`: the others it holds ended
@@ -194,7 +229,7 @@ impl Seats {
     /// The lobby lists the bot's open games `open`: one is kept, the others withdrawn (all
     /// of them when stopping or full); one is opened if none is and there is room.
     fn reconcile(&mut self, open: &[GameId]) -> Vec<Do> {
-        let keep = !self.stopping && self.games.len() < self.most;
+        let keep = !self.stopping && self.held() < self.most;
         let (kept, extra) = match open.split_first() {
             Some((&first, rest)) if keep => (Some(first), rest),
             _ => (None, open),
@@ -214,7 +249,7 @@ impl Seats {
     /// Opens a game if the bot has none open, has room for one more, knows its games and is
     /// not stopping.
     fn fill(&mut self) -> Vec<Do> {
-        let room = self.games.len() < self.most;
+        let room = self.held() < self.most;
         if self.stopping || !self.synced || self.open != Open::None || !room {
             return Vec::new();
         }
@@ -227,7 +262,7 @@ impl Seats {
     fn created(&mut self, game: GameId) -> Vec<Do> {
         let wanted = !self.stopping
             && matches!(self.open, Open::Asked | Open::None)
-            && self.games.len() < self.most;
+            && self.held() < self.most;
         if wanted {
             self.open = Open::Waiting(game);
             tracing::info!(game, "game open");
@@ -328,13 +363,13 @@ impl Seats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::protocol::{Lobby, Offer};
+    use crate::net::protocol::Lobby;
     use crate::rules::{Outcome, Position, Reason, position_record};
 
     /// A bot of untimed standard games holding at most `most`, connected and synced with
     /// no game of its own yet; what it did last (its create).
-    fn bot(most: usize) -> (Seats, Vec<Do>) {
-        let mut seats = Seats::new(GameSetup::default(), most);
+    pub(super) fn bot(most: usize) -> (Seats, Vec<Do>) {
+        let mut seats = Seats::new("bot", GameSetup::default(), most);
         assert_eq!(
             seats.connected(),
             [Do::Send(ClientMessage::Lobby { page: 0 })]
@@ -343,7 +378,7 @@ mod tests {
         (seats, todo)
     }
 
-    fn summary(id: GameId, players: Option<(&str, &str)>) -> GameSummary {
+    pub(super) fn summary(id: GameId, players: Option<(&str, &str)>) -> GameSummary {
         GameSummary {
             id,
             setup: GameSetup::default(),
@@ -357,7 +392,7 @@ mod tests {
         }
     }
 
-    fn created(id: GameId) -> ServerMessage {
+    pub(super) fn created(id: GameId) -> ServerMessage {
         ServerMessage::Created {
             game: summary(id, None),
             code: None,
@@ -365,7 +400,7 @@ mod tests {
     }
 
     /// Game `id` begins at the start, the bot playing `you`.
-    fn begun(id: GameId, you: Side) -> ServerMessage {
+    pub(super) fn begun(id: GameId, you: Side) -> ServerMessage {
         let start = position_record(&Position::start());
         ServerMessage::State(Box::new(GameView {
             summary: summary(id, Some(("bot", "ann"))),
@@ -379,7 +414,7 @@ mod tests {
         }))
     }
 
-    fn ended(game: GameId) -> ServerMessage {
+    pub(super) fn ended(game: GameId) -> ServerMessage {
         ServerMessage::Result {
             game,
             outcome: Outcome {
@@ -390,7 +425,7 @@ mod tests {
         }
     }
 
-    fn creates(todo: &[Do]) -> usize {
+    pub(super) fn creates(todo: &[Do]) -> usize {
         todo.iter()
             .filter(|d| matches!(d, Do::Send(ClientMessage::Create(_))))
             .count()
@@ -414,7 +449,7 @@ mod tests {
 
     #[test]
     fn a_bot_keeps_one_open_game_of_those_the_lobby_lists_and_withdraws_the_rest() {
-        let mut seats = Seats::new(GameSetup::default(), 3);
+        let mut seats = Seats::new("bot", GameSetup::default(), 3);
         seats.connected();
         let lobby = Lobby {
             mine: vec![summary(4, None), summary(5, None)],
@@ -444,7 +479,7 @@ mod tests {
 
     #[test]
     fn a_bot_opens_nothing_before_it_knows_its_games() {
-        let mut seats = Seats::new(GameSetup::default(), 2);
+        let mut seats = Seats::new("bot", GameSetup::default(), 2);
         seats.connected();
         let todo = seats.message(&begun(1, Side::Defenders));
         assert_eq!(creates(&todo), 0, "{todo:?}");
