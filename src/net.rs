@@ -8,6 +8,7 @@
 pub mod client;
 pub mod identity;
 pub mod protocol;
+pub mod ratings;
 pub mod server;
 pub mod tls;
 mod wire;
