@@ -9,6 +9,7 @@ mod error;
 mod export;
 mod folder;
 mod help;
+mod leaderboard;
 mod manpage;
 mod online;
 mod otep;

@@ -61,6 +61,20 @@ pub struct OnlineArgs {
     /// per move for correspondence (3d/move).
     #[arg(long, value_name = "CONTROL")]
     pub clock: Option<Timing>,
+    /// The create form starts rated (the default: the game changes both players' ratings).
+    #[arg(long, conflicts_with = "casual")]
+    pub rated: bool,
+    /// The create form starts casual (the game changes no rating).
+    #[arg(long)]
+    pub casual: bool,
+    /// Print the leaderboard of the rules given with --rules (standard unless given), one
+    /// line per player: rank, name, rating (`?` marks a provisional one), rated games,
+    /// separated by tabs; no terminal is taken.
+    #[arg(long, conflicts_with = "games")]
+    pub leaderboard: bool,
+    /// With --leaderboard: the correspondence games' leaderboard (live games' otherwise).
+    #[arg(long, requires = "leaderboard")]
+    pub correspondence: bool,
 }
 
 /// A side choice as written on the command line.
@@ -77,13 +91,19 @@ fn parse_side(text: &str) -> Result<SideChoice, String> {
 }
 
 impl OnlineArgs {
-    /// The game the create form starts with: `--rules`, `--side`, `--clock`, or as usual.
+    /// The game the create form starts with: `--rules`, `--side`, `--clock`, `--rated` or
+    /// `--casual`, or as usual.
     fn create_setup(&self) -> Option<GameSetup> {
-        let given = self.rules.is_some() || self.side.is_some() || self.clock.is_some();
+        let given = self.rules.is_some()
+            || self.side.is_some()
+            || self.clock.is_some()
+            || self.rated
+            || self.casual;
         given.then(|| GameSetup {
             rules: self.rules.unwrap_or_default(),
             side: self.side.unwrap_or_default(),
             timing: self.clock.unwrap_or_default(),
+            rated: !self.casual,
             ..GameSetup::default()
         })
     }
@@ -106,6 +126,12 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
                 .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
         })
         .transpose()?;
+    if args.leaderboard {
+        trusted(args, None)?;
+        super::leaderboard::print(args, out)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(player) = &args.games {
         let name = name.ok_or_else(|| {
             CliError::new("--games: the server lists games to a player: give --name NAME")
@@ -249,6 +275,54 @@ impl Pacer {
     }
 }
 
+/// A connection for requests one at a time (no terminal), spaced out by a [`Pacer`].
+pub(super) struct Requests {
+    client: Client,
+    inbox: mpsc::Receiver<Event>,
+    pacer: Pacer,
+}
+
+impl Requests {
+    /// Connects to `args.server`, identified as `name` if given (its key pinned already).
+    pub(super) fn start(args: &OnlineArgs, name: Option<&str>) -> Result<Requests, CliError> {
+        let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
+        let mut config = ClientConfig::new(&args.server, name, dir);
+        config.insecure = args.insecure;
+        config.reconnect = false;
+        let (events, inbox) = mpsc::channel();
+        Ok(Requests {
+            client: Client::start(config, events),
+            inbox,
+            pacer: Pacer {
+                sent: 0,
+                last: None,
+            },
+        })
+    }
+
+    /// Sends `message` and waits for its answer, the first message `is_answer` takes; an
+    /// error from the server, a failed client or no answer in time end it.
+    pub(super) fn ask(
+        &mut self,
+        message: ClientMessage,
+        is_answer: fn(&ServerMessage) -> bool,
+    ) -> Result<ServerMessage, CliError> {
+        self.pacer.wait();
+        self.client.send(message);
+        loop {
+            match self.inbox.recv_timeout(ANSWER_TIME) {
+                Ok(Event::Message(ServerMessage::Error { message, .. })) => {
+                    return Err(CliError::new(format!("the server says: {message}")));
+                }
+                Ok(Event::Message(answer)) if is_answer(&answer) => return Ok(answer),
+                Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
+                Ok(_) => {}
+                Err(_) => return Err(CliError::new("the server does not answer")),
+            }
+        }
+    }
+}
+
 /// `--games PLAYER`: lists that player's finished games, a page at a time, and downloads
 /// them, as `name`.
 fn archive(
@@ -257,32 +331,14 @@ fn archive(
     player: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
-    let mut config = ClientConfig::new(&args.server, Some(name), dir);
-    config.insecure = args.insecure;
-    config.reconnect = false;
-    let (events, inbox) = mpsc::channel();
-    let client = Client::start(config, events);
-    let mut pacer = Pacer {
-        sent: 0,
-        last: None,
-    };
-    let mut ask = |message: ClientMessage| -> Result<ServerMessage, CliError> {
-        pacer.wait();
-        client.send(message);
-        loop {
-            match inbox.recv_timeout(ANSWER_TIME) {
-                Ok(Event::Message(ServerMessage::Error { message, .. })) => {
-                    return Err(CliError::new(format!("the server says: {message}")));
-                }
-                Ok(Event::Message(
-                    answer @ (ServerMessage::Archive { .. } | ServerMessage::Save { .. }),
-                )) => return Ok(answer),
-                Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
-                Ok(_) => {}
-                Err(_) => return Err(CliError::new("the server does not answer")),
-            }
-        }
+    let mut requests = Requests::start(args, Some(name))?;
+    let mut ask = |message: ClientMessage| {
+        requests.ask(message, |answer| {
+            matches!(
+                answer,
+                ServerMessage::Archive { .. } | ServerMessage::Save { .. }
+            )
+        })
     };
     let mut games = Vec::new();
     let mut page = 0;
@@ -324,7 +380,7 @@ fn archive(
 }
 
 /// The server answered a request with another one's answer.
-fn unexpected() -> CliError {
+pub(super) fn unexpected() -> CliError {
     CliError::new("the server answered with something else")
 }
 

@@ -11,15 +11,23 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::capped_lines::MAX_LINE_BYTES;
 use crate::game::TimeControl;
+use crate::net::ratings::{Change, Pool, Speed};
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
+
+mod standings;
+pub use standings::{
+    LEADERBOARD_PAGE, Leaderboard, OnlinePlayer, PROFILE_HISTORY, PROFILE_RECENT, PoolRecord,
+    Profile, Ranked, RatingPoint, SeatRatings,
+};
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive.
-pub const VERSION: u32 = 3;
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the club
+/// (ratings among it: [`standings`]).
+pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
 /// ones to watch.
@@ -151,6 +159,22 @@ pub enum ClientMessage {
         /// The game.
         game: GameId,
     },
+    /// Asks for a page of a pool's leaderboard (answered with [`ServerMessage::Leaderboard`]).
+    Leaderboard {
+        /// The pool's rules.
+        rules: Preset,
+        /// The pool's speed.
+        #[serde(default)]
+        speed: Speed,
+        /// The page, from 0 ([`LEADERBOARD_PAGE`] players each).
+        #[serde(default)]
+        page: u32,
+    },
+    /// Asks for a player's profile (answered with [`ServerMessage::Profile`]).
+    Profile {
+        /// The player.
+        name: String,
+    },
 }
 
 /// What a server sends.
@@ -255,6 +279,27 @@ pub enum ServerMessage {
         /// The player's finished games in all.
         total: usize,
     },
+    /// The ratings of a rated game's players before and after it; sent to its players and
+    /// spectators just after its [`ServerMessage::Result`].
+    Rated {
+        /// The game.
+        game: GameId,
+        /// The attackers' player's.
+        attackers: Change,
+        /// The defenders' player's.
+        defenders: Change,
+    },
+    /// How many watch a game now; sent to its players and spectators when it changes.
+    Spectators {
+        /// The game.
+        game: GameId,
+        /// The spectators.
+        count: usize,
+    },
+    /// A page of a pool's leaderboard.
+    Leaderboard(Leaderboard),
+    /// A player's profile.
+    Profile(Box<Profile>),
     /// A finished game as a save file (docs/formats.md).
     Save {
         /// The game.
@@ -368,6 +413,14 @@ pub enum Timing {
 pub const MAX_CORRESPONDENCE_DAYS: u32 = crate::game::MAX_DAYS_PER_MOVE;
 
 impl Timing {
+    /// The speed it is rated at: correspondence for days per move, live otherwise.
+    pub fn speed(self) -> Speed {
+        match self {
+            Timing::Correspondence { .. } => Speed::Correspondence,
+            Timing::Untimed | Timing::Clock { .. } => Speed::Live,
+        }
+    }
+
     /// The timing of a time control: correspondence for days per move (`3d/move`), else a
     /// clock.
     pub fn of(control: TimeControl) -> Timing {
@@ -409,6 +462,20 @@ pub struct GameSetup {
     /// Whether the players may use hints and the engine (both agree by joining).
     #[serde(default)]
     pub engine_allowed: bool,
+    /// Whether the game changes its players' ratings (absent: casual, as every game
+    /// stored before version 4 was).
+    #[serde(default)]
+    pub rated: bool,
+}
+
+impl GameSetup {
+    /// The ratings the game counts for.
+    pub fn pool(&self) -> Pool {
+        Pool {
+            rules: self.rules,
+            speed: self.timing.speed(),
+        }
+    }
 }
 
 /// A game as the lobby and archives list it.
@@ -429,6 +496,12 @@ pub struct GameSummary {
     pub plies: usize,
     /// The result, when over.
     pub outcome: Option<Outcome>,
+    /// The players' ratings in the game's pool.
+    #[serde(default)]
+    pub ratings: SeatRatings,
+    /// How many watch it.
+    #[serde(default)]
+    pub spectators: usize,
 }
 
 /// A page of the lobby: the receiver's own games, then a page of the open games and one of
@@ -455,6 +528,10 @@ pub struct Lobby {
     pub players: Vec<String>,
     /// The players online in all.
     pub players_total: usize,
+    /// The players of `players`, in the same order, with whether each plays and their
+    /// rating.
+    #[serde(default)]
+    pub online: Vec<OnlinePlayer>,
 }
 
 impl Lobby {
@@ -752,6 +829,7 @@ mod tests {
                 },
                 private: true,
                 engine_allowed: false,
+                rated: true,
             }),
             ClientMessage::Chat {
                 game: 3,
@@ -853,6 +931,8 @@ mod tests {
             creator: "a".into(),
             plies: 0,
             outcome: None,
+            ratings: SeatRatings::default(),
+            spectators: 0,
         };
         let clocks = Some(ClockView {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
@@ -974,6 +1054,7 @@ mod tests {
                 },
                 private: true,
                 engine_allowed: true,
+                rated: true,
             },
             attackers: Some(name.clone()),
             defenders: Some(name.clone()),
@@ -983,6 +1064,20 @@ mod tests {
                 winner: Some(Side::Defenders),
                 reason: crate::rules::Reason::KingEscaped,
             }),
+            ratings: SeatRatings {
+                creator: Some(widest_rating()),
+                attackers: Some(widest_rating()),
+                defenders: Some(widest_rating()),
+            },
+            spectators: usize::MAX,
+        }
+    }
+
+    /// A rating of the most digits.
+    fn widest_rating() -> crate::net::ratings::Shown {
+        crate::net::ratings::Shown {
+            rating: i32::MIN,
+            deviation: i32::MIN,
         }
     }
 
@@ -1022,6 +1117,14 @@ mod tests {
             page: u32::MAX,
             players: vec![name.clone(); LOBBY_PLAYERS],
             players_total: usize::MAX,
+            online: vec![
+                OnlinePlayer {
+                    name: name.clone(),
+                    playing: true,
+                    rating: Some(widest_rating()),
+                };
+                LOBBY_PLAYERS
+            ],
         });
         let archive = ServerMessage::Archive {
             name,

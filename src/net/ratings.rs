@@ -57,9 +57,11 @@ pub struct Pool {
 impl Pool {
     /// Every pool: each preset live, then each by correspondence.
     pub fn all() -> impl Iterator<Item = Pool> {
-        Speed::ALL
-            .into_iter()
-            .flat_map(|speed| Preset::ALL.into_iter().map(move |rules| Pool { rules, speed }))
+        Speed::ALL.into_iter().flat_map(|speed| {
+            Preset::ALL
+                .into_iter()
+                .map(move |rules| Pool { rules, speed })
+        })
     }
 }
 
@@ -264,7 +266,10 @@ mod tests {
         let alone = rate_period(Rating::default(), &[(Rating::default(), Score::Win)]);
         assert_eq!(alone, a);
         let [a, d] = rate_game(rating(1600.0, 80.0), rating(1400.0, 80.0), None);
-        assert!(a.rating < 1600.0 && d.rating > 1400.0, "a draw: {a:?} {d:?}");
+        assert!(
+            a.rating < 1600.0 && d.rating > 1400.0,
+            "a draw: {a:?} {d:?}"
+        );
     }
 
     #[test]

@@ -41,6 +41,9 @@ struct Conn {
     seat: Option<Seat>,
     lag: Duration,
     watching: HashSet<GameId>,
+    /// The player's rating in the pool of the most rated games, read on identifying and
+    /// after each rated game.
+    rating: Option<crate::net::ratings::Shown>,
 }
 
 /// A game not over, in memory.
@@ -52,6 +55,8 @@ struct Live {
     spectators: HashSet<ConnId>,
     /// For each side (attackers first), when its player, gone, must be back by.
     return_by: [Option<Instant>; 2],
+    /// The players' ratings in the game's pool, read when it was made, began or resumed.
+    ratings: crate::net::protocol::SeatRatings,
 }
 
 impl Live {
@@ -64,6 +69,7 @@ impl Live {
             pending: None,
             spectators: HashSet::new(),
             return_by: [None; 2],
+            ratings: crate::net::protocol::SeatRatings::default(),
         }
     }
 
@@ -155,6 +161,7 @@ impl Hub {
         let id = stored.id;
         let playing = stored.stage == Stage::Playing;
         self.games.insert(id, Live::new(stored));
+        self.note_ratings(id);
         if playing {
             self.schedule_flag(id);
             // Nobody is connected yet: each player has the whole window again.
@@ -244,6 +251,7 @@ impl Hub {
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
+                        rating: None,
                     },
                 );
                 self.send(conn, &challenge);
@@ -298,6 +306,7 @@ impl Hub {
             }
             ClientMessage::Pong { .. } => Ok(()),
             ClientMessage::Download { game } => self.read(conn, Ask::Download { game }, None),
+            request @ ClientMessage::Leaderboard { .. } => self.leaderboard(conn, request),
             other => {
                 let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.clone()) else {
                     return refuse(ErrorCode::NotNow, "identify first");
@@ -342,6 +351,7 @@ impl Hub {
             } => self.answer(seat, game, offer, accept),
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
+            request @ ClientMessage::Profile { .. } => self.profile(conn, request),
             _ => refuse(ErrorCode::NotNow, "not now"),
         }
     }
@@ -745,3 +755,4 @@ mod connections;
 mod fuzz;
 mod games;
 mod lobby;
+mod standings;

@@ -47,8 +47,10 @@ impl Hub {
             key: key.to_owned(),
             name: name.clone(),
         };
+        let rating = self.main_rating(&name);
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
+            c.rating = rating;
         }
         log::identified(conn, &name);
         self.send(conn, &ServerMessage::Welcome { name });
@@ -86,6 +88,7 @@ impl Hub {
             if let Some(live) = self.games.get_mut(game) {
                 live.spectators.remove(&conn);
             }
+            self.tell_spectators(*game);
         }
         let Some(seat) = gone.seat else {
             return;
@@ -195,7 +198,7 @@ impl Hub {
             }
         });
         let view = GameView {
-            summary: live.stored.summary(),
+            summary: live.summary(),
             start: position_record(record.state().start_position()),
             position: position_record(position),
             to_move,

@@ -53,9 +53,12 @@ impl Hub {
             defenders: None,
             stage: Stage::Open,
         };
-        let summary = stored.summary();
         log::game_created(id, &seat.name);
         self.games.insert(id, Live::new(stored));
+        self.note_ratings(id);
+        let Some(summary) = self.games.get(&id).map(Live::summary) else {
+            return Ok(());
+        };
         self.send(
             conn,
             &ServerMessage::Created {
@@ -104,6 +107,7 @@ impl Hub {
         live.turn_start = Instant::now();
         live.turn += 1;
         log::game_begun(&live.stored);
+        self.note_ratings(id);
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
             self.send_state(conn, id);
@@ -125,6 +129,7 @@ impl Hub {
             c.watching.insert(game);
         }
         self.send_state(conn, game);
+        self.tell_spectators(game);
         Ok(())
     }
 
@@ -136,6 +141,7 @@ impl Hub {
             if let Some(c) = self.conns.get_mut(&conn) {
                 c.watching.remove(&game);
             }
+            self.tell_spectators(game);
             return Ok(());
         }
         if live.stored.stage == Stage::Open && live.stored.creator.key == seat.key {
@@ -180,7 +186,8 @@ impl Hub {
         let clocks = next.clocks().copied();
         let mv = done.to_string();
         let outcome = next.outcome();
-        self.store
+        let rated = self
+            .store
             .add_move(game, ply, &mv, clocks.as_ref(), outcome)
             .map_err(|e| store_error(&e))?;
         live.stored.game = next;
@@ -198,7 +205,7 @@ impl Hub {
         };
         self.broadcast(game, &moved);
         match outcome {
-            Some(outcome) => self.ended(game, outcome),
+            Some(outcome) => self.ended(game, outcome, rated),
             None => self.schedule_flag(game),
         }
         Ok(())
@@ -304,20 +311,28 @@ impl Hub {
         let Some(outcome) = record.outcome() else {
             return Ok(());
         };
-        self.store
+        let rated = self
+            .store
             .finish(game, outcome, record.clocks())
             .map_err(|e| store_error(&e))?;
         log::game_ended(game, outcome);
         if let Some(live) = self.games.get_mut(&game) {
             live.stored.game = record;
         }
-        self.ended(game, outcome);
+        self.ended(game, outcome, rated);
         Ok(())
     }
 
-    /// A game's end, stored: told, and the game out of memory.
-    pub(super) fn ended(&mut self, game: GameId, outcome: crate::rules::Outcome) {
+    /// A game's end, stored (and rated, if `rated` holds the players' rating changes):
+    /// told, and the game out of memory.
+    pub(super) fn ended(
+        &mut self,
+        game: GameId,
+        outcome: crate::rules::Outcome,
+        rated: Option<[crate::net::ratings::Change; 2]>,
+    ) {
         self.broadcast(game, &ServerMessage::Result { game, outcome });
+        self.tell_rated(game, rated);
         self.forget(game);
     }
 

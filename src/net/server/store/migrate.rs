@@ -7,8 +7,9 @@ use crate::net::server::names::look_alike_forms;
 
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
 /// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
-/// forms and last use, 3 the indexes of finished games by player (the archive's pages).
-const SCHEMA_VERSION: i64 = 3;
+/// forms and last use, 3 the indexes of finished games by player (the archive's pages),
+/// 4 the ratings and their history.
+const SCHEMA_VERSION: i64 = 4;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction, and writes the version even
 /// when it is there already: a database the server cannot write stops it at start, not at
@@ -42,6 +43,9 @@ pub(super) fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
              CREATE INDEX IF NOT EXISTS games_over_by_defenders
                  ON games (defenders_name, id) WHERE stage = 'over';",
         )?;
+    }
+    if version < 4 {
+        tx.execute_batch(super::ratings::SCHEMA)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION.max(version))?;
     tx.commit()

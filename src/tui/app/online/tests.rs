@@ -49,6 +49,8 @@ fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
             creator: "ann".into(),
             plies: moves.len(),
             outcome: None,
+            ratings: crate::net::protocol::SeatRatings::default(),
+            spectators: 0,
         },
         start: position_record(&Position::start()),
         position: position_record(state.position()),

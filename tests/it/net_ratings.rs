@@ -1,0 +1,145 @@
+//! Ratings end to end: rated games played on a loopback server change both players'
+//! ratings, told to both, listed by the leaderboard (and by `brandubh online
+//! --leaderboard`); casual games and games ended before each side moved change nothing.
+
+use brandubh::net::protocol::{ClientMessage, GameId, GameSetup, ServerMessage, SideChoice};
+use brandubh::net::ratings::{Change, Speed};
+use brandubh::net::server::Limits;
+use brandubh::rules::{GameState, Preset};
+
+use crate::net::{Player, connected, new_game_with, online, play, result, start_server};
+
+/// A standard game with no clock, alice the attackers, rated or not.
+fn setup(rated: bool) -> GameSetup {
+    GameSetup {
+        rules: Preset::Standard,
+        side: SideChoice::Attackers,
+        rated,
+        ..GameSetup::default()
+    }
+}
+
+/// Alice and bob play `plies` moves of a game of `setup`, then bob resigns; every message
+/// each of them got after the result, up to the answer of a ping sent after it (the
+/// server tells the rating changes with the result, in the same turn).
+fn resigned_after(
+    alice: &Player,
+    bob: &Player,
+    setup: GameSetup,
+    plies: usize,
+) -> (GameId, [Vec<ServerMessage>; 2]) {
+    let game = new_game_with(alice, bob, setup);
+    let mut state = GameState::start(Preset::Standard.rules());
+    play(&mut state, game, alice, bob, plies);
+    bob.send(ClientMessage::Resign { game });
+    let after = |player: &Player| {
+        result(player, game);
+        player.send(ClientMessage::Ping { id: 9 });
+        let mut seen = Vec::new();
+        player.expect_message("pong", |m| {
+            seen.push(m.clone());
+            matches!(m, ServerMessage::Pong { id: 9 }).then_some(())
+        });
+        seen
+    };
+    (game, [after(alice), after(bob)])
+}
+
+/// The rating changes told in `seen` for `game`, attackers first.
+fn rated(seen: &[ServerMessage], game: GameId) -> Option<[Change; 2]> {
+    seen.iter().find_map(|m| match m {
+        ServerMessage::Rated {
+            game: g,
+            attackers,
+            defenders,
+        } if *g == game => Some([*attackers, *defenders]),
+        _ => None,
+    })
+}
+
+/// The live standard leaderboard's first page as `player` gets it: (name, rating, games).
+fn leaderboard(player: &Player) -> (usize, Vec<(String, String, u32)>) {
+    player.send(ClientMessage::Leaderboard {
+        rules: Preset::Standard,
+        speed: Speed::Live,
+        page: 0,
+    });
+    player.expect_message("leaderboard", |m| match m {
+        ServerMessage::Leaderboard(board) => Some((
+            board.total,
+            board
+                .players
+                .iter()
+                .map(|p| (p.name.clone(), p.rating.to_string(), p.games))
+                .collect(),
+        )),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_rated_game_changes_both_ratings_seen_by_both_and_listed_in_order() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
+    connected(&alice);
+    connected(&bob);
+    let (game, [to_alice, to_bob]) = resigned_after(&alice, &bob, setup(true), 2);
+    let changes = rated(&to_alice, game).expect("alice was not told the ratings");
+    assert_eq!(
+        rated(&to_bob, game),
+        Some(changes),
+        "bob was told otherwise"
+    );
+    let [winner, loser] = changes;
+    assert_eq!(winner.to_string(), "1500? → 1662? (+162)");
+    assert_eq!(loser.to_string(), "1500? → 1338? (-162)");
+    let expected = vec![
+        ("alice".to_owned(), "1662?".to_owned(), 1),
+        ("bob".to_owned(), "1338?".to_owned(), 1),
+    ];
+    assert_eq!(leaderboard(&bob), (2, expected));
+    let printed = online(&address, &["--trust", &key, "--leaderboard"]);
+    assert_eq!(printed, "1\talice\t1662?\t1\n2\tbob\t1338?\t1\n");
+    let printed = online(
+        &address,
+        &["--trust", &key, "--leaderboard", "--correspondence"],
+    );
+    assert_eq!(printed, "", "a pool nobody is rated in");
+    // Bob's profile: his rating, his loss, the game.
+    alice.send(ClientMessage::Profile { name: "bob".into() });
+    let profile = alice.expect_message("profile", |m| match m {
+        ServerMessage::Profile(p) => Some(p.clone()),
+        _ => None,
+    });
+    assert!(profile.online && !profile.playing, "{profile:?}");
+    let pool = &profile.pools[0];
+    assert_eq!((pool.wins, pool.draws, pool.losses), (0, 0, 1));
+    assert_eq!(pool.rating.rating, 1338);
+    let history: Vec<(GameId, i32)> = profile.history.iter().map(|p| (p.game, p.rating)).collect();
+    assert_eq!(history, [(game, 1338)]);
+    let recent: Vec<GameId> = profile.recent.iter().map(|g| g.id).collect();
+    assert_eq!(recent, [game]);
+}
+
+#[test]
+fn a_casual_game_and_a_game_of_one_move_leave_the_ratings_alone() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+    let address = server.addr().to_string();
+    let key = server.fingerprint().to_owned();
+    let alice = Player::connect(&address, &key, "alice");
+    let bob = Player::connect(&address, &key, "bob");
+    connected(&alice);
+    connected(&bob);
+    let (casual, [to_alice, to_bob]) = resigned_after(&alice, &bob, setup(false), 4);
+    assert_eq!(rated(&to_alice, casual), None, "{to_alice:?}");
+    assert_eq!(rated(&to_bob, casual), None, "{to_bob:?}");
+    let (short, [to_alice, to_bob]) = resigned_after(&alice, &bob, setup(true), 1);
+    assert_eq!(rated(&to_alice, short), None, "one move: {to_alice:?}");
+    assert_eq!(rated(&to_bob, short), None, "one move: {to_bob:?}");
+    assert_eq!(leaderboard(&alice), (0, Vec::new()));
+}
