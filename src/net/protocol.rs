@@ -17,7 +17,7 @@ use crate::rules::{Outcome, Preset, Side};
 
 mod standings;
 pub use standings::{
-    LEADERBOARD_PAGE, Leaderboard, OnlinePlayer, PROFILE_HISTORY, PROFILE_RECENT, PoolRecord,
+    LEADERBOARD_PAGE, Leaderboard, PROFILE_HISTORY, PROFILE_RECENT, PlayerStatus, PoolRecord,
     Profile, Ranked, RatingPoint, SeatRatings,
 };
 
@@ -528,10 +528,9 @@ pub struct Lobby {
     pub players: Vec<String>,
     /// The players online in all.
     pub players_total: usize,
-    /// The players of `players`, in the same order, with whether each plays and their
-    /// rating.
+    /// Whether each player of `players` plays, and their rating, in the same order.
     #[serde(default)]
-    pub online: Vec<OnlinePlayer>,
+    pub players_status: Vec<PlayerStatus>,
 }
 
 impl Lobby {
@@ -917,6 +916,12 @@ mod tests {
                 page: 1,
             },
             ClientMessage::Download { game },
+            ClientMessage::Leaderboard {
+                rules: Preset::Walker,
+                speed: Speed::Correspondence,
+                page: 1,
+            },
+            ClientMessage::Profile { name: "n".into() },
         ]
     }
 
@@ -994,7 +999,7 @@ mod tests {
             ServerMessage::Result { game, outcome },
             ServerMessage::Archive {
                 name: "n".into(),
-                games: vec![summary],
+                games: vec![summary.clone()],
                 page: 0,
                 total: 1,
             },
@@ -1006,6 +1011,59 @@ mod tests {
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
             ServerMessage::GoingDown,
+        ]
+        .into_iter()
+        .chain(every_version_4_message(summary))
+        .collect()
+    }
+
+    /// One message of every kind a server sends that version 4 added.
+    fn every_version_4_message(summary: GameSummary) -> Vec<ServerMessage> {
+        let game = 7;
+        let change = Change {
+            before: crate::net::ratings::Rating::default().shown(),
+            after: crate::net::ratings::Shown {
+                rating: 1662,
+                deviation: 290,
+            },
+        };
+        vec![
+            ServerMessage::Rated {
+                game,
+                attackers: change,
+                defenders: change,
+            },
+            ServerMessage::Spectators { game, count: 2 },
+            ServerMessage::Leaderboard(Leaderboard {
+                rules: Preset::Standard,
+                speed: Speed::Live,
+                page: 0,
+                total: 1,
+                players: vec![Ranked {
+                    rank: 1,
+                    name: "n".into(),
+                    rating: change.after,
+                    games: 1,
+                }],
+            }),
+            ServerMessage::Profile(Box::new(Profile {
+                name: "n".into(),
+                online: true,
+                playing: false,
+                pools: vec![PoolRecord {
+                    pool: Pool::default(),
+                    rating: change.after,
+                    wins: 1,
+                    draws: 0,
+                    losses: 0,
+                }],
+                history: vec![RatingPoint {
+                    pool: Pool::default(),
+                    game,
+                    rating: 1662,
+                }],
+                recent: vec![summary],
+            })),
         ]
     }
 
@@ -1075,9 +1133,10 @@ mod tests {
 
     /// A rating of the most digits.
     fn widest_rating() -> crate::net::ratings::Shown {
+        let most = -crate::net::ratings::SHOWN_BOUND;
         crate::net::ratings::Shown {
-            rating: i32::MIN,
-            deviation: i32::MIN,
+            rating: most,
+            deviation: most,
         }
     }
 
@@ -1117,9 +1176,8 @@ mod tests {
             page: u32::MAX,
             players: vec![name.clone(); LOBBY_PLAYERS],
             players_total: usize::MAX,
-            online: vec![
-                OnlinePlayer {
-                    name: name.clone(),
+            players_status: vec![
+                PlayerStatus {
                     playing: true,
                     rating: Some(widest_rating()),
                 };

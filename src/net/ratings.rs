@@ -222,11 +222,15 @@ impl fmt::Display for Change {
     }
 }
 
-/// `x` rounded to the nearest whole number, within `i32`.
+/// The most digits of a rating or deviation shown: far beyond any real one, it bounds the
+/// size of the messages that carry them.
+pub const SHOWN_BOUND: i32 = 99_999;
+
+/// `x` rounded to the nearest whole number, within ±[`SHOWN_BOUND`].
 #[allow(clippy::cast_possible_truncation)]
 fn round(x: f64) -> i32 {
-    // `as` saturates (and maps NaN to 0): a rating is never near either bound.
-    x.round() as i32
+    // `as` saturates (and maps NaN to 0); the clamp bounds it further.
+    (x.round() as i32).clamp(-SHOWN_BOUND, SHOWN_BOUND)
 }
 
 #[cfg(test)]

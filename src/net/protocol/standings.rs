@@ -33,12 +33,10 @@ pub struct SeatRatings {
     pub defenders: Option<Shown>,
 }
 
-/// A player online, as the lobby lists them.
-#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+/// What the lobby says of a player online beside the name.
+#[derive(Clone, Copy, Eq, PartialEq, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OnlinePlayer {
-    /// The name.
-    pub name: String,
+pub struct PlayerStatus {
     /// Whether they play a game in progress (a correspondence game among them).
     pub playing: bool,
     /// Their rating in the pool they played most rated games in, if any.

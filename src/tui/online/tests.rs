@@ -331,7 +331,7 @@ fn a_lobby_of_more_games_than_a_page_shows_the_counts_and_turns_its_pages() {
         page: page_no,
         players: (0..3).map(|i| format!("p{i}")).collect(),
         players_total: 60,
-        online: Vec::new(),
+        players_status: Vec::new(),
     };
     message(&mut online, ServerMessage::Lobby(lobby(1)));
     insta::assert_snapshot!("lobby_paged_80x24", screen(&online, 80, 24).backend());

@@ -28,11 +28,12 @@ use super::{ConnId, Event, Hub};
 use crate::game::{Clocks, Game};
 use crate::net::identity::{ChannelBinding, Identity};
 use crate::net::protocol::{ClientMessage, GameId, MAX_LINE_BYTES, ServerMessage};
+use crate::net::ratings::Speed;
 use crate::net::server::limits::Limits;
 use crate::net::server::outbox::{self, Inbox};
 use crate::net::server::store::{Stage, Store};
 use crate::net::server::timing::control;
-use crate::rules::{GameState, Position, Side};
+use crate::rules::{GameState, Position, Preset, Side};
 
 /// Simulated players (each an identity key, with up to [`MAX_CONNS`] connections in all).
 const CLIENTS: u8 = 4;
@@ -180,6 +181,10 @@ enum Step {
     Archive { conn: u8, name: String },
     /// Downloads a game (by number, any).
     Download { conn: u8, game: u64 },
+    /// Asks for a page of a leaderboard (rules by number, any page).
+    Leaderboard { conn: u8, rules: u8, page: u32 },
+    /// Asks for a player's profile.
+    Profile { conn: u8, name: String },
     /// A message of template `template`, mutated, through the parser.
     Mutated {
         conn: u8,
@@ -340,6 +345,9 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(conn, id, pong)| Step::Ping { conn, id, pong }),
         1 => (conn(), text()).prop_map(|(conn, name)| Step::Archive { conn, name }),
         1 => (conn(), number()).prop_map(|(conn, game)| Step::Download { conn, game }),
+        1 => (conn(), any::<u8>(), any::<u32>())
+            .prop_map(|(conn, rules, page)| Step::Leaderboard { conn, rules, page }),
+        1 => (conn(), text()).prop_map(|(conn, name)| Step::Profile { conn, name }),
         4 => (
             conn(),
             any::<u8>(),
@@ -557,6 +565,7 @@ impl Harness {
                 let game = *game;
                 self.by(*conn, ClientMessage::Download { game })
             }
+            Step::Leaderboard { .. } | Step::Profile { .. } => self.standings_request(step),
             Step::Mutated {
                 conn,
                 template,
@@ -640,6 +649,26 @@ impl Harness {
                 let game = self.game(*game);
                 let text = text.clone();
                 self.from(*by, game, ClientMessage::Chat { game, text })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A leaderboard's page (the pool's rules and speed picked by `rules`) or a profile,
+    /// asked for.
+    fn standings_request(&mut self, step: &Step) -> Result<(), Failure> {
+        match step {
+            Step::Leaderboard { conn, rules, page } => {
+                let request = ClientMessage::Leaderboard {
+                    rules: Preset::ALL[usize::from(*rules) % Preset::ALL.len()],
+                    speed: Speed::ALL[usize::from(*rules >> 7)],
+                    page: *page,
+                };
+                self.by(*conn, request)
+            }
+            Step::Profile { conn, name } => {
+                let name = name.clone();
+                self.by(*conn, ClientMessage::Profile { name })
             }
             _ => Ok(()),
         }
@@ -1154,6 +1183,7 @@ fn create_line(rules: u8, side: u8, timing: &TimingPick, private: bool) -> Strin
         "side": sides[usize::from(side) % sides.len()],
         "timing": timing,
         "private": private,
+        "rated": rules.is_multiple_of(2),
     })
     .to_string()
 }
@@ -1184,6 +1214,8 @@ fn template_line(n: u8, game: GameId, ply: usize) -> String {
         r#"{"type":"ping","id":1}"#.to_owned(),
         r#"{"type":"pong","id":0}"#.to_owned(),
         r#"{"type":"archive","name":"p0"}"#.to_owned(),
+        r#"{"type":"leaderboard","rules":"walker","speed":"correspondence","page":3}"#.to_owned(),
+        r#"{"type":"profile","name":"p1"}"#.to_owned(),
         r#"{"type":"hello","version":2,"client":"x"}"#.to_owned(),
     ];
     templates[usize::from(n) % templates.len()].clone()

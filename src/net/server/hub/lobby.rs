@@ -44,8 +44,8 @@ impl Hub {
             playing: page_of(playing, page),
             page,
             players_total,
-            players: online.iter().map(|p| p.name.clone()).collect(),
-            online,
+            players_status: online.iter().map(|(_, status)| *status).collect(),
+            players: online.into_iter().map(|(name, _)| name).collect(),
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::{Hub, Live, Reply, refuse};
 use crate::net::protocol::{
-    ClientMessage, ErrorCode, GameId, OnlinePlayer, SeatRatings, ServerMessage, normalize_name,
+    ClientMessage, ErrorCode, GameId, PlayerStatus, SeatRatings, ServerMessage, normalize_name,
 };
 use crate::net::ratings::{Change, Pool, Shown};
 use crate::net::server::conn_id::ConnId;
@@ -94,21 +94,21 @@ impl Hub {
 
     /// The players online, by name (each once), with whether each plays a game in progress
     /// and their main rating.
-    pub(super) fn online_players(&self) -> Vec<OnlinePlayer> {
-        let mut players: Vec<OnlinePlayer> = self
+    pub(super) fn online_players(&self) -> Vec<(String, PlayerStatus)> {
+        let mut players: Vec<(String, PlayerStatus)> = self
             .conns
             .values()
             .filter_map(|c| {
                 let seat = c.seat.as_ref()?;
-                Some(OnlinePlayer {
-                    name: seat.name.clone(),
+                let status = PlayerStatus {
                     playing: self.plays(&seat.key),
                     rating: c.rating,
-                })
+                };
+                Some((seat.name.clone(), status))
             })
             .collect();
-        players.sort_unstable_by(|a, b| a.name.cmp(&b.name));
-        players.dedup_by(|a, b| a.name == b.name);
+        players.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        players.dedup_by(|a, b| a.0 == b.0);
         players
     }
 
