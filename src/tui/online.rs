@@ -17,6 +17,7 @@ mod lobby;
 mod lobby_screen;
 mod prompt;
 mod server;
+mod standings;
 #[cfg(test)]
 mod tests;
 
@@ -32,6 +33,7 @@ use self::assist::Assist;
 use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
 use self::lobby::LobbyList;
+use self::standings::{Standings, StandingsHandled};
 use super::component::{Context, JobIds};
 use super::effect::Effect;
 use super::help::Help;
@@ -75,6 +77,8 @@ enum Prompt {
     Name,
     Code,
     Chat,
+    /// Whose profile to show.
+    Profile,
 }
 
 /// A question to the player.
@@ -117,6 +121,8 @@ pub struct Online {
     join_by_code: bool,
     prompt: Option<(Prompt, String)>,
     create: Option<CreateForm>,
+    /// The leaderboard or a profile, over the lobby.
+    standings: Option<Standings>,
     help: Option<Help>,
     ask: Option<Ask>,
     /// The fingerprint shown by a server not pinned yet, while the player is asked to trust
@@ -153,6 +159,7 @@ impl Online {
             join_by_code: false,
             prompt: None,
             create: None,
+            standings: None,
             help: None,
             ask: None,
             unknown_key: None,
@@ -243,7 +250,8 @@ impl Online {
             Mode::Text
         } else if self.ask.is_some() {
             Mode::Question
-        } else if self.create.as_ref().is_some_and(CreateForm::typing) {
+        } else if self.create.as_ref().is_some_and(CreateForm::typing) || self.standings.is_some() {
+            // The ratings screens read their keys as typed, as the lobby does.
             Mode::Text
         } else if self.help.is_some() || self.create.is_some() {
             Mode::Menu
@@ -379,6 +387,17 @@ impl Online {
             self.answer(ask, action);
             return;
         }
+        if let Some(mut screen) = self.standings.take() {
+            match screen.update(action) {
+                StandingsHandled::Stay => self.standings = Some(screen),
+                StandingsHandled::Ask(ask) => {
+                    self.standings = Some(screen);
+                    self.send(ask);
+                }
+                StandingsHandled::Close => {}
+            }
+            return;
+        }
         if let Some(mut form) = self.create.take() {
             match form.update(action) {
                 CreateHandled::Stay => self.create = Some(form),
@@ -415,6 +434,9 @@ impl Online {
         }
         if let Some(form) = &self.create {
             Themed { of: form, look }.render(area, buf);
+        }
+        if let Some(screen) = &self.standings {
+            screen.render(area, buf, look);
         }
         if let Some(help) = &self.help {
             help.view(look).render(area, buf);

@@ -12,6 +12,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 use crate::game::{Game, Player};
 use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer};
+use crate::net::ratings::{Change, Shown};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{Outcome, Position, Side, parse_position_record};
 use crate::tui::board_screen::BoardScreen;
@@ -23,6 +24,7 @@ use crate::tui::text::{title, wrap};
 use crate::tui::theme::Look;
 
 use super::assist::{Assist, GameRef};
+use super::standings::rated_name;
 
 /// The most chat lines kept.
 const MAX_CHAT: usize = 100;
@@ -77,6 +79,14 @@ pub struct OnlineGame {
     /// The side this client plays, `None` for a spectator.
     you: Option<Side>,
     names: [Option<String>; 2],
+    /// The players' ratings in the game's pool, when it was sent.
+    ratings: [Option<Shown>; 2],
+    /// Whether the game is rated.
+    rated: bool,
+    /// How many watch it.
+    spectators: usize,
+    /// The players' rating changes, once a rated game ended.
+    changes: Option<[Change; 2]>,
     engine_allowed: bool,
     record: Game,
     clocks: Option<(ClockView, Instant)>,
@@ -123,6 +133,13 @@ impl OnlineGame {
                 view.summary.attackers.clone(),
                 view.summary.defenders.clone(),
             ],
+            ratings: [
+                view.summary.ratings.attackers,
+                view.summary.ratings.defenders,
+            ],
+            rated: view.summary.setup.rated,
+            spectators: view.summary.spectators,
+            changes: None,
             engine_allowed: view.summary.setup.engine_allowed,
             outcome: view.summary.outcome,
             clocks: view.clocks.map(|c| (c, now)),
@@ -142,6 +159,7 @@ impl OnlineGame {
         let mut fresh = OnlineGame::from_view(view, now)?;
         fresh.chat = std::mem::take(&mut self.chat);
         fresh.presence = self.presence;
+        fresh.changes = self.changes;
         fresh.board.cursor = self.board.cursor;
         let unchanged = fresh.record.moves().len() == self.record.moves().len();
         if unchanged && fresh.my_turn() {
@@ -255,6 +273,16 @@ impl OnlineGame {
         }
     }
 
+    /// The players' ratings changed so (attackers first) by this game's end.
+    pub fn rated(&mut self, changes: [Change; 2]) {
+        self.changes = Some(changes);
+    }
+
+    /// `count` watch the game now.
+    pub fn spectators(&mut self, count: usize) {
+        self.spectators = count;
+    }
+
     /// A move was refused: the board is as before it.
     pub fn refused(&mut self) {
         self.sending = None;
@@ -320,7 +348,8 @@ impl OnlineGame {
         for side in [Side::Attackers, Side::Defenders] {
             let clock = self.clock_text(side, now).unwrap_or_default();
             let mine = if self.you == Some(side) { " (you)" } else { "" };
-            lines.push(format!("{} {}{mine} {clock}", title(side), self.name(side)));
+            let name = rated_name(&self.name(side), self.ratings[index(side)]);
+            lines.push(format!("{} {name}{mine} {clock}", title(side)));
             lines.extend(self.presence[index(side)].gone_line(now));
         }
         if let Some(lag) = lag {
@@ -331,12 +360,24 @@ impl OnlineGame {
         } else {
             "off"
         };
-        lines.push(format!("engine help: {engine}"));
+        // Rated or casual, and the spectators, on the same line (small terminals).
+        let rated = if self.rated { "rated" } else { "casual" };
+        let watching = match self.spectators {
+            0 => String::new(),
+            n => format!(" · {n} watching"),
+        };
+        lines.push(format!("{rated}{watching} · engine help: {engine}"));
         let to_move = self.record.state().position().side_to_move();
         match (self.outcome, &self.sending) {
             (Some(outcome), _) => {
                 let (headline, why) = panels::banner_parts(outcome, self.you);
                 lines.extend([headline, why]);
+                for (side, change) in [Side::Attackers, Side::Defenders]
+                    .into_iter()
+                    .zip(self.changes.iter().flatten())
+                {
+                    lines.push(format!("{} {change}", self.name(side)));
+                }
             }
             (None, Some(mv)) => lines.push(format!("sending {mv}…")),
             (None, None) if self.my_turn() => lines.push("your move".to_owned()),

@@ -8,6 +8,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::create::{side_text, timing_text};
+use super::standings::rated_name;
 #[cfg(test)]
 use crate::net::protocol::GameId;
 use crate::net::protocol::{GameSummary, Lobby};
@@ -26,6 +27,14 @@ pub const LOBBY_KEYS: KeyTable = KeyTable {
         Key::new("w", "watch the game selected"),
         Key::new("x", "withdraw your open game / stop watching"),
         Key::new("r", "refresh the lists"),
+        Key::new(
+            "L",
+            "the leaderboard (of the selected game's rules and speed)",
+        ),
+        Key::new(
+            "P",
+            "a player's profile (the selected game's other player, or a name)",
+        ),
         Key::new("n / PgDn", "the next page of open games and games to watch"),
         Key::new("p / PgUp", "the previous page"),
         Key::new("?", "these keys"),
@@ -134,10 +143,24 @@ impl LobbyList {
         text
     }
 
-    /// The players online, those not named counted.
+    /// The players online with their ratings, those playing marked, those not named
+    /// counted: `alice 1523 (playing), bob 1500?`.
     fn players(&self) -> String {
         let lobby = &self.lobby;
-        let names: Vec<String> = lobby.players.iter().map(|n| excerpt(n)).collect();
+        let names: Vec<String> = lobby
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let status = lobby.players_status.get(i);
+                let name = rated_name(&excerpt(n), status.and_then(|s| s.rating));
+                if status.is_some_and(|s| s.playing) {
+                    format!("{name} (playing)")
+                } else {
+                    name
+                }
+            })
+            .collect();
         let unnamed = lobby.players_total.saturating_sub(names.len());
         let names = names.join(", ");
         if unnamed > 0 {
@@ -175,17 +198,37 @@ impl LobbyList {
         game.outcome.is_none() && player.as_deref() == Some(self.me.as_str())
     }
 
+    /// The player of `game` other than this one: the opponent in a game of the player's,
+    /// the creator of an open game, the attackers' player of another game.
+    pub fn other_player(&self, game: &GameSummary) -> Option<String> {
+        [&game.attackers, &game.defenders]
+            .into_iter()
+            .flatten()
+            .find(|n| **n != self.me)
+            .cloned()
+            .or_else(|| (game.creator != self.me).then(|| game.creator.clone()))
+    }
+
     /// One game's line.
     fn line(&self, game: &GameSummary, kind: Kind) -> String {
-        let name = |n: &Option<String>| n.as_deref().map_or_else(|| "?".to_owned(), excerpt);
+        let ratings = &game.ratings;
+        let name = |n: &Option<String>, rating| {
+            n.as_deref()
+                .map_or_else(|| "?".to_owned(), |n| rated_name(&excerpt(n), rating))
+        };
         let setup = &game.setup;
         let engine = if setup.engine_allowed {
             " engine ok"
         } else {
             ""
         };
+        let rated = if setup.rated { "rated" } else { "casual" };
+        let watching = match game.spectators {
+            0 => String::new(),
+            n => format!(" · {n} watching"),
+        };
         let rules = format!(
-            "{} {}{engine}",
+            "{} {} {rated}{engine}{watching}",
             setup.rules.name(),
             timing_text(setup.timing)
         );
@@ -199,8 +242,8 @@ impl LobbyList {
                 format!(
                     "#{} {} vs {} · {turn} · ply {} · {rules}",
                     game.id,
-                    name(&game.attackers),
-                    name(&game.defenders),
+                    name(&game.attackers, ratings.attackers),
+                    name(&game.defenders, ratings.defenders),
                     game.plies
                 )
             }
@@ -212,14 +255,14 @@ impl LobbyList {
             Kind::Open => format!(
                 "#{} {} waits ({}) · {rules}",
                 game.id,
-                excerpt(&game.creator),
+                rated_name(&excerpt(&game.creator), ratings.creator),
                 side_text(setup.side)
             ),
             Kind::Watch => format!(
                 "#{} {} vs {} · ply {} · {rules}",
                 game.id,
-                name(&game.attackers),
-                name(&game.defenders),
+                name(&game.attackers, ratings.attackers),
+                name(&game.defenders, ratings.defenders),
                 game.plies
             ),
         }

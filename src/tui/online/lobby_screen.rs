@@ -8,6 +8,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::create::CreateForm;
 use super::lobby::{Kind, LOBBY_KEYS};
+use super::standings::Standings;
 use super::{Online, Prompt, View};
 use crate::net::protocol::{ClientMessage, GameId, GameSetup};
 use crate::quote::{MESSAGE_CHARS, escaped};
@@ -37,6 +38,7 @@ impl Online {
                         .lobby
                         .selected()
                         .map_or(Preset::Standard, |(g, _)| g.setup.rules),
+                    rated: true,
                     ..GameSetup::default()
                 });
                 self.create = Some(CreateForm::new(setup));
@@ -52,12 +54,46 @@ impl Online {
                 }
             }
             Action::Type('x') => self.leave_selected(),
+            Action::Type('L') if self.connected => self.show_leaderboard(),
+            Action::Type('P') if self.connected => self.ask_profile(),
             Action::Type('r') => self.refresh(self.now),
             Action::PageDown | Action::Type('n') => self.turn_page(true),
             Action::PageUp | Action::Type('p') => self.turn_page(false),
             Action::Type(_) if !self.connected => self.error("not connected"),
             _ => {}
         }
+    }
+
+    /// Shows the leaderboard of the selected game's pool (live standard games' if none is
+    /// selected) and asks for it.
+    fn show_leaderboard(&mut self) {
+        let pool = self
+            .lobby
+            .selected()
+            .map(|(g, _)| g.setup.pool())
+            .unwrap_or_default();
+        let (screen, ask) = Standings::leaderboard(pool);
+        self.standings = Some(screen);
+        self.send(ask);
+    }
+
+    /// Asks whose profile to show, the selected game's other player offered.
+    fn ask_profile(&mut self) {
+        let offered = self
+            .lobby
+            .selected()
+            .and_then(|(g, _)| self.lobby.other_player(g))
+            .unwrap_or_default();
+        self.prompt = Some((Prompt::Profile, offered));
+        self.info("whose profile? a name, then Enter");
+    }
+
+    /// Shows `name`'s profile and asks for it.
+    pub(super) fn show_profile(&mut self, name: &str) {
+        let (screen, ask) = Standings::profile(name);
+        self.standings = Some(screen);
+        self.status = None;
+        self.send(ask);
     }
 
     /// Asks for the next page of the lobby (`forward`) or the previous one, if there is one.
@@ -146,8 +182,8 @@ impl Online {
             .render(body, buf);
         }
         let keys = Rect::new(area.x, area.y + 1 + body_height, area.width, keys_rows);
-        let line = "Enter join/watch · c create · i code · x leave · r refresh · n/p pages · q quit \
-                    · ? keys";
+        let line = "Enter join/watch · c create · i code · x leave · r refresh · n/p pages · \
+                    L leaderboard · P player · q quit · ? keys";
         Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
             .style(look.theme.label)
             .render(keys, buf);

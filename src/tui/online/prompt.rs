@@ -86,6 +86,10 @@ impl Online {
                     self.info("joining…");
                 }
             }
+            Prompt::Profile => match normalize_name(&text) {
+                Ok(name) => self.show_profile(&name),
+                Err(e) => self.error(&format!("a name {e}")),
+            },
             Prompt::Chat => {
                 let View::Game(game) = self.view else {
                     return;
@@ -155,6 +159,9 @@ impl Online {
             (Some((Prompt::Code, text)), _, _) => format!("invite code: {text}▏"),
             (Some((Prompt::Chat, text)), _, _) => {
                 format!("chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Profile, text)), _, _) => {
+                format!("profile of: {}▏", escaped(text, MESSAGE_CHARS))
             }
             (None, Some(Ask::Resign(_)), _) => "resign this game? y/n".to_owned(),
             (None, Some(Ask::Accept(_, offer)), _) => {

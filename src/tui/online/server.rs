@@ -134,6 +134,16 @@ impl Online {
             | ServerMessage::Archive { .. }
             | ServerMessage::Ping { .. } => {}
             ServerMessage::Save { game, json } => self.save_finished(game, json),
+            ServerMessage::Leaderboard(board) => {
+                if let Some(screen) = self.standings.as_mut() {
+                    screen.take_leaderboard(board);
+                }
+            }
+            ServerMessage::Profile(profile) => {
+                if let Some(screen) = self.standings.as_mut() {
+                    screen.take_profile(*profile);
+                }
+            }
             other => self.on_game_message(other, now),
         }
     }
@@ -199,6 +209,20 @@ impl Online {
                     }
                     self.ask = None;
                     self.info(&format!("{text} · q to the lobby"));
+                }
+            }
+            ServerMessage::Rated {
+                game,
+                attackers,
+                defenders,
+            } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.rated([attackers, defenders]);
+                }
+            }
+            ServerMessage::Spectators { game, count } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.spectators(count);
                 }
             }
             ServerMessage::Pong { id } => {

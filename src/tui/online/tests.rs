@@ -865,3 +865,5 @@ fn a_name_refused_by_the_server_is_asked_again() {
         "{requests:?}"
     );
 }
+
+mod ratings;
