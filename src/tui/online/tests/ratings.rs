@@ -66,7 +66,7 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
         speed: Speed::Live,
         page: 0,
     };
-    assert_eq!(sent(&mut online), [standard.clone()]);
+    assert_eq!(sent(&mut online), std::slice::from_ref(&standard));
     let ranked = |rank, name: &str, rating| Ranked {
         rank,
         name: name.into(),
