@@ -619,7 +619,7 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     assert!(
         error
             .to_string()
-            .contains("speaks protocol version 3 and the client 1"),
+            .contains("speaks protocol version 4 and the client 1"),
         "{error}"
     );
 }

@@ -17,8 +17,8 @@ pub const PROFILE_HISTORY: usize = 100;
 /// The most recent games in a profile.
 pub const PROFILE_RECENT: usize = 10;
 
-/// The ratings of a game's players in its pool, as they stood when the summary was made
-/// (`None`: not known, or not rated yet).
+/// The ratings of a game's players in its pool, read when the game was made, began or
+/// resumed (a newcomer's `1500?` for a player not rated there yet; `None`: no such seat).
 #[derive(Clone, Copy, Eq, PartialEq, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatRatings {

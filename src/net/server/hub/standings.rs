@@ -7,20 +7,21 @@ use super::{Hub, Live, Reply, refuse};
 use crate::net::protocol::{
     ClientMessage, ErrorCode, GameId, PlayerStatus, SeatRatings, ServerMessage, normalize_name,
 };
-use crate::net::ratings::{Change, Pool, Shown};
+use crate::net::ratings::{Change, Pool, Rating, Shown};
 use crate::net::server::conn_id::ConnId;
 use crate::net::server::reader::Ask;
 use crate::net::server::store::{Seat, Stage, StoredGame};
 use crate::rules::Side;
 
 impl Hub {
-    /// `name`'s rating in `pool` (`None` if not rated there, or not read: logged).
+    /// `name`'s rating in `pool`, a newcomer's (`1500?`) if not rated there yet (`None`
+    /// if it cannot be read: logged).
     fn rating_in(&self, name: &str, pool: Pool) -> Option<Shown> {
         self.store
             .rating(name, pool)
             .inspect_err(|e| tracing::error!("database: {e}"))
             .ok()
-            .flatten()
+            .map(|rating| rating.unwrap_or_else(|| Rating::default().shown()))
     }
 
     /// The ratings of `stored`'s players in its pool, read now.
