@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::capped_lines::MAX_LINE_BYTES;
 use crate::game::TimeControl;
-use crate::net::ratings::{Change, Pool, Speed};
+use crate::net::ratings::{Change, Speed};
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
@@ -413,14 +413,6 @@ pub enum Timing {
 pub const MAX_CORRESPONDENCE_DAYS: u32 = crate::game::MAX_DAYS_PER_MOVE;
 
 impl Timing {
-    /// The speed it is rated at: correspondence for days per move, live otherwise.
-    pub fn speed(self) -> Speed {
-        match self {
-            Timing::Correspondence { .. } => Speed::Correspondence,
-            Timing::Untimed | Timing::Clock { .. } => Speed::Live,
-        }
-    }
-
     /// The timing of a time control: correspondence for days per move (`3d/move`), else a
     /// clock.
     pub fn of(control: TimeControl) -> Timing {
@@ -466,16 +458,6 @@ pub struct GameSetup {
     /// stored before version 4 was).
     #[serde(default)]
     pub rated: bool,
-}
-
-impl GameSetup {
-    /// The ratings the game counts for.
-    pub fn pool(&self) -> Pool {
-        Pool {
-            rules: self.rules,
-            speed: self.timing.speed(),
-        }
-    }
 }
 
 /// A game as the lobby and archives list it.
@@ -1051,14 +1033,14 @@ mod tests {
                 online: true,
                 playing: false,
                 pools: vec![PoolRecord {
-                    pool: Pool::default(),
+                    pool: crate::net::ratings::Pool::default(),
                     rating: change.after,
                     wins: 1,
                     draws: 0,
                     losses: 0,
                 }],
                 history: vec![RatingPoint {
-                    pool: Pool::default(),
+                    pool: crate::net::ratings::Pool::default(),
                     game,
                     rating: 1662,
                 }],

@@ -9,6 +9,37 @@ use brandubh::rules::{GameState, Preset};
 
 use crate::net::{Player, connected, new_game_with, online, play, result, start_server};
 
+/// A server on a loopback port of its own, and alice and bob connected to it.
+struct Club {
+    alice: Player,
+    bob: Player,
+    address: String,
+    key: String,
+    _server: brandubh::net::server::RunningServer,
+    _data: tempfile::TempDir,
+}
+
+impl Club {
+    fn open() -> Club {
+        let data = tempfile::tempdir().unwrap();
+        let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
+        let address = server.addr().to_string();
+        let key = server.fingerprint().to_owned();
+        let alice = Player::connect(&address, &key, "alice");
+        let bob = Player::connect(&address, &key, "bob");
+        connected(&alice);
+        connected(&bob);
+        Club {
+            alice,
+            bob,
+            address,
+            key,
+            _server: server,
+            _data: data,
+        }
+    }
+}
+
 /// A standard game with no clock, alice the attackers, rated or not.
 fn setup(rated: bool) -> GameSetup {
     GameSetup {
@@ -79,15 +110,9 @@ fn leaderboard(player: &Player) -> (usize, Vec<(String, String, u32)>) {
 
 #[test]
 fn a_rated_game_changes_both_ratings_seen_by_both_and_listed_in_order() {
-    let data = tempfile::tempdir().unwrap();
-    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
-    let address = server.addr().to_string();
-    let key = server.fingerprint().to_owned();
-    let alice = Player::connect(&address, &key, "alice");
-    let bob = Player::connect(&address, &key, "bob");
-    connected(&alice);
-    connected(&bob);
-    let (game, [to_alice, to_bob]) = resigned_after(&alice, &bob, setup(true), 2);
+    let club = Club::open();
+    let (alice, bob, address, key) = (&club.alice, &club.bob, &club.address, &club.key);
+    let (game, [to_alice, to_bob]) = resigned_after(alice, bob, setup(true), 2);
     let changes = rated(&to_alice, game).expect("alice was not told the ratings");
     assert_eq!(
         rated(&to_bob, game),
@@ -101,12 +126,12 @@ fn a_rated_game_changes_both_ratings_seen_by_both_and_listed_in_order() {
         ("alice".to_owned(), "1662?".to_owned(), 1),
         ("bob".to_owned(), "1338?".to_owned(), 1),
     ];
-    assert_eq!(leaderboard(&bob), (2, expected));
-    let printed = online(&address, &["--trust", &key, "--leaderboard"]);
+    assert_eq!(leaderboard(bob), (2, expected));
+    let printed = online(address, &["--trust", key, "--leaderboard"]);
     assert_eq!(printed, "1\talice\t1662?\t1\n2\tbob\t1338?\t1\n");
     let printed = online(
-        &address,
-        &["--trust", &key, "--leaderboard", "--correspondence"],
+        address,
+        &["--trust", key, "--leaderboard", "--correspondence"],
     );
     assert_eq!(printed, "", "a pool nobody is rated in");
     // Bob's profile: his rating, his loss, the game.
@@ -127,19 +152,13 @@ fn a_rated_game_changes_both_ratings_seen_by_both_and_listed_in_order() {
 
 #[test]
 fn a_casual_game_and_a_game_of_one_move_leave_the_ratings_alone() {
-    let data = tempfile::tempdir().unwrap();
-    let server = start_server(data.path(), "127.0.0.1:0", Limits::default());
-    let address = server.addr().to_string();
-    let key = server.fingerprint().to_owned();
-    let alice = Player::connect(&address, &key, "alice");
-    let bob = Player::connect(&address, &key, "bob");
-    connected(&alice);
-    connected(&bob);
-    let (casual, [to_alice, to_bob]) = resigned_after(&alice, &bob, setup(false), 4);
+    let club = Club::open();
+    let (alice, bob) = (&club.alice, &club.bob);
+    let (casual, [to_alice, to_bob]) = resigned_after(alice, bob, setup(false), 4);
     assert_eq!(rated(&to_alice, casual), None, "{to_alice:?}");
     assert_eq!(rated(&to_bob, casual), None, "{to_bob:?}");
-    let (short, [to_alice, to_bob]) = resigned_after(&alice, &bob, setup(true), 1);
+    let (short, [to_alice, to_bob]) = resigned_after(alice, bob, setup(true), 1);
     assert_eq!(rated(&to_alice, short), None, "one move: {to_alice:?}");
     assert_eq!(rated(&to_bob, short), None, "one move: {to_bob:?}");
-    assert_eq!(leaderboard(&alice), (0, Vec::new()));
+    assert_eq!(leaderboard(alice), (0, Vec::new()));
 }

@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameId, GameSummary};
-use crate::net::ratings::{Pool, Shown};
+use super::{GameId, GameSetup, GameSummary, Timing};
+use crate::net::ratings::{Pool, Shown, Speed};
 use crate::rules::Preset;
 
 /// The most players in a leaderboard page.
@@ -16,6 +16,26 @@ pub const PROFILE_HISTORY: usize = 100;
 
 /// The most recent games in a profile.
 pub const PROFILE_RECENT: usize = 10;
+
+impl GameSetup {
+    /// The ratings the game counts for: its rules at its speed.
+    pub fn pool(&self) -> Pool {
+        Pool {
+            rules: self.rules,
+            speed: self.timing.speed(),
+        }
+    }
+}
+
+impl Timing {
+    /// The speed it is rated at: correspondence for days per move, live otherwise.
+    pub fn speed(self) -> Speed {
+        match self {
+            Timing::Correspondence { .. } => Speed::Correspondence,
+            Timing::Untimed | Timing::Clock { .. } => Speed::Live,
+        }
+    }
+}
 
 /// The ratings of a game's players in its pool, read when the game was made, began or
 /// resumed (a newcomer's `1500?` for a player not rated there yet; `None`: no such seat).

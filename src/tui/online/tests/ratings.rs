@@ -56,6 +56,26 @@ fn the_lobby_shows_ratings_beside_names_rated_or_casual_spectators_and_who_plays
     }
 }
 
+/// The first page of the live standard leaderboard: alice, then bob, one game each.
+fn standard_board() -> ServerMessage {
+    let ranked = |rank, name: &str, rating| Ranked {
+        rank,
+        name: name.into(),
+        rating,
+        games: 1,
+    };
+    ServerMessage::Leaderboard(Leaderboard {
+        rules: Preset::Standard,
+        speed: Speed::Live,
+        page: 0,
+        total: 2,
+        players: vec![
+            ranked(1, "alice", shown(1662, 290)),
+            ranked(2, "bob", shown(1338, 290)),
+        ],
+    })
+}
+
 #[test]
 fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
     let mut online = connected("ann");
@@ -67,25 +87,7 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
         page: 0,
     };
     assert_eq!(sent(&mut online), std::slice::from_ref(&standard));
-    let ranked = |rank, name: &str, rating| Ranked {
-        rank,
-        name: name.into(),
-        rating,
-        games: 1,
-    };
-    message(
-        &mut online,
-        ServerMessage::Leaderboard(Leaderboard {
-            rules: Preset::Standard,
-            speed: Speed::Live,
-            page: 0,
-            total: 2,
-            players: vec![
-                ranked(1, "alice", shown(1662, 290)),
-                ranked(2, "bob", shown(1338, 290)),
-            ],
-        }),
-    );
+    message(&mut online, standard_board());
     let text = drawn(&online);
     assert!(text.contains("Leaderboard · standard live"), "{text}");
     assert!(
@@ -101,19 +103,7 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
     assert_eq!(sent(&mut online), [walker]);
     online.update(Action::Move(Direction::Left), SIZE);
     assert_eq!(sent(&mut online), [standard]);
-    message(
-        &mut online,
-        ServerMessage::Leaderboard(Leaderboard {
-            rules: Preset::Standard,
-            speed: Speed::Live,
-            page: 0,
-            total: 2,
-            players: vec![
-                ranked(1, "alice", shown(1662, 290)),
-                ranked(2, "bob", shown(1338, 290)),
-            ],
-        }),
-    );
+    message(&mut online, standard_board());
     online.update(Action::Move(Direction::Down), SIZE);
     online.update(Action::Confirm, SIZE);
     assert_eq!(
