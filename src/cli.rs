@@ -18,6 +18,7 @@ mod perft;
 mod play;
 mod puzzles;
 mod replay;
+mod requests;
 mod rules_args;
 mod serve;
 

@@ -5,25 +5,25 @@
 use std::io::Write;
 
 use super::error::CliError;
-use super::online::{OnlineArgs, Requests, unexpected};
+use super::requests::{Requests, unexpected};
 use crate::net::protocol::{ClientMessage, LEADERBOARD_PAGE, Ranked, ServerMessage, pages};
-use crate::net::ratings::Speed;
+use crate::net::ratings::Pool;
 use crate::quote::excerpt;
 
-/// Prints the leaderboard of `--rules` (standard unless given) at the speed asked, every
-/// page of it, asked of the server without an identity.
-pub(super) fn print(args: &OnlineArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut requests = Requests::start(args, None)?;
-    let speed = if args.correspondence {
-        Speed::Correspondence
-    } else {
-        Speed::Live
-    };
+/// Prints `pool`'s leaderboard on `server` (`insecure`: its key not pinned, for tests),
+/// every page of it, asked of the server without an identity.
+pub(super) fn print(
+    server: &str,
+    insecure: bool,
+    pool: Pool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut requests = Requests::start(server, insecure, None)?;
     let mut page = 0;
     loop {
         let request = ClientMessage::Leaderboard {
-            rules: args.rules.unwrap_or_default(),
-            speed,
+            rules: pool.rules,
+            speed: pool.speed,
             page,
         };
         let ServerMessage::Leaderboard(board) =

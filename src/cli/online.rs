@@ -7,11 +7,11 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use super::error::CliError;
+use super::requests::{ANSWER_TIME, Requests, unexpected};
 use crate::game::storage::default_save_dir;
 use crate::game::storage::save_downloaded;
 use crate::net::client::{Client, ClientConfig, ClientError, Event};
@@ -20,6 +20,7 @@ use crate::net::protocol::{
     ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
     normalize_name, pages,
 };
+use crate::net::ratings::{Pool, Speed};
 use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
 use crate::tui::online_memory::OnlineMemory;
@@ -109,9 +110,6 @@ impl OnlineArgs {
     }
 }
 
-/// How long the command waits for each answer.
-const ANSWER_TIME: Duration = Duration::from_secs(20);
-
 /// Runs `brandubh online`: the lobby in the terminal game, or with `--games` the archive.
 /// A server not met before shows its key's fingerprint first, to be trusted (as SSH does).
 pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
@@ -128,7 +126,16 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         .transpose()?;
     if args.leaderboard {
         trusted(args, None)?;
-        super::leaderboard::print(args, out)?;
+        let speed = if args.correspondence {
+            Speed::Correspondence
+        } else {
+            Speed::Live
+        };
+        let pool = Pool {
+            rules: args.rules.unwrap_or_default(),
+            speed,
+        };
+        super::leaderboard::print(&args.server, args.insecure, pool, out)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -250,79 +257,6 @@ fn ask_trust(server: &str, shown: &str) -> Result<String, CliError> {
     }
 }
 
-/// Requests a client may send at once before [`Pacer`] spaces them out: below the server's
-/// burst.
-const UNPACED_REQUESTS: u32 = 30;
-
-/// The time between requests past [`UNPACED_REQUESTS`]: slower than the server's average
-/// rate, so that a long archive is never taken for a flood.
-const REQUEST_EVERY: Duration = Duration::from_millis(60);
-
-/// Spaces out requests to the server's rate limit.
-struct Pacer {
-    sent: u32,
-    last: Option<Instant>,
-}
-
-impl Pacer {
-    /// Waits, if need be, until the next request may go.
-    fn wait(&mut self) {
-        self.sent = self.sent.saturating_add(1);
-        if let Some(last) = self.last.filter(|_| self.sent > UNPACED_REQUESTS) {
-            std::thread::sleep((last + REQUEST_EVERY).saturating_duration_since(Instant::now()));
-        }
-        self.last = Some(Instant::now());
-    }
-}
-
-/// A connection for requests one at a time (no terminal), spaced out by a [`Pacer`].
-pub(super) struct Requests {
-    client: Client,
-    inbox: mpsc::Receiver<Event>,
-    pacer: Pacer,
-}
-
-impl Requests {
-    /// Connects to `args.server`, identified as `name` if given (its key pinned already).
-    pub(super) fn start(args: &OnlineArgs, name: Option<&str>) -> Result<Requests, CliError> {
-        let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
-        let mut config = ClientConfig::new(&args.server, name, dir);
-        config.insecure = args.insecure;
-        config.reconnect = false;
-        let (events, inbox) = mpsc::channel();
-        Ok(Requests {
-            client: Client::start(config, events),
-            inbox,
-            pacer: Pacer {
-                sent: 0,
-                last: None,
-            },
-        })
-    }
-
-    /// Sends `message` and waits for its answer, the first message `is_answer` takes; an
-    /// error from the server, a failed client or no answer in time end it.
-    pub(super) fn ask(
-        &mut self,
-        message: ClientMessage,
-        is_answer: fn(&ServerMessage) -> bool,
-    ) -> Result<ServerMessage, CliError> {
-        self.pacer.wait();
-        self.client.send(message);
-        loop {
-            match self.inbox.recv_timeout(ANSWER_TIME) {
-                Ok(Event::Message(ServerMessage::Error { message, .. })) => {
-                    return Err(CliError::new(format!("the server says: {message}")));
-                }
-                Ok(Event::Message(answer)) if is_answer(&answer) => return Ok(answer),
-                Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
-                Ok(_) => {}
-                Err(_) => return Err(CliError::new("the server does not answer")),
-            }
-        }
-    }
-}
-
 /// `--games PLAYER`: lists that player's finished games, a page at a time, and downloads
 /// them, as `name`.
 fn archive(
@@ -331,7 +265,7 @@ fn archive(
     player: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut requests = Requests::start(args, Some(name))?;
+    let mut requests = Requests::start(&args.server, args.insecure, Some(name))?;
     let mut ask = |message: ClientMessage| {
         requests.ask(message, |answer| {
             matches!(
@@ -377,11 +311,6 @@ fn archive(
         writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
     }
     Ok(())
-}
-
-/// The server answered a request with another one's answer.
-pub(super) fn unexpected() -> CliError {
-    CliError::new("the server answered with something else")
 }
 
 /// One line per game.
