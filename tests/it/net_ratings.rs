@@ -162,3 +162,42 @@ fn a_casual_game_and_a_game_of_one_move_leave_the_ratings_alone() {
     assert_eq!(rated(&to_bob, short), None, "one move: {to_bob:?}");
     assert_eq!(leaderboard(alice), (0, Vec::new()));
 }
+
+#[test]
+fn the_lobby_says_who_plays_and_counts_the_spectators_told_to_the_players() {
+    let club = Club::open();
+    let (alice, bob) = (&club.alice, &club.bob);
+    let carol = Player::connect(&club.address, &club.key, "carol");
+    connected(&carol);
+    let game = new_game_with(alice, bob, setup(true));
+    carol.send(ClientMessage::Watch { game });
+    let count = alice.expect_message("spectators", |m| match m {
+        ServerMessage::Spectators { game: g, count } if *g == game => Some(*count),
+        _ => None,
+    });
+    assert_eq!(count, 1);
+    carol.send(ClientMessage::Lobby { page: 0 });
+    let lobby = carol.expect_message("lobby", |m| match m {
+        ServerMessage::Lobby(lobby) => Some(lobby.clone()),
+        _ => None,
+    });
+    let watched = &lobby.playing[0];
+    assert_eq!((watched.id, watched.spectators), (game, 1));
+    let newcomer = Some("1500?".to_owned());
+    let shown = |r: Option<brandubh::net::ratings::Shown>| r.map(|r| r.to_string());
+    assert_eq!(shown(watched.ratings.attackers), newcomer);
+    assert_eq!(shown(watched.ratings.defenders), newcomer);
+    let playing: Vec<(&str, bool)> = lobby
+        .players
+        .iter()
+        .zip(&lobby.players_status)
+        .map(|(name, status)| (name.as_str(), status.playing))
+        .collect();
+    assert_eq!(playing, [("alice", true), ("bob", true), ("carol", false)]);
+    carol.send(ClientMessage::Leave { game });
+    let count = bob.expect_message("spectators", |m| match m {
+        ServerMessage::Spectators { game: g, count } if *g == game && *count == 0 => Some(*count),
+        _ => None,
+    });
+    assert_eq!(count, 0);
+}

@@ -291,3 +291,102 @@ pub fn profile(db: &Connection, name: &str) -> StoreResult<Profile> {
         recent,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Seat, Stage, Store, StoredGame, rebuild};
+    use super::*;
+    use crate::rules::Reason;
+
+    /// A game of `setup` between ann (attackers) and bob, `plies` moves played, then won by
+    /// `winner`; the rating changes stored with its result.
+    fn played(
+        store: &mut Store,
+        setup: &GameSetup,
+        plies: usize,
+        winner: Side,
+    ) -> Option<[Change; 2]> {
+        let seat = |name: &str| Seat {
+            key: format!("key of {name}"),
+            name: name.into(),
+        };
+        let id = store.create(setup, &seat("ann"), None).unwrap();
+        let game = StoredGame {
+            id,
+            game: rebuild(setup, &[], None, None).unwrap(),
+            setup: setup.clone(),
+            creator: seat("ann"),
+            code: None,
+            attackers: Some(seat("ann")),
+            defenders: Some(seat("bob")),
+            stage: Stage::Playing,
+        };
+        store.start(&game).unwrap();
+        for (ply, mv) in ["d2-c2", "d3-e3"].into_iter().take(plies).enumerate() {
+            store.add_move(id, ply, mv, None, None).unwrap();
+        }
+        let outcome = Outcome {
+            winner: Some(winner),
+            reason: Reason::Resignation,
+        };
+        store.finish(id, outcome, None).unwrap()
+    }
+
+    #[test]
+    fn a_rated_game_is_rated_with_its_result_and_the_leaderboard_read_from_its_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let rated = GameSetup {
+            rated: true,
+            ..GameSetup::default()
+        };
+        assert_eq!(
+            played(&mut store, &GameSetup::default(), 2, Side::Attackers),
+            None
+        );
+        assert_eq!(played(&mut store, &rated, 1, Side::Attackers), None);
+        let [ann, bob] = played(&mut store, &rated, 2, Side::Defenders).unwrap();
+        assert_eq!((ann.after.rating, bob.after.rating), (1338, 1662));
+        let [ann, _] = played(&mut store, &rated, 2, Side::Attackers).unwrap();
+        assert_eq!(ann.before.rating, 1338, "rated from the rating before");
+        let pool = rated.pool();
+        let board = leaderboard(&store.db, pool, 9).unwrap();
+        let names: Vec<(&str, u32)> = board
+            .players
+            .iter()
+            .map(|p| (p.name.as_str(), p.games))
+            .collect();
+        assert_eq!(
+            (board.page, board.total),
+            (0, 2),
+            "past the end: the last page"
+        );
+        // The upset moved both far (their deviations are still high): ann is ahead again.
+        assert_eq!(names, [("ann", 2), ("bob", 2)]);
+        let profile = profile(&store.db, "ann").unwrap();
+        let record = profile.pools[0];
+        assert_eq!((record.wins, record.draws, record.losses), (1, 0, 1));
+        assert_eq!(profile.history.len(), 2);
+        assert_eq!(profile.recent.len(), 4, "every finished game, rated or not");
+        let plan: Vec<String> = store
+            .db
+            .prepare(
+                "EXPLAIN QUERY PLAN SELECT name FROM ratings WHERE rules = 'standard'
+                 AND speed = 'live' ORDER BY rating DESC, name LIMIT 50",
+            )
+            .unwrap()
+            .query_map([], |r| r.get(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(
+            plan.iter().any(|s| s.contains("ratings_by_pool")),
+            "{plan:?}"
+        );
+        assert!(!plan.iter().any(|s| s.contains("TEMP B-TREE")), "{plan:?}");
+        // Opened again (the migration's steps run on a database that has them): the same.
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(leaderboard(&store.db, pool, 0).unwrap().total, 2);
+    }
+}

@@ -198,3 +198,17 @@ fn the_board_shows_the_ratings_and_the_change_after_a_rated_game() {
     assert!(text.contains("ann 1500? → 1662? (+162)"), "{text}");
     assert!(text.contains("bob 1500? → 1338? (-162)"), "{text}");
 }
+
+#[test]
+fn the_board_counts_the_spectators_as_they_come_and_go() {
+    let mut online = connected("ann");
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &[]))),
+    );
+    online.show_game(5);
+    assert!(drawn(&online).contains("casual · engine help"));
+    message(&mut online, ServerMessage::Spectators { game: 5, count: 2 });
+    let text = drawn(&online);
+    assert!(text.contains("casual · 2 watching"), "{text}");
+}
