@@ -3,6 +3,8 @@
 //! and whether each plays, the spectators counted, and the leaderboard and profiles handed
 //! to the readers.
 
+use std::collections::HashSet;
+
 use super::{Hub, Live, Reply, refuse};
 use crate::net::protocol::{
     ClientMessage, ErrorCode, GameId, PlayerStatus, SeatRatings, ServerMessage, normalize_name,
@@ -96,13 +98,22 @@ impl Hub {
     /// The players online, by name (each once), with whether each plays a game in progress
     /// and their main rating.
     pub(super) fn online_players(&self) -> Vec<(String, PlayerStatus)> {
+        // Once over the games, not once per player: the lobby is asked for often.
+        let playing: HashSet<&str> = self
+            .games
+            .values()
+            .filter(|l| l.stored.stage == Stage::Playing)
+            .flat_map(|l| [l.stored.attackers.as_ref(), l.stored.defenders.as_ref()])
+            .flatten()
+            .map(|seat| seat.key.as_str())
+            .collect();
         let mut players: Vec<(String, PlayerStatus)> = self
             .conns
             .values()
             .filter_map(|c| {
                 let seat = c.seat.as_ref()?;
                 let status = PlayerStatus {
-                    playing: self.plays(&seat.key),
+                    playing: playing.contains(seat.key.as_str()),
                     rating: c.rating,
                 };
                 Some((seat.name.clone(), status))
