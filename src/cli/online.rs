@@ -369,7 +369,15 @@ mod tests {
         assert_eq!(setup.timing, Timing::Correspondence { days: 3 });
         assert_eq!(setup.side, SideChoice::Defenders);
         assert_eq!(setup.rules, Preset::Walker);
+        assert!(setup.rated, "rated unless --casual");
         assert_eq!(parsed(&[]).unwrap().create_setup(), None);
+        let casual = parsed(&["--casual"]).unwrap().create_setup().unwrap();
+        assert!(!casual.rated);
+        assert!(parsed(&["--rated", "--casual"]).is_err());
+        assert!(
+            parsed(&["--correspondence"]).is_err(),
+            "only with --leaderboard"
+        );
         for bad in [&["--clock", "40d/move"][..], &["--side", "both"]] {
             let e = parsed(bad).unwrap_err().to_string();
             assert!(e.lines().next().unwrap().contains(bad[1]), "{e}");
