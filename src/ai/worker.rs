@@ -161,6 +161,20 @@ pub enum Report {
     Gone,
 }
 
+impl Report {
+    /// The job it reports on (`None`: the thread ended, which concerns every job).
+    pub const fn job(&self) -> Option<JobId> {
+        match self {
+            Report::Progress(id, _)
+            | Report::Done(id, _)
+            | Report::Lines(id, _)
+            | Report::Analysis(id, _)
+            | Report::Analyzed(id, _) => Some(*id),
+            Report::Gone => None,
+        }
+    }
+}
+
 /// The AI thread. Dropping it stops the running search and waits for the thread to end.
 pub struct Worker {
     jobs: Option<Sender<Job>>,

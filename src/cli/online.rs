@@ -115,10 +115,11 @@ impl OnlineArgs {
 pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
     // In the form the server keeps it (NFC), once it is a valid name.
+    let memory = OnlineMemory::load(&dir);
     let name = args
         .name
         .clone()
-        .or_else(|| OnlineMemory::load(&dir).name)
+        .or_else(|| memory.name.clone())
         .map(|name| {
             normalize_name(&name)
                 .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
@@ -160,6 +161,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         save_dir: storage.save_dir.clone(),
         insecure: args.insecure,
         create: args.create_setup(),
+        muted: memory.muted,
     };
     let (settings_file, settings, _) = match settings::default_path() {
         Some(path) => SettingsFile::load(path),

@@ -555,6 +555,19 @@ impl Game {
         self.conclude(Outcome::draw(Reason::Adjudicated))
     }
 
+    /// Ends the game as another program says it ended off the board (a server's result): a
+    /// resignation, time, an abandonment or an agreement as such; any other reason the board
+    /// did not reach is taken as an adjudicated draw.
+    pub fn end_as_told(&mut self, outcome: Outcome) -> Result<(), AlreadyOver> {
+        match (outcome.reason, outcome.winner) {
+            (Reason::Resignation, Some(winner)) => self.resign(winner.opponent()),
+            (Reason::Time, Some(winner)) => self.lose_on_time(winner.opponent()),
+            (Reason::Abandoned, Some(winner)) => self.abandon(winner.opponent()),
+            (Reason::Agreement, _) => self.agree_draw(),
+            _ => self.adjudicate_draw(),
+        }
+    }
+
     /// One line: players, rules, plies and result, e.g.
     /// `human vs ai:hard, standard, 34 plies, attackers king-captured`.
     pub fn summary(&self) -> String {

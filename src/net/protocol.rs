@@ -20,13 +20,14 @@ pub use standings::{
     LEADERBOARD_PAGE, Leaderboard, PROFILE_HISTORY, PROFILE_RECENT, PlayerStatus, PoolRecord,
     Profile, Ranked, RatingPoint, SeatRatings,
 };
+pub mod club;
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
-/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the club
-/// (ratings among it: [`standings`]).
+/// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
+/// club (lobby chat, blocks and the games' dates among it: [`club`]; ratings: [`standings`]).
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -174,6 +175,19 @@ pub enum ClientMessage {
     Profile {
         /// The player.
         name: String,
+    },
+    /// A line of the lobby's chat, to every player on the server (but those who block the
+    /// sender).
+    LobbyChat {
+        /// The line (as [`ClientMessage::Chat`]'s).
+        text: String,
+    },
+    /// Blocks a player (or lifts the block): answered with [`ServerMessage::Blocks`].
+    Block {
+        /// The player's name.
+        name: String,
+        /// Blocked (`true`) or no longer (`false`).
+        block: bool,
     },
 }
 
@@ -328,6 +342,14 @@ pub enum ServerMessage {
     /// connection after this: nothing is lost, and the client reconnects as after a drop.
     #[serde(deserialize_with = "no_fields")]
     GoingDown,
+    /// A line of the lobby's chat: each as it is said, and the last ones kept after the
+    /// welcome.
+    LobbyChat(club::LobbyLine),
+    /// The players the receiver blocks: after the welcome, and after each change.
+    Blocks {
+        /// Their names (at most [`club::MAX_BLOCKS`]).
+        names: Vec<String>,
+    },
 }
 
 /// A kind of error.
@@ -484,6 +506,9 @@ pub struct GameSummary {
     /// How many watch it.
     #[serde(default)]
     pub spectators: usize,
+    /// The day it was created (`2026-12-07`, UTC), in an archive's pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
 }
 
 /// A page of the lobby: the receiver's own games, then a page of the open games and one of
@@ -904,6 +929,11 @@ mod tests {
                 page: 1,
             },
             ClientMessage::Profile { name: "n".into() },
+            ClientMessage::LobbyChat { text: "t".into() },
+            ClientMessage::Block {
+                name: "n".into(),
+                block: true,
+            },
         ]
     }
 
@@ -920,6 +950,7 @@ mod tests {
             outcome: None,
             ratings: SeatRatings::default(),
             spectators: 0,
+            date: Some("2026-12-07".into()),
         };
         let clocks = Some(ClockView {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
@@ -993,6 +1024,13 @@ mod tests {
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
             ServerMessage::GoingDown,
+            ServerMessage::LobbyChat(club::LobbyLine {
+                from: "f".into(),
+                text: "t".into(),
+            }),
+            ServerMessage::Blocks {
+                names: vec!["n".into()],
+            },
         ]
         .into_iter()
         .chain(every_version_4_message(summary))
@@ -1110,6 +1148,7 @@ mod tests {
                 defenders: Some(widest_rating()),
             },
             spectators: usize::MAX,
+            date: Some("2026-12-07".into()),
         }
     }
 

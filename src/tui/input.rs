@@ -121,7 +121,8 @@ pub enum Action {
     DeleteForward,
     /// Rename the selected entry (a save in the list of saves).
     Rename,
-    /// Tab: in the compact layout, show the panel over the board, or the board again.
+    /// Tab: in the compact layout, show the panel over the board, or the board again; in the
+    /// online lobby, write in its chat.
     TogglePanel,
     /// Answer yes.
     Yes,
@@ -255,7 +256,8 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         return match (key.code, mode) {
             (KeyCode::Backspace, Mode::Text) => Some(Action::Backspace),
             (KeyCode::F(1), _) => Some(Action::Help),
-            (KeyCode::Tab, Mode::Board | Mode::Review) => Some(Action::TogglePanel),
+            // In text: the online lobby's chat (a prompt ignores it).
+            (KeyCode::Tab, Mode::Board | Mode::Review | Mode::Text) => Some(Action::TogglePanel),
             (KeyCode::Home, Mode::Review | Mode::Menu) => Some(Action::ToStart),
             (KeyCode::End, Mode::Review | Mode::Menu) => Some(Action::ToEnd),
             (KeyCode::Delete, Mode::Menu) => Some(Action::Delete),

@@ -649,6 +649,12 @@ impl LocalGame {
         self.covered = covered;
     }
 
+    /// The game as it is now is kept elsewhere (a finished online game, kept by its
+    /// server): leaving it asks nothing until it changes.
+    pub(super) const fn mark_kept(&mut self) {
+        self.saved = true;
+    }
+
     /// Says `text` on the status line as an error.
     pub(super) fn say_error(&mut self, text: &str) {
         self.error(text.to_owned());

@@ -3,6 +3,7 @@
 //! it: it knows the client's configuration and the protocol's messages, nothing of the
 //! screens.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crate::net::client::ClientConfig;
@@ -25,7 +26,18 @@ pub enum NetRequest {
         /// The name played under.
         name: String,
     },
-    /// Save a finished game of the player's as the server sent it (on the storage thread).
+    /// Remember in the config folder that `names` are muted on `server` (on the storage
+    /// thread, as [`NetRequest::Remember`]).
+    RememberMuted {
+        /// The config folder.
+        dir: PathBuf,
+        /// `HOST:PORT` of the server.
+        server: String,
+        /// The names muted there.
+        names: BTreeSet<String>,
+    },
+    /// Save a game record as a new save in the folder (on the storage thread): a finished
+    /// game of the player's as the server sent it, or a game watched.
     SaveFinished {
         /// The game.
         game: GameId,

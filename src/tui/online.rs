@@ -9,6 +9,7 @@
 
 pub mod assist;
 mod board;
+mod club;
 mod create;
 mod finished;
 mod game;
@@ -20,8 +21,10 @@ mod server;
 mod standings;
 #[cfg(test)]
 mod tests;
+mod watched;
+mod your_games;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -30,10 +33,12 @@ use ratatui::layout::Rect;
 use ratatui::widgets::{Clear, Widget};
 
 use self::assist::Assist;
+use self::club::Club;
 use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
 use self::lobby::LobbyList;
 use self::standings::{Standings, StandingsHandled};
+use self::your_games::YourGames;
 use super::component::{Context, JobIds};
 use super::effect::Effect;
 use super::help::Help;
@@ -68,6 +73,8 @@ pub struct OnlineStart {
     /// The game the create form starts with (`--rules`, `--side`, `--clock`); `None`: the
     /// rules of the game selected, the rest as usual.
     pub create: Option<GameSetup>,
+    /// The names muted on each server (`HOST:PORT`), as online play remembers them.
+    pub muted: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// What is typed at the bottom line.
@@ -79,6 +86,12 @@ enum Prompt {
     Chat,
     /// Whose profile to show.
     Profile,
+    /// A line of the lobby's chat.
+    LobbyChat,
+    /// A name to mute or hear again.
+    Mute,
+    /// A name to block or stop blocking.
+    Block,
 }
 
 /// A question to the player.
@@ -101,6 +114,8 @@ enum View {
     Name,
     /// The lobby.
     Lobby,
+    /// The player's finished games (`g` in the lobby).
+    YourGames,
     /// A game, by its number.
     Game(GameId),
 }
@@ -144,6 +159,10 @@ pub struct Online {
     requests: Vec<NetRequest>,
     /// The warnings, the bell and the engine's help.
     assist: Assist,
+    /// The lobby's chat, the players muted and blocked.
+    club: Club,
+    /// The player's finished games, and the one being opened in review.
+    your_games: YourGames,
 }
 
 impl Online {
@@ -174,6 +193,8 @@ impl Online {
             closed: false,
             requests: Vec::new(),
             assist: Assist::default(),
+            club: Club::default(),
+            your_games: YourGames::default(),
             start,
         };
         if let Some(name) = online.start.name.clone() {
@@ -201,6 +222,7 @@ impl Online {
             save_dir,
             insecure: false,
             create: None,
+            muted: memory.muted,
         };
         let mut online = Online::new(start, now);
         online.start.name = memory.name;
@@ -209,6 +231,11 @@ impl Online {
         online.prompt = Some((Prompt::Server, first));
         online.info("the server, HOST or HOST:PORT (↑↓ those played on), then Enter; Esc back");
         online
+    }
+
+    /// The save folder, if there is one.
+    pub fn save_dir(&self) -> Option<PathBuf> {
+        self.start.save_dir.clone()
     }
 
     /// Whether the player left online play.
@@ -273,6 +300,8 @@ impl Online {
         // The finished games are saved by the storage thread, as every write
         // (`NetRequest::SaveFinished`), not by the client.
         self.lobby = LobbyList::new(name);
+        let server = crate::net::client::with_port(&start.server);
+        self.club = Club::muting(start.muted.get(&server).cloned().unwrap_or_default());
         self.view = View::Lobby;
         self.requests.push(NetRequest::Connect(Box::new(config)));
         let server = escaped(&start.server, MESSAGE_CHARS);
@@ -417,6 +446,7 @@ impl Online {
                 }
             }
             View::Lobby => self.update_lobby(action),
+            View::YourGames => self.update_your_games(action),
             View::Game(id) => self.update_game(id, action, size),
         }
     }

@@ -1,7 +1,9 @@
 //! What online play remembers between runs: the name the player goes by and the servers it
 //! played on, newest first, in a small JSON file in the config folder beside the settings
-//! (the identity key and the pinned server keys are the client's own files there).
+//! (the identity key and the pinned server keys are the client's own files there), and the
+//! players muted on each server.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -23,6 +25,8 @@ pub struct OnlineMemory {
     pub name: Option<String>,
     /// `HOST:PORT` of the servers played on, the last one first.
     pub servers: Vec<String>,
+    /// The names muted on each server (`HOST:PORT`): their chat is not shown.
+    pub muted: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl OnlineMemory {
@@ -51,6 +55,18 @@ impl OnlineMemory {
         OnlineMemory::load(dir).played(server, name).store(dir)
     }
 
+    /// Remembers in the file in `dir` that `names` are muted on `server` (none: the server
+    /// is forgotten there): read, changed and written again, on the storage thread.
+    pub fn remember_muted(dir: &Path, server: &str, names: BTreeSet<String>) -> Result<(), String> {
+        let mut memory = OnlineMemory::load(dir);
+        if names.is_empty() {
+            memory.muted.remove(server);
+        } else {
+            memory.muted.insert(server.to_owned(), names);
+        }
+        memory.store(dir)
+    }
+
     /// Writes the file in `dir` (atomically, as saves are).
     fn store(&self, dir: &Path) -> Result<(), String> {
         create_folders(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
@@ -66,6 +82,20 @@ fn file(dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_names_muted_are_remembered_per_server_beside_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        OnlineMemory::remember_played(dir.path(), "a:7343", "ann").unwrap();
+        let names = BTreeSet::from(["bob".to_owned()]);
+        OnlineMemory::remember_muted(dir.path(), "a:7343", names.clone()).unwrap();
+        let memory = OnlineMemory::load(dir.path());
+        assert_eq!(memory.muted.get("a:7343"), Some(&names));
+        assert_eq!(memory.muted.get("b:7343"), None);
+        assert_eq!(memory.name.as_deref(), Some("ann"), "the rest kept");
+        OnlineMemory::remember_muted(dir.path(), "a:7343", BTreeSet::new()).unwrap();
+        assert!(OnlineMemory::load(dir.path()).muted.is_empty());
+    }
 
     #[test]
     fn the_last_server_played_on_comes_first_once_and_survives_a_new_run() {

@@ -365,6 +365,10 @@ impl Runtime {
                 self.storage.ask(Job::RememberOnline { dir, server, name });
                 self.unsettled = true;
             }
+            NetRequest::RememberMuted { dir, server, names } => {
+                self.storage.ask(Job::RememberMuted { dir, server, names });
+                self.unsettled = true;
+            }
             NetRequest::SaveFinished { game, dir, json } => {
                 self.storage.ask(Job::SaveOnline { game, dir, json });
                 self.unsettled = true;

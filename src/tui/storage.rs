@@ -245,6 +245,9 @@ impl Store {
             Job::RememberOnline { dir, server, name } => {
                 Done::OnlineRemembered(OnlineMemory::remember_played(&dir, &server, &name))
             }
+            Job::RememberMuted { dir, server, names } => {
+                Done::OnlineRemembered(OnlineMemory::remember_muted(&dir, &server, names))
+            }
             Job::SaveOnline { game, dir, json } => Done::OnlineSaved {
                 game,
                 result: crate::game::storage::save_downloaded(&dir, &json),

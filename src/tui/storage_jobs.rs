@@ -94,6 +94,15 @@ pub enum Job {
         /// The name played under.
         name: String,
     },
+    /// Remember in the config folder `dir` that `names` are muted on `server`.
+    RememberMuted {
+        /// The config folder.
+        dir: PathBuf,
+        /// `HOST:PORT` of the server.
+        server: String,
+        /// The names muted there.
+        names: std::collections::BTreeSet<String>,
+    },
     /// Save the finished online game `game`, as the server sent it (`json`), as a new save
     /// in `dir`.
     SaveOnline {

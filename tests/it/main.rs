@@ -36,6 +36,7 @@ mod rules_properties;
 mod rules_threats;
 mod save_load;
 mod schema;
+mod server_club;
 mod server_identity;
 mod server_lobby;
 mod server_ops;

@@ -617,9 +617,10 @@ fn a_client_of_another_protocol_version_is_told_clearly() {
     });
     assert!(matches!(error, ClientError::Version(_)), "{error}");
     assert!(
-        error
-            .to_string()
-            .contains("speaks protocol version 4 and the client 1"),
+        error.to_string().contains(&format!(
+            "speaks protocol version {} and the client 1",
+            protocol::VERSION
+        )),
         "{error}"
     );
 }

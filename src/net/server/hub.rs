@@ -102,6 +102,8 @@ pub(super) struct Hub {
     readers: Readers,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
+    /// The lobby's chat and the blocks.
+    club: club::Club,
     /// A game whose next message panics, for tests of the setting aside.
     #[cfg(test)]
     panic_in: Option<GameId>,
@@ -131,6 +133,7 @@ impl Hub {
         timers: mpsc::WeakUnboundedSender<Event>,
     ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
         let readers = Readers::start(store.file(), &timers)?;
+        let club = club::Club::load(&store)?;
         let mut hub = Hub {
             store,
             limits,
@@ -141,6 +144,7 @@ impl Hub {
             name_claims: NameClaims::default(),
             readers,
             busy_with: None,
+            club,
             #[cfg(test)]
             panic_in: None,
         };
@@ -352,6 +356,8 @@ impl Hub {
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
             request @ ClientMessage::Profile { .. } => self.profile(conn, request),
+            ClientMessage::LobbyChat { text } => self.lobby_chat(seat, &text),
+            ClientMessage::Block { name, block } => self.block(seat, &name, block),
             _ => refuse(ErrorCode::NotNow, "not now"),
         }
     }
@@ -750,6 +756,7 @@ mod tests {
 }
 
 mod clocks;
+mod club;
 mod connections;
 #[cfg(test)]
 mod fuzz;

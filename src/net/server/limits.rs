@@ -39,6 +39,8 @@ pub struct Limits {
     pub new_names_per_minute: usize,
     /// How long a server going down waits for its connections to be told and closed.
     pub going_down: Duration,
+    /// Lines of the lobby's chat one key may say in a minute (each goes to every player).
+    pub lobby_lines_per_minute: u32,
 }
 
 impl Default for Limits {
@@ -59,6 +61,7 @@ impl Default for Limits {
             names_per_key: 5,
             new_names_per_minute: 10,
             going_down: Duration::from_secs(5),
+            lobby_lines_per_minute: 10,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The server's `SQLite` database (WAL): players' keys and names, games, moves and clocks.
 //! A move is written here before anyone is told of it.
 
+mod club;
 mod migrate;
 pub(in crate::net::server) mod ratings;
 pub(super) mod read;
@@ -18,6 +19,7 @@ use crate::game::Clocks;
 use crate::net::protocol::{GameId, GameSetup};
 use crate::net::ratings::{Change, Pool, Shown};
 use crate::rules::{Outcome, Side};
+pub(super) use club::Block;
 use migrate::migrate;
 pub(super) use sql::StoreResult;
 use sql::{count, execute, id, json, optional_json};

@@ -5,6 +5,9 @@
 //! under it.
 
 #[cfg(test)]
+mod club_tests;
+mod review;
+#[cfg(test)]
 mod tests;
 
 use std::path::PathBuf;
@@ -19,6 +22,7 @@ use crate::tui::online::assist::Assist;
 use crate::tui::online::{Online, OnlineStart};
 use crate::tui::online_memory::OnlineMemory;
 use crate::tui::storage_jobs::Done;
+pub(super) use review::OnlineReview;
 
 /// Online play, and where leaving it goes.
 pub(super) struct OnlineLayer {
@@ -56,6 +60,17 @@ impl OnlineLayer {
         Outcome::stay().and_effects(self.online.started(assist, cx.jobs))
     }
 
+    /// `outcome`, and over this layer the review of a finished game online play has
+    /// downloaded, if it has.
+    fn with_review(&mut self, outcome: Outcome, cx: &Context) -> Outcome {
+        let Some(record) = self.online.take_review() else {
+            return outcome;
+        };
+        let (review, opened) = OnlineReview::open(record, self.online.save_dir(), cx);
+        let Outcome { effects, .. } = opened;
+        outcome.and_effects(effects).and_push(review)
+    }
+
     /// Online play, for a test to look into.
     #[cfg(test)]
     pub(super) fn online(&self) -> &Online {
@@ -80,6 +95,7 @@ impl Component for OnlineLayer {
             (settings.warnings, settings.bell) = toggles;
             outcome = outcome.and_ask(Request::Remember(settings));
         }
+        outcome = self.with_review(outcome, cx);
         if self.online.is_closed() {
             let back = if self.from_setup {
                 Request::SetupAgain
@@ -116,7 +132,7 @@ impl Component for OnlineLayer {
             }
             other => return Routed::Passed(other),
         };
-        Routed::Taken(Outcome::stay().and_effects(effects))
+        Routed::Taken(self.with_review(Outcome::stay().and_effects(effects), cx))
     }
 
     fn tick(&mut self, cx: &Context) -> Outcome {

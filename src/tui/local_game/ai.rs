@@ -131,6 +131,19 @@ impl LocalGame {
         MoveLimits::on_clock(limits, clocks.move_budget(side, pieces))
     }
 
+    /// Whether `report` is on a job it waits for (its move search or hint, its analysis).
+    pub(in crate::tui) fn awaits_report(&self, report: &Report) -> bool {
+        report.job().is_some_and(|id| {
+            self.ai.thinking.as_ref().is_some_and(|t| t.id == id)
+                || self.ai.analysis.as_ref().is_some_and(|a| a.id == id)
+        })
+    }
+
+    /// Whether an analysis of the game runs (Esc in review stops it first).
+    pub(in crate::tui) const fn analyzing(&self) -> bool {
+        self.ai.analysis.is_some()
+    }
+
     /// The number of the next job for the worker.
     pub(super) fn next_job(&mut self) -> JobId {
         self.ai.jobs.next()

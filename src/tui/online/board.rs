@@ -25,6 +25,7 @@ pub const ONLINE_GAME_KEYS: KeyTable = KeyTable {
         Key::new("d", "offer a draw, or accept the one offered"),
         Key::new("u", "ask to take your last move back"),
         Key::new("x", "resign"),
+        Key::new("s", "save the game watched (spectators)"),
         Key::new("Tab", "small terminal: the panel / the board"),
         Key::new("q / Esc", "back to the lobby (the game goes on)"),
     ],
@@ -86,7 +87,8 @@ impl Online {
             Action::Help => {
                 self.help = Some(Help::new("Online game keys".to_owned(), &ONLINE_GAME_KEYS));
             }
-            _ if !player => self.info("watching: only the players play"),
+            Action::Save if !player => self.save_watched(id),
+            _ if !player => self.info("watching: only the players play (s saves the game)"),
             _ if over => self.info("the game is over: q to the lobby"),
             Action::OfferDraw => match game.pending() {
                 Some((Offer::Draw, by)) if Some(by) != game.you() => {

@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use crate::game::{Game, Player};
+use crate::game::{Game, Player, Tag, Tags};
 use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer};
 use crate::net::ratings::{Change, Shown};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
@@ -36,6 +36,11 @@ pub struct ChatLine {
     pub channel: Channel,
     /// The line, escaped: `name: text`.
     pub text: String,
+}
+
+/// A chat line as shown, `name: text`, both escaped (never sent raw to the terminal).
+pub fn chat_text(from: &str, text: &str) -> String {
+    format!("{}: {}", excerpt(from), escaped(text, MESSAGE_CHARS))
 }
 
 /// A player's connection as the server last said.
@@ -224,6 +229,24 @@ impl OnlineGame {
             .map_or_else(|| "?".to_owned(), excerpt)
     }
 
+    /// The game as a save file, as far as it has come: the players' names in its tags, and
+    /// its result if the server gave one off the board (a resignation, time).
+    pub fn save_json(&self) -> String {
+        let mut game = self.record.clone();
+        let mut tags = Tags::default();
+        for side in [Side::Attackers, Side::Defenders] {
+            if let Some(name) = &self.names[index(side)] {
+                tags.set_fitted(Tag::name_of(side), name);
+            }
+        }
+        tags.set_fitted(Tag::Event, &format!("online game {}", self.id));
+        game.set_tags(tags);
+        if let Some(outcome) = self.outcome.filter(|_| game.outcome().is_none()) {
+            let _ = game.end_as_told(outcome);
+        }
+        game.to_json()
+    }
+
     /// Whether it is this client's turn to move.
     pub fn my_turn(&self) -> bool {
         self.outcome.is_none() && self.you == Some(self.record.state().position().side_to_move())
@@ -313,7 +336,7 @@ impl OnlineGame {
     pub fn chat_line(&mut self, channel: Channel, from: &str, text: &str) {
         self.chat.push(ChatLine {
             channel,
-            text: format!("{}: {}", excerpt(from), escaped(text, MESSAGE_CHARS)),
+            text: chat_text(from, text),
         });
         if self.chat.len() > MAX_CHAT {
             self.chat.remove(0);

@@ -8,10 +8,10 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::create::{side_text, timing_text};
+use std::collections::BTreeSet;
+
 use super::standings::rated_name;
-#[cfg(test)]
-use crate::net::protocol::GameId;
-use crate::net::protocol::{GameSummary, Lobby};
+use crate::net::protocol::{GameId, GameSummary, Lobby};
 use crate::quote::excerpt;
 use crate::rules::Side;
 use crate::tui::input::{Direction, Key, KeyTable};
@@ -36,6 +36,16 @@ pub const LOBBY_KEYS: KeyTable = KeyTable {
             "a player's profile (the selected game's other player, or a name)",
         ),
         Key::new("n / PgDn", "the next page of open games and games to watch"),
+        Key::new("g", "your finished games, to review"),
+        Key::new("Tab", "write a line in the lobby's chat"),
+        Key::new(
+            "m",
+            "mute a player (their chat hidden here), or hear them again",
+        ),
+        Key::new(
+            "b",
+            "block a player (cannot join your games, chat hidden), or lift it",
+        ),
         Key::new("p / PgUp", "the previous page"),
         Key::new("?", "these keys"),
         Key::new("q / Esc", "leave the server"),
@@ -66,6 +76,8 @@ pub struct LobbyList {
     selected: usize,
     /// The page to ask the server for.
     page: u32,
+    /// The player's games where a move came while they were not on screen, until opened.
+    alerts: BTreeSet<GameId>,
 }
 
 impl LobbyList {
@@ -86,6 +98,21 @@ impl LobbyList {
         self.selected = was
             .and_then(|id| games.iter().position(|(g, _)| g.id == id))
             .unwrap_or(0);
+    }
+
+    /// A move came in the player's game `game` while it was not on screen: its row is marked.
+    pub fn alert(&mut self, game: GameId) {
+        self.alerts.insert(game);
+    }
+
+    /// Game `game` is on screen: its mark goes.
+    pub fn seen(&mut self, game: GameId) {
+        self.alerts.remove(&game);
+    }
+
+    /// Whether game `game`'s row is marked.
+    pub fn alerted(&self, game: GameId) -> bool {
+        self.alerts.contains(&game)
     }
 
     /// The page to ask the server for.
@@ -234,10 +261,11 @@ impl LobbyList {
         );
         match kind {
             Kind::Mine => {
-                let turn = if self.your_move(game) {
-                    "your move"
-                } else {
-                    "their move"
+                // A move announced may be newer than this list.
+                let turn = match (self.alerted(game.id), self.your_move(game)) {
+                    (true, _) => "● your move (a new move)",
+                    (false, true) => "your move",
+                    (false, false) => "their move",
                 };
                 format!(
                     "#{} {} vs {} · {turn} · ply {} · {rules}",

@@ -25,6 +25,9 @@ impl Online {
     }
 
     pub(super) fn update_lobby(&mut self, action: Action) {
+        if self.club_key(action) {
+            return;
+        }
         match action {
             Action::Move(dir) => self.lobby.move_selection(dir),
             Action::Confirm => self.open_selected(),
@@ -56,6 +59,7 @@ impl Online {
             Action::Type('x') => self.leave_selected(),
             Action::Type('L') if self.connected => self.show_leaderboard(),
             Action::Type('P') if self.connected => self.ask_profile(),
+            Action::Type('g') if self.connected => self.open_your_games(),
             Action::Type('r') => self.refresh(self.now),
             Action::PageDown | Action::Type('n') => self.turn_page(true),
             Action::PageUp | Action::Type('p') => self.turn_page(false),
@@ -173,17 +177,39 @@ impl Online {
         let body_height = area.height.saturating_sub(1 + status_rows + keys_rows);
         Paragraph::new(Line::styled(title, look.theme.heading))
             .render(Rect { height: 1, ..area }, buf);
-        if matches!(self.view, View::Lobby) {
-            let body = Rect::new(area.x, area.y + 1, area.width, body_height);
-            Themed {
+        let body = Rect::new(area.x, area.y + 1, area.width, body_height);
+        // The lobby's chat: under the games, at most a third of the lobby.
+        let chat_height = if matches!(self.view, View::Lobby) {
+            self.lobby_chat_rows(body_height / 3)
+        } else {
+            0
+        };
+        let list = Rect {
+            height: body_height - chat_height,
+            ..body
+        };
+        match self.view {
+            View::Lobby => Themed {
                 of: &self.lobby,
                 look,
             }
-            .render(body, buf);
+            .render(list, buf),
+            View::YourGames => self.render_your_games(list, buf, look),
+            _ => {}
         }
+        let chat = Rect {
+            y: list.bottom(),
+            height: chat_height,
+            ..body
+        };
+        self.render_lobby_chat(chat, buf, look);
         let keys = Rect::new(area.x, area.y + 1 + body_height, area.width, keys_rows);
-        let line = "Enter join/watch · c create · i code · x leave · r refresh · n/p pages · \
-                    L leaderboard · P player · q quit · ? keys";
+        let line = if matches!(self.view, View::YourGames) {
+            "Enter review · n/p pages · r again · q lobby · ? keys"
+        } else {
+            "Enter join/watch · c create · g your games · Tab chat · n/p pages · x leave · \
+             i code · m mute · b block · L leaderboard · P player · r refresh · q quit · ? keys"
+        };
         Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
             .style(look.theme.label)
             .render(keys, buf);

@@ -11,6 +11,10 @@ use crate::tui::text::Tone;
 
 impl Online {
     pub(super) fn type_prompt(&mut self, prompt: Prompt, mut text: String, action: Action) {
+        // A name offered goes whole at the first key typed or erased.
+        if matches!(action, Action::Type(_) | Action::Backspace) && self.club.take_offered() {
+            text.clear();
+        }
         match action {
             Action::Type(c) => text.push(c),
             Action::Backspace => {
@@ -90,6 +94,7 @@ impl Online {
                 Ok(name) => self.show_profile(&name),
                 Err(e) => self.error(&format!("a name {e}")),
             },
+            Prompt::LobbyChat | Prompt::Mute | Prompt::Block => self.club_prompted(prompt, text),
             Prompt::Chat => {
                 let View::Game(game) = self.view else {
                     return;
@@ -162,6 +167,15 @@ impl Online {
             }
             (Some((Prompt::Profile, text)), _, _) => {
                 format!("profile of: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::LobbyChat, text)), _, _) => {
+                format!("lobby chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Mute, text)), _, _) => {
+                format!("mute or hear again: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Block, text)), _, _) => {
+                format!("block or unblock: {}▏", escaped(text, MESSAGE_CHARS))
             }
             (None, Some(Ask::Resign(_)), _) => "resign this game? y/n".to_owned(),
             (None, Some(Ask::Accept(_, offer)), _) => {

@@ -128,12 +128,18 @@ impl Online {
                     self.show_game(id);
                 }
             }
+            ServerMessage::Welcome { .. } => self.welcomed_to_club(),
+            ServerMessage::LobbyChat(line) => self.lobby_line(line),
+            ServerMessage::Blocks { names } => self.blocks(names),
+            ServerMessage::Archive {
+                name,
+                games,
+                page,
+                total,
+            } => self.archive_page(&name, games, page, total),
             ServerMessage::Hello { .. }
             | ServerMessage::Challenge { .. }
-            | ServerMessage::Welcome { .. }
-            | ServerMessage::Archive { .. }
             | ServerMessage::Ping { .. } => {}
-            ServerMessage::Save { game, json } => self.save_finished(game, json),
             ServerMessage::Leaderboard(board) => {
                 if let Some(screen) = self.standings.as_mut() {
                     screen.take_leaderboard(board);
@@ -142,6 +148,11 @@ impl Online {
             ServerMessage::Profile(profile) => {
                 if let Some(screen) = self.standings.as_mut() {
                     screen.take_profile(*profile);
+                }
+            }
+            ServerMessage::Save { game, json } => {
+                if !self.review_downloaded(game, &json) {
+                    self.save_finished(game, json);
                 }
             }
             other => self.on_game_message(other, now),
@@ -184,7 +195,9 @@ impl Online {
                 channel,
                 text,
             } => {
-                if let Some(g) = self.games.get_mut(&game) {
+                if let Some(g) = self.games.get_mut(&game)
+                    && !self.club.hides(&from)
+                {
                     g.chat_line(channel, &from, &text);
                 }
             }
@@ -269,6 +282,7 @@ impl Online {
         if g.my_turn() {
             self.assist.ring();
         }
+        self.alert_if_elsewhere(game);
         self.assist_changed(game);
         if self.on_screen(game) {
             let g = &self.games[&game];
@@ -290,6 +304,7 @@ impl Online {
 
     pub(super) fn show_game(&mut self, id: GameId) {
         self.view = View::Game(id);
+        self.lobby.seen(id);
         let Some(g) = self.games.get(&id) else {
             return;
         };

@@ -109,6 +109,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         save_dir: None,
         insecure: true,
         create: None,
+        muted: std::collections::BTreeMap::new(),
     }
 }
 
@@ -133,6 +134,7 @@ fn summary(
         outcome: None,
         ratings: crate::net::protocol::SeatRatings::default(),
         spectators: 0,
+        date: None,
     }
 }
 

@@ -54,6 +54,7 @@ impl Hub {
         }
         log::identified(conn, &name);
         self.send(conn, &ServerMessage::Welcome { name });
+        self.welcome_to_club(conn, &seat.key);
         // Every game the player is in, and the news to the opponents.
         let mine: Vec<(GameId, Option<Side>)> = self
             .games

@@ -185,6 +185,15 @@ enum Step {
     Leaderboard { conn: u8, rules: u8, page: u32 },
     /// Asks for a player's profile.
     Profile { conn: u8, name: String },
+    /// Says a line in the lobby's chat.
+    LobbyChat { conn: u8, text: String },
+    /// Blocks (or stops blocking) the player named as [`name_pick`] picks for `client`.
+    Block {
+        conn: u8,
+        name: u8,
+        client: u8,
+        block: bool,
+    },
     /// A message of template `template`, mutated, through the parser.
     Mutated {
         conn: u8,
@@ -348,6 +357,15 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (conn(), any::<u8>(), any::<u32>())
             .prop_map(|(conn, rules, page)| Step::Leaderboard { conn, rules, page }),
         1 => (conn(), text()).prop_map(|(conn, name)| Step::Profile { conn, name }),
+        1 => (conn(), text()).prop_map(|(conn, text)| Step::LobbyChat { conn, text }),
+        1 => (conn(), any::<u8>(), 0..CLIENTS, any::<bool>()).prop_map(
+            |(conn, name, client, block)| Step::Block {
+                conn,
+                name,
+                client,
+                block,
+            }
+        ),
         4 => (
             conn(),
             any::<u8>(),
@@ -566,6 +584,7 @@ impl Harness {
                 self.by(*conn, ClientMessage::Download { game })
             }
             Step::Leaderboard { .. } | Step::Profile { .. } => self.standings_request(step),
+            Step::LobbyChat { .. } | Step::Block { .. } => self.club_step(step),
             Step::Mutated {
                 conn,
                 template,
@@ -669,6 +688,27 @@ impl Harness {
             Step::Profile { conn, name } => {
                 let name = name.clone();
                 self.by(*conn, ClientMessage::Profile { name })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A step of the club: a lobby chat line, a block.
+    fn club_step(&mut self, step: &Step) -> Result<(), Failure> {
+        match step {
+            Step::LobbyChat { conn, text } => {
+                let text = text.clone();
+                self.by(*conn, ClientMessage::LobbyChat { text })
+            }
+            Step::Block {
+                conn,
+                name,
+                client,
+                block,
+            } => {
+                let name = name_pick(*name, usize::from(*client));
+                let block = *block;
+                self.by(*conn, ClientMessage::Block { name, block })
             }
             _ => Ok(()),
         }
@@ -997,6 +1037,12 @@ impl Harness {
                 "a hub started again resumed {resumed:?}, not {ids:?}"
             ));
         }
+        if !again.club.keeps_as(&self.hub.club) {
+            return Err(format!(
+                "a hub started again has the club {:?}, not {:?}",
+                again.club, self.hub.club
+            ));
+        }
         Ok(())
     }
 }
@@ -1217,6 +1263,8 @@ fn template_line(n: u8, game: GameId, ply: usize) -> String {
         r#"{"type":"leaderboard","rules":"walker","speed":"correspondence","page":3}"#.to_owned(),
         r#"{"type":"profile","name":"p1"}"#.to_owned(),
         r#"{"type":"hello","version":2,"client":"x"}"#.to_owned(),
+        r#"{"type":"lobby_chat","text":"hi all"}"#.to_owned(),
+        r#"{"type":"block","name":"p1","block":true}"#.to_owned(),
     ];
     templates[usize::from(n) % templates.len()].clone()
 }

@@ -87,6 +87,9 @@ impl Hub {
                 "you created this game: wait for an opponent",
             );
         }
+        if let Some(why) = self.club.block_between(&live.stored.creator, seat) {
+            return refuse(ErrorCode::Refused, why);
+        }
         let id = live.stored.id;
         self.busy_with = Some(id);
         let creator_side = match live.stored.setup.side {
@@ -295,10 +298,15 @@ impl Hub {
             text: text.to_owned(),
         };
         // The players' chat is seen by all; the spectators' by spectators only.
-        let to: Vec<ConnId> = match channel {
+        let mut to: Vec<ConnId> = match channel {
             Channel::Players => self.watchers(game),
             Channel::Spectators => live.spectators.iter().copied().collect(),
         };
+        // Not to those who block the speaker.
+        to.retain(|c| {
+            let hearer = self.conns.get(c).and_then(|c| c.seat.as_ref());
+            !hearer.is_some_and(|h| self.is_blocked(&h.key, &seat.key))
+        });
         for conn in to {
             self.send(conn, &said);
         }

@@ -8,8 +8,9 @@ use crate::net::server::names::look_alike_forms;
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
 /// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
 /// forms and last use, 3 the indexes of finished games by player (the archive's pages),
-/// 4 the ratings and their history.
-const SCHEMA_VERSION: i64 = 4;
+/// 4 the ratings and their history (`store/ratings.rs`), 9 the lobby's chat and the
+/// players' blocks (the club, `store/club.rs`).
+const SCHEMA_VERSION: i64 = 9;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction, and writes the version even
 /// when it is there already: a database the server cannot write stops it at start, not at
@@ -46,6 +47,9 @@ pub(super) fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
     }
     if version < 4 {
         tx.execute_batch(super::ratings::SCHEMA)?;
+    }
+    if version < 9 {
+        tx.execute_batch(super::club::SCHEMA)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION.max(version))?;
     tx.commit()

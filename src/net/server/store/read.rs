@@ -25,7 +25,7 @@ pub(super) const ARCHIVE_PAGE_QUERY: &str = "
         SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
         ORDER BY id DESC LIMIT ?2 OFFSET ?3)
     SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name, g.outcome,
-           COUNT(m.ply)
+           COUNT(m.ply), substr(g.created, 1, 10)
     FROM page JOIN games g ON g.id = page.id
          LEFT JOIN moves m ON m.game = g.id
     GROUP BY g.id ORDER BY g.id DESC";
@@ -88,6 +88,7 @@ pub fn archive(db: &Connection, name: &str, page: u32) -> StoreResult<ArchivePag
                     ratings: SeatRatings::default(),
                     spectators: 0,
                     plies: usize::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
+                    date: r.get(7)?,
                 },
             ))
         },

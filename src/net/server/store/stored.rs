@@ -4,7 +4,7 @@
 use crate::game::{Clocks, Game, Player, Tag, Tags};
 use crate::net::protocol::{GameId, GameSetup, GameSummary, SeatRatings};
 use crate::net::server::timing::control;
-use crate::rules::{Outcome, Position, Reason, Side};
+use crate::rules::{Outcome, Position, Side};
 
 /// A game's stage.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -75,6 +75,7 @@ impl StoredGame {
             outcome: self.game.outcome(),
             ratings: SeatRatings::default(),
             spectators: 0,
+            date: None,
         }
     }
 
@@ -127,13 +128,7 @@ pub(in crate::net::server) fn rebuild(
         game.set_clocks(clocks);
     }
     if let Some(outcome) = outcome.filter(|_| game.outcome().is_none()) {
-        let _ = match (outcome.reason, outcome.winner) {
-            (Reason::Resignation, Some(winner)) => game.resign(winner.opponent()),
-            (Reason::Time, Some(winner)) => game.lose_on_time(winner.opponent()),
-            (Reason::Abandoned, Some(winner)) => game.abandon(winner.opponent()),
-            (Reason::Agreement, _) => game.agree_draw(),
-            _ => game.adjudicate_draw(),
-        };
+        let _ = game.end_as_told(outcome);
     }
     Ok(game)
 }

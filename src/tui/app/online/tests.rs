@@ -23,13 +23,13 @@ use crate::tui::session::Storage;
 use crate::tui::storage_jobs::Job;
 
 /// The escape game's moves: after the 14th the king on c7 threatens a7.
-const ESCAPE: [&str; 14] = [
+pub(super) const ESCAPE: [&str; 14] = [
     "d7-f7", "d5-c5", "f4-f3", "d4-d5", "f7-f4xe4", "d5-d4", "d2-b2", "d4-e4", "d1-d2xd3", "c4-c3",
     "d6-d5", "e4-c4", "b4-b5xc5", "c4-c7",
 ];
 
 /// Game 7 after `moves`, as the server shows it to `you` (`None`: a spectator).
-fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
+pub(super) fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
     let mut state = GameState::new(Preset::Standard.rules(), Position::start());
     for mv in moves {
         state.play_text(mv).unwrap();
@@ -51,6 +51,7 @@ fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
             outcome: None,
             ratings: crate::net::protocol::SeatRatings::default(),
             spectators: 0,
+            date: None,
         },
         start: position_record(&Position::start()),
         position: position_record(state.position()),
@@ -66,7 +67,7 @@ fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> GameView {
 }
 
 /// The start of online play as `name` on a loopback server, with these folders.
-fn start(name: &str, config_dir: PathBuf, save_dir: Option<PathBuf>) -> OnlineStart {
+pub(super) fn start(name: &str, config_dir: PathBuf, save_dir: Option<PathBuf>) -> OnlineStart {
     OnlineStart {
         server: "127.0.0.1:7343".into(),
         name: Some(name.into()),
@@ -74,11 +75,12 @@ fn start(name: &str, config_dir: PathBuf, save_dir: Option<PathBuf>) -> OnlineSt
         save_dir,
         insecure: true,
         create: None,
+        muted: std::collections::BTreeMap::new(),
     }
 }
 
 /// A config folder the tests that never connect do not use.
-fn unused_config() -> PathBuf {
+pub(super) fn unused_config() -> PathBuf {
     std::env::temp_dir().join("brandubh-online-app-tests-unused")
 }
 
@@ -106,11 +108,11 @@ fn on_board(name: &str, view: GameView) -> App {
     app
 }
 
-fn online(app: &App) -> &Online {
+pub(super) fn online(app: &App) -> &Online {
     app.online().expect("not online")
 }
 
-fn status(app: &App) -> String {
+pub(super) fn status(app: &App) -> String {
     online(app)
         .status()
         .map(|s| s.text.clone())
@@ -129,7 +131,7 @@ fn moved(app: &mut App, ply: usize, mv: &str) -> Vec<Effect> {
     )
 }
 
-fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+pub(super) fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|f| app.draw(f)).unwrap();
     terminal
