@@ -21,11 +21,11 @@ pub(super) fn print(
     let mut requests = Requests::start(server, insecure, None)?;
     let mut page = 0;
     loop {
-        let request = ClientMessage::Leaderboard {
+        let request = ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk {
             rules: pool.rules,
             speed: pool.speed,
             page,
-        };
+        });
         let ServerMessage::Leaderboard(board) =
             requests.ask(request, |m| matches!(m, ServerMessage::Leaderboard(_)))?
         else {

@@ -11,14 +11,13 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::capped_lines::MAX_LINE_BYTES;
 use crate::game::TimeControl;
-use crate::net::ratings::{Change, Speed};
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
 mod standings;
 pub use standings::{
-    LEADERBOARD_PAGE, Leaderboard, PROFILE_HISTORY, PROFILE_RECENT, PlayerStatus, PoolRecord,
-    Profile, Ranked, RatingPoint, SeatRatings,
+    LEADERBOARD_PAGE, Leaderboard, LeaderboardAsk, PROFILE_HISTORY, PROFILE_RECENT, PlayerStatus,
+    PoolRecord, Profile, Ranked, RatedGame, RatingPoint, SeatRatings,
 };
 pub mod club;
 
@@ -161,16 +160,7 @@ pub enum ClientMessage {
         game: GameId,
     },
     /// Asks for a page of a pool's leaderboard (answered with [`ServerMessage::Leaderboard`]).
-    Leaderboard {
-        /// The pool's rules.
-        rules: Preset,
-        /// The pool's speed.
-        #[serde(default)]
-        speed: Speed,
-        /// The page, from 0 ([`LEADERBOARD_PAGE`] players each).
-        #[serde(default)]
-        page: u32,
-    },
+    Leaderboard(LeaderboardAsk),
     /// Asks for a player's profile (answered with [`ServerMessage::Profile`]).
     Profile {
         /// The player.
@@ -293,16 +283,8 @@ pub enum ServerMessage {
         /// The player's finished games in all.
         total: usize,
     },
-    /// The ratings of a rated game's players before and after it; sent to its players and
-    /// spectators just after its [`ServerMessage::Result`].
-    Rated {
-        /// The game.
-        game: GameId,
-        /// The attackers' player's.
-        attackers: Change,
-        /// The defenders' player's.
-        defenders: Change,
-    },
+    /// A rated game's rating changes, to its watchers right after [`ServerMessage::Result`].
+    Rated(RatedGame),
     /// How many watch a game now; sent to its players and spectators when it changes.
     Spectators {
         /// The game.
@@ -476,8 +458,7 @@ pub struct GameSetup {
     /// Whether the players may use hints and the engine (both agree by joining).
     #[serde(default)]
     pub engine_allowed: bool,
-    /// Whether the game changes its players' ratings (absent: casual, as every game
-    /// stored before version 4 was).
+    /// Whether it changes its players' ratings (absent: casual, as every game before v4).
     #[serde(default)]
     pub rated: bool,
 }
@@ -819,6 +800,7 @@ fn check_text(text: &str, max: usize) -> Result<(), TextError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::ratings::{Change, Speed};
 
     #[test]
     fn messages_are_one_line_of_tagged_json_read_back_alike() {
@@ -923,11 +905,11 @@ mod tests {
                 page: 1,
             },
             ClientMessage::Download { game },
-            ClientMessage::Leaderboard {
+            ClientMessage::Leaderboard(LeaderboardAsk {
                 rules: Preset::Walker,
                 speed: Speed::Correspondence,
                 page: 1,
-            },
+            }),
             ClientMessage::Profile { name: "n".into() },
             ClientMessage::LobbyChat { text: "t".into() },
             ClientMessage::Block {
@@ -1048,11 +1030,11 @@ mod tests {
             },
         };
         vec![
-            ServerMessage::Rated {
+            ServerMessage::Rated(RatedGame {
                 game,
                 attackers: change,
                 defenders: change,
-            },
+            }),
             ServerMessage::Spectators { game, count: 2 },
             ServerMessage::Leaderboard(Leaderboard {
                 rules: Preset::Standard,

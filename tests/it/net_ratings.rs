@@ -79,22 +79,24 @@ fn resigned_after(
 /// The rating changes told in `seen` for `game`, attackers first.
 fn rated(seen: &[ServerMessage], game: GameId) -> Option<[Change; 2]> {
     seen.iter().find_map(|m| match m {
-        ServerMessage::Rated {
+        ServerMessage::Rated(brandubh::net::protocol::RatedGame {
             game: g,
             attackers,
             defenders,
-        } if *g == game => Some([*attackers, *defenders]),
+        }) if *g == game => Some([*attackers, *defenders]),
         _ => None,
     })
 }
 
 /// The live standard leaderboard's first page as `player` gets it: (name, rating, games).
 fn leaderboard(player: &Player) -> (usize, Vec<(String, String, u32)>) {
-    player.send(ClientMessage::Leaderboard {
-        rules: Preset::Standard,
-        speed: Speed::Live,
-        page: 0,
-    });
+    player.send(ClientMessage::Leaderboard(
+        brandubh::net::protocol::LeaderboardAsk {
+            rules: Preset::Standard,
+            speed: Speed::Live,
+            page: 0,
+        },
+    ));
     player.expect_message("leaderboard", |m| match m {
         ServerMessage::Leaderboard(board) => Some((
             board.total,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{GameId, GameSetup, GameSummary, Timing};
-use crate::net::ratings::{Pool, Shown, Speed};
+use crate::net::ratings::{Change, Pool, Shown, Speed};
 use crate::rules::Preset;
 
 /// The most players in a leaderboard page.
@@ -62,6 +62,32 @@ pub struct PlayerStatus {
     /// Their rating in the pool they played most rated games in, if any.
     #[serde(default)]
     pub rating: Option<Shown>,
+}
+
+/// Which page of which leaderboard a client asks for.
+#[derive(Clone, Copy, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderboardAsk {
+    /// The pool's rules.
+    pub rules: Preset,
+    /// The pool's speed.
+    #[serde(default)]
+    pub speed: Speed,
+    /// The page, from 0 ([`LEADERBOARD_PAGE`] players each).
+    #[serde(default)]
+    pub page: u32,
+}
+
+/// A rated game's players' ratings before and after it.
+#[derive(Clone, Copy, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatedGame {
+    /// The game.
+    pub game: GameId,
+    /// The attackers' player's.
+    pub attackers: Change,
+    /// The defenders' player's.
+    pub defenders: Change,
 }
 
 /// One player on a leaderboard.

@@ -310,7 +310,7 @@ impl Hub {
             }
             ClientMessage::Pong { .. } => Ok(()),
             ClientMessage::Download { game } => self.read(conn, Ask::Download { game }, None),
-            request @ ClientMessage::Leaderboard { .. } => self.leaderboard(conn, request),
+            request @ ClientMessage::Leaderboard(..) => self.leaderboard(conn, request),
             other => {
                 let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.clone()) else {
                     return refuse(ErrorCode::NotNow, "identify first");

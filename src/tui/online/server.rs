@@ -224,11 +224,11 @@ impl Online {
                     self.info(&format!("{text} · q to the lobby"));
                 }
             }
-            ServerMessage::Rated {
+            ServerMessage::Rated(crate::net::protocol::RatedGame {
                 game,
                 attackers,
                 defenders,
-            } => {
+            }) => {
                 if let Some(g) = self.games.get_mut(&game) {
                     g.rated([attackers, defenders]);
                 }

@@ -149,11 +149,11 @@ enum LeaderboardMove {
 
 impl LeaderboardScreen {
     fn request(&self) -> ClientMessage {
-        ClientMessage::Leaderboard {
+        ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk {
             rules: self.pool.rules,
             speed: self.pool.speed,
             page: self.page,
-        }
+        })
     }
 
     fn update(&mut self, action: Action) -> Option<LeaderboardMove> {

@@ -678,11 +678,11 @@ impl Harness {
     fn standings_request(&mut self, step: &Step) -> Result<(), Failure> {
         match step {
             Step::Leaderboard { conn, rules, page } => {
-                let request = ClientMessage::Leaderboard {
+                let request = ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk {
                     rules: Preset::ALL[usize::from(*rules) % Preset::ALL.len()],
                     speed: Speed::ALL[usize::from(*rules >> 7)],
                     page: *page,
-                };
+                });
                 self.by(*conn, request)
             }
             Step::Profile { conn, name } => {

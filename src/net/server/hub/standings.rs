@@ -71,11 +71,11 @@ impl Hub {
             .collect();
         self.broadcast(
             game,
-            &ServerMessage::Rated {
+            &ServerMessage::Rated(crate::net::protocol::RatedGame {
                 game,
                 attackers,
                 defenders,
-            },
+            }),
         );
         for name in names {
             let rating = self.main_rating(&name);
@@ -133,7 +133,9 @@ impl Hub {
 
     /// Hands a leaderboard page to the readers (asked by anyone: no identity needed).
     pub(super) fn leaderboard(&mut self, conn: ConnId, request: ClientMessage) -> Reply {
-        let ClientMessage::Leaderboard { rules, speed, page } = request else {
+        let ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk { rules, speed, page }) =
+            request
+        else {
             return Ok(());
         };
         if self.still_queued(conn, &request) {

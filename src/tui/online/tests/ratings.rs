@@ -81,11 +81,11 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
     let mut online = connected("ann");
     message(&mut online, ServerMessage::Lobby(Lobby::default()));
     online.update(Action::Type('L'), SIZE);
-    let standard = ClientMessage::Leaderboard {
+    let standard = ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk {
         rules: Preset::Standard,
         speed: Speed::Live,
         page: 0,
-    };
+    });
     assert_eq!(sent(&mut online), std::slice::from_ref(&standard));
     message(&mut online, standard_board());
     let text = drawn(&online);
@@ -95,11 +95,11 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
         "{text}"
     );
     online.update(Action::Move(Direction::Right), SIZE);
-    let walker = ClientMessage::Leaderboard {
+    let walker = ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk {
         rules: Preset::Walker,
         speed: Speed::Live,
         page: 0,
-    };
+    });
     assert_eq!(sent(&mut online), [walker]);
     online.update(Action::Move(Direction::Left), SIZE);
     assert_eq!(sent(&mut online), [standard]);
@@ -188,11 +188,11 @@ fn the_board_shows_the_ratings_and_the_change_after_a_rated_game() {
     };
     message(
         &mut online,
-        ServerMessage::Rated {
+        ServerMessage::Rated(crate::net::protocol::RatedGame {
             game: 5,
             attackers: change(1662),
             defenders: change(1338),
-        },
+        }),
     );
     let text = drawn(&online);
     assert!(text.contains("ann 1500? → 1662? (+162)"), "{text}");
