@@ -4,7 +4,7 @@
 //! version or a refused name end the command with one line and exit code 2.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
 
@@ -13,14 +13,15 @@ use clap::Args;
 use super::error::CliError;
 use super::requests::{ANSWER_TIME, Requests, unexpected};
 use crate::game::storage::default_save_dir;
-use crate::game::storage::save_downloaded;
-use crate::net::client::{Client, ClientConfig, ClientError, Event};
+use crate::game::storage::{Origin, downloaded_before, save_downloaded};
+use crate::net::client::{Client, ClientConfig, ClientError, Event, check_server};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
     ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
     normalize_name, pages,
 };
 use crate::net::ratings::{Pool, Speed};
+use crate::net::tls::{KNOWN_SERVERS_FILE, KnownServers};
 use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
 use crate::tui::online_memory::OnlineMemory;
@@ -49,6 +50,10 @@ pub struct OnlineArgs {
     /// prints it), and pin it: for a server not met before, without the question.
     #[arg(long, value_name = "FINGERPRINT")]
     pub trust: Option<String>,
+    /// Forget the server's pinned key (after it really made a new one): its line is taken
+    /// out of the known-servers file, and the next connection asks to trust the new key.
+    #[arg(long)]
+    pub forget: bool,
     /// Do not pin the server's key (loopback servers only, for tests).
     #[arg(long)]
     pub insecure: bool,
@@ -113,13 +118,18 @@ impl OnlineArgs {
 /// Runs `brandubh online`: the lobby in the terminal game, or with `--games` the archive.
 /// A server not met before shows its key's fingerprint first, to be trusted (as SSH does).
 pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, CliError> {
+    let address = check_server(&args.server).map_err(CliError::new)?;
     let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
+    if args.forget {
+        forget(&dir, &address, out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // In the form the server keeps it (NFC), once it is a valid name.
     let memory = OnlineMemory::load(&dir);
     let name = args
         .name
         .clone()
-        .or_else(|| memory.name.clone())
+        .or_else(|| memory.name_for(&address))
         .map(|name| {
             normalize_name(&name)
                 .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
@@ -179,6 +189,24 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
     tui::run(config)
         .map(Ending::exit_code)
         .map_err(|e| CliError::new(e.to_string()))
+}
+
+/// `--forget`: takes the key pinned for `address` out of the known-servers file in `dir`;
+/// an error if none was pinned.
+fn forget(dir: &Path, address: &str, out: &mut dyn Write) -> Result<(), CliError> {
+    let known = KnownServers::new(dir.join(KNOWN_SERVERS_FILE));
+    let file = quoted_path(known.path());
+    match known.remove(address) {
+        Ok(Some(key)) => {
+            writeln!(out, "forgot the key of {address} ({key}) pinned in {file}")?;
+            out.flush()?;
+            Ok(())
+        }
+        Ok(None) => Err(CliError::new(format!(
+            "no key is pinned for {address} in {file}: nothing to forget"
+        ))),
+        Err(e) => Err(CliError::new(format!("cannot change {file}: {e}"))),
+    }
 }
 
 /// Reaches the server once, as `name` if given, its key pinned (asked for on the terminal
@@ -304,12 +332,26 @@ fn archive(
         Some(dir) => dir.clone(),
         None => default_save_dir().map_err(|e| CliError::new(e.to_string()))?,
     };
+    let server = check_server(&args.server).map_err(CliError::new)?;
     for game in &games {
+        let origin = Origin {
+            server: &server,
+            game: game.id,
+        };
+        if let Some(path) = downloaded_before(&target, origin) {
+            writeln!(
+                out,
+                "game {} already saved as {}",
+                game.id,
+                quoted_path(&path)
+            )?;
+            continue;
+        }
         let ServerMessage::Save { json, .. } = ask(ClientMessage::Download { game: game.id })?
         else {
             return Err(unexpected());
         };
-        let path = save_downloaded(&target, &json).map_err(CliError::new)?;
+        let path = save_downloaded(&target, Some(origin), &json).map_err(CliError::new)?;
         writeln!(out, "saved game {} as {}", game.id, quoted_path(&path))?;
     }
     Ok(())
@@ -328,9 +370,10 @@ fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliErro
         } else {
             "no engine"
         };
+        let plies = if game.plies == 1 { "ply" } else { "plies" };
         writeln!(
             out,
-            "  {}  {} vs {}  {}  {engine}  {} plies  {}",
+            "  {}  {} vs {}  {}  {engine}  {} {plies}  {}",
             game.id,
             name(&game.attackers),
             name(&game.defenders),
@@ -355,6 +398,29 @@ mod tests {
             Some(Command::Online(args)) => Ok(args),
             _ => panic!("not the online command"),
         }
+    }
+
+    #[test]
+    fn a_game_of_one_ply_is_listed_as_one_ply() {
+        let game = |plies| GameSummary {
+            id: 4,
+            setup: GameSetup::default(),
+            attackers: Some("ann".into()),
+            defenders: Some("bob".into()),
+            creator: "ann".into(),
+            plies,
+            outcome: None,
+            ratings: crate::net::protocol::SeatRatings::default(),
+            spectators: 0,
+            date: None,
+        };
+        let mut out = Vec::new();
+        print_games(&mut out, &[game(1), game(2)]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(" 1 ply ") && text.contains(" 2 plies "),
+            "{text}"
+        );
     }
 
     #[test]

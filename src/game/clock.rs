@@ -634,6 +634,22 @@ impl Clocks {
         move_budget(reading, pieces, Clocks::MARGIN)
     }
 
+    /// All the time `side` has left: its main time and the overtime periods after it (in a
+    /// correspondence game, a side yet to move has its whole period).
+    pub fn left_to_move(&self, side: Side) -> Duration {
+        let clock = self.side(side);
+        let control = self.control;
+        let periods = if clock.overtime {
+            clock.periods.saturating_sub(1)
+        } else {
+            control.periods
+        };
+        let ms = clock
+            .left_ms
+            .saturating_add(u64::from(periods).saturating_mul(control.period_ms));
+        Duration::from_millis(ms)
+    }
+
     /// How long `side`'s clock can run before what [`Clocks::text`] shows of it changes, or
     /// its time runs out: what a display waits for before it shows the clock again.
     pub fn until_text_changes(&self, side: Side) -> Duration {
@@ -648,12 +664,29 @@ impl Clocks {
     /// in overtime the periods left first (`3×0:28`).
     pub fn text(&self, side: Side) -> String {
         let clock = self.side(side);
+        if self.control.days_per_move().is_some() {
+            return correspondence_text(millis(self.left_to_move(side)));
+        }
         let time = time_text(clock.left_ms);
         if clock.overtime && clock.periods > 0 {
             format!("{}×{time}", clock.periods)
         } else {
             time
         }
+    }
+}
+
+/// A correspondence clock: `2d 23h` from a day, `5h 07m` from an hour, then as
+/// [`time_text`].
+fn correspondence_text(ms: u64) -> String {
+    const HOUR: u64 = 3_600_000;
+    let hours = ms / HOUR;
+    if hours >= 24 {
+        format!("{}d {}h", hours / 24, hours % 24)
+    } else if hours >= 1 {
+        format!("{hours}h {:02}m", ms % HOUR / 60_000)
+    } else {
+        time_text(ms)
     }
 }
 
@@ -673,6 +706,22 @@ fn time_text(ms: u64) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_correspondence_clock_reads_in_days_and_hours_and_the_side_yet_to_move_is_full() {
+        let mut clocks = Clocks::new(TimeControl::per_move(3).unwrap());
+        assert_eq!(clocks.text(Side::Defenders), "3d 0h");
+        clocks.spend(Side::Attackers, Duration::from_secs(3600 + 2));
+        assert_eq!(clocks.text(Side::Attackers), "2d 22h");
+        clocks.spend(Side::Attackers, Duration::from_secs(70 * 3600));
+        assert_eq!(clocks.text(Side::Attackers), "59:58");
+        clocks.moved(Side::Attackers);
+        assert_eq!(clocks.text(Side::Attackers), "3d 0h");
+        let mut day = Clocks::new(TimeControl::per_move(1).unwrap());
+        day.spend(Side::Attackers, Duration::from_secs(60));
+        assert_eq!(day.text(Side::Attackers), "23h 59m");
+        assert_eq!(day.text(Side::Defenders), "1d 0h");
+    }
 
     const SECOND: Duration = Duration::from_secs(1);
 

@@ -30,7 +30,7 @@ pub use new_path::new_save_path;
 pub use target::create_folders;
 
 pub use autosave::Autosave;
-pub use downloaded::save_downloaded;
+pub use downloaded::{Origin, downloaded_before, save_downloaded};
 pub use listing::{
     ListError, Progress, READS_PER_REPORT, SaveEntry, SaveKind, latest_unfinished,
     latest_unfinished_with, list_saves, list_saves_watched, list_saves_with,

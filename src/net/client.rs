@@ -24,7 +24,7 @@ use super::protocol::{BadMessage, ClientMessage, ErrorCode, GameId, ServerMessag
 use super::tls::{KNOWN_SERVERS_FILE, KeyChanged, KnownServers, PinningVerifier, client_config};
 use super::wire::{Line, read_line, write_line};
 use crate::game::storage;
-pub use config::{ClientConfig, Resolver, with_port};
+pub use config::{ClientConfig, Resolver, check_server, with_port};
 
 /// What a client that does not reconnect says when the server went down.
 const GOING_DOWN: &str = "the server is going down (restarting, most likely): try again soon";
@@ -91,6 +91,16 @@ pub enum ClientError {
     Local(String),
     /// The server cannot be reached (without reconnecting).
     Unreachable(String),
+    /// `server` is not an address (a port out of range): why, in words.
+    BadAddress(String),
+    /// The address answers, but not as a brandubh server does (a web or echo server): the
+    /// address, and what was received, for the curious.
+    NotBrandubh {
+        /// `HOST:PORT`.
+        server: String,
+        /// What went wrong, as TLS or the protocol said it.
+        detail: String,
+    },
 }
 
 impl fmt::Display for ClientError {
@@ -120,7 +130,14 @@ impl fmt::Display for ClientError {
             ClientError::InsecureNotLoopback(s) => {
                 write!(f, "--insecure is for the loopback only, not {s}")
             }
-            ClientError::Local(m) | ClientError::Unreachable(m) => f.write_str(m),
+            ClientError::Local(m) | ClientError::Unreachable(m) | ClientError::BadAddress(m) => {
+                f.write_str(m)
+            }
+            ClientError::NotBrandubh { server, detail } => write!(
+                f,
+                "{server} is not a brandubh server (wrong address or port? it answered: \
+                 {detail})"
+            ),
         }
     }
 }
@@ -211,6 +228,8 @@ struct Memory {
     /// The server said it was going down, and no connection has been made since: the
     /// attempts that fail meanwhile (it is restarting) are not reported.
     server_went_down: bool,
+    /// A connection was made once: a name not found since is the network, tried again.
+    connected_once: bool,
 }
 
 impl Memory {
@@ -262,6 +281,7 @@ async fn run(
         mine: HashSet::new(),
         unsent: VecDeque::new(),
         server_went_down: false,
+        connected_once: false,
     };
     let mut delay = Duration::from_millis(100);
     loop {
@@ -359,12 +379,21 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// Connects to the server and checks its key (pinned on first use); returns the stream
-/// and the key's fingerprint.
-async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
-    let address = config.address();
+/// and the key's fingerprint. Before the first connection is made (`first`), a name that
+/// cannot be found ends the client; later it may be the network, tried again.
+async fn connect(config: &ClientConfig, first: bool) -> Result<(Stream, String), Ended> {
+    let address =
+        check_server(&config.server).map_err(|e| Ended::Fatal(ClientError::BadAddress(e)))?;
     let addrs = match resolve(&config.resolver, &address).await {
         Ok(addrs) => addrs,
-        Err(e) => return Err(Ended::Dropped(format!("cannot find {address}: {e}"))),
+        Err(e) => {
+            let why = format!("cannot find {address}: {e}");
+            return Err(if first {
+                Ended::Fatal(ClientError::Unreachable(why))
+            } else {
+                Ended::Dropped(why)
+            });
+        }
     };
     if config.insecure && !addrs.iter().all(|a| a.ip().is_loopback()) {
         return Err(Ended::Fatal(ClientError::InsecureNotLoopback(address)));
@@ -408,6 +437,7 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
                         server: address,
                         pinned,
                         shown,
+                        file: known_servers(config).path().to_owned(),
                     }))
                 }
                 (None, Some(trusted), Some(shown)) if trusted != shown => {
@@ -417,6 +447,10 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
                         trusted: Some(trusted),
                     })
                 }
+                _ if speaks_other_protocol(&e) => Ended::Fatal(ClientError::NotBrandubh {
+                    server: address,
+                    detail: e.to_string(),
+                }),
                 _ => Ended::Dropped(format!("TLS with {address}: {e}")),
             });
         }
@@ -436,6 +470,24 @@ async fn connect(config: &ClientConfig) -> Result<(Stream, String), Ended> {
         pin(config, address, fingerprint.clone()).await?;
     }
     Ok((stream, fingerprint))
+}
+
+/// Whether the TLS handshake failed on what the other end sent (an answer that is not TLS,
+/// or TLS out of order: a web server, an echo server), not on the network (refused, reset,
+/// cut: worth trying again).
+fn speaks_other_protocol(e: &std::io::Error) -> bool {
+    use rustls::Error as Tls;
+    let tls = e.get_ref().and_then(|inner| inner.downcast_ref::<Tls>());
+    matches!(
+        tls,
+        Some(
+            Tls::InvalidMessage(_)
+                | Tls::InappropriateMessage { .. }
+                | Tls::InappropriateHandshakeMessage { .. }
+                | Tls::PeerMisbehaved(_)
+                | Tls::PeerIncompatible(_)
+        )
+    )
 }
 
 /// The known-servers file in the config folder.
@@ -469,7 +521,7 @@ async fn session(
     report: &dyn Fn(Event) -> bool,
     memory: &mut Memory,
 ) -> Ended {
-    let (stream, fingerprint) = match connect(config).await {
+    let (stream, fingerprint) = match connect(config, !memory.connected_once).await {
         Ok(connected) => connected,
         Err(ended) => return ended,
     };
@@ -510,6 +562,7 @@ async fn session(
         return ended;
     }
     memory.server_went_down = false;
+    memory.connected_once = true;
     if !report(Event::Connected { fingerprint }) {
         return Ended::Closed;
     }
@@ -603,6 +656,13 @@ async fn handshake(
         let next = tokio::time::timeout(Duration::from_secs(15), incoming.recv()).await;
         let message = match next {
             Ok(Some(Ok(message))) => message,
+            // Not a message before the greeting: another program speaks TLS there.
+            Ok(Some(Err(e))) if !greeted => {
+                return Err(Ended::Fatal(ClientError::NotBrandubh {
+                    server: config.address(),
+                    detail: e.to_string(),
+                }));
+            }
             Ok(Some(Err(e))) => return Err(Ended::Dropped(e.to_string())),
             Ok(None) => return Err(Ended::Dropped("the server closed the connection".into())),
             Err(_) => return Err(Ended::Dropped("the server does not answer".into())),
@@ -667,8 +727,15 @@ async fn answer(
             .then_some(ClientMessage::Download { game: *game }),
         ServerMessage::Save { game, json } if memory.mine.remove(game) => {
             if let Some(dir) = config.save_dir.clone() {
-                let json = json.clone();
-                let saved = blocking(move || storage::save_downloaded(&dir, &json)).await;
+                let (json, server, id) = (json.clone(), config.address(), *game);
+                let saved = blocking(move || {
+                    let origin = storage::Origin {
+                        server: &server,
+                        game: id,
+                    };
+                    storage::save_downloaded(&dir, Some(origin), &json)
+                })
+                .await;
                 match saved.map_err(|e| e.to_string()).and_then(|saved| saved) {
                     Ok(path) => report(Event::Saved { game: *game, path }),
                     Err(e) => report(Event::Message(ServerMessage::error(ErrorCode::Refused, e))),
@@ -697,6 +764,26 @@ mod tests {
 
     /// The most a test waits for what should come at once: only reached when broken.
     const CEILING: Duration = Duration::from_secs(20);
+
+    #[test]
+    fn a_server_that_cannot_be_found_ends_the_client_at_its_first_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = ClientConfig::new("nowhere.invalid", Some("ann"), dir.path().to_owned());
+        config.resolver = Resolver::Blocking(Arc::new(|_: &str| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such host",
+            ))
+        }));
+        let (events, inbox) = channel::<Event>();
+        let _client = Client::start(config, events);
+        match inbox.recv_timeout(CEILING) {
+            Ok(Event::Failed(ClientError::Unreachable(why))) => {
+                assert!(why.contains("cannot find nowhere.invalid:7343"), "{why}");
+            }
+            other => panic!("not given up: {other:?}"),
+        }
+    }
 
     #[test]
     fn a_client_dropped_while_its_lookup_hangs_returns_at_once() {

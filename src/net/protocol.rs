@@ -26,7 +26,8 @@ pub mod club;
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
 /// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
-/// club (lobby chat, blocks and the games' dates among it: [`club`]; ratings: [`standings`]).
+/// club (lobby chat, blocks and the games' dates among it: [`club`]; a game's details on
+/// demand: [`ClientMessage::Details`]; ratings: [`standings`]).
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -179,6 +180,24 @@ pub enum ClientMessage {
         /// Blocked (`true`) or no longer (`false`).
         block: bool,
     },
+    /// Asks for what a game's list line does not say (answered with
+    /// [`ServerMessage::Details`]): its players' key fingerprints, and to its creator the
+    /// invite code of a private game.
+    Details {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// A player's name and the fingerprint of the key that holds it, to tell look-alike names
+/// apart.
+#[derive(Clone, Eq, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerKey {
+    /// The name.
+    pub name: String,
+    /// `SHA256:` and the hex digest of the public key.
+    pub fingerprint: String,
 }
 
 /// What a server sends.
@@ -251,6 +270,16 @@ pub enum ServerMessage {
         channel: Channel,
         /// The line.
         text: String,
+    },
+    /// The answer to [`ClientMessage::Details`].
+    Details {
+        /// The game.
+        game: GameId,
+        /// Its creator and players (at most three), each once.
+        players: Vec<PlayerKey>,
+        /// The invite code of a private game, to its creator only.
+        #[serde(default)]
+        code: Option<String>,
     },
     /// A player's connection came or went.
     Presence {
@@ -916,6 +945,7 @@ mod tests {
                 name: "n".into(),
                 block: true,
             },
+            ClientMessage::Details { game: 7 },
         ]
     }
 
@@ -1006,13 +1036,6 @@ mod tests {
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
             ServerMessage::GoingDown,
-            ServerMessage::LobbyChat(club::LobbyLine {
-                from: "f".into(),
-                text: "t".into(),
-            }),
-            ServerMessage::Blocks {
-                names: vec!["n".into()],
-            },
         ]
         .into_iter()
         .chain(every_version_4_message(summary))
@@ -1022,6 +1045,23 @@ mod tests {
     /// One message of every kind a server sends that version 4 added.
     fn every_version_4_message(summary: GameSummary) -> Vec<ServerMessage> {
         let game = 7;
+        let club = [
+            ServerMessage::LobbyChat(club::LobbyLine {
+                from: "f".into(),
+                text: "t".into(),
+            }),
+            ServerMessage::Blocks {
+                names: vec!["n".into()],
+            },
+            ServerMessage::Details {
+                game,
+                players: vec![PlayerKey {
+                    name: "n".into(),
+                    fingerprint: "SHA256:00".into(),
+                }],
+                code: Some("c".into()),
+            },
+        ];
         let change = Change {
             before: crate::net::ratings::Rating::default().shown(),
             after: crate::net::ratings::Shown {
@@ -1067,6 +1107,9 @@ mod tests {
                 recent: vec![summary],
             })),
         ]
+        .into_iter()
+        .chain(club)
+        .collect()
     }
 
     /// `line` with a field no message has, at its end.

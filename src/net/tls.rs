@@ -15,7 +15,7 @@ use rustls::{DigitallySignedStruct, SignatureScheme};
 use sha2::{Digest, Sha256};
 
 use super::identity::write_secret;
-use crate::game::storage::read_regular_file;
+use crate::game::storage::{ReadError, read_regular_file};
 
 /// The certificate's file in the server's data folder.
 pub const CERT_FILE: &str = "server-cert.der";
@@ -109,6 +109,40 @@ impl KnownServers {
         })
     }
 
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Forgets the key pinned for `server`: its lines are taken out of the file (written
+    /// again atomically); returns the fingerprint forgotten, `None` if none was pinned.
+    pub fn remove(&self, server: &str) -> io::Result<Option<String>> {
+        let bytes = match read_regular_file(&self.path, MAX_KNOWN_SERVERS_BYTES) {
+            Ok((bytes, _)) => bytes,
+            Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut forgotten = None;
+        let mut kept = String::new();
+        for line in text.lines() {
+            match line.split_once(' ') {
+                Some((name, print)) if name == server => {
+                    forgotten = Some(print.trim().to_owned());
+                }
+                _ => {
+                    kept.push_str(line);
+                    kept.push('\n');
+                }
+            }
+        }
+        if forgotten.is_some() {
+            crate::game::storage::write_file(&self.path, |out| out.write_all(kept.as_bytes()))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+        }
+        Ok(forgotten)
+    }
+
     /// Pins `fingerprint` for `server` (first use).
     pub fn add(&self, server: &str, fingerprint: &str) -> io::Result<()> {
         use std::io::Write;
@@ -132,15 +166,34 @@ pub struct KeyChanged {
     pub pinned: String,
     /// The one shown.
     pub shown: String,
+    /// The known-servers file that pins it.
+    pub file: PathBuf,
 }
 
 impl fmt::Display for KeyChanged {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the key of {} has changed (pinned {}, shown {}): refusing to connect; if the \
-             server really made a new key, remove its line from the known-servers file",
-            self.server, self.pinned, self.shown
+            "the key of {server} has changed (pinned {}, shown {}): refusing to connect; if \
+             the server really made a new key, run brandubh online --forget {server} (or \
+             remove its line from {})",
+            self.pinned,
+            self.shown,
+            self.file.display(),
+            server = self.server,
+        )
+    }
+}
+
+impl KeyChanged {
+    /// The refusal and what to do, short enough for two lines of a terminal: the key shown
+    /// cut to its first digits, the command to run in one piece.
+    pub fn advice(&self) -> String {
+        let shown: String = self.shown.chars().take("SHA256:".len() + 16).collect();
+        format!(
+            "the key of {server} has changed (now {shown}…): not connecting; if the server \
+             made a new key, run: brandubh online --forget {server}",
+            server = self.server
         )
     }
 }
@@ -270,5 +323,11 @@ mod tests {
         known.add("b:2", "SHA256:bb").unwrap();
         assert_eq!(known.get("a:1").as_deref(), Some("SHA256:aa"));
         assert_eq!(known.get("b:2").as_deref(), Some("SHA256:bb"));
+        assert_eq!(known.remove("a:1").unwrap().as_deref(), Some("SHA256:aa"));
+        assert_eq!(known.get("a:1"), None);
+        assert_eq!(known.get("b:2").as_deref(), Some("SHA256:bb"));
+        assert_eq!(known.remove("a:1").unwrap(), None);
+        let none = KnownServers::new(dir.path().join("none"));
+        assert_eq!(none.remove("a:1").unwrap(), None);
     }
 }

@@ -155,6 +155,9 @@ pub enum Mode {
     Text,
     /// A yes/no question (some also take `s` to save).
     Question,
+    /// The board with a yes/no question standing beside it (an opponent's offer): `y` and
+    /// `n` answer it, every other key is the board's.
+    BoardAsked,
     /// Stepping through the game under review.
     Review,
     /// Text of several lines being written (a comment): Enter starts a new line, Ctrl-S or
@@ -208,7 +211,9 @@ fn mouse_action(mouse: MouseEvent, mode: Mode) -> Option<Action> {
     }
     match mouse.kind {
         // On the board a right click cancels the selection.
-        MouseEventKind::Down(MouseButton::Right) if matches!(mode, Mode::Board | Mode::Trainer) => {
+        MouseEventKind::Down(MouseButton::Right)
+            if matches!(mode, Mode::Board | Mode::BoardAsked | Mode::Trainer) =>
+        {
             Some(Action::Cancel)
         }
         MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
@@ -227,7 +232,9 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         return match key.code {
             KeyCode::Char('c') => Some(Action::Interrupt),
             KeyCode::Char('z') => Some(Action::Suspend),
-            KeyCode::Char('r') if mode == Mode::Board => Some(Action::Redo),
+            KeyCode::Char('r') if matches!(mode, Mode::Board | Mode::BoardAsked) => {
+                Some(Action::Redo)
+            }
             KeyCode::Char('s') if mode == Mode::Editor => Some(Action::Save),
             _ => None,
         };
@@ -257,7 +264,9 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
             (KeyCode::Backspace, Mode::Text) => Some(Action::Backspace),
             (KeyCode::F(1), _) => Some(Action::Help),
             // In text: the online lobby's chat (a prompt ignores it).
-            (KeyCode::Tab, Mode::Board | Mode::Review | Mode::Text) => Some(Action::TogglePanel),
+            (KeyCode::Tab, Mode::Board | Mode::BoardAsked | Mode::Review | Mode::Text) => {
+                Some(Action::TogglePanel)
+            }
             (KeyCode::Home, Mode::Review | Mode::Menu) => Some(Action::ToStart),
             (KeyCode::End, Mode::Review | Mode::Menu) => Some(Action::ToEnd),
             (KeyCode::Delete, Mode::Menu) => Some(Action::Delete),
@@ -276,6 +285,11 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
         },
         Mode::Menu => menu_char(c),
         Mode::Board => board_char(c),
+        Mode::BoardAsked => match c {
+            'y' | 'Y' => Some(Action::Yes),
+            'n' | 'N' => Some(Action::No),
+            _ => board_char(c),
+        },
         Mode::Review => review_char(c),
         Mode::Trainer => trainer_char(c),
         Mode::TooSmall => None,

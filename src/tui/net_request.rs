@@ -41,6 +41,9 @@ pub enum NetRequest {
     SaveFinished {
         /// The game.
         game: GameId,
+        /// `HOST:PORT` of the server of a finished game, saved once (`None`: a game saved as
+        /// it stands, a new save each time).
+        server: Option<String>,
         /// The save folder.
         dir: PathBuf,
         /// The game record, as the server sent it.

@@ -11,6 +11,7 @@ pub mod assist;
 mod board;
 mod club;
 mod create;
+mod details;
 mod finished;
 mod game;
 mod helped;
@@ -99,8 +100,6 @@ enum Prompt {
 enum Ask {
     /// Resign this game?
     Resign(GameId),
-    /// Accept this offer of the opponent?
-    Accept(GameId, Offer),
     /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
     Trust,
 }
@@ -108,8 +107,9 @@ enum Ask {
 /// The screen online play shows.
 #[derive(Clone, Debug)]
 enum View {
-    /// Asking for a server (from the new-game screen): those remembered, newest first.
-    Server(Vec<String>),
+    /// Asking for a server (from the new-game screen): those remembered, newest first, with
+    /// the name on each.
+    Server(OnlineMemory),
     /// Asking for a name, the first time.
     Name,
     /// The lobby.
@@ -134,10 +134,18 @@ pub struct Online {
     to_show: Option<GameId>,
     /// Joined by an invite code: the next game of the player's that begins is shown.
     join_by_code: bool,
+    /// The game whose details were asked for, and whether for its invite code (else its
+    /// players' keys).
+    details_asked: Option<(GameId, bool)>,
+    /// Just started, the player not having acted in the lobby or a game yet: a game of the
+    /// player's in progress is shown as its state comes, the one where it is to move first.
+    landing: bool,
     prompt: Option<(Prompt, String)>,
     create: Option<CreateForm>,
     /// The leaderboard or a profile, over the lobby.
     standings: Option<Standings>,
+    /// The game last created in this run: the create form starts from it.
+    last_create: Option<GameSetup>,
     help: Option<Help>,
     ask: Option<Ask>,
     /// The fingerprint shown by a server not pinned yet, while the player is asked to trust
@@ -176,9 +184,12 @@ impl Online {
             awaited: None,
             to_show: None,
             join_by_code: false,
+            details_asked: None,
+            landing: true,
             prompt: None,
             create: None,
             standings: None,
+            last_create: None,
             help: None,
             ask: None,
             unknown_key: None,
@@ -208,7 +219,7 @@ impl Online {
 
     /// Online play from the new-game screen: asks for a server, offering those `memory`
     /// remembers (newest first, the newest filled in), then goes on as [`Online::new`] with
-    /// the name remembered.
+    /// the name remembered for that server.
     pub fn choose_server(
         config_dir: PathBuf,
         save_dir: Option<PathBuf>,
@@ -222,12 +233,11 @@ impl Online {
             save_dir,
             insecure: false,
             create: None,
-            muted: memory.muted,
+            muted: memory.muted.clone(),
         };
         let mut online = Online::new(start, now);
-        online.start.name = memory.name;
         let first = memory.servers.first().cloned().unwrap_or_default();
-        online.view = View::Server(memory.servers);
+        online.view = View::Server(memory);
         online.prompt = Some((Prompt::Server, first));
         online.info("the server, HOST or HOST:PORT (↑↓ those played on), then Enter; Esc back");
         online
@@ -285,11 +295,21 @@ impl Online {
         } else {
             match self.game() {
                 Some(game) if game.board.typing.is_some() => Mode::Text,
+                // The offer is answered with y or n; the board's keys work meanwhile.
+                Some(_) if self.offer_to_answer().is_some() => Mode::BoardAsked,
                 Some(_) => Mode::Board,
                 // The lobby's keys are letters of its own, read as typed.
                 None => Mode::Text,
             }
         }
+    }
+
+    /// The opponent's offer waiting for the player's answer in the game on screen.
+    fn offer_to_answer(&self) -> Option<(GameId, Offer)> {
+        let game = self.game()?;
+        let (offer, by) = game.pending()?;
+        let player = game.you()?;
+        (by != player && game.outcome().is_none()).then_some((game.id(), offer))
     }
 
     fn connect(&mut self, name: &str) {

@@ -1,7 +1,7 @@
-//! What online play remembers between runs: the name the player goes by and the servers it
-//! played on, newest first, in a small JSON file in the config folder beside the settings
-//! (the identity key and the pinned server keys are the client's own files there), and the
-//! players muted on each server.
+//! What online play remembers between runs: the servers the player played on, newest first,
+//! the name it goes by on each, and the players muted on each, in a small JSON file in the
+//! config folder beside the settings (the identity key and the pinned server keys are the
+//! client's own files there).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -17,14 +17,18 @@ const MAX_SERVERS: usize = 10;
 /// The largest file read.
 const MAX_BYTES: u64 = 64 * 1024;
 
-/// The name and the servers, newest first.
+/// The servers, newest first, and the name played under on each.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OnlineMemory {
-    /// The name last played under.
+    /// The one name of the files written before names were kept per server: the name on a
+    /// server that has none of its own. Read, never written anew.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `HOST:PORT` of the servers played on, the last one first.
     pub servers: Vec<String>,
+    /// The name played under on each server (`HOST:PORT`), for the servers listed.
+    pub names: BTreeMap<String, String>,
     /// The names muted on each server (`HOST:PORT`): their chat is not shown.
     pub muted: BTreeMap<String, BTreeSet<String>>,
 }
@@ -39,13 +43,22 @@ impl OnlineMemory {
             .unwrap_or_default()
     }
 
-    /// These memories with `server` played on now under `name`: first in the list, once.
+    /// The name to play under on `server` (`HOST:PORT`): its own, else the one name of an
+    /// older file.
+    pub fn name_for(&self, server: &str) -> Option<String> {
+        self.names.get(server).or(self.name.as_ref()).cloned()
+    }
+
+    /// These memories with `server` played on now under `name`: first in the list, once,
+    /// with that name.
     #[must_use]
     pub fn played(mut self, server: &str, name: &str) -> OnlineMemory {
-        self.name = Some(name.to_owned());
         self.servers.retain(|s| s != server);
         self.servers.insert(0, server.to_owned());
         self.servers.truncate(MAX_SERVERS);
+        self.names.insert(server.to_owned(), name.to_owned());
+        let servers = &self.servers;
+        self.names.retain(|s, _| servers.contains(s));
         self
     }
 
@@ -92,7 +105,11 @@ mod tests {
         let memory = OnlineMemory::load(dir.path());
         assert_eq!(memory.muted.get("a:7343"), Some(&names));
         assert_eq!(memory.muted.get("b:7343"), None);
-        assert_eq!(memory.name.as_deref(), Some("ann"), "the rest kept");
+        assert_eq!(
+            memory.name_for("a:7343").as_deref(),
+            Some("ann"),
+            "the rest kept"
+        );
         OnlineMemory::remember_muted(dir.path(), "a:7343", BTreeSet::new()).unwrap();
         assert!(OnlineMemory::load(dir.path()).muted.is_empty());
     }
@@ -106,15 +123,39 @@ mod tests {
             .played("b:7343", "ann")
             .played("a:7343", "bea");
         assert_eq!(memory.servers, ["a:7343", "b:7343"]);
-        assert_eq!(memory.name.as_deref(), Some("bea"));
+        assert_eq!(memory.name_for("a:7343").as_deref(), Some("bea"));
+        assert_eq!(memory.name_for("b:7343").as_deref(), Some("ann"));
+        assert_eq!(memory.name_for("c:7343"), None);
         memory.store(dir.path()).unwrap();
         assert_eq!(OnlineMemory::load(dir.path()), memory);
         OnlineMemory::remember_played(dir.path(), "c:7343", "cy").unwrap();
         let remembered = OnlineMemory::load(dir.path());
         assert_eq!(remembered.servers, ["c:7343", "a:7343", "b:7343"]);
-        assert_eq!(remembered.name.as_deref(), Some("cy"));
+        assert_eq!(remembered.name_for("c:7343").as_deref(), Some("cy"));
+        assert_eq!(remembered.name_for("a:7343").as_deref(), Some("bea"));
         // JSON, but not what is remembered.
         write_json_atomic(&dir.path().join(ONLINE_FILE), &"not memories").unwrap();
         assert_eq!(OnlineMemory::load(dir.path()), OnlineMemory::default());
+    }
+
+    #[test]
+    fn each_server_has_its_own_name_and_an_old_file_s_one_name_is_the_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = r#"{"name": "ann", "servers": ["a:7343", "b:7343"]}"#;
+        std::fs::write(dir.path().join(ONLINE_FILE), old).unwrap();
+        let memory = OnlineMemory::load(dir.path());
+        assert_eq!(memory.name_for("a:7343").as_deref(), Some("ann"));
+        OnlineMemory::remember_played(dir.path(), "b:7343", "bob").unwrap();
+        let memory = OnlineMemory::load(dir.path());
+        assert_eq!(memory.name_for("b:7343").as_deref(), Some("bob"));
+        assert_eq!(memory.name_for("a:7343").as_deref(), Some("ann"));
+        assert_eq!(memory.name_for("new:7343").as_deref(), Some("ann"));
+        // A server dropped from the list takes its name along.
+        let mut memory = OnlineMemory::default();
+        for n in 0..=MAX_SERVERS {
+            memory = memory.played(&format!("s{n}:1"), "x");
+        }
+        assert_eq!(memory.names.len(), MAX_SERVERS);
+        assert_eq!(memory.name_for("s0:1"), None);
     }
 }

@@ -369,8 +369,18 @@ impl Runtime {
                 self.storage.ask(Job::RememberMuted { dir, server, names });
                 self.unsettled = true;
             }
-            NetRequest::SaveFinished { game, dir, json } => {
-                self.storage.ask(Job::SaveOnline { game, dir, json });
+            NetRequest::SaveFinished {
+                game,
+                server,
+                dir,
+                json,
+            } => {
+                self.storage.ask(Job::SaveOnline {
+                    game,
+                    server,
+                    dir,
+                    json,
+                });
                 self.unsettled = true;
             }
         }

@@ -248,9 +248,14 @@ impl Store {
             Job::RememberMuted { dir, server, names } => {
                 Done::OnlineRemembered(OnlineMemory::remember_muted(&dir, &server, names))
             }
-            Job::SaveOnline { game, dir, json } => Done::OnlineSaved {
+            Job::SaveOnline {
                 game,
-                result: crate::game::storage::save_downloaded(&dir, &json),
+                server,
+                dir,
+                json,
+            } => Done::OnlineSaved {
+                game,
+                result: save_online(&dir, server.as_deref(), game, &json),
             },
             Job::ReadAhead(dir) => {
                 let listed = self.list(&dir);
@@ -335,6 +340,13 @@ impl Store {
             Err(e) => Saving::Failed(e),
         }
     }
+}
+
+/// Saves game `game` as `json` has it in `dir`: a finished game of `server` once, a game
+/// saved as it stands (no server) as a new save each time.
+fn save_online(dir: &Path, server: Option<&str>, game: u64, json: &str) -> Result<PathBuf, String> {
+    let origin = server.map(|server| crate::game::storage::Origin { server, game });
+    crate::game::storage::save_downloaded(dir, origin, json)
 }
 
 #[cfg(test)]

@@ -103,11 +103,14 @@ pub enum Job {
         /// The names muted there.
         names: std::collections::BTreeSet<String>,
     },
-    /// Save the finished online game `game`, as the server sent it (`json`), as a new save
-    /// in `dir`.
+    /// Save the finished online game `game` of `server`, as the server sent it (`json`), in
+    /// `dir` (once: a game saved before is recognised).
     SaveOnline {
         /// The game's number on the server.
         game: u64,
+        /// `HOST:PORT` of the server of a finished game (`None`: a game saved as it stands,
+        /// a new save each time).
+        server: Option<String>,
         /// The save folder.
         dir: PathBuf,
         /// The game record the server sent.

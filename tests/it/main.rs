@@ -21,6 +21,7 @@ mod hostile;
 mod hostile_tui;
 mod import;
 mod net;
+mod net_client_errors;
 mod net_ratings;
 mod notes_tui;
 mod otep;

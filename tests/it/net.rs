@@ -286,6 +286,16 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
     );
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
     assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
+    // Run again (by another reader: a fresh config folder is a new key): the game is
+    // recognised, not copied.
+    let again = online(
+        &address,
+        &[
+            "--trust", &key, "--name", "erin", "--games", "bob", "--out", out,
+        ],
+    );
+    assert!(again.contains(" already saved as "), "{again}");
+    assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
 }
 
 #[test]
@@ -465,16 +475,21 @@ fn a_changed_server_key_is_refused() {
     assert!(error.to_string().contains("has changed"), "{error}");
 }
 
-/// `brandubh online ADDRESS ARGS` with the config folder `config`, no terminal; returns
-/// whether it succeeded and what it wrote on stderr.
-fn online_in(config: &Path, address: &str, args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_brandubh"))
-        .args(["online", address])
+/// `brandubh online ARGS` with the config folder `config`, no terminal: how it ended.
+pub(crate) fn online_run(config: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_brandubh"))
+        .arg("online")
         .args(args)
         .env("BRANDUBH_CONFIG_DIR", config)
         .stdin(Stdio::null())
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// `brandubh online ADDRESS ARGS` with the config folder `config`, no terminal; returns
+/// whether it succeeded and what it wrote on stderr.
+fn online_in(config: &Path, address: &str, args: &[&str]) -> (bool, String) {
+    let output = online_run(config, &[&[address], args].concat());
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.success(), stderr)
 }

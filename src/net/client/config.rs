@@ -115,6 +115,35 @@ impl ClientConfig {
     }
 }
 
+/// `server` (`HOST` or `HOST:PORT`) checked before any lookup, as `HOST:PORT` with
+/// [`DEFAULT_PORT`] added when it has none; or why it is not an address, in words (`the port
+/// must be 1 to 65535`).
+pub fn check_server(server: &str) -> Result<String, String> {
+    let server = server.trim();
+    let bad_port = || {
+        format!(
+            "{}: the port must be 1 to 65535",
+            crate::quote::excerpt(server)
+        )
+    };
+    let (host, port) = match server.rsplit_once(':') {
+        // A bare IPv6 address has colons of its own and no port.
+        Some((host, _)) if host.contains(':') && !host.ends_with(']') => (server, None),
+        Some((host, port)) => (host, Some(port)),
+        None => (server, None),
+    };
+    if host.is_empty() {
+        return Err("no server given: HOST or HOST:PORT".to_owned());
+    }
+    match port {
+        Some(port) => match port.parse::<u16>() {
+            Ok(1..) if port.bytes().all(|b| b.is_ascii_digit()) => Ok(server.to_owned()),
+            _ => Err(bad_port()),
+        },
+        None => Ok(format!("{server}:{DEFAULT_PORT}")),
+    }
+}
+
 /// `HOST:PORT`, [`DEFAULT_PORT`] added when `server` has no port.
 pub fn with_port(server: &str) -> String {
     let has_port = match server.rsplit_once(':') {
@@ -127,5 +156,24 @@ pub fn with_port(server: &str) -> String {
         server.to_owned()
     } else {
         format!("{server}:{DEFAULT_PORT}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_is_checked_before_any_lookup() {
+        assert_eq!(check_server("example.org").unwrap(), "example.org:7343");
+        assert_eq!(check_server(" h:1 ").unwrap(), "h:1");
+        assert_eq!(check_server("[::1]:80").unwrap(), "[::1]:80");
+        assert_eq!(check_server("[::1]").unwrap(), "[::1]:7343");
+        for bad in ["h:99999", "h:0", "h:", "h:+80", "h:port"] {
+            let e = check_server(bad).unwrap_err();
+            assert!(e.ends_with("the port must be 1 to 65535"), "{bad}: {e}");
+        }
+        assert!(check_server(":80").is_err());
+        assert!(check_server("  ").is_err());
     }
 }

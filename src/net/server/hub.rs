@@ -358,6 +358,7 @@ impl Hub {
             request @ ClientMessage::Profile { .. } => self.profile(conn, request),
             ClientMessage::LobbyChat { text } => self.lobby_chat(seat, &text),
             ClientMessage::Block { name, block } => self.block(seat, &name, block),
+            ClientMessage::Details { game } => self.details(conn, seat, game),
             _ => refuse(ErrorCode::NotNow, "not now"),
         }
     }
@@ -753,11 +754,45 @@ mod tests {
         bench.say(1, lobby(0));
         assert_eq!(pages(bench.drain(1)), [0], "one answer each time");
     }
+
+    #[test]
+    fn details_give_each_player_s_key_and_the_invite_code_to_its_creator_only() {
+        let mut bench = Bench::new();
+        bench.identified(1, "Alice");
+        bench.identified(2, "bob");
+        let setup = GameSetup {
+            private: true,
+            ..GameSetup::default()
+        };
+        bench.say(1, ClientMessage::Create(setup));
+        let ServerMessage::Created { game, code } = bench.next(1) else {
+            panic!("not created");
+        };
+        let details = |bench: &mut Bench, conn| {
+            bench.say(conn, ClientMessage::Details { game: game.id });
+            match bench.next(conn) {
+                ServerMessage::Details { players, code, .. } => (players, code),
+                other => panic!("{other:?}"),
+            }
+        };
+        let (players, given) = details(&mut bench, 1);
+        assert_eq!(given, code, "the creator gets its code again");
+        assert!(given.is_some());
+        assert_eq!(players.len(), 1);
+        assert_eq!(players[0].name, "Alice");
+        assert!(players[0].fingerprint.starts_with("SHA256:"));
+        let (seen, none) = details(&mut bench, 2);
+        assert_eq!(none, None, "nobody else gets it");
+        assert_eq!(seen, players);
+        bench.say(2, ClientMessage::Details { game: 999 });
+        assert!(matches!(bench.next(2), ServerMessage::Error { .. }));
+    }
 }
 
 mod clocks;
 mod club;
 mod connections;
+mod details;
 #[cfg(test)]
 mod fuzz;
 mod games;

@@ -24,6 +24,10 @@ pub const ONLINE_GAME_KEYS: KeyTable = KeyTable {
         Key::new("c", "write a chat line"),
         Key::new("d", "offer a draw, or accept the one offered"),
         Key::new("u", "ask to take your last move back"),
+        Key::new(
+            "y / n",
+            "accept / decline the opponent's offer (a move declines it)",
+        ),
         Key::new("x", "resign"),
         Key::new("s", "save the game watched (spectators)"),
         Key::new("Tab", "small terminal: the panel / the board"),
@@ -34,6 +38,18 @@ pub const ONLINE_GAME_KEYS: KeyTable = KeyTable {
 
 impl Online {
     pub(super) fn update_game(&mut self, id: GameId, action: Action, size: Rect) {
+        self.landing = false;
+        if let (Action::Yes | Action::No, Some((game, offer))) = (action, self.offer_to_answer()) {
+            self.send(ClientMessage::Answer {
+                game,
+                offer,
+                accept: action == Action::Yes,
+            });
+            if let Some(g) = self.games.get_mut(&game) {
+                g.offered(None);
+            }
+            return;
+        }
         let Some(game) = self.games.get_mut(&id) else {
             self.view = View::Lobby;
             return;
@@ -176,6 +192,18 @@ impl Online {
         let mut trial = game.record().state().clone();
         match trial.play_text(text) {
             Ok(done) => {
+                // Moving declines the opponent's offer, as players expect.
+                if let Some((game, offer)) = self.offer_to_answer() {
+                    self.send(ClientMessage::Answer {
+                        game,
+                        offer,
+                        accept: false,
+                    });
+                }
+                let Some(game) = self.games.get_mut(&id) else {
+                    return;
+                };
+                game.offered(None);
                 let mv = done.mv.to_string();
                 let ply = game.record().moves().len();
                 game.sent(mv.clone());

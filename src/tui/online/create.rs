@@ -63,6 +63,9 @@ pub struct CreateForm {
     setup: GameSetup,
     /// The clock as shown or typed; read when the game is created.
     clock: String,
+    /// Whether the clock was typed into: until it is, what it shows is replaced by the
+    /// first character typed (and erased whole by Backspace).
+    typed: bool,
     /// Why the clock typed is not one, until it changes.
     error: Option<String>,
 }
@@ -104,6 +107,7 @@ impl CreateForm {
         CreateForm {
             focus: FIELDS.len() - 1,
             clock: timing_text(setup.timing),
+            typed: false,
             setup,
             error: None,
         }
@@ -135,11 +139,20 @@ impl CreateForm {
                 }
             },
             Action::Type(c) if self.typing() => {
+                if !self.typed {
+                    self.clock.clear();
+                }
                 self.clock.push(c);
+                self.typed = true;
                 self.error = None;
             }
             Action::Backspace if self.typing() => {
-                self.clock.pop();
+                if self.typed {
+                    self.clock.pop();
+                } else {
+                    self.clock.clear();
+                }
+                self.typed = true;
                 self.error = None;
             }
             Action::Cancel | Action::Quit => return CreateHandled::Cancel,
@@ -170,6 +183,7 @@ impl CreateForm {
                 let now = self.clock.parse().unwrap_or(s.timing);
                 s.timing = cycle(&timings(), now, forward);
                 self.clock = timing_text(s.timing);
+                self.typed = false;
                 self.error = None;
             }
             Field::Private => s.private = !s.private,
@@ -317,6 +331,34 @@ mod tests {
         let mut form = typed("5m");
         form.update(Action::Move(Direction::Right));
         assert_eq!(form.clock, "5m+3s");
+    }
+
+    #[test]
+    fn typing_in_the_clock_field_replaces_what_it_shows() {
+        let mut form = CreateForm::new(GameSetup::default());
+        for _ in 0..4 {
+            form.update(Action::Move(Direction::Up));
+        }
+        for c in "1m".chars() {
+            form.update(Action::Type(c));
+        }
+        let CreateHandled::Create(setup) = form.update(Action::Confirm) else {
+            panic!("1m is a clock: {}", form.clock);
+        };
+        assert_eq!(timing_text(setup.timing), "1m");
+        // Backspace on the clock shown erases it whole; typed text is erased a character
+        // at a time.
+        let mut form = CreateForm::new(setup);
+        for _ in 0..4 {
+            form.update(Action::Move(Direction::Up));
+        }
+        form.update(Action::Backspace);
+        assert_eq!(form.clock, "");
+        for c in "5m+3s".chars() {
+            form.update(Action::Type(c));
+        }
+        form.update(Action::Backspace);
+        assert_eq!(form.clock, "5m+3");
     }
 
     #[test]

@@ -23,8 +23,12 @@ impl Online {
     pub(super) fn save_finished(&mut self, game: GameId, json: String) {
         let mine = self.games.get(&game).is_some_and(|g| g.you().is_some());
         if let (true, Some(dir)) = (mine, self.start.save_dir.clone()) {
-            self.requests
-                .push(NetRequest::SaveFinished { game, dir, json });
+            self.requests.push(NetRequest::SaveFinished {
+                game,
+                server: Some(crate::net::client::with_port(&self.start.server)),
+                dir,
+                json,
+            });
         }
     }
 

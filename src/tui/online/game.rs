@@ -77,6 +77,19 @@ impl Presence {
     }
 }
 
+/// The moment `left` after `now`, in `zone`: `Thu 10 Dec 14:05` (the minute it falls in).
+pub(super) fn deadline_text(
+    now: jiff::Timestamp,
+    left: Duration,
+    zone: &jiff::tz::TimeZone,
+) -> String {
+    let left = jiff::SignedDuration::try_from(left).unwrap_or(jiff::SignedDuration::MAX);
+    let at = now.saturating_add(left).unwrap_or(now);
+    at.to_zoned_datetime(zone.clone())
+        .strftime("%a %-d %b %H:%M")
+        .to_string()
+}
+
 /// An online game.
 #[derive(Clone, Debug)]
 pub struct OnlineGame {
@@ -353,6 +366,24 @@ impl OnlineGame {
         Some(clocks.text(side))
     }
 
+    /// In a correspondence game, when `side` must have moved, if its clock runs at `now`:
+    /// a day, date and time in the local time zone.
+    fn deadline(&self, side: Side, now: Instant) -> Option<String> {
+        let (view, at) = self.clocks.as_ref()?;
+        let running = view.running == Some(side) && self.outcome.is_none();
+        if !running || view.clocks.control().days_per_move().is_none() {
+            return None;
+        }
+        let mut clocks = view.clocks;
+        clocks.spend(side, now.saturating_duration_since(*at));
+        let left = clocks.left_to_move(side);
+        Some(deadline_text(
+            jiff::Timestamp::now(),
+            left,
+            &jiff::tz::TimeZone::system(),
+        ))
+    }
+
     /// Whether a clock runs (the screen changes by itself).
     pub fn clock_runs(&self) -> bool {
         self.outcome.is_none() && self.clocks.is_some_and(|(v, _)| v.running.is_some())
@@ -371,8 +402,11 @@ impl OnlineGame {
         for side in [Side::Attackers, Side::Defenders] {
             let clock = self.clock_text(side, now).unwrap_or_default();
             let mine = if self.you == Some(side) { " (you)" } else { "" };
+            let by = self
+                .deadline(side, now)
+                .map_or_else(String::new, |at| format!(" · by {at}"));
             let name = rated_name(&self.name(side), self.ratings[index(side)]);
-            lines.push(format!("{} {name}{mine} {clock}", title(side)));
+            lines.push(format!("{} {name}{mine} {clock}{by}", title(side)));
             lines.extend(self.presence[index(side)].gone_line(now));
         }
         if let Some(lag) = lag {

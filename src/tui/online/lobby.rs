@@ -26,6 +26,10 @@ pub const LOBBY_KEYS: KeyTable = KeyTable {
         Key::new("i", "join a private game by its invite code"),
         Key::new("w", "watch the game selected"),
         Key::new("x", "withdraw your open game / stop watching"),
+        Key::new(
+            "f",
+            "the players' key fingerprints (tells look-alike names apart)",
+        ),
         Key::new("r", "refresh the lists"),
         Key::new(
             "L",
@@ -276,9 +280,14 @@ impl LobbyList {
                 )
             }
             Kind::Waiting => format!(
-                "#{} you wait ({}) · {rules}",
+                "#{} you wait ({}){} · {rules}",
                 game.id,
-                side_text(setup.side)
+                side_text(setup.side),
+                if setup.private {
+                    " · private (Enter: its code)"
+                } else {
+                    ""
+                }
             ),
             Kind::Open => format!(
                 "#{} {} waits ({}) · {rules}",

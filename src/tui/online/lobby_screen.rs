@@ -20,11 +20,13 @@ use crate::tui::theme::{Look, Themed};
 
 impl Online {
     pub(super) fn create_game(&mut self, setup: GameSetup) {
+        self.last_create = Some(setup.clone());
         self.send(ClientMessage::Create(setup));
         self.info("creating…");
     }
 
     pub(super) fn update_lobby(&mut self, action: Action) {
+        self.landing = false;
         if self.club_key(action) {
             return;
         }
@@ -36,14 +38,17 @@ impl Online {
                 self.help = Some(Help::new("Lobby keys".to_owned(), &LOBBY_KEYS));
             }
             Action::Type('c') if self.connected => {
-                let setup = self.start.create.clone().unwrap_or_else(|| GameSetup {
-                    rules: self
-                        .lobby
-                        .selected()
-                        .map_or(Preset::Standard, |(g, _)| g.setup.rules),
-                    rated: true,
-                    ..GameSetup::default()
-                });
+                let last = self.last_create.clone();
+                let setup = last
+                    .or_else(|| self.start.create.clone())
+                    .unwrap_or_else(|| GameSetup {
+                        rules: self
+                            .lobby
+                            .selected()
+                            .map_or(Preset::Standard, |(g, _)| g.setup.rules),
+                        rated: true,
+                        ..GameSetup::default()
+                    });
                 self.create = Some(CreateForm::new(setup));
             }
             Action::Type('i') if self.connected => {
@@ -60,6 +65,12 @@ impl Online {
             Action::Type('L') if self.connected => self.show_leaderboard(),
             Action::Type('P') if self.connected => self.ask_profile(),
             Action::Type('g') if self.connected => self.open_your_games(),
+            Action::Type('f') if self.connected => {
+                if let Some((game, _)) = self.lobby.selected() {
+                    let game = game.id;
+                    self.ask_details(game, false);
+                }
+            }
             Action::Type('r') => self.refresh(self.now),
             Action::PageDown | Action::Type('n') => self.turn_page(true),
             Action::PageUp | Action::Type('p') => self.turn_page(false),
@@ -133,6 +144,7 @@ impl Online {
                 });
                 self.info(&format!("joining #{id}…"));
             }
+            Kind::Waiting if game.setup.private => self.ask_details(id, true),
             Kind::Waiting => self.info("your game waits for an opponent (x withdraws it)"),
             Kind::Mine if self.games.contains_key(&id) => self.show_game(id),
             Kind::Mine | Kind::Watch => self.watch(id),

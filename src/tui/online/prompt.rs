@@ -4,7 +4,8 @@
 
 use super::server::offer_text;
 use super::{Ask, Online, Prompt, View};
-use crate::net::protocol::{ClientMessage, check_chat, normalize_name};
+use crate::net::client::check_server;
+use crate::net::protocol::{ClientMessage, Offer, check_chat, normalize_name};
 use crate::quote::{MESSAGE_CHARS, escaped};
 use crate::tui::input::{Action, Direction};
 use crate::tui::text::Tone;
@@ -28,9 +29,10 @@ impl Online {
                 return;
             }
             Action::Move(dir) if prompt == Prompt::Server => {
-                if let View::Server(servers) = &self.view
-                    && !servers.is_empty()
+                if let View::Server(memory) = &self.view
+                    && !memory.servers.is_empty()
                 {
+                    let servers = &memory.servers;
                     let at = servers.iter().position(|s| *s == text);
                     let next = match (at, dir) {
                         (Some(i), Direction::Down | Direction::Right) => (i + 1) % servers.len(),
@@ -52,12 +54,18 @@ impl Online {
     pub(super) fn prompted(&mut self, prompt: Prompt, text: String) {
         match prompt {
             Prompt::Server => {
-                let server = text.trim().to_owned();
-                if server.is_empty() {
-                    self.prompt = Some((Prompt::Server, text));
-                    return;
+                let address = match check_server(&text) {
+                    Ok(address) => address,
+                    Err(e) => {
+                        self.error(&escaped(&e, MESSAGE_CHARS));
+                        self.prompt = Some((Prompt::Server, text));
+                        return;
+                    }
+                };
+                if let View::Server(memory) = &self.view {
+                    self.start.name = memory.name_for(&address);
                 }
-                self.start.server = server;
+                text.trim().clone_into(&mut self.start.server);
                 if let Some(name) = self.start.name.clone() {
                     self.connect(&name);
                 } else {
@@ -131,11 +139,6 @@ impl Online {
         match ask {
             Ask::Resign(game) if yes => self.send(ClientMessage::Resign { game }),
             Ask::Resign(_) => self.status = None,
-            Ask::Accept(game, offer) => self.send(ClientMessage::Answer {
-                game,
-                offer,
-                accept: yes,
-            }),
             Ask::Trust => match self.start.name.clone() {
                 Some(name) if yes => {
                     self.failed = false;
@@ -151,6 +154,13 @@ impl Online {
 
     pub(super) fn status_text(&self) -> String {
         match (&self.prompt, self.ask, &self.status) {
+            (Some((Prompt::Server, text)), _, Some(refused)) if refused.tone == Tone::Error => {
+                format!(
+                    "{} · server: {}▏",
+                    refused.text,
+                    escaped(text, MESSAGE_CHARS)
+                )
+            }
             (Some((Prompt::Server, text)), _, _) => {
                 format!("server: {}▏", escaped(text, MESSAGE_CHARS))
             }
@@ -178,14 +188,22 @@ impl Online {
                 format!("block or unblock: {}▏", escaped(text, MESSAGE_CHARS))
             }
             (None, Some(Ask::Resign(_)), _) => "resign this game? y/n".to_owned(),
-            (None, Some(Ask::Accept(_, offer)), _) => {
-                format!("the opponent offers {}: accept? y/n", offer_text(offer))
-            }
             (None, Some(Ask::Trust), _) => trust_question(self.unknown_key.as_deref()),
-            (None, None, Some(status)) => status.text.clone(),
-            (None, None, None) => String::new(),
+            (None, None, status) => {
+                let status = status.as_ref().map(|s| s.text.as_str());
+                match (self.offer_to_answer(), status) {
+                    (Some((_, offer)), Some(text)) => format!("{} · {text}", offer_question(offer)),
+                    (Some((_, offer)), None) => offer_question(offer),
+                    (None, text) => text.unwrap_or_default().to_owned(),
+                }
+            }
         }
     }
+}
+
+/// The question standing while the opponent's offer waits.
+fn offer_question(offer: Offer) -> String {
+    format!("the opponent offers {}: accept? y/n", offer_text(offer))
 }
 
 /// The question whether to trust a server's key not met before, with its fingerprint.

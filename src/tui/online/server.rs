@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::create::timing_text;
 use super::game::OnlineGame;
-use super::{Ask, Online, Prompt, View};
+use super::{Online, Prompt, View};
 use crate::net::client::{ClientError, Event};
 use crate::net::protocol::{ClientMessage, ErrorCode, GameId, Offer, ServerMessage};
 use crate::quote::{MESSAGE_CHARS, escaped};
@@ -20,7 +20,14 @@ impl Online {
         match event {
             Event::Connected { .. } => {
                 self.connected = true;
-                self.info("connected: c create, Enter join or watch, ? keys");
+                match self.view {
+                    // Back on the game's board: whose move it is, not the lobby's keys.
+                    View::Game(id) => {
+                        let text = format!("reconnected: {}", self.turn_text(id));
+                        self.info(&text);
+                    }
+                    _ => self.info("connected: c create, Enter join or watch, ? keys"),
+                }
                 if let Some(name) = self.lobby_name() {
                     self.requests.push(NetRequest::Remember {
                         dir: self.start.config_dir.clone(),
@@ -33,8 +40,9 @@ impl Online {
             Event::Disconnected { reason } => {
                 self.connected = false;
                 self.lag = None;
+                // What matters first: a long reason is cut at the screen's edge.
                 self.error(&format!(
-                    "connection lost ({}): reconnecting…",
+                    "reconnecting… (connection lost: {})",
                     escaped(&reason, MESSAGE_CHARS)
                 ));
             }
@@ -55,7 +63,9 @@ impl Online {
                 // A name refused (taken by another key): another may be tried.
                 if matches!(e, ClientError::Refused(_)) {
                     self.view = View::Name;
-                    self.prompt = Some((Prompt::Name, String::new()));
+                    // The name tried stays typed, to be edited.
+                    let tried = self.start.name.clone().unwrap_or_default();
+                    self.prompt = Some((Prompt::Name, tried));
                     self.error(&format!("{}: type another name", failure_text(&e)));
                 } else {
                     self.error(&failure_text(&e));
@@ -100,6 +110,7 @@ impl Online {
             }
             ServerMessage::State(view) => {
                 let id = view.summary.id;
+                let offered = self.games.get(&id).and_then(OnlineGame::pending);
                 let made = match self.games.get_mut(&id) {
                     Some(game) => game.refresh(&view, now),
                     None => OnlineGame::from_view(&view, now).map(|game| {
@@ -126,6 +137,15 @@ impl Online {
                     self.join_by_code = false;
                     self.to_show = None;
                     self.show_game(id);
+                } else if self.landing {
+                    self.land(id);
+                }
+                // A takeback accepted comes as the state without the move.
+                if let (Some((Offer::Takeback, _)), None) = (offered, view.pending)
+                    && self.on_screen(id)
+                {
+                    let text = format!("takeback accepted: {}", self.turn_text(id));
+                    self.info(&text);
                 }
             }
             ServerMessage::Welcome { .. } => self.welcomed_to_club(),
@@ -155,6 +175,11 @@ impl Online {
                     self.save_finished(game, json);
                 }
             }
+            ServerMessage::Details {
+                game,
+                players,
+                code,
+            } => self.on_details(game, &players, code.as_deref()),
             other => self.on_game_message(other, now),
         }
     }
@@ -173,19 +198,18 @@ impl Online {
                     return;
                 };
                 g.offered(Some((offer, by)));
-                let mine = g.you() == Some(by);
-                if !mine && g.you().is_some() && self.on_screen(game) {
-                    self.ask = Some(Ask::Accept(game, offer));
+                let to_answer = g.you().is_some_and(|you| you != by);
+                if to_answer && self.on_screen(game) {
+                    // The question stands on the status line (y / n), the board working.
+                    self.status = None;
+                } else {
+                    let what = offer_text(offer);
+                    self.info(&format!("the {by} offer {what}"));
                 }
-                let what = offer_text(offer);
-                self.info(&format!("the {by} offer {what}"));
             }
             ServerMessage::Declined { game, offer } => {
                 if let Some(g) = self.games.get_mut(&game) {
                     g.offered(None);
-                }
-                if self.ask == Some(Ask::Accept(game, offer)) {
-                    self.ask = None;
                 }
                 self.info(&format!("{} declined", offer_text(offer)));
             }
@@ -305,18 +329,53 @@ impl Online {
     pub(super) fn show_game(&mut self, id: GameId) {
         self.view = View::Game(id);
         self.lobby.seen(id);
+        if self.games.contains_key(&id) {
+            let text = self.turn_text(id);
+            self.info_warned(id, &text);
+        }
+    }
+
+    /// Whose move it is in game `id`, in words for its status line.
+    pub(super) fn turn_text(&self, id: GameId) -> String {
         let Some(g) = self.games.get(&id) else {
-            return;
+            return String::new();
         };
-        let text = match g.you() {
+        match g.you() {
+            Some(_) if g.outcome().is_some() => "the game is over: q to the lobby".to_owned(),
             Some(_) if g.my_turn() => "your move: ? for the keys".to_owned(),
             Some(_) => format!(
                 "waiting for {}: ? for the keys",
                 g.name(g.record().state().position().side_to_move())
             ),
             None => "watching: a evaluation · c chat with the spectators · q lobby".to_owned(),
+        }
+    }
+
+    /// Just started: game `id`, whose state came, is shown if it is one of the player's in
+    /// progress and nothing else is, or if it is the player's move there and not in the
+    /// game shown.
+    fn land(&mut self, id: GameId) {
+        let Some(g) = self.games.get(&id) else {
+            return;
         };
-        self.info_warned(id, &text);
+        if g.you().is_none() || g.outcome().is_some() {
+            return;
+        }
+        let shown_waits = match self.view {
+            View::Lobby => true,
+            View::Game(shown) => {
+                shown != id
+                    && g.my_turn()
+                    && !self.games.get(&shown).is_some_and(OnlineGame::my_turn)
+            }
+            View::Name | View::Server(_) | View::YourGames => false,
+        };
+        if shown_waits {
+            self.show_game(id);
+        }
+        if self.games.get(&id).is_some_and(OnlineGame::my_turn) {
+            self.landing = false;
+        }
     }
 }
 
@@ -328,7 +387,11 @@ pub(super) const fn offer_text(offer: Offer) -> &'static str {
     }
 }
 
-/// Why the client gave up, in one line.
+/// Why the client gave up, in one line (a changed key in the short form that fits).
 pub fn failure_text(e: &ClientError) -> String {
-    escaped(&e.to_string(), MESSAGE_CHARS)
+    let text = match e {
+        ClientError::KeyChanged(changed) => changed.advice(),
+        other => other.to_string(),
+    };
+    escaped(&text, MESSAGE_CHARS)
 }

@@ -263,8 +263,9 @@ fn a_changed_key_is_one_line_on_screen() {
     online.on_net(
         Event::Failed(ClientError::KeyChanged(KeyChanged {
             server: "127.0.0.1:7343".into(),
-            pinned: "SHA256:aa".into(),
-            shown: "SHA256:bb".into(),
+            pinned: format!("SHA256:{}", "aa".repeat(32)),
+            shown: format!("SHA256:{}", "bb".repeat(32)),
+            file: "/home/ann/.config/brandubh/known_servers".into(),
         })),
         Instant::now(),
     );
@@ -273,6 +274,27 @@ fn a_changed_key_is_one_line_on_screen() {
     assert!(text.contains("SHA256:bb"), "{text}");
     let terminal = screen(&online, 80, 24);
     assert!(format!("{:?}", terminal.backend()).contains("not connected"));
+    // The advice is whole on a terminal of 100 columns, the command to run in one piece.
+    let drawn = format!("{}", screen(&online, 100, 24).backend()).replace('\n', "");
+    assert!(
+        drawn.contains("brandubh online --forget 127.0.0.1:7343"),
+        "{drawn}"
+    );
+}
+
+#[test]
+fn a_lost_connection_says_reconnecting_first_on_a_terminal_of_100_columns() {
+    let mut online = playing();
+    let reason = "TLS with example.org:7343: received fatal alert: the peer closed the \
+                  connection without sending a close notification and then some";
+    online.on_net(
+        Event::Disconnected {
+            reason: reason.into(),
+        },
+        Instant::now(),
+    );
+    let drawn = format!("{}", screen(&online, 100, 32).backend());
+    assert!(drawn.contains("reconnecting"), "{drawn}");
 }
 
 #[test]
@@ -562,7 +584,7 @@ fn the_opponents_draw_offer_is_a_question_and_yes_accepts() {
             by: Side::Defenders,
         },
     );
-    assert_eq!(online.mode(), Mode::Question);
+    assert_eq!(online.mode(), Mode::BoardAsked);
     online.update(Action::Yes, SIZE);
     assert_eq!(
         sent(&mut online),
@@ -859,7 +881,13 @@ fn a_name_refused_by_the_server_is_asked_again() {
             .contains("the name ann is taken")
     );
     assert_eq!(online.mode(), Mode::Text);
-    typed(&mut online, "ann2");
+    // The name refused stays typed, to be edited, beside the reason.
+    let drawn = format!("{}", screen(&online, 100, 24).backend());
+    assert!(
+        drawn.contains("the name ann is taken") && drawn.contains("name: ann▏"),
+        "{drawn}"
+    );
+    typed(&mut online, "2");
     online.update(Action::Confirm, SIZE);
     let requests = online.take_requests();
     assert!(
@@ -868,4 +896,5 @@ fn a_name_refused_by_the_server_is_asked_again() {
     );
 }
 
+mod offers_and_resume;
 mod ratings;

@@ -41,6 +41,7 @@ impl Online {
         let json = game.save_json();
         self.requests.push(NetRequest::SaveFinished {
             game: id,
+            server: None,
             dir,
             json,
         });

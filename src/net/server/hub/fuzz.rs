@@ -194,6 +194,8 @@ enum Step {
         client: u8,
         block: bool,
     },
+    /// Asks for a game's details (its players' keys, its code).
+    Details { conn: u8, game: u8 },
     /// A message of template `template`, mutated, through the parser.
     Mutated {
         conn: u8,
@@ -366,6 +368,7 @@ fn step() -> impl Strategy<Value = Step> {
                 block,
             }
         ),
+        1 => (conn(), game()).prop_map(|(conn, game)| Step::Details { conn, game }),
         4 => (
             conn(),
             any::<u8>(),
@@ -480,6 +483,12 @@ impl Harness {
     }
 
     /// Game pick `n`: one of the hub's games (by number), or now and then one it has not.
+    /// Connection `conn` asks for the details of game `n` (as [`Harness::game`] picks it).
+    fn details(&mut self, conn: u8, n: u8) -> Result<(), Failure> {
+        let game = self.game(n);
+        self.by(conn, ClientMessage::Details { game })
+    }
+
     fn game(&self, n: u8) -> GameId {
         let mut ids: Vec<GameId> = self.hub.games.keys().copied().collect();
         ids.sort_unstable();
@@ -585,6 +594,7 @@ impl Harness {
             }
             Step::Leaderboard { .. } | Step::Profile { .. } => self.standings_request(step),
             Step::LobbyChat { .. } | Step::Block { .. } => self.club_step(step),
+            Step::Details { conn, game } => self.details(*conn, *game),
             Step::Mutated {
                 conn,
                 template,

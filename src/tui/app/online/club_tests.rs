@@ -302,6 +302,8 @@ fn a_move_in_a_game_of_yours_while_in_the_lobby_is_an_alert_with_a_mark_and_the_
     // Ann's correspondence game with Bob, left for the lobby after her move.
     let game = view(Some(Side::Attackers), &ESCAPE[..3], false);
     message(&mut app, ServerMessage::State(Box::new(game.clone())));
+    // Started anew she lands on its board; she leaves it for the lobby.
+    app.update(Action::Quit);
     let mut summary = game.summary;
     summary.plies = 4;
     message(
@@ -354,7 +356,7 @@ fn a_spectator_saves_the_game_watched_as_a_save_that_loads() {
         panic!("not saved: {effects:?} {}", status(&app));
     };
     // What the storage thread does with it.
-    let path = crate::game::storage::save_downloaded(&dir, &json).unwrap();
+    let path = crate::game::storage::save_downloaded(&dir, None, &json).unwrap();
     let loaded = crate::game::storage::load(&path).unwrap();
     let texts: Vec<String> = loaded.moves().iter().map(ToString::to_string).collect();
     assert_eq!(texts, ESCAPE[..6]);

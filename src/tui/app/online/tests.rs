@@ -359,7 +359,7 @@ fn by_correspondence(id: u64, moves: &[&str]) -> GameView {
 }
 
 #[test]
-fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobby() {
+fn a_correspondence_game_resumes_after_quitting_on_its_board_and_your_move_first_in_the_lobby() {
     // Ann quit; she comes back: a new app, the server sends her games as she is welcomed.
     let mut app = App::new(Config::default());
     app.update(Action::Resize {
@@ -379,6 +379,12 @@ fn a_correspondence_game_resumes_after_quitting_with_your_move_first_in_the_lobb
     for view in [waiting.clone(), hers.clone()] {
         app.on_net(Event::Message(ServerMessage::State(Box::new(view))), now);
     }
+    // She lands on the board where it is her move, told so.
+    let landed = online(&app).game().expect("on a board");
+    assert_eq!(landed.id(), 9);
+    assert!(status(&app).contains("your move"), "{}", status(&app));
+    app.update(Action::Type('q'));
+    assert!(online(&app).game().is_none(), "q: the lobby");
     let lobby = crate::net::protocol::Lobby {
         mine: vec![waiting.summary, hers.summary],
         mine_total: 2,
