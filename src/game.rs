@@ -6,6 +6,7 @@
 //! files atomically and finds the save folder.
 
 mod budget;
+mod chat;
 mod clock;
 mod duration;
 pub mod import;
@@ -27,6 +28,7 @@ mod tree;
 pub(crate) mod unique_keys;
 
 pub use budget::{ClockReading, MoveBudget, move_budget};
+pub use chat::{ChatLine, MAX_CHAT_LINE_CHARS, MAX_CHAT_LINES, MAX_CHAT_NAME_CHARS};
 pub use clock::{
     BadTimeControl, ClockError, Clocks, MAX_DAYS_PER_MOVE, MAX_PERIODS, SideClock, SideClockError,
     TimeControl,

@@ -191,6 +191,9 @@ pub enum LoadErrorKind {
         /// The move's number, from 1.
         number: usize,
     },
+    /// The chat is beyond its bounds (too many lines, a line too long or with a control
+    /// character): why.
+    Chat(String),
     /// A personal puzzle's index is past the last move.
     LessonPastEnd {
         /// The index, as written.
@@ -333,6 +336,7 @@ impl fmt::Display for LoadErrorKind {
                 f,
                 "lessons: move {number} is not analyzed as a mistake or a blunder"
             ),
+            Self::Chat(why) => write!(f, "chat: {why}"),
             Self::LessonPastEnd { at, moves } => write!(
                 f,
                 "lessons: \"at\" {at} is past the last move ({moves} moves)"

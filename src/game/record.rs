@@ -6,6 +6,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::chat::{ChatLine, check_chat};
 use super::clock::Clocks;
 use super::player::Player;
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly, Summary};
@@ -163,6 +164,8 @@ pub struct Game {
     clocks: Option<Clocks>,
     /// The personal puzzles made of its mistakes (see `lesson`).
     pub(super) lessons: Vec<SavedLesson>,
+    /// The chat of the online game it records (see `chat`).
+    pub(super) chat: Vec<ChatLine>,
     created: Timestamp,
     updated: Timestamp,
 }
@@ -195,6 +198,7 @@ impl Game {
             tags: Tags::default(),
             clocks: None,
             lessons: Vec::new(),
+            chat: Vec::new(),
             created: now,
             updated: now,
         }
@@ -303,6 +307,19 @@ impl Game {
     /// The players' names and the event, site, date and annotator a record gave the game.
     pub const fn tags(&self) -> &Tags {
         &self.tags
+    }
+
+    /// The chat of the online game it records, oldest first.
+    pub fn chat(&self) -> &[ChatLine] {
+        &self.chat
+    }
+
+    /// Keeps `lines` as the game's chat, or says why they cannot be kept (too many, or a
+    /// line beyond its bounds).
+    pub fn set_chat(&mut self, lines: Vec<ChatLine>) -> Result<(), String> {
+        check_chat(&lines)?;
+        self.chat = lines;
+        Ok(())
     }
 
     /// Replaces the game's tags.

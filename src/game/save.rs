@@ -14,6 +14,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::chat::{ChatLine, MAX_CHAT_LINES};
 use super::clock::Clocks;
 use super::ply_analysis::SavedPly;
 use super::record::{Players, SavedLesson};
@@ -128,6 +129,9 @@ struct SaveOut {
     /// Written only when the game has personal puzzles.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     lessons: Vec<SavedLesson>,
+    /// Written only for an online game with chat.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    chat: Vec<ChatLine>,
 }
 
 /// A game as read, before validation. `format` and `version` are checked beforehand.
@@ -207,6 +211,11 @@ pub(super) struct SaveIn {
     /// again for a better move, and whether the player has found one.
     #[serde(default)]
     lessons: Vec<SavedLesson>,
+    /// Optional: the chat of an online game, oldest first (at most 200 lines): its players'
+    /// lines, and its spectators' among themselves (`spectators: true`).
+    #[serde(default)]
+    #[schemars(length(max = MAX_CHAT_LINES))]
+    chat: Vec<ChatLine>,
 }
 
 /// How the game ended.

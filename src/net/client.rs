@@ -707,8 +707,9 @@ async fn handshake(
     Ok(())
 }
 
-/// What the client answers by itself: pongs, and downloads of its finished games (which it
-/// saves when they arrive, off its runtime).
+/// What the client answers by itself: pongs, and downloads of its finished games (those
+/// that end while it is connected, and those the server says ended while it was away), which
+/// it saves when they arrive, off its runtime.
 async fn answer(
     message: &ServerMessage,
     config: &ClientConfig,
@@ -725,6 +726,11 @@ async fn answer(
             .mine
             .contains(game)
             .then_some(ClientMessage::Download { game: *game }),
+        // A game of the player's that ended while it was away: saved as one seen ending.
+        ServerMessage::Finished { game } if config.save_dir.is_some() => {
+            memory.mine.insert(game.id);
+            Some(ClientMessage::Download { game: game.id })
+        }
         ServerMessage::Save { game, json } if memory.mine.remove(game) => {
             if let Some(dir) = config.save_dir.clone() {
                 let (json, server, id) = (json.clone(), config.address(), *game);

@@ -9,11 +9,13 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::chat::{CHAT_LOG_BYTES, CHAT_LOG_LINES, ChatEntry};
 pub use crate::capped_lines::MAX_LINE_BYTES;
-use crate::game::TimeControl;
+use crate::game::{Clocks, TimeControl};
 use crate::quote::{excerpt, is_invisible};
 use crate::rules::{Outcome, Preset, Side};
 
+mod chat;
 mod standings;
 pub use standings::{
     LEADERBOARD_PAGE, Leaderboard, LeaderboardAsk, PROFILE_HISTORY, PROFILE_RECENT, PlayerStatus,
@@ -28,6 +30,8 @@ pub mod club;
 /// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
 /// club (lobby chat, blocks and the games' dates among it: [`club`]; a game's details on
 /// demand: [`ClientMessage::Details`]; ratings: [`standings`]).
+/// The server's memory of chat, games ended while away and clocks: docs/protocol.md,
+/// "Version 4".
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -300,6 +304,23 @@ pub enum ServerMessage {
         game: GameId,
         /// How.
         outcome: Outcome,
+        /// The clocks as the server ended the game (a flag fallen shows 0), if it had any.
+        #[serde(default)]
+        clocks: Option<Clocks>,
+    },
+    /// A game's chat so far (its newest lines the receiver may see, oldest first): sent
+    /// after its [`ServerMessage::State`]; it replaces the lines the receiver holds.
+    ChatLog {
+        /// The game.
+        game: GameId,
+        /// The lines (at most [`CHAT_LOG_LINES`], within [`CHAT_LOG_BYTES`]).
+        lines: Vec<ChatEntry>,
+    },
+    /// A game of the receiver's that ended while it was not connected, told once on its next
+    /// connection (after the states of its games).
+    Finished {
+        /// The game, its result in its summary.
+        game: GameSummary,
     },
     /// A page of a player's finished games.
     Archive {
@@ -968,10 +989,6 @@ mod tests {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
             running: Some(Side::Attackers),
         });
-        let outcome = Outcome {
-            winner: None,
-            reason: crate::rules::Reason::Agreement,
-        };
         vec![
             ServerMessage::Hello {
                 version: VERSION,
@@ -1021,7 +1038,6 @@ mod tests {
                 connected: false,
                 return_ms: Some(41_000),
             },
-            ServerMessage::Result { game, outcome },
             ServerMessage::Archive {
                 name: "n".into(),
                 games: vec![summary.clone()],
@@ -1104,12 +1120,38 @@ mod tests {
                     game,
                     rating: 1662,
                 }],
-                recent: vec![summary],
+                recent: vec![summary.clone()],
             })),
         ]
         .into_iter()
         .chain(club)
+        .chain(memory_messages(
+            game,
+            Outcome::draw(crate::rules::Reason::Agreement),
+            summary,
+        ))
         .collect()
+    }
+
+    /// One of each message of the server's memory (docs/protocol.md, "Version 4"): a result
+    /// with its clocks, a game's chat so far, a game ended while away.
+    fn memory_messages(game: GameId, outcome: Outcome, summary: GameSummary) -> [ServerMessage; 3] {
+        [
+            ServerMessage::Result {
+                game,
+                outcome,
+                clocks: Some(crate::game::Clocks::new("5m".parse().unwrap())),
+            },
+            ServerMessage::ChatLog {
+                game,
+                lines: vec![ChatEntry {
+                    from: "f".into(),
+                    channel: Channel::Spectators,
+                    text: "t".into(),
+                }],
+            },
+            ServerMessage::Finished { game: summary },
+        ]
     }
 
     /// `line` with a field no message has, at its end.

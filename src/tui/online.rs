@@ -15,6 +15,7 @@ mod details;
 mod finished;
 mod game;
 mod helped;
+mod lag;
 mod lobby;
 mod lobby_screen;
 mod prompt;
@@ -37,6 +38,7 @@ use self::assist::Assist;
 use self::club::Club;
 use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
+use self::lag::Lag;
 use self::lobby::LobbyList;
 use self::standings::{Standings, StandingsHandled};
 use self::your_games::YourGames;
@@ -128,6 +130,9 @@ pub struct Online {
     lobby: LobbyList,
     /// Every game this client plays or watches.
     games: BTreeMap<GameId, OnlineGame>,
+    /// The games that ended while the player was away, being saved, with what is said of
+    /// each.
+    away: BTreeMap<GameId, String>,
     /// A game the player waits to begin (created, or joined): shown when its state comes.
     awaited: Option<GameId>,
     /// A game whose state to show when it comes (watched).
@@ -181,6 +186,7 @@ impl Online {
             view: View::Name,
             lobby: LobbyList::default(),
             games: BTreeMap::new(),
+            away: BTreeMap::new(),
             awaited: None,
             to_show: None,
             join_by_code: false,
@@ -359,7 +365,8 @@ impl Online {
             return;
         }
         let due = |last: Option<Instant>, every| last.is_none_or(|at| now >= at + every);
-        if due(self.last_ping, PING_EVERY) {
+        // One ping at a time: while one waits, the lag shown is how long it has waited.
+        if self.ping.1.is_none() && due(self.last_ping, PING_EVERY) {
             self.last_ping = Some(now);
             let id = self.ping.0;
             self.ping = (id + 1, Some((id, now)));
@@ -380,10 +387,21 @@ impl Online {
             .filter(|g| g.clock_runs())
             .map(|_| self.now + Duration::from_millis(100));
         let ping = self.last_ping.map(|at| at + PING_EVERY);
+        // A ping waiting: the lag shown grows every second.
+        let waiting = self.ping.1.map(|_| self.now + Duration::from_secs(1));
         let lobby = matches!(self.view, View::Lobby)
             .then(|| self.last_lobby.map(|at| at + LOBBY_EVERY))
             .flatten();
-        [clock, ping, lobby].into_iter().flatten().min()
+        [clock, ping, waiting, lobby].into_iter().flatten().min()
+    }
+
+    /// The lag shown: the last measured, or how long the ping sent since has waited.
+    fn lag(&self) -> Option<Lag> {
+        let waited = self
+            .ping
+            .1
+            .map(|(_, sent)| self.now.saturating_duration_since(sent));
+        Lag::of(self.lag, waited, PING_EVERY)
     }
 
     fn refresh(&mut self, now: Instant) {
@@ -478,7 +496,7 @@ impl Online {
         match self.view {
             View::Game(id) if self.games.contains_key(&id) => {
                 let game = &self.games[&id];
-                game.render(area, buf, look, self.now, self.lag, &status, &self.assist);
+                game.render(area, buf, look, self.now, self.lag(), &status, &self.assist);
             }
             _ => self.render_lobby(area, buf, look, &status),
         }

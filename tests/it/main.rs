@@ -40,6 +40,7 @@ mod schema;
 mod server_club;
 mod server_identity;
 mod server_lobby;
+mod server_memory;
 mod server_ops;
 mod server_robustness;
 mod storage_faults;

@@ -225,7 +225,9 @@ fn offer_accepted(asker: &Player, answerer: &Player, game: GameId, offer: Offer)
 
 pub(crate) fn result(player: &Player, game: GameId) -> brandubh::rules::Outcome {
     player.expect_message("result", |m| match m {
-        ServerMessage::Result { game: g, outcome } if *g == game => Some(*outcome),
+        ServerMessage::Result {
+            game: g, outcome, ..
+        } if *g == game => Some(*outcome),
         _ => None,
     })
 }

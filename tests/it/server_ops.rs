@@ -17,7 +17,7 @@ use crate::net::{
 };
 
 /// Sends `signal` to `child` and waits (bounded) for it to exit; returns how it did.
-fn stop(mut child: KillOnDrop, signal: rustix::process::Signal) -> ExitStatus {
+pub(crate) fn stop(mut child: KillOnDrop, signal: rustix::process::Signal) -> ExitStatus {
     let pid = rustix::process::Pid::from_raw(i32::try_from(child.0.id()).unwrap()).unwrap();
     rustix::process::kill_process(pid, signal).unwrap();
     let (done, exited) = channel();

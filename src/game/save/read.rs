@@ -256,6 +256,7 @@ fn parse(bytes: &[u8]) -> Result<Game, LoadErrorKind> {
     if let Some(clocks) = save.clock {
         game.set_clocks(clocks);
     }
+    game.set_chat(save.chat).map_err(LoadErrorKind::Chat)?;
     game.set_timestamps(created, updated);
     Ok(game)
 }

@@ -170,6 +170,7 @@ impl Game {
             clock: self.clocks().copied(),
             side_lines: saved_lines(self.side_lines().iter().map(Vec::as_slice)),
             lessons: self.saved_lessons(),
+            chat: self.chat().to_vec(),
         }
     }
 
@@ -327,6 +328,15 @@ mod tests {
             lessons: (0..main)
                 .map(|at| SavedLesson { at, solved: false })
                 .collect(),
+            // The longest chat: four bytes for each character.
+            chat: vec![
+                crate::game::ChatLine {
+                    from: "\u{1f600}".repeat(crate::game::MAX_CHAT_NAME_CHARS),
+                    text: "\u{1f600}".repeat(crate::game::MAX_CHAT_LINE_CHARS),
+                    spectators: true,
+                };
+                crate::game::MAX_CHAT_LINES
+            ],
         }
     }
 

@@ -38,6 +38,8 @@ pub(super) enum Event {
     FlagCheck { game: GameId, turn: u64 },
     /// A player gone from a game may have stayed away too long.
     ReturnCheck { game: GameId, side: Side },
+    /// Time to note that the server is alive (every `Limits::alive_every`).
+    Alive,
     /// A connection whose queue is full (it reads too slowly) is to be cut off.
     Cut { conn: ConnId },
     /// The server stops: the hub's last event.
@@ -61,6 +63,7 @@ impl Event {
             },
             Event::FlagCheck { game, .. } | Event::ReturnCheck { game, .. } => Some(*game),
             Event::Connected { .. }
+            | Event::Alive
             | Event::Cut { .. }
             | Event::Lag { .. }
             | Event::Disconnected { .. }

@@ -102,6 +102,8 @@ pub(super) struct Hub {
     readers: Readers,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
+    /// The games over that still take chat lines for a while.
+    after_end: chat::AfterEnds,
     /// The lobby's chat and the blocks.
     club: club::Club,
     /// A game whose next message panics, for tests of the setting aside.
@@ -124,8 +126,8 @@ fn refusal(code: ErrorCode, message: impl Into<String>) -> Refusal {
 
 impl Hub {
     /// The hub over `store`, every unfinished game resumed with its clocks as they stood
-    /// (the time the server was down is not charged: each turn starts again now); a game
-    /// that cannot be read back or resumed is set aside.
+    /// when the server was last alive (the time the server was down is not charged: each
+    /// turn starts again now); a game that cannot be read back or resumed is set aside.
     pub fn new(
         store: Store,
         limits: Limits,
@@ -144,29 +146,34 @@ impl Hub {
             name_claims: NameClaims::default(),
             readers,
             busy_with: None,
+            after_end: chat::AfterEnds::new(),
             club,
             #[cfg(test)]
             panic_in: None,
         };
+        let alive = hub.store.last_alive()?;
         for stored in hub.store.unfinished()? {
             match stored {
                 Ok(stored) => {
                     hub.busy_with = Some(stored.id);
-                    hub.guarded(|hub| hub.resume(stored));
+                    hub.guarded(|hub| hub.resume(stored, alive));
                 }
                 Err(Unreadable { id, why }) => hub.set_aside(id, &why),
             }
         }
+        hub.start_noting_alive();
         Ok(hub)
     }
 
-    /// Puts a stored game back in play.
-    fn resume(&mut self, stored: StoredGame) {
+    /// Puts a stored game back in play, its player to move charged the time used before the
+    /// server was last `alive`.
+    fn resume(&mut self, stored: StoredGame, alive: Option<i64>) {
         let id = stored.id;
         let playing = stored.stage == Stage::Playing;
         self.games.insert(id, Live::new(stored));
+        self.charge_before_restart(id, alive);
         self.note_ratings(id);
-        if playing {
+        if playing && self.games.contains_key(&id) {
             self.schedule_flag(id);
             // Nobody is connected yet: each player has the whole window again.
             for side in [Side::Attackers, Side::Defenders] {
@@ -275,6 +282,7 @@ impl Hub {
             Event::Cut { conn } => self.cut(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            Event::Alive => self.note_alive(),
             // The hub's loop ends on it, with `go_down`.
             Event::GoingDown => {}
         }
@@ -292,6 +300,7 @@ impl Hub {
             let _ = c.out.send(&ServerMessage::GoingDown);
             c.out.close();
         }
+        self.note_alive();
         self.readers.stop();
         self.store.close();
     }
@@ -309,7 +318,10 @@ impl Hub {
                 Ok(())
             }
             ClientMessage::Pong { .. } => Ok(()),
-            ClientMessage::Download { game } => self.read(conn, Ask::Download { game }, None),
+            ClientMessage::Download { game } => {
+                self.delivered(conn, game);
+                self.read(conn, Ask::Download { game }, None)
+            }
             request @ ClientMessage::Leaderboard(..) => self.leaderboard(conn, request),
             other => {
                 let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.clone()) else {
@@ -377,7 +389,7 @@ fn store_error(e: &rusqlite::Error) -> Refusal {
 mod tests {
     use super::*;
     use crate::net::identity::Identity;
-    use crate::net::protocol::{GameSetup, SideChoice};
+    use crate::net::protocol::{Channel, GameSetup, SideChoice, Timing};
     use crate::net::server::outbox;
     use crate::net::server::reader::READS_WAITING;
 
@@ -756,6 +768,161 @@ mod tests {
     }
 
     #[test]
+    fn a_move_sent_again_once_played_is_not_answered_with_an_error() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        let game = bench.in_progress(1, 2);
+        bench.say(1, first_move(game));
+        assert!(matches!(bench.next(1), ServerMessage::Moved { ply: 0, .. }));
+        // Queued while the connection was down, and sent again by the board: one move.
+        bench.say(1, first_move(game));
+        assert_eq!(bench.drain(1), [], "the move sent again was answered");
+        assert_eq!(bench.drain(2).len(), 1, "bob saw more than the one move");
+    }
+
+    #[test]
+    fn a_restart_charges_the_player_to_move_up_to_when_the_server_was_last_alive() {
+        let mut bench = Bench::new();
+        bench.identified(1, "alice");
+        bench.identified(2, "bob");
+        let setup = GameSetup {
+            side: SideChoice::Attackers,
+            timing: Timing::Clock {
+                control: "10m".parse().unwrap(),
+            },
+            ..GameSetup::default()
+        };
+        bench.say(1, ClientMessage::Create(setup));
+        let ServerMessage::Created { game, .. } = bench.next(1) else {
+            panic!("not created");
+        };
+        let game = game.id;
+        let join = ClientMessage::Join {
+            game: Some(game),
+            code: None,
+        };
+        bench.say(2, join);
+        bench.say(1, first_move(game));
+        // Bob's turn began at 1000 s; the server was last alive 30 s later, then went down
+        // (for however long: not charged).
+        let db = rusqlite::Connection::open(bench.hub.store.file()).unwrap();
+        db.execute_batch(
+            "UPDATE games SET turn_began = 1000000;
+             INSERT INTO alive (id, at) VALUES (0, 1030000)
+                 ON CONFLICT (id) DO UPDATE SET at = 1030000;",
+        )
+        .unwrap();
+        let left = |hub: &Hub| {
+            let stored = hub.store.unfinished().unwrap().pop().unwrap().unwrap();
+            stored.game.clocks().unwrap().side(Side::Defenders).left()
+        };
+        let dir = bench.hub.store.file().parent().unwrap().to_owned();
+        let restart = || {
+            let store = Store::open(&dir).unwrap();
+            let (events, _) = mpsc::unbounded_channel();
+            let handle = bench.runtime.handle().clone();
+            Hub::new(store, Limits::default(), handle, events.downgrade()).unwrap()
+        };
+        let again = restart();
+        assert_eq!(left(&again), Duration::from_secs(570), "stored charged");
+        drop(again);
+        // Its turn begins again at the restart: a second restart charges only what follows.
+        let third = restart();
+        assert!(
+            left(&third) > Duration::from_secs(569),
+            "{:?}",
+            left(&third)
+        );
+    }
+
+    #[test]
+    fn gg_after_the_end_reaches_the_players_and_the_spectators() {
+        let mut bench = Bench::new();
+        for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol")] {
+            bench.identified(conn, name);
+        }
+        let game = bench.in_progress(1, 2);
+        bench.say(3, ClientMessage::Watch { game });
+        bench.say(2, ClientMessage::Resign { game });
+        for conn in [1, 2, 3] {
+            bench.drain(conn);
+        }
+        bench.say(
+            1,
+            ClientMessage::Chat {
+                game,
+                text: "gg".into(),
+            },
+        );
+        for conn in [1, 2, 3] {
+            let told = bench.drain(conn);
+            assert!(
+                matches!(&told[..], [ServerMessage::Chat { text, .. }] if text == "gg"),
+                "connection {conn}: {told:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn leaving_a_game_just_over_is_no_error_and_ends_its_chat_for_a_spectator() {
+        let mut bench = Bench::new();
+        for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol")] {
+            bench.identified(conn, name);
+        }
+        let game = bench.in_progress(1, 2);
+        bench.say(3, ClientMessage::Watch { game });
+        bench.say(2, ClientMessage::Resign { game });
+        for conn in [1, 2, 3] {
+            bench.drain(conn);
+            bench.say(conn, ClientMessage::Leave { game });
+            assert_eq!(bench.drain(conn), [], "connection {conn} was answered");
+        }
+        bench.say(
+            3,
+            ClientMessage::Chat {
+                game,
+                text: "still here?".into(),
+            },
+        );
+        assert_eq!(error_code(&bench.next(3)), Some(ErrorCode::NoGame));
+    }
+
+    #[test]
+    fn a_late_spectator_gets_the_chat_so_far_after_the_state() {
+        let mut bench = Bench::new();
+        for (conn, name) in [(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")] {
+            bench.identified(conn, name);
+        }
+        let game = bench.in_progress(1, 2);
+        bench.say(3, ClientMessage::Watch { game });
+        let chat = |text: &str| ClientMessage::Chat {
+            game,
+            text: text.into(),
+        };
+        bench.say(1, chat("good luck"));
+        bench.say(3, chat("a spectator's aside"));
+        bench.say(4, ClientMessage::Watch { game });
+        let told = bench.drain(4);
+        let [
+            ServerMessage::State(_),
+            ServerMessage::ChatLog { lines, .. },
+        ] = &told[..]
+        else {
+            panic!("{told:?}");
+        };
+        let lines: Vec<(&str, Channel)> =
+            lines.iter().map(|l| (l.text.as_str(), l.channel)).collect();
+        assert_eq!(
+            lines,
+            [
+                ("good luck", Channel::Players),
+                ("a spectator's aside", Channel::Spectators)
+            ]
+        );
+    }
+
+    #[test]
     fn details_give_each_player_s_key_and_the_invite_code_to_its_creator_only() {
         let mut bench = Bench::new();
         bench.identified(1, "Alice");
@@ -789,6 +956,8 @@ mod tests {
     }
 }
 
+mod away;
+mod chat;
 mod clocks;
 mod club;
 mod connections;

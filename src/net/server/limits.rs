@@ -39,6 +39,9 @@ pub struct Limits {
     pub new_names_per_minute: usize,
     /// How long a server going down waits for its connections to be told and closed.
     pub going_down: Duration,
+    /// How often the server notes in its database that it is alive: after a crash, the
+    /// player to move is charged the time used up to the last note.
+    pub alive_every: Duration,
     /// Lines of the lobby's chat one key may say in a minute (each goes to every player).
     pub lobby_lines_per_minute: u32,
 }
@@ -61,6 +64,7 @@ impl Default for Limits {
             names_per_key: 5,
             new_names_per_minute: 10,
             going_down: Duration::from_secs(5),
+            alive_every: Duration::from_secs(5),
             lobby_lines_per_minute: 10,
         }
     }

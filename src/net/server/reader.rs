@@ -242,10 +242,13 @@ fn answer(db: &Connection, ask: &Ask) -> Result<ServerMessage, Refused> {
             })
         }
         Ask::Download { game } => match read::finished(db, *game).map_err(|e| read_error(&e))? {
-            Some(Ok(stored)) => Ok(ServerMessage::Save {
-                game: *game,
-                json: stored.save_json(),
-            }),
+            Some(Ok(stored)) => {
+                let chat = read::saved_chat(db, *game).map_err(|e| read_error(&e))?;
+                Ok(ServerMessage::Save {
+                    game: *game,
+                    json: stored.save_json(chat),
+                })
+            }
             Some(Err(unreadable)) => {
                 tracing::error!(game, "cannot be read back: {}", unreadable.why);
                 Err((

@@ -2,6 +2,7 @@
 //! A move is written here before anyone is told of it.
 
 mod club;
+mod memory;
 mod migrate;
 pub(in crate::net::server) mod ratings;
 pub(super) mod read;
@@ -20,6 +21,7 @@ use crate::net::protocol::{GameId, GameSetup};
 use crate::net::ratings::{Change, Pool, Shown};
 use crate::rules::{Outcome, Side};
 pub(super) use club::Block;
+pub(super) use memory::now_ms;
 use migrate::migrate;
 pub(super) use sql::StoreResult;
 use sql::{count, execute, id, json, optional_json};
@@ -180,14 +182,15 @@ impl Store {
         execute(
             &self.db,
             "UPDATE games SET attackers_key = ?2, attackers_name = ?3, defenders_key = ?4,
-             defenders_name = ?5, stage = 'playing', clocks = ?6 WHERE id = ?1",
+             defenders_name = ?5, stage = 'playing', clocks = ?6, turn_began = ?7 WHERE id = ?1",
             params![
                 id(game.id),
                 ak,
                 an,
                 dk,
                 dn,
-                optional_json(game.game.clocks())?
+                optional_json(game.game.clocks())?,
+                now_ms()
             ],
         )?;
         Ok(())
@@ -212,8 +215,8 @@ impl Store {
         )?;
         execute(
             &tx,
-            "UPDATE games SET clocks = ?2 WHERE id = ?1",
-            params![id(game), optional_json(clocks)?],
+            "UPDATE games SET clocks = ?2, turn_began = ?3 WHERE id = ?1",
+            params![id(game), optional_json(clocks)?, now_ms()],
         )?;
         let rated = match outcome {
             Some(outcome) => finish(&tx, game, outcome, clocks)?,
@@ -239,8 +242,8 @@ impl Store {
         )?;
         execute(
             &tx,
-            "UPDATE games SET clocks = ?2 WHERE id = ?1",
-            params![id(game), optional_json(clocks)?],
+            "UPDATE games SET clocks = ?2, turn_began = ?3 WHERE id = ?1",
+            params![id(game), optional_json(clocks)?, now_ms()],
         )?;
         tx.commit()
     }

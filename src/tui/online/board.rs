@@ -206,7 +206,7 @@ impl Online {
                 game.offered(None);
                 let mv = done.mv.to_string();
                 let ply = game.record().moves().len();
-                game.sent(mv.clone());
+                game.sent(mv.clone(), !self.connected);
                 self.send(ClientMessage::Move {
                     game: id,
                     ply,

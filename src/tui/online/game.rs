@@ -10,8 +10,8 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use crate::game::{Game, Player, Tag, Tags};
-use crate::net::protocol::{Channel, ClockView, GameId, GameView, Offer};
+use crate::game::{Clocks, Game, Player, Tag, Tags};
+use crate::net::protocol::{Channel, ChatEntry, ClockView, GameId, GameView, Offer};
 use crate::net::ratings::{Change, Shown};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{Outcome, Position, Side, parse_position_record};
@@ -24,6 +24,7 @@ use crate::tui::text::{title, wrap};
 use crate::tui::theme::Look;
 
 use super::assist::{Assist, GameRef};
+use super::lag::Lag;
 use super::standings::rated_name;
 
 /// The most chat lines kept.
@@ -114,6 +115,9 @@ pub struct OnlineGame {
     chat: Vec<ChatLine>,
     /// The move sent and not yet played by the server.
     sending: Option<String>,
+    /// The move sending was sent while the connection was down: the client holds it and
+    /// sends it after the reconnect, so the state that comes then does not send it again.
+    queued: bool,
     /// The board's cursor, selection and prompt.
     pub board: BoardScreen,
 }
@@ -165,14 +169,16 @@ impl OnlineGame {
             presence: [Presence::Here; 2],
             chat: Vec::new(),
             sending: None,
+            queued: false,
             board: BoardScreen::new(start_cursor(record.state().position())),
             record,
         })
     }
 
     /// A new state of the same game (a takeback, a reconnection): the chat stays. A move
-    /// sent that the state does not hold (it was lost with the connection) stays sending,
-    /// and is returned, to be sent again.
+    /// sent that the state does not hold stays sending; it is returned, to be sent again, if
+    /// it was lost with the connection (not if the client held it while the connection was
+    /// down: that copy goes after the reconnect).
     pub fn refresh(&mut self, view: &GameView, now: Instant) -> Result<Option<String>, String> {
         let mut fresh = OnlineGame::from_view(view, now)?;
         fresh.chat = std::mem::take(&mut self.chat);
@@ -183,8 +189,9 @@ impl OnlineGame {
         if unchanged && fresh.my_turn() {
             fresh.sending = self.sending.take();
         }
+        let held = std::mem::take(&mut self.queued);
         *self = fresh;
-        Ok(self.sending.clone())
+        Ok(self.sending.clone().filter(|_| !held))
     }
 
     /// Its number and record, as the help ([`Assist`]) takes them.
@@ -265,9 +272,11 @@ impl OnlineGame {
         self.outcome.is_none() && self.you == Some(self.record.state().position().side_to_move())
     }
 
-    /// `mv` was sent to the server: the board waits for the server's `moved`.
-    pub fn sent(&mut self, mv: String) {
+    /// `mv` was sent to the server (`queued`: while the connection was down, the client
+    /// holding it): the board waits for the server's `moved`.
+    pub fn sent(&mut self, mv: String, queued: bool) {
         self.sending = Some(mv);
+        self.queued = queued;
         self.board.selected = None;
     }
 
@@ -291,6 +300,7 @@ impl OnlineGame {
             .play_text(mv)
             .map_err(|e| format!("the server's move {}: {e}", excerpt(mv)))?;
         self.sending = None;
+        self.queued = false;
         self.pending = None;
         self.board.selected = None;
         if let Some(clocks) = clocks {
@@ -299,11 +309,22 @@ impl OnlineGame {
         Ok(())
     }
 
-    /// The game ended.
-    pub fn ended(&mut self, outcome: Outcome) {
+    /// The game ended at `now`, with the clocks the server ended it with (if it says): they
+    /// stop there, and nobody is waited for any more.
+    pub fn ended(&mut self, outcome: Outcome, clocks: Option<Clocks>, now: Instant) {
         self.outcome = Some(outcome);
         self.sending = None;
         self.pending = None;
+        self.presence = [Presence::Here; 2];
+        if let Some(clocks) = clocks {
+            self.clocks = Some((
+                ClockView {
+                    clocks,
+                    running: None,
+                },
+                now,
+            ));
+        }
         if let Some((view, _)) = self.clocks.as_mut() {
             view.running = None;
         }
@@ -343,6 +364,15 @@ impl OnlineGame {
             (false, None) => Presence::Gone(now),
             (false, Some(left)) => Presence::Due(now + left),
         };
+    }
+
+    /// The chat so far, as the server keeps it: it replaces the lines held (a reconnection
+    /// shows each line once, and those said meanwhile).
+    pub fn chat_log(&mut self, lines: &[ChatEntry]) {
+        self.chat.clear();
+        for line in lines {
+            self.chat_line(line.channel, &line.from, &line.text);
+        }
     }
 
     /// A chat line came.
@@ -391,7 +421,7 @@ impl OnlineGame {
 
     /// The panel's first lines at `now`, with the opponent's lag `lag`: the game, the
     /// players and their clocks, whose move, the offer waiting, the toggles.
-    fn header_lines(&self, now: Instant, lag: Option<Duration>, assist: &Assist) -> Vec<String> {
+    fn header_lines(&self, now: Instant, lag: Option<Lag>, assist: &Assist) -> Vec<String> {
         let mut lines = vec![format!(
             "Online game #{} · {}",
             self.id,
@@ -410,7 +440,7 @@ impl OnlineGame {
             lines.extend(self.presence[index(side)].gone_line(now));
         }
         if let Some(lag) = lag {
-            lines.push(format!("lag {} ms", lag.as_millis()));
+            lines.push(lag.text());
         }
         let engine = if self.engine_allowed {
             "allowed (t hint, a eval)"
@@ -481,7 +511,7 @@ impl OnlineGame {
         buf: &mut Buffer,
         look: &Look,
         now: Instant,
-        lag: Option<Duration>,
+        lag: Option<Lag>,
         assist: &Assist,
     ) {
         Clear.render(area, buf);
@@ -563,7 +593,7 @@ impl OnlineGame {
         buf: &mut Buffer,
         look: &Look,
         now: Instant,
-        lag: Option<Duration>,
+        lag: Option<Lag>,
         status: &str,
         assist: &Assist,
     ) {

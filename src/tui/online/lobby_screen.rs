@@ -160,11 +160,19 @@ impl Online {
             Kind::Waiting | Kind::Watch => {
                 self.send(ClientMessage::Leave { game: id });
                 self.games.remove(&id);
-                self.info(&format!("left #{id}"));
+                self.info(&if kind == Kind::Waiting {
+                    format!("game #{id} withdrawn: nobody can join it now")
+                } else {
+                    format!("stopped watching game #{id}")
+                });
                 self.refresh(self.now);
             }
-            Kind::Mine => self.info("a game in progress is resigned from its board (x there)"),
-            Kind::Open => {}
+            Kind::Mine => {
+                self.info(
+                    "x withdraws an open game; resign this one from its board (Enter, then x)",
+                );
+            }
+            Kind::Open => self.info("x withdraws your own open game; this one is another's"),
         }
     }
 
@@ -181,8 +189,8 @@ impl Online {
             "connecting"
         };
         let lag = self
-            .lag
-            .map_or_else(String::new, |l| format!(" · lag {} ms", l.as_millis()));
+            .lag()
+            .map_or_else(String::new, |l| format!(" · {}", l.text()));
         let title = format!("Online · {server}{who} · {state}{lag}");
         let status_rows = if area.height > 14 { 2 } else { 1 };
         let keys_rows = 1;

@@ -20,6 +20,7 @@ impl Online {
         match event {
             Event::Connected { .. } => {
                 self.connected = true;
+                self.ping.1 = None;
                 match self.view {
                     // Back on the game's board: whose move it is, not the lobby's keys.
                     View::Game(id) => {
@@ -40,6 +41,7 @@ impl Online {
             Event::Disconnected { reason } => {
                 self.connected = false;
                 self.lag = None;
+                self.ping.1 = None;
                 // What matters first: a long reason is cut at the screen's edge.
                 self.error(&format!(
                     "reconnecting… (connection lost: {})",
@@ -50,6 +52,7 @@ impl Online {
             Event::ServerGoingDown => {
                 self.connected = false;
                 self.lag = None;
+                self.ping.1 = None;
                 self.info("the server is restarting: reconnecting…");
             }
             Event::Failed(ClientError::UnknownServer {
@@ -225,6 +228,12 @@ impl Online {
                     g.chat_line(channel, &from, &text);
                 }
             }
+            ServerMessage::ChatLog { game, lines } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.chat_log(&lines);
+                }
+            }
+            ServerMessage::Finished { game } => self.finished_away(&game),
             ServerMessage::Presence {
                 game,
                 side,
@@ -235,9 +244,13 @@ impl Online {
                     g.presence(side, connected, return_ms.map(Duration::from_millis), now);
                 }
             }
-            ServerMessage::Result { game, outcome } => {
+            ServerMessage::Result {
+                game,
+                outcome,
+                clocks,
+            } => {
                 if let Some(g) = self.games.get_mut(&game) {
-                    g.ended(outcome);
+                    g.ended(outcome, clocks, now);
                     let you = g.you();
                     let text = crate::tui::panels::outcome_text(outcome, you);
                     if you.is_some() {
@@ -248,19 +261,8 @@ impl Online {
                     self.info(&format!("{text} · q to the lobby"));
                 }
             }
-            ServerMessage::Rated(crate::net::protocol::RatedGame {
-                game,
-                attackers,
-                defenders,
-            }) => {
-                if let Some(g) = self.games.get_mut(&game) {
-                    g.rated([attackers, defenders]);
-                }
-            }
-            ServerMessage::Spectators { game, count } => {
-                if let Some(g) = self.games.get_mut(&game) {
-                    g.spectators(count);
-                }
+            message @ (ServerMessage::Rated(_) | ServerMessage::Spectators { .. }) => {
+                self.on_watchers_message(&message);
             }
             ServerMessage::Pong { id } => {
                 if let Some((waiting, sent)) = self.ping.1
@@ -281,6 +283,23 @@ impl Online {
                     "the server says: {}",
                     escaped(&message, MESSAGE_CHARS)
                 ));
+            }
+            _ => {}
+        }
+    }
+
+    /// A game's rating changes at its end, or its spectators counted anew.
+    fn on_watchers_message(&mut self, message: &ServerMessage) {
+        match *message {
+            ServerMessage::Rated(rated) => {
+                if let Some(g) = self.games.get_mut(&rated.game) {
+                    g.rated([rated.attackers, rated.defenders]);
+                }
+            }
+            ServerMessage::Spectators { game, count } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.spectators(count);
+                }
             }
             _ => {}
         }

@@ -599,6 +599,7 @@ fn the_opponents_draw_offer_is_a_question_and_yes_accepts() {
         ServerMessage::Result {
             game: 5,
             outcome: Outcome::draw(Reason::Agreement),
+            clocks: None,
         },
     );
     assert!(online.game().unwrap().outcome().is_some());
@@ -893,6 +894,242 @@ fn a_name_refused_by_the_server_is_asked_again() {
     assert!(
         matches!(&requests[..], [NetRequest::Connect(c)] if c.name.as_deref() == Some("ann2")),
         "{requests:?}"
+    );
+}
+
+/// The client reports the connection lost.
+fn dropped(online: &mut Driven) {
+    online.on_net(
+        Event::Disconnected {
+            reason: "reset".into(),
+        },
+        Instant::now(),
+    );
+}
+
+/// The client reports the connection made again.
+fn reconnected(online: &mut Driven) {
+    online.on_net(
+        Event::Connected {
+            fingerprint: "SHA256:00".into(),
+        },
+        Instant::now(),
+    );
+}
+
+#[test]
+fn a_move_typed_while_the_server_is_down_is_sent_once() {
+    let mut online = playing();
+    dropped(&mut online);
+    // Typed while down: the client holds it and sends it after the reconnect.
+    online.update(Action::StartTyping, SIZE);
+    typed(&mut online, "d2-c2");
+    online.update(Action::Confirm, SIZE);
+    assert_eq!(sent(&mut online).len(), 1);
+    reconnected(&mut online);
+    online.take_requests();
+    // The state comes before the server has played the queued move.
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &[]))),
+    );
+    assert_eq!(sent(&mut online), [], "sent twice");
+    assert_eq!(online.game().unwrap().sending(), Some("d2-c2"));
+}
+
+/// The header line of `side`'s player on the board of 100 columns.
+fn player_line(online: &Online, who: &str) -> String {
+    let drawn = format!("{}", screen(online, 100, 30).backend());
+    drawn
+        .lines()
+        .find(|l| l.contains(who))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn a_flag_fallen_shows_the_clocks_the_server_ended_the_game_with() {
+    let mut online = playing();
+    let mut clocks = crate::game::Clocks::new("5m+3s".parse().unwrap());
+    assert!(clocks.spend(Side::Attackers, std::time::Duration::from_secs(301)));
+    message(
+        &mut online,
+        ServerMessage::Result {
+            game: 5,
+            outcome: Outcome::win(Side::Defenders, Reason::Time),
+            clocks: Some(clocks),
+        },
+    );
+    let line = player_line(&online, "ann (you)");
+    assert!(line.contains("0:00"), "{line}");
+}
+
+#[test]
+fn after_an_abandonment_no_deadline_to_return_stays_on_screen() {
+    let mut online = playing();
+    let now = Instant::now();
+    online.on_net(
+        Event::Message(ServerMessage::Presence {
+            game: 5,
+            side: Side::Defenders,
+            connected: false,
+            return_ms: Some(1_000),
+        }),
+        now,
+    );
+    online.on_net(
+        Event::Message(ServerMessage::Result {
+            game: 5,
+            outcome: Outcome::win(Side::Attackers, Reason::Abandoned),
+            clocks: None,
+        }),
+        now + std::time::Duration::from_secs(2),
+    );
+    let drawn = format!("{}", screen(&online, 100, 30).backend());
+    assert!(!drawn.contains("to return"), "{drawn}");
+}
+
+#[test]
+fn a_server_that_stops_answering_pings_shows_the_lag_growing_then_not_answering() {
+    let mut online = playing();
+    let start = Instant::now();
+    let at = |secs: u64| start + std::time::Duration::from_secs(secs);
+    online.tick(at(0));
+    let ping = |online: &mut Driven| {
+        sent(online)
+            .into_iter()
+            .find_map(|m| match m {
+                ClientMessage::Ping { id } => Some(id),
+                _ => None,
+            })
+            .expect("a ping")
+    };
+    let first = ping(&mut online);
+    online.on_net(Event::Message(ServerMessage::Pong { id: first }), at(0));
+    // Frozen from now on: the next ping is never answered.
+    online.tick(at(5));
+    ping(&mut online);
+    online.tick(at(11));
+    let line = player_line(&online, "lag");
+    assert!(line.contains("lag ≥ 6 s"), "{line}");
+    online.tick(at(25));
+    let line = player_line(&online, "answer");
+    assert!(line.contains("not answering"), "{line}");
+    // In the lobby's header too.
+    online.update(Action::Quit, SIZE);
+    let drawn = format!("{}", screen(&online, 100, 30).backend());
+    assert!(
+        drawn.lines().next().unwrap().contains("not answering"),
+        "{drawn}"
+    );
+}
+
+#[test]
+fn x_in_the_lobby_says_what_it_does_and_withdrawing_is_confirmed() {
+    let mut online = connected("ann");
+    message(
+        &mut online,
+        ServerMessage::Lobby(Lobby {
+            mine: vec![
+                summary(3, Some("ann"), Some("bob"), 2),
+                summary(8, None, None, 0),
+            ],
+            mine_total: 2,
+            ..Lobby::default()
+        }),
+    );
+    online.update(Action::Type('x'), SIZE);
+    let said = online.status().unwrap().text.clone();
+    assert!(said.contains("resign this one from its board"), "{said}");
+    assert_eq!(sent(&mut online), []);
+    online.update(Action::Move(Direction::Down), SIZE);
+    online.update(Action::Type('x'), SIZE);
+    assert!(sent(&mut online).contains(&ClientMessage::Leave { game: 8 }));
+    let said = online.status().unwrap().text.clone();
+    assert!(said.contains("game #8 withdrawn"), "{said}");
+}
+
+#[test]
+fn the_chat_so_far_replaces_the_lines_held_so_a_reconnection_shows_each_once() {
+    let mut online = playing();
+    let entry = |from: &str, text: &str| crate::net::protocol::ChatEntry {
+        from: from.into(),
+        channel: Channel::Players,
+        text: text.into(),
+    };
+    message(
+        &mut online,
+        ServerMessage::Chat {
+            game: 5,
+            from: "bob".into(),
+            channel: Channel::Players,
+            text: "hi".into(),
+        },
+    );
+    dropped(&mut online);
+    reconnected(&mut online);
+    message(
+        &mut online,
+        ServerMessage::State(Box::new(view(5, Some(Side::Attackers), &[]))),
+    );
+    assert_eq!(
+        online.game().unwrap().chat().len(),
+        1,
+        "the panel was cleared"
+    );
+    message(
+        &mut online,
+        ServerMessage::ChatLog {
+            game: 5,
+            lines: vec![entry("bob", "hi"), entry("bob", "said while you were away")],
+        },
+    );
+    let chat: Vec<&str> = online
+        .game()
+        .unwrap()
+        .chat()
+        .iter()
+        .map(|l| l.text.as_str())
+        .collect();
+    assert_eq!(chat, ["bob: hi", "bob: said while you were away"]);
+}
+
+#[test]
+fn a_game_ended_while_away_is_told_and_saved() {
+    let saves = tempfile::tempdir().unwrap();
+    let mut online = Driven::new(Online::new(
+        OnlineStart {
+            save_dir: Some(saves.path().to_owned()),
+            ..start(Some("ann"))
+        },
+        Instant::now(),
+    ));
+    reconnected(&mut online);
+    online.take_requests();
+    let mut game = summary(12, Some("ann"), Some("bob"), 7);
+    game.outcome = Some(Outcome::win(Side::Defenders, Reason::Time));
+    message(&mut online, ServerMessage::Finished { game });
+    assert_eq!(sent(&mut online), [ClientMessage::Download { game: 12 }]);
+    message(
+        &mut online,
+        ServerMessage::Save {
+            game: 12,
+            json: "{}".into(),
+        },
+    );
+    let requests = online.take_requests();
+    assert!(
+        matches!(&requests[..], [NetRequest::SaveFinished { game: 12, .. }]),
+        "{requests:?}"
+    );
+    online.saved(12, &Ok::<_, String>(saves.path().join("game-12.json")));
+    let said = online.status().unwrap().text.clone();
+    assert!(
+        said.starts_with(
+            "while you were away: game #12 vs bob ended, bob won: the attackers ran out of time; \
+             saved as "
+        ),
+        "{said}"
     );
 }
 

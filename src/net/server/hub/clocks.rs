@@ -1,5 +1,7 @@
 //! The clocks on the server: a flag falls on the server's clock, without a move; a player
-//! gone from a game on a clock has a window to come back, after which the game is lost.
+//! gone from a game on a clock has a window to come back, after which the game is lost; the
+//! server notes when it is alive, and after a restart the player to move is charged the time
+//! it used before (not the time the server was down).
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +10,7 @@ use crate::game::Clocks;
 use crate::net::protocol::{GameId, ServerMessage};
 use crate::net::server::conn_id::ConnId;
 use crate::net::server::event::Event;
+use crate::net::server::store::{Stage, now_ms};
 use crate::net::server::timing::millis;
 use crate::rules::Side;
 
@@ -62,6 +65,78 @@ impl Hub {
         let mut record = live.stored.game.clone();
         record.spend_time(elapsed);
         self.finish(game, record).is_ok()
+    }
+
+    /// Notes that the server is alive now (every [`Limits::alive_every`] and when it stops):
+    /// after a restart, the player to move is charged up to there.
+    ///
+    /// [`Limits::alive_every`]: crate::net::server::Limits::alive_every
+    pub(super) fn note_alive(&self) {
+        if let Err(e) = self.store.note_alive(now_ms()) {
+            tracing::error!("database: noting the server alive: {e}");
+        }
+    }
+
+    /// Sends the hub [`Event::Alive`] every [`Limits::alive_every`], for as long as it runs.
+    ///
+    /// [`Limits::alive_every`]: crate::net::server::Limits::alive_every
+    pub(super) fn start_noting_alive(&self) {
+        let every = self.limits.alive_every;
+        let timers = self.timers.clone();
+        self.runtime.spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            loop {
+                ticks.tick().await;
+                let Some(hub) = timers.upgrade() else {
+                    return;
+                };
+                if hub.send(Event::Alive).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
+    /// `game`, resumed after a restart: on a clock, its player to move is charged the time
+    /// used from its turn's start to when the server was last `alive` (the time the server
+    /// was down is not charged), stored with its turn beginning again now; a flag that fell
+    /// meanwhile ends it on time.
+    pub(super) fn charge_before_restart(&mut self, game: GameId, alive: Option<i64>) {
+        let began = match self.store.turn_began(game) {
+            Ok(began) => began,
+            Err(e) => {
+                tracing::error!("database: when the turn of game {game} began: {e}");
+                return;
+            }
+        };
+        let Some(live) = self.games.get(&game) else {
+            return;
+        };
+        let (Some(alive), Some(began)) = (alive, began) else {
+            return;
+        };
+        let used = Duration::from_millis(alive.saturating_sub(began).try_into().unwrap_or(0));
+        if live.stored.stage != Stage::Playing || used.is_zero() {
+            return;
+        }
+        let mut record = live.stored.game.clone();
+        if record.spend_time(used) {
+            if let Err(why) = self.finish(game, record) {
+                tracing::error!("game {game} lost on time before the restart: {}", why.1);
+            }
+            return;
+        }
+        let Some(clocks) = record.clocks() else {
+            return;
+        };
+        match self.store.charged(game, clocks, now_ms()) {
+            Ok(()) => {
+                if let Some(live) = self.games.get_mut(&game) {
+                    live.stored.game = record;
+                }
+            }
+            Err(e) => tracing::error!("database: charging game {game} after a restart: {e}"),
+        }
     }
 
     /// `side`'s player is gone from `game`: on a clock, its window to come back starts.

@@ -79,7 +79,7 @@ impl Club {
     }
 
     /// The names `key` blocks, in order.
-    fn names_blocked_by(&self, key: &str) -> Vec<String> {
+    pub(super) fn names_blocked_by(&self, key: &str) -> Vec<String> {
         let mut names: Vec<String> = self
             .blocks
             .get(key)

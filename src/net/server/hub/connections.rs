@@ -78,6 +78,8 @@ impl Hub {
                 self.returned(conn, game, side);
             }
         }
+        self.busy_with = None;
+        self.tell_away(conn, &seat.key);
         Ok(())
     }
 
@@ -85,20 +87,17 @@ impl Hub {
         let Some(gone) = self.conns.remove(&conn) else {
             return;
         };
+        self.forget_spectator(conn);
         for game in &gone.watching {
             if let Some(live) = self.games.get_mut(game) {
                 live.spectators.remove(&conn);
             }
-            self.tell_spectators(*game);
+            self.tell_spectators(*game, None);
         }
         let Some(seat) = gone.seat else {
             return;
         };
-        let still_here = self
-            .conns
-            .values()
-            .any(|c| c.seat.as_ref().is_some_and(|s| s.key == seat.key));
-        if still_here {
+        if self.is_connected(&seat.key) {
             return;
         }
         let games: Vec<(GameId, Side)> = self
@@ -209,6 +208,7 @@ impl Hub {
             pending: live.pending,
         };
         self.send(conn, &ServerMessage::State(Box::new(view)));
+        self.send_chat_log(conn, game, you);
     }
 
     /// Sends a message to a connection; one whose queue is full reads too slowly and is

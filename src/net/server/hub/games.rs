@@ -1,5 +1,5 @@
-//! The games: created, joined, watched, left, played, offers and their answers, chat, and
-//! their end. Each change is stored before it is applied or told.
+//! The games: created, joined, watched, left, played, offers and their answers, and their
+//! end. Each change is stored before it is applied or told.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -7,8 +7,7 @@ use std::time::Instant;
 use super::{Hub, Live, Refusal, Reply, refusal, refuse, store_error};
 use crate::game::Game;
 use crate::net::protocol::{
-    Channel, ClockView, ErrorCode, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
-    check_chat,
+    ClockView, ErrorCode, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
 };
 use crate::net::server::conn_id::ConnId;
 use crate::net::server::log;
@@ -132,19 +131,19 @@ impl Hub {
             c.watching.insert(game);
         }
         self.send_state(conn, game);
-        self.tell_spectators(game);
+        self.tell_spectators(game, Some(conn));
         Ok(())
     }
 
     pub(super) fn leave(&mut self, conn: ConnId, seat: &Seat, game: GameId) -> Reply {
         let Some(live) = self.games.get_mut(&game) else {
-            return refuse(ErrorCode::NoGame, format!("no game {game}"));
+            return self.leave_over(conn, game);
         };
         if live.spectators.remove(&conn) {
             if let Some(c) = self.conns.get_mut(&conn) {
                 c.watching.remove(&game);
             }
-            self.tell_spectators(game);
+            self.tell_spectators(game, None);
             return Ok(());
         }
         if live.stored.stage == Stage::Open && live.stored.creator.key == seat.key {
@@ -169,6 +168,9 @@ impl Hub {
         let credit = self.lag_of(&seat.key).min(self.limits.max_lag_credit);
         let (live, side) = my_game(&mut self.games, seat, game)?;
         let record = &live.stored.game;
+        if is_resent(record, side, ply, text) {
+            return Ok(());
+        }
         if record.state().position().side_to_move() != side {
             return refuse(ErrorCode::BadMove, "it is not your turn");
         }
@@ -278,41 +280,6 @@ impl Hub {
         Ok(())
     }
 
-    pub(super) fn chat(&mut self, conn: ConnId, seat: &Seat, game: GameId, text: &str) -> Reply {
-        check_chat(text)
-            .map_err(|e| refusal(ErrorCode::BadMessage, format!("the chat line {e}")))?;
-        let Some(live) = self.games.get(&game) else {
-            return refuse(ErrorCode::NoGame, format!("no game {game}"));
-        };
-        let channel = if live.stored.side_of(&seat.key).is_some() {
-            Channel::Players
-        } else if live.spectators.contains(&conn) {
-            Channel::Spectators
-        } else {
-            return refuse(ErrorCode::NoGame, "watch the game to chat in it");
-        };
-        let said = ServerMessage::Chat {
-            game,
-            from: seat.name.clone(),
-            channel,
-            text: text.to_owned(),
-        };
-        // The players' chat is seen by all; the spectators' by spectators only.
-        let mut to: Vec<ConnId> = match channel {
-            Channel::Players => self.watchers(game),
-            Channel::Spectators => live.spectators.iter().copied().collect(),
-        };
-        // Not to those who block the speaker.
-        to.retain(|c| {
-            let hearer = self.conns.get(c).and_then(|c| c.seat.as_ref());
-            !hearer.is_some_and(|h| self.is_blocked(&h.key, &seat.key))
-        });
-        for conn in to {
-            self.send(conn, &said);
-        }
-        Ok(())
-    }
-
     /// Ends a game with `record`, its record with the outcome: stored first, then in
     /// memory, told, and out of memory. A failed write leaves the game as it was.
     pub(super) fn finish(&mut self, game: GameId, record: Game) -> Reply {
@@ -332,15 +299,29 @@ impl Hub {
     }
 
     /// A game's end, stored (and rated, if `rated` holds the players' rating changes):
-    /// told, and the game out of memory.
+    /// told with the clocks it ended with (noted for a player not connected, told on its
+    /// return), and the game out of memory (its chat open a while).
     pub(super) fn ended(
         &mut self,
         game: GameId,
         outcome: crate::rules::Outcome,
         rated: Option<[crate::net::ratings::Change; 2]>,
     ) {
-        self.broadcast(game, &ServerMessage::Result { game, outcome });
+        let clocks = self
+            .games
+            .get(&game)
+            .and_then(|live| live.stored.game.clocks().copied());
+        self.broadcast(
+            game,
+            &ServerMessage::Result {
+                game,
+                outcome,
+                clocks,
+            },
+        );
         self.tell_rated(game, rated);
+        self.note_away(game);
+        self.keep_for_chat(game);
         self.forget(game);
     }
 
@@ -378,6 +359,16 @@ fn takeback_plies(live: &Live, by: Side) -> usize {
     let to_move = record.state().position().side_to_move();
     let plies = if to_move == by { 2 } else { 1 };
     if played >= plies { plies } else { 0 }
+}
+
+/// Whether `text` at `ply` by `side` is the move last played, sent again (queued by a
+/// client while its connection was down, then sent once more): taken as done, unanswered.
+fn is_resent(record: &Game, side: Side, ply: usize, text: &str) -> bool {
+    ply + 1 == record.moves().len()
+        && record.state().position().side_to_move() == side.opponent()
+        && text
+            .parse::<Move>()
+            .is_ok_and(|mv| record.moves().get(ply).is_some_and(|done| done.mv == mv))
 }
 
 fn bad_move(e: &impl std::fmt::Display) -> Refusal {

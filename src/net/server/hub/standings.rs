@@ -87,11 +87,16 @@ impl Hub {
         }
     }
 
-    /// Tells `game`'s players and spectators how many watch it now.
-    pub(super) fn tell_spectators(&mut self, game: GameId) {
+    /// Tells `game`'s players and spectators how many watch it now, but `newcomer` (whose
+    /// state says so already).
+    pub(super) fn tell_spectators(&mut self, game: GameId, newcomer: Option<ConnId>) {
         if let Some(live) = self.games.get(&game) {
             let count = live.spectators.len();
-            self.broadcast(game, &ServerMessage::Spectators { game, count });
+            let told = ServerMessage::Spectators { game, count };
+            match newcomer {
+                Some(conn) => self.broadcast_except(game, conn, &told),
+                None => self.broadcast(game, &told),
+            }
         }
     }
 

@@ -8,8 +8,10 @@ use crate::net::server::names::look_alike_forms;
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
 /// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
 /// forms and last use, 3 the indexes of finished games by player (the archive's pages),
-/// 4 the ratings and their history (`store/ratings.rs`), 9 the lobby's chat and the
-/// players' blocks (the club, `store/club.rs`).
+/// 4 the ratings and their history (`store/ratings.rs`), 7 the chat, the games ended while
+/// a player was away, when each turn began and when the server was last alive
+/// (`store/memory.rs`), 9 the lobby's chat and the players' blocks (the club,
+/// `store/club.rs`).
 const SCHEMA_VERSION: i64 = 9;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction, and writes the version even
@@ -45,9 +47,12 @@ pub(super) fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
                  ON games (defenders_name, id) WHERE stage = 'over';",
         )?;
     }
-    if version < 4 {
-        tx.execute_batch(super::ratings::SCHEMA)?;
-    }
+    // Step 4 at every start too (its statements make only what is missing): a database
+    // numbered past 4 by a build without ratings gets their tables.
+    tx.execute_batch(super::ratings::SCHEMA)?;
+    // Step 7 at every start (it makes only what is missing): a database numbered past 7 by
+    // a build without it gets its tables too.
+    super::memory::migrate(&tx)?;
     if version < 9 {
         tx.execute_batch(super::club::SCHEMA)?;
     }

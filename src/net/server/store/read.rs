@@ -5,6 +5,7 @@
 
 use rusqlite::{Connection, params};
 
+pub use super::memory::saved_chat;
 use super::sql::{StoreResult, count, id, parse};
 use super::stored::{Seat, Stage, StoredGame, Unreadable, rebuild};
 use crate::game::Clocks;

@@ -1,7 +1,7 @@
 //! A game as the server stores it: its stage, its players' seats, its setup, and its record
 //! rebuilt from the setup and the stored moves.
 
-use crate::game::{Clocks, Game, Player, Tag, Tags};
+use crate::game::{ChatLine, Clocks, Game, Player, Tag, Tags};
 use crate::net::protocol::{GameId, GameSetup, GameSummary, SeatRatings};
 use crate::net::server::timing::control;
 use crate::rules::{Outcome, Position, Side};
@@ -79,9 +79,13 @@ impl StoredGame {
         }
     }
 
-    /// The record as a save file, the players' names in its tags.
-    pub fn save_json(&self) -> String {
+    /// The record as a save file, the players' names in its tags, with `chat` (a line
+    /// beyond a save's bounds, which the server never stores, leaves the chat out).
+    pub fn save_json(&self, chat: Vec<ChatLine>) -> String {
         let mut game = self.game.clone();
+        if let Err(why) = game.set_chat(chat) {
+            tracing::warn!("game {}: its chat is not saved: {why}", self.id);
+        }
         let mut tags = Tags::default();
         for side in [Side::Attackers, Side::Defenders] {
             if let Some(seat) = self.seat(side) {

@@ -318,6 +318,7 @@ fn online_writes_go_through_the_storage_thread_and_a_failure_is_one_line() {
     let ended = ServerMessage::Result {
         game: 7,
         outcome: Outcome::win(Side::Attackers, Reason::Resignation),
+        clocks: None,
     };
     rt.sender()
         .send(RuntimeEvent::Net(Event::Message(ended)))

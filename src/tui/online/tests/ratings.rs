@@ -181,7 +181,14 @@ fn the_board_shows_the_ratings_and_the_change_after_a_rated_game() {
         winner: Some(Side::Attackers),
         reason: Reason::Resignation,
     };
-    message(&mut online, ServerMessage::Result { game: 5, outcome });
+    message(
+        &mut online,
+        ServerMessage::Result {
+            game: 5,
+            outcome,
+            clocks: None,
+        },
+    );
     let change = |after| Change {
         before: shown(1500, 350),
         after: shown(after, 290),
