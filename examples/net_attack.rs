@@ -391,6 +391,7 @@ async fn small_order_key(net: &Net) -> Verdict {
             name: "smallorder".into(),
             key: format!("01{}", "00".repeat(31)),
             signature: format!("01{}", "00".repeat(63)),
+            bot: false,
         };
         send(&mut stream, &identify).await?;
         answer(&mut stream, |m| match m {

@@ -3,6 +3,7 @@
 
 mod analyze;
 mod analyze_game;
+mod bot;
 mod completions;
 mod engine_match;
 mod error;
@@ -66,6 +67,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Play on a game server: its lobby in the terminal, or a player's games downloaded.
     Online(online::OnlineArgs),
+    /// Run the engine on a game server as a bot: it keeps a game open and plays whoever joins.
+    Bot(bot::BotArgs),
     /// Train on puzzles, or make and check puzzle sets.
     Puzzles(puzzles::PuzzlesArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
@@ -101,6 +104,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Some(Command::Match(args)) => return engine_match::run(&args, out),
         // Online play is the terminal game's, or prints an archive.
         Some(Command::Online(args)) => return online::run(&args, out),
+        // A service: it runs until a signal stops it.
+        Some(Command::Bot(args)) => return bot::run(&args),
         Some(Command::Perft(args)) => perft::run(&args, out),
         Some(Command::Replay(args)) => replay::run(&args, out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),

@@ -51,6 +51,9 @@ pub use schema::{SCHEMA_ID, save_schema};
 pub use score::Score;
 pub use side_line::{MAX_LINE_DEPTH, Node, SideLine};
 pub use start::{StartError, check_start, parse_start};
-pub use tags::{BadDate, MAX_TAG_CHARS, Tag, TagError, Tags, check_date};
+pub use tags::{
+    BadDate, MAX_OTHER_TAGS, MAX_TAG_CHARS, MAX_TAG_NAME_CHARS, Tag, TagError, Tags, TagsError,
+    check_date,
+};
 pub use time::{ParseTimestampError, Timestamp};
 pub use tree::{Fork, Place, PlayAtError, SideLineError};

@@ -111,6 +111,7 @@ pub async fn identify(
         name: name.to_owned(),
         key: identity.public_hex(),
         signature: identity.sign(&challenge.nonce, &challenge.binding),
+        bot: false,
     };
     send(stream, &message).await?;
     loop {

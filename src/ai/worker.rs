@@ -24,8 +24,8 @@ use super::game_analyzer::{AnalysisEvent, Analyzer, Budget, Stopped};
 use super::levels::engine_for;
 use super::limits::Limits;
 use super::pacing::Pacer;
-use crate::game::{EngineKind, Game, Level, MoveBudget};
-use crate::rules::{GameState, Move, Outcome, Side};
+use crate::game::{Clocks, EngineKind, Game, Level, MoveBudget};
+use crate::rules::{GameState, Move, Outcome, Position, Side};
 
 /// Identifies one job, so that reports of a cancelled one can be told apart; the caller
 /// numbers its jobs.
@@ -63,6 +63,25 @@ impl MoveLimits {
             limits: limits.with_time(time),
             target: budget.target.filter(|&target| target < time),
         }
+    }
+}
+
+impl MoveLimits {
+    /// `limits` for `side`'s move in `position`, on `clocks` if the game has them: their
+    /// time cut to the most the clock allows ([`Clocks::move_budget`], from the pieces on
+    /// the board) and on main time the target the pacer aims at ([`MoveLimits::on_clock`]);
+    /// `limits` alone without clocks. The terminal game and `brandubh bot` budget by it.
+    pub fn on_clocks(
+        limits: Limits,
+        clocks: Option<&Clocks>,
+        side: Side,
+        position: &Position,
+    ) -> MoveLimits {
+        let Some(clocks) = clocks else {
+            return limits.into();
+        };
+        let pieces = position.occupied().count();
+        MoveLimits::on_clock(limits, clocks.move_budget(side, pieces))
     }
 }
 

@@ -17,7 +17,7 @@ use crate::game::storage::{Origin, downloaded_before, save_downloaded};
 use crate::net::client::{Client, ClientConfig, ClientError, Event, check_server};
 use crate::net::identity::config_dir;
 use crate::net::protocol::{
-    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, ServerMessage, SideChoice, Timing,
+    ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, Role, ServerMessage, SideChoice, Timing,
     normalize_name, pages,
 };
 use crate::net::ratings::{Pool, Speed};
@@ -81,6 +81,9 @@ pub struct OnlineArgs {
     /// With --leaderboard: the correspondence games' leaderboard (live games' otherwise).
     #[arg(long, requires = "leaderboard")]
     pub correspondence: bool,
+    /// Challenges this player once connected, on the terms of --rules, --side and --clock.
+    #[arg(long, value_name = "NAME")]
+    pub challenge: Option<String>,
 }
 
 /// A side choice as written on the command line.
@@ -150,6 +153,14 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
+    let challenge = args
+        .challenge
+        .as_deref()
+        .map(|them| {
+            normalize_name(them)
+                .map_err(|e| CliError::new(format!("--challenge \"{}\": {e}", excerpt(them))))
+        })
+        .transpose()?;
     if let Some(player) = &args.games {
         let name = name.ok_or_else(|| {
             CliError::new("--games: the server lists games to a player: give --name NAME")
@@ -171,6 +182,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         save_dir: storage.save_dir.clone(),
         insecure: args.insecure,
         create: args.create_setup(),
+        challenge,
         muted: memory.muted,
     };
     let (settings_file, settings, _) = match settings::default_path() {
@@ -360,7 +372,6 @@ fn archive(
 /// One line per game.
 fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliError> {
     for game in games {
-        let name = |n: &Option<String>| n.as_deref().map_or_else(|| "?".to_owned(), excerpt);
         let result = game
             .outcome
             .map_or_else(|| "ongoing".to_owned(), |o| o.to_string());
@@ -375,8 +386,8 @@ fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliErro
             out,
             "  {}  {} vs {}  {}  {engine}  {} {plies}  {}",
             game.id,
-            name(&game.attackers),
-            name(&game.defenders),
+            game.shown(Role::Attackers),
+            game.shown(Role::Defenders),
             game.setup.rules,
             game.plies,
             result
@@ -413,6 +424,7 @@ mod tests {
             ratings: crate::net::protocol::SeatRatings::default(),
             spectators: 0,
             date: None,
+            bots: Vec::new(),
         };
         let mut out = Vec::new();
         print_games(&mut out, &[game(1), game(2)]).unwrap();

@@ -125,9 +125,9 @@ fn run_generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), CliError
         if done.games % 25 == 0 {
             let _ = writeln!(
                 std::io::stderr(),
-                "{} games, {} puzzles, {}",
+                "{} games, {}, {}",
                 done.games,
-                done.puzzles.len(),
+                puzzles_in_words(done.puzzles.len()),
                 format_duration(began.elapsed())
             );
         }
@@ -139,8 +139,8 @@ fn run_generate(args: &GenerateArgs, out: &mut dyn Write) -> Result<(), CliError
     let r = generated.rejected;
     writeln!(
         out,
-        "{} puzzles for {} from {} games in {}; {} candidates, rejected: {} not unique, {} too easy, {} symmetric duplicates",
-        set.puzzles.len(),
+        "{} for {} from {} games in {}; {} candidates, rejected: {} not unique, {} too easy, {} symmetric duplicates",
+        puzzles_in_words(set.puzzles.len()),
         args.rules,
         generated.games,
         format_duration(elapsed),
@@ -195,8 +195,8 @@ fn run_import(args: &ImportArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .map_err(|e| CliError::new(e.to_string()))?;
     writeln!(
         out,
-        "{} puzzles for {} written to {}; {skipped} skipped",
-        set.puzzles.len(),
+        "{} for {} written to {}; {skipped} skipped",
+        puzzles_in_words(set.puzzles.len()),
         args.rules,
         quoted_path(&args.out)
     )?;
@@ -245,8 +245,8 @@ fn run_export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     writeln!(
         out,
-        "{} puzzles written to {}",
-        records.len(),
+        "{} written to {}",
+        puzzles_in_words(records.len()),
         quoted_path(&args.dir)
     )?;
     Ok(())
@@ -284,12 +284,21 @@ fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let slowest = times.last().copied().unwrap_or_default();
     writeln!(
         out,
-        "{} puzzles for {} verified in {}; median {:.1} ms, slowest {:.1} ms",
-        set.puzzles.len(),
+        "{} for {} verified in {}; median {:.1} ms, slowest {:.1} ms",
+        puzzles_in_words(set.puzzles.len()),
         set.preset,
         format_duration(began.elapsed()),
         median.as_secs_f64() * 1000.0,
         slowest.as_secs_f64() * 1000.0
     )?;
     Ok(())
+}
+
+/// `n` puzzles in words: `1 puzzle`, `3 puzzles`.
+fn puzzles_in_words(n: usize) -> String {
+    if n == 1 {
+        "1 puzzle".to_owned()
+    } else {
+        format!("{n} puzzles")
+    }
 }

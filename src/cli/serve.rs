@@ -34,7 +34,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
     pub max_connections: usize,
     /// How long a player who dropped out of a game on a clock has to come back before the
-    /// game is lost (correspondence games have no such limit).
+    /// opponent may claim the win (the server ends it after 10 of these; correspondence
+    /// games have no such limit).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     pub return_window: Duration,
     /// The most new names claimed from one address in a minute (a load test from one
@@ -100,7 +101,7 @@ impl From<LogLevel> for LevelFilter {
 
 /// Sends the server's log to stderr: one line per event, with its time (UTC) and level,
 /// coloured on a terminal only.
-fn start_log(level: LogLevel) -> Result<(), CliError> {
+pub(super) fn start_log(level: LogLevel) -> Result<(), CliError> {
     let stderr = std::io::stderr();
     tracing_subscriber::fmt()
         .with_max_level(LevelFilter::from(level))

@@ -323,6 +323,7 @@ impl fmt::Display for LoadErrorKind {
                     Reason::Resignation => "a resignation has a winner",
                     Reason::Time => "a loss on time has a winner",
                     Reason::Abandoned => "an abandoned game has a winner",
+                    Reason::Aborted => "an aborted game has no winner",
                     _ => "it is a draw, with no winner",
                 };
                 write!(f, "result \"{outcome}\" is impossible: {why}")

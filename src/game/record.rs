@@ -68,7 +68,8 @@ impl Ply {
 }
 
 /// Whether a game can end this way by a decision outside the board (resignation, a loss on
-/// time, agreement, adjudication, an online game abandoned) rather than by a move.
+/// time, agreement, adjudication, an online game abandoned, a result as another program's
+/// record gives it) rather than by a move.
 pub(super) const fn is_off_board(reason: Reason) -> bool {
     matches!(
         reason,
@@ -77,16 +78,20 @@ pub(super) const fn is_off_board(reason: Reason) -> bool {
             | Reason::Agreement
             | Reason::Adjudicated
             | Reason::Abandoned
+            | Reason::Aborted
+            | Reason::Recorded
     )
 }
 
-/// Whether an ending off the board has a winner: a resignation, a loss on time or an
-/// abandoned game has one, an agreed or adjudicated draw has none.
-pub(super) const fn has_winner(reason: Reason) -> bool {
-    matches!(
-        reason,
-        Reason::Resignation | Reason::Time | Reason::Abandoned
-    )
+/// Whether an ending off the board fits a result with a winner (`won`) or a draw: a
+/// resignation, a loss on time or an abandoned game has a winner, an agreed or adjudicated
+/// draw has none, a result as recorded may have either.
+pub(super) const fn fits_result(reason: Reason, won: bool) -> bool {
+    match reason {
+        Reason::Resignation | Reason::Time | Reason::Abandoned => won,
+        Reason::Recorded => true,
+        _ => !won,
+    }
 }
 
 /// A comment as kept: `None` for none or only white space.
@@ -567,13 +572,18 @@ impl Game {
         self.conclude(Outcome::win(side.opponent(), Reason::Abandoned))
     }
 
+    /// An online game is stopped before both players had moved: no winner.
+    pub fn abort(&mut self) -> Result<(), AlreadyOver> {
+        self.conclude(Outcome::draw(Reason::Aborted))
+    }
+
     /// A match runner stops the game as a draw (for example at its ply cap).
     pub fn adjudicate_draw(&mut self) -> Result<(), AlreadyOver> {
         self.conclude(Outcome::draw(Reason::Adjudicated))
     }
 
     /// Ends the game as another program says it ended off the board (a server's result): a
-    /// resignation, time, an abandonment or an agreement as such; any other reason the board
+    /// resignation, time, an abandonment, an agreement or an abort as such; any other reason the board
     /// did not reach is taken as an adjudicated draw.
     pub fn end_as_told(&mut self, outcome: Outcome) -> Result<(), AlreadyOver> {
         match (outcome.reason, outcome.winner) {
@@ -581,6 +591,7 @@ impl Game {
             (Reason::Time, Some(winner)) => self.lose_on_time(winner.opponent()),
             (Reason::Abandoned, Some(winner)) => self.abandon(winner.opponent()),
             (Reason::Agreement, _) => self.agree_draw(),
+            (Reason::Aborted, _) => self.abort(),
             _ => self.adjudicate_draw(),
         }
     }

@@ -260,3 +260,9 @@ fn timestamp(_: &mut SchemaGenerator) -> Schema {
 fn nullable<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.subschema_for::<Option<T>>()
 }
+
+/// A result as the game's `result` is written (an [`Outcome`]), for other fields that hold
+/// one.
+pub(in crate::game) fn result_schema(generator: &mut SchemaGenerator) -> Schema {
+    generator.subschema_for::<ResultIn>()
+}

@@ -1,6 +1,7 @@
 //! What a record says about a game besides its moves: the players' names, the event, the site,
-//! the date and the annotator, as OpenTafl's records tag them (`[event:Club night]`). A game
-//! read from such a record keeps them, saves them and exports them again.
+//! the date and the annotator, as OpenTafl's records tag them (`[event:Club night]`), and the
+//! record's other tags as written (`[round:2]`, `[termination:Black resigns]`). A game read
+//! from such a record keeps them, saves them and exports them again.
 
 use std::fmt;
 
@@ -12,6 +13,27 @@ use crate::rules::Side;
 
 /// The most characters a tag's value holds.
 pub const MAX_TAG_CHARS: usize = 200;
+
+/// The most tags of other names (not a [`Tag`]) a game keeps from a record.
+pub const MAX_OTHER_TAGS: usize = 32;
+
+/// The most characters of another tag's name.
+pub const MAX_TAG_NAME_CHARS: usize = 40;
+
+/// The names of the tags a record's reader and writer handle themselves (besides [`Tag`]'s),
+/// never kept as another tag.
+const HANDLED: [&str; 4] = ["rules", "position", "result", "start-comment"];
+
+/// Whether `name` can be another tag's: letters, digits and `-`, at most
+/// [`MAX_TAG_NAME_CHARS`], neither a [`Tag`]'s name nor one a record's reader handles itself
+/// (`rules`, `position`, `result`, `start-comment`).
+fn is_other_tag_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_TAG_NAME_CHARS
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && !HANDLED.contains(&name)
+        && Tag::ALL.iter().all(|tag| tag.name() != name)
+}
 
 /// A tag a game can carry.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
@@ -25,8 +47,8 @@ pub enum Tag {
     Event,
     /// Where the game was played.
     Site,
-    /// When the game was played, as the record writes it, where that is not a day the
-    /// game's creation time can hold (`2016.??.??`, `August 2016`).
+    /// When the game was played, as the record writes it (`2016.08.27`, `2016.??.??`,
+    /// `August 2016`) or as typed in the tags form.
     Date,
     /// Who wrote the comments.
     Annotator,
@@ -113,12 +135,15 @@ impl fmt::Display for TagError {
 impl std::error::Error for TagError {}
 
 /// A game's tags: the players' names, the event, site, date and annotator, each one line of
-/// at most 200 characters, or none.
+/// at most 200 characters, or none; and up to [`MAX_OTHER_TAGS`] other tags of a record, by
+/// name, in its order.
 #[derive(Clone, Default, Eq, PartialEq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "TagsFields", into = "TagsFields")]
 pub struct Tags {
-    /// Indexed by [`Tag::index`].
-    values: [Option<String>; 6],
+    /// Indexed by [`Tag::index`] (boxed, to keep the game's size down).
+    values: [Option<Box<str>>; 6],
+    /// The other tags, names as [`is_other_tag_name`] allows, values as [`Tags::set`] does.
+    others: Vec<(String, String)>,
 }
 
 impl Tags {
@@ -134,7 +159,45 @@ impl Tags {
 
     /// Whether the game has no tag.
     pub fn is_empty(&self) -> bool {
-        self.values.iter().all(Option::is_none)
+        self.values.iter().all(Option::is_none) && self.others.is_empty()
+    }
+
+    /// The record's other tags (`round`, `compiler`, `termination`, ...), names and values,
+    /// in the record's order.
+    pub fn others(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.others.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// The value of the other tag `name`, if the game has it.
+    pub fn other(&self, name: &str) -> Option<&str> {
+        self.others().find(|&(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// Keeps the other tag `name` with as much of `value` as a tag holds (as
+    /// [`Tags::set_fitted`] does), in place of one of that name; an empty value removes it.
+    /// Returns whether it is kept: not where `name` is no other tag's ([`is_other_tag_name`])
+    /// or the game holds [`MAX_OTHER_TAGS`] others already.
+    pub fn keep_other(&mut self, name: &str, value: &str) -> bool {
+        if !is_other_tag_name(name) {
+            return false;
+        }
+        let value = fitted(value);
+        let at = self.others.iter().position(|(n, _)| n == name);
+        match (at, value.is_empty()) {
+            (Some(i), true) => {
+                self.others.remove(i);
+                false
+            }
+            (Some(i), false) => {
+                self.others[i].1 = value;
+                true
+            }
+            (None, false) if self.others.len() < MAX_OTHER_TAGS => {
+                self.others.push((name.to_owned(), value));
+                true
+            }
+            (None, _) => false,
+        }
     }
 
     /// The tags the game has, in [`Tag::ALL`]'s order.
@@ -163,13 +226,13 @@ impl Tags {
     /// ```
     pub fn set(&mut self, tag: Tag, value: &str) -> Result<(), TagError> {
         let value = value.trim();
-        if value.chars().count() > MAX_TAG_CHARS || value.chars().any(char::is_control) {
+        if !holds(value) {
             return Err(TagError {
                 tag,
                 value: value.to_owned(),
             });
         }
-        self.values[tag.index()] = Some(value.to_owned()).filter(|v| !v.is_empty());
+        self.values[tag.index()] = (!value.is_empty()).then(|| value.into());
         Ok(())
     }
 
@@ -177,19 +240,32 @@ impl Tags {
     /// and the text is cut after [`MAX_TAG_CHARS`] characters (another program's record is
     /// read, not refused, for a tag).
     pub fn set_fitted(&mut self, tag: Tag, value: &str) {
-        let fitted: String = value
-            .trim()
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .take(MAX_TAG_CHARS)
-            .collect();
-        self.values[tag.index()] = Some(fitted.trim().to_owned()).filter(|v| !v.is_empty());
+        let value = fitted(value);
+        self.values[tag.index()] = (!value.is_empty()).then(|| value.into());
     }
 
     /// Removes `tag`.
     pub fn remove(&mut self, tag: Tag) {
         self.values[tag.index()] = None;
     }
+}
+
+/// As much of `value` as a tag holds: control characters become spaces, the text is cut
+/// after [`MAX_TAG_CHARS`] characters and trimmed.
+fn fitted(value: &str) -> String {
+    let fitted: String = value
+        .trim()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_TAG_CHARS)
+        .collect();
+    fitted.trim().to_owned()
+}
+
+/// Whether `value` is one a tag holds as it is: at most [`MAX_TAG_CHARS`] characters, no
+/// control character.
+fn holds(value: &str) -> bool {
+    value.chars().count() <= MAX_TAG_CHARS && !value.chars().any(char::is_control)
 }
 
 /// A date tag that is not a date as records write them.
@@ -270,8 +346,8 @@ struct TagsFields {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     site: Option<String>,
-    /// When the game was played, as the record wrote it, where that is not a day `created`
-    /// can hold (`2016.??.??`).
+    /// When the game was played, as the record wrote it (`2016.08.27`, `2016.??.??`); a day
+    /// is also the game's `created`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     date: Option<String>,
@@ -288,7 +364,51 @@ struct TagsFields {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
     annotator: Option<String>,
+    /// The record's other tags, in its order (`round`, `compiler`, `termination`, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = MAX_OTHER_TAGS))]
+    other: Vec<OtherTag>,
 }
+
+/// Another tag of a record as a save holds it.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct OtherTag {
+    /// Its name: letters, digits and `-`, not one of the fields above nor `rules`,
+    /// `position`, `result` or `start-comment`.
+    #[schemars(length(min = 1, max = MAX_TAG_NAME_CHARS), regex(pattern = "^[A-Za-z0-9-]+$"))]
+    name: String,
+    /// Its value.
+    #[schemars(length(max = MAX_TAG_CHARS), regex(pattern = ONE_LINE))]
+    value: String,
+}
+
+/// Tags a save holds that a game cannot keep.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub enum TagsError {
+    /// One of [`Tag`]'s values.
+    Value(TagError),
+    /// Another tag, by its name: a name not allowed, twice, one too many, or a value a tag
+    /// cannot hold.
+    Other(String),
+}
+
+impl fmt::Display for TagsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Value(e) => e.fmt(f),
+            Self::Other(name) => write!(
+                f,
+                "other tag \"{}\": a name of letters, digits and - (of none of ours, at most \
+                 {MAX_TAG_NAME_CHARS}), once, one of at most {MAX_OTHER_TAGS}, with one line of \
+                 at most {MAX_TAG_CHARS} characters",
+                excerpt(name)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TagsError {}
 
 impl TagsFields {
     /// The field of `tag`.
@@ -305,13 +425,23 @@ impl TagsFields {
 }
 
 impl TryFrom<TagsFields> for Tags {
-    type Error = TagError;
+    type Error = TagsError;
 
     fn try_from(mut fields: TagsFields) -> Result<Self, Self::Error> {
         let mut tags = Tags::default();
         for tag in Tag::ALL {
             if let Some(value) = fields.field(tag).take() {
-                tags.set(tag, &value)?;
+                tags.set(tag, &value).map_err(TagsError::Value)?;
+            }
+        }
+        for OtherTag { name, value } in fields.other {
+            let kept = holds(&value)
+                && value.trim() == value
+                && !value.is_empty()
+                && tags.other(&name).is_none()
+                && tags.keep_other(&name, &value);
+            if !kept {
+                return Err(TagsError::Other(name));
             }
         }
         Ok(tags)
@@ -327,10 +457,16 @@ impl From<Tags> for TagsFields {
             attackers: None,
             defenders: None,
             annotator: None,
+            other: Vec::new(),
         };
         for (tag, value) in tags.iter() {
             *fields.field(tag) = Some(value.to_owned());
         }
+        fields.other = tags
+            .others
+            .into_iter()
+            .map(|(name, value)| OtherTag { name, value })
+            .collect();
         fields
     }
 }
@@ -421,5 +557,41 @@ mod tests {
         }
         tags.remove(Tag::Event);
         assert_eq!(tags.get(Tag::Event), None);
+    }
+
+    #[test]
+    fn other_tags_are_kept_in_order_bounded_and_checked_when_read() {
+        let mut tags = Tags::default();
+        assert!(tags.keep_other("round", "2"));
+        assert!(tags.keep_other("termination", " Black\nresigns "));
+        assert!(tags.keep_other("round", "3"), "replaced in place");
+        for refused in ["event", "rules", "result", "start-comment", "a b", ""] {
+            assert!(!tags.keep_other(refused, "x"), "{refused}");
+        }
+        assert!(
+            tags.others()
+                .eq([("round", "3"), ("termination", "Black resigns")])
+        );
+        let json = serde_json::to_string(&tags).unwrap();
+        assert_eq!(
+            json,
+            r#"{"other":[{"name":"round","value":"3"},{"name":"termination","value":"Black resigns"}]}"#
+        );
+        assert_eq!(serde_json::from_str::<Tags>(&json).unwrap(), tags);
+        assert!(!tags.keep_other("round", ""), "removed");
+        assert_eq!(tags.other("round"), None);
+        for i in 1..MAX_OTHER_TAGS {
+            assert!(tags.keep_other(&format!("t{i}"), "x"));
+        }
+        assert!(!tags.keep_other("one-more", "x"));
+        for bad in [
+            r#"{"other":[{"name":"rules","value":"x"}]}"#,
+            r#"{"other":[{"name":"a","value":"x"},{"name":"a","value":"y"}]}"#,
+            r#"{"other":[{"name":"a","value":"x\ny"}]}"#,
+            r#"{"other":[{"name":"a","value":""}]}"#,
+        ] {
+            let err = serde_json::from_str::<Tags>(bad).unwrap_err().to_string();
+            assert!(err.starts_with("other tag "), "{bad}: {err}");
+        }
     }
 }

@@ -27,7 +27,7 @@ pub(super) use saved::{SavedLine, restore_sides, saved_lines};
 use super::ply_analysis::{AnalysisError, PlyAnalysis, SavedPly};
 use super::record::{Game, Ply, comment_text, is_off_board};
 use super::side_line::{MAX_LINE_DEPTH, Node, SideLine};
-use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move};
+use crate::rules::{AnnotatedMove, EndMark, GameState, IllegalMove, Move, Outcome};
 
 /// Why a move cannot be played at a place of the tree.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -146,43 +146,56 @@ fn line_at<'a>(game: &'a Game, forks: &[Fork]) -> Option<&'a [Node]> {
 }
 
 fn line_at_mut<'a>(game: &'a mut Game, forks: &[Fork]) -> Option<&'a mut Vec<Node>> {
+    side_at_mut(game, forks).map(|side| &mut side.nodes)
+}
+
+/// The side line reached by `forks` (none for the main line).
+fn side_at_mut<'a>(game: &'a mut Game, forks: &[Fork]) -> Option<&'a mut SideLine> {
     let (first, rest) = forks.split_first()?;
-    let mut line = &mut game.sides.get_mut(first.at)?.get_mut(first.line)?.nodes;
+    let mut side = game.sides.get_mut(first.at)?.get_mut(first.line)?;
     for fork in rest {
-        line = &mut line.get_mut(fork.at)?.sides.get_mut(fork.line)?.nodes;
+        side = side.nodes.get_mut(fork.at)?.sides.get_mut(fork.line)?;
     }
-    Some(line)
+    Some(side)
 }
 
 /// The side lines at index `at` of `line`, the new one, if any, at the end.
 fn open_side(line: &mut [Node], at: usize, node: Node) -> Option<usize> {
     let sides = &mut line.get_mut(at)?.sides;
-    sides.push(SideLine { nodes: vec![node] });
+    sides.push(SideLine::new(vec![node]));
     Some(sides.len() - 1)
 }
 
-/// Makes side line `k` at index `at` of `line` the line's own continuation; the line's
-/// moves from `at` on become the first side line there, the other side lines following.
-fn promote_in(line: &mut Vec<Node>, at: usize, k: usize) -> Option<()> {
+/// Makes side line `k` at index `at` of `line` (whose ending off the board is `ending`) the
+/// line's own continuation, its ending the line's; the line's moves from `at` on become the
+/// first side line there, with the line's old ending, the other side lines following.
+fn promote_in(
+    line: &mut Vec<Node>,
+    ending: &mut Option<Outcome>,
+    at: usize,
+    k: usize,
+) -> Option<()> {
     let siblings = &mut line.get_mut(at)?.sides;
-    if k >= siblings.len() {
+    if k >= siblings.len() || siblings[k].nodes.is_empty() {
         return None;
     }
     let mut promoted = siblings.remove(k);
     let others = std::mem::take(siblings);
-    let old = line.split_off(at);
+    let old = SideLine {
+        nodes: line.split_off(at),
+        ending: std::mem::replace(ending, promoted.ending),
+    };
     let first = promoted.nodes.first_mut()?;
-    first.sides = std::iter::once(SideLine { nodes: old })
-        .chain(others)
-        .collect();
+    first.sides = std::iter::once(old).chain(others).collect();
     line.append(&mut promoted.nodes);
     Some(())
 }
 
 /// Undoes [`promote_in`] of the side line at `fork`: the old moves, now the first side line
-/// there, go back, and the line promoted back to its place among the side lines.
-fn demote(line: &mut Vec<Node>, fork: Fork) -> Option<()> {
-    promote_in(line, fork.at, 0)?;
+/// there, go back with their ending, and the line promoted back to its place among the side
+/// lines.
+fn demote(line: &mut Vec<Node>, ending: &mut Option<Outcome>, fork: Fork) -> Option<()> {
+    promote_in(line, ending, fork.at, 0)?;
     let sides = &mut line.get_mut(fork.at)?.sides;
     let promoted = sides.remove(0);
     sides.insert(fork.line.min(sides.len()), promoted);
@@ -532,7 +545,7 @@ impl Game {
         }
         let k = if place.is_main() {
             let sides = &mut self.sides[place.ply];
-            sides.push(SideLine { nodes: vec![node] });
+            sides.push(SideLine::new(vec![node]));
             sides.len() - 1
         } else {
             line_at_mut(self, &place.forks)
@@ -553,27 +566,31 @@ impl Game {
     /// now, or `None`, changing nothing, on the main line, at a place not in the tree, or
     /// where the parent's moves would nest deeper than [`MAX_LINE_DEPTH`]. Promoting into the
     /// main line changes the game's moves: an ending off the board (a resignation, a loss on
-    /// time, an agreement) belonged to the moves replaced and is dropped with them.
+    /// time, an agreement) belongs to the moves replaced and goes with them into their side
+    /// line ([`SideLine::ending`]), and is the game's again when they are promoted back.
     pub fn promote(&mut self, place: &Place) -> Option<Place> {
         if !self.has_place(place) {
             return None;
         }
         let (last, parent) = place.forks.split_last()?;
         if parent.is_empty() {
+            let mut ending = self.outcome().filter(|o| is_off_board(o.reason));
             let mut line = self.take_main();
-            promote_in(&mut line, last.at, last.line)?;
-            if nesting(&line) > MAX_LINE_DEPTH {
-                demote(&mut line, *last)?;
-                self.put_main(line);
+            let promoted = promote_in(&mut line, &mut ending, last.at, last.line);
+            let too_deep = promoted.is_some() && nesting(&line) > MAX_LINE_DEPTH;
+            if too_deep {
+                demote(&mut line, &mut ending, *last);
+            }
+            self.put_main(line, ending);
+            if promoted.is_none() || too_deep {
                 return None;
             }
-            self.put_main(line);
         } else {
-            let line = line_at_mut(self, parent)?;
-            promote_in(line, last.at, last.line)?;
+            let side = side_at_mut(self, parent)?;
+            promote_in(&mut side.nodes, &mut side.ending, last.at, last.line)?;
             // The parent's old moves went one side line deeper.
-            if parent.len() + nesting(line) > MAX_LINE_DEPTH {
-                demote(line, *last)?;
+            if parent.len() + nesting(&side.nodes) > MAX_LINE_DEPTH {
+                demote(&mut side.nodes, &mut side.ending, *last)?;
                 return None;
             }
             self.touch();
@@ -620,12 +637,10 @@ impl Game {
             .collect()
     }
 
-    /// Makes `line` the main line, replaying its moves from the start. The redo tail goes;
-    /// an ending off the board stays only if the moves are the same as before.
-    fn put_main(&mut self, line: Vec<Node>) {
-        let before = self.state().clone();
-        let ending = before.outcome().filter(|o| is_off_board(o.reason));
-        let mut state = GameState::new(*self.rules(), *before.start_position());
+    /// Makes `line` the main line, replaying its moves from the start, ended by `ending` off
+    /// the board where its moves do not end the game. The redo tail goes.
+    fn put_main(&mut self, line: Vec<Node>, ending: Option<Outcome>) {
+        let mut state = GameState::new(*self.rules(), *self.state().start_position());
         for node in line {
             // Every move of the tree was played legally from the same start.
             let Ok(done) = state.play(node.mv.mv) else {
@@ -637,7 +652,7 @@ impl Game {
             self.sides.push(node.sides);
         }
         if let Some(ending) = ending
-            && state.history() == before.history()
+            && !state.is_over()
         {
             state.conclude(ending);
         }
@@ -775,19 +790,57 @@ mod tests {
     }
 
     #[test]
-    fn a_promotion_drops_a_resignation_of_the_moves_replaced() {
+    fn a_resignation_goes_with_its_moves_when_promoted_over_and_comes_back_with_them() {
+        use crate::rules::{Outcome, Reason, Side};
         let mut g = game("d2-c2 d3-e3");
         let side = g.play_at(&Place::main(1), mv("c4-c3")).unwrap();
         g.set_comment_at(&side, Some("kept".into()));
-        g.resign(crate::rules::Side::Attackers).unwrap();
+        g.resign(Side::Attackers).unwrap();
+        let resigned = g.outcome();
         let promoted = g.promote(&side).unwrap();
-        assert_eq!(g.outcome(), None);
+        assert_eq!(g.outcome(), None, "the new main line is unfinished");
         assert_eq!(g.comment_at(&promoted), Some("kept"));
+        let old = Place::new(vec![Fork { at: 1, line: 0 }], 1);
+        assert_eq!(
+            g.side_lines_at(&Place::main(1))[0].ending(),
+            Some(Outcome::win(Side::Defenders, Reason::Resignation))
+        );
+        // Promoted back, the old moves bring their result.
+        assert_eq!(g.promote(&old), Some(Place::main(2)));
+        assert_eq!(g.outcome(), resigned);
+        // Kept through a save.
+        let back = Game::from_json(&g.to_json()).unwrap();
+        assert_eq!(back, g);
+        let promoted = back.clone().promote(&side).map(|_| ());
+        assert_eq!(promoted, Some(()));
         // Changing a side line only keeps it.
-        g.resign(crate::rules::Side::Attackers).unwrap();
         let other = Place::new(vec![Fork { at: 1, line: 0 }], 1);
         assert!(g.set_comment_at(&other, Some("x".into())));
-        assert!(g.outcome().is_some());
+        assert_eq!(g.outcome(), resigned);
+    }
+
+    #[test]
+    fn a_result_goes_with_a_nested_line_promoted_over_and_back() {
+        use crate::rules::{Outcome, Reason, Side};
+        let mut g = game("d2-c2 d3-e3 c2-c3");
+        g.resign(Side::Defenders).unwrap();
+        let resigned = Some(Outcome::win(Side::Attackers, Reason::Resignation));
+        // The main line (with its resignation) goes into a side line...
+        let side = g.play_at(&Place::main(1), mv("c4-c3")).unwrap();
+        g.promote(&side).unwrap();
+        let old = Place::new(vec![Fork { at: 1, line: 0 }], 2);
+        assert_eq!(g.side_lines_at(&Place::main(1))[0].ending(), resigned);
+        // ...and a line nested in it is promoted over its moves, and back.
+        let nested = g.play_at(&old.with_ply(1), mv("c2-c1")).unwrap();
+        let up = g.promote(&nested).unwrap();
+        assert_eq!(up, old);
+        assert_eq!(g.side_lines_at(&Place::main(1))[0].ending(), None);
+        assert_eq!(g.side_lines_at(&up.with_ply(1))[0].ending(), resigned);
+        assert_eq!(g.promote(&nested), Some(old.clone()));
+        assert_eq!(g.side_lines_at(&Place::main(1))[0].ending(), resigned);
+        // Promoted into the main line, the result is the game's again.
+        assert_eq!(g.promote(&old), Some(Place::main(3)));
+        assert_eq!(g.outcome(), resigned);
     }
 
     #[test]

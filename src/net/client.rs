@@ -689,6 +689,7 @@ async fn handshake(
                         name: name.clone(),
                         key: proof.identity.public_hex(),
                         signature: proof.identity.sign(&nonce, &proof.binding),
+                        bot: config.bot,
                     };
                     if write_line(writer, &send(identify)).await.is_err() {
                         return Err(Ended::Dropped("the server closed the connection".into()));

@@ -12,9 +12,11 @@ use serde::{Deserialize, Serialize};
 pub use self::chat::{CHAT_LOG_BYTES, CHAT_LOG_LINES, ChatEntry};
 pub use crate::capped_lines::MAX_LINE_BYTES;
 use crate::game::{Clocks, TimeControl};
-use crate::quote::{excerpt, is_invisible};
+use crate::quote::excerpt;
 use crate::rules::{Outcome, Preset, Side};
+pub use views::{Role, bot_marked};
 
+mod challenge;
 mod chat;
 mod standings;
 pub use standings::{
@@ -22,16 +24,22 @@ pub use standings::{
     PoolRecord, Profile, Ranked, RatedGame, RatingPoint, SeatRatings,
 };
 pub mod club;
+mod text;
+pub use challenge::{ChallengeEnd, ChallengeId, ChallengeView, GIVEN_TIME};
+pub use text::{
+    MAX_MARKS_IN_A_ROW, NAME_PUNCTUATION, TextError, check_chat, check_name, normalize_name,
+};
 
 /// The protocol's version: a client and a server speak only the same one. Version 2 added
 /// the time left to return to a game (`return_ms` in [`ServerMessage::Presence`]) and the
 /// result `abandoned`; version 3 binds the signed identity to the TLS session
 /// ([`challenge_bytes`]), restricts names ([`normalize_name`]), adds the notice
 /// [`ServerMessage::GoingDown`] and pages the lobby and the archive; version 4 is the
-/// club (lobby chat, blocks and the games' dates among it: [`club`]; a game's details on
-/// demand: [`ClientMessage::Details`]; ratings: [`standings`]).
-/// The server's memory of chat, games ended while away and clocks: docs/protocol.md,
-/// "Version 4".
+/// club: lobby chat, blocks and the games' dates ([`club`]), a game's details on demand
+/// ([`ClientMessage::Details`]), challenges, rematches ([`Offer::Rematch`]), aborting,
+/// claiming the win and giving time; bots ([`ClientMessage::Identify`]'s `bot`,
+/// [`GameSummary::bots`]); ratings ([`standings`]). The server's memory of chat, games ended while away and clocks:
+/// docs/protocol.md, "Version 4".
 pub const VERSION: u32 = 4;
 
 /// The most games of each list in a lobby page: the receiver's own, the open ones, the
@@ -76,6 +84,10 @@ pub enum ClientMessage {
         key: String,
         /// The ed25519 signature of the challenge, 64 bytes in hex.
         signature: String,
+        /// Whether the client is a bot (an engine playing by itself, `brandubh bot`): its
+        /// name is marked as a bot's for good when first claimed.
+        #[serde(default)]
+        bot: bool,
     },
     /// Asks for a page of the lobby (answered with [`ServerMessage::Lobby`]).
     Lobby {
@@ -170,6 +182,35 @@ pub enum ClientMessage {
     Profile {
         /// The player.
         name: String,
+    },
+    /// Challenges a player online to a game on `setup`'s terms (`private` is ignored).
+    ChallengePlayer {
+        /// The player challenged.
+        name: String,
+        /// The terms, the challenger's side among them.
+        setup: GameSetup,
+    },
+    /// Answers a challenge: the player challenged accepts or declines, the challenger withdraws.
+    AnswerChallenge {
+        /// The challenge.
+        challenge: ChallengeId,
+        /// Whether it is accepted.
+        accept: bool,
+    },
+    /// Aborts a game in which the sender has not moved yet: no winner, reason `aborted`.
+    Abort {
+        /// The game.
+        game: GameId,
+    },
+    /// Claims the win of a game whose opponent is gone too long ([`ServerMessage::Claimable`]).
+    Claim {
+        /// The game.
+        game: GameId,
+    },
+    /// Gives the opponent [`GIVEN_TIME`] more on its clock (a game on a clock).
+    GiveTime {
+        /// The game.
+        game: GameId,
     },
     /// A line of the lobby's chat, to every player on the server (but those who block the
     /// sender).
@@ -374,6 +415,35 @@ pub enum ServerMessage {
     /// connection after this: nothing is lost, and the client reconnects as after a drop.
     #[serde(deserialize_with = "no_fields")]
     GoingDown,
+    /// A challenge waiting for an answer, to the challenger and to the player challenged.
+    Challenged(ChallengeView),
+    /// A challenge is over (accepted: the new game's `state` was sent before).
+    ChallengeEnded {
+        /// The challenge.
+        challenge: ChallengeId,
+        /// How it ended.
+        why: ChallengeEnd,
+        /// The game it began, when accepted (absent or null otherwise).
+        game: Option<GameId>,
+    },
+    /// `side`'s player is gone past the return window: the receiver may claim the win or wait.
+    Claimable {
+        /// The game.
+        game: GameId,
+        /// The side gone.
+        side: Side,
+        /// The milliseconds, when sent, after which the server ends the game (lost by `side`).
+        ends_ms: u64,
+    },
+    /// A player gave the opponent time.
+    TimeGiven {
+        /// The game.
+        game: GameId,
+        /// The side given the time.
+        to: Side,
+        /// The clocks after it.
+        clocks: ClockView,
+    },
     /// A line of the lobby's chat: each as it is said, and the last ones kept after the
     /// welcome.
     LobbyChat(club::LobbyLine),
@@ -428,6 +498,8 @@ pub enum Offer {
     Draw,
     /// To take back the asker's last move.
     Takeback,
+    /// A new game once this one is over, on its terms with the sides swapped.
+    Rematch,
 }
 
 /// The side a creator takes.
@@ -537,6 +609,9 @@ pub struct GameSummary {
     /// How many watch it.
     #[serde(default)]
     pub spectators: usize,
+    /// Whose of them are bots' names (each role once at most).
+    #[serde(default)]
+    pub bots: Vec<Role>,
     /// The day it was created (`2026-12-07`, UTC), in an archive's pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
@@ -569,6 +644,9 @@ pub struct Lobby {
     /// Whether each player of `players` plays, and their rating, in the same order.
     #[serde(default)]
     pub players_status: Vec<PlayerStatus>,
+    /// The positions in `players` of the bots' names.
+    #[serde(default)]
+    pub bots: Vec<usize>,
 }
 
 impl Lobby {
@@ -701,156 +779,43 @@ pub fn challenge_bytes(nonce: &str, binding: &[u8]) -> Vec<u8> {
     format!("brandubh identity v3\n{nonce}\n{}", hex::encode(binding)).into_bytes()
 }
 
-/// Why a name or a chat line is refused.
-#[derive(Clone, Eq, PartialEq, Debug)]
-pub enum TextError {
-    /// Empty (or only spaces).
-    Empty,
-    /// Longer than allowed.
-    TooLong(usize),
-    /// Holds control characters (ANSI escapes among them) or invisible ones.
-    Control,
-    /// A name with spaces at its ends.
-    Padded,
-    /// A name with a character outside [the set names may hold](normalize_name).
-    NotAllowed(char),
-    /// A name with punctuation (or a space) first, last, or two in a row.
-    Punctuation,
-    /// A name with a combining mark first, or more than [`MAX_MARKS_IN_A_ROW`] in a row.
-    Marks,
-    /// A name that mixes scripts whose letters look alike (Latin and Cyrillic, say).
-    MixedScripts,
-}
-
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TextError::Empty => f.write_str("is empty"),
-            TextError::TooLong(max) => write!(f, "is longer than {max} characters"),
-            TextError::Control => f.write_str("holds control or invisible characters"),
-            TextError::Padded => f.write_str("begins or ends with a space"),
-            TextError::NotAllowed(c) => write!(
-                f,
-                "holds {}, which names may not (letters, digits, and the punctuation {:?} \
-                 between them)",
-                c.escape_unicode(),
-                NAME_PUNCTUATION.iter().collect::<String>()
-            ),
-            TextError::Punctuation => f.write_str(
-                "must begin and end with a letter or digit, with one punctuation mark or space \
-                 at a time between them",
-            ),
-            TextError::Marks => write!(
-                f,
-                "holds a combining mark that follows no letter, or more than \
-                 {MAX_MARKS_IN_A_ROW} in a row"
-            ),
-            TextError::MixedScripts => {
-                f.write_str("mixes scripts whose letters look alike (such as Latin and Cyrillic)")
-            }
-        }
-    }
-}
-
-impl std::error::Error for TextError {}
-
-/// The punctuation a name may hold between its letters and digits, one at a time.
-pub const NAME_PUNCTUATION: [char; 5] = [' ', '-', '_', '.', '\''];
-
-/// The most combining marks in a row in a name (accents that have no precomposed form,
-/// vowel signs), so that no name is a tower of them.
-pub const MAX_MARKS_IN_A_ROW: usize = 2;
-
-/// A player's name as the server keeps it, or why it is refused: put in Unicode's
-/// composed form (NFC), then 1 to [`MAX_NAME_CHARS`] characters, each a letter, digit or
-/// combining mark that Unicode's identifier profile allows (UTS #39, `Identifier_Status=
-/// Allowed`) or one of [`NAME_PUNCTUATION`]; it begins and ends with a letter or digit (a
-/// mark may follow the last one), holds punctuation one at a time, at most
-/// [`MAX_MARKS_IN_A_ROW`] marks in a row, and no mix of scripts beyond UTS #39's "highly
-/// restrictive" level (Latin with Han, kana or Hangul, but not with Cyrillic or Greek).
-pub fn normalize_name(name: &str) -> Result<String, TextError> {
-    use unicode_normalization::UnicodeNormalization;
-    let name: String = name.nfc().collect();
-    check_text(&name, MAX_NAME_CHARS)?;
-    if name.trim() != name {
-        return Err(TextError::Padded);
-    }
-    check_name_characters(&name)?;
-    Ok(name)
-}
-
-/// Checks a player's name as [`normalize_name`] does.
-pub fn check_name(name: &str) -> Result<(), TextError> {
-    normalize_name(name).map(drop)
-}
-
-/// The characters of a name in NFC, and their order.
-fn check_name_characters(name: &str) -> Result<(), TextError> {
-    use unicode_normalization::char::is_combining_mark;
-    use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
-    // Whether the last character was punctuation (as if one stood before the first).
-    let mut after_punctuation = true;
-    let mut marks = 0;
-    for c in name.chars() {
-        if NAME_PUNCTUATION.contains(&c) {
-            if after_punctuation {
-                return Err(TextError::Punctuation);
-            }
-            after_punctuation = true;
-            marks = 0;
-        } else if !c.identifier_allowed() {
-            return Err(TextError::NotAllowed(c));
-        } else if is_combining_mark(c) {
-            marks += 1;
-            if after_punctuation || marks > MAX_MARKS_IN_A_ROW {
-                return Err(TextError::Marks);
-            }
-        } else if c.is_alphanumeric() {
-            after_punctuation = false;
-            marks = 0;
-        } else {
-            return Err(TextError::NotAllowed(c));
-        }
-    }
-    if after_punctuation {
-        return Err(TextError::Punctuation);
-    }
-    let letters: String = name
-        .chars()
-        .filter(|c| !NAME_PUNCTUATION.contains(c))
-        .collect();
-    if letters
-        .as_str()
-        .check_restriction_level(RestrictionLevel::HighlyRestrictive)
-    {
-        Ok(())
-    } else {
-        Err(TextError::MixedScripts)
-    }
-}
-
-/// Checks a chat line: 1 to [`MAX_CHAT_CHARS`] characters, none of them control or
-/// invisible ones.
-pub fn check_chat(text: &str) -> Result<(), TextError> {
-    check_text(text, MAX_CHAT_CHARS)
-}
-
-fn check_text(text: &str, max: usize) -> Result<(), TextError> {
-    if text.trim().is_empty() {
-        Err(TextError::Empty)
-    } else if text.chars().count() > max {
-        Err(TextError::TooLong(max))
-    } else if text.chars().any(|c| c.is_control() || is_invisible(c)) {
-        Err(TextError::Control)
-    } else {
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::net::ratings::{Change, Speed};
+
+    #[test]
+    fn version_4_messages_read_as_documented() {
+        let challenge = r#"{"type":"challenge_player","name":"bob","setup":{"rules":"walker"}}"#;
+        assert!(matches!(
+            ClientMessage::parse(challenge),
+            Ok(ClientMessage::ChallengePlayer { name, setup }) if name == "bob" && setup.rules == Preset::Walker
+        ));
+        let ended = r#"{"type":"challenge_ended","challenge":2,"why":"declined"}"#;
+        assert_eq!(
+            ServerMessage::parse(ended),
+            Ok(ServerMessage::ChallengeEnded {
+                challenge: 2,
+                why: ChallengeEnd::Declined,
+                game: None
+            })
+        );
+        let rematch = r#"{"type":"offer","game":4,"offer":"rematch"}"#;
+        assert_eq!(
+            ClientMessage::parse(rematch),
+            Ok(ClientMessage::Offer {
+                game: 4,
+                offer: Offer::Rematch
+            })
+        );
+        for line in [
+            r#"{"type":"abort","game":1}"#,
+            r#"{"type":"claim","game":1}"#,
+            r#"{"type":"give_time","game":1}"#,
+        ] {
+            assert_eq!(ClientMessage::parse(line).unwrap().to_line(), line);
+        }
+    }
 
     #[test]
     fn messages_are_one_line_of_tagged_json_read_back_alike() {
@@ -920,6 +885,7 @@ mod tests {
                 name: "n".into(),
                 key: "k".into(),
                 signature: "s".into(),
+                bot: true,
             },
             ClientMessage::Lobby { page: 2 },
             ClientMessage::Create(GameSetup::default()),
@@ -983,6 +949,7 @@ mod tests {
             outcome: None,
             ratings: SeatRatings::default(),
             spectators: 0,
+            bots: vec![Role::Attackers],
             date: Some("2026-12-07".into()),
         };
         let clocks = Some(ClockView {
@@ -1215,6 +1182,7 @@ mod tests {
                 defenders: Some(widest_rating()),
             },
             spectators: usize::MAX,
+            bots: vec![Role::Creator, Role::Attackers, Role::Defenders],
             date: Some("2026-12-07".into()),
         }
     }
@@ -1271,6 +1239,7 @@ mod tests {
                 };
                 LOBBY_PLAYERS
             ],
+            bots: (0..LOBBY_PLAYERS).collect(),
         });
         let archive = ServerMessage::Archive {
             name,
@@ -1346,3 +1315,5 @@ mod tests {
         assert_eq!(check_chat("two\nlines"), Err(TextError::Control));
     }
 }
+
+mod views;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2, glicko2_rating_period};
 
-use crate::rules::{Preset, Side};
+use crate::rules::{Preset, Reason, Side};
 
 /// A rating deviation above which a rating is provisional, marked `?` (as lichess does).
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
@@ -149,11 +149,11 @@ impl Score {
     }
 }
 
-/// Whether a game changes its players' ratings: it was created rated and each side made a
-/// move (a game aborted, resigned or lost on time before that is not rated). The one place
-/// this rule is written.
-pub fn is_rated(rated: bool, plies: usize) -> bool {
-    rated && plies >= 2
+/// Whether a game that ended for `reason` changes its players' ratings: it was created
+/// rated, each side made a move (a game resigned or lost on time before that is not rated)
+/// and it was not aborted (whatever its moves). The one place this rule is written.
+pub fn is_rated(rated: bool, plies: usize, reason: Reason) -> bool {
+    rated && plies >= 2 && reason != Reason::Aborted
 }
 
 /// `player`'s rating after one rating period of `results` (each opponent's rating before
@@ -293,10 +293,12 @@ mod tests {
     }
 
     #[test]
-    fn a_game_is_rated_only_if_created_rated_and_each_side_moved() {
-        assert!(!is_rated(true, 0));
-        assert!(!is_rated(true, 1));
-        assert!(is_rated(true, 2));
-        assert!(!is_rated(false, 40));
+    fn a_game_is_rated_only_if_created_rated_each_side_moved_and_not_aborted() {
+        assert!(!is_rated(true, 0, Reason::Resignation));
+        assert!(!is_rated(true, 1, Reason::Resignation));
+        assert!(is_rated(true, 2, Reason::Resignation));
+        assert!(!is_rated(false, 40, Reason::KingCaptured));
+        assert!(!is_rated(true, 1, Reason::Aborted));
+        assert!(!is_rated(true, 2, Reason::Aborted));
     }
 }

@@ -97,7 +97,14 @@ fn wrong(solver: &mut Solver, after: &GameState, moves: u8) -> Verdict {
     Verdict::Wrong {
         why: reply.map_or_else(
             || "no win is left".to_owned(),
-            |r| format!("{r} holds: no win is forced in the {left} moves left"),
+            |r| {
+                let left = if left == 1 {
+                    "the move left".to_owned()
+                } else {
+                    format!("the {left} moves left")
+                };
+                format!("{r} holds: no win is forced in {left}")
+            },
         ),
         refutation: reply.into_iter().collect(),
     }

@@ -1,6 +1,8 @@
 //! The reproducible puzzle generator: engine self-play games from seeded random openings;
 //! the last positions of each game are tried as puzzles by exact search, graded by the
-//! engine, and kept when unique, not too easy and not a symmetric image of one kept before.
+//! engine, and kept when unique, not too easy, not a symmetric image of one kept before and
+//! not the same answer again in the same game (a position a few plies further along the
+//! same line, the same move to find).
 
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -58,7 +60,8 @@ pub struct Rejections {
     pub not_unique: usize,
     /// A win in one, or a hold against a threat in one.
     pub too_easy: usize,
-    /// A symmetric image of a puzzle already kept (or the same position again).
+    /// A symmetric image of a puzzle already kept (or the same position again), or the same
+    /// answer as a puzzle kept from the same game.
     pub duplicate: usize,
 }
 
@@ -98,6 +101,8 @@ pub fn generate(config: GenerateConfig, progress: &mut dyn FnMut(&Generated)) ->
     while done.puzzles.len() < config.count && done.games < config.max_games {
         let game = self_play(config, done.games, &mut players);
         let first = game.history().len().saturating_sub(PLIES_TRIED);
+        // At most one puzzle of a game line for each answer: the first (the longest) kept.
+        let mut answers: HashSet<Move> = HashSet::new();
         for (ply, position) in game.history().iter().enumerate().skip(first) {
             let state = GameState::new(config.preset.rules(), *position);
             if state.is_over() || done.puzzles.len() >= config.count {
@@ -106,10 +111,11 @@ pub fn generate(config: GenerateConfig, progress: &mut dyn FnMut(&Generated)) ->
             let Some(found) = examine(&state, &mut done) else {
                 continue;
             };
-            if !seen.insert(canonical_key(position)) {
+            if answers.contains(&found.solution) || !seen.insert(canonical_key(position)) {
                 done.rejected.duplicate += 1;
                 continue;
             }
+            answers.insert(found.solution);
             let difficulty = grade(&state, found.solution, found.moves, &mut grader);
             let (record, side) = stored_position(position);
             done.puzzles.push(Puzzle {

@@ -34,11 +34,17 @@ pub enum Reason {
     Adjudicated,
     /// A player of an online game left and did not come back in time; the other side wins.
     Abandoned,
+    /// An online game stopped before both players had moved: no winner, never rated.
+    Aborted,
+    /// Another program's record gives the result (a winner or a draw) in words that name none
+    /// of these reasons (OpenTafl's `Attacker wins`): the game ended off the board as
+    /// recorded.
+    Recorded,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 10] = [
+    pub const ALL: [Reason; 12] = [
         Reason::KingEscaped,
         Reason::KingCaptured,
         Reason::Encircled,
@@ -49,6 +55,8 @@ impl Reason {
         Reason::Time,
         Reason::Adjudicated,
         Reason::Abandoned,
+        Reason::Aborted,
+        Reason::Recorded,
     ];
 
     /// The kebab-case name used in output and save files, e.g. `king-captured`.
@@ -64,6 +72,8 @@ impl Reason {
             Reason::Time => "time",
             Reason::Adjudicated => "adjudicated",
             Reason::Abandoned => "abandoned",
+            Reason::Aborted => "aborted",
+            Reason::Recorded => "recorded",
         }
     }
 }
@@ -145,6 +155,8 @@ impl Outcome {
             Reason::Time => format!("the {loser} ran out of time"),
             Reason::Adjudicated => "adjudicated".to_owned(),
             Reason::Abandoned => format!("the {loser} left and did not return"),
+            Reason::Aborted => "aborted before both players had moved".to_owned(),
+            Reason::Recorded => "as recorded".to_owned(),
         }
     }
 }
@@ -154,6 +166,7 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
             Some(side) => write!(f, "{side} {}", self.reason),
+            None if self.reason == Reason::Aborted => write!(f, "{}", self.reason),
             None => write!(f, "draw {}", self.reason),
         }
     }

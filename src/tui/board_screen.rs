@@ -159,6 +159,7 @@ impl BoardScreen {
                 Action::Backspace => {
                     text.pop();
                 }
+                Action::ClearField => text.clear(),
                 Action::Cancel => {
                     self.typing = None;
                     return BoardHandled::StoppedTyping;

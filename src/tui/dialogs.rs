@@ -81,6 +81,9 @@ pub enum Question {
         /// What the game has that no file holds, as a sentence ("The game has 1 move since
         /// it was loaded from club.otg").
         unsaved: String,
+        /// Whether the game is over: its autosave is in the list of saves, not offered to
+        /// continue.
+        finished: bool,
     },
     /// Resign for this side?
     Resign(Side),
@@ -107,10 +110,15 @@ impl Question {
                 to: Leaving::Quit,
                 lost: None,
                 unsaved,
-            } => format!(
-                "{unsaved}; its autosave keeps it (Continue on the new-game screen, or \
-                 brandubh --resume). Quit anyway?"
-            ),
+                finished,
+            } => {
+                let where_kept = if *finished {
+                    "in the list of saves"
+                } else {
+                    "Continue on the new-game screen, or brandubh --resume"
+                };
+                format!("{unsaved}; its autosave keeps it ({where_kept}). Quit anyway?")
+            }
             Question::Leave {
                 to,
                 lost: Some(why),
@@ -276,6 +284,11 @@ impl SavePrompt {
         self.typed().pop();
     }
 
+    /// Clears the field being typed in.
+    pub fn clear(&mut self) {
+        self.typed().clear();
+    }
+
     /// Goes to the other field.
     pub fn switch_field(&mut self) {
         self.field = match self.field {
@@ -388,6 +401,8 @@ pub struct BudgetChoice {
     /// The positions the analysis will search.
     positions: usize,
     selected: usize,
+    /// Whether the line analyzed is a side line (the review shows one), not the game.
+    side_line: bool,
 }
 
 impl BudgetChoice {
@@ -397,7 +412,15 @@ impl BudgetChoice {
             budgets,
             positions,
             selected: 0,
+            side_line: false,
         }
+    }
+
+    /// The same choice for the analysis of a side line (its title says so).
+    #[must_use]
+    pub const fn on_side_line(mut self) -> BudgetChoice {
+        self.side_line = true;
+        self
     }
 
     /// Moves the selection up or down.
@@ -440,7 +463,12 @@ impl Widget for Themed<'_, BudgetChoice> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of, look } = self;
         let rect = of.rect(area);
-        let inner = popup("Analyze the game", look, rect, buf);
+        let title = if of.side_line {
+            "Analyze the side line"
+        } else {
+            "Analyze the game"
+        };
+        let inner = popup(title, look, rect, buf);
         let mut lines = vec![
             Line::raw(format!(
                 "Search each of its {} positions for:",
@@ -511,19 +539,27 @@ mod tests {
         assert!(!choice.click(area, quick + 3), "below the budgets");
         assert!(!choice.click(area, quick - 1), "the blank above them");
         assert_eq!(choice.selected(), Some(Budget::Deep));
-        let custom = BudgetChoice::new(vec![Budget::Limits(Limits::depth(3))], 25);
-        let mut buf = Buffer::empty(area);
-        Themed {
-            of: &custom,
-            look: &look,
-        }
-        .render(area, &mut buf);
-        let text: String = buf
-            .content()
-            .iter()
-            .map(ratatui::buffer::Cell::symbol)
-            .collect();
+        let drawn = |choice: &BudgetChoice| {
+            let mut buf = Buffer::empty(area);
+            Themed {
+                of: choice,
+                look: &look,
+            }
+            .render(area, &mut buf);
+            buf.content()
+                .iter()
+                .map(ratatui::buffer::Cell::symbol)
+                .collect::<String>()
+        };
+        let text = drawn(&BudgetChoice::new(
+            vec![Budget::Limits(Limits::depth(3))],
+            25,
+        ));
         assert!(text.contains("custom  depth 3"), "{text}");
+        assert!(text.contains("Analyze the game"), "{text}");
+        // On a side line, the line is analyzed, and the title says so.
+        let text = drawn(&BudgetChoice::new(Budget::PRESETS.to_vec(), 5).on_side_line());
+        assert!(text.contains("Analyze the side line"), "{text}");
     }
 
     /// The text of a save prompt's name (what `name()` would save under, or why not).

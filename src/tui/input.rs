@@ -41,6 +41,8 @@ pub enum Action {
     Type(char),
     /// Delete the last typed character.
     Backspace,
+    /// Clear the text field (Ctrl-U, as in a shell).
+    ClearField,
     /// Take back a move (against the AI: back to your previous turn).
     Undo,
     /// Play again a move taken back.
@@ -81,6 +83,8 @@ pub enum Action {
     Pause,
     /// Play AI moves faster.
     Faster,
+    /// `A` on an online board: abort the game before one's first move.
+    Abort,
     /// Play AI moves slower.
     Slower,
     /// Open or close the review of the game.
@@ -236,6 +240,7 @@ fn key_action(key: KeyEvent, mode: Mode) -> Option<Action> {
                 Some(Action::Redo)
             }
             KeyCode::Char('s') if mode == Mode::Editor => Some(Action::Save),
+            KeyCode::Char('u') if mode == Mode::Text => Some(Action::ClearField),
             _ => None,
         };
     }
@@ -417,6 +422,8 @@ fn board_char(c: char) -> Option<Action> {
         'a' => Action::Analyze,
         'c' => Action::Chat,
         '+' | '=' => Action::Faster,
+        'A' => Action::Abort,
+        'y' => Action::Yes,
         '-' => Action::Slower,
         'q' => Action::Quit,
         _ => return None,
@@ -717,6 +724,9 @@ mod tests {
             Some(Action::Confirm)
         );
         assert_eq!(action(&key(KeyCode::Esc), Mode::Text), Some(Action::Cancel));
+        let ctrl_u = Event::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        assert_eq!(action(&ctrl_u, Mode::Text), Some(Action::ClearField));
+        assert_eq!(action(&ctrl_u, Mode::Board), None);
     }
 
     #[test]

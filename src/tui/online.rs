@@ -9,7 +9,9 @@
 
 pub mod assist;
 mod board;
+mod challenges;
 mod club;
+mod courtesy;
 mod create;
 mod details;
 mod finished;
@@ -35,6 +37,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::{Clear, Widget};
 
 use self::assist::Assist;
+use self::challenges::ChallengeList;
 use self::club::Club;
 use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
@@ -76,6 +79,8 @@ pub struct OnlineStart {
     /// The game the create form starts with (`--rules`, `--side`, `--clock`); `None`: the
     /// rules of the game selected, the rest as usual.
     pub create: Option<GameSetup>,
+    /// A player to challenge once connected (`--challenge`), on the terms of `create`.
+    pub challenge: Option<String>,
     /// The names muted on each server (`HOST:PORT`), as online play remembers them.
     pub muted: BTreeMap<String, BTreeSet<String>>,
 }
@@ -89,6 +94,8 @@ enum Prompt {
     Chat,
     /// Whose profile to show.
     Profile,
+    /// The name of a player to challenge.
+    Challenge,
     /// A line of the lobby's chat.
     LobbyChat,
     /// A name to mute or hear again.
@@ -104,6 +111,10 @@ enum Ask {
     Resign(GameId),
     /// Trust the key of a server not met before (its fingerprint in [`Online::unknown_key`])?
     Trust,
+    /// Abort this game (no move of the player's yet)?
+    Abort(GameId),
+    /// Claim this game, the opponent gone past the return window (no: keep waiting)?
+    Claim(GameId),
 }
 
 /// The screen online play shows.
@@ -172,6 +183,10 @@ pub struct Online {
     requests: Vec<NetRequest>,
     /// The warnings, the bell and the engine's help.
     assist: Assist,
+    /// The challenges waiting, made and received.
+    challenges: ChallengeList,
+    /// The player the create form's terms are for (a challenge), while it is open.
+    challenging: Option<String>,
     /// The lobby's chat, the players muted and blocked.
     club: Club,
     /// The player's finished games, and the one being opened in review.
@@ -210,6 +225,8 @@ impl Online {
             closed: false,
             requests: Vec::new(),
             assist: Assist::default(),
+            challenges: ChallengeList::default(),
+            challenging: None,
             club: Club::default(),
             your_games: YourGames::default(),
             start,
@@ -239,6 +256,7 @@ impl Online {
             save_dir,
             insecure: false,
             create: None,
+            challenge: None,
             muted: memory.muted.clone(),
         };
         let mut online = Online::new(start, now);
@@ -315,7 +333,9 @@ impl Online {
         let game = self.game()?;
         let (offer, by) = game.pending()?;
         let player = game.you()?;
-        (by != player && game.outcome().is_none()).then_some((game.id(), offer))
+        // A rematch is offered once the game is over.
+        let open = game.outcome().is_none() || offer == Offer::Rematch;
+        (by != player && open).then_some((game.id(), offer))
     }
 
     fn connect(&mut self, name: &str) {
@@ -472,7 +492,10 @@ impl Online {
                     self.create = Some(form);
                     self.error(&why);
                 }
-                CreateHandled::Cancel => self.status = None,
+                CreateHandled::Cancel => {
+                    self.challenging = None;
+                    self.status = None;
+                }
                 CreateHandled::Create(setup) => self.create_game(setup),
             }
             return;

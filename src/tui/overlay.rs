@@ -183,6 +183,7 @@ impl Component for SavePrompt {
         match action {
             Action::Type(c) => self.push(c),
             Action::Backspace => self.pop(),
+            Action::ClearField => self.clear(),
             Action::Move(Direction::Up | Direction::Down) => self.switch_field(),
             Action::Confirm => return Outcome::ask(Request::Save(self.clone())),
             Action::Cancel => return Outcome::close(),
@@ -246,6 +247,7 @@ impl Component for RenamePrompt {
         match action {
             Action::Type(c) => self.push(c),
             Action::Backspace => self.pop(),
+            Action::ClearField => self.clear(),
             Action::Confirm => match self.destination() {
                 Ok(_) => return Outcome::ask(Request::Rename(self.clone())),
                 Err(why) => self.set_failure(why),
@@ -376,6 +378,7 @@ mod tests {
             to: Leaving::Quit,
             lost: None,
             unsaved: "The game is not saved to a file".to_owned(),
+            finished: false,
         })
     }
 

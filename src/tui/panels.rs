@@ -189,9 +189,12 @@ pub fn outcome_parts(outcome: Outcome) -> (String, String) {
         Reason::Time => format!("the {loser} ran out of time"),
         Reason::Adjudicated => "adjudicated".to_owned(),
         Reason::Abandoned => format!("the {loser} left and did not return"),
+        Reason::Aborted => "before both players had moved".to_owned(),
+        Reason::Recorded => "as recorded".to_owned(),
     };
     let headline = match outcome.winner {
         Some(side) => format!("{} win", title(side)),
+        None if outcome.reason == Reason::Aborted => "Aborted".to_owned(),
         None => "Draw".to_owned(),
     };
     (headline, why)

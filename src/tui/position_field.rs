@@ -48,6 +48,11 @@ impl PositionField {
         self.text.pop();
     }
 
+    /// Clears the text typed.
+    pub fn clear(&mut self) {
+        self.text.clear();
+    }
+
     /// The position a game under `rules` starts from: the standard start when the field is
     /// empty, else the typed one if it is a position where the game is not over yet.
     pub fn start(&self, rules: &Rules) -> Result<Position, StartError> {

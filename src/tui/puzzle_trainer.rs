@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Padding, Paragraph, Widget, Wrap};
 
 use super::board_screen::{BoardHandled, BoardScreen, Choice, choice, selected_text};
 use super::board_view::{BoardView, Marks};
@@ -118,7 +118,8 @@ impl LessonPuzzle {
                 _ => None,
             };
             let puzzle = Puzzle {
-                id: format!("move {}", lesson.at + 1),
+                // Numbered as the move list numbers it: two moves to a number.
+                id: format!("move {}", lesson.at / 2 + 1),
                 preset,
                 position: position_record(&ply.position),
                 side,
@@ -161,6 +162,9 @@ pub struct Trainer {
     last_move: Option<Move>,
     /// The puzzle's result is recorded once, at the first success or failure.
     recorded: bool,
+    /// Whether the answer of this puzzle was shown (`s`): a solution played after it counts
+    /// for nothing.
+    revealed: bool,
     /// Whether the player has done anything yet (progress read late replaces the fresh one
     /// only until then).
     touched: bool,
@@ -185,6 +189,7 @@ impl Trainer {
             phase: Phase::Play,
             last_move: None,
             recorded: false,
+            revealed: false,
             touched: false,
             next_check: 0,
             message: None,
@@ -442,16 +447,10 @@ impl Trainer {
         self.state.play_unchecked(mv);
         self.last_move = Some(mv);
         match verdict {
-            Verdict::Solved => {
-                self.phase = Phase::Solved;
-                self.note(format!("{mv}: solved! n: next puzzle"), false);
-                self.record(Attempt::Solved)
-            }
+            Verdict::Solved => self.solved(mv, "solved! n: next puzzle"),
             // A personal puzzle is one move: a move that keeps the win solves it.
             Verdict::Good { .. } if self.lesson().is_some() => {
-                self.phase = Phase::Solved;
-                self.note(format!("{mv}: it wins too. Solved! n: next"), false);
-                self.record(Attempt::Solved)
+                self.solved(mv, "it wins too. Solved! n: next")
             }
             Verdict::Good { reply } => {
                 self.state.play_unchecked(reply);
@@ -472,8 +471,24 @@ impl Trainer {
         }
     }
 
+    /// The puzzle solved by `mv`, as `said`; after the answer was shown, it counts for
+    /// nothing and the note says so.
+    fn solved(&mut self, mv: Move, said: &str) -> Vec<TrainerEffect> {
+        self.phase = Phase::Solved;
+        if self.revealed {
+            self.note(
+                format!("{mv}: the answer was shown, so it does not count. n: next puzzle"),
+                false,
+            );
+            return Vec::new();
+        }
+        self.note(format!("{mv}: {said}"), false);
+        self.record(Attempt::Solved)
+    }
+
     fn show_answer(&mut self) -> Vec<TrainerEffect> {
         self.restart();
+        self.revealed = true;
         self.phase = Phase::Answer;
         self.last_move = self.puzzle().solution.parse().ok();
         self.note(
@@ -491,6 +506,7 @@ impl Trainer {
             // The next one in the game's order, round to the first.
             self.index = (self.index + 1) % self.puzzles.len();
             self.recorded = false;
+            self.revealed = false;
             self.restart();
             return Vec::new();
         }
@@ -504,6 +520,7 @@ impl Trainer {
             self.index = candidates[pick];
         }
         self.recorded = false;
+        self.revealed = false;
         self.restart();
         Vec::new()
     }
@@ -559,12 +576,15 @@ impl Trainer {
             }),
             Line::from(format!("moves left: {}", self.moves_left)),
             Line::from(""),
-            Line::from(format!("rating {}", progress.rating())),
             Line::from(format!(
-                "solved {}  failed {}  streak {}",
-                progress.solved(),
-                progress.failed(),
+                "rating {} · streak {}",
+                progress.rating(),
                 progress.streak()
+            )),
+            Line::from(format!(
+                "solved {}  failed {}",
+                progress.solved(),
+                progress.failed()
             )),
         ]
     }
@@ -600,7 +620,11 @@ impl Trainer {
             Paragraph::new(self.task()).render(turn, buf);
         } else {
             Paragraph::new(self.panel_lines())
-                .block(look.block().title(" Puzzles "))
+                .block(
+                    look.block()
+                        .title(" Puzzles ")
+                        .padding(Padding::horizontal(1)),
+                )
                 .wrap(Wrap { trim: true })
                 .render(layout.panel, buf);
         }

@@ -27,7 +27,7 @@ use super::legend::Legend;
 use super::panels::{self, MoveListView, Seats};
 use super::text::{printable, title, wrap};
 use super::theme::{Look, Themed};
-use super::tree_list::TreeList;
+use super::tree_list::{COMMENT_MARK, TreeList};
 use crate::game::{Fork, MoveClass, Place, Ply, PlyAnalysis, Summary, Tag};
 use crate::rules::{AnnotatedMove, Outcome, Position, Side};
 
@@ -40,9 +40,6 @@ pub static KEY_LINE: LazyLock<String> = LazyLock::new(|| REVIEW_KEYS.key_line())
 
 /// The fewest rows of the panel (with its borders) that show the tags' header.
 const HEADER_MIN_ROWS: u16 = 16;
-
-/// The mark before a move of the list that has a comment.
-pub const COMMENT_MARK: &str = "¶";
 
 /// Where a step goes.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -241,22 +238,40 @@ pub struct ReviewLayout {
     pub graph: Option<Rect>,
     /// The move list.
     pub list: Rect,
+    /// The rows the comment on the ply may take.
+    pub comment_rows: u16,
 }
 
 impl ReviewLayout {
-    /// The layout of a review panel drawn in `panel`, with the analysis if `analyzed`, and
-    /// `extra` rows about the ply (names too long for their line, the record's comment). The
-    /// graph gets half the rows left under the ply (at most [`GRAPH_MAX_ROWS`]); it is dropped
-    /// when the move list would keep fewer than [`LIST_MIN_ROWS`].
-    pub fn new(panel: Rect, analyzed: bool, extra: u16) -> ReviewLayout {
+    /// The layout of a review panel drawn in `panel`, with the analysis if `analyzed`,
+    /// `extra` rows about the ply (names too long for their line, the tags' header, the side
+    /// lines) and `comment` rows of the record's comment. Where the graph has moves to show
+    /// (`graphed`) and would fit without the comment, the comment is cut to leave it its rows.
+    /// The graph gets half the rows left under the ply (at most [`GRAPH_MAX_ROWS`]); it is
+    /// dropped when the move list would keep fewer than [`LIST_MIN_ROWS`].
+    pub fn new(
+        panel: Rect,
+        analyzed: bool,
+        extra: u16,
+        comment: u16,
+        graphed: bool,
+    ) -> ReviewLayout {
         let inner = ReviewPanel::block().inner(panel);
-        let info_rows = if analyzed {
+        let base = if analyzed {
             ANALYSED_INFO_ROWS
         } else {
             INFO_ROWS
         }
-        .saturating_add(extra)
-        .min(inner.height);
+        .saturating_add(extra);
+        let room = inner
+            .height
+            .saturating_sub(base.saturating_add(GRAPH_MIN_ROWS + LIST_MIN_ROWS));
+        let comment_rows = if analyzed && graphed && room > 0 {
+            comment.min(room)
+        } else {
+            comment
+        };
+        let info_rows = base.saturating_add(comment_rows).min(inner.height);
         let left = inner.height - info_rows;
         let graph_rows = (left / 2).min(GRAPH_MAX_ROWS);
         let graph_rows =
@@ -275,6 +290,7 @@ impl ReviewLayout {
             info: row(0, info_rows),
             graph: (graph_rows > 0).then(|| row(info_rows, graph_rows)),
             list: row(info_rows + graph_rows, left - graph_rows),
+            comment_rows,
         }
     }
 
@@ -334,15 +350,23 @@ impl ReviewPanel<'_> {
         let width = usize::from(ReviewPanel::block().inner(panel).width);
         let extra = self.seats.rows_below(Side::Attackers, width)
             + self.seats.rows_below(Side::Defenders, width)
-            + panels::comment_lines(self.comment, width, usize::from(panel.height)).len()
             + self.lines_rows(width).len()
             + self.header_rows(width, panel.height).len();
-        let extra = u16::try_from(extra).unwrap_or(u16::MAX);
-        ReviewLayout::new(panel, self.summary.is_some(), extra)
+        let comment = panels::comment_lines(self.comment, width, usize::from(panel.height)).len();
+        let rows = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        let graphed = self.analysis.iter().any(Option::is_some);
+        ReviewLayout::new(
+            panel,
+            self.summary.is_some(),
+            rows(extra),
+            rows(comment),
+            graphed,
+        )
     }
 
     /// The header from the game's tags, each wrapped in `width` columns: the event, site and
-    /// date on one line, the annotator on another (the players' names are on their lines).
+    /// date on one line, the annotator on another, the record's other tags (`round: 2`) on a
+    /// third (the players' names are on their lines).
     /// None in a panel of fewer than [`HEADER_MIN_ROWS`] rows: the ply and its comment come
     /// first.
     fn header_rows(&self, width: usize, panel_rows: u16) -> Vec<String> {
@@ -357,10 +381,15 @@ impl ReviewPanel<'_> {
         let annotator = tags
             .get(Tag::Annotator)
             .map(|name| format!("notes by {}", printable(name)));
+        let others: Vec<String> = tags
+            .others()
+            .map(|(name, value)| format!("{name}: {}", printable(value)))
+            .collect();
         (!place.is_empty())
             .then(|| place.join(" · "))
             .into_iter()
             .chain(annotator)
+            .chain((!others.is_empty()).then(|| others.join(" · ")))
             .flat_map(|row| wrap(&row, width))
             .collect()
     }
@@ -565,7 +594,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
                 ply[1] = played;
             }
             lines.extend(ply);
-            lines.extend(panel.comment_lines(look, width, area.height));
+            lines.extend(panel.comment_lines(look, width, layout.comment_rows));
             lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.analysis_lines(look, width));
             lines
@@ -584,7 +613,7 @@ impl Widget for Themed<'_, ReviewPanel<'_>> {
             );
             lines.push(Line::default());
             lines.extend(panel.ply_lines(look));
-            lines.extend(panel.comment_lines(look, width, area.height));
+            lines.extend(panel.comment_lines(look, width, layout.comment_rows));
             lines.extend(panel.side_line_rows(look, width));
             lines.extend(panel.result_lines(look, width));
             lines
@@ -800,7 +829,7 @@ mod tests {
     #[test]
     fn clicks_on_the_move_list_go_to_the_move_clicked() {
         // A panel of 30×22 at (50, 0): the list has a heading and 8 rows of two moves.
-        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22), false, 0);
+        let layout = ReviewLayout::new(Rect::new(50, 0, 30, 22), false, 0, 0, true);
         assert_eq!(layout.list.height, 9);
         let (x, y) = (layout.list.x, layout.list.y);
         let first_column = x + 3;
@@ -836,9 +865,9 @@ mod tests {
     fn the_graph_fits_between_the_ply_and_the_list_or_gives_way() {
         use crate::tui::layout::{GameLayout, wide_size};
         let panel = |w, h| GameLayout::new(Rect::new(0, 0, w, h)).unwrap().panel;
-        let plain = ReviewLayout::new(panel(80, 24), false, 0);
+        let plain = ReviewLayout::new(panel(80, 24), false, 0, 0, true);
         assert_eq!(plain.graph, None, "no analysis, no graph");
-        let layout = ReviewLayout::new(panel(80, 24), true, 0);
+        let layout = ReviewLayout::new(panel(80, 24), true, 0, 0, true);
         let graph = layout.graph.expect("a graph at 80×24");
         assert_eq!(layout.info.height, ANALYSED_INFO_ROWS);
         assert_eq!(graph.y, layout.info.bottom());
@@ -848,14 +877,24 @@ mod tests {
         assert_eq!(layout.list.bottom(), layout.frame.bottom() - 1);
         // The smallest terminal keeps the ply and a list, without the graph.
         let (w, h) = wide_size();
-        let small = ReviewLayout::new(panel(w, h), true, 0);
+        let small = ReviewLayout::new(panel(w, h), true, 0, 0, true);
         assert_eq!(small.graph, None);
         assert_eq!(small.info.height, ANALYSED_INFO_ROWS);
         assert!(small.list.height >= 3, "{small:?}");
         // A tall terminal gives the graph more rows, up to its most.
-        let tall = ReviewLayout::new(panel(200, 60), true, 0);
+        let tall = ReviewLayout::new(panel(200, 60), true, 0, 0, true);
         assert_eq!(tall.graph.map(|g| g.height), Some(GRAPH_MAX_ROWS));
         assert!(tall.list.height > GRAPH_MAX_ROWS);
+        // A long comment (with the tags' header) is cut to leave the graph its rows at 80×24.
+        let commented = ReviewLayout::new(panel(80, 24), true, 2, 12, true);
+        assert!(commented.graph.is_some(), "{commented:?}");
+        assert!(commented.comment_rows >= 1 && commented.comment_rows < 12);
+        assert!(commented.list.height >= LIST_MIN_ROWS, "{commented:?}");
+        // Without moves to graph, or where the graph does not fit anyway, it is whole.
+        let ungraphed = ReviewLayout::new(panel(80, 24), true, 2, 12, false);
+        assert_eq!(ungraphed.comment_rows, 12);
+        let small = ReviewLayout::new(panel(w, h), true, 2, 5, true);
+        assert_eq!(small.comment_rows, 5);
         // Clicks follow the list where the layout puts it.
         let review = Review::new(4);
         let (x, y) = (layout.list.x + 3, layout.list.y + 1);

@@ -362,6 +362,12 @@ impl RenamePrompt {
         self.text.pop();
     }
 
+    /// Clears the name typed.
+    pub fn clear(&mut self) {
+        self.failure = None;
+        self.text.clear();
+    }
+
     /// The save renamed.
     pub const fn save(&self) -> &SaveRef {
         &self.save

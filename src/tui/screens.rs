@@ -372,6 +372,7 @@ impl SetupForm {
             }
             Action::Type(c) => self.type_char(c),
             Action::Backspace => self.backspace(),
+            Action::ClearField => self.position.clear(),
             Action::Move(dir) => self.move_focus(dir),
             Action::Cancel => return SetupHandled::Back,
             Action::Rules => return SetupHandled::Rules(self.choice().0),

@@ -85,6 +85,10 @@ impl TagsForm {
                 self.fields[self.focus].pop();
                 self.failure = None;
             }
+            Action::ClearField => {
+                self.fields[self.focus].clear();
+                self.failure = None;
+            }
             _ => {}
         }
         TagsHandled::Stay
@@ -92,7 +96,8 @@ impl TagsForm {
 
     /// The tags typed, or the field that is wrong (its index) and why.
     fn tags(&self) -> Result<Tags, (usize, String)> {
-        let mut tags = Tags::default();
+        // The record's other tags are not in the form: they stay as they are.
+        let mut tags = self.original.clone();
         for (i, (&tag, text)) in Tag::ALL.iter().zip(&self.fields).enumerate() {
             let typed = text.trim();
             let unchanged = self.original.get(tag).unwrap_or_default() == typed;
@@ -222,5 +227,24 @@ mod tests {
             panic!("kept")
         };
         assert_eq!(kept.get(Tag::Date), Some("August 2016"));
+    }
+
+    #[test]
+    fn a_records_other_tags_stay_through_the_form() {
+        let mut read = Tags::default();
+        assert!(read.keep_other("round", "2"));
+        let mut form = TagsForm::new(&read);
+        typed(&mut form, "Club night");
+        let TagsHandled::Keep(kept) = form.update(Action::Confirm) else {
+            panic!("kept")
+        };
+        assert_eq!(kept.other("round"), Some("2"));
+        // Ctrl-U clears the field.
+        form.update(Action::ClearField);
+        let TagsHandled::Keep(cleared) = form.update(Action::Confirm) else {
+            panic!("kept")
+        };
+        assert_eq!(cleared.get(Tag::Event), None);
+        assert_eq!(kept.get(Tag::Event), Some("Club night"));
     }
 }

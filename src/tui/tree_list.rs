@@ -1,6 +1,7 @@
 //! The move list of a game with side lines, in review: the whole tree as text that flows
 //! from row to row, each side line in brackets after the move it is played instead of
-//! (`5. f6-f1?? (5. e6-d6 d3-f3 6. b2-e2) 5… d3-d2`), with the analysis' marks. The move
+//! (`5. f6-f1?? (5. e6-d6 d3-f3 6. b2-e2) 5… d3-d2`), with the analysis' marks and
+//! [`COMMENT_MARK`] before a move that has a comment (`5. ¶f6-f1??`). The move
 //! shown is highlighted wherever it is, the rows scroll to keep it in view, and a click on
 //! a move names its place in the tree.
 
@@ -14,6 +15,9 @@ use super::theme::{Look, Themed};
 use crate::game::{Fork, Game, Node, Place, PlyAnalysis};
 use crate::rules::AnnotatedMove;
 
+/// The mark before a move of a move list that has a comment.
+pub const COMMENT_MARK: &str = "¶";
+
 /// One move of the tree as the list writes it.
 #[derive(Clone, Debug)]
 struct Item<'a> {
@@ -23,6 +27,8 @@ struct Item<'a> {
     number: Option<String>,
     /// The move.
     played: AnnotatedMove,
+    /// Whether it has a comment.
+    commented: bool,
     /// Its analysis, if analyzed.
     analysis: Option<&'a PlyAnalysis>,
     /// Side lines opened before it (it is their first move).
@@ -47,6 +53,9 @@ impl Item<'_> {
         } else {
             ratatui::style::Style::new()
         };
+        if self.commented {
+            spans.push(Span::styled(COMMENT_MARK, theme.heading));
+        }
         spans.push(Span::styled(self.played.to_string(), style));
         if let Some(analysis) = self.analysis {
             let mark = mark_span(analysis, look);
@@ -63,7 +72,12 @@ impl Item<'_> {
     fn width(&self) -> usize {
         let number = self.number.as_ref().map_or(0, |n| n.chars().count() + 1);
         let mark = self.analysis.map_or(0, |a| a.mark().chars().count());
-        self.opens + number + self.played.to_string().chars().count() + mark + self.closes
+        let comment = if self.commented {
+            COMMENT_MARK.chars().count()
+        } else {
+            0
+        };
+        self.opens + number + comment + self.played.to_string().chars().count() + mark + self.closes
     }
 }
 
@@ -90,6 +104,7 @@ impl<'a> TreeList<'a> {
                 place: Place::main(i + 1),
                 number: (numbered || i.is_multiple_of(2)).then(|| number(i)),
                 played,
+                commented: game.comments().get(i).is_some_and(Option::is_some),
                 analysis: game.analysis().get(i).and_then(Option::as_ref),
                 opens: 0,
                 closes: 0,
@@ -118,6 +133,7 @@ impl<'a> TreeList<'a> {
                 place: Place::new(forks.to_vec(), j + 1),
                 number: (numbered || index.is_multiple_of(2)).then(|| number(index)),
                 played: node.played(),
+                commented: node.comment().is_some(),
                 analysis: node.analysis(),
                 opens: usize::from(j == 0),
                 closes: 0,
@@ -305,6 +321,21 @@ mod tests {
         for row in text(&narrow) {
             assert!(row.chars().count() <= 22, "{row}");
         }
+    }
+
+    #[test]
+    fn commented_moves_are_marked_on_the_main_line_and_in_side_lines() {
+        let mut game = tree();
+        game.set_comment(0, Some("opening".into()));
+        let nested = Place::new(vec![Fork { at: 1, line: 0 }, Fork { at: 1, line: 0 }], 1);
+        assert!(game.set_comment_at(&nested, Some("why not".into())));
+        let list = TreeList::of(&game);
+        let view = list.view(Rect::new(0, 0, 200, 10), None);
+        let all = text(&view).join("\n");
+        assert!(
+            all.starts_with("1. ¶d7-f7 d5-c5 (1… c4-c6 2. d2-b2 (2. ¶d2-e2)) 2. f4-f3 "),
+            "{all}"
+        );
     }
 
     #[test]

@@ -245,7 +245,7 @@ fn an_otg_records_names_and_tags_survive_our_save_and_an_export() {
     ] {
         assert!(otg.contains(tag), "{tag}\n{otg}");
     }
-    // Read back, the record gives the same names and tags (its comments lose their `|`).
+    // Read back, the record gives the same names and tags.
     let again = round_trip(&back);
     assert_eq!(again.tags(), back.tags());
     assert_eq!(again.tags().name(Side::Attackers), Some("Alice"));
@@ -279,11 +279,11 @@ fn a_date_that_is_no_day_is_kept_as_written() {
     assert_eq!(back.tags(), game.tags());
 }
 
-/// The parts of a game an `.otg` file carries, for comparison (timestamps are kept to the day).
+/// The parts of a game an `.otg` file carries, for comparison (not its timestamps: a record
+/// holds the date tag alone).
 fn essence(game: &Game) -> String {
     let mut json: serde_json::Value = serde_json::from_str(&game.to_json()).unwrap();
-    let day = |v: &serde_json::Value| v.as_str().unwrap()[..10].to_owned();
-    json["created"] = day(&json["created"]).into();
+    json["created"] = serde_json::Value::Null;
     json["updated"] = serde_json::Value::Null;
     json.to_string()
 }
@@ -477,7 +477,7 @@ fn otg_export_writes_opentafl_notation() {
 ";
     assert!(text.starts_with(expected_start), "{text}");
     assert!(
-        text.ends_with("6. d2-e2 Ke4-e3\n[|The losing move/with a pipe]\n7. g4-e4++\n"),
+        text.ends_with("6. d2-e2 Ke4-e3\n[|The losing move|with a pipe]\n7. g4-e4++\n"),
         "{text}"
     );
     let mut multi_line = new_game(Preset::Standard);
@@ -486,7 +486,7 @@ fn otg_export_writes_opentafl_notation() {
     assert!(
         import::to_otg(&multi_line)
             .unwrap()
-            .ends_with("1. d2-c2\n[first line\nsecond / line]\n")
+            .ends_with("1. d2-c2\n[first line\nsecond \\| line]\n")
     );
     // A line that would read as a turn is not begun: the comment goes on one line.
     multi_line.set_comment(0, Some("first line\n2. second".into()));
@@ -788,10 +788,15 @@ fn records_read_alike_with_any_line_ending() {
 }
 
 #[test]
-fn a_result_the_moves_do_not_reach_is_kept_only_when_its_termination_says_how() {
-    let unfinished = load_text(&format!("[result:1]\n{RULES}\n\n1. d2-e2 c4-c5\n")).unwrap();
-    assert_eq!(unfinished.outcome(), None);
-    assert_eq!(unfinished.moves().len(), 2);
+fn a_result_the_moves_do_not_reach_is_kept_with_the_reason_its_termination_tells() {
+    let untold = load_text(&format!("[result:1]\n{RULES}\n\n1. d2-e2 c4-c5\n")).unwrap();
+    assert_eq!(
+        untold.outcome(),
+        Some(Outcome::win(Side::Attackers, Reason::Recorded))
+    );
+    assert_eq!(untold.moves().len(), 2);
+    let unknown = load_text(&format!("[result:?]\n{RULES}\n\n1. d2-e2 c4-c5\n")).unwrap();
+    assert_eq!(unknown.outcome(), None);
     let resigned = load_text(&format!(
         "[result:1]\n[termination:Resignation]\n{RULES}\n\n1. d2-e2 c4-c5\n"
     ))
@@ -807,9 +812,9 @@ fn a_result_the_moves_do_not_reach_is_kept_only_when_its_termination_says_how() 
     );
     let drawn = load_text(&format!("[result:0]\n[termination:agreement]\n{RULES}\n")).unwrap();
     assert_eq!(drawn.outcome(), Some(Outcome::draw(Reason::Agreement)));
-    // A draw cannot be a resignation: the tag is not trusted, and the game stays unfinished.
+    // A draw cannot be a resignation: the result is kept, as recorded.
     let odd = load_text(&format!("[result:0]\n[termination:resignation]\n{RULES}\n")).unwrap();
-    assert_eq!(odd.outcome(), None);
+    assert_eq!(odd.outcome(), Some(Outcome::draw(Reason::Recorded)));
 }
 
 #[test]
@@ -875,4 +880,103 @@ fn a_record_under_rules_of_no_preset_plays_under_custom_rules_and_says_so() {
     let back = Game::from_json(&game.to_json()).unwrap();
     assert_eq!(back.rules(), game.rules());
     assert_eq!(essence(&round_trip(&game)), essence(&game));
+}
+
+#[test]
+fn opentafls_2015_triathlon_record_keeps_its_result() {
+    // OpenTafl's only Brandub record: `[result:-1]` with a termination in a human's words.
+    let game = load(&data("otg/triathlon-2015.otg")).unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Side::Defenders, Reason::Resignation))
+    );
+    // Its tags of other names are kept in its order, through our save and an export.
+    let others = [
+        ("round", "2"),
+        ("compiler", "OpenTafl v0.1.7.1b"),
+        ("termination", "Black resigns"),
+    ];
+    assert!(game.tags().others().eq(others), "{:?}", game.tags());
+    let saved = Game::from_json(&game.to_json()).unwrap();
+    assert_eq!(saved.tags(), game.tags());
+    let otg = import::to_otg(&saved).unwrap();
+    for tag in ["[round:2]", "[termination:Black resigns]", "[result:-1]"] {
+        assert!(otg.contains(tag), "{tag}\n{otg}");
+    }
+    assert_eq!(otg.matches("[termination:").count(), 1, "{otg}");
+    let again = round_trip(&saved);
+    assert_eq!(again.tags(), game.tags());
+    assert_eq!(again.outcome(), game.outcome());
+}
+
+#[test]
+fn a_result_with_a_termination_in_opentafls_words_is_kept() {
+    let cases = [
+        ("1", "Attacker wins", None),
+        ("-1", "Defender resigns", Some(Reason::Resignation)),
+        ("1", "Defender times out", Some(Reason::Time)),
+        ("-1", "Attacker resigns", Some(Reason::Resignation)),
+        ("-1", "Attacker times out", Some(Reason::Time)),
+        ("0", "Draw", Some(Reason::Agreement)),
+        ("1", "Black resigns", Some(Reason::Resignation)),
+    ];
+    for (result, termination, reason) in cases {
+        let text = format!("[result:{result}]\n[termination:{termination}]\n{RULES}\n\n1. d2-c2\n");
+        let outcome = load_text(&text).unwrap().outcome();
+        let winner = match result {
+            "1" => Some(Side::Attackers),
+            "-1" => Some(Side::Defenders),
+            _ => None,
+        };
+        assert_eq!(outcome.map(|o| o.winner), Some(winner), "{termination}");
+        if let Some(reason) = reason {
+            assert_eq!(outcome.map(|o| o.reason), Some(reason), "{termination}");
+        }
+    }
+}
+
+#[test]
+fn an_export_writes_the_date_a_record_gives_and_invents_none() {
+    let wild = import::to_otg(&load(&data("otg/wild.otg")).unwrap()).unwrap();
+    assert!(!wild.contains("[date:"), "{wild}");
+    let dated = load(&data("otg/commented.otg")).unwrap();
+    assert_eq!(dated.tags().get(Tag::Date), Some("2016.08.27"));
+    assert!(
+        import::to_otg(&dated)
+            .unwrap()
+            .contains("[date:2016.08.27]\n")
+    );
+}
+
+#[test]
+fn a_name_given_to_an_ai_side_is_exported() {
+    let mut game = Game::new(
+        Preset::Standard.rules(),
+        Position::start(),
+        Player::Human,
+        "ai:easy".parse().unwrap(),
+    );
+    let mut tags = game.tags().clone();
+    tags.set(Tag::Defenders, "Bob").unwrap();
+    game.set_tags(tags);
+    let otg = import::to_otg(&game).unwrap();
+    assert!(otg.contains("[defenders:Bob]\n"), "{otg}");
+}
+
+#[test]
+fn comment_paragraphs_and_bars_read_back_as_written() {
+    let mut game = new_game(Preset::Standard);
+    for mv in ["d2-c2", "c4-c3", "d1-d2"] {
+        game.play_text(mv).unwrap();
+    }
+    let comments = [
+        "Good. The guard steps aside.\n\nBetter. Or is it? a|b, and \\| too",
+        "e.g. this reply | that one\n\nStrong.",
+        "Wait.\n\nThe last move | alone in its turn.",
+    ];
+    for (i, comment) in comments.iter().enumerate() {
+        game.set_comment(i, Some((*comment).to_owned()));
+    }
+    let back = round_trip(&game);
+    assert_eq!(back.comments(), game.comments());
 }

@@ -393,7 +393,8 @@ fn times_to_return(watcher: &Player, games: &[GameId], side: Side) -> Vec<Option
 }
 
 #[test]
-fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_correspondence() {
+fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_claimed_not_one_by_correspondence()
+{
     let data = tempfile::tempdir().unwrap();
     let window = Duration::from_millis(800);
     let limits = Limits {
@@ -434,6 +435,7 @@ fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_corre
         "{left} ms"
     );
     assert_eq!(told[1], None, "a correspondence game has no deadline");
+    claimed(&alice, clocked, Side::Defenders);
     let outcome = result(&alice, clocked);
     assert_eq!(outcome.reason, Reason::Abandoned);
     assert_eq!(outcome.winner, Some(Side::Attackers));
@@ -452,6 +454,20 @@ fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_not_one_by_corre
         _ => None,
     });
     assert_eq!(playing, vec![by_post], "the correspondence game goes on");
+}
+
+/// `player` is told it may claim `game`, `gone`'s player being away past the window, and
+/// claims it.
+pub(crate) fn claimed(player: &Player, game: GameId, gone: Side) {
+    player.expect_message("the win to claim", |m| match m {
+        ServerMessage::Claimable { game: g, side, .. } if *g == game => {
+            assert_eq!(*side, gone);
+            Some(())
+        }
+        ServerMessage::Result { game: g, .. } if *g == game => panic!("ended unclaimed"),
+        _ => None,
+    });
+    player.send(ClientMessage::Claim { game });
 }
 
 #[test]
@@ -943,6 +959,7 @@ fn after_a_restart_a_player_still_gone_has_the_return_window_again_then_loses() 
     // Alice comes back and hears bob is gone, with a deadline; it runs out.
     let told = times_to_return(&alice, &[game], Side::Defenders);
     assert!(told[0].is_some(), "no deadline after the restart");
+    claimed(&alice, game, Side::Defenders);
     let outcome = result(&alice, game);
     assert_eq!(outcome.reason, Reason::Abandoned);
     assert_eq!(outcome.winner, Some(Side::Attackers));

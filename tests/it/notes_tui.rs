@@ -176,3 +176,28 @@ fn comments_and_tags_written_in_the_game_are_saved_and_loaded_again() {
     let loaded = Session::load(&file).unwrap();
     assert_eq!(loaded.game().to_json(), game.to_json());
 }
+
+#[test]
+fn opentafls_2015_record_opens_in_review_with_its_result_and_its_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let record =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/otg/triathlon-2015.otg");
+    let mut rt = Runtime::new(Config {
+        skip_setup: true,
+        storage: Storage::in_dir(dir.path().to_owned()),
+        resume: Some(Session::load(&record).unwrap()),
+        ..Config::default()
+    })
+    .unwrap();
+    assert_eq!(rt.app().mode(), Mode::Review);
+    let text = format!("{}", render(&mut rt, 100, 32).backend());
+    for shown in [
+        "2015 Tafl Triathlon",
+        "2015.08.15",
+        "round: 2",
+        "Black resigns",
+        "Defenders win",
+    ] {
+        assert!(text.contains(shown), "{shown}: {text}");
+    }
+}

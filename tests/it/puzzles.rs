@@ -346,7 +346,7 @@ fn opentafl_puzzle_records_import_as_verified_puzzles_and_export_back() {
     );
     assert!(
         out.ends_with(&format!(
-            "1 puzzles for opentafl written to {set_arg}; 2 skipped\n"
+            "1 puzzle for opentafl written to {set_arg}; 2 skipped\n"
         )),
         "{out}"
     );
@@ -364,7 +364,20 @@ fn opentafl_puzzle_records_import_as_verified_puzzles_and_export_back() {
     assert!(puzzle.verify(&mut Solver::new()).is_ok());
     // Exported to a folder and imported again, the set is the same.
     let records = dir.path().join("records");
-    crate::common::cli::success(&["puzzles", "export", set_arg, records.to_str().unwrap()]);
+    let said =
+        crate::common::cli::success(&["puzzles", "export", set_arg, records.to_str().unwrap()]);
+    assert!(said.starts_with("1 puzzle written to "), "{said}");
+    // Every record skipped: nothing is written, and the exit code says so.
+    let none = dir.path().join("none.json");
+    let failed = crate::common::cli::failure(&[
+        "puzzles",
+        "import",
+        plain.to_str().unwrap(),
+        "--out",
+        none.to_str().unwrap(),
+    ]);
+    assert!(failed.contains("no puzzle read (1 skipped)"), "{failed}");
+    assert!(!none.exists());
     let record = records.join("puzzle.otg");
     let again = dir.path().join("again.json");
     crate::common::cli::success(&[
@@ -378,4 +391,27 @@ fn opentafl_puzzle_records_import_as_verified_puzzles_and_export_back() {
     ]);
     let again = PuzzleSet::from_json(&std::fs::read_to_string(&again).unwrap()).unwrap();
     assert_eq!(again, set);
+}
+
+#[test]
+fn a_generated_set_holds_one_puzzle_per_game_and_answer() {
+    use brandubh::puzzle::{GenerateConfig, generate};
+    // Seed 2026's third game gave two puzzles two plies apart with the same answer.
+    let config = GenerateConfig {
+        preset: Preset::Standard,
+        count: 7,
+        seed: 2026,
+        max_games: 10,
+    };
+    let made = generate(config, &mut |_| {});
+    let mut seen = std::collections::HashSet::new();
+    for puzzle in &made.puzzles {
+        let game = puzzle.source.rsplit_once(", ply").unwrap().0;
+        assert!(
+            seen.insert((game.to_owned(), puzzle.solution.clone())),
+            "{} repeats an answer of its game: {:?}",
+            puzzle.id,
+            made.puzzles
+        );
+    }
 }

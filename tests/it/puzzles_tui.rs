@@ -104,6 +104,10 @@ fn the_trainer_at_80x24() {
     let mut app = app();
     // A piece selected: its moves shown.
     app.update(Action::Confirm);
+    let shown = format!("{}", screen(&app, 80, 24).backend());
+    // The panel is padded, and the rating and streak fit one row.
+    assert!(shown.contains("│ Puzzle "), "{shown}");
+    assert!(shown.contains("│ rating 1000 · streak 0"), "{shown}");
     insta::assert_snapshot!(screen(&app, 80, 24).backend());
 }
 

@@ -257,6 +257,7 @@ fn readers_that_ask_and_never_read_are_cut_off_and_others_still_answered() {
             name: format!("flood {i}"),
             key: identity.public_hex(),
             signature: identity.sign(&nonce, &ChannelBinding::of(&*raw.conn).unwrap()),
+            bot: false,
         };
         writeln!(raw, "{}", proof.to_line()).unwrap();
         assert!(read_line(&mut raw).contains("welcome"));

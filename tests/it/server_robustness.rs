@@ -46,6 +46,7 @@ impl Raw {
             name: name.to_owned(),
             key: identity.public_hex(),
             signature: identity.sign(&nonce, &binding),
+            bot: false,
         };
         raw.send(proof.to_line().trim_end());
         raw.expect("welcome", |m| {

@@ -1,5 +1,6 @@
 //! Writing a game as an OpenTafl game record (`.otg`): tags from our players (or their names),
-//! the game's other tags (event, site, date, annotator), result, termination and dates, the rules string of our rules, the moves in OpenTafl's notation
+//! the game's tags (event, site, date, annotator, and those of other names a record gave),
+//! result and termination, the rules string of our rules, the moves in OpenTafl's notation
 //! (the king's letter, captures, `++` and `--`, `---` for a resignation on the move), the
 //! comments, and the side lines as variations (see [`super::variations`]) with theirs.
 
@@ -72,14 +73,19 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
             tag(kept.name(), value);
         }
     }
-    tag("date", tags.get(Tag::Date).unwrap_or(&date(game)));
+    // The date is the one the game was given, never today's.
+    if let Some(date) = tags.get(Tag::Date) {
+        tag(Tag::Date.name(), date);
+    }
     for side in [Side::Attackers, Side::Defenders] {
+        // A name given to the side is written as given (to an AI's side too, in the tags
+        // form); without one, the player is written as ours, for our import to read back.
         let player = game.players().side(side);
-        // A name is of a person: an AI is written as ours, for our import to read back.
-        let name = tags.name(side).filter(|_| player == Player::Human);
         tag(
             Tag::name_of(side).name(),
-            &name.map_or_else(|| player_name(player), str::to_owned),
+            &tags
+                .name(side)
+                .map_or_else(|| player_name(player), str::to_owned),
         );
     }
     if let Some(outcome) = game.outcome() {
@@ -89,10 +95,16 @@ pub fn to_otg(game: &Game) -> Result<String, ExportError> {
             None => "0",
         };
         tag("result", result);
-        tag("termination", &outcome.reason.name().replace('-', " "));
+        // A termination the record wrote is written back as it was, with the other tags.
+        if tags.other("termination").is_none() {
+            tag("termination", &outcome.reason.name().replace('-', " "));
+        }
     }
     if let Some(annotator) = tags.get(Tag::Annotator) {
         tag(Tag::Annotator.name(), annotator);
+    }
+    for (name, value) in tags.others() {
+        tag(name, value);
     }
     if let Some(comment) = game.start_comment() {
         tag("start-comment", comment);
@@ -172,11 +184,13 @@ fn write_line(out: &mut String, rules: &Rules, prefix: &str, entries: &[Entry<'_
             .map(|entry| entry.and_then(|e| e.comment))
             .collect();
         if comments.iter().any(Option::is_some) {
-            let comments: Vec<String> = comments
-                .iter()
-                .map(|c| c.map_or_else(String::new, |c| paragraphs(c).replace('|', "/")))
-                .collect();
-            let _ = writeln!(out, "[{}]", comments.join("|"));
+            // The first comment's bars are written `\|`: the first bare one parts the two.
+            let first = comments[0].map_or_else(String::new, first_comment);
+            let line = match comments.get(1) {
+                Some(second) => format!("{first}|{}", second.map(paragraphs).unwrap_or_default()),
+                None => first,
+            };
+            let _ = writeln!(out, "[{line}]");
         }
         for (i, entry) in pair.iter().enumerate() {
             let Some(entry) = entry else { continue };
@@ -235,12 +249,6 @@ fn player_name(player: Player) -> String {
     }
 }
 
-/// The day the game was created, `YYYY.MM.DD`.
-fn date(game: &Game) -> String {
-    let stamp = game.created().to_string();
-    stamp.get(..10).unwrap_or_default().replace('-', ".")
-}
-
 /// A comment or tag value as written: its lines as they are where the import reads them
 /// back so (no line after the first reads as a tag, a turn or a variation, none before the
 /// last closes the bracket with `]`), else on one line. Other control characters become
@@ -261,6 +269,18 @@ fn paragraphs(text: &str) -> String {
         lines.join("\n")
     } else {
         one_line(text)
+    }
+}
+
+/// The comment on a turn's first move as written: its paragraphs (see [`paragraphs`]), each
+/// `|` as `\|` so that the first bare one parts it from the second move's, and a space after
+/// a last `\` (which would escape that bar; the import trims it).
+fn first_comment(text: &str) -> String {
+    let written = paragraphs(text).replace('|', "\\|");
+    if written.ends_with('\\') {
+        written + " "
+    } else {
+        written
     }
 }
 

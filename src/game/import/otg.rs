@@ -10,7 +10,7 @@ use super::move_record::{lines, play_entry};
 use super::variations::{self, VariationTurn};
 use crate::game::load_error::{RecordError, RecordErrorKind};
 use crate::game::player::Player;
-use crate::game::record::{Game, has_winner, is_off_board};
+use crate::game::record::{Game, fits_result, is_off_board};
 use crate::game::tags::{Tag, Tags};
 use crate::game::time::Timestamp;
 use crate::rules::{Outcome, Reason, Side, parse_position_record, parse_rules_string};
@@ -80,10 +80,15 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
             tags.set_fitted(kept, value);
         }
     }
-    // A date that is a day is when the game was created; another (`2016.??.??`) is kept.
+    // Tags of other names (`round`, `termination`, ...) are kept as written.
+    for &(_, name, value) in &parts.tags {
+        tags.keep_other(name, value);
+    }
+    // The date is kept as written (`2016.08.27`, `2016.??.??`); one that is a day is also
+    // when the game was created.
     let date = tag("date").map(|(_, date)| date.trim());
     let day = date.and_then(date_of);
-    if let (Some(text), None) = (date, day) {
+    if let Some(text) = date {
         tags.set_fitted(Tag::Date, text);
     }
     let mut game = Game::new(rules, start, attackers, defenders);
@@ -101,9 +106,16 @@ pub(super) fn read(text: &str) -> Result<Game, RecordError> {
     for (line, turn) in &parts.variations {
         variations::apply(&mut game, turn).map_err(at(*line))?;
     }
+    let termination = tag("termination").map(|(_, text)| text);
     if let Some((line, value)) = tag("result") {
-        let termination = tag("termination").map(|(_, text)| text);
         apply_result(&mut game, value.trim(), termination).map_err(at(line))?;
+    }
+    // A termination that is the name of the game's reason is what an export writes anyway.
+    let named = termination.and_then(reason_named);
+    if named.is_some() && named == game.outcome().map(|o| o.reason) {
+        let mut tags = game.tags().clone();
+        tags.keep_other("termination", "");
+        game.set_tags(tags);
     }
     let created = day.unwrap_or_else(Timestamp::now);
     game.set_timestamps(created, created);
@@ -285,31 +297,39 @@ fn tag_of(line: &str) -> Option<(&str, &str)> {
 }
 
 /// The comments of a comment line (without its `[`) on a turn of `entries` moves: the text
-/// up to the last `]`, split at the first `|`; empty parts are no comment.
+/// up to the last `]`, split at the first `|` that is not written `\|` (a bar of the first
+/// comment, as our export writes it); empty parts are no comment.
 fn comments_of(line: &str, entries: usize) -> Vec<Option<String>> {
     let inner = line.rfind(']').map_or(line, |end| &line[..end]);
-    let (first, second) = inner.split_once('|').unwrap_or((inner, ""));
-    [first, second]
+    let bar = inner
+        .match_indices('|')
+        .map(|(at, _)| at)
+        .find(|&at| !inner[..at].ends_with('\\'));
+    let (first, second) = bar.map_or((inner, ""), |at| (&inner[..at], &inner[at + 1..]));
+    let first = first.replace("\\|", "|");
+    [first.as_str(), second]
         .into_iter()
         .take(entries)
         .map(|text| Some(paragraphs(text)).filter(|t| !t.is_empty()))
         .collect()
 }
 
-/// Whether `label` numbers a variation: it ends with a period and has a letter or more
-/// than one period (`3b.`, `3b.3.1a.`), or is the `.....` of a move matching the parent line.
+/// Whether `label` numbers a variation: it begins with a digit, ends with a period and has a
+/// letter or more than one period (`3b.`, `3b.3.1a.`), or is the `.....` of a move matching
+/// the parent line. (A word of a comment's paragraph, `Good.` or `e.g.`, is none.)
 pub(super) fn is_variation_label(label: &str) -> bool {
-    label.ends_with('.')
+    let numbered = label.starts_with(|c: char| c.is_ascii_digit())
         && label
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'.')
-        && (label.bytes().any(|b| b.is_ascii_alphabetic()) || label.matches('.').count() > 1)
+        && (label.bytes().any(|b| b.is_ascii_alphabetic()) || label.matches('.').count() > 1);
+    label.ends_with('.') && (numbered || label.bytes().all(|b| b == b'.'))
 }
 
 /// Records the result of the `result` tag (`1`, `0`, `-1`, `?`): checked against the end
-/// the moves reach, or, where they reach none, recorded when `termination` names an ending
-/// outside the board that fits it (`resignation`, `time`, `agreement`, `adjudicated`).
-/// Otherwise the game stays unfinished.
+/// the moves reach, or, where they reach none, recorded as an ending off the board: the one
+/// `termination` tells in words (a resignation, a loss on time, a draw agreed) where it fits
+/// the result, else the result as recorded ([`Reason::Recorded`]).
 fn apply_result(
     game: &mut Game,
     value: &str,
@@ -333,16 +353,34 @@ fn apply_result(
         return Ok(());
     }
     let reason = termination
-        .and_then(reason_named)
-        .filter(|&r| is_off_board(r) && has_winner(r) == winner.is_some());
-    if let Some(reason) = reason {
-        // The game is not over (checked above), so it can be concluded.
-        let _ = game.conclude(Outcome { winner, reason });
-    }
+        .and_then(reason_told)
+        .filter(|&r| is_off_board(r) && fits_result(r, winner.is_some()))
+        .unwrap_or(Reason::Recorded);
+    // The game is not over (checked above), so it can be concluded.
+    let _ = game.conclude(Outcome { winner, reason });
     Ok(())
 }
 
-/// The reason named by a termination text: our names, with spaces or hyphens, any case.
+/// The reason a termination text tells: one of our names, with spaces or hyphens, any
+/// case; else the first of a resignation, a loss on time or a draw agreed that its words
+/// speak of (OpenTafl's `Defender resigns`, `Attacker times out`, `Draw`).
+fn reason_told(text: &str) -> Option<Reason> {
+    let words = text.to_ascii_lowercase();
+    let spoken = [
+        ("resign", Reason::Resignation),
+        ("time", Reason::Time),
+        ("agree", Reason::Agreement),
+        ("draw", Reason::Agreement),
+    ];
+    reason_named(text).or_else(|| {
+        spoken
+            .into_iter()
+            .find(|(word, _)| words.contains(word))
+            .map(|(_, reason)| reason)
+    })
+}
+
+/// The reason a termination text names: our names, with spaces or hyphens, any case.
 fn reason_named(text: &str) -> Option<Reason> {
     let name = text.trim().to_ascii_lowercase().replace([' ', '_'], "-");
     Reason::ALL.into_iter().find(|r| r.name() == name)
@@ -384,6 +422,11 @@ mod tests {
         assert_eq!(comments_of("|b|c]", 2), [None, Some("b|c".to_owned())]);
         assert_eq!(comments_of(" a ]", 2), [Some("a".to_owned()), None]);
         assert_eq!(comments_of("x]y|z]", 1), [Some("x]y".to_owned())]);
+        assert_eq!(
+            comments_of("a\\|b|c]", 2),
+            [Some("a|b".to_owned()), Some("c".to_owned())]
+        );
+        assert_eq!(comments_of("a\\|b]", 1), [Some("a|b".to_owned())]);
     }
 
     #[test]
@@ -391,7 +434,7 @@ mod tests {
         for label in ["3b.", "3b.3.1a.", ".....", "1.2."] {
             assert!(is_variation_label(label), "{label}");
         }
-        for label in ["3.", "12.", "d2-e2", "[x]"] {
+        for label in ["3.", "12.", "d2-e2", "[x]", "Good.", "e.g.", "i.e."] {
             assert!(!is_variation_label(label), "{label}");
         }
     }
@@ -408,11 +451,15 @@ mod tests {
     }
 
     #[test]
-    fn terminations_name_our_reasons_in_any_spelling() {
-        assert_eq!(reason_named("king captured"), Some(Reason::KingCaptured));
-        assert_eq!(reason_named(" Resignation "), Some(Reason::Resignation));
-        assert_eq!(reason_named("no_moves"), Some(Reason::NoMoves));
-        assert_eq!(reason_named("checkmate"), None);
+    fn terminations_name_our_reasons_in_any_spelling_or_tell_them_in_words() {
+        assert_eq!(reason_told("king captured"), Some(Reason::KingCaptured));
+        assert_eq!(reason_told(" Resignation "), Some(Reason::Resignation));
+        assert_eq!(reason_told("no_moves"), Some(Reason::NoMoves));
+        assert_eq!(reason_told("Black resigns"), Some(Reason::Resignation));
+        assert_eq!(reason_told("Defender times out"), Some(Reason::Time));
+        assert_eq!(reason_told("Draw"), Some(Reason::Agreement));
+        assert_eq!(reason_told("checkmate"), None);
+        assert_eq!(reason_told("Attacker wins"), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{SaveIn, TooLarge};
 use crate::game::load_error::{LoadError, LoadErrorKind};
-use crate::game::record::{Game, has_winner, is_off_board};
+use crate::game::record::{Game, fits_result, is_off_board};
 use crate::game::save_format::{FORMAT, MAX_PLIES, MAX_SAVE_BYTES, VERSION};
 use crate::game::time::Timestamp;
 use crate::game::tree::{SavedLine, SideLineError, restore_sides};
@@ -127,7 +127,7 @@ fn check_result(
         (Some(board), Some(said)) if board == said => Ok(None),
         (None, None) => Ok(None),
         (None, Some(said)) if is_off_board(said.reason) => {
-            if has_winner(said.reason) == said.winner.is_some() {
+            if fits_result(said.reason, said.winner.is_some()) {
                 Ok(Some(said))
             } else {
                 Err(LoadErrorKind::ImpossibleResult(said))

@@ -263,13 +263,20 @@ mod tests {
         serde_json::from_value(entry).unwrap()
     }
 
-    /// Every tag at its longest, each character four bytes of UTF-8 (no control character is
-    /// allowed, so none is escaped).
+    /// Every tag at its longest, and as many other tags as a game keeps, each character four
+    /// bytes of UTF-8 (no control character is allowed, so none is escaped).
     fn largest_tags() -> Tags {
         let mut tags = Tags::default();
         let longest = "\u{1f600}".repeat(crate::game::tags::MAX_TAG_CHARS);
         for tag in crate::game::tags::Tag::ALL {
             tags.set(tag, &longest).unwrap();
+        }
+        for i in 0..crate::game::tags::MAX_OTHER_TAGS {
+            let name = format!(
+                "{i:-<width$}",
+                width = crate::game::tags::MAX_TAG_NAME_CHARS
+            );
+            assert!(tags.keep_other(&name, &longest));
         }
         tags
     }

@@ -75,7 +75,7 @@ fn merge_into(
             }
             Some(_) => {
                 let nodes = std::iter::once(node).chain(rest).collect();
-                return add_side(line, k, SideLine { nodes }, grows);
+                return add_side(line, k, SideLine::new(nodes), grows);
             }
             None if grows => {
                 line.push(node);

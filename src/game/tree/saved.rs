@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::game::ply_analysis::{AnalysisError, SavedPly};
-use crate::game::record::comment_text;
+use crate::game::record::{comment_text, fits_result, is_off_board};
 use crate::game::side_line::{MAX_LINE_DEPTH, Node, SideLine};
-use crate::rules::{GameState, Move, MoveError};
+use crate::rules::{GameState, Move, MoveError, Outcome};
 
 /// A side line as saved.
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -32,6 +32,12 @@ pub(in crate::game) struct SavedLine {
     /// nest at most 16 deep.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     side_lines: Vec<SavedLine>,
+    /// The ending off the board the line's moves had when they were the game's (a
+    /// resignation, a loss on time, an agreement), as the game's `result`; it is the game's
+    /// result again when they are promoted back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::game::save::result_schema")]
+    result: Option<Outcome>,
 }
 
 /// The side lines of a line as saved, from the side lines played instead of each of its
@@ -62,6 +68,7 @@ impl SavedLine {
                     .collect()
             }),
             side_lines: saved_lines(nodes.iter().map(|n| n.sides.as_slice())),
+            result: line.ending,
         }
     }
 
@@ -112,6 +119,8 @@ pub enum SideLineError {
     /// lengthened on load. (A line that repeats its parent's moves otherwise is merged into
     /// it.)
     RepeatsPastTheEnd,
+    /// `result` is no ending off the board that fits (or the moves end the game already).
+    Result(Outcome),
 }
 
 impl fmt::Display for SideLineError {
@@ -138,6 +147,12 @@ impl fmt::Display for SideLineError {
             Self::RepeatsPastTheEnd => {
                 f.write_str("it repeats the game's moves past its last move")
             }
+            Self::Result(outcome) => write!(
+                f,
+                "result \"{outcome}\": a side line keeps only a resignation, a loss on time or \
+                 a draw agreed or adjudicated, with or without a winner as it has one, after \
+                 moves that do not end the game"
+            ),
         }
     }
 }
@@ -238,16 +253,25 @@ fn restore_line(
             }
         }
     }
+    let ending_fits = saved.result.is_none_or(|r| {
+        is_off_board(r.reason) && fits_result(r.reason, r.winner.is_some()) && !state.is_over()
+    });
     for _ in &nodes {
         state.undo();
     }
     if let Some(failed) = failed {
         return Err(failed);
     }
+    if let (false, Some(result)) = (ending_fits, saved.result) {
+        return Err((before + moves, SideLineError::Result(result)));
+    }
     let line: Vec<Move> = nodes.iter().map(|n| n.mv.mv).collect();
     let sides = restore_sides(state, &line, saved.side_lines, before, depth)?;
     for (node, sides) in nodes.iter_mut().zip(sides) {
         node.sides = sides;
     }
-    Ok(SideLine { nodes })
+    Ok(SideLine {
+        nodes,
+        ending: saved.result,
+    })
 }

@@ -33,6 +33,8 @@ pub struct ClientConfig {
     pub version: u32,
     /// How the server's name becomes addresses.
     pub resolver: Resolver,
+    /// Whether the client is a bot (`brandubh bot`): it identifies as one.
+    pub bot: bool,
 }
 
 /// How a client turns `HOST:PORT` into addresses.
@@ -106,6 +108,7 @@ impl ClientConfig {
             reconnect: true,
             version: VERSION,
             resolver: Resolver::System,
+            bot: false,
         }
     }
 

@@ -9,7 +9,7 @@ use tokio::sync::oneshot;
 use super::conn_id::ConnId;
 use super::outbox::Outbox;
 use crate::net::identity::ChannelBinding;
-use crate::net::protocol::{ClientMessage, GameId};
+use crate::net::protocol::{ChallengeId, ClientMessage, GameId};
 use crate::rules::Side;
 
 /// What the hub is told.
@@ -38,6 +38,8 @@ pub(super) enum Event {
     FlagCheck { game: GameId, turn: u64 },
     /// A player gone from a game may have stayed away too long.
     ReturnCheck { game: GameId, side: Side },
+    /// A challenge may have waited too long for its answer.
+    ChallengeExpiry { challenge: ChallengeId },
     /// Time to note that the server is alive (every `Limits::alive_every`).
     Alive,
     /// A connection whose queue is full (it reads too slowly) is to be cut off.
@@ -58,7 +60,10 @@ impl Event {
                 | ClientMessage::Offer { game, .. }
                 | ClientMessage::Answer { game, .. }
                 | ClientMessage::Resign { game }
-                | ClientMessage::Chat { game, .. } => Some(*game),
+                | ClientMessage::Chat { game, .. }
+                | ClientMessage::Abort { game }
+                | ClientMessage::Claim { game }
+                | ClientMessage::GiveTime { game } => Some(*game),
                 _ => None,
             },
             Event::FlagCheck { game, .. } | Event::ReturnCheck { game, .. } => Some(*game),
@@ -67,6 +72,7 @@ impl Event {
             | Event::Cut { .. }
             | Event::Lag { .. }
             | Event::Disconnected { .. }
+            | Event::ChallengeExpiry { .. }
             | Event::GoingDown => None,
         }
     }

@@ -98,8 +98,14 @@ pub(super) struct Hub {
     runtime: tokio::runtime::Handle,
     timers: mpsc::WeakUnboundedSender<Event>,
     name_claims: NameClaims,
+    /// The names claimed by bots (`brandubh bot`), marked as such wherever shown.
+    bots: HashSet<String>,
     /// The threads that read the archive and finished games, beside the hub.
     readers: Readers,
+    /// The challenges waiting for an answer.
+    challenges: challenges::Challenges,
+    /// The games just over that their players may play again.
+    rematches: rematch::Rematches,
     /// The game the work under way concerns, once known: the one set aside if it panics.
     busy_with: Option<GameId>,
     /// The games over that still take chat lines for a while.
@@ -135,6 +141,7 @@ impl Hub {
         timers: mpsc::WeakUnboundedSender<Event>,
     ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
         let readers = Readers::start(store.file(), &timers)?;
+        let bots = store.bot_names()?.into_iter().collect();
         let club = club::Club::load(&store)?;
         let mut hub = Hub {
             store,
@@ -144,7 +151,10 @@ impl Hub {
             runtime,
             timers,
             name_claims: NameClaims::default(),
+            bots,
             readers,
+            challenges: challenges::Challenges::default(),
+            rematches: rematch::Rematches::default(),
             busy_with: None,
             after_end: chat::AfterEnds::new(),
             club,
@@ -282,6 +292,7 @@ impl Hub {
             Event::Cut { conn } => self.cut(conn),
             Event::FlagCheck { game, turn } => self.flag_check(game, turn),
             Event::ReturnCheck { game, side } => self.return_check(game, side),
+            Event::ChallengeExpiry { challenge } => self.challenge_expiry(challenge),
             Event::Alive => self.note_alive(),
             // The hub's loop ends on it, with `go_down`.
             Event::GoingDown => {}
@@ -312,7 +323,8 @@ impl Hub {
                 name,
                 key,
                 signature,
-            } => self.identify(conn, &name, &key, &signature),
+                bot,
+            } => self.identify(conn, (&name, bot), &key, &signature),
             ClientMessage::Ping { id } => {
                 self.send(conn, &ServerMessage::Pong { id });
                 Ok(())
@@ -359,12 +371,28 @@ impl Hub {
             ClientMessage::Watch { game } => self.watch(conn, seat, game),
             ClientMessage::Leave { game } => self.leave(conn, seat, game),
             ClientMessage::Move { game, ply, mv } => self.play(seat, game, ply, &mv),
+            ClientMessage::Offer {
+                game,
+                offer: Offer::Rematch,
+            } => self.rematch(seat, game, true),
+            ClientMessage::Answer {
+                game,
+                offer: Offer::Rematch,
+                accept,
+            } => self.rematch(seat, game, accept),
             ClientMessage::Offer { game, offer } => self.offer(seat, game, offer),
             ClientMessage::Answer {
                 game,
                 offer,
                 accept,
             } => self.answer(seat, game, offer, accept),
+            ClientMessage::ChallengePlayer { name, setup } => self.challenge(seat, &name, setup),
+            ClientMessage::AnswerChallenge { challenge, accept } => {
+                self.answer_challenge(seat, challenge, accept)
+            }
+            ClientMessage::Abort { game } => self.abort(seat, game),
+            ClientMessage::Claim { game } => self.claim(seat, game),
+            ClientMessage::GiveTime { game } => self.give_time(seat, game),
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
             request @ ClientMessage::Profile { .. } => self.profile(conn, request),
@@ -449,6 +477,7 @@ mod tests {
                     name: name.to_owned(),
                     key: identity.public_hex(),
                     signature: identity.sign(&nonce, &binding()),
+                    bot: false,
                 },
             );
             assert!(matches!(self.next(conn), ServerMessage::Welcome { .. }));
@@ -957,13 +986,17 @@ mod tests {
 }
 
 mod away;
+mod bots;
+mod challenges;
 mod chat;
 mod clocks;
 mod club;
 mod connections;
+mod courtesy;
 mod details;
 #[cfg(test)]
 mod fuzz;
 mod games;
 mod lobby;
+mod rematch;
 mod standings;

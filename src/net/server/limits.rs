@@ -31,7 +31,8 @@ pub struct Limits {
     /// Open games one player may wait in at once.
     pub open_games_per_player: usize,
     /// How long a player who dropped out of a game on a clock (not a correspondence game)
-    /// has to come back before the game is lost.
+    /// has to come back before the opponent may claim the win (the server ends the game
+    /// after ten of these).
     pub return_window: Duration,
     /// Names one key may hold.
     pub names_per_key: usize,
@@ -39,6 +40,12 @@ pub struct Limits {
     pub new_names_per_minute: usize,
     /// How long a server going down waits for its connections to be told and closed.
     pub going_down: Duration,
+    /// Challenges one player may have waiting for an answer at once.
+    pub challenges_out: usize,
+    /// Challenges waiting for one player's answer at once.
+    pub challenges_in: usize,
+    /// How long a challenge waits for its answer.
+    pub challenge_expiry: Duration,
     /// How often the server notes in its database that it is alive: after a crash, the
     /// player to move is charged the time used up to the last note.
     pub alive_every: Duration,
@@ -64,6 +71,9 @@ impl Default for Limits {
             names_per_key: 5,
             new_names_per_minute: 10,
             going_down: Duration::from_secs(5),
+            challenges_out: 3,
+            challenges_in: 20,
+            challenge_expiry: Duration::from_secs(5 * 60),
             alive_every: Duration::from_secs(5),
             lobby_lines_per_minute: 10,
         }

@@ -31,6 +31,8 @@ pub(super) struct NameClaim<'a> {
     pub most: usize,
     /// Whether the name may be a new one of the key (within the claims per minute).
     pub may_add: bool,
+    /// Whether a bot claims it: a name is a bot's or a person's for good, as first claimed.
+    pub bot: bool,
 }
 
 /// What became of a claim.
@@ -46,6 +48,8 @@ pub(super) enum Claim {
     TooMany,
     /// The name would be a new one, and no new one may be claimed now.
     TooFast,
+    /// The key holds the name, as a bot's (`true`) or a person's, and claims it as the other.
+    OtherKind(bool),
 }
 
 /// A name's forms compared with those of names other keys hold: its confusable skeleton
@@ -66,14 +70,14 @@ pub(super) struct NameClaims {
 }
 
 impl NameClaims {
-    /// Gives `key`, proven on a connection from `ip`, the name `asked` (in NFC) if it may
-    /// have it, as the name table says (`store`, which may fail): the name as kept, or why
+    /// Gives `key`, proven on a connection from `ip`, the name `asked` (in NFC) for a bot or
+    /// a person (`bot`) if it may have it, as the name table says (`store`, which may fail): the name as kept, or why
     /// not (for a `bad_name` error).
     pub fn claim<E>(
         &mut self,
         limits: &Limits,
         (ip, key): (IpAddr, &str),
-        asked: &str,
+        (asked, bot): (&str, bool),
         store: impl FnOnce(&NameClaim) -> Result<Claim, E>,
     ) -> Result<Result<String, String>, E> {
         let name = match normalize_name(asked) {
@@ -87,6 +91,7 @@ impl NameClaims {
             now: jiff::Timestamp::now().as_second(),
             most: limits.names_per_key,
             may_add: self.allows(ip, now, limits.new_names_per_minute),
+            bot,
         };
         Ok(match store(&claim)? {
             Claim::Yours => Ok(name),
@@ -106,6 +111,12 @@ impl NameClaims {
                 "too many new names from your address in the last minute: try again later"
                     .to_owned(),
             ),
+            Claim::OtherKind(true) => Err(format!(
+                "the name {name} is a bot's: a person plays under a name of their own"
+            )),
+            Claim::OtherKind(false) => Err(format!(
+                "the name {name} is a person's: a bot plays under a name of its own"
+            )),
         })
     }
 

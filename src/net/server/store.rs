@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::names::{Claim, NameClaim, UNUSED_NAME_KEPT_SECS, look_alike_forms};
 use crate::game::Clocks;
@@ -132,22 +132,38 @@ impl Store {
     /// marked used now), or free, unlike any name another key holds (same name, skeleton or
     /// lowercase skeleton, [`look_alike_forms`]), within the key's cap and the caller's
     /// leave to add one. A name in the way is released first if it has gone unused for
-    /// [`UNUSED_NAME_KEPT_SECS`] and its key is in no game at all.
+    /// [`UNUSED_NAME_KEPT_SECS`] and its key is in no game at all. A name is a bot's or a
+    /// person's as first claimed: the key's own name claimed as the other kind is refused
+    /// ([`Claim::OtherKind`]).
     pub fn claim_name(&mut self, claim: &NameClaim) -> StoreResult<Claim> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        let updated = execute(
-            &tx,
-            "UPDATE names SET used = ?3 WHERE name = ?1 AND key = ?2",
-            params![claim.name, claim.key, claim.now],
-        )?;
-        let outcome = if updated > 0 {
-            Claim::Yours
-        } else {
-            claim_new_name(&tx, claim)?
+        let held_as_bot: Option<bool> = tx
+            .prepare_cached("SELECT bot FROM names WHERE name = ?1 AND key = ?2")?
+            .query_row(params![claim.name, claim.key], |r| r.get(0))
+            .optional()?;
+        let outcome = match held_as_bot {
+            Some(bot) if bot != claim.bot => Claim::OtherKind(bot),
+            Some(_) => {
+                execute(
+                    &tx,
+                    "UPDATE names SET used = ?3 WHERE name = ?1 AND key = ?2",
+                    params![claim.name, claim.key, claim.now],
+                )?;
+                Claim::Yours
+            }
+            None => claim_new_name(&tx, claim)?,
         };
         tx.commit()?;
         Ok(outcome)
+    }
+
+    /// The names claimed by bots.
+    pub fn bot_names(&self) -> StoreResult<Vec<String>> {
+        self.db
+            .prepare("SELECT name FROM names WHERE bot = 1")?
+            .query_map([], |r| r.get(0))?
+            .collect()
     }
 
     /// Stores a new open game; returns its number.
@@ -248,6 +264,17 @@ impl Store {
         tx.commit()
     }
 
+    /// Stores a game's clocks (time given to a player).
+    pub fn set_clocks(&self, game: GameId, clocks: &Clocks) -> StoreResult<()> {
+        self.writable()?;
+        execute(
+            &self.db,
+            "UPDATE games SET clocks = ?2 WHERE id = ?1",
+            params![id(game), json(clocks)?],
+        )?;
+        Ok(())
+    }
+
     /// Stores a game's end and rates it, in one transaction: the players' rating changes,
     /// if it is rated.
     pub fn finish(
@@ -333,8 +360,11 @@ fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreRes
     }
     execute(
         tx,
-        "INSERT INTO names (name, key, skeleton, folded, used) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![claim.name, claim.key, skeleton, folded, claim.now],
+        "INSERT INTO names (name, key, skeleton, folded, used, bot)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            claim.name, claim.key, skeleton, folded, claim.now, claim.bot
+        ],
     )?;
     Ok(Claim::New)
 }
@@ -390,7 +420,7 @@ mod tests {
 
     use super::read::{ARCHIVE_COUNT, ARCHIVE_PAGE_QUERY, ArchivePage};
     use super::*;
-    use crate::net::protocol::{ARCHIVE_PAGE, GameSummary};
+    use crate::net::protocol::{ARCHIVE_PAGE, GameSummary, Role};
     use crate::rules::Reason;
 
     /// Page `page` of `name`'s archive: its games, number and total.
@@ -415,6 +445,7 @@ mod tests {
             now: now * DAY,
             most: 5,
             may_add: true,
+            bot: false,
         };
         store.claim_name(&claim).unwrap()
     }
@@ -463,6 +494,7 @@ mod tests {
             now: 0,
             most: 5,
             may_add: false,
+            bot: false,
         };
         assert_eq!(store.claim_name(&no_leave).unwrap(), Claim::TooFast);
         no_leave.may_add = true;
@@ -499,6 +531,41 @@ mod tests {
 
     /// Stores `games` games that `ann` made, ann and bob playing each side in turn, each
     /// drawn after one move.
+    #[test]
+    fn a_name_is_a_bot_s_or_a_person_s_as_first_claimed_and_marked_in_the_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let mut as_bot = NameClaim {
+            key: "key of bob",
+            name: "bob",
+            now: 0,
+            most: 5,
+            may_add: true,
+            bot: true,
+        };
+        assert_eq!(store.claim_name(&as_bot).unwrap(), Claim::New);
+        assert_eq!(store.claim_name(&as_bot).unwrap(), Claim::Yours);
+        as_bot.bot = false;
+        assert_eq!(store.claim_name(&as_bot).unwrap(), Claim::OtherKind(true));
+        assert_eq!(claim(&mut store, "key of ann", "ann", 0), Claim::New);
+        let ann_as_bot = NameClaim {
+            key: "key of ann",
+            name: "ann",
+            bot: true,
+            ..as_bot
+        };
+        assert_eq!(
+            store.claim_name(&ann_as_bot).unwrap(),
+            Claim::OtherKind(false)
+        );
+        assert_eq!(store.bot_names().unwrap(), ["bob"]);
+        finish_games(&mut store, 2);
+        let (games, _, _) = archive(&store, "ann", 0);
+        let marks: Vec<&[Role]> = games.iter().map(|g| g.bots.as_slice()).collect();
+        // Newest first: bob defended the first game and attacked the second.
+        assert_eq!(marks, [&[Role::Attackers][..], &[Role::Defenders][..]]);
+    }
+
     fn finish_games(store: &mut Store, games: usize) {
         let seat = |name: &str| Seat {
             key: format!("key of {name}"),

@@ -124,11 +124,8 @@ impl LocalGame {
     /// pieces on the board), and on main time the target the worker's pacer aims at
     /// ([`MoveLimits::on_clock`]).
     pub(super) fn on_the_clock(&self, side: Side, limits: Limits) -> MoveLimits {
-        let Some(clocks) = self.session.clocks() else {
-            return limits.into();
-        };
-        let pieces = self.session.state().position().occupied().count();
-        MoveLimits::on_clock(limits, clocks.move_budget(side, pieces))
+        let position = self.session.state().position();
+        MoveLimits::on_clocks(limits, self.session.clocks(), side, position)
     }
 
     /// Whether `report` is on a job it waits for (its move search or hint, its analysis).

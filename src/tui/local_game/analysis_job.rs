@@ -44,7 +44,7 @@ impl LocalGame {
                 return;
             }
         }
-        let Some((_, line)) = self.line_to_analyze() else {
+        let Some((forks, line)) = self.line_to_analyze() else {
             return;
         };
         if line.moves().is_empty() {
@@ -52,10 +52,12 @@ impl LocalGame {
             return;
         }
         let positions = Analyzer::positions(&line);
-        self.show(Overlay::Budget(BudgetChoice::new(
-            self.ai.budgets.clone(),
-            positions,
-        )));
+        let choice = BudgetChoice::new(self.ai.budgets.clone(), positions);
+        self.show(Overlay::Budget(if forks.is_empty() {
+            choice
+        } else {
+            choice.on_side_line()
+        }));
     }
 
     /// The line the review shows, as the side lines taken to it and a game of its own moves

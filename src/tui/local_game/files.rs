@@ -53,7 +53,13 @@ impl LocalGame {
         // Quitting asks for any change no file holds, even one the autosave keeps.
         if lost.is_some() || (to == Leaving::Quit && self.is_dirty()) {
             let unsaved = self.unsaved_changes();
-            self.show(Overlay::Question(Question::Leave { to, lost, unsaved }));
+            let finished = self.session.game().outcome().is_some();
+            self.show(Overlay::Question(Question::Leave {
+                to,
+                lost,
+                unsaved,
+                finished,
+            }));
         } else {
             self.leave(to);
         }

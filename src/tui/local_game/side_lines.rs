@@ -9,10 +9,11 @@ use std::borrow::Cow;
 
 use super::{LocalGame, Screen};
 use crate::game::{Fork, Game, Place, PlyAnalysis};
-use crate::rules::{AnnotatedMove, Move, Square};
+use crate::rules::{AnnotatedMove, Move, Outcome, Square};
 use crate::tui::dialogs::Question;
 use crate::tui::input::{Action, typed_move};
 use crate::tui::overlay::Overlay;
+use crate::tui::panels::outcome_parts;
 use crate::tui::review::Review;
 
 /// The place in the game's tree `review` shows.
@@ -139,6 +140,7 @@ impl LocalGame {
             Action::Backspace => {
                 text.pop();
             }
+            Action::ClearField => text.clear(),
             Action::Cancel => {
                 self.board.typing = None;
                 self.status = None;
@@ -224,33 +226,38 @@ impl LocalGame {
         }
     }
 
-    /// `]`: into the first side line leaving the line here; at the first move of a side line
-    /// with none leaving it, into the next side line of its parent (round to the first).
+    /// `]`: at the first move of a side line with others beside it, into the next of them
+    /// (round to the first); else into the first side line leaving the line here.
     fn enter_line(&mut self) {
         let Some(place) = self.place_reviewed() else {
             return;
         };
         let game = self.session.game();
-        let target = if !game.side_lines_at(&place).is_empty() {
+        // At a side line's first move with others beside it, `]` again goes to the next of
+        // them (round to the first), before any line nested there.
+        let sibling = match (place.ply(), place.parent(), place.forks().last()) {
+            (1, Some(parent), Some(last)) => {
+                let count = game.side_lines_at(&parent).len();
+                (count > 1).then(|| {
+                    let mut forks = parent.forks().to_vec();
+                    forks.push(Fork {
+                        at: parent.ply(),
+                        line: (last.line + 1) % count,
+                    });
+                    Place::new(forks, 1)
+                })
+            }
+            _ => None,
+        };
+        let nested = (!game.side_lines_at(&place).is_empty()).then(|| {
             let mut forks = place.forks().to_vec();
             forks.push(Fork {
                 at: place.ply(),
                 line: 0,
             });
-            Some(Place::new(forks, 1))
-        } else if let (1, Some(parent), Some(last)) =
-            (place.ply(), place.parent(), place.forks().last())
-        {
-            let count = game.side_lines_at(&parent).len();
-            let mut forks = parent.forks().to_vec();
-            forks.push(Fork {
-                at: parent.ply(),
-                line: (last.line + 1) % count.max(1),
-            });
-            Some(Place::new(forks, 1))
-        } else {
-            None
-        };
+            Place::new(forks, 1)
+        });
+        let target = sibling.or(nested);
         match target {
             Some(target) => {
                 let game = self.session.game();
@@ -301,9 +308,11 @@ impl LocalGame {
             self.error("this is the main line: open a side line to promote".to_owned());
             return;
         };
+        let result = self.session.game().outcome();
         match self.session.game_mut().promote(&place) {
             Some(now) => {
                 let game = self.session.game();
+                let change = result_change(result, game.outcome());
                 self.screen = Screen::Review(review_at(game, &now));
                 self.changed();
                 let to = if now.is_main() {
@@ -311,7 +320,7 @@ impl LocalGame {
                 } else {
                     "its parent's line"
                 };
-                self.info(format!("promoted: the side line is {to}"));
+                self.info(format!("promoted: the side line is {to}{change}"));
             }
             None => self.error(
                 "cannot promote: the old moves would nest too deep (delete a side line first)"
@@ -343,6 +352,24 @@ impl LocalGame {
             self.changed();
             self.info("side line deleted".to_owned());
         }
+    }
+}
+
+/// What a promotion did to the game's result, said after what it did to the lines (empty
+/// where the result stayed).
+fn result_change(before: Option<Outcome>, after: Option<Outcome>) -> String {
+    let words = |outcome| {
+        let (headline, why) = outcome_parts(outcome);
+        format!("{headline}: {why}")
+    };
+    match (before, after) {
+        (before, after) if before == after => String::new(),
+        (Some(before), None) => format!(
+            "; the game is unfinished now (its result, {}, stays with the old moves)",
+            words(before)
+        ),
+        (_, Some(after)) => format!("; the game's result is now {}", words(after)),
+        (None, None) => String::new(),
     }
 }
 
@@ -455,6 +482,57 @@ mod tests {
         // The main line has nothing to promote or delete.
         app.update(Action::Promote);
         assert!(app.status().unwrap().text.contains("main line"));
+    }
+
+    #[test]
+    fn into_line_again_goes_to_the_next_side_line_of_the_ply_not_into_a_nested_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = reviewing(dir.path());
+        let left = || Action::Move(crate::tui::input::Direction::Left);
+        app.update(Action::ToStart);
+        app.update(Action::Move(crate::tui::input::Direction::Right));
+        // A side line with a line nested at its first move, then a second side line.
+        type_move(&mut app, "c4-c6");
+        type_move(&mut app, "d2-b2");
+        app.update(left());
+        type_move(&mut app, "d2-e2");
+        app.update(Action::ToStart);
+        app.update(Action::Move(crate::tui::input::Direction::Right));
+        type_move(&mut app, "c4-c5");
+        app.update(Action::ToStart);
+        app.update(Action::Move(crate::tui::input::Direction::Right));
+        app.update(Action::IntoLine);
+        assert_eq!(review(&app).forks(), &[Fork { at: 1, line: 0 }]);
+        app.update(Action::IntoLine);
+        assert_eq!(review(&app).forks(), &[Fork { at: 1, line: 1 }]);
+        app.update(Action::IntoLine);
+        assert_eq!(review(&app).forks(), &[Fork { at: 1, line: 0 }], "round");
+    }
+
+    #[test]
+    fn promoting_over_a_resignation_and_back_keeps_the_result_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("wild.otg");
+        std::fs::write(&file, include_str!("../../../tests/data/otg/wild.otg")).unwrap();
+        let mut app = App::new(Config {
+            resume: Some(Session::load(&file).unwrap()),
+            storage: Storage::in_dir(dir.path().to_owned()),
+            ..Config::default()
+        });
+        let resigned = app.session.game().outcome();
+        assert!(resigned.is_some());
+        app.update(Action::Move(crate::tui::input::Direction::Left));
+        type_move(&mut app, "e4-e5");
+        app.update(Action::Promote);
+        assert_eq!(app.session.game().outcome(), None);
+        let said = app.status().unwrap().text.clone();
+        assert!(said.contains("the attackers resigned"), "{said}");
+        app.update(Action::Move(crate::tui::input::Direction::Left));
+        app.update(Action::IntoLine);
+        app.update(Action::Promote);
+        assert_eq!(app.session.game().outcome(), resigned);
+        let said = app.status().unwrap().text.clone();
+        assert!(said.contains("Defenders win"), "{said}");
     }
 
     #[test]

@@ -669,7 +669,14 @@ fn quitting_a_finished_game_in_no_file_asks_and_save_and_quit_quits() {
         !rt.app.should_quit(),
         "finished, but in no file: it asks as for any change"
     );
-    assert!(screen(&mut rt.app).contains("not saved to a file"));
+    let shown = screen(&mut rt.app);
+    assert!(shown.contains("not saved to a file"), "{shown}");
+    // A finished game is not offered to continue: --resume takes only unfinished ones.
+    assert!(
+        !shown.contains("--resume") && !shown.contains("Continue"),
+        "{shown}"
+    );
+    assert!(shown.contains("the list of saves"), "{shown}");
     rt.update(Action::Yes);
     assert!(rt.app.should_quit());
 

@@ -279,12 +279,22 @@ fn a_failed_progress_write_is_said_on_the_trainers_line() {
 /// A hot-seat game of two moves (the first legal one each time), the first analyzed as a
 /// blunder whose best move is the last legal one, scored `before`, shown in review.
 fn reviewed_blunder(before: crate::game::Score) -> App {
+    blunder_after(before, 0)
+}
+
+/// The review of a game of `at` moves, a blunder (analyzed so, the move at index `at`) and a
+/// reply.
+fn blunder_after(before: crate::game::Score, at: usize) -> App {
     use crate::game::{MoveClass, PlyAnalysis, Score};
     let mut app = App::new(Config {
         skip_setup: true,
         ..Config::default()
     });
     let game = app.session.game_mut();
+    for _ in 0..at {
+        let first = game.state().legal_moves()[0];
+        game.play(first).unwrap();
+    }
     let moves = game.state().legal_moves();
     let mut trial = game.clone();
     let best = trial.play(*moves.last().unwrap()).unwrap();
@@ -300,7 +310,7 @@ fn reviewed_blunder(before: crate::game::Score) -> App {
         only_move: false,
         depth: 3,
     };
-    game.set_analysis(0, &ply).unwrap();
+    game.set_analysis(at, &ply).unwrap();
     app.update(Action::Review);
     assert_eq!(app.mode(), Mode::Review);
     app
@@ -381,6 +391,36 @@ fn another_move_is_refused_unless_the_analysis_found_a_forced_win_for_the_solver
         )),
         "{effects:?}"
     );
+}
+
+#[test]
+fn an_answer_shown_is_not_a_lesson_solved_and_the_lesson_has_the_lists_move_number() {
+    // The attackers' second move is move 2 in the list.
+    let mut app = blunder_after(crate::game::Score::Eval(0), 2);
+    let best = app.session.game().analysis()[2].as_ref().unwrap().best.mv;
+    app.update(Action::Puzzles);
+    let screen = screen_at(&app, 80, 24);
+    assert!(screen.contains("Your mistake at move 2"), "{screen}");
+    app.update(Action::ShowAnswer);
+    app.update(Action::Retry);
+    type_move(&mut app, best);
+    assert!(trainer(&app).is_solved());
+    assert!(
+        !app.session.game().lessons()[0].solved,
+        "the answer was shown"
+    );
+    assert!(
+        trainer(&app)
+            .message()
+            .unwrap()
+            .contains("answer was shown"),
+        "{:?}",
+        trainer(&app).message()
+    );
+    // Found without help on the next round, it is solved.
+    app.update(Action::NextPuzzle);
+    type_move(&mut app, best);
+    assert!(app.session.game().lessons()[0].solved);
 }
 
 #[test]

@@ -29,6 +29,16 @@ pub const ONLINE_GAME_KEYS: KeyTable = KeyTable {
             "accept / decline the opponent's offer (a move declines it)",
         ),
         Key::new("x", "resign"),
+        Key::new("A", "abort the game, before your first move"),
+        Key::new("+", "give the opponent 15 s (a game on a clock)"),
+        Key::new(
+            "y",
+            "claim the win: the opponent gone past the return window",
+        ),
+        Key::new(
+            "r",
+            "once the game is over: offer a rematch, or accept the one offered",
+        ),
         Key::new("s", "save the game watched (spectators)"),
         Key::new("Tab", "small terminal: the panel / the board"),
         Key::new("q / Esc", "back to the lobby (the game goes on)"),
@@ -105,7 +115,11 @@ impl Online {
             }
             Action::Save if !player => self.save_watched(id),
             _ if !player => self.info("watching: only the players play (s saves the game)"),
-            _ if over => self.info("the game is over: q to the lobby"),
+            Action::Redo if over => self.rematch_key(id),
+            _ if over => self.info("the game is over: r rematch, q to the lobby"),
+            Action::Abort => self.abort_key(id),
+            Action::Faster => self.give_time_key(id),
+            Action::Yes => self.claim_key(id),
             Action::OfferDraw => match game.pending() {
                 Some((Offer::Draw, by)) if Some(by) != game.you() => {
                     self.send(ClientMessage::Answer {

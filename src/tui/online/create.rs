@@ -68,6 +68,8 @@ pub struct CreateForm {
     typed: bool,
     /// Why the clock typed is not one, until it changes.
     error: Option<String>,
+    /// The player the terms are for (a challenge), escaped; `None`: a game to create.
+    challenged: Option<String>,
 }
 
 /// Every timing the form offers: none, the clocks, then correspondence.
@@ -110,6 +112,15 @@ impl CreateForm {
             typed: false,
             setup,
             error: None,
+            challenged: None,
+        }
+    }
+
+    /// The form giving the terms of a challenge to `name`, filled in as `setup`.
+    pub fn challenge(setup: GameSetup, name: &str) -> CreateForm {
+        CreateForm {
+            challenged: Some(crate::quote::excerpt(name)),
+            ..CreateForm::new(setup)
         }
     }
 
@@ -199,9 +210,13 @@ impl Widget for Themed<'_, CreateForm> {
         let Themed { of: form, look } = self;
         let rect = centered(area, area.width.min(44), 11.min(area.height));
         Clear.render(rect, buf);
+        let (title, create_text) = match &form.challenged {
+            Some(name) => (format!(" Challenge {name} "), "Challenge"),
+            None => (" Create a game ".to_owned(), "Create"),
+        };
         let block = look
             .block()
-            .title(Line::from(" Create a game ").style(look.theme.heading));
+            .title(Line::from(title).style(look.theme.heading));
         let inner = block.inner(rect);
         block.render(rect, buf);
         let s = &form.setup;
@@ -222,9 +237,9 @@ impl Widget for Themed<'_, CreateForm> {
         let create = FIELDS.len() - 1;
         lines.push(Line::styled(
             if form.focus == create {
-                "▶ Create"
+                format!("▶ {create_text}")
             } else {
-                "  Create"
+                format!("  {create_text}")
             },
             focus(look, form.focus == create),
         ));
@@ -232,7 +247,13 @@ impl Widget for Themed<'_, CreateForm> {
         // until it changes.
         lines.push(match &form.error {
             Some(_) => Line::styled("not a clock: 5m+3s, 10m/3x30s, 3d/move", look.theme.error),
-            None => Line::styled("←→ change · Enter create · Esc back", look.theme.label),
+            None => Line::styled(
+                format!(
+                    "←→ change · Enter {} · Esc back",
+                    create_text.to_lowercase()
+                ),
+                look.theme.label,
+            ),
         });
         Paragraph::new(lines).render(inner, buf);
     }

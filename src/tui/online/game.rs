@@ -10,11 +10,13 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use crate::game::{Clocks, Game, Player, Tag, Tags};
-use crate::net::protocol::{Channel, ChatEntry, ClockView, GameId, GameView, Offer};
+use crate::game::{Clocks, Game, Tag, Tags};
+use crate::net::protocol::{
+    Channel, ChatEntry, ClockView, GameId, GameView, Offer, Role, bot_marked,
+};
 use crate::net::ratings::{Change, Shown};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
-use crate::rules::{Outcome, Position, Side, parse_position_record};
+use crate::rules::{Outcome, Side};
 use crate::tui::board_screen::BoardScreen;
 use crate::tui::board_screen::start_cursor;
 use crate::tui::board_view::{BoardView, Marks};
@@ -97,6 +99,7 @@ pub struct OnlineGame {
     id: GameId,
     /// The side this client plays, `None` for a spectator.
     you: Option<Side>,
+    /// The players' names, attackers first.
     names: [Option<String>; 2],
     /// The players' ratings in the game's pool, when it was sent.
     ratings: [Option<Shown>; 2],
@@ -106,6 +109,8 @@ pub struct OnlineGame {
     spectators: usize,
     /// The players' rating changes, once a rated game ended.
     changes: Option<[Change; 2]>,
+    /// Whether each is a bot's, attackers first.
+    bots: [bool; 2],
     engine_allowed: bool,
     record: Game,
     clocks: Option<(ClockView, Instant)>,
@@ -115,11 +120,23 @@ pub struct OnlineGame {
     chat: Vec<ChatLine>,
     /// The move sent and not yet played by the server.
     sending: Option<String>,
+    /// The opponent is gone past the return window: the win may be claimed until the
+    /// server ends the game itself, then.
+    claimable: Option<Instant>,
     /// The move sending was sent while the connection was down: the client holds it and
     /// sends it after the reconnect, so the state that comes then does not send it again.
     queued: bool,
     /// The board's cursor, selection and prompt.
     pub board: BoardScreen,
+}
+
+/// An offer in words.
+pub(super) const fn offer_text(offer: Offer) -> &'static str {
+    match offer {
+        Offer::Draw => "a draw",
+        Offer::Takeback => "a takeback",
+        Offer::Rematch => "a rematch",
+    }
 }
 
 /// Index of `side` in the per-side arrays.
@@ -134,20 +151,7 @@ impl OnlineGame {
     /// The game as the server's `view` has it, received at `now`; a view whose moves do not
     /// replay is refused with the reason.
     pub fn from_view(view: &GameView, now: Instant) -> Result<OnlineGame, String> {
-        let rules = view.summary.setup.rules.rules();
-        let start_side = if view.moves.len().is_multiple_of(2) {
-            view.to_move
-        } else {
-            view.to_move.opponent()
-        };
-        let start: Position = parse_position_record(&view.start, start_side)
-            .map_err(|e| format!("the server sent a bad position: {e}"))?;
-        let mut record = Game::new(rules, start, Player::Human, Player::Human);
-        for (i, mv) in view.moves.iter().enumerate() {
-            record
-                .play_text(mv)
-                .map_err(|e| format!("the server sent a bad move {}: {e}", i + 1))?;
-        }
+        let record = view.record()?;
         Ok(OnlineGame {
             id: view.summary.id,
             you: view.you,
@@ -162,6 +166,7 @@ impl OnlineGame {
             rated: view.summary.setup.rated,
             spectators: view.summary.spectators,
             changes: None,
+            bots: [Role::Attackers, Role::Defenders].map(|role| view.summary.bots.contains(&role)),
             engine_allowed: view.summary.setup.engine_allowed,
             outcome: view.summary.outcome,
             clocks: view.clocks.map(|c| (c, now)),
@@ -169,6 +174,7 @@ impl OnlineGame {
             presence: [Presence::Here; 2],
             chat: Vec::new(),
             sending: None,
+            claimable: None,
             queued: false,
             board: BoardScreen::new(start_cursor(record.state().position())),
             record,
@@ -184,6 +190,7 @@ impl OnlineGame {
         fresh.chat = std::mem::take(&mut self.chat);
         fresh.presence = self.presence;
         fresh.changes = self.changes;
+        fresh.claimable = self.claimable;
         fresh.board.cursor = self.board.cursor;
         let unchanged = fresh.record.moves().len() == self.record.moves().len();
         if unchanged && fresh.my_turn() {
@@ -242,11 +249,12 @@ impl OnlineGame {
         &self.chat
     }
 
-    /// The name of `side`'s player, escaped.
+    /// The name of `side`'s player, escaped, marked ` [bot]` if it is a bot's.
     pub fn name(&self, side: Side) -> String {
-        self.names[index(side)]
-            .as_deref()
-            .map_or_else(|| "?".to_owned(), excerpt)
+        self.names[index(side)].as_deref().map_or_else(
+            || "?".to_owned(),
+            |name| bot_marked(name, self.bots[index(side)]),
+        )
     }
 
     /// The game as a save file, as far as it has come: the players' names in its tags, and
@@ -315,6 +323,7 @@ impl OnlineGame {
         self.outcome = Some(outcome);
         self.sending = None;
         self.pending = None;
+        self.claimable = None;
         self.presence = [Presence::Here; 2];
         if let Some(clocks) = clocks {
             self.clocks = Some((
@@ -359,11 +368,29 @@ impl OnlineGame {
         return_within: Option<Duration>,
         now: Instant,
     ) {
+        if connected {
+            self.claimable = None;
+        }
         self.presence[index(side)] = match (connected, return_within) {
             (true, _) => Presence::Here,
             (false, None) => Presence::Gone(now),
             (false, Some(left)) => Presence::Due(now + left),
         };
+    }
+
+    /// When the server ends the game itself if the win, claimable now, is not claimed.
+    pub const fn claimable(&self) -> Option<Instant> {
+        self.claimable
+    }
+
+    /// The win may be claimed until `until` (`None`: no longer).
+    pub const fn set_claimable(&mut self, until: Option<Instant>) {
+        self.claimable = until;
+    }
+
+    /// The clocks as the server sent them at `now` (time given).
+    pub const fn set_clocks(&mut self, clocks: ClockView, now: Instant) {
+        self.clocks = Some((clocks, now));
     }
 
     /// The chat so far, as the server keeps it: it replaces the lines held (a reconnection
@@ -438,6 +465,14 @@ impl OnlineGame {
             let name = rated_name(&self.name(side), self.ratings[index(side)]);
             lines.push(format!("{} {name}{mine} {clock}{by}", title(side)));
             lines.extend(self.presence[index(side)].gone_line(now));
+            if let Some(ends) = self.claimable.filter(|_| self.you == Some(side.opponent())) {
+                let left = ends.saturating_duration_since(now).as_secs();
+                lines.push(format!(
+                    "  gone too long: y claims the win (or it ends in {}:{:02})",
+                    left / 60,
+                    left % 60
+                ));
+            }
         }
         if let Some(lag) = lag {
             lines.push(lag.text());
@@ -471,11 +506,10 @@ impl OnlineGame {
             (None, None) => lines.push(format!("the {to_move} to move")),
         }
         if let Some((offer, by)) = self.pending {
-            let what = match offer {
-                Offer::Draw => "a draw",
-                Offer::Takeback => "a takeback",
-            };
-            lines.push(format!("the {by} offer {what}"));
+            lines.push(format!("the {by} offer {}", offer_text(offer)));
+        }
+        if self.outcome.is_some() && self.you.is_some() {
+            lines.push("r rematch (sides swapped) · q lobby".to_owned());
         }
         if self.outcome.is_none() {
             let on = |on: bool| if on { "on" } else { "off" };

@@ -11,8 +11,7 @@ use super::create::{side_text, timing_text};
 use std::collections::BTreeSet;
 
 use super::standings::rated_name;
-use crate::net::protocol::{GameId, GameSummary, Lobby};
-use crate::quote::excerpt;
+use crate::net::protocol::{GameId, GameSummary, Lobby, Role, bot_marked};
 use crate::rules::Side;
 use crate::tui::input::{Direction, Key, KeyTable};
 use crate::tui::theme::{Look, Themed};
@@ -23,6 +22,11 @@ pub const LOBBY_KEYS: KeyTable = KeyTable {
         Key::new("↑ ↓", "select a game"),
         Key::new("Enter", "join an open game, play yours, watch another"),
         Key::new("c", "create a game"),
+        Key::new("C", "challenge a player online (a name, then the terms)"),
+        Key::new(
+            "a / d",
+            "accept / decline the challenge received (d: withdraw yours)",
+        ),
         Key::new("i", "join a private game by its invite code"),
         Key::new("w", "watch the game selected"),
         Key::new("x", "withdraw your open game / stop watching"),
@@ -174,6 +178,13 @@ impl LobbyList {
         text
     }
 
+    /// The names of the other players online (of those the server named).
+    pub fn others(&self) -> Vec<&str> {
+        let me = self.me.as_str();
+        let names = self.lobby.players.iter().map(String::as_str);
+        names.filter(|name| *name != me).collect()
+    }
+
     /// The players online with their ratings, those playing marked, those not named
     /// counted: `alice 1523 (playing), bob 1500?`.
     fn players(&self) -> String {
@@ -184,7 +195,8 @@ impl LobbyList {
             .enumerate()
             .map(|(i, n)| {
                 let status = lobby.players_status.get(i);
-                let name = rated_name(&excerpt(n), status.and_then(|s| s.rating));
+                let shown = bot_marked(n, lobby.bots.contains(&i));
+                let name = rated_name(&shown, status.and_then(|s| s.rating));
                 if status.is_some_and(|s| s.playing) {
                     format!("{name} (playing)")
                 } else {
@@ -243,10 +255,7 @@ impl LobbyList {
     /// One game's line.
     fn line(&self, game: &GameSummary, kind: Kind) -> String {
         let ratings = &game.ratings;
-        let name = |n: &Option<String>, rating| {
-            n.as_deref()
-                .map_or_else(|| "?".to_owned(), |n| rated_name(&excerpt(n), rating))
-        };
+        let name = |role, rating| rated_name(&game.shown(role), rating);
         let setup = &game.setup;
         let engine = if setup.engine_allowed {
             " engine ok"
@@ -274,8 +283,8 @@ impl LobbyList {
                 format!(
                     "#{} {} vs {} · {turn} · ply {} · {rules}",
                     game.id,
-                    name(&game.attackers, ratings.attackers),
-                    name(&game.defenders, ratings.defenders),
+                    name(Role::Attackers, ratings.attackers),
+                    name(Role::Defenders, ratings.defenders),
                     game.plies
                 )
             }
@@ -292,14 +301,14 @@ impl LobbyList {
             Kind::Open => format!(
                 "#{} {} waits ({}) · {rules}",
                 game.id,
-                rated_name(&excerpt(&game.creator), ratings.creator),
+                name(Role::Creator, ratings.creator),
                 side_text(setup.side)
             ),
             Kind::Watch => format!(
                 "#{} {} vs {} · ply {} · {rules}",
                 game.id,
-                name(&game.attackers, ratings.attackers),
-                name(&game.defenders, ratings.defenders),
+                name(Role::Attackers, ratings.attackers),
+                name(Role::Defenders, ratings.defenders),
                 game.plies
             ),
         }

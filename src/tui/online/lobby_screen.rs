@@ -20,6 +20,10 @@ use crate::tui::theme::{Look, Themed};
 
 impl Online {
     pub(super) fn create_game(&mut self, setup: GameSetup) {
+        if let Some(name) = self.challenging.take() {
+            self.send_challenge(name, setup);
+            return;
+        }
         self.last_create = Some(setup.clone());
         self.send(ClientMessage::Create(setup));
         self.info("creating…");
@@ -51,6 +55,9 @@ impl Online {
                     });
                 self.create = Some(CreateForm::new(setup));
             }
+            Action::Type('C') if self.connected => self.ask_whom(),
+            Action::Type('a') if self.connected => self.answer_challenge_key(true),
+            Action::Type('d') if self.connected => self.answer_challenge_key(false),
             Action::Type('i') if self.connected => {
                 self.prompt = Some((Prompt::Code, String::new()));
                 self.info("the invite code, then Enter");
@@ -194,7 +201,14 @@ impl Online {
         let title = format!("Online · {server}{who} · {state}{lag}");
         let status_rows = if area.height > 14 { 2 } else { 1 };
         let keys_rows = 1;
-        let body_height = area.height.saturating_sub(1 + status_rows + keys_rows);
+        let challenges = self.challenges.lines(self.now);
+        let room = area.height.saturating_sub(1 + status_rows + keys_rows + 4) / 2;
+        let challenge_rows = u16::try_from(challenges.len())
+            .unwrap_or(u16::MAX)
+            .min(room);
+        let body_height = area
+            .height
+            .saturating_sub(1 + status_rows + keys_rows + challenge_rows);
         Paragraph::new(Line::styled(title, look.theme.heading))
             .render(Rect { height: 1, ..area }, buf);
         let body = Rect::new(area.x, area.y + 1, area.width, body_height);
@@ -223,12 +237,18 @@ impl Online {
             ..body
         };
         self.render_lobby_chat(chat, buf, look);
-        let keys = Rect::new(area.x, area.y + 1 + body_height, area.width, keys_rows);
+        let panel = Rect::new(area.x, area.y + 1 + body_height, area.width, challenge_rows);
+        let shown = challenges.into_iter().take(usize::from(challenge_rows));
+        Paragraph::new(shown.map(Line::raw).collect::<Vec<_>>())
+            .style(look.theme.heading)
+            .render(panel, buf);
+        let keys = Rect::new(area.x, panel.bottom(), area.width, keys_rows);
         let line = if matches!(self.view, View::YourGames) {
             "Enter review · n/p pages · r again · q lobby · ? keys"
         } else {
             "Enter join/watch · c create · g your games · Tab chat · n/p pages · x leave · \
-             i code · m mute · b block · L leaderboard · P player · r refresh · q quit · ? keys"
+             i code · m mute · b block · L leaderboard · P player · C challenge · r refresh · q quit · \
+             ? keys"
         };
         Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
             .style(look.theme.label)

@@ -2,7 +2,7 @@
 //! chat line) and the yes/no questions (resign, accept an offer, trust a new server's key),
 //! and the status line that shows them.
 
-use super::server::offer_text;
+use super::game::offer_text;
 use super::{Ask, Online, Prompt, View};
 use crate::net::client::check_server;
 use crate::net::protocol::{ClientMessage, Offer, check_chat, normalize_name};
@@ -29,18 +29,14 @@ impl Online {
                 return;
             }
             Action::Move(dir) if prompt == Prompt::Server => {
-                if let View::Server(memory) = &self.view
-                    && !memory.servers.is_empty()
-                {
-                    let servers = &memory.servers;
-                    let at = servers.iter().position(|s| *s == text);
-                    let next = match (at, dir) {
-                        (Some(i), Direction::Down | Direction::Right) => (i + 1) % servers.len(),
-                        (Some(i), _) => (i + servers.len() - 1) % servers.len(),
-                        (None, _) => 0,
-                    };
-                    text.clone_from(&servers[next]);
+                if let View::Server(memory) = &self.view {
+                    text = cycled(&memory.servers, &text, dir);
                 }
+            }
+            Action::Move(dir) if prompt == Prompt::Challenge => {
+                let others: Vec<String> =
+                    self.lobby.others().into_iter().map(str::to_owned).collect();
+                text = cycled(&others, &text, dir);
             }
             Action::Confirm => {
                 self.prompted(prompt, text);
@@ -102,6 +98,7 @@ impl Online {
                 Ok(name) => self.show_profile(&name),
                 Err(e) => self.error(&format!("a name {e}")),
             },
+            Prompt::Challenge => self.whom_typed(&text),
             Prompt::LobbyChat | Prompt::Mute | Prompt::Block => self.club_prompted(prompt, text),
             Prompt::Chat => {
                 let View::Game(game) = self.view else {
@@ -138,7 +135,10 @@ impl Online {
         };
         match ask {
             Ask::Resign(game) if yes => self.send(ClientMessage::Resign { game }),
-            Ask::Resign(_) => self.status = None,
+            Ask::Abort(game) if yes => self.send(ClientMessage::Abort { game }),
+            Ask::Resign(_) | Ask::Abort(_) => self.status = None,
+            Ask::Claim(game) if yes => self.send(ClientMessage::Claim { game }),
+            Ask::Claim(_) => self.info("waiting for the opponent: y on the board claims the win"),
             Ask::Trust => match self.start.name.clone() {
                 Some(name) if yes => {
                     self.failed = false;
@@ -178,6 +178,16 @@ impl Online {
             (Some((Prompt::Profile, text)), _, _) => {
                 format!("profile of: {}▏", escaped(text, MESSAGE_CHARS))
             }
+            (Some((Prompt::Challenge, text)), _, _) => {
+                format!(
+                    "challenge whom (↑ ↓ those online): {}▏",
+                    escaped(text, MESSAGE_CHARS)
+                )
+            }
+            (None, Some(Ask::Abort(_)), _) => "abort this game (no result)? y/n".to_owned(),
+            (None, Some(Ask::Claim(_)), _) => {
+                "your opponent has not come back: claim the win? y, or n to keep waiting".to_owned()
+            }
             (Some((Prompt::LobbyChat, text)), _, _) => {
                 format!("lobby chat: {}▏", escaped(text, MESSAGE_CHARS))
             }
@@ -199,6 +209,21 @@ impl Online {
             }
         }
     }
+}
+
+/// The option after (`Down`, `Right`) or before `text` among `options`, round; the first
+/// if `text` is none of them; `text` itself if there are none.
+fn cycled(options: &[String], text: &str, dir: Direction) -> String {
+    if options.is_empty() {
+        return text.to_owned();
+    }
+    let at = options.iter().position(|s| s == text);
+    let next = match (at, dir) {
+        (Some(i), Direction::Down | Direction::Right) => (i + 1) % options.len(),
+        (Some(i), _) => (i + options.len() - 1) % options.len(),
+        (None, _) => 0,
+    };
+    options[next].clone()
 }
 
 /// The question standing while the opponent's offer waits.

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::create::timing_text;
-use super::game::OnlineGame;
+use super::game::{OnlineGame, offer_text};
 use super::{Online, Prompt, View};
 use crate::net::client::{ClientError, Event};
 use crate::net::protocol::{ClientMessage, ErrorCode, GameId, Offer, ServerMessage};
@@ -37,6 +37,10 @@ impl Online {
                     });
                 }
                 self.refresh(now);
+                if let Some(name) = self.start.challenge.take() {
+                    let setup = self.start.create.clone().unwrap_or_default();
+                    self.send_challenge(name, setup);
+                }
             }
             Event::Disconnected { reason } => {
                 self.connected = false;
@@ -134,7 +138,9 @@ impl Online {
                     Ok(None) => {}
                 }
                 self.assist_changed(id);
-                let begun = (self.awaited == Some(id) || self.join_by_code) && view.you.is_some();
+                let rematch = self.rematch_begun(id);
+                let begun = (self.awaited == Some(id) || self.join_by_code || rematch)
+                    && view.you.is_some();
                 if begun || self.to_show == Some(id) {
                     self.awaited = None;
                     self.join_by_code = false;
@@ -178,6 +184,18 @@ impl Online {
                     self.save_finished(game, json);
                 }
             }
+            ServerMessage::Challenged(view) => self.challenged(view, now),
+            ServerMessage::ChallengeEnded {
+                challenge,
+                why,
+                game,
+            } => self.challenge_ended(challenge, why, game),
+            ServerMessage::Claimable {
+                game,
+                side,
+                ends_ms,
+            } => self.claimable(game, side, Duration::from_millis(ends_ms), now),
+            ServerMessage::TimeGiven { game, to, clocks } => self.time_given(game, to, clocks, now),
             ServerMessage::Details {
                 game,
                 players,
@@ -395,14 +413,6 @@ impl Online {
         if self.games.get(&id).is_some_and(OnlineGame::my_turn) {
             self.landing = false;
         }
-    }
-}
-
-/// An offer in words.
-pub(super) const fn offer_text(offer: Offer) -> &'static str {
-    match offer {
-        Offer::Draw => "a draw",
-        Offer::Takeback => "a takeback",
     }
 }
 

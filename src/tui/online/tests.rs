@@ -8,7 +8,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 use crate::net::client::{ClientError, Event};
 use crate::net::protocol::{
-    Channel, ClockView, GameSummary, GameView, Lobby, Offer, ServerMessage, Timing,
+    Channel, ClockView, GameSummary, GameView, Lobby, Offer, Role, ServerMessage, Timing,
 };
 use crate::net::tls::KeyChanged;
 use crate::rules::{Outcome, Preset, Reason, Side, Square};
@@ -109,6 +109,7 @@ fn start(name: Option<&str>) -> OnlineStart {
         save_dir: None,
         insecure: true,
         create: None,
+        challenge: None,
         muted: std::collections::BTreeMap::new(),
     }
 }
@@ -134,6 +135,7 @@ fn summary(
         outcome: None,
         ratings: crate::net::protocol::SeatRatings::default(),
         spectators: 0,
+        bots: Vec::new(),
         date: None,
     }
 }
@@ -356,6 +358,7 @@ fn a_lobby_of_more_games_than_a_page_shows_the_counts_and_turns_its_pages() {
         players: (0..3).map(|i| format!("p{i}")).collect(),
         players_total: 60,
         players_status: Vec::new(),
+        bots: vec![1],
     };
     message(&mut online, ServerMessage::Lobby(lobby(1)));
     insta::assert_snapshot!("lobby_paged_80x24", screen(&online, 80, 24).backend());
@@ -406,6 +409,30 @@ fn the_lobby_says_which_open_games_allow_engine_help() {
     let line_of = |who: &str| lines.iter().find(|l| l.contains(who)).unwrap().clone();
     assert!(line_of("cat").contains("engine ok"), "{lines:#?}");
     assert!(!line_of("dan").contains("engine ok"), "{lines:#?}");
+}
+
+#[test]
+fn bots_are_marked_in_the_lobby_s_games_and_players() {
+    let mut online = connected("ann");
+    let mut bots_game = summary(8, None, Some("robo"), 0);
+    bots_game.creator = "robo".into();
+    bots_game.bots = vec![Role::Creator, Role::Defenders];
+    let people = summary(9, Some("dan"), None, 0);
+    message(
+        &mut online,
+        ServerMessage::Lobby(Lobby {
+            open: vec![bots_game, people],
+            open_total: 2,
+            players: vec!["ann".into(), "robo".into()],
+            players_total: 2,
+            bots: vec![1],
+            ..Lobby::default()
+        }),
+    );
+    let drawn = format!("{:?}", screen(&online, 80, 24).backend());
+    assert!(drawn.contains("#8 robo [bot] waits"), "{drawn}");
+    assert!(drawn.contains("#9 dan waits"), "{drawn}");
+    assert!(drawn.contains("ann, robo [bot]"), "{drawn}");
 }
 
 #[test]
@@ -897,6 +924,7 @@ fn a_name_refused_by_the_server_is_asked_again() {
     );
 }
 
+mod challenges;
 /// The client reports the connection lost.
 fn dropped(online: &mut Driven) {
     online.on_net(

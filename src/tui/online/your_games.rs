@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::create::timing_text;
 use super::{Online, View};
 use crate::game::Game;
-use crate::net::protocol::{ARCHIVE_PAGE, ClientMessage, GameId, GameSummary, pages};
+use crate::net::protocol::{ARCHIVE_PAGE, ClientMessage, GameId, GameSummary, Role, pages};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::Side;
 use crate::tui::help::Help;
@@ -223,12 +223,13 @@ fn game_line(game: &GameSummary, me: &str) -> String {
             name.as_deref() == Some(me)
         });
     let opponent = match you {
-        Some(Side::Attackers) => game.defenders.as_deref(),
-        Some(Side::Defenders) => game.attackers.as_deref(),
+        Some(Side::Attackers) => Some(Role::Defenders),
+        Some(Side::Defenders) => Some(Role::Attackers),
         None => None,
     };
-    let against = match (opponent, you) {
-        (Some(name), Some(side)) => format!("vs {} (you the {side})", excerpt(name)),
+    let against = match (opponent.filter(|&role| game.name(role).is_some()), you) {
+        // A bot marked as such.
+        (Some(role), Some(side)) => format!("vs {} (you the {side})", game.shown(role)),
         _ => "vs ?".to_owned(),
     };
     let result = game

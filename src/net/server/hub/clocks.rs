@@ -1,18 +1,24 @@
 //! The clocks on the server: a flag falls on the server's clock, without a move; a player
-//! gone from a game on a clock has a window to come back, after which the game is lost; the
+//! gone from a game on a clock has a window to come back, after which the opponent may
+//! claim the win (or wait; the game ends by itself after [`ENDS_AFTER_WINDOWS`] windows); the
 //! server notes when it is alive, and after a restart the player to move is charged the time
 //! it used before (not the time the server was down).
 
 use std::time::{Duration, Instant};
 
-use super::{Hub, Live};
+use super::games::my_game;
+use super::{Hub, Live, Reply, refuse};
 use crate::game::Clocks;
-use crate::net::protocol::{GameId, ServerMessage};
+use crate::net::protocol::{ErrorCode, GameId, ServerMessage};
 use crate::net::server::conn_id::ConnId;
 use crate::net::server::event::Event;
-use crate::net::server::store::{Stage, now_ms};
+use crate::net::server::store::{Seat, Stage, now_ms};
 use crate::net::server::timing::millis;
 use crate::rules::Side;
+
+/// A player gone from a game on a clock for this many return windows loses it even if the
+/// opponent never claims the win, so that no game stays open for ever.
+pub const ENDS_AFTER_WINDOWS: u32 = 10;
 
 /// How long a game's end that could not be stored (a timer's: a flag, an absence) waits
 /// before it is tried again.
@@ -178,8 +184,9 @@ impl Hub {
         }
     }
 
-    /// `side`'s player came back to `game` on `conn`: its window closes, it hears of an
-    /// opponent still gone, and an opponent whose window ran out meanwhile loses.
+    /// `side`'s player came back to `game` on `conn`: its window closes, and it hears of an
+    /// opponent still gone (and, if the opponent's window ran out meanwhile, that it may
+    /// claim the win).
     pub(super) fn returned(&mut self, conn: ConnId, game: GameId, side: Side) {
         let Some(live) = self.games.get_mut(&game) else {
             return;
@@ -189,17 +196,16 @@ impl Hub {
         let Some(by) = *live.return_by(opponent) else {
             return;
         };
+        let presence = self.absence(game, opponent);
+        self.send(conn, &presence);
         if by <= Instant::now() {
-            self.abandoned(game, opponent);
-        } else {
-            let presence = self.absence(game, opponent);
-            self.send(conn, &presence);
+            self.window_over(game, opponent);
         }
     }
 
-    /// The window of `side`'s player in `game` may have run out: the game is lost for it,
-    /// unless its flag fell first, or its opponent is gone too (then it is lost when the
-    /// opponent comes back).
+    /// The window of `side`'s player in `game` may have run out: then the opponent, if
+    /// there, may claim the win; past [`ENDS_AFTER_WINDOWS`] windows the game is lost for
+    /// the player gone (on time, had its flag fallen first).
     pub(super) fn return_check(&mut self, game: GameId, side: Side) {
         let Some(live) = self.games.get_mut(&game) else {
             return;
@@ -213,28 +219,70 @@ impl Hub {
             self.schedule_return_check(game, side, by - now);
             return;
         }
-        if live.return_by(side.opponent()).is_some() {
+        self.window_over(game, side);
+    }
+
+    /// `side`'s player in `game` is gone past its window: the game ends if it is gone past
+    /// the last deadline; otherwise the opponent's connections (if any) are told they may
+    /// claim the win, and the game is checked again at that deadline.
+    fn window_over(&mut self, game: GameId, side: Side) {
+        let Some(by) = self.games.get_mut(&game).and_then(|l| *l.return_by(side)) else {
             return;
+        };
+        let extra = self
+            .limits
+            .return_window
+            .saturating_mul(ENDS_AFTER_WINDOWS - 1);
+        let now = Instant::now();
+        let Some(ends) = by.checked_add(extra).filter(|&ends| ends > now) else {
+            self.abandoned(game, side);
+            return;
+        };
+        let claimable = ServerMessage::Claimable {
+            game,
+            side,
+            ends_ms: millis(ends - now),
+        };
+        for conn in self.player_conns(game) {
+            self.send(conn, &claimable);
         }
-        self.abandoned(game, side);
+        self.schedule_return_check(game, side, ends - now);
+    }
+
+    /// `seat` claims the win of `game`: its opponent is gone past the return window.
+    pub(super) fn claim(&mut self, seat: &Seat, game: GameId) -> Reply {
+        let (live, side) = my_game(&mut self.games, seat, game)?;
+        let gone = side.opponent();
+        if !live.return_by(gone).is_some_and(|by| by <= Instant::now()) {
+            return refuse(
+                ErrorCode::Refused,
+                "your opponent is here, or still has time to come back",
+            );
+        }
+        self.abandon(game, gone)
     }
 
     /// Ends `game` as lost by `side`, who left and did not return (or on time, had its flag
     /// fallen first). An end that cannot be stored is tried again a little later.
     pub(super) fn abandoned(&mut self, game: GameId, side: Side) {
+        if self.abandon(game, side).is_err() {
+            self.schedule_return_check(game, side, RETRY_STORE);
+        }
+    }
+
+    /// Ends `game` as lost by `side`, gone (or on time, had its flag fallen first).
+    fn abandon(&mut self, game: GameId, side: Side) -> Reply {
         if self.flag_fell(game) {
-            return;
+            return Ok(());
         }
         let Some(live) = self.games.get(&game) else {
-            return;
+            return Ok(());
         };
         // The clocks as they stand when the game ends, in the archive and the saves.
         let mut record = live.stored.game.clone();
         record.spend_time(self.turn_time(live));
         let _ = record.abandon(side);
-        if self.finish(game, record).is_err() {
-            self.schedule_return_check(game, side, RETRY_STORE);
-        }
+        self.finish(game, record)
     }
 
     /// The time the side to move has used in this turn, less its measured lag (up to a

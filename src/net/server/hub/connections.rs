@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Hub, Reply, refusal, refuse, store_error};
+use super::{Hub, Live, Reply, refusal, refuse, store_error};
 use crate::net::identity;
 use crate::net::protocol::{ClientMessage, ClockView, ErrorCode, GameId, GameView, ServerMessage};
 use crate::net::server::conn_id::ConnId;
@@ -15,11 +15,27 @@ use crate::net::server::reader::{Ask, Read};
 use crate::net::server::store::{Seat, Stage};
 use crate::rules::{Side, position_record};
 
+/// A game's clocks as they stand now: the running one charged with its turn so far.
+pub(super) fn clock_view(live: &Live) -> Option<ClockView> {
+    let playing = live.stored.stage == Stage::Playing;
+    let to_move = live.stored.game.state().position().side_to_move();
+    live.stored.game.clocks().map(|clocks| {
+        let mut running = *clocks;
+        if playing {
+            running.spend(to_move, live.turn_start.elapsed());
+        }
+        ClockView {
+            clocks: running,
+            running: playing.then_some(to_move),
+        }
+    })
+}
+
 impl Hub {
     pub(super) fn identify(
         &mut self,
         conn: ConnId,
-        name: &str,
+        (name, bot): (&str, bool),
         key: &str,
         signature: &str,
     ) -> Reply {
@@ -38,7 +54,7 @@ impl Hub {
         let ip = c.ip;
         let name = self
             .name_claims
-            .claim(&self.limits, (ip, key), name, |claim| {
+            .claim(&self.limits, (ip, key), (name, bot), |claim| {
                 self.store.claim_name(claim)
             })
             .map_err(|e| store_error(&e))?
@@ -52,6 +68,9 @@ impl Hub {
             c.seat = Some(seat.clone());
             c.rating = rating;
         }
+        if bot {
+            self.bots.insert(name.clone());
+        }
         log::identified(conn, &name);
         self.send(conn, &ServerMessage::Welcome { name });
         self.welcome_to_club(conn, &seat.key);
@@ -64,6 +83,7 @@ impl Hub {
             })
             .map(|live| (live.stored.id, live.stored.side_of(&seat.key)))
             .collect();
+        self.send_challenges(conn, &seat.key);
         for (game, side) in mine {
             self.busy_with = Some(game);
             self.send_state(conn, game);
@@ -100,6 +120,7 @@ impl Hub {
         if self.is_connected(&seat.key) {
             return;
         }
+        self.challenges_gone(&seat.key);
         let games: Vec<(GameId, Side)> = self
             .games
             .values()
@@ -145,6 +166,28 @@ impl Hub {
             .collect()
     }
 
+    /// The seat of the player online named `name`, if one is.
+    pub(super) fn online_seat(&self, name: &str) -> Option<Seat> {
+        self.conns
+            .values()
+            .filter_map(|c| c.seat.as_ref())
+            .find(|s| s.name == name)
+            .cloned()
+    }
+
+    /// Sends `message` to every connection of the players of `keys`.
+    pub(super) fn tell_keys(&mut self, keys: &[String], message: &ServerMessage) {
+        let conns: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.seat.as_ref().is_some_and(|s| keys.contains(&s.key)))
+            .map(|(&id, _)| id)
+            .collect();
+        for conn in conns {
+            self.send(conn, message);
+        }
+    }
+
     /// The connections of a game's players and spectators.
     pub(super) fn watchers(&self, game: GameId) -> Vec<ConnId> {
         let mut conns = self.player_conns(game);
@@ -187,18 +230,9 @@ impl Hub {
         let record = &live.stored.game;
         let position = record.state().position();
         let to_move = position.side_to_move();
-        let clocks = record.clocks().map(|clocks| {
-            let mut running = *clocks;
-            if live.stored.stage == Stage::Playing {
-                running.spend(to_move, live.turn_start.elapsed());
-            }
-            ClockView {
-                clocks: running,
-                running: (live.stored.stage == Stage::Playing).then_some(to_move),
-            }
-        });
+        let clocks = clock_view(live);
         let view = GameView {
-            summary: live.summary(),
+            summary: self.marked(live.summary()),
             start: position_record(record.state().start_position()),
             position: position_record(position),
             to_move,

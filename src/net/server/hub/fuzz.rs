@@ -208,6 +208,25 @@ enum Step {
     FlagCheck { game: u8, stale: bool },
     /// A return check of a side of game `game`.
     ReturnCheck { game: u8, side: Side },
+    /// Challenges the player of client `to` (or an odd name) on these terms.
+    Challenge {
+        conn: u8,
+        to: u8,
+        timing: TimingPick,
+    },
+    /// Answers challenge pick `pick` (accepts, declines, withdraws).
+    AnswerChallenge { conn: u8, pick: u8, accept: bool },
+    /// Challenge pick `pick` may have expired.
+    ChallengeExpiry(u8),
+    /// Aborts (0), claims (1) or gives time (2) in game `game`.
+    Courtesy { by: Sender, game: u8, what: u8 },
+    /// Offers a rematch of game over pick `pick`, or answers one.
+    Rematch {
+        conn: u8,
+        pick: u8,
+        offer: bool,
+        accept: bool,
+    },
 }
 
 /// One change to a message's text.
@@ -388,6 +407,21 @@ fn step() -> impl Strategy<Value = Step> {
         .prop_map(Step::Warp),
         2 => (game(), any::<bool>()).prop_map(|(game, stale)| Step::FlagCheck { game, stale }),
         1 => (game(), side()).prop_map(|(game, side)| Step::ReturnCheck { game, side }),
+        2 => (conn(), any::<u8>(), timing())
+            .prop_map(|(conn, to, timing)| Step::Challenge { conn, to, timing }),
+        2 => (conn(), any::<u8>(), any::<bool>())
+            .prop_map(|(conn, pick, accept)| Step::AnswerChallenge { conn, pick, accept }),
+        1 => any::<u8>().prop_map(Step::ChallengeExpiry),
+        2 => (sender(), game(), 0..3_u8)
+            .prop_map(|(by, game, what)| Step::Courtesy { by, game, what }),
+        2 => (conn(), any::<u8>(), any::<bool>(), any::<bool>()).prop_map(
+            |(conn, pick, offer, accept)| Step::Rematch {
+                conn,
+                pick,
+                offer,
+                accept,
+            }
+        ),
     ]
 }
 
@@ -679,6 +713,66 @@ impl Harness {
                 let text = text.clone();
                 self.from(*by, game, ClientMessage::Chat { game, text })
             }
+            _ => self.challenge_message(step),
+        }
+    }
+
+    /// A step of version 4: challenges, rematches, aborting, claiming, giving time.
+    fn challenge_message(&mut self, step: &Step) -> Result<(), Failure> {
+        match step {
+            Step::Challenge { conn, to, timing } => {
+                let name = name_pick(*to, usize::from(*to) % self.clients.len());
+                let line = serde_json::json!({
+                    "type": "challenge_player",
+                    "name": name,
+                    "setup": setup_value(0, *to, timing, false),
+                })
+                .to_string();
+                match self.conn(*conn) {
+                    Some(conn) => self.send_line(conn, &line),
+                    None => Ok(()),
+                }
+            }
+            Step::ChallengeExpiry(pick) => {
+                let challenge = pick_of(&self.hub.challenges.ids(), *pick);
+                self.handle(Event::ChallengeExpiry { challenge })
+            }
+            Step::AnswerChallenge { conn, pick, accept } => {
+                let challenge = pick_of(&self.hub.challenges.ids(), *pick);
+                let accept = *accept;
+                self.by(*conn, ClientMessage::AnswerChallenge { challenge, accept })
+            }
+            Step::Courtesy { by, game, what } => {
+                let game = self.game(*game);
+                let message = match what {
+                    0 => ClientMessage::Abort { game },
+                    1 => ClientMessage::Claim { game },
+                    _ => ClientMessage::GiveTime { game },
+                };
+                self.from(*by, game, message)
+            }
+            Step::Rematch {
+                conn,
+                pick,
+                offer,
+                accept,
+            } => {
+                let game = pick_of(&self.hub.rematches.ids(), *pick);
+                let offer_rematch = crate::net::protocol::Offer::Rematch;
+                let message = if *offer {
+                    ClientMessage::Offer {
+                        game,
+                        offer: offer_rematch,
+                    }
+                } else {
+                    ClientMessage::Answer {
+                        game,
+                        offer: offer_rematch,
+                        accept: *accept,
+                    }
+                };
+                self.by(*conn, message)
+            }
             _ => Ok(()),
         }
     }
@@ -810,6 +904,7 @@ impl Harness {
             ),
             Forgery::Garbage => ("zz".to_owned(), "\u{0}".to_owned()),
         };
+        let name_bits = name;
         let name = name_pick(name, c.client);
         let id = c.id;
         let before = self.seated(id);
@@ -819,6 +914,8 @@ impl Harness {
                 name,
                 key,
                 signature,
+                // Now and then as a bot: a name claimed by one kind is refused to the other.
+                bot: name_bits.is_multiple_of(5),
             },
         )?;
         if !matches!(forgery, Forgery::None) && !before && self.seated(id) {
@@ -870,6 +967,7 @@ impl Harness {
                 }
             }
         }
+        self.hub.challenges.warp(by);
     }
 
     /// Reads what every reading connection was sent; a connection told to close ends.
@@ -977,6 +1075,21 @@ impl Harness {
                         "connection {id} watches game {game}, unknown to it"
                     ));
                 }
+            }
+        }
+        let online = |key: &str| {
+            hub.conns
+                .values()
+                .any(|c| c.seat.as_ref().is_some_and(|s| s.key == key))
+        };
+        let pairs = hub.challenges.pairs();
+        if let Some((from, to)) = pairs.iter().find(|(f, t)| !online(f) || !online(t)) {
+            return Err(format!("a challenge from {from} to {to} outlived a player"));
+        }
+        for (key, _) in &pairs {
+            let out = pairs.iter().filter(|(f, _)| f == key).count();
+            if out > self.limits.challenges_out {
+                return Err(format!("{key} has {out} challenges out"));
             }
         }
         let mut open: HashMap<&str, usize> = HashMap::new();
@@ -1215,6 +1328,21 @@ fn name_pick(n: u8, client: usize) -> String {
 
 /// A create message's line, its numbers as they are.
 fn create_line(rules: u8, side: u8, timing: &TimingPick, private: bool) -> String {
+    let mut line = setup_value(rules, side, timing, private);
+    line["type"] = "create".into();
+    line.to_string()
+}
+
+/// Item `n` of `ids` (in their order), or a number none has when there are none.
+fn pick_of(ids: &[u64], n: u8) -> u64 {
+    match ids.len() {
+        0 => u64::from(n),
+        len => ids[usize::from(n) % len],
+    }
+}
+
+/// A game's setup as JSON, its numbers as they are.
+fn setup_value(rules: u8, side: u8, timing: &TimingPick, private: bool) -> serde_json::Value {
     let presets = [
         "standard", "walker", "nielsen", "fellhuhn", "opentafl", "nope",
     ];
@@ -1234,14 +1362,12 @@ fn create_line(rules: u8, side: u8, timing: &TimingPick, private: bool) -> Strin
             "periods": periods, "period_ms": period_ms}}),
     };
     serde_json::json!({
-        "type": "create",
         "rules": presets[usize::from(rules) % presets.len()],
         "side": sides[usize::from(side) % sides.len()],
         "timing": timing,
         "private": private,
         "rated": rules.is_multiple_of(2),
     })
-    .to_string()
 }
 
 /// Template `n`, for game `game` at ply `ply`.
@@ -1273,6 +1399,12 @@ fn template_line(n: u8, game: GameId, ply: usize) -> String {
         r#"{"type":"leaderboard","rules":"walker","speed":"correspondence","page":3}"#.to_owned(),
         r#"{"type":"profile","name":"p1"}"#.to_owned(),
         r#"{"type":"hello","version":2,"client":"x"}"#.to_owned(),
+        r#"{"type":"challenge_player","name":"p1","setup":{"rules":"standard"}}"#.to_owned(),
+        r#"{"type":"answer_challenge","challenge":1,"accept":true}"#.to_owned(),
+        format!(r#"{{"type":"abort","game":{game}}}"#),
+        format!(r#"{{"type":"claim","game":{game}}}"#),
+        format!(r#"{{"type":"give_time","game":{game}}}"#),
+        format!(r#"{{"type":"offer","game":{game},"offer":"rematch"}}"#),
         r#"{"type":"lobby_chat","text":"hi all"}"#.to_owned(),
         r#"{"type":"block","name":"p1","block":true}"#.to_owned(),
     ];

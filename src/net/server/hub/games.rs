@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::{Hub, Live, Refusal, Reply, refusal, refuse, store_error};
 use crate::game::Game;
 use crate::net::protocol::{
-    ClockView, ErrorCode, GameId, GameSetup, Offer, ServerMessage, SideChoice, Timing,
+    ClockView, ErrorCode, GameId, GameSetup, GameSummary, Offer, ServerMessage, SideChoice, Timing,
 };
 use crate::net::server::conn_id::ConnId;
 use crate::net::server::log;
@@ -17,15 +17,7 @@ use crate::rules::{Move, Side};
 
 impl Hub {
     pub(super) fn create(&mut self, conn: ConnId, seat: &Seat, setup: GameSetup) -> Reply {
-        if control(setup.timing).is_none() && setup.timing != Timing::default() {
-            return refuse(
-                ErrorCode::Refused,
-                format!(
-                    "a correspondence game has 1 to {} days per move",
-                    crate::net::protocol::MAX_CORRESPONDENCE_DAYS
-                ),
-            );
-        }
+        check_timing(setup.timing)?;
         let waiting = self
             .games
             .values()
@@ -37,27 +29,7 @@ impl Hub {
         let code = setup
             .private
             .then(|| hex::encode(rand::random::<[u8; 6]>()));
-        let game = rebuild(&setup, &[], None, None).map_err(|e| refusal(ErrorCode::Refused, e))?;
-        let id = self
-            .store
-            .create(&setup, seat, code.as_deref())
-            .map_err(|e| store_error(&e))?;
-        let stored = StoredGame {
-            id,
-            game,
-            setup,
-            creator: seat.clone(),
-            code: code.clone(),
-            attackers: None,
-            defenders: None,
-            stage: Stage::Open,
-        };
-        log::game_created(id, &seat.name);
-        self.games.insert(id, Live::new(stored));
-        self.note_ratings(id);
-        let Some(summary) = self.games.get(&id).map(Live::summary) else {
-            return Ok(());
-        };
+        let summary = self.open_game(seat, setup, code.clone())?;
         self.send(
             conn,
             &ServerMessage::Created {
@@ -68,8 +40,63 @@ impl Hub {
         Ok(())
     }
 
+    /// Stores a new open game of `seat` on `setup`, and keeps it in memory; its summary.
+    fn open_game(
+        &mut self,
+        seat: &Seat,
+        setup: GameSetup,
+        code: Option<String>,
+    ) -> Result<GameSummary, Refusal> {
+        let game = rebuild(&setup, &[], None, None).map_err(|e| refusal(ErrorCode::Refused, e))?;
+        let id = self
+            .store
+            .create(&setup, seat, code.as_deref())
+            .map_err(|e| store_error(&e))?;
+        let stored = StoredGame {
+            id,
+            game,
+            setup,
+            creator: seat.clone(),
+            code,
+            attackers: None,
+            defenders: None,
+            stage: Stage::Open,
+        };
+        let mut live = Live::new(stored);
+        live.ratings = self.seat_ratings(&live.stored);
+        let summary = self.marked(live.summary());
+        log::game_created(id, &seat.name);
+        self.games.insert(id, live);
+        Ok(summary)
+    }
+
+    /// Begins at once a game between `creator`, on `setup` (its side among it), and
+    /// `opponent` (a challenge accepted, a rematch): stored, and its state sent to both.
+    /// Returns its number; a game that cannot be stored is not begun.
+    pub(super) fn begin_between(
+        &mut self,
+        creator: &Seat,
+        setup: &GameSetup,
+        opponent: &Seat,
+    ) -> Result<GameId, Refusal> {
+        check_timing(setup.timing)?;
+        let setup = GameSetup {
+            private: false,
+            ..setup.clone()
+        };
+        let id = self.open_game(creator, setup, None)?.id;
+        if let Err(refused) = self.seat_opponent(id, opponent) {
+            if let Err(e) = self.store.withdraw(id) {
+                tracing::error!("game {id}, not begun, is left open: {e}");
+            }
+            self.forget(id);
+            return Err(refused);
+        }
+        Ok(id)
+    }
+
     pub(super) fn join(&mut self, seat: &Seat, game: Option<GameId>, code: Option<&str>) -> Reply {
-        let found = self.games.values_mut().find(|live| {
+        let found = self.games.values().find(|live| {
             live.stored.stage == Stage::Open
                 && match (game, code) {
                     (_, Some(code)) => live.stored.code.as_deref() == Some(code),
@@ -91,6 +118,15 @@ impl Hub {
         }
         let id = live.stored.id;
         self.busy_with = Some(id);
+        self.seat_opponent(id, seat)
+    }
+
+    /// Seats `seat` opposite the creator of the open game `id` and begins it: stored, then
+    /// its state sent to both players.
+    fn seat_opponent(&mut self, id: GameId, seat: &Seat) -> Reply {
+        let Some(live) = self.games.get_mut(&id) else {
+            return refuse(ErrorCode::NoGame, "no such open game");
+        };
         let creator_side = match live.stored.setup.side {
             SideChoice::Random if rand::random::<bool>() => Side::Attackers,
             SideChoice::Attackers => Side::Attackers,
@@ -137,7 +173,9 @@ impl Hub {
 
     pub(super) fn leave(&mut self, conn: ConnId, seat: &Seat, game: GameId) -> Reply {
         let Some(live) = self.games.get_mut(&game) else {
-            return self.leave_over(conn, game);
+            // A game over: no rematch from it any more for a player, no chat for a spectator.
+            let rematch = self.left_finished(seat, game);
+            return rematch.or_else(|_| self.leave_over(conn, game));
         };
         if live.spectators.remove(&conn) {
             if let Some(c) = self.conns.get_mut(&conn) {
@@ -276,6 +314,8 @@ impl Hub {
                     self.send_state(conn, game);
                 }
             }
+            // Never pending: a rematch is offered once the game is over (`Hub::rematch`).
+            Offer::Rematch => return refuse(ErrorCode::Refused, "no rematch before the end"),
         }
         Ok(())
     }
@@ -321,6 +361,9 @@ impl Hub {
         );
         self.tell_rated(game, rated);
         self.note_away(game);
+        if let Some(live) = self.games.get(&game) {
+            self.rematches.remember(&live.stored);
+        }
         self.keep_for_chat(game);
         self.forget(game);
     }
@@ -334,8 +377,23 @@ impl Hub {
     }
 }
 
+/// Refuses a time control the server does not play (a correspondence game of too many
+/// days per move).
+fn check_timing(timing: Timing) -> Reply {
+    if control(timing).is_none() && timing != Timing::default() {
+        return refuse(
+            ErrorCode::Refused,
+            format!(
+                "a correspondence game has 1 to {} days per move",
+                crate::net::protocol::MAX_CORRESPONDENCE_DAYS
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// The game in progress `seat` plays in, and its side.
-fn my_game<'a>(
+pub(super) fn my_game<'a>(
     games: &'a mut HashMap<GameId, Live>,
     seat: &Seat,
     game: GameId,

@@ -30,36 +30,39 @@ impl Hub {
         let mut online = self.online_players();
         let players_total = online.len();
         online.truncate(LOBBY_PLAYERS);
+        let names: Vec<&str> = online.iter().map(|(name, _)| name.as_str()).collect();
+        let bots = self.bots_among(&names);
         let page = page.min(pages(open.len().max(playing.len()), LOBBY_PAGE) - 1);
         Lobby {
             mine: mine
                 .iter()
                 .take(LOBBY_PAGE)
-                .map(|(_, g)| g.summary())
+                .map(|(_, g)| self.marked(g.summary()))
                 .collect(),
             mine_total: mine.len(),
             open_total: open.len(),
-            open: page_of(open, page),
+            open: self.page_of(open, page),
             playing_total: playing.len(),
-            playing: page_of(playing, page),
+            playing: self.page_of(playing, page),
             page,
             players_total,
             players_status: online.iter().map(|(_, status)| *status).collect(),
             players: online.into_iter().map(|(name, _)| name).collect(),
+            bots,
         }
     }
-}
 
-/// Page `page` of `games`, in the order they were made.
-fn page_of(mut games: Vec<&Live>, page: u32) -> Vec<GameSummary> {
-    games.sort_unstable_by_key(|g| g.stored.id);
-    let skip = usize::try_from(page)
-        .unwrap_or(usize::MAX)
-        .saturating_mul(LOBBY_PAGE);
-    games
-        .into_iter()
-        .skip(skip)
-        .take(LOBBY_PAGE)
-        .map(Live::summary)
-        .collect()
+    /// Page `page` of `games`, in the order they were made.
+    fn page_of(&self, mut games: Vec<&Live>, page: u32) -> Vec<GameSummary> {
+        games.sort_unstable_by_key(|g| g.stored.id);
+        let skip = usize::try_from(page)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(LOBBY_PAGE);
+        games
+            .into_iter()
+            .skip(skip)
+            .take(LOBBY_PAGE)
+            .map(|g| self.marked(g.summary()))
+            .collect()
+    }
 }

@@ -27,7 +27,7 @@ impl Hub {
     }
 
     /// The ratings of `stored`'s players in its pool, read now.
-    fn seat_ratings(&self, stored: &StoredGame) -> SeatRatings {
+    pub(super) fn seat_ratings(&self, stored: &StoredGame) -> SeatRatings {
         let pool = stored.setup.pool();
         let of = |seat: Option<&Seat>| seat.and_then(|s| self.rating_in(&s.name, pool));
         SeatRatings {

@@ -8,9 +8,9 @@ use crate::net::server::names::look_alike_forms;
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
 /// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
 /// forms and last use, 3 the indexes of finished games by player (the archive's pages),
-/// 4 the ratings and their history (`store/ratings.rs`), 7 the chat, the games ended while
-/// a player was away, when each turn began and when the server was last alive
-/// (`store/memory.rs`), 9 the lobby's chat and the players' blocks (the club,
+/// 4 the ratings and their history (`store/ratings.rs`), 6 the names' bot mark, 7 the chat,
+/// the games ended while a player was away, when each turn began and when the server was
+/// last alive (`store/memory.rs`), 9 the lobby's chat and the players' blocks (the club,
 /// `store/club.rs`).
 const SCHEMA_VERSION: i64 = 9;
 
@@ -47,11 +47,10 @@ pub(super) fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
                  ON games (defenders_name, id) WHERE stage = 'over';",
         )?;
     }
-    // Step 4 at every start too (its statements make only what is missing): a database
-    // numbered past 4 by a build without ratings gets their tables.
+    // Steps 4, 6 and 7 at every start (each makes only what is missing): a database
+    // numbered past them by a build made without them gets them too.
     tx.execute_batch(super::ratings::SCHEMA)?;
-    // Step 7 at every start (it makes only what is missing): a database numbered past 7 by
-    // a build without it gets its tables too.
+    add_bot_mark(&tx)?;
     super::memory::migrate(&tx)?;
     if version < 9 {
         tx.execute_batch(super::club::SCHEMA)?;
@@ -86,6 +85,20 @@ fn migrate_players(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
              ON CONFLICT (name) DO NOTHING;
          DROP TABLE players;",
     )
+}
+
+/// Gives each name its bot mark (`bot`: 1 for a name claimed by a bot, `brandubh bot`), 0
+/// for the names held before: people's. Idempotent: the column is added once.
+fn add_bot_mark(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let marked: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info('names') WHERE name = 'bot')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !marked {
+        tx.execute_batch("ALTER TABLE names ADD COLUMN bot INTEGER NOT NULL DEFAULT 0")?;
+    }
+    Ok(())
 }
 
 /// Gives the names of a database of an earlier version what this one keeps of each: its

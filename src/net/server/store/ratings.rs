@@ -60,7 +60,11 @@ pub(super) fn rate_finished(
     let Ok(setup) = serde_json::from_str::<GameSetup>(&setup) else {
         return Ok(None);
     };
-    if !is_rated(setup.rated, usize::try_from(plies).unwrap_or(0)) {
+    if !is_rated(
+        setup.rated,
+        usize::try_from(plies).unwrap_or(0),
+        outcome.reason,
+    ) {
         return Ok(None);
     }
     let pool = setup.pool();

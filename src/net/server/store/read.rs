@@ -9,7 +9,9 @@ pub use super::memory::saved_chat;
 use super::sql::{StoreResult, count, id, parse};
 use super::stored::{Seat, Stage, StoredGame, Unreadable, rebuild};
 use crate::game::Clocks;
-use crate::net::protocol::{ARCHIVE_PAGE, GameId, GameSetup, GameSummary, SeatRatings, pages};
+use crate::net::protocol::{
+    ARCHIVE_PAGE, GameId, GameSetup, GameSummary, Role, SeatRatings, pages,
+};
 use crate::rules::Outcome;
 
 /// The finished games of the player named `?1` in all, counted from the indexes.
@@ -18,7 +20,8 @@ pub(super) const ARCHIVE_COUNT: &str = "
          + (SELECT COUNT(*) FROM games WHERE stage = 'over' AND defenders_name = ?1)";
 
 /// `?2` finished games of the player named `?1` from the `?3`th newest on, each with its
-/// moves counted: the page's numbers read from the indexes, then only its games.
+/// moves counted and whether its creator's, attackers' and defenders' names are bots': the
+/// page's numbers read from the indexes, then only its games.
 pub(super) const ARCHIVE_PAGE_QUERY: &str = "
     WITH page (id) AS (
         SELECT id FROM games WHERE stage = 'over' AND attackers_name = ?1
@@ -26,7 +29,10 @@ pub(super) const ARCHIVE_PAGE_QUERY: &str = "
         SELECT id FROM games WHERE stage = 'over' AND defenders_name = ?1
         ORDER BY id DESC LIMIT ?2 OFFSET ?3)
     SELECT g.id, g.setup, g.creator_name, g.attackers_name, g.defenders_name, g.outcome,
-           COUNT(m.ply), substr(g.created, 1, 10)
+           COUNT(m.ply), substr(g.created, 1, 10),
+           (SELECT bot FROM names WHERE name = g.creator_name),
+           (SELECT bot FROM names WHERE name = g.attackers_name),
+           (SELECT bot FROM names WHERE name = g.defenders_name)
     FROM page JOIN games g ON g.id = page.id
          LEFT JOIN moves m ON m.game = g.id
     GROUP BY g.id ORDER BY g.id DESC";
@@ -90,6 +96,7 @@ pub fn archive(db: &Connection, name: &str, page: u32) -> StoreResult<ArchivePag
                     spectators: 0,
                     plies: usize::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
                     date: r.get(7)?,
+                    bots: bot_roles([r.get(8)?, r.get(9)?, r.get(10)?]),
                 },
             ))
         },
@@ -116,6 +123,17 @@ pub fn archive(db: &Connection, name: &str, page: u32) -> StoreResult<ArchivePag
         }
     }
     Ok(archive)
+}
+
+/// The roles whose names are bots', from the marks of the creator's, the attackers' and the
+/// defenders' names (`None`: no such name).
+fn bot_roles(marks: [Option<bool>; 3]) -> Vec<Role> {
+    [Role::Creator, Role::Attackers, Role::Defenders]
+        .into_iter()
+        .zip(marks)
+        .filter(|(_, bot)| *bot == Some(true))
+        .map(|(role, _)| role)
+        .collect()
 }
 
 /// The games matching `filter`, oldest first, each rebuilt by replaying its moves.

@@ -75,6 +75,7 @@ impl StoredGame {
             outcome: self.game.outcome(),
             ratings: SeatRatings::default(),
             spectators: 0,
+            bots: Vec::new(),
             date: None,
         }
     }

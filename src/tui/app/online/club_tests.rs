@@ -91,6 +91,7 @@ fn finished(id: u64) -> GameSummary {
         ratings: crate::net::protocol::SeatRatings::default(),
         spectators: 0,
         date: Some("2026-12-07".into()),
+        bots: Vec::new(),
     }
 }
 

@@ -51,6 +51,7 @@ pub(super) fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> G
             outcome: None,
             ratings: crate::net::protocol::SeatRatings::default(),
             spectators: 0,
+            bots: Vec::new(),
             date: None,
         },
         start: position_record(&Position::start()),
@@ -75,6 +76,7 @@ pub(super) fn start(name: &str, config_dir: PathBuf, save_dir: Option<PathBuf>) 
         save_dir,
         insecure: true,
         create: None,
+        challenge: None,
         muted: std::collections::BTreeMap::new(),
     }
 }
