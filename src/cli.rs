@@ -10,6 +10,7 @@ mod error;
 mod export;
 mod folder;
 mod help;
+mod leaderboard;
 mod manpage;
 mod online;
 mod otep;
@@ -18,6 +19,7 @@ mod perft;
 mod play;
 mod puzzles;
 mod replay;
+mod requests;
 mod rules_args;
 mod serve;
 

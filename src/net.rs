@@ -9,6 +9,7 @@ pub mod bot;
 pub mod client;
 pub mod identity;
 pub mod protocol;
+pub mod ratings;
 pub mod server;
 pub mod tls;
 mod wire;

@@ -73,6 +73,8 @@ pub(super) fn run(args: &BotArgs) -> Result<ExitCode, CliError> {
             timing: args.clock,
             private: false,
             engine_allowed: false,
+            // A bot's own games are casual: no pool of bots apart from people's yet.
+            rated: false,
         },
         games: args.games,
     });

@@ -7,11 +7,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use super::error::CliError;
+use super::requests::{ANSWER_TIME, Requests, unexpected};
 use crate::game::storage::default_save_dir;
 use crate::game::storage::{Origin, downloaded_before, save_downloaded};
 use crate::net::client::{Client, ClientConfig, ClientError, Event, check_server};
@@ -20,6 +20,7 @@ use crate::net::protocol::{
     ARCHIVE_PAGE, ClientMessage, GameSetup, GameSummary, Role, ServerMessage, SideChoice, Timing,
     normalize_name, pages,
 };
+use crate::net::ratings::{Pool, Speed};
 use crate::net::tls::{KNOWN_SERVERS_FILE, KnownServers};
 use crate::quote::{excerpt, quoted_path};
 use crate::rules::Preset;
@@ -66,6 +67,20 @@ pub struct OnlineArgs {
     /// per move for correspondence (3d/move).
     #[arg(long, value_name = "CONTROL")]
     pub clock: Option<Timing>,
+    /// The create form starts rated (the default: the game changes both players' ratings).
+    #[arg(long, conflicts_with = "casual")]
+    pub rated: bool,
+    /// The create form starts casual (the game changes no rating).
+    #[arg(long)]
+    pub casual: bool,
+    /// Print the leaderboard of the rules given with --rules (standard unless given), one
+    /// line per player: rank, name, rating (`?` marks a provisional one), rated games,
+    /// separated by tabs; no terminal is taken.
+    #[arg(long, conflicts_with = "games")]
+    pub leaderboard: bool,
+    /// With --leaderboard: the correspondence games' leaderboard (live games' otherwise).
+    #[arg(long, requires = "leaderboard")]
+    pub correspondence: bool,
     /// Challenges this player once connected, on the terms of --rules, --side and --clock.
     #[arg(long, value_name = "NAME")]
     pub challenge: Option<String>,
@@ -85,20 +100,23 @@ fn parse_side(text: &str) -> Result<SideChoice, String> {
 }
 
 impl OnlineArgs {
-    /// The game the create form starts with: `--rules`, `--side`, `--clock`, or as usual.
+    /// The game the create form starts with: `--rules`, `--side`, `--clock`, `--rated` or
+    /// `--casual`, or as usual.
     fn create_setup(&self) -> Option<GameSetup> {
-        let given = self.rules.is_some() || self.side.is_some() || self.clock.is_some();
+        let given = self.rules.is_some()
+            || self.side.is_some()
+            || self.clock.is_some()
+            || self.rated
+            || self.casual;
         given.then(|| GameSetup {
             rules: self.rules.unwrap_or_default(),
             side: self.side.unwrap_or_default(),
             timing: self.clock.unwrap_or_default(),
+            rated: !self.casual,
             ..GameSetup::default()
         })
     }
 }
-
-/// How long the command waits for each answer.
-const ANSWER_TIME: Duration = Duration::from_secs(20);
 
 /// Runs `brandubh online`: the lobby in the terminal game, or with `--games` the archive.
 /// A server not met before shows its key's fingerprint first, to be trusted (as SSH does).
@@ -120,6 +138,21 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
                 .map_err(|e| CliError::new(format!("--name \"{}\": {e}", excerpt(&name))))
         })
         .transpose()?;
+    if args.leaderboard {
+        trusted(args, None)?;
+        let speed = if args.correspondence {
+            Speed::Correspondence
+        } else {
+            Speed::Live
+        };
+        let pool = Pool {
+            rules: args.rules.unwrap_or_default(),
+            speed,
+        };
+        super::leaderboard::print(&args.server, args.insecure, pool, out)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let challenge = args
         .challenge
         .as_deref()
@@ -266,31 +299,6 @@ fn ask_trust(server: &str, shown: &str) -> Result<String, CliError> {
     }
 }
 
-/// Requests a client may send at once before [`Pacer`] spaces them out: below the server's
-/// burst.
-const UNPACED_REQUESTS: u32 = 30;
-
-/// The time between requests past [`UNPACED_REQUESTS`]: slower than the server's average
-/// rate, so that a long archive is never taken for a flood.
-const REQUEST_EVERY: Duration = Duration::from_millis(60);
-
-/// Spaces out requests to the server's rate limit.
-struct Pacer {
-    sent: u32,
-    last: Option<Instant>,
-}
-
-impl Pacer {
-    /// Waits, if need be, until the next request may go.
-    fn wait(&mut self) {
-        self.sent = self.sent.saturating_add(1);
-        if let Some(last) = self.last.filter(|_| self.sent > UNPACED_REQUESTS) {
-            std::thread::sleep((last + REQUEST_EVERY).saturating_duration_since(Instant::now()));
-        }
-        self.last = Some(Instant::now());
-    }
-}
-
 /// `--games PLAYER`: lists that player's finished games, a page at a time, and downloads
 /// them, as `name`.
 fn archive(
@@ -299,32 +307,14 @@ fn archive(
     player: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let dir = config_dir().ok_or_else(|| CliError::new("no config folder"))?;
-    let mut config = ClientConfig::new(&args.server, Some(name), dir);
-    config.insecure = args.insecure;
-    config.reconnect = false;
-    let (events, inbox) = mpsc::channel();
-    let client = Client::start(config, events);
-    let mut pacer = Pacer {
-        sent: 0,
-        last: None,
-    };
-    let mut ask = |message: ClientMessage| -> Result<ServerMessage, CliError> {
-        pacer.wait();
-        client.send(message);
-        loop {
-            match inbox.recv_timeout(ANSWER_TIME) {
-                Ok(Event::Message(ServerMessage::Error { message, .. })) => {
-                    return Err(CliError::new(format!("the server says: {message}")));
-                }
-                Ok(Event::Message(
-                    answer @ (ServerMessage::Archive { .. } | ServerMessage::Save { .. }),
-                )) => return Ok(answer),
-                Ok(Event::Failed(e)) => return Err(CliError::new(e.to_string())),
-                Ok(_) => {}
-                Err(_) => return Err(CliError::new("the server does not answer")),
-            }
-        }
+    let mut requests = Requests::start(&args.server, args.insecure, Some(name))?;
+    let mut ask = |message: ClientMessage| {
+        requests.ask(message, |answer| {
+            matches!(
+                answer,
+                ServerMessage::Archive { .. } | ServerMessage::Save { .. }
+            )
+        })
     };
     let mut games = Vec::new();
     let mut page = 0;
@@ -379,11 +369,6 @@ fn archive(
     Ok(())
 }
 
-/// The server answered a request with another one's answer.
-fn unexpected() -> CliError {
-    CliError::new("the server answered with something else")
-}
-
 /// One line per game.
 fn print_games(out: &mut dyn Write, games: &[GameSummary]) -> Result<(), CliError> {
     for game in games {
@@ -436,6 +421,8 @@ mod tests {
             creator: "ann".into(),
             plies,
             outcome: None,
+            ratings: crate::net::protocol::SeatRatings::default(),
+            spectators: 0,
             date: None,
             bots: Vec::new(),
         };
@@ -462,7 +449,15 @@ mod tests {
         assert_eq!(setup.timing, Timing::Correspondence { days: 3 });
         assert_eq!(setup.side, SideChoice::Defenders);
         assert_eq!(setup.rules, Preset::Walker);
+        assert!(setup.rated, "rated unless --casual");
         assert_eq!(parsed(&[]).unwrap().create_setup(), None);
+        let casual = parsed(&["--casual"]).unwrap().create_setup().unwrap();
+        assert!(!casual.rated);
+        assert!(parsed(&["--rated", "--casual"]).is_err());
+        assert!(
+            parsed(&["--correspondence"]).is_err(),
+            "only with --leaderboard"
+        );
         for bad in [&["--clock", "40d/move"][..], &["--side", "both"]] {
             let e = parsed(bad).unwrap_err().to_string();
             assert!(e.lines().next().unwrap().contains(bad[1]), "{e}");

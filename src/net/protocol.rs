@@ -18,6 +18,11 @@ pub use views::{Role, bot_marked};
 
 mod challenge;
 mod chat;
+mod standings;
+pub use standings::{
+    LEADERBOARD_PAGE, Leaderboard, LeaderboardAsk, PROFILE_HISTORY, PROFILE_RECENT, PlayerStatus,
+    PoolRecord, Profile, Ranked, RatedGame, RatingPoint, SeatRatings,
+};
 pub mod club;
 mod text;
 pub use challenge::{ChallengeEnd, ChallengeId, ChallengeView, GIVEN_TIME};
@@ -33,7 +38,7 @@ pub use text::{
 /// club: lobby chat, blocks and the games' dates ([`club`]), a game's details on demand
 /// ([`ClientMessage::Details`]), challenges, rematches ([`Offer::Rematch`]), aborting,
 /// claiming the win and giving time; bots ([`ClientMessage::Identify`]'s `bot`,
-/// [`GameSummary::bots`]). The server's memory of chat, games ended while away and clocks:
+/// [`GameSummary::bots`]); ratings ([`standings`]). The server's memory of chat, games ended while away and clocks:
 /// docs/protocol.md, "Version 4".
 pub const VERSION: u32 = 4;
 
@@ -170,6 +175,13 @@ pub enum ClientMessage {
     Download {
         /// The game.
         game: GameId,
+    },
+    /// Asks for a page of a pool's leaderboard (answered with [`ServerMessage::Leaderboard`]).
+    Leaderboard(LeaderboardAsk),
+    /// Asks for a player's profile (answered with [`ServerMessage::Profile`]).
+    Profile {
+        /// The player.
+        name: String,
     },
     /// Challenges a player online to a game on `setup`'s terms (`private` is ignored).
     ChallengePlayer {
@@ -362,6 +374,19 @@ pub enum ServerMessage {
         /// The player's finished games in all.
         total: usize,
     },
+    /// A rated game's rating changes, to its watchers right after [`ServerMessage::Result`].
+    Rated(RatedGame),
+    /// How many watch a game now; sent to its players and spectators when it changes.
+    Spectators {
+        /// The game.
+        game: GameId,
+        /// The spectators.
+        count: usize,
+    },
+    /// A page of a pool's leaderboard.
+    Leaderboard(Leaderboard),
+    /// A player's profile.
+    Profile(Box<Profile>),
     /// A finished game as a save file (docs/formats.md).
     Save {
         /// The game.
@@ -555,6 +580,9 @@ pub struct GameSetup {
     /// Whether the players may use hints and the engine (both agree by joining).
     #[serde(default)]
     pub engine_allowed: bool,
+    /// Whether it changes its players' ratings (absent: casual, as every game before v4).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A game as the lobby and archives list it.
@@ -575,6 +603,12 @@ pub struct GameSummary {
     pub plies: usize,
     /// The result, when over.
     pub outcome: Option<Outcome>,
+    /// The players' ratings in the game's pool.
+    #[serde(default)]
+    pub ratings: SeatRatings,
+    /// How many watch it.
+    #[serde(default)]
+    pub spectators: usize,
     /// Whose of them are bots' names (each role once at most).
     #[serde(default)]
     pub bots: Vec<Role>,
@@ -607,6 +641,9 @@ pub struct Lobby {
     pub players: Vec<String>,
     /// The players online in all.
     pub players_total: usize,
+    /// Whether each player of `players` plays, and their rating, in the same order.
+    #[serde(default)]
+    pub players_status: Vec<PlayerStatus>,
     /// The positions in `players` of the bots' names.
     #[serde(default)]
     pub bots: Vec<usize>,
@@ -745,6 +782,7 @@ pub fn challenge_bytes(nonce: &str, binding: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::ratings::{Change, Speed};
 
     #[test]
     fn version_4_messages_read_as_documented() {
@@ -794,6 +832,7 @@ mod tests {
                 },
                 private: true,
                 engine_allowed: false,
+                rated: true,
             }),
             ClientMessage::Chat {
                 game: 3,
@@ -882,6 +921,12 @@ mod tests {
                 page: 1,
             },
             ClientMessage::Download { game },
+            ClientMessage::Leaderboard(LeaderboardAsk {
+                rules: Preset::Walker,
+                speed: Speed::Correspondence,
+                page: 1,
+            }),
+            ClientMessage::Profile { name: "n".into() },
             ClientMessage::LobbyChat { text: "t".into() },
             ClientMessage::Block {
                 name: "n".into(),
@@ -902,6 +947,8 @@ mod tests {
             creator: "a".into(),
             plies: 0,
             outcome: None,
+            ratings: SeatRatings::default(),
+            spectators: 0,
             bots: vec![Role::Attackers],
             date: Some("2026-12-07".into()),
         };
@@ -909,9 +956,7 @@ mod tests {
             clocks: crate::game::Clocks::new("5m".parse().unwrap()),
             running: Some(Side::Attackers),
         });
-        let outcome = Outcome::draw(crate::rules::Reason::Agreement);
-        let memory = memory_messages(game, outcome, summary.clone());
-        let mut all = vec![
+        vec![
             ServerMessage::Hello {
                 version: VERSION,
                 server: "s".into(),
@@ -962,7 +1007,7 @@ mod tests {
             },
             ServerMessage::Archive {
                 name: "n".into(),
-                games: vec![summary],
+                games: vec![summary.clone()],
                 page: 0,
                 total: 1,
             },
@@ -974,6 +1019,16 @@ mod tests {
             ServerMessage::Ping { id: 1 },
             ServerMessage::Pong { id: 1 },
             ServerMessage::GoingDown,
+        ]
+        .into_iter()
+        .chain(every_version_4_message(summary))
+        .collect()
+    }
+
+    /// One message of every kind a server sends that version 4 added.
+    fn every_version_4_message(summary: GameSummary) -> Vec<ServerMessage> {
+        let game = 7;
+        let club = [
             ServerMessage::LobbyChat(club::LobbyLine {
                 from: "f".into(),
                 text: "t".into(),
@@ -990,8 +1045,59 @@ mod tests {
                 code: Some("c".into()),
             },
         ];
-        all.extend(memory);
-        all
+        let change = Change {
+            before: crate::net::ratings::Rating::default().shown(),
+            after: crate::net::ratings::Shown {
+                rating: 1662,
+                deviation: 290,
+            },
+        };
+        vec![
+            ServerMessage::Rated(RatedGame {
+                game,
+                attackers: change,
+                defenders: change,
+            }),
+            ServerMessage::Spectators { game, count: 2 },
+            ServerMessage::Leaderboard(Leaderboard {
+                rules: Preset::Standard,
+                speed: Speed::Live,
+                page: 0,
+                total: 1,
+                players: vec![Ranked {
+                    rank: 1,
+                    name: "n".into(),
+                    rating: change.after,
+                    games: 1,
+                }],
+            }),
+            ServerMessage::Profile(Box::new(Profile {
+                name: "n".into(),
+                online: true,
+                playing: false,
+                pools: vec![PoolRecord {
+                    pool: crate::net::ratings::Pool::default(),
+                    rating: change.after,
+                    wins: 1,
+                    draws: 0,
+                    losses: 0,
+                }],
+                history: vec![RatingPoint {
+                    pool: crate::net::ratings::Pool::default(),
+                    game,
+                    rating: 1662,
+                }],
+                recent: vec![summary.clone()],
+            })),
+        ]
+        .into_iter()
+        .chain(club)
+        .chain(memory_messages(
+            game,
+            Outcome::draw(crate::rules::Reason::Agreement),
+            summary,
+        ))
+        .collect()
     }
 
     /// One of each message of the server's memory (docs/protocol.md, "Version 4"): a result
@@ -1060,6 +1166,7 @@ mod tests {
                 },
                 private: true,
                 engine_allowed: true,
+                rated: true,
             },
             attackers: Some(name.clone()),
             defenders: Some(name.clone()),
@@ -1069,8 +1176,23 @@ mod tests {
                 winner: Some(Side::Defenders),
                 reason: crate::rules::Reason::KingEscaped,
             }),
+            ratings: SeatRatings {
+                creator: Some(widest_rating()),
+                attackers: Some(widest_rating()),
+                defenders: Some(widest_rating()),
+            },
+            spectators: usize::MAX,
             bots: vec![Role::Creator, Role::Attackers, Role::Defenders],
             date: Some("2026-12-07".into()),
+        }
+    }
+
+    /// A rating of the most digits.
+    fn widest_rating() -> crate::net::ratings::Shown {
+        let most = -crate::net::ratings::SHOWN_BOUND;
+        crate::net::ratings::Shown {
+            rating: most,
+            deviation: most,
         }
     }
 
@@ -1110,6 +1232,13 @@ mod tests {
             page: u32::MAX,
             players: vec![name.clone(); LOBBY_PLAYERS],
             players_total: usize::MAX,
+            players_status: vec![
+                PlayerStatus {
+                    playing: true,
+                    rating: Some(widest_rating()),
+                };
+                LOBBY_PLAYERS
+            ],
             bots: (0..LOBBY_PLAYERS).collect(),
         });
         let archive = ServerMessage::Archive {

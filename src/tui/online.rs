@@ -22,6 +22,7 @@ mod lobby;
 mod lobby_screen;
 mod prompt;
 mod server;
+mod standings;
 #[cfg(test)]
 mod tests;
 mod watched;
@@ -42,6 +43,7 @@ use self::create::{CreateForm, CreateHandled};
 use self::game::OnlineGame;
 use self::lag::Lag;
 use self::lobby::LobbyList;
+use self::standings::{Standings, StandingsHandled};
 use self::your_games::YourGames;
 use super::component::{Context, JobIds};
 use super::effect::Effect;
@@ -90,6 +92,8 @@ enum Prompt {
     Name,
     Code,
     Chat,
+    /// Whose profile to show.
+    Profile,
     /// The name of a player to challenge.
     Challenge,
     /// A line of the lobby's chat.
@@ -154,6 +158,8 @@ pub struct Online {
     landing: bool,
     prompt: Option<(Prompt, String)>,
     create: Option<CreateForm>,
+    /// The leaderboard or a profile, over the lobby.
+    standings: Option<Standings>,
     /// The game last created in this run: the create form starts from it.
     last_create: Option<GameSetup>,
     help: Option<Help>,
@@ -203,6 +209,7 @@ impl Online {
             landing: true,
             prompt: None,
             create: None,
+            standings: None,
             last_create: None,
             help: None,
             ask: None,
@@ -304,7 +311,8 @@ impl Online {
             Mode::Text
         } else if self.ask.is_some() {
             Mode::Question
-        } else if self.create.as_ref().is_some_and(CreateForm::typing) {
+        } else if self.create.as_ref().is_some_and(CreateForm::typing) || self.standings.is_some() {
+            // The ratings screens read their keys as typed, as the lobby does.
             Mode::Text
         } else if self.help.is_some() || self.create.is_some() {
             Mode::Menu
@@ -466,6 +474,17 @@ impl Online {
             self.answer(ask, action);
             return;
         }
+        if let Some(mut screen) = self.standings.take() {
+            match screen.update(action) {
+                StandingsHandled::Stay => self.standings = Some(screen),
+                StandingsHandled::Ask(ask) => {
+                    self.standings = Some(screen);
+                    self.send(ask);
+                }
+                StandingsHandled::Close => {}
+            }
+            return;
+        }
         if let Some(mut form) = self.create.take() {
             match form.update(action) {
                 CreateHandled::Stay => self.create = Some(form),
@@ -506,6 +525,9 @@ impl Online {
         }
         if let Some(form) = &self.create {
             Themed { of: form, look }.render(area, buf);
+        }
+        if let Some(screen) = &self.standings {
+            screen.render(area, buf, look);
         }
         if let Some(help) = &self.help {
             help.view(look).render(area, buf);

@@ -1253,12 +1253,12 @@ fn two_terminal_games_play_online_against_one_server() {
     // Ann creates a game as the attackers (the side is the second field of the form).
     ann.send("c");
     ann.wait_for("Create a game");
-    ann.send("\x1b[A\x1b[A\x1b[A\x1b[A\x1b[C\r");
+    ann.send("\x1b[A\x1b[A\x1b[A\x1b[A\x1b[A\x1b[C\r");
     ann.wait_for("waiting for an opponent");
 
     // Bob sees it in the lobby and joins it.
     bob.send("r");
-    bob.wait_for("ann waits (attackers)");
+    bob.wait_for("ann 1500? waits (attackers)");
     bob.send("\r");
     bob.wait_for("Online game #");
     ann.wait_for("your move");

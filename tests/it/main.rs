@@ -23,6 +23,7 @@ mod import;
 mod net;
 mod net_bots;
 mod net_client_errors;
+mod net_ratings;
 mod notes_tui;
 mod otep;
 mod perft;

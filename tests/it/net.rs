@@ -99,20 +99,25 @@ impl Player {
     }
 }
 
-/// Alice creates a game as the attackers, Bob joins it; both see its state.
+/// Alice creates a casual game as the attackers, Bob joins it; both see its state.
 pub(crate) fn new_game(alice: &Player, bob: &Player, timing: Timing) -> GameId {
+    let setup = GameSetup {
+        rules: Preset::Standard,
+        side: SideChoice::Attackers,
+        timing,
+        private: false,
+        engine_allowed: false,
+        rated: false,
+    };
     connected(alice);
     connected(bob);
-    let game = create(
-        alice,
-        GameSetup {
-            rules: Preset::Standard,
-            side: SideChoice::Attackers,
-            timing,
-            private: false,
-            engine_allowed: false,
-        },
-    );
+    new_game_with(alice, bob, setup)
+}
+
+/// Alice creates a game of `setup` (as the attackers, if it says so), Bob joins it; both
+/// see its state. Both are connected already.
+pub(crate) fn new_game_with(alice: &Player, bob: &Player, setup: GameSetup) -> GameId {
+    let game = create(alice, setup);
     bob.send(ClientMessage::Lobby { page: 0 });
     let listed = bob.expect_message("lobby", |m| match m {
         ServerMessage::Lobby(lobby) => Some(lobby.open.iter().any(|g| g.id == game)),
@@ -411,6 +416,7 @@ fn a_player_gone_past_the_return_window_loses_a_game_on_a_clock_claimed_not_one_
             timing: Timing::Correspondence { days: 3 },
             private: false,
             engine_allowed: false,
+            rated: false,
         },
     );
     bob.send(ClientMessage::Join {

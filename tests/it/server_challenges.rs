@@ -60,6 +60,7 @@ fn terms(side: SideChoice, timing: Timing) -> GameSetup {
         timing,
         private: false,
         engine_allowed: false,
+        rated: true,
     }
 }
 
@@ -472,4 +473,58 @@ fn a_challenge_to_a_name_that_cannot_be_one_ends_the_command_with_one_line() {
         stderr.contains("--challenge \"bob \": begins or ends with a space"),
         "{stderr}"
     );
+}
+
+/// The game `player` is given the state of, other than `old`, and whether it is rated.
+fn new_rated_state(player: &Player, old: GameId) -> (GameId, bool) {
+    player.expect_message("a new game's state", |m| match m {
+        ServerMessage::State(view) if view.summary.id != old => {
+            Some((view.summary.id, view.summary.setup.rated))
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn a_challenge_s_rated_terms_carry_into_its_game_and_rematch_and_an_abort_rates_nothing() {
+    let club = two_connected(Limits::default());
+    let (alice, bob) = (&club.alice, &club.bob);
+    let id = challenge(
+        alice,
+        bob,
+        "bob",
+        terms(SideChoice::Attackers, Timing::Untimed),
+    );
+    bob.send(ClientMessage::AnswerChallenge {
+        challenge: id,
+        accept: true,
+    });
+    let (game, rated) = new_rated_state(alice, 0);
+    assert!(rated);
+    assert_eq!(new_rated_state(bob, 0), (game, true));
+    alice.send(ClientMessage::Abort { game });
+    assert_eq!(result(bob, game).reason, Reason::Aborted);
+    result(alice, game);
+    alice.send(ClientMessage::Ping { id: 7 });
+    alice.expect_message("pong", |m| match m {
+        ServerMessage::Rated(rated) => panic!("an aborted game rated: {rated:?}"),
+        ServerMessage::Pong { id: 7 } => Some(()),
+        _ => None,
+    });
+    alice.send(ClientMessage::Offer {
+        game,
+        offer: Offer::Rematch,
+    });
+    bob.expect_message("the offer", |m| {
+        matches!(m, ServerMessage::Offered { game: g, offer: Offer::Rematch, .. } if *g == game)
+            .then_some(())
+    });
+    bob.send(ClientMessage::Answer {
+        game,
+        offer: Offer::Rematch,
+        accept: true,
+    });
+    let (next, rated) = new_rated_state(alice, game);
+    assert!(rated);
+    assert_eq!(new_rated_state(bob, game), (next, true));
 }

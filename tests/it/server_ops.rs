@@ -115,6 +115,7 @@ fn the_log_has_a_line_for_each_connection_identity_and_game_and_no_secret() {
         timing: Timing::Untimed,
         private: true,
         engine_allowed: false,
+        rated: false,
     }));
     let (game, code) = alice.expect_message("created", |m| match m {
         ServerMessage::Created { game, code } => Some((game.id, code.clone().unwrap())),

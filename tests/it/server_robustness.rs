@@ -273,6 +273,7 @@ fn private_game_and_a_stranger(address: &str, key: &str) -> (Player, Player, u64
             timing: Timing::Untimed,
             private: true,
             engine_allowed: false,
+            rated: false,
         },
     );
     (alice, bob, game)

@@ -387,6 +387,8 @@ mod tests {
             creator: "bot".into(),
             plies: 0,
             outcome: None,
+            ratings: crate::net::protocol::SeatRatings::default(),
+            spectators: 0,
             bots: Vec::new(),
             date: None,
         }

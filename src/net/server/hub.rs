@@ -41,6 +41,9 @@ struct Conn {
     seat: Option<Seat>,
     lag: Duration,
     watching: HashSet<GameId>,
+    /// The player's rating in the pool of the most rated games, read on identifying and
+    /// after each rated game.
+    rating: Option<crate::net::ratings::Shown>,
 }
 
 /// A game not over, in memory.
@@ -52,6 +55,8 @@ struct Live {
     spectators: HashSet<ConnId>,
     /// For each side (attackers first), when its player, gone, must be back by.
     return_by: [Option<Instant>; 2],
+    /// The players' ratings in the game's pool, read when it was made, began or resumed.
+    ratings: crate::net::protocol::SeatRatings,
 }
 
 impl Live {
@@ -64,6 +69,7 @@ impl Live {
             pending: None,
             spectators: HashSet::new(),
             return_by: [None; 2],
+            ratings: crate::net::protocol::SeatRatings::default(),
         }
     }
 
@@ -176,6 +182,7 @@ impl Hub {
         let playing = stored.stage == Stage::Playing;
         self.games.insert(id, Live::new(stored));
         self.charge_before_restart(id, alive);
+        self.note_ratings(id);
         if playing && self.games.contains_key(&id) {
             self.schedule_flag(id);
             // Nobody is connected yet: each player has the whole window again.
@@ -265,6 +272,7 @@ impl Hub {
                         seat: None,
                         lag: Duration::ZERO,
                         watching: HashSet::new(),
+                        rating: None,
                     },
                 );
                 self.send(conn, &challenge);
@@ -326,6 +334,7 @@ impl Hub {
                 self.delivered(conn, game);
                 self.read(conn, Ask::Download { game }, None)
             }
+            request @ ClientMessage::Leaderboard(..) => self.leaderboard(conn, request),
             other => {
                 let Some(seat) = self.conns.get(&conn).and_then(|c| c.seat.clone()) else {
                     return refuse(ErrorCode::NotNow, "identify first");
@@ -386,6 +395,7 @@ impl Hub {
             ClientMessage::GiveTime { game } => self.give_time(seat, game),
             ClientMessage::Resign { game } => self.resign(seat, game),
             ClientMessage::Chat { game, text } => self.chat(conn, seat, game, &text),
+            request @ ClientMessage::Profile { .. } => self.profile(conn, request),
             ClientMessage::LobbyChat { text } => self.lobby_chat(seat, &text),
             ClientMessage::Block { name, block } => self.block(seat, &name, block),
             ClientMessage::Details { game } => self.details(conn, seat, game),
@@ -989,3 +999,4 @@ mod fuzz;
 mod games;
 mod lobby;
 mod rematch;
+mod standings;

@@ -18,8 +18,10 @@ use tokio::sync::mpsc::WeakUnboundedSender;
 use super::conn_id::ConnId;
 use super::event::Event;
 use super::outbox::Outbox;
+use super::store::ratings;
 use super::store::read::{self, ArchivePage};
 use crate::net::protocol::{ErrorCode, GameId, ServerMessage};
+use crate::net::ratings::Pool;
 
 /// The threads that read, each on its own connection.
 const READERS: usize = 2;
@@ -38,6 +40,14 @@ pub(super) enum Ask {
     Archive { name: String, page: u32 },
     /// Finished game `game`, as a save.
     Download { game: GameId },
+    /// Page `page` of `pool`'s leaderboard.
+    Leaderboard { pool: Pool, page: u32 },
+    /// The profile of the player named `name`, who is online or not, and plays or not.
+    Profile {
+        name: String,
+        online: bool,
+        playing: bool,
+    },
 }
 
 /// A read handed to the readers: what, and where its answer goes.
@@ -248,6 +258,18 @@ fn answer(db: &Connection, ask: &Ask) -> Result<ServerMessage, Refused> {
             }
             None => Err((ErrorCode::NoGame, format!("no finished game {game}"))),
         },
+        Ask::Leaderboard { pool, page } => ratings::leaderboard(db, *pool, *page)
+            .map(ServerMessage::Leaderboard)
+            .map_err(|e| read_error(&e)),
+        Ask::Profile {
+            name,
+            online,
+            playing,
+        } => {
+            let mut profile = ratings::profile(db, name).map_err(|e| read_error(&e))?;
+            (profile.online, profile.playing) = (*online, *playing);
+            Ok(ServerMessage::Profile(Box::new(profile)))
+        }
     }
 }
 

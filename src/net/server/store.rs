@@ -4,6 +4,7 @@
 mod club;
 mod memory;
 mod migrate;
+pub(in crate::net::server) mod ratings;
 pub(super) mod read;
 mod sql;
 mod stored;
@@ -17,6 +18,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::names::{Claim, NameClaim, UNUSED_NAME_KEPT_SECS, look_alike_forms};
 use crate::game::Clocks;
 use crate::net::protocol::{GameId, GameSetup};
+use crate::net::ratings::{Change, Pool, Shown};
 use crate::rules::{Outcome, Side};
 pub(super) use club::Block;
 pub(super) use memory::now_ms;
@@ -210,7 +212,8 @@ impl Store {
         Ok(())
     }
 
-    /// Stores a move and the clocks after it, in one transaction.
+    /// Stores a move and the clocks after it, in one transaction; a move that ends the game
+    /// stores its result and rates it (the players' rating changes, if it is rated).
     pub fn add_move(
         &mut self,
         game: GameId,
@@ -218,7 +221,7 @@ impl Store {
         mv: &str,
         clocks: Option<&Clocks>,
         outcome: Option<Outcome>,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Option<[Change; 2]>> {
         self.writable()?;
         let tx = self.db.transaction()?;
         execute(
@@ -231,10 +234,12 @@ impl Store {
             "UPDATE games SET clocks = ?2, turn_began = ?3 WHERE id = ?1",
             params![id(game), optional_json(clocks)?, now_ms()],
         )?;
-        if let Some(outcome) = outcome {
-            finish(&tx, game, outcome, clocks)?;
-        }
-        tx.commit()
+        let rated = match outcome {
+            Some(outcome) => finish(&tx, game, outcome, clocks)?,
+            None => None,
+        };
+        tx.commit()?;
+        Ok(rated)
     }
 
     /// Drops the moves from `ply` on (a takeback) and stores the clocks.
@@ -270,15 +275,29 @@ impl Store {
         Ok(())
     }
 
-    /// Stores a game's end.
+    /// Stores a game's end and rates it, in one transaction: the players' rating changes,
+    /// if it is rated.
     pub fn finish(
-        &self,
+        &mut self,
         game: GameId,
         outcome: Outcome,
         clocks: Option<&Clocks>,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Option<[Change; 2]>> {
         self.writable()?;
-        finish(&self.db, game, outcome, clocks)
+        let tx = self.db.transaction()?;
+        let rated = finish(&tx, game, outcome, clocks)?;
+        tx.commit()?;
+        Ok(rated)
+    }
+
+    /// `name`'s rating in `pool`, if rated there.
+    pub fn rating(&self, name: &str, pool: Pool) -> StoreResult<Option<Shown>> {
+        ratings::shown(&self.db, name, pool)
+    }
+
+    /// `name`'s rating in the pool of the most rated games, if rated at all.
+    pub fn main_rating(&self, name: &str) -> StoreResult<Option<Shown>> {
+        ratings::main_rating(&self.db, name)
     }
 
     /// Sets a game aside: the server could not handle it (or read it back), so it is
@@ -350,19 +369,20 @@ fn claim_new_name(tx: &rusqlite::Transaction<'_>, claim: &NameClaim) -> StoreRes
     Ok(Claim::New)
 }
 
-/// Stores a game's end (on the connection or in the transaction `db`).
+/// Stores a game's end and rates it (in the transaction `db`): the players' rating
+/// changes, if it is rated.
 fn finish(
     db: &Connection,
     game: GameId,
     outcome: Outcome,
     clocks: Option<&Clocks>,
-) -> StoreResult<()> {
+) -> StoreResult<Option<[Change; 2]>> {
     execute(
         db,
         "UPDATE games SET stage = 'over', outcome = ?2, clocks = ?3 WHERE id = ?1",
         params![id(game), json(&outcome)?, optional_json(clocks)?],
     )?;
-    Ok(())
+    ratings::rate_finished(db, game, outcome)
 }
 
 /// Starts a thread that copies the log into the database file every [`CHECKPOINT_EVERY`]

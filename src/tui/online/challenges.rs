@@ -102,7 +102,11 @@ impl Online {
             self.status = None;
             return;
         }
-        let setup = self.start.create.clone().unwrap_or_default();
+        // Rated unless the command line said casual, as the create form starts.
+        let setup = self.start.create.clone().unwrap_or_else(|| GameSetup {
+            rated: true,
+            ..GameSetup::default()
+        });
         self.create = Some(CreateForm::challenge(setup, &name));
         self.info(&format!("the terms of the challenge to {}", excerpt(&name)));
         self.challenging = Some(name);

@@ -1,5 +1,5 @@
 //! The form that creates an online game: rules, side, clock (as `--clock` writes it, or days
-//! per move), open or private, engine help allowed. Every field is cycled with ← →, as on
+//! per move), open or private, engine help allowed, rated or casual. Every field is cycled with ← →, as on
 //! the new-game screen; the clock may be typed too, read as `--clock` reads it.
 
 use ratatui::buffer::Buffer;
@@ -29,15 +29,17 @@ enum Field {
     Clock,
     Private,
     Engine,
+    Rated,
     Create,
 }
 
-const FIELDS: [Field; 6] = [
+const FIELDS: [Field; 7] = [
     Field::Rules,
     Field::Side,
     Field::Clock,
     Field::Private,
     Field::Engine,
+    Field::Rated,
     Field::Create,
 ];
 
@@ -197,6 +199,7 @@ impl CreateForm {
             }
             Field::Private => s.private = !s.private,
             Field::Engine => s.engine_allowed = !s.engine_allowed,
+            Field::Rated => s.rated = !s.rated,
             Field::Create => {}
         }
     }
@@ -205,7 +208,7 @@ impl CreateForm {
 impl Widget for Themed<'_, CreateForm> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let Themed { of: form, look } = self;
-        let rect = centered(area, area.width.min(44), 10.min(area.height));
+        let rect = centered(area, area.width.min(44), 11.min(area.height));
         Clear.render(rect, buf);
         let (title, create_text) = match &form.challenged {
             Some(name) => (format!(" Challenge {name} "), "Challenge"),
@@ -224,6 +227,7 @@ impl Widget for Themed<'_, CreateForm> {
             ("clock", clock_value(form)),
             ("private", yes_no(s.private).to_owned()),
             ("engine help", yes_no(s.engine_allowed).to_owned()),
+            ("rated", yes_no(s.rated).to_owned()),
         ];
         let mut lines: Vec<Line> = values
             .iter()
@@ -281,7 +285,7 @@ mod tests {
     #[test]
     fn the_form_cycles_every_choice_and_creates_what_it_shows() {
         let mut form = CreateForm::new(GameSetup::default());
-        for _ in 0..5 {
+        for _ in 0..6 {
             form.update(Action::Move(Direction::Up));
         }
         form.update(Action::Move(Direction::Right));
@@ -297,17 +301,19 @@ mod tests {
         form.update(Action::Move(Direction::Right));
         form.update(Action::Move(Direction::Down));
         form.update(Action::Move(Direction::Right));
+        form.update(Action::Move(Direction::Down));
+        form.update(Action::Move(Direction::Right));
         let CreateHandled::Create(setup) = form.update(Action::Confirm) else {
             panic!("Enter creates");
         };
-        assert!(setup.private && setup.engine_allowed);
+        assert!(setup.private && setup.engine_allowed && setup.rated);
         assert_eq!(form.update(Action::Cancel), CreateHandled::Cancel);
     }
 
     /// The form with the clock typed in as `text` (the focus on the clock field).
     fn typed(text: &str) -> CreateForm {
         let mut form = CreateForm::new(GameSetup::default());
-        for _ in 0..3 {
+        for _ in 0..4 {
             form.update(Action::Move(Direction::Up));
         }
         assert!(form.typing());
@@ -351,7 +357,7 @@ mod tests {
     #[test]
     fn typing_in_the_clock_field_replaces_what_it_shows() {
         let mut form = CreateForm::new(GameSetup::default());
-        for _ in 0..3 {
+        for _ in 0..4 {
             form.update(Action::Move(Direction::Up));
         }
         for c in "1m".chars() {
@@ -364,7 +370,7 @@ mod tests {
         // Backspace on the clock shown erases it whole; typed text is erased a character
         // at a time.
         let mut form = CreateForm::new(setup);
-        for _ in 0..3 {
+        for _ in 0..4 {
             form.update(Action::Move(Direction::Up));
         }
         form.update(Action::Backspace);

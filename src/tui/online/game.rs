@@ -14,6 +14,7 @@ use crate::game::{Clocks, Game, Tag, Tags};
 use crate::net::protocol::{
     Channel, ChatEntry, ClockView, GameId, GameView, Offer, Role, bot_marked,
 };
+use crate::net::ratings::{Change, Shown};
 use crate::quote::{MESSAGE_CHARS, escaped, excerpt};
 use crate::rules::{Outcome, Side};
 use crate::tui::board_screen::BoardScreen;
@@ -26,6 +27,7 @@ use crate::tui::theme::Look;
 
 use super::assist::{Assist, GameRef};
 use super::lag::Lag;
+use super::standings::rated_name;
 
 /// The most chat lines kept.
 const MAX_CHAT: usize = 100;
@@ -99,6 +101,14 @@ pub struct OnlineGame {
     you: Option<Side>,
     /// The players' names, attackers first.
     names: [Option<String>; 2],
+    /// The players' ratings in the game's pool, when it was sent.
+    ratings: [Option<Shown>; 2],
+    /// Whether the game is rated.
+    rated: bool,
+    /// How many watch it.
+    spectators: usize,
+    /// The players' rating changes, once a rated game ended.
+    changes: Option<[Change; 2]>,
     /// Whether each is a bot's, attackers first.
     bots: [bool; 2],
     engine_allowed: bool,
@@ -149,6 +159,13 @@ impl OnlineGame {
                 view.summary.attackers.clone(),
                 view.summary.defenders.clone(),
             ],
+            ratings: [
+                view.summary.ratings.attackers,
+                view.summary.ratings.defenders,
+            ],
+            rated: view.summary.setup.rated,
+            spectators: view.summary.spectators,
+            changes: None,
             bots: [Role::Attackers, Role::Defenders].map(|role| view.summary.bots.contains(&role)),
             engine_allowed: view.summary.setup.engine_allowed,
             outcome: view.summary.outcome,
@@ -172,6 +189,7 @@ impl OnlineGame {
         let mut fresh = OnlineGame::from_view(view, now)?;
         fresh.chat = std::mem::take(&mut self.chat);
         fresh.presence = self.presence;
+        fresh.changes = self.changes;
         fresh.claimable = self.claimable;
         fresh.board.cursor = self.board.cursor;
         let unchanged = fresh.record.moves().len() == self.record.moves().len();
@@ -321,6 +339,16 @@ impl OnlineGame {
         }
     }
 
+    /// The players' ratings changed so (attackers first) by this game's end.
+    pub fn rated(&mut self, changes: [Change; 2]) {
+        self.changes = Some(changes);
+    }
+
+    /// `count` watch the game now.
+    pub fn spectators(&mut self, count: usize) {
+        self.spectators = count;
+    }
+
     /// A move was refused: the board is as before it.
     pub fn refused(&mut self) {
         self.sending = None;
@@ -434,11 +462,8 @@ impl OnlineGame {
             let by = self
                 .deadline(side, now)
                 .map_or_else(String::new, |at| format!(" · by {at}"));
-            lines.push(format!(
-                "{} {}{mine} {clock}{by}",
-                title(side),
-                self.name(side)
-            ));
+            let name = rated_name(&self.name(side), self.ratings[index(side)]);
+            lines.push(format!("{} {name}{mine} {clock}{by}", title(side)));
             lines.extend(self.presence[index(side)].gone_line(now));
             if let Some(ends) = self.claimable.filter(|_| self.you == Some(side.opponent())) {
                 let left = ends.saturating_duration_since(now).as_secs();
@@ -457,12 +482,24 @@ impl OnlineGame {
         } else {
             "off"
         };
-        lines.push(format!("engine help: {engine}"));
+        // Rated or casual, and the spectators, on the same line (small terminals).
+        let rated = if self.rated { "rated" } else { "casual" };
+        let watching = match self.spectators {
+            0 => String::new(),
+            n => format!(" · {n} watching"),
+        };
+        lines.push(format!("{rated}{watching} · engine help: {engine}"));
         let to_move = self.record.state().position().side_to_move();
         match (self.outcome, &self.sending) {
             (Some(outcome), _) => {
                 let (headline, why) = panels::banner_parts(outcome, self.you);
                 lines.extend([headline, why]);
+                for (side, change) in [Side::Attackers, Side::Defenders]
+                    .into_iter()
+                    .zip(self.changes.iter().flatten())
+                {
+                    lines.push(format!("{} {change}", self.name(side)));
+                }
             }
             (None, Some(mv)) => lines.push(format!("sending {mv}…")),
             (None, None) if self.my_turn() => lines.push("your move".to_owned()),

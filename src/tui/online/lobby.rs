@@ -10,6 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::create::{side_text, timing_text};
 use std::collections::BTreeSet;
 
+use super::standings::rated_name;
 use crate::net::protocol::{GameId, GameSummary, Lobby, Role, bot_marked};
 use crate::rules::Side;
 use crate::tui::input::{Direction, Key, KeyTable};
@@ -34,6 +35,14 @@ pub const LOBBY_KEYS: KeyTable = KeyTable {
             "the players' key fingerprints (tells look-alike names apart)",
         ),
         Key::new("r", "refresh the lists"),
+        Key::new(
+            "L",
+            "the leaderboard (of the selected game's rules and speed)",
+        ),
+        Key::new(
+            "P",
+            "a player's profile (the selected game's other player, or a name)",
+        ),
         Key::new("n / PgDn", "the next page of open games and games to watch"),
         Key::new("g", "your finished games, to review"),
         Key::new("Tab", "write a line in the lobby's chat"),
@@ -176,11 +185,24 @@ impl LobbyList {
         names.filter(|name| *name != me).collect()
     }
 
-    /// The players online, those not named counted.
+    /// The players online with their ratings, those playing marked, those not named
+    /// counted: `alice 1523 (playing), bob 1500?`.
     fn players(&self) -> String {
         let lobby = &self.lobby;
-        let names: Vec<String> = (lobby.players.iter().enumerate())
-            .map(|(i, n)| bot_marked(n, lobby.bots.contains(&i)))
+        let names: Vec<String> = lobby
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let status = lobby.players_status.get(i);
+                let shown = bot_marked(n, lobby.bots.contains(&i));
+                let name = rated_name(&shown, status.and_then(|s| s.rating));
+                if status.is_some_and(|s| s.playing) {
+                    format!("{name} (playing)")
+                } else {
+                    name
+                }
+            })
             .collect();
         let unnamed = lobby.players_total.saturating_sub(names.len());
         let names = names.join(", ");
@@ -219,16 +241,34 @@ impl LobbyList {
         game.outcome.is_none() && player.as_deref() == Some(self.me.as_str())
     }
 
+    /// The player of `game` other than this one: the opponent in a game of the player's,
+    /// the creator of an open game, the attackers' player of another game.
+    pub fn other_player(&self, game: &GameSummary) -> Option<String> {
+        [&game.attackers, &game.defenders]
+            .into_iter()
+            .flatten()
+            .find(|n| **n != self.me)
+            .cloned()
+            .or_else(|| (game.creator != self.me).then(|| game.creator.clone()))
+    }
+
     /// One game's line.
     fn line(&self, game: &GameSummary, kind: Kind) -> String {
+        let ratings = &game.ratings;
+        let name = |role, rating| rated_name(&game.shown(role), rating);
         let setup = &game.setup;
         let engine = if setup.engine_allowed {
             " engine ok"
         } else {
             ""
         };
+        let rated = if setup.rated { "rated" } else { "casual" };
+        let watching = match game.spectators {
+            0 => String::new(),
+            n => format!(" · {n} watching"),
+        };
         let rules = format!(
-            "{} {}{engine}",
+            "{} {} {rated}{engine}{watching}",
             setup.rules.name(),
             timing_text(setup.timing)
         );
@@ -243,8 +283,8 @@ impl LobbyList {
                 format!(
                     "#{} {} vs {} · {turn} · ply {} · {rules}",
                     game.id,
-                    game.shown(Role::Attackers),
-                    game.shown(Role::Defenders),
+                    name(Role::Attackers, ratings.attackers),
+                    name(Role::Defenders, ratings.defenders),
                     game.plies
                 )
             }
@@ -261,14 +301,14 @@ impl LobbyList {
             Kind::Open => format!(
                 "#{} {} waits ({}) · {rules}",
                 game.id,
-                game.shown(Role::Creator),
+                name(Role::Creator, ratings.creator),
                 side_text(setup.side)
             ),
             Kind::Watch => format!(
                 "#{} {} vs {} · ply {} · {rules}",
                 game.id,
-                game.shown(Role::Attackers),
-                game.shown(Role::Defenders),
+                name(Role::Attackers, ratings.attackers),
+                name(Role::Defenders, ratings.defenders),
                 game.plies
             ),
         }

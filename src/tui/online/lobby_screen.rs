@@ -8,6 +8,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::create::CreateForm;
 use super::lobby::{Kind, LOBBY_KEYS};
+use super::standings::Standings;
 use super::{Online, Prompt, View};
 use crate::net::protocol::{ClientMessage, GameId, GameSetup};
 use crate::quote::{MESSAGE_CHARS, escaped};
@@ -49,6 +50,7 @@ impl Online {
                             .lobby
                             .selected()
                             .map_or(Preset::Standard, |(g, _)| g.setup.rules),
+                        rated: true,
                         ..GameSetup::default()
                     });
                 self.create = Some(CreateForm::new(setup));
@@ -67,6 +69,8 @@ impl Online {
                 }
             }
             Action::Type('x') => self.leave_selected(),
+            Action::Type('L') if self.connected => self.show_leaderboard(),
+            Action::Type('P') if self.connected => self.ask_profile(),
             Action::Type('g') if self.connected => self.open_your_games(),
             Action::Type('f') if self.connected => {
                 if let Some((game, _)) = self.lobby.selected() {
@@ -80,6 +84,38 @@ impl Online {
             Action::Type(_) if !self.connected => self.error("not connected"),
             _ => {}
         }
+    }
+
+    /// Shows the leaderboard of the selected game's pool (live standard games' if none is
+    /// selected) and asks for it.
+    fn show_leaderboard(&mut self) {
+        let pool = self
+            .lobby
+            .selected()
+            .map(|(g, _)| g.setup.pool())
+            .unwrap_or_default();
+        let (screen, ask) = Standings::leaderboard(pool);
+        self.standings = Some(screen);
+        self.send(ask);
+    }
+
+    /// Asks whose profile to show, the selected game's other player offered.
+    fn ask_profile(&mut self) {
+        let offered = self
+            .lobby
+            .selected()
+            .and_then(|(g, _)| self.lobby.other_player(g))
+            .unwrap_or_default();
+        self.prompt = Some((Prompt::Profile, offered));
+        self.info("whose profile? a name, then Enter");
+    }
+
+    /// Shows `name`'s profile and asks for it.
+    pub(super) fn show_profile(&mut self, name: &str) {
+        let (screen, ask) = Standings::profile(name);
+        self.standings = Some(screen);
+        self.status = None;
+        self.send(ask);
     }
 
     /// Asks for the next page of the lobby (`forward`) or the previous one, if there is one.
@@ -211,7 +247,8 @@ impl Online {
             "Enter review · n/p pages · r again · q lobby · ? keys"
         } else {
             "Enter join/watch · c create · g your games · Tab chat · n/p pages · x leave · \
-             i code · m mute · b block · r refresh · C challenge · q quit · ? keys"
+             i code · m mute · b block · L leaderboard · P player · C challenge · r refresh · q quit · \
+             ? keys"
         };
         Paragraph::new(fit_keys(line, usize::from(area.width), 1).join(" "))
             .style(look.theme.label)

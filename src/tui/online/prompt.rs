@@ -94,6 +94,10 @@ impl Online {
                     self.info("joining…");
                 }
             }
+            Prompt::Profile => match normalize_name(&text) {
+                Ok(name) => self.show_profile(&name),
+                Err(e) => self.error(&format!("a name {e}")),
+            },
             Prompt::Challenge => self.whom_typed(&text),
             Prompt::LobbyChat | Prompt::Mute | Prompt::Block => self.club_prompted(prompt, text),
             Prompt::Chat => {
@@ -170,6 +174,9 @@ impl Online {
             (Some((Prompt::Code, text)), _, _) => format!("invite code: {text}▏"),
             (Some((Prompt::Chat, text)), _, _) => {
                 format!("chat: {}▏", escaped(text, MESSAGE_CHARS))
+            }
+            (Some((Prompt::Profile, text)), _, _) => {
+                format!("profile of: {}▏", escaped(text, MESSAGE_CHARS))
             }
             (Some((Prompt::Challenge, text)), _, _) => {
                 format!(

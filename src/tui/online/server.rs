@@ -169,6 +169,16 @@ impl Online {
             ServerMessage::Hello { .. }
             | ServerMessage::Challenge { .. }
             | ServerMessage::Ping { .. } => {}
+            ServerMessage::Leaderboard(board) => {
+                if let Some(screen) = self.standings.as_mut() {
+                    screen.take_leaderboard(board);
+                }
+            }
+            ServerMessage::Profile(profile) => {
+                if let Some(screen) = self.standings.as_mut() {
+                    screen.take_profile(*profile);
+                }
+            }
             ServerMessage::Save { game, json } => {
                 if !self.review_downloaded(game, &json) {
                     self.save_finished(game, json);
@@ -269,6 +279,9 @@ impl Online {
                     self.info(&format!("{text} · q to the lobby"));
                 }
             }
+            message @ (ServerMessage::Rated(_) | ServerMessage::Spectators { .. }) => {
+                self.on_watchers_message(&message);
+            }
             ServerMessage::Pong { id } => {
                 if let Some((waiting, sent)) = self.ping.1
                     && waiting == id
@@ -288,6 +301,23 @@ impl Online {
                     "the server says: {}",
                     escaped(&message, MESSAGE_CHARS)
                 ));
+            }
+            _ => {}
+        }
+    }
+
+    /// A game's rating changes at its end, or its spectators counted anew.
+    fn on_watchers_message(&mut self, message: &ServerMessage) {
+        match *message {
+            ServerMessage::Rated(rated) => {
+                if let Some(g) = self.games.get_mut(&rated.game) {
+                    g.rated([rated.attackers, rated.defenders]);
+                }
+            }
+            ServerMessage::Spectators { game, count } => {
+                if let Some(g) = self.games.get_mut(&game) {
+                    g.spectators(count);
+                }
             }
             _ => {}
         }

@@ -133,6 +133,8 @@ fn summary(
         creator: attackers.or(defenders).unwrap_or("?").to_owned(),
         plies,
         outcome: None,
+        ratings: crate::net::protocol::SeatRatings::default(),
+        spectators: 0,
         bots: Vec::new(),
         date: None,
     }
@@ -355,6 +357,7 @@ fn a_lobby_of_more_games_than_a_page_shows_the_counts_and_turns_its_pages() {
         page: page_no,
         players: (0..3).map(|i| format!("p{i}")).collect(),
         players_total: 60,
+        players_status: Vec::new(),
         bots: vec![1],
     };
     message(&mut online, ServerMessage::Lobby(lobby(1)));
@@ -1159,3 +1162,4 @@ fn a_game_ended_while_away_is_told_and_saved() {
 }
 
 mod offers_and_resume;
+mod ratings;

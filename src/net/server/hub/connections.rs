@@ -63,8 +63,10 @@ impl Hub {
             key: key.to_owned(),
             name: name.clone(),
         };
+        let rating = self.main_rating(&name);
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat.clone());
+            c.rating = rating;
         }
         if bot {
             self.bots.insert(name.clone());
@@ -110,6 +112,7 @@ impl Hub {
             if let Some(live) = self.games.get_mut(game) {
                 live.spectators.remove(&conn);
             }
+            self.tell_spectators(*game, None);
         }
         let Some(seat) = gone.seat else {
             return;
@@ -229,7 +232,7 @@ impl Hub {
         let to_move = position.side_to_move();
         let clocks = clock_view(live);
         let view = GameView {
-            summary: self.marked(live.stored.summary()),
+            summary: self.marked(live.summary()),
             start: position_record(record.state().start_position()),
             position: position_record(position),
             to_move,

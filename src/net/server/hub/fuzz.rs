@@ -28,11 +28,12 @@ use super::{ConnId, Event, Hub};
 use crate::game::{Clocks, Game};
 use crate::net::identity::{ChannelBinding, Identity};
 use crate::net::protocol::{ClientMessage, GameId, MAX_LINE_BYTES, ServerMessage};
+use crate::net::ratings::Speed;
 use crate::net::server::limits::Limits;
 use crate::net::server::outbox::{self, Inbox};
 use crate::net::server::store::{Stage, Store};
 use crate::net::server::timing::control;
-use crate::rules::{GameState, Position, Side};
+use crate::rules::{GameState, Position, Preset, Side};
 
 /// Simulated players (each an identity key, with up to [`MAX_CONNS`] connections in all).
 const CLIENTS: u8 = 4;
@@ -180,6 +181,10 @@ enum Step {
     Archive { conn: u8, name: String },
     /// Downloads a game (by number, any).
     Download { conn: u8, game: u64 },
+    /// Asks for a page of a leaderboard (rules by number, any page).
+    Leaderboard { conn: u8, rules: u8, page: u32 },
+    /// Asks for a player's profile.
+    Profile { conn: u8, name: String },
     /// Says a line in the lobby's chat.
     LobbyChat { conn: u8, text: String },
     /// Blocks (or stops blocking) the player named as [`name_pick`] picks for `client`.
@@ -370,6 +375,9 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(conn, id, pong)| Step::Ping { conn, id, pong }),
         1 => (conn(), text()).prop_map(|(conn, name)| Step::Archive { conn, name }),
         1 => (conn(), number()).prop_map(|(conn, game)| Step::Download { conn, game }),
+        1 => (conn(), any::<u8>(), any::<u32>())
+            .prop_map(|(conn, rules, page)| Step::Leaderboard { conn, rules, page }),
+        1 => (conn(), text()).prop_map(|(conn, name)| Step::Profile { conn, name }),
         1 => (conn(), text()).prop_map(|(conn, text)| Step::LobbyChat { conn, text }),
         1 => (conn(), any::<u8>(), 0..CLIENTS, any::<bool>()).prop_map(
             |(conn, name, client, block)| Step::Block {
@@ -618,6 +626,7 @@ impl Harness {
                 let game = *game;
                 self.by(*conn, ClientMessage::Download { game })
             }
+            Step::Leaderboard { .. } | Step::Profile { .. } => self.standings_request(step),
             Step::LobbyChat { .. } | Step::Block { .. } => self.club_step(step),
             Step::Details { conn, game } => self.details(*conn, *game),
             Step::Mutated {
@@ -763,6 +772,26 @@ impl Harness {
                     }
                 };
                 self.by(*conn, message)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A leaderboard's page (the pool's rules and speed picked by `rules`) or a profile,
+    /// asked for.
+    fn standings_request(&mut self, step: &Step) -> Result<(), Failure> {
+        match step {
+            Step::Leaderboard { conn, rules, page } => {
+                let request = ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk {
+                    rules: Preset::ALL[usize::from(*rules) % Preset::ALL.len()],
+                    speed: Speed::ALL[usize::from(*rules >> 7)],
+                    page: *page,
+                });
+                self.by(*conn, request)
+            }
+            Step::Profile { conn, name } => {
+                let name = name.clone();
+                self.by(*conn, ClientMessage::Profile { name })
             }
             _ => Ok(()),
         }
@@ -1337,6 +1366,7 @@ fn setup_value(rules: u8, side: u8, timing: &TimingPick, private: bool) -> serde
         "side": sides[usize::from(side) % sides.len()],
         "timing": timing,
         "private": private,
+        "rated": rules.is_multiple_of(2),
     })
 }
 
@@ -1366,6 +1396,8 @@ fn template_line(n: u8, game: GameId, ply: usize) -> String {
         r#"{"type":"ping","id":1}"#.to_owned(),
         r#"{"type":"pong","id":0}"#.to_owned(),
         r#"{"type":"archive","name":"p0"}"#.to_owned(),
+        r#"{"type":"leaderboard","rules":"walker","speed":"correspondence","page":3}"#.to_owned(),
+        r#"{"type":"profile","name":"p1"}"#.to_owned(),
         r#"{"type":"hello","version":2,"client":"x"}"#.to_owned(),
         r#"{"type":"challenge_player","name":"p1","setup":{"rules":"standard"}}"#.to_owned(),
         r#"{"type":"answer_challenge","challenge":1,"accept":true}"#.to_owned(),

@@ -62,9 +62,11 @@ impl Hub {
             defenders: None,
             stage: Stage::Open,
         };
-        let summary = self.marked(stored.summary());
+        let mut live = Live::new(stored);
+        live.ratings = self.seat_ratings(&live.stored);
+        let summary = self.marked(live.summary());
         log::game_created(id, &seat.name);
-        self.games.insert(id, Live::new(stored));
+        self.games.insert(id, live);
         Ok(summary)
     }
 
@@ -143,6 +145,7 @@ impl Hub {
         live.turn_start = Instant::now();
         live.turn += 1;
         log::game_begun(&live.stored);
+        self.note_ratings(id);
         self.schedule_flag(id);
         for conn in self.player_conns(id) {
             self.send_state(conn, id);
@@ -164,6 +167,7 @@ impl Hub {
             c.watching.insert(game);
         }
         self.send_state(conn, game);
+        self.tell_spectators(game, Some(conn));
         Ok(())
     }
 
@@ -177,6 +181,7 @@ impl Hub {
             if let Some(c) = self.conns.get_mut(&conn) {
                 c.watching.remove(&game);
             }
+            self.tell_spectators(game, None);
             return Ok(());
         }
         if live.stored.stage == Stage::Open && live.stored.creator.key == seat.key {
@@ -224,7 +229,8 @@ impl Hub {
         let clocks = next.clocks().copied();
         let mv = done.to_string();
         let outcome = next.outcome();
-        self.store
+        let rated = self
+            .store
             .add_move(game, ply, &mv, clocks.as_ref(), outcome)
             .map_err(|e| store_error(&e))?;
         live.stored.game = next;
@@ -242,7 +248,7 @@ impl Hub {
         };
         self.broadcast(game, &moved);
         match outcome {
-            Some(outcome) => self.ended(game, outcome),
+            Some(outcome) => self.ended(game, outcome, rated),
             None => self.schedule_flag(game),
         }
         Ok(())
@@ -320,20 +326,27 @@ impl Hub {
         let Some(outcome) = record.outcome() else {
             return Ok(());
         };
-        self.store
+        let rated = self
+            .store
             .finish(game, outcome, record.clocks())
             .map_err(|e| store_error(&e))?;
         log::game_ended(game, outcome);
         if let Some(live) = self.games.get_mut(&game) {
             live.stored.game = record;
         }
-        self.ended(game, outcome);
+        self.ended(game, outcome, rated);
         Ok(())
     }
 
-    /// A game's end, stored: told with the clocks it ended with (noted for a player not
-    /// connected, told on its return), and the game out of memory (its chat open a while).
-    pub(super) fn ended(&mut self, game: GameId, outcome: crate::rules::Outcome) {
+    /// A game's end, stored (and rated, if `rated` holds the players' rating changes):
+    /// told with the clocks it ended with (noted for a player not connected, told on its
+    /// return), and the game out of memory (its chat open a while).
+    pub(super) fn ended(
+        &mut self,
+        game: GameId,
+        outcome: crate::rules::Outcome,
+        rated: Option<[crate::net::ratings::Change; 2]>,
+    ) {
         let clocks = self
             .games
             .get(&game)
@@ -346,6 +359,7 @@ impl Hub {
                 clocks,
             },
         );
+        self.tell_rated(game, rated);
         self.note_away(game);
         if let Some(live) = self.games.get(&game) {
             self.rematches.remember(&live.stored);

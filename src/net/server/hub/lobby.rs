@@ -1,8 +1,8 @@
 //! The lobby as a player sees it, a page at a time, from the games in memory.
 
-use super::Hub;
+use super::{Hub, Live};
 use crate::net::protocol::{GameSummary, LOBBY_PAGE, LOBBY_PLAYERS, Lobby, pages};
-use crate::net::server::store::{Stage, StoredGame};
+use crate::net::server::store::Stage;
 
 impl Hub {
     /// Page `page` of the lobby as `key`'s player sees it (the last page if there are
@@ -18,24 +18,20 @@ impl Hub {
             match (stored.stage, stored.side_of(key)) {
                 (Stage::Playing, Some(side)) => {
                     let to_move = stored.game.state().position().side_to_move();
-                    mine.push((u8::from(side != to_move), stored));
+                    mine.push((u8::from(side != to_move), live));
                 }
-                (Stage::Playing, None) => playing.push(stored),
-                (Stage::Open, _) if stored.creator.key == key => mine.push((2, stored)),
-                (Stage::Open, _) if !stored.setup.private => open.push(stored),
+                (Stage::Playing, None) => playing.push(live),
+                (Stage::Open, _) if stored.creator.key == key => mine.push((2, live)),
+                (Stage::Open, _) if !stored.setup.private => open.push(live),
                 _ => {}
             }
         }
-        mine.sort_by_key(|(rank, g)| (*rank, g.id));
-        let mut players: Vec<&str> = self
-            .conns
-            .values()
-            .filter_map(|c| c.seat.as_ref().map(|s| s.name.as_str()))
-            .collect();
-        players.sort_unstable();
-        players.dedup();
-        let players_total = players.len();
-        players.truncate(LOBBY_PLAYERS);
+        mine.sort_by_key(|(rank, g)| (*rank, g.stored.id));
+        let mut online = self.online_players();
+        let players_total = online.len();
+        online.truncate(LOBBY_PLAYERS);
+        let names: Vec<&str> = online.iter().map(|(name, _)| name.as_str()).collect();
+        let bots = self.bots_among(&names);
         let page = page.min(pages(open.len().max(playing.len()), LOBBY_PAGE) - 1);
         Lobby {
             mine: mine
@@ -50,14 +46,15 @@ impl Hub {
             playing: self.page_of(playing, page),
             page,
             players_total,
-            bots: self.bots_among(&players),
-            players: players.into_iter().map(str::to_owned).collect(),
+            players_status: online.iter().map(|(_, status)| *status).collect(),
+            players: online.into_iter().map(|(name, _)| name).collect(),
+            bots,
         }
     }
 
     /// Page `page` of `games`, in the order they were made.
-    fn page_of(&self, mut games: Vec<&StoredGame>, page: u32) -> Vec<GameSummary> {
-        games.sort_unstable_by_key(|g| g.id);
+    fn page_of(&self, mut games: Vec<&Live>, page: u32) -> Vec<GameSummary> {
+        games.sort_unstable_by_key(|g| g.stored.id);
         let skip = usize::try_from(page)
             .unwrap_or(usize::MAX)
             .saturating_mul(LOBBY_PAGE);

@@ -9,7 +9,9 @@ pub use super::memory::saved_chat;
 use super::sql::{StoreResult, count, id, parse};
 use super::stored::{Seat, Stage, StoredGame, Unreadable, rebuild};
 use crate::game::Clocks;
-use crate::net::protocol::{ARCHIVE_PAGE, GameId, GameSetup, GameSummary, Role, pages};
+use crate::net::protocol::{
+    ARCHIVE_PAGE, GameId, GameSetup, GameSummary, Role, SeatRatings, pages,
+};
 use crate::rules::Outcome;
 
 /// The finished games of the player named `?1` in all, counted from the indexes.
@@ -90,6 +92,8 @@ pub fn archive(db: &Connection, name: &str, page: u32) -> StoreResult<ArchivePag
                     attackers: r.get(3)?,
                     defenders: r.get(4)?,
                     outcome: None,
+                    ratings: SeatRatings::default(),
+                    spectators: 0,
                     plies: usize::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
                     date: r.get(7)?,
                     bots: bot_roles([r.get(8)?, r.get(9)?, r.get(10)?]),

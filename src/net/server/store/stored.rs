@@ -2,7 +2,7 @@
 //! rebuilt from the setup and the stored moves.
 
 use crate::game::{ChatLine, Clocks, Game, Player, Tag, Tags};
-use crate::net::protocol::{GameId, GameSetup, GameSummary};
+use crate::net::protocol::{GameId, GameSetup, GameSummary, SeatRatings};
 use crate::net::server::timing::control;
 use crate::rules::{Outcome, Position, Side};
 
@@ -73,6 +73,8 @@ impl StoredGame {
             creator: self.creator.name.clone(),
             plies: self.game.moves().len(),
             outcome: self.game.outcome(),
+            ratings: SeatRatings::default(),
+            spectators: 0,
             bots: Vec::new(),
             date: None,
         }

@@ -88,6 +88,8 @@ fn finished(id: u64) -> GameSummary {
             winner: Some(Side::Defenders),
             reason: Reason::KingEscaped,
         }),
+        ratings: crate::net::protocol::SeatRatings::default(),
+        spectators: 0,
         date: Some("2026-12-07".into()),
         bots: Vec::new(),
     }

@@ -49,6 +49,8 @@ pub(super) fn view(you: Option<Side>, moves: &[&str], engine_allowed: bool) -> G
             creator: "ann".into(),
             plies: moves.len(),
             outcome: None,
+            ratings: crate::net::protocol::SeatRatings::default(),
+            spectators: 0,
             bots: Vec::new(),
             date: None,
         },

@@ -65,7 +65,7 @@ fn c_names_a_player_online_then_the_terms_go_to_the_server_as_a_challenge() {
     online.update(Action::Confirm, SIZE);
     let sent = sent(&mut online);
     assert!(
-        matches!(&sent[..], [ClientMessage::ChallengePlayer { name, .. }] if name == "cid"),
+        matches!(&sent[..], [ClientMessage::ChallengePlayer { name, setup }] if name == "cid" && setup.rated),
         "{sent:?}"
     );
 }

@@ -154,7 +154,7 @@ fn a_player_with_games_in_progress_lands_on_the_one_where_it_is_to_move() {
 fn the_create_form_remembers_the_last_choices() {
     let mut online = connected("ann");
     online.update(Action::Type('c'), SIZE);
-    for _ in 0..5 {
+    for _ in 0..6 {
         online.update(Action::Move(Direction::Up), SIZE);
     }
     online.update(Action::Move(Direction::Right), SIZE);
