@@ -157,6 +157,9 @@ pub struct Online {
     /// player's in progress is shown as its state comes, the one where it is to move first.
     landing: bool,
     prompt: Option<(Prompt, String)>,
+    /// Whether the prompt's text is a name offered, not typed yet: the first key typed
+    /// replaces it, Backspace erases it whole ([`Online::offer_name`]).
+    prompt_offered: bool,
     create: Option<CreateForm>,
     /// The leaderboard or a profile, over the lobby.
     standings: Option<Standings>,
@@ -208,6 +211,7 @@ impl Online {
             details_asked: None,
             landing: true,
             prompt: None,
+            prompt_offered: false,
             create: None,
             standings: None,
             last_create: None,

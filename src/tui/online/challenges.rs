@@ -91,7 +91,7 @@ impl Online {
     /// `C` in the lobby: asks whom to challenge.
     pub(super) fn ask_whom(&mut self) {
         let first = self.lobby.others().first().map(|n| (*n).to_owned());
-        self.prompt = Some((Prompt::Challenge, first.unwrap_or_default()));
+        self.offer_name(Prompt::Challenge, first.unwrap_or_default());
         self.info("challenge whom? a name (↑ ↓ those online), then Enter for the terms; Esc none");
     }
 

@@ -30,9 +30,6 @@ pub(super) struct Club {
     muted: BTreeSet<String>,
     /// The names the player blocks, as the server last said.
     blocked: BTreeSet<String>,
-    /// Whether the name at the prompt is the one offered, not typed yet (the first key
-    /// typed replaces it, Backspace erases it whole).
-    offered: bool,
 }
 
 impl Club {
@@ -42,12 +39,6 @@ impl Club {
             muted,
             ..Club::default()
         }
-    }
-
-    /// Whether the prompt shows a name offered and not typed over yet; it is typed over
-    /// from now on.
-    pub fn take_offered(&mut self) -> bool {
-        std::mem::take(&mut self.offered)
     }
 
     /// Whether the chat of `name` is hidden (muted or blocked).
@@ -108,8 +99,7 @@ impl Online {
         } else {
             self.someone()
         };
-        self.club.offered = !text.is_empty();
-        self.prompt = Some((prompt, text));
+        self.offer_name(prompt, text);
         true
     }
 

@@ -106,7 +106,7 @@ impl Online {
             .selected()
             .and_then(|(g, _)| self.lobby.other_player(g))
             .unwrap_or_default();
-        self.prompt = Some((Prompt::Profile, offered));
+        self.offer_name(Prompt::Profile, offered);
         self.info("whose profile? a name, then Enter");
     }
 

@@ -13,7 +13,8 @@ use crate::tui::text::Tone;
 impl Online {
     pub(super) fn type_prompt(&mut self, prompt: Prompt, mut text: String, action: Action) {
         // A name offered goes whole at the first key typed or erased.
-        if matches!(action, Action::Type(_) | Action::Backspace) && self.club.take_offered() {
+        let offered = std::mem::take(&mut self.prompt_offered);
+        if offered && matches!(action, Action::Type(_) | Action::Backspace) {
             text.clear();
         }
         match action {
@@ -36,7 +37,8 @@ impl Online {
             Action::Move(dir) if prompt == Prompt::Challenge => {
                 let others: Vec<String> =
                     self.lobby.others().into_iter().map(str::to_owned).collect();
-                text = cycled(&others, &text, dir);
+                self.offer_name(prompt, cycled(&others, &text, dir));
+                return;
             }
             Action::Confirm => {
                 self.prompted(prompt, text);
@@ -45,6 +47,13 @@ impl Online {
             _ => {}
         }
         self.prompt = Some((prompt, text));
+    }
+
+    /// Asks at the bottom line for `prompt` with `name` offered: the first key typed replaces
+    /// it, Backspace erases it whole, Enter takes it.
+    pub(super) fn offer_name(&mut self, prompt: Prompt, name: String) {
+        self.prompt_offered = !name.is_empty();
+        self.prompt = Some((prompt, name));
     }
 
     pub(super) fn prompted(&mut self, prompt: Prompt, text: String) {

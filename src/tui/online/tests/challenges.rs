@@ -35,6 +35,34 @@ fn challenge_view(id: u64, from: &str, to: &str) -> ChallengeView {
 }
 
 #[test]
+fn the_name_offered_to_challenge_is_replaced_by_what_is_typed() {
+    let mut online = connected("ann");
+    let lobby = Lobby {
+        players: vec!["ann".into(), "bob".into(), "cid".into()],
+        players_total: 3,
+        ..Lobby::default()
+    };
+    message(&mut online, ServerMessage::Lobby(lobby));
+    online.update(Action::Type('C'), SIZE);
+    online.update(Action::Move(Direction::Down), SIZE);
+    for c in "dan".chars() {
+        online.update(Action::Type(c), SIZE);
+    }
+    assert!(
+        matches!(&online.prompt, Some((Prompt::Challenge, name)) if name == "dan"),
+        "{:?}",
+        online.prompt
+    );
+    online.update(Action::Move(Direction::Up), SIZE);
+    online.update(Action::Backspace, SIZE);
+    assert!(
+        matches!(&online.prompt, Some((Prompt::Challenge, name)) if name.is_empty()),
+        "a name cycled to is offered again: {:?}",
+        online.prompt
+    );
+}
+
+#[test]
 fn c_names_a_player_online_then_the_terms_go_to_the_server_as_a_challenge() {
     let mut online = connected("ann");
     let lobby = Lobby {
