@@ -227,8 +227,9 @@ impl LeaderboardScreen {
             .iter()
             .enumerate()
             .map(|(i, p)| {
+                let unit = if p.games == 1 { "game" } else { "games" };
                 let text = format!(
-                    "{:>4}  {:<24} {:>7} {:>5} games",
+                    "{:>4}  {:<24} {:>7} {:>5} {unit}",
                     p.rank,
                     excerpt(&p.name),
                     p.rating.to_string(),

@@ -94,6 +94,10 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
         text.contains("1  alice") && text.contains("1662?"),
         "{text}"
     );
+    assert!(
+        text.contains("1662?     1 game\n") || text.contains("1662?     1 game "),
+        "one game, not 1 games: {text}"
+    );
     online.update(Action::Move(Direction::Right), SIZE);
     let walker = ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk {
         rules: Preset::Walker,
