@@ -342,13 +342,13 @@ impl ProfileScreen {
         );
         let [label, spark] =
             Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
-        Paragraph::new(format!(
-            "{} · last {} rated games · {low} to {high}",
-            record.pool,
-            points.len()
-        ))
-        .style(look.theme.label)
-        .render(label, buf);
+        let span = match points.len() {
+            1 => format!("1 rated game · {low}"),
+            n => format!("last {n} rated games · {low} to {high}"),
+        };
+        Paragraph::new(format!("{} · {span}", record.pool))
+            .style(look.theme.label)
+            .render(label, buf);
         // Heights above the lowest point, so that the changes show.
         let heights: Vec<u64> = points
             .iter()

@@ -142,6 +142,10 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
         text.contains("standard live") && text.contains("W 0 D 0 L 1"),
         "{text}"
     );
+    assert!(
+        text.contains("standard live · 1 rated game · 1338"),
+        "one game's chart: {text}"
+    );
     online.update(Action::Cancel, SIZE);
     assert!(
         drawn(&online).contains("Players online"),
