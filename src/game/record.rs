@@ -344,6 +344,14 @@ impl Game {
         self.created
     }
 
+    /// Sets when the game was created (a record rebuilt from elsewhere, such as a server's
+    /// finished game, keeps the day it was played, not the day it was rebuilt); a last
+    /// change before it is moved up to it.
+    pub fn set_created(&mut self, created: Timestamp) {
+        self.created = created;
+        self.updated = self.updated.max(created);
+    }
+
     /// When the game last changed (a move, an undo or redo, an ending, a change of player).
     pub const fn updated(&self) -> Timestamp {
         self.updated

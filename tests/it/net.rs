@@ -277,7 +277,16 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
         assert_eq!(saved.moves().len(), played.len());
         assert_eq!(saved.outcome(), Some(outcome));
     }
-    // The archive lists it, and `brandubh online --games` downloads it.
+    // The archive lists it, and `brandubh online --games` downloads it, named by the
+    // game's own date (set here to a day long past), not the day it is downloaded.
+    let db = rusqlite::Connection::open(data.path().join(server::DB_FILE)).unwrap();
+    db.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+    db.execute(
+        "UPDATE games SET created = '2020-01-02T03:04:05Z' WHERE id = ?1",
+        [i64::try_from(game).unwrap()],
+    )
+    .unwrap();
+    drop(db);
     let downloads = tempfile::tempdir().unwrap();
     let out = downloads.path().to_str().unwrap();
     let stdout = online(
@@ -287,7 +296,17 @@ fn a_whole_game_between_two_clients_is_seen_by_a_spectator_and_saved() {
         ],
     );
     assert!(stdout.contains("finished games of bob: 1"), "{stdout}");
-    assert_eq!(std::fs::read_dir(downloads.path()).unwrap().count(), 1);
+    let names: Vec<String> = std::fs::read_dir(downloads.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 1);
+    assert!(
+        names[0].starts_with("game-20200102-030405-127.0.0.1-"),
+        "named by the game's date: {names:?}"
+    );
+    let saved = brandubh::game::storage::load(&downloads.path().join(&names[0])).unwrap();
+    assert_eq!(saved.created().to_string(), "2020-01-02T03:04:05Z");
     // Run again (by another reader: a fresh config folder is a new key): the game is
     // recognised, not copied.
     let again = online(

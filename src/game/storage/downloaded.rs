@@ -115,6 +115,22 @@ mod tests {
     }
 
     #[test]
+    fn a_downloaded_game_is_named_by_the_day_it_was_played() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut game = Game::from_json(ESCAPE).unwrap();
+        game.set_created("2020-01-02T03:04:05Z".parse().unwrap());
+        let here = Origin {
+            server: "example.org:7343",
+            game: 7,
+        };
+        let path = save_downloaded(dir.path(), Some(here), &game.to_json()).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert_eq!(name, "game-20200102-030405-example.org-7343-game7.json");
+        let saved = crate::game::storage::load(&path).unwrap();
+        assert_eq!(saved.created().to_string(), "2020-01-02T03:04:05Z");
+    }
+
+    #[test]
     fn a_downloaded_game_is_a_new_save_and_a_bad_one_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let saves = dir.path().join("saves");

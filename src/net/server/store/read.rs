@@ -144,7 +144,7 @@ fn games(
 ) -> StoreResult<Vec<Result<StoredGame, Unreadable>>> {
     let sql = format!(
         "SELECT id, setup, creator_key, creator_name, code, attackers_key, attackers_name,
-                defenders_key, defenders_name, stage, clocks, outcome
+                defenders_key, defenders_name, stage, clocks, outcome, created
          FROM games WHERE {filter} ORDER BY id"
     );
     let mut query = db.prepare_cached(&sql)?;
@@ -165,11 +165,13 @@ fn games(
             r.get::<_, String>(9)?,
             r.get::<_, Option<String>>(10)?,
             r.get::<_, Option<String>>(11)?,
+            r.get::<_, String>(12)?,
         ))
     })?;
     let mut games = Vec::new();
     for row in rows {
-        let (id, setup, creator, code, attackers, defenders, stage, clocks, outcome) = row?;
+        let (id, setup, creator, code, attackers, defenders, stage, clocks, outcome, created) =
+            row?;
         let moves = moves(db, id)?;
         let read = || -> Result<StoredGame, String> {
             let setup = parse::<GameSetup>("setup", &setup)?;
@@ -181,7 +183,12 @@ fn games(
             let outcome = outcome
                 .map(|o| parse::<Outcome>("result", &o))
                 .transpose()?;
-            let game = rebuild(&setup, &moves, clocks, outcome)?;
+            let mut game = rebuild(&setup, &moves, clocks, outcome)?;
+            // The record keeps the day the game was made, not the day it was rebuilt (a
+            // download is named by it); a date that cannot be read leaves the rebuild's.
+            if let Ok(created) = created.parse::<crate::game::Timestamp>() {
+                game.set_created(created);
+            }
             Ok(StoredGame {
                 id,
                 setup,
