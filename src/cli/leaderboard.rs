@@ -25,6 +25,7 @@ pub(super) fn print(
             rules: pool.rules,
             speed: pool.speed,
             page,
+            bots: pool.bots,
         });
         let ServerMessage::Leaderboard(board) =
             requests.ask(request, |m| matches!(m, ServerMessage::Leaderboard(_)))?

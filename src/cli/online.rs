@@ -81,6 +81,10 @@ pub struct OnlineArgs {
     /// With --leaderboard: the correspondence games' leaderboard (live games' otherwise).
     #[arg(long, requires = "leaderboard")]
     pub correspondence: bool,
+    /// With --leaderboard: the bots' pool (the games with a bot in them, on a server that
+    /// rates them apart from the people's).
+    #[arg(long, requires = "leaderboard")]
+    pub bots: bool,
     /// Challenges this player once connected, on the terms of --rules, --side and --clock.
     #[arg(long, value_name = "NAME")]
     pub challenge: Option<String>,
@@ -148,6 +152,7 @@ pub(super) fn run(args: &OnlineArgs, out: &mut dyn Write) -> Result<ExitCode, Cl
         let pool = Pool {
             rules: args.rules.unwrap_or_default(),
             speed,
+            bots: args.bots,
         };
         super::leaderboard::print(&args.server, args.insecure, pool, out)?;
         out.flush()?;
@@ -458,6 +463,8 @@ mod tests {
             parsed(&["--correspondence"]).is_err(),
             "only with --leaderboard"
         );
+        assert!(parsed(&["--bots"]).is_err(), "only with --leaderboard");
+        assert!(parsed(&["--leaderboard", "--bots"]).unwrap().bots);
         for bad in [&["--clock", "40d/move"][..], &["--side", "both"]] {
             let e = parsed(bad).unwrap_err().to_string();
             assert!(e.lines().next().unwrap().contains(bad[1]), "{e}");

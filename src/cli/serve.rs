@@ -42,6 +42,10 @@ pub struct ServeArgs {
     /// machine needs more).
     #[arg(long, value_name = "N", default_value_t = Limits::default().new_names_per_minute)]
     pub new_names_per_minute: usize,
+    /// Rate the games with a bot in them in the people's pools (by default bots are rated
+    /// in pools of their own, one per rules and speed).
+    #[arg(long)]
+    pub bots_rated_with_humans: bool,
     /// The least important log lines written (on stderr, one line each with its time).
     #[arg(long, value_name = "LEVEL", value_enum, default_value_t = LogLevel::Info)]
     pub log_level: LogLevel,
@@ -152,6 +156,7 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
             connections: args.max_connections,
             return_window: args.return_window,
             new_names_per_minute: args.new_names_per_minute,
+            bots_rated_with_humans: args.bots_rated_with_humans,
             ..Limits::default()
         },
     };
@@ -171,4 +176,27 @@ pub(super) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
     out.write_all(lines.as_bytes())?;
     out.flush()?;
     running.wait().map_err(|e| CliError::new(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::super::{Cli, Command};
+    use super::*;
+
+    /// `brandubh serve ARGS…` parsed.
+    fn parsed(args: &[&str]) -> ServeArgs {
+        let cli = Cli::try_parse_from(["brandubh", "serve"].iter().chain(args)).unwrap();
+        match cli.command {
+            Some(Command::Serve(args)) => args,
+            _ => panic!("not the serve command"),
+        }
+    }
+
+    #[test]
+    fn bots_are_rated_apart_unless_the_host_says_with_humans() {
+        assert!(!parsed(&[]).bots_rated_with_humans);
+        assert!(parsed(&["--bots-rated-with-humans"]).bots_rated_with_humans);
+    }
 }

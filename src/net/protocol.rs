@@ -925,6 +925,7 @@ mod tests {
                 rules: Preset::Walker,
                 speed: Speed::Correspondence,
                 page: 1,
+                bots: true,
             }),
             ClientMessage::Profile { name: "n".into() },
             ClientMessage::LobbyChat { text: "t".into() },
@@ -1062,6 +1063,7 @@ mod tests {
             ServerMessage::Leaderboard(Leaderboard {
                 rules: Preset::Standard,
                 speed: Speed::Live,
+                bots: true,
                 page: 0,
                 total: 1,
                 players: vec![Ranked {

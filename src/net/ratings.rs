@@ -44,7 +44,9 @@ impl Speed {
     }
 }
 
-/// The games a rating is kept for: one rule preset at one speed.
+/// The games a rating is kept for: one rule preset at one speed, among people or with bots
+/// (a game with a bot in it is rated in the bots' pool unless the server rates bots with
+/// people: `brandubh serve --bots-rated-with-humans`).
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pool {
@@ -52,22 +54,33 @@ pub struct Pool {
     pub rules: Preset,
     /// The speed.
     pub speed: Speed,
+    /// Whether it is the pool of the games with a bot in them.
+    #[serde(default)]
+    pub bots: bool,
 }
 
 impl Pool {
-    /// Every pool: each preset live, then each by correspondence.
+    /// Every pool: each preset live, then each by correspondence; then the bots' pools in
+    /// the same order.
     pub fn all() -> impl Iterator<Item = Pool> {
-        Speed::ALL.into_iter().flat_map(|speed| {
-            Preset::ALL
-                .into_iter()
-                .map(move |rules| Pool { rules, speed })
+        [false, true].into_iter().flat_map(|bots| {
+            Speed::ALL.into_iter().flat_map(move |speed| {
+                Preset::ALL
+                    .into_iter()
+                    .map(move |rules| Pool { rules, speed, bots })
+            })
         })
     }
 }
 
 impl fmt::Display for Pool {
+    /// `standard live`, `standard live · with bots`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.rules.name(), self.speed.name())
+        write!(f, "{} {}", self.rules.name(), self.speed.name())?;
+        if self.bots {
+            write!(f, " · with bots")?;
+        }
+        Ok(())
     }
 }
 

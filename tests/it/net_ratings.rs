@@ -95,6 +95,7 @@ fn leaderboard(player: &Player) -> (usize, Vec<(String, String, u32)>) {
             rules: Preset::Standard,
             speed: Speed::Live,
             page: 0,
+            bots: false,
         },
     ));
     player.expect_message("leaderboard", |m| match m {

@@ -18,11 +18,13 @@ pub const PROFILE_HISTORY: usize = 100;
 pub const PROFILE_RECENT: usize = 10;
 
 impl GameSetup {
-    /// The ratings the game counts for: its rules at its speed.
+    /// The people's pool of its rules at its speed (a game with a bot in it may count for
+    /// the bots' pool instead: the server says).
     pub fn pool(&self) -> Pool {
         Pool {
             rules: self.rules,
             speed: self.timing.speed(),
+            bots: false,
         }
     }
 }
@@ -76,6 +78,20 @@ pub struct LeaderboardAsk {
     /// The page, from 0 ([`LEADERBOARD_PAGE`] players each).
     #[serde(default)]
     pub page: u32,
+    /// Whether it is the bots' pool of the rules and speed.
+    #[serde(default)]
+    pub bots: bool,
+}
+
+impl LeaderboardAsk {
+    /// The pool asked for.
+    pub fn pool(&self) -> Pool {
+        Pool {
+            rules: self.rules,
+            speed: self.speed,
+            bots: self.bots,
+        }
+    }
 }
 
 /// A rated game's players' ratings before and after it.
@@ -112,6 +128,9 @@ pub struct Leaderboard {
     pub rules: Preset,
     /// The pool's speed.
     pub speed: crate::net::ratings::Speed,
+    /// Whether it is the bots' pool of the rules and speed.
+    #[serde(default)]
+    pub bots: bool,
     /// The page, from 0.
     pub page: u32,
     /// The players rated in the pool, in all.

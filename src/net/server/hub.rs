@@ -135,11 +135,12 @@ impl Hub {
     /// when the server was last alive (the time the server was down is not charged: each
     /// turn starts again now); a game that cannot be read back or resumed is set aside.
     pub fn new(
-        store: Store,
+        mut store: Store,
         limits: Limits,
         runtime: tokio::runtime::Handle,
         timers: mpsc::WeakUnboundedSender<Event>,
     ) -> Result<Hub, Box<dyn std::error::Error + Send + Sync>> {
+        store.rate_bots_with_humans(limits.bots_rated_with_humans);
         let readers = Readers::start(store.file(), &timers)?;
         let bots = store.bot_names()?.into_iter().collect();
         let club = club::Club::load(&store)?;

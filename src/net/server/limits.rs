@@ -51,6 +51,9 @@ pub struct Limits {
     pub alive_every: Duration,
     /// Lines of the lobby's chat one key may say in a minute (each goes to every player).
     pub lobby_lines_per_minute: u32,
+    /// Whether a rated game with a bot in it counts for the people's pool of its rules and
+    /// speed (`--bots-rated-with-humans`); otherwise for the bots' pool.
+    pub bots_rated_with_humans: bool,
 }
 
 impl Default for Limits {
@@ -76,6 +79,7 @@ impl Default for Limits {
             challenge_expiry: Duration::from_secs(5 * 60),
             alive_every: Duration::from_secs(5),
             lobby_lines_per_minute: 10,
+            bots_rated_with_humans: false,
         }
     }
 }

@@ -45,6 +45,9 @@ pub(super) struct Store {
     file: PathBuf,
     /// Ends the checkpoint thread when the store goes (its channel closes).
     _checkpoints: mpsc::Sender<()>,
+    /// Whether a game with a bot in it is rated in the people's pool (otherwise in the
+    /// bots').
+    bots_with_humans: bool,
     /// Every write fails while set: the hub's commit-before-apply is tested, not assumed.
     #[cfg(test)]
     fail_writes: std::cell::Cell<bool>,
@@ -72,6 +75,7 @@ impl Store {
             db,
             file,
             _checkpoints: checkpoints,
+            bots_with_humans: false,
             #[cfg(test)]
             fail_writes: std::cell::Cell::new(false),
         })
@@ -235,7 +239,7 @@ impl Store {
             params![id(game), optional_json(clocks)?, now_ms()],
         )?;
         let rated = match outcome {
-            Some(outcome) => finish(&tx, game, outcome, clocks)?,
+            Some(outcome) => finish(&tx, game, outcome, clocks, self.bots_with_humans)?,
             None => None,
         };
         tx.commit()?;
@@ -285,9 +289,28 @@ impl Store {
     ) -> StoreResult<Option<[Change; 2]>> {
         self.writable()?;
         let tx = self.db.transaction()?;
-        let rated = finish(&tx, game, outcome, clocks)?;
+        let rated = finish(&tx, game, outcome, clocks, self.bots_with_humans)?;
         tx.commit()?;
         Ok(rated)
+    }
+
+    /// Rates the games with a bot in them in the people's pools (`yes`) or the bots'.
+    pub fn rate_bots_with_humans(&mut self, yes: bool) {
+        self.bots_with_humans = yes;
+    }
+
+    /// The pool `game` counts for (the bots' if its creator or a player is a bot, unless bots are rated
+    /// with people), the people's if that cannot be read (logged).
+    pub fn pool_of(&self, game: &StoredGame) -> Pool {
+        let players = [
+            Some(&game.creator),
+            game.attackers.as_ref(),
+            game.defenders.as_ref(),
+        ]
+        .map(|seat| seat.map(|s| s.name.as_str()));
+        ratings::pool_of(&self.db, &game.setup, &players, self.bots_with_humans)
+            .inspect_err(|e| tracing::error!("database: {e}"))
+            .unwrap_or_else(|_| game.setup.pool())
     }
 
     /// `name`'s rating in `pool`, if rated there.
@@ -376,13 +399,14 @@ fn finish(
     game: GameId,
     outcome: Outcome,
     clocks: Option<&Clocks>,
+    bots_with_humans: bool,
 ) -> StoreResult<Option<[Change; 2]>> {
     execute(
         db,
         "UPDATE games SET stage = 'over', outcome = ?2, clocks = ?3 WHERE id = ?1",
         params![id(game), json(&outcome)?, optional_json(clocks)?],
     )?;
-    ratings::rate_finished(db, game, outcome)
+    ratings::rate_finished(db, game, outcome, bots_with_humans)
 }
 
 /// Starts a thread that copies the log into the database file every [`CHECKPOINT_EVERY`]

@@ -115,6 +115,7 @@ impl Standings {
         if let Standings::Leaderboard(screen) = self
             && board.rules == screen.pool.rules
             && board.speed == screen.pool.speed
+            && board.bots == screen.pool.bots
         {
             screen.page = board.page;
             screen.selected = screen.selected.min(board.players.len().saturating_sub(1));
@@ -153,6 +154,7 @@ impl LeaderboardScreen {
             rules: self.pool.rules,
             speed: self.pool.speed,
             page: self.page,
+            bots: self.pool.bots,
         })
     }
 

@@ -786,6 +786,7 @@ impl Harness {
                     rules: Preset::ALL[usize::from(*rules) % Preset::ALL.len()],
                     speed: Speed::ALL[usize::from(*rules >> 7)],
                     page: *page,
+                    bots: *rules & 64 != 0,
                 });
                 self.by(*conn, request)
             }

@@ -28,7 +28,7 @@ impl Hub {
 
     /// The ratings of `stored`'s players in its pool, read now.
     pub(super) fn seat_ratings(&self, stored: &StoredGame) -> SeatRatings {
-        let pool = stored.setup.pool();
+        let pool = self.store.pool_of(stored);
         let of = |seat: Option<&Seat>| seat.and_then(|s| self.rating_in(&s.name, pool));
         SeatRatings {
             creator: of(Some(&stored.creator)),
@@ -138,15 +138,13 @@ impl Hub {
 
     /// Hands a leaderboard page to the readers (asked by anyone: no identity needed).
     pub(super) fn leaderboard(&mut self, conn: ConnId, request: ClientMessage) -> Reply {
-        let ClientMessage::Leaderboard(crate::net::protocol::LeaderboardAsk { rules, speed, page }) =
-            request
-        else {
+        let ClientMessage::Leaderboard(ask) = request else {
             return Ok(());
         };
         if self.still_queued(conn, &request) {
             return Ok(());
         }
-        let pool = Pool { rules, speed };
+        let (pool, page) = (ask.pool(), ask.page);
         self.read(conn, Ask::Leaderboard { pool, page }, Some(request))
     }
 

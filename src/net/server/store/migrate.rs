@@ -8,10 +8,10 @@ use crate::net::server::names::look_alike_forms;
 /// The schema's version, in `PRAGMA user_version`: 1 the `names` table (a database of the
 /// first schema, version 0 with a `players` table, is moved to it), 2 the names' look-alike
 /// forms and last use, 3 the indexes of finished games by player (the archive's pages),
-/// 4 the ratings and their history (`store/ratings.rs`), 6 the names' bot mark, 7 the chat,
-/// the games ended while a player was away, when each turn began and when the server was
-/// last alive (`store/memory.rs`), 9 the lobby's chat and the players' blocks (the club,
-/// `store/club.rs`).
+/// 4 the ratings and their history (`store/ratings.rs`; their bots' pools at every start),
+/// 6 the names' bot mark, 7 the chat, the games ended while a player was away, when each
+/// turn began and when the server was last alive (`store/memory.rs`), 9 the lobby's chat and
+/// the players' blocks (the club, `store/club.rs`).
 const SCHEMA_VERSION: i64 = 9;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction, and writes the version even
@@ -49,7 +49,7 @@ pub(super) fn migrate(db: &mut Connection) -> rusqlite::Result<()> {
     }
     // Steps 4, 6 and 7 at every start (each makes only what is missing): a database
     // numbered past them by a build made without them gets them too.
-    tx.execute_batch(super::ratings::SCHEMA)?;
+    super::ratings::migrate(&tx)?;
     add_bot_mark(&tx)?;
     super::memory::migrate(&tx)?;
     if version < 9 {

@@ -14,22 +14,86 @@ use crate::net::protocol::{
 use crate::net::ratings::{Change, Pool, Rating, Score, Shown, Speed, is_rated, rate_game};
 use crate::rules::{Outcome, Preset, Side};
 
-/// The tables and indexes of ratings (migration 4).
-pub(super) const SCHEMA: &str = "
+/// The tables and indexes of ratings (migration 4), each pool's rows marked with whether it
+/// is a bots' pool (`bots`).
+const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS ratings (
         name TEXT NOT NULL, rules TEXT NOT NULL, speed TEXT NOT NULL,
         rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
         wins INTEGER NOT NULL DEFAULT 0, draws INTEGER NOT NULL DEFAULT 0,
-        losses INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (name, rules, speed));
-    CREATE INDEX IF NOT EXISTS ratings_by_pool ON ratings (rules, speed, rating DESC, name);
+        losses INTEGER NOT NULL DEFAULT 0, bots INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (name, rules, speed, bots));
     CREATE TABLE IF NOT EXISTS rating_history (
         game INTEGER NOT NULL, name TEXT NOT NULL, rules TEXT NOT NULL, speed TEXT NOT NULL,
         before REAL NOT NULL, before_deviation REAL NOT NULL,
         after REAL NOT NULL, after_deviation REAL NOT NULL, volatility REAL NOT NULL,
-        played TEXT NOT NULL,
+        played TEXT NOT NULL, bots INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (game, name));
     CREATE INDEX IF NOT EXISTS rating_history_by_name ON rating_history (name, game);";
+
+/// Makes the ratings' tables and indexes, at every start (each step makes only what is
+/// missing): tables made before the bots' pools get their `bots` mark, 0 for every row (the
+/// ratings' key, which takes it in, by copying the table).
+pub(super) fn migrate(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(SCHEMA)?;
+    if !has_bots_mark(tx, "rating_history")? {
+        tx.execute_batch("ALTER TABLE rating_history ADD COLUMN bots INTEGER NOT NULL DEFAULT 0")?;
+    }
+    if !has_bots_mark(tx, "ratings")? {
+        tx.execute_batch(
+            "ALTER TABLE ratings RENAME TO ratings_before_bots;
+             DROP INDEX IF EXISTS ratings_by_pool;
+             CREATE TABLE ratings (
+                 name TEXT NOT NULL, rules TEXT NOT NULL, speed TEXT NOT NULL,
+                 rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+                 wins INTEGER NOT NULL DEFAULT 0, draws INTEGER NOT NULL DEFAULT 0,
+                 losses INTEGER NOT NULL DEFAULT 0, bots INTEGER NOT NULL DEFAULT 0,
+                 PRIMARY KEY (name, rules, speed, bots));
+             INSERT INTO ratings (name, rules, speed, rating, deviation, volatility, wins,
+                 draws, losses, bots)
+                 SELECT name, rules, speed, rating, deviation, volatility, wins, draws,
+                     losses, 0 FROM ratings_before_bots;
+             DROP TABLE ratings_before_bots;",
+        )?;
+    }
+    tx.execute_batch(
+        "CREATE INDEX IF NOT EXISTS ratings_by_pool
+             ON ratings (rules, speed, bots, rating DESC, name);",
+    )
+}
+
+/// Whether `table` has its `bots` mark.
+fn has_bots_mark(tx: &rusqlite::Transaction<'_>, table: &str) -> rusqlite::Result<bool> {
+    tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = 'bots')",
+        [table],
+        |r| r.get(0),
+    )
+}
+
+/// The pool a game of `setup` between `players` counts for: the bots' pool of its rules and
+/// speed if one of them is a bot and bots are not rated with people (`bots_with_humans`).
+pub(super) fn pool_of(
+    db: &Connection,
+    setup: &GameSetup,
+    players: &[Option<&str>],
+    bots_with_humans: bool,
+) -> StoreResult<Pool> {
+    let mut bots = false;
+    if !bots_with_humans {
+        for name in players.iter().flatten() {
+            bots |= db
+                .prepare_cached("SELECT bot FROM names WHERE name = ?1")?
+                .query_row([name], |r| r.get::<_, bool>(0))
+                .optional()?
+                .unwrap_or(false);
+        }
+    }
+    Ok(Pool {
+        bots,
+        ..setup.pool()
+    })
+}
 
 /// Rates game `game`, which has just ended with `outcome`, if it is rated ([`is_rated`]):
 /// both players' ratings in its pool updated, a history row for each. In the caller's
@@ -38,6 +102,7 @@ pub(super) fn rate_finished(
     db: &Connection,
     game: GameId,
     outcome: Outcome,
+    bots_with_humans: bool,
 ) -> StoreResult<Option<[Change; 2]>> {
     let row = db
         .prepare_cached(
@@ -67,7 +132,12 @@ pub(super) fn rate_finished(
     ) {
         return Ok(None);
     }
-    let pool = setup.pool();
+    let pool = pool_of(
+        db,
+        &setup,
+        &[Some(&attackers), Some(&defenders)],
+        bots_with_humans,
+    )?;
     let before = [rating(db, &attackers, pool)?, rating(db, &defenders, pool)?];
     let after = rate_game(before[0], before[1], outcome.winner);
     let played = jiff::Timestamp::now().to_string();
@@ -79,8 +149,8 @@ pub(super) fn rate_finished(
         store_rating(db, name, pool, after[n], score)?;
         db.prepare_cached(
             "INSERT OR REPLACE INTO rating_history (game, name, rules, speed, before,
-                 before_deviation, after, after_deviation, volatility, played)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                 before_deviation, after, after_deviation, volatility, played, bots)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .execute(params![
             id(game),
@@ -93,6 +163,7 @@ pub(super) fn rate_finished(
             after[n].deviation,
             after[n].volatility,
             played,
+            pool.bots,
         ])?;
     }
     let change = |n: usize| Change {
@@ -111,15 +182,18 @@ fn rating(db: &Connection, name: &str, pool: Pool) -> StoreResult<Rating> {
 fn stored_rating(db: &Connection, name: &str, pool: Pool) -> StoreResult<Option<Rating>> {
     db.prepare_cached(
         "SELECT rating, deviation, volatility FROM ratings
-         WHERE name = ?1 AND rules = ?2 AND speed = ?3",
+         WHERE name = ?1 AND rules = ?2 AND speed = ?3 AND bots = ?4",
     )?
-    .query_row(params![name, pool.rules.name(), pool.speed.name()], |r| {
-        Ok(Rating {
-            rating: r.get(0)?,
-            deviation: r.get(1)?,
-            volatility: r.get(2)?,
-        })
-    })
+    .query_row(
+        params![name, pool.rules.name(), pool.speed.name(), pool.bots],
+        |r| {
+            Ok(Rating {
+                rating: r.get(0)?,
+                deviation: r.get(1)?,
+                volatility: r.get(2)?,
+            })
+        },
+    )
     .optional()
 }
 
@@ -138,8 +212,8 @@ fn store_rating(
     };
     db.prepare_cached(
         "INSERT INTO ratings (name, rules, speed, rating, deviation, volatility, wins, draws,
-             losses) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-         ON CONFLICT (name, rules, speed) DO UPDATE SET rating = ?4, deviation = ?5,
+             losses, bots) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT (name, rules, speed, bots) DO UPDATE SET rating = ?4, deviation = ?5,
              volatility = ?6, wins = wins + ?7, draws = draws + ?8, losses = losses + ?9",
     )?
     .execute(params![
@@ -151,7 +225,8 @@ fn store_rating(
         rating.volatility,
         wins,
         draws,
-        losses
+        losses,
+        pool.bots
     ])?;
     Ok(())
 }
@@ -181,11 +256,12 @@ fn shown_of(rating: f64, deviation: f64) -> Shown {
     .shown()
 }
 
-/// The pool of the rules and speed named so in the database.
-fn pool_named(rules: &str, speed: &str) -> Option<Pool> {
+/// The pool of the rules and speed named so in the database, a bots' one if `bots`.
+fn pool_named(rules: &str, speed: &str, bots: bool) -> Option<Pool> {
     Some(Pool {
         rules: Preset::ALL.into_iter().find(|p| p.name() == rules)?,
         speed: Speed::named(speed)?,
+        bots,
     })
 }
 
@@ -194,8 +270,10 @@ fn pool_named(rules: &str, speed: &str) -> Option<Pool> {
 pub fn leaderboard(db: &Connection, pool: Pool, page: u32) -> StoreResult<Leaderboard> {
     let (rules, speed) = (pool.rules.name(), pool.speed.name());
     let total: i64 = db
-        .prepare_cached("SELECT COUNT(*) FROM ratings WHERE rules = ?1 AND speed = ?2")?
-        .query_row([rules, speed], |r| r.get(0))?;
+        .prepare_cached(
+            "SELECT COUNT(*) FROM ratings WHERE rules = ?1 AND speed = ?2 AND bots = ?3",
+        )?
+        .query_row(params![rules, speed, pool.bots], |r| r.get(0))?;
     let total = usize::try_from(total).unwrap_or(0);
     let page = page.min(pages(total, LEADERBOARD_PAGE) - 1);
     let offset = usize::try_from(page)
@@ -203,10 +281,17 @@ pub fn leaderboard(db: &Connection, pool: Pool, page: u32) -> StoreResult<Leader
         .saturating_mul(LEADERBOARD_PAGE);
     let mut query = db.prepare_cached(
         "SELECT name, rating, deviation, wins + draws + losses FROM ratings
-         WHERE rules = ?1 AND speed = ?2 ORDER BY rating DESC, name LIMIT ?3 OFFSET ?4",
+         WHERE rules = ?1 AND speed = ?2 AND bots = ?5 ORDER BY rating DESC, name
+         LIMIT ?3 OFFSET ?4",
     )?;
     let rows = query.query_map(
-        params![rules, speed, count(LEADERBOARD_PAGE), count(offset)],
+        params![
+            rules,
+            speed,
+            count(LEADERBOARD_PAGE),
+            count(offset),
+            pool.bots
+        ],
         |r| {
             Ok((
                 r.get::<_, String>(0)?,
@@ -228,6 +313,7 @@ pub fn leaderboard(db: &Connection, pool: Pool, page: u32) -> StoreResult<Leader
     Ok(Leaderboard {
         rules: pool.rules,
         speed: pool.speed,
+        bots: pool.bots,
         page,
         total,
         players,
@@ -239,8 +325,8 @@ pub fn leaderboard(db: &Connection, pool: Pool, page: u32) -> StoreResult<Leader
 /// say (false here).
 pub fn profile(db: &Connection, name: &str) -> StoreResult<Profile> {
     let mut query = db.prepare_cached(
-        "SELECT rules, speed, rating, deviation, wins, draws, losses FROM ratings
-         WHERE name = ?1 ORDER BY wins + draws + losses DESC, rules, speed",
+        "SELECT rules, speed, rating, deviation, wins, draws, losses, bots FROM ratings
+         WHERE name = ?1 ORDER BY wins + draws + losses DESC, rules, speed, bots",
     )?;
     let rows = query.query_map([name], |r| {
         let games = |i| r.get::<_, i64>(i).map(|n| u32::try_from(n).unwrap_or(0));
@@ -249,12 +335,13 @@ pub fn profile(db: &Connection, name: &str) -> StoreResult<Profile> {
             r.get::<_, String>(1)?,
             shown_of(r.get(2)?, r.get(3)?),
             [games(4)?, games(5)?, games(6)?],
+            r.get::<_, bool>(7)?,
         ))
     })?;
     let mut pools = Vec::new();
     for row in rows {
-        let (rules, speed, rating, [wins, draws, losses]) = row?;
-        if let Some(pool) = pool_named(&rules, &speed) {
+        let (rules, speed, rating, [wins, draws, losses], bots) = row?;
+        if let Some(pool) = pool_named(&rules, &speed, bots) {
             pools.push(PoolRecord {
                 pool,
                 rating,
@@ -265,7 +352,7 @@ pub fn profile(db: &Connection, name: &str) -> StoreResult<Profile> {
         }
     }
     let mut query = db.prepare_cached(
-        "SELECT rules, speed, game, after FROM rating_history WHERE name = ?1
+        "SELECT rules, speed, game, after, bots FROM rating_history WHERE name = ?1
          ORDER BY game DESC LIMIT ?2",
     )?;
     let rows = query.query_map(params![name, count(PROFILE_HISTORY)], |r| {
@@ -274,12 +361,13 @@ pub fn profile(db: &Connection, name: &str) -> StoreResult<Profile> {
             r.get::<_, String>(1)?,
             r.get::<_, i64>(2)?.unsigned_abs(),
             shown_of(r.get(3)?, 0.0).rating,
+            r.get::<_, bool>(4)?,
         ))
     })?;
     let mut history = Vec::new();
     for row in rows {
-        let (rules, speed, game, rating) = row?;
-        if let Some(pool) = pool_named(&rules, &speed) {
+        let (rules, speed, game, rating, bots) = row?;
+        if let Some(pool) = pool_named(&rules, &speed, bots) {
             history.push(RatingPoint { pool, game, rating });
         }
     }
@@ -376,7 +464,7 @@ mod tests {
             .db
             .prepare(
                 "EXPLAIN QUERY PLAN SELECT name FROM ratings WHERE rules = 'standard'
-                 AND speed = 'live' ORDER BY rating DESC, name LIMIT 50",
+                 AND speed = 'live' AND bots = 0 ORDER BY rating DESC, name LIMIT 50",
             )
             .unwrap()
             .query_map([], |r| r.get(3))
@@ -392,5 +480,75 @@ mod tests {
         drop(store);
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(leaderboard(&store.db, pool, 0).unwrap().total, 2);
+    }
+
+    #[test]
+    fn a_game_with_a_bot_is_rated_in_the_bots_pool_unless_bots_are_rated_with_people() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let bot = super::super::NameClaim {
+            key: "key of bob",
+            name: "bob",
+            now: 0,
+            most: 5,
+            may_add: true,
+            bot: true,
+        };
+        store.claim_name(&bot).unwrap();
+        let rated = GameSetup {
+            rated: true,
+            ..GameSetup::default()
+        };
+        let people = rated.pool();
+        let bots = Pool {
+            bots: true,
+            ..people
+        };
+        played(&mut store, &rated, 2, Side::Attackers).unwrap();
+        assert_eq!(store.rating("ann", people).unwrap(), None, "{people}");
+        assert_eq!(store.rating("ann", bots).unwrap().unwrap().rating, 1662);
+        assert_eq!(leaderboard(&store.db, bots, 0).unwrap().total, 2);
+        assert_eq!(leaderboard(&store.db, people, 0).unwrap().total, 0);
+        let profile = profile(&store.db, "ann").unwrap();
+        assert_eq!(profile.pools[0].pool, bots);
+        assert_eq!(profile.history[0].pool, bots);
+        assert_eq!(bots.to_string(), "standard live · with bots");
+        store.rate_bots_with_humans(true);
+        played(&mut store, &rated, 2, Side::Attackers).unwrap();
+        assert_eq!(store.rating("ann", people).unwrap().unwrap().rating, 1662);
+        assert_eq!(store.rating("ann", bots).unwrap().unwrap().rating, 1662);
+    }
+
+    #[test]
+    fn ratings_stored_before_the_bots_pools_stay_in_the_people_s_pools() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let db = Connection::open(dir.path().join(super::super::DB_FILE)).unwrap();
+            db.execute_batch(
+                "CREATE TABLE ratings (
+                     name TEXT NOT NULL, rules TEXT NOT NULL, speed TEXT NOT NULL,
+                     rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+                     wins INTEGER NOT NULL DEFAULT 0, draws INTEGER NOT NULL DEFAULT 0,
+                     losses INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (name, rules, speed));
+                 CREATE INDEX ratings_by_pool ON ratings (rules, speed, rating DESC, name);
+                 INSERT INTO ratings VALUES ('ann', 'standard', 'live', 1600, 100, 0.06, 1, 0, 0);
+                 CREATE TABLE rating_history (
+                     game INTEGER NOT NULL, name TEXT NOT NULL, rules TEXT NOT NULL,
+                     speed TEXT NOT NULL, before REAL NOT NULL, before_deviation REAL NOT NULL,
+                     after REAL NOT NULL, after_deviation REAL NOT NULL,
+                     volatility REAL NOT NULL, played TEXT NOT NULL, PRIMARY KEY (game, name));",
+            )
+            .unwrap();
+        }
+        for _ in 0..2 {
+            let store = Store::open(dir.path()).unwrap();
+            let people = GameSetup::default().pool();
+            assert_eq!(store.rating("ann", people).unwrap().unwrap().rating, 1600);
+            let bots = Pool {
+                bots: true,
+                ..people
+            };
+            assert_eq!(store.rating("ann", bots).unwrap(), None);
+        }
     }
 }

@@ -68,6 +68,7 @@ fn standard_board() -> ServerMessage {
         rules: Preset::Standard,
         speed: Speed::Live,
         page: 0,
+        bots: false,
         total: 2,
         players: vec![
             ranked(1, "alice", shown(1662, 290)),
@@ -85,6 +86,7 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
         rules: Preset::Standard,
         speed: Speed::Live,
         page: 0,
+        bots: false,
     });
     assert_eq!(sent(&mut online), std::slice::from_ref(&standard));
     message(&mut online, standard_board());
@@ -103,9 +105,30 @@ fn l_shows_the_leaderboard_of_a_pool_and_enter_a_player_s_profile() {
         rules: Preset::Walker,
         speed: Speed::Live,
         page: 0,
+        bots: false,
     });
     assert_eq!(sent(&mut online), [walker]);
     online.update(Action::Move(Direction::Left), SIZE);
+    assert_eq!(sent(&mut online), std::slice::from_ref(&standard));
+    // Before the first pool, the last: the bots' pools come after the people's.
+    online.update(Action::Move(Direction::Left), SIZE);
+    let last = Pool::all().last().unwrap();
+    assert!(last.bots);
+    let text = drawn(&online);
+    assert!(text.contains(&format!("{last} (")), "{text}");
+    assert!(text.contains("· with bots"), "{text}");
+    assert_eq!(
+        sent(&mut online),
+        [ClientMessage::Leaderboard(
+            crate::net::protocol::LeaderboardAsk {
+                rules: last.rules,
+                speed: last.speed,
+                page: 0,
+                bots: true,
+            }
+        )]
+    );
+    online.update(Action::Move(Direction::Right), SIZE);
     assert_eq!(sent(&mut online), [standard]);
     message(&mut online, standard_board());
     online.update(Action::Move(Direction::Down), SIZE);
