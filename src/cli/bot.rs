@@ -39,6 +39,10 @@ pub struct BotArgs {
     /// per move for correspondence (3d/move).
     #[arg(long, value_name = "CONTROL", default_value = "5m+3s")]
     pub clock: Timing,
+    /// The games it opens are casual (rated unless given: in the bots' pools, or with people
+    /// where the server says so).
+    #[arg(long)]
+    pub casual: bool,
     /// The most games it holds at once, open and playing (1 to 8).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_GAMES,
           value_parser = clap::value_parser!(u8).range(1..=8).map(usize::from))]
@@ -73,8 +77,7 @@ pub(super) fn run(args: &BotArgs) -> Result<ExitCode, CliError> {
             timing: args.clock,
             private: false,
             engine_allowed: false,
-            // A bot's own games are casual: no pool of bots apart from people's yet.
-            rated: false,
+            rated: !args.casual,
         },
         games: args.games,
     });
@@ -119,17 +122,25 @@ mod tests {
     use crate::cli::{Cli, Command};
     use crate::net::bot::MOST_GAMES;
 
-    fn games(given: &str) -> Result<usize, String> {
-        let args = [
-            "brandubh", "bot", "h", "--name", "b", "--level", "easy", "--games", given,
-        ];
-        match Cli::try_parse_from(args)
+    fn parsed(extra: &[&str]) -> Result<super::BotArgs, String> {
+        let args = ["brandubh", "bot", "h", "--name", "b", "--level", "easy"];
+        match Cli::try_parse_from(args.iter().chain(extra))
             .map_err(|e| e.to_string())?
             .command
         {
-            Some(Command::Bot(args)) => Ok(args.games),
+            Some(Command::Bot(args)) => Ok(args),
             other => Err(format!("{other:?}")),
         }
+    }
+
+    #[test]
+    fn a_bot_s_games_are_rated_unless_casual_is_given() {
+        assert_eq!(parsed(&[]).map(|a| a.casual), Ok(false));
+        assert_eq!(parsed(&["--casual"]).map(|a| a.casual), Ok(true));
+    }
+
+    fn games(given: &str) -> Result<usize, String> {
+        parsed(&["--games", given]).map(|a| a.games)
     }
 
     #[test]
