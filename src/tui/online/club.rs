@@ -11,7 +11,6 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::game::chat_text;
-use super::lobby::Kind;
 use super::{Online, Prompt};
 use crate::net::client::with_port;
 use crate::net::protocol::club::{LOBBY_CHAT_KEPT, LobbyLine};
@@ -107,18 +106,11 @@ impl Online {
     /// else the last one who spoke in the lobby.
     fn someone(&self) -> String {
         let me = self.lobby_name().unwrap_or_default();
-        let selected = self.lobby.selected().and_then(|(game, kind)| match kind {
-            Kind::Open => Some(game.creator.as_str()),
-            Kind::Mine | Kind::Watch => [game.attackers.as_deref(), game.defenders.as_deref()]
-                .into_iter()
-                .flatten()
-                .find(|&n| n != me),
-            Kind::Waiting => None,
-        });
-        selected
-            .or_else(|| self.club.last_speaker(&me))
+        self.lobby
+            .selected()
+            .and_then(|(game, _)| self.lobby.other_player(game))
+            .or_else(|| self.club.last_speaker(&me).map(str::to_owned))
             .unwrap_or_default()
-            .to_owned()
     }
 
     /// What was typed at a prompt of the club.
